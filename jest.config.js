@@ -1,0 +1,35 @@
+// Two projects: fast unit tests beside the code, and end-to-end suites in test/ that
+// run against the real engine and a real Redis started once by the global setup.
+const moduleNameMapper = {
+  '^@app/(shared|auth|config|profiles|consents)$': '<rootDir>/libs/$1/src',
+  '^@app/(shared|auth|config|profiles|consents)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }],
+};
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'],
+      transform,
+      moduleNameMapper,
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+      moduleNameMapper,
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

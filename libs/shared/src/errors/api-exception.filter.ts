@@ -1,0 +1,46 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from './api-error';
+
+/**
+ * Renders every error as the original service does: `{"Message": "..."}`. Anything that
+ * is not an HttpException is an unexpected server condition, which the spec answers
+ * with 503 (not 500).
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+
+    if (exception instanceof ApiError) {
+      reply.status(exception.getStatus()).headers(exception.headers);
+      if (exception.emptyBody) {
+        reply.send();
+      } else {
+        reply.send({ Message: exception.message, ...exception.extra });
+      }
+      return;
+    }
+
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      reply.status(status >= 500 ? 503 : status).send({ Message: messageOf(exception) });
+      return;
+    }
+
+    // Log the error itself only: request headers (tokens, signatures) never reach the log.
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : exception);
+    reply.status(503).send({ Message: 'The service met an unexpected condition; retry later.' });
+  }
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  if (typeof message === 'string') return message;
+  return exception.message;
+}

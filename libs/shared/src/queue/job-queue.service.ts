@@ -1,0 +1,32 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { DEFAULT_JOB_OPTIONS, JOBS_QUEUE, JobName, JobPayloads } from './queue.constants';
+
+/** The producer side of our queue: the only place that knows it is Bull. */
+@Injectable()
+export class JobQueue {
+  constructor(@InjectQueue(JOBS_QUEUE) private readonly queue: Queue) {}
+
+  async enqueue<N extends JobName>(
+    name: N,
+    payload: JobPayloads[N],
+    options: { jobId?: string; delayMs?: number } = {},
+  ): Promise<void> {
+    await this.queue.add(name, payload, {
+      ...DEFAULT_JOB_OPTIONS,
+      jobId: options.jobId,
+      delay: options.delayMs,
+    });
+  }
+
+  /** A repeatable job: Bull keeps one schedule per name and key, whatever the worker count. */
+  async schedule<N extends JobName>(name: N, payload: JobPayloads[N], everyMs: number): Promise<void> {
+    await this.queue.add(name, payload, {
+      ...DEFAULT_JOB_OPTIONS,
+      attempts: 1,
+      repeat: { every: everyMs },
+      jobId: name,
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { randomUUID } from 'node:crypto';
+import { Settings } from '../settings/settings';
+import { JOBS_QUEUE } from './queue.constants';
+
+const RELEASE_SCRIPT =
+  'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+
+/**
+ * Short exclusive leases in Redis (one writer per profile at a time). A lease that
+ * outlives its holder expires by itself; correctness does not rest on it alone (the
+ * profile save also checks the sequence it expects).
+ */
+@Injectable()
+export class LeaseService {
+  constructor(
+    @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
+    private readonly settings: Settings,
+  ) {}
+
+  async acquire(name: string, ttlMs: number): Promise<string | null> {
+    const token = randomUUID();
+    const ok = await this.queue.client.set(this.key(name), token, 'PX', ttlMs, 'NX');
+    return ok === 'OK' ? token : null;
+  }
+
+  /** Waits for the lease up to `waitMs`, polling; null when it stayed taken. */
+  async acquireWithin(name: string, ttlMs: number, waitMs: number): Promise<string | null> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const token = await this.acquire(name, ttlMs);
+      if (token || Date.now() >= deadline) return token;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async release(name: string, token: string): Promise<void> {
+    await this.queue.client.eval(RELEASE_SCRIPT, 1, this.key(name), token);
+  }
+
+  private key(name: string): string {
+    return `${this.settings.queuePrefix}:lease:${name}`;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Process settings, read once from the environment. Every variable is listed in the
+ * README's configuration table; keep the two in step.
+ */
+export class Settings {
+  readonly port: number;
+  readonly host: string;
+  readonly mongodbUri: string;
+  readonly redisUrl: string;
+  /** Prefix of every Redis key the queues and leases use (lets tests share one Redis). */
+  readonly queuePrefix: string;
+  /** Key that signs and verifies access tokens (HS256). */
+  readonly jwtSecret: string;
+  readonly tlsCertFile?: string;
+  readonly tlsKeyFile?: string;
+  /** Refuse plain HTTP requests with 403. */
+  readonly requireHttps: boolean;
+  /** Honour X-Forwarded-Proto / X-Forwarded-For (only behind a trusted proxy). */
+  readonly trustProxy: boolean;
+  /** Realm named in WWW-Authenticate headers. */
+  readonly authRealm: string;
+  /** How long PATCH and DELETE wait for their queued write before answering 202. */
+  readonly syncWriteTimeoutMs: number;
+  readonly workerConcurrency: number;
+  /** How often the worker looks for accepted writes that no job is carrying. */
+  readonly sweepIntervalMs: number;
+  /** A pending write older than this is re-enqueued by the sweeper. */
+  readonly staleWriteMs: number;
+  /** Attempts before a write that keeps failing with an unexpected error is marked failed. */
+  readonly maxWriteAttempts: number;
+
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.port = intOf(env, 'PORT', 3000);
+    this.host = env.HOST || '127.0.0.1';
+    this.mongodbUri = required(env, 'MONGODB_URI');
+    this.redisUrl = required(env, 'REDIS_URL');
+    this.queuePrefix = env.QUEUE_PREFIX || 'pcp';
+    this.jwtSecret = required(env, 'JWT_SECRET');
+    this.tlsCertFile = env.TLS_CERT_FILE || undefined;
+    this.tlsKeyFile = env.TLS_KEY_FILE || undefined;
+    this.requireHttps = boolOf(env, 'REQUIRE_HTTPS', false);
+    this.trustProxy = boolOf(env, 'TRUST_PROXY', false);
+    this.authRealm = env.AUTH_REALM || 'Profiles';
+    this.syncWriteTimeoutMs = intOf(env, 'SYNC_WRITE_TIMEOUT_MS', 10000);
+    this.workerConcurrency = intOf(env, 'WORKER_CONCURRENCY', 4);
+    this.sweepIntervalMs = intOf(env, 'SWEEP_INTERVAL_MS', 30000);
+    this.staleWriteMs = intOf(env, 'STALE_WRITE_MS', 60000);
+    this.maxWriteAttempts = intOf(env, 'MAX_WRITE_ATTEMPTS', 5);
+  }
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`Environment variable ${name} is required`);
+  return value;
+}
+
+function intOf(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`Environment variable ${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function boolOf(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`Environment variable ${name} must be true or false, got "${raw}"`);
+}

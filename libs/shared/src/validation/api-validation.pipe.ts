@@ -1,0 +1,17 @@
+import { ValidationPipe } from '@nestjs/common';
+import { ApiError } from '../errors/api-error';
+import { describeValidationErrors } from './validation-errors';
+
+/**
+ * The global pipe: DTO classes validate (and document) every request. Unknown fields are
+ * refused with a message naming them; fields marked read-only are accepted and ignored.
+ */
+export function createApiValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    validationError: { target: false, value: true },
+    exceptionFactory: (errors) => ApiError.badRequest(describeValidationErrors(errors).join('; ')),
+  });
+}
