@@ -5,7 +5,7 @@ const moduleNameMapper = {
   '^@app/(shared|auth|config|profiles|consents)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }],
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 };
 
 module.exports = {

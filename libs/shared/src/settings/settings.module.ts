@@ -1,9 +1,15 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Settings } from './settings';
 
 @Global()
-@Module({
-  providers: [{ provide: Settings, useFactory: () => new Settings() }],
-  exports: [Settings],
-})
-export class SettingsModule {}
+@Module({})
+export class SettingsModule {
+  /** Makes one Settings instance (from the environment, or a test's) injectable everywhere. */
+  static forRoot(settings: Settings): DynamicModule {
+    return {
+      module: SettingsModule,
+      providers: [{ provide: Settings, useValue: settings }],
+      exports: [Settings],
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { AuthApiModule } from '@app/auth';
+import { ConfigurationApiModule } from '@app/config';
+import { ProfilesApiModule } from '@app/profiles';
+import { DatabaseModule, QueueModule, Settings, SettingsModule } from '@app/shared';
+
+/** The HTTP process: each area contributes its own controllers and use cases. */
+@Module({})
+export class ApiModule {
+  static register(settings: Settings): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        SettingsModule.forRoot(settings),
+        DatabaseModule,
+        CqrsModule.forRoot(),
+        QueueModule.forProducer(),
+        AuthApiModule,
+        ConfigurationApiModule,
+        ProfilesApiModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import fastifyFormbody from '@fastify/formbody';
+import { NestFactory } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ApiExceptionFilter, createApiValidationPipe, Settings } from '@app/shared';
+import { readFileSync } from 'node:fs';
+import { ApiModule } from './api.module';
+
+export const API_PREFIX = 'Profiles/v4';
+export const TOKEN_PATH = 'oauth2/v1/token';
+
+/** Request bodies the spec accepts, besides application/json. */
+const EXTRA_JSON_TYPES = ['text/json', 'application/json-patch+json'];
+const VENDOR_JSON_TYPE = /^application\/[\w.+-]+\+json$/;
+
+/**
+ * Builds the api application (not yet listening): the Fastify adapter with the spec's
+ * content types, the legacy v2 prefix, HTTPS options, the global pipe and filter, and
+ * Swagger. `main.ts` and the end-to-end tests both use it, so tests see what runs.
+ */
+export async function createApiApp(settings = new Settings()): Promise<NestFastifyApplication> {
+  const https =
+    settings.tlsCertFile && settings.tlsKeyFile
+      ? { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) }
+      : undefined;
+  const adapter = new FastifyAdapter({
+    trustProxy: settings.trustProxy,
+    ...(https ? { https } : {}),
+    // /Profiles/v2 is the legacy prefix with the same relative paths; the prefix itself
+    // is matched case-insensitively (the spec writes both /Profiles/v4 and /profiles/v4).
+    rewriteUrl: (req: { url?: string }) =>
+      (req.url ?? '/').replace(/^\/profiles\/v[24](?=\/|$|\?)/i, '/Profiles/v4'),
+  } as ConstructorParameters<typeof FastifyAdapter>[0]);
+
+  // Default server generics: this app serves HTTP/1.1 (with or without TLS).
+  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  const jsonParser = fastify.getDefaultJsonParser('error', 'ignore');
+  fastify.addContentTypeParser(EXTRA_JSON_TYPES, { parseAs: 'string' }, jsonParser);
+  fastify.addContentTypeParser(VENDOR_JSON_TYPE, { parseAs: 'string' }, jsonParser);
+  if (settings.requireHttps) {
+    // With TRUST_PROXY, request.protocol follows X-Forwarded-Proto; otherwise the socket.
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (request.protocol !== 'https') {
+        await reply.status(403).send({ Message: 'HTTPS is required' });
+      }
+    });
+  }
+
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(settings), adapter, {
+    logger: ['error', 'warn', 'log'],
+  });
+  await app.register(fastifyFormbody);
+  app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH] });
+  app.useGlobalPipes(createApiValidationPipe());
+  app.useGlobalFilters(new ApiExceptionFilter());
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Preference, Consent and Profile service')
+      .setDescription(
+        'Multi-tenant profile, preference and consent store. Every path is also served under the legacy prefix /Profiles/v2. ' +
+          'Errors answer {"Message": "..."} with 400, 401, 403, 404, 409 or 503 (unexpected server condition). ' +
+          'Profile writes are queued: 202 with UpdateStatus "Pending Update", applied in acceptance order per profile.',
+      )
+      .setVersion('4.0.1.4')
+      .addBearerAuth()
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'CUSTOMAUTH3')
+      .build(),
+  );
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/docs-json` });
+  return app;
+}

@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ProfilesWorkerModule } from '@app/profiles';
+import { DatabaseModule, QueueModule, Settings, SettingsModule } from '@app/shared';
+
+/** The background process: job handlers only, no HTTP. Scales apart from the api. */
+@Module({})
+export class WorkerModule {
+  static register(settings: Settings): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        SettingsModule.forRoot(settings),
+        DatabaseModule,
+        CqrsModule.forRoot(),
+        QueueModule.forWorker(),
+        ProfilesWorkerModule,
+      ],
+    };
+  }
+}

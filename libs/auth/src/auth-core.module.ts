@@ -1,0 +1,41 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ClientRepository } from './repositories/client.repository';
+import { OAuthClientRepository } from './repositories/oauth-client.repository';
+import { RevokedTokenRepository } from './repositories/revoked-token.repository';
+import { UserRepository } from './repositories/user.repository';
+import { ClientAccount, ClientAccountSchema } from './schemas/client.schema';
+import { OAuthClient, OAuthClientSchema } from './schemas/oauth-client.schema';
+import { RevokedToken, RevokedTokenSchema } from './schemas/revoked-token.schema';
+import { UserAccount, UserAccountSchema } from './schemas/user.schema';
+import { BearerAuthService } from './services/bearer-auth.service';
+import { CustomAuthService } from './services/custom-auth.service';
+import { TenantAdminService } from './services/tenant-admin.service';
+import { TokenService } from './services/token.service';
+
+/**
+ * The auth module's collections and services, without HTTP (the admin CLI uses this
+ * alone). Needs the Settings and the database connection from the importing app.
+ */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: ClientAccount.name, schema: ClientAccountSchema },
+      { name: UserAccount.name, schema: UserAccountSchema },
+      { name: OAuthClient.name, schema: OAuthClientSchema },
+      { name: RevokedToken.name, schema: RevokedTokenSchema },
+    ]),
+  ],
+  providers: [
+    ClientRepository,
+    UserRepository,
+    OAuthClientRepository,
+    RevokedTokenRepository,
+    TokenService,
+    BearerAuthService,
+    CustomAuthService,
+    TenantAdminService,
+  ],
+  exports: [TokenService, BearerAuthService, CustomAuthService, TenantAdminService],
+})
+export class AuthCoreModule {}

@@ -1,0 +1,30 @@
+/**
+ * Rules for the identifiers the auth module stores. Client ids appear in URL paths and
+ * in `users._id` (`<clientId>|<userId>`), so they are restricted to URL-safe
+ * characters without `|`; user ids are free text (the custom scheme URL-encodes them).
+ */
+
+const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function isValidClientId(clientId: string): boolean {
+  return CLIENT_ID.test(clientId);
+}
+
+export function isValidUserId(userId: string): boolean {
+  return isPlainName(userId, 256);
+}
+
+/** Non-empty, at most `maxLength` characters, no control characters, no outer spaces. */
+export function isPlainName(value: string, maxLength: number): boolean {
+  if (value.length === 0 || value.length > maxLength || value.trim() !== value) return false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}
+
+/** `_id` of a user document. */
+export function userKey(clientId: string, userId: string): string {
+  return `${clientId}|${userId}`;
+}

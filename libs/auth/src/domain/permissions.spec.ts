@@ -1,0 +1,56 @@
+import { administratorsGroup, grants, parsePermissionList, type UserGroup } from './permissions';
+
+describe('grants', () => {
+  const group: UserGroup = {
+    name: 'Agents',
+    permissions: [
+      { area: 'profiles', access: 'write' },
+      { area: 'configuration', access: 'read' },
+    ],
+  };
+
+  it('write implies read', () => {
+    expect(grants(group, 'profiles', 'read')).toBe(true);
+    expect(grants(group, 'profiles', 'write')).toBe(true);
+  });
+
+  it('read does not imply write', () => {
+    expect(grants(group, 'configuration', 'read')).toBe(true);
+    expect(grants(group, 'configuration', 'write')).toBe(false);
+  });
+
+  it('an unlisted area grants nothing', () => {
+    expect(grants(group, 'consents', 'read')).toBe(false);
+  });
+
+  it('Administrators may write everything', () => {
+    const admins = administratorsGroup();
+    expect(admins.name).toBe('Administrators');
+    for (const area of [
+      'profiles',
+      'configuration',
+      'preferences',
+      'consents',
+      'history',
+    ] as const) {
+      expect(grants(admins, area, 'write')).toBe(true);
+    }
+  });
+});
+
+describe('parsePermissionList', () => {
+  it('parses the CLI notation, higher access winning', () => {
+    expect(parsePermissionList('configuration:read, profiles:write,profiles:read')).toEqual([
+      { area: 'profiles', access: 'write' },
+      { area: 'configuration', access: 'read' },
+    ]);
+    expect(parsePermissionList('')).toEqual([]);
+  });
+
+  it.each(['profiles', 'profiles:admin', 'billing:read', 'profiles:read:x'])(
+    'refuses %s',
+    (text) => {
+      expect(() => parsePermissionList(text)).toThrow(/Invalid permission/);
+    },
+  );
+});

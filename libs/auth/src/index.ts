@@ -1,0 +1,24 @@
+// Public surface of @app/auth; other modules import nothing deeper.
+export { AuthApiModule } from './auth-api.module';
+export { AuthCoreModule } from './auth-core.module';
+export { ApiAuth } from './http/api-auth.decorator';
+export { ApiAuthGuard } from './http/api-auth.guard';
+export { CurrentCaller } from './http/current-caller.decorator';
+export type { Caller } from './domain/tenant';
+export {
+  ADMINISTRATORS_GROUP,
+  grants,
+  parsePermissionList,
+  PERMISSION_AREAS,
+  type Permission,
+  type PermissionAccess,
+  type PermissionArea,
+  type UserGroup,
+} from './domain/permissions';
+export {
+  TenantAdminService,
+  type ClientSettings,
+  type CreatedClient,
+  type OAuthCredentials,
+} from './services/tenant-admin.service';
+export type { TokenResponse } from './services/token.service';

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import type { UserGroup } from '../domain/permissions';
+import type { TenantClient } from '../domain/tenant';
+import { ClientAccount, type UserGroupEntry } from '../schemas/client.schema';
+
+/** The `clients` collection: lean reads mapped to TenantClient, whole-field writes. */
+@Injectable()
+export class ClientRepository {
+  constructor(@InjectModel(ClientAccount.name) private readonly model: Model<ClientAccount>) {}
+
+  async findById(clientId: string): Promise<TenantClient | null> {
+    const doc = await this.model.findById(clientId).lean<ClientAccount>().exec();
+    return doc ? toTenantClient(doc) : null;
+  }
+
+  /** Throws the engine's duplicate-key error (11000) when the client id is taken. */
+  async insert(client: Omit<TenantClient, 'revision'>): Promise<void> {
+    await this.model.create({
+      _id: client.clientId,
+      apiHashKey: client.apiHashKey,
+      tokenLifetimeSeconds: client.tokenLifetimeSeconds,
+      customAuthWindowSeconds: client.customAuthWindowSeconds,
+      userGroups: client.userGroups.map(toEntry),
+      revision: 0,
+      createdAt: client.createdAt,
+    });
+  }
+
+  /** False when the client does not exist. */
+  async update(
+    clientId: string,
+    changes: Partial<
+      Pick<TenantClient, 'apiHashKey' | 'tokenLifetimeSeconds' | 'customAuthWindowSeconds'>
+    >,
+  ): Promise<boolean> {
+    const result = await this.model.updateOne({ _id: clientId }, { $set: changes }).exec();
+    return result.matchedCount === 1;
+  }
+
+  /** Replaces the groups if the client is still at `expectedRevision`; false otherwise. */
+  async replaceGroups(
+    clientId: string,
+    expectedRevision: number,
+    groups: UserGroup[],
+  ): Promise<boolean> {
+    const result = await this.model
+      .updateOne(
+        { _id: clientId, revision: expectedRevision },
+        { $set: { userGroups: groups.map(toEntry), revision: expectedRevision + 1 } },
+      )
+      .exec();
+    return result.matchedCount === 1;
+  }
+}
+
+function toEntry(group: UserGroup): UserGroupEntry {
+  return {
+    name: group.name,
+    permissions: group.permissions.map(({ area, access }) => ({ area, access })),
+  };
+}
+
+function toTenantClient(doc: ClientAccount): TenantClient {
+  return {
+    clientId: doc._id,
+    apiHashKey: doc.apiHashKey,
+    tokenLifetimeSeconds: doc.tokenLifetimeSeconds,
+    customAuthWindowSeconds: doc.customAuthWindowSeconds,
+    userGroups: (doc.userGroups ?? []).map((group) => ({
+      name: group.name,
+      permissions: (group.permissions ?? []).map(({ area, access }) => ({ area, access })),
+    })),
+    revision: doc.revision ?? 0,
+    createdAt: doc.createdAt,
+  };
+}

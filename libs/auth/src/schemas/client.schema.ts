@@ -1,0 +1,65 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../domain/access-token';
+import { DEFAULT_CUSTOM_AUTH_WINDOW_SECONDS } from '../domain/custom-auth';
+import {
+  PERMISSION_ACCESS_LEVELS,
+  PERMISSION_AREAS,
+  type PermissionAccess,
+  type PermissionArea,
+} from '../domain/permissions';
+
+/** One grant of a user group. */
+@Schema({ _id: false })
+export class GroupPermissionEntry {
+  @Prop({ type: String, required: true, enum: PERMISSION_AREAS })
+  area: PermissionArea;
+
+  @Prop({ type: String, required: true, enum: PERMISSION_ACCESS_LEVELS })
+  access: PermissionAccess;
+}
+export const GroupPermissionEntrySchema = SchemaFactory.createForClass(GroupPermissionEntry);
+
+/**
+ * A user group of a tenant, embedded in its client document. Restrictions added later
+ * (allowed programs, consent types, custom fields) become optional props here, each an
+ * embedded schema class, absent meaning unrestricted.
+ */
+@Schema({ _id: false })
+export class UserGroupEntry {
+  @Prop({ type: String, required: true })
+  name: string;
+
+  @Prop({ type: [GroupPermissionEntrySchema], default: [] })
+  permissions: GroupPermissionEntry[];
+}
+export const UserGroupEntrySchema = SchemaFactory.createForClass(UserGroupEntry);
+
+/** A tenant account. `_id` is the client id of the URL paths (case-sensitive). */
+@Schema({ collection: 'clients', versionKey: false })
+export class ClientAccount {
+  @Prop({ type: String, required: true })
+  _id: string;
+
+  /** APIHashKey: the CUSTOMAUTH3 private key. */
+  @Prop({ type: String, required: true })
+  apiHashKey: string;
+
+  @Prop({ type: Number, required: true, default: DEFAULT_TOKEN_LIFETIME_SECONDS })
+  tokenLifetimeSeconds: number;
+
+  /** CUSTOMAUTH_EXPIRATION_IN_SECONDS. */
+  @Prop({ type: Number, required: true, default: DEFAULT_CUSTOM_AUTH_WINDOW_SECONDS })
+  customAuthWindowSeconds: number;
+
+  @Prop({ type: [UserGroupEntrySchema], default: [] })
+  userGroups: UserGroupEntry[];
+
+  /** Bumped by every change of userGroups; writes check it (no transactions, no positional updates). */
+  @Prop({ type: Number, required: true, default: 0 })
+  revision: number;
+
+  @Prop({ type: Date, required: true })
+  createdAt: Date;
+}
+export const ClientAccountSchema = SchemaFactory.createForClass(ClientAccount);
+// No secondary index: clients are only read by _id.

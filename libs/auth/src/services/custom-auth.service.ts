@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { Settings } from '@app/shared';
+import {
+  checkIssuedTime,
+  isSignatureValid,
+  parseCustomAuthHeader,
+  parseIssuedTimestamp,
+  type CustomAuthFailure,
+} from '../domain/custom-auth';
+import { groupOf, type Caller } from '../domain/tenant';
+import { clientNotFoundEmpty, customAuthError } from '../auth-errors';
+import { ClientRepository } from '../repositories/client.repository';
+import { UserRepository } from '../repositories/user.repository';
+
+/** Verifies the signed CUSTOMAUTH3 header against the tenant named in the path. */
+@Injectable()
+export class CustomAuthService {
+  constructor(
+    private readonly clients: ClientRepository,
+    private readonly users: UserRepository,
+    private readonly settings: Settings,
+  ) {}
+
+  /**
+   * The caller, or an ApiError: 401 per failure, 404 with no body for an unknown client.
+   * `pathClientId` is the `{clientId}` segment exactly as in the URL.
+   */
+  async authenticate(
+    authorization: string | undefined,
+    pathClientId: string | undefined,
+    now = Date.now(),
+  ): Promise<Caller> {
+    const parsed = parseCustomAuthHeader(authorization);
+    if (
+      !parsed.ok &&
+      (parsed.failure === 'missing-header' || parsed.failure === 'invalid-scheme')
+    ) {
+      throw this.failure(parsed.failure, parsed.schemeAsSent);
+    }
+    const schemeAsSent = parsed.ok ? parsed.credentials.schemeAsSent : parsed.schemeAsSent;
+    const fail = (failure: CustomAuthFailure) => this.failure(failure, schemeAsSent);
+
+    if (pathClientId === undefined) throw fail('generic');
+    const client = await this.clients.findById(pathClientId);
+    if (!client) throw clientNotFoundEmpty();
+    if (!parsed.ok) throw fail('generic');
+
+    const credentials = parsed.credentials;
+    const issued = parseIssuedTimestamp(credentials.timestamp);
+    if (issued === null) throw fail('invalid-timestamp');
+    const timing = checkIssuedTime(issued, now, client.customAuthWindowSeconds);
+    if (timing !== 'ok') throw fail(timing);
+
+    const signatureValid = isSignatureValid(
+      credentials.scheme,
+      {
+        clientId: pathClientId,
+        userId: credentials.userIdAsSent,
+        timestamp: credentials.timestamp,
+        key: client.apiHashKey,
+      },
+      credentials.signature,
+    );
+    const user = await this.users.find(client.clientId, credentials.userId);
+    if (!signatureValid || !user || !user.isActive) throw fail('generic');
+
+    return { clientId: client.clientId, userId: user.userId, group: groupOf(client, user.group) };
+  }
+
+  private failure(failure: CustomAuthFailure, schemeAsSent?: string) {
+    return customAuthError(failure, this.settings.authRealm, schemeAsSent);
+  }
+}

@@ -1,0 +1,294 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, isDuplicateKeyError, Settings } from '@app/shared';
+import {
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  MAX_TOKEN_LIFETIME_SECONDS,
+  verifyAccessToken,
+} from '../domain/access-token';
+import { DEFAULT_CUSTOM_AUTH_WINDOW_SECONDS } from '../domain/custom-auth';
+import { isValidClientId, isValidUserId } from '../domain/identifiers';
+import {
+  ADMINISTRATORS_GROUP,
+  administratorsGroup,
+  isValidGroupName,
+  normalizePermissions,
+  type Permission,
+  type UserGroup,
+} from '../domain/permissions';
+import {
+  API_HASH_KEY_LENGTH,
+  CLIENT_SECRET_LENGTH,
+  hashSecret,
+  OAUTH_CLIENT_ID_LENGTH,
+  randomAlphanumeric,
+} from '../domain/secrets';
+import type { TenantClient } from '../domain/tenant';
+import { clientNotFound } from '../auth-errors';
+import { ClientRepository } from '../repositories/client.repository';
+import { OAuthClientRepository } from '../repositories/oauth-client.repository';
+import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
+import { UserRepository } from '../repositories/user.repository';
+
+export interface CreatedClient {
+  clientId: string;
+  userId: string;
+  apiHashKey: string;
+  oauthClientId: string;
+  oauthClientSecret: string;
+}
+
+export interface OAuthCredentials {
+  clientId: string;
+  oauthClientId: string;
+  oauthClientSecret: string;
+}
+
+export interface ClientSettings {
+  clientId: string;
+  tokenLifetimeSeconds: number;
+  customAuthWindowSeconds: number;
+}
+
+/** Bounds of the per-client settings (seconds). */
+export const CLIENT_SETTING_LIMITS = {
+  tokenLifetimeSeconds: { min: 1, max: MAX_TOKEN_LIFETIME_SECONDS },
+  customAuthWindowSeconds: { min: 1, max: 86400 },
+} as const;
+
+const GROUP_WRITE_ATTEMPTS = 5;
+
+/**
+ * Operator actions on tenants, users and credentials (the admin CLI and the test
+ * harness). Generated secrets are returned once and only their hashes are kept, except
+ * the APIHashKey, which the signed scheme needs in clear. Nothing here logs.
+ *
+ * Without transactions, createClient writes the client first (its `_id` claims the id),
+ * then the first user, then the OAuth client; a crash in between leaves a client the
+ * operator completes with add-user / add-oauth-client.
+ */
+@Injectable()
+export class TenantAdminService {
+  constructor(
+    private readonly clients: ClientRepository,
+    private readonly users: UserRepository,
+    private readonly oauthClients: OAuthClientRepository,
+    private readonly revoked: RevokedTokenRepository,
+    private readonly settings: Settings,
+  ) {}
+
+  async createClient(input: { clientId: string; userId: string }): Promise<CreatedClient> {
+    const { clientId, userId } = input;
+    requireClientId(clientId);
+    requireUserId(userId);
+    const apiHashKey = randomAlphanumeric(API_HASH_KEY_LENGTH);
+    try {
+      await this.clients.insert({
+        clientId,
+        apiHashKey,
+        tokenLifetimeSeconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
+        customAuthWindowSeconds: DEFAULT_CUSTOM_AUTH_WINDOW_SECONDS,
+        userGroups: [administratorsGroup()],
+        createdAt: new Date(),
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw ApiError.conflict(`Client ${clientId} already exists`);
+      throw error;
+    }
+    await this.users.insert({ clientId, userId, group: ADMINISTRATORS_GROUP, isActive: true });
+    const oauth = await this.addOAuthClient(clientId);
+    return {
+      clientId,
+      userId,
+      apiHashKey,
+      oauthClientId: oauth.oauthClientId,
+      oauthClientSecret: oauth.oauthClientSecret,
+    };
+  }
+
+  /** Adds an active user; the group defaults to Administrators and must be defined. */
+  async addUser(input: {
+    clientId: string;
+    userId: string;
+    group?: string;
+  }): Promise<{ clientId: string; userId: string; group: string; isActive: boolean }> {
+    const { clientId, userId } = input;
+    const group = input.group ?? ADMINISTRATORS_GROUP;
+    requireUserId(userId);
+    const client = await this.requireClient(clientId);
+    requireGroup(client, group);
+    try {
+      await this.users.insert({ clientId, userId, group, isActive: true });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) {
+        throw ApiError.conflict(`User ${userId} already exists in client ${clientId}`);
+      }
+      throw error;
+    }
+    return { clientId, userId, group, isActive: true };
+  }
+
+  /** Moves a user to another (defined) group. */
+  async setUserGroup(
+    clientId: string,
+    userId: string,
+    group: string,
+  ): Promise<{ clientId: string; userId: string; group: string }> {
+    const client = await this.requireClient(clientId);
+    requireGroup(client, group);
+    if (!(await this.users.update(clientId, userId, { group })))
+      throw userNotFound(clientId, userId);
+    return { clientId, userId, group };
+  }
+
+  /** Deactivates (or reactivates) a user; tokens of an inactive user stop working at once. */
+  async setUserActive(
+    clientId: string,
+    userId: string,
+    isActive: boolean,
+  ): Promise<{ clientId: string; userId: string; isActive: boolean }> {
+    await this.requireClient(clientId);
+    if (!(await this.users.update(clientId, userId, { isActive })))
+      throw userNotFound(clientId, userId);
+    return { clientId, userId, isActive };
+  }
+
+  /** New OAuth credentials for a tenant (a tenant may hold several). */
+  async addOAuthClient(clientId: string): Promise<OAuthCredentials> {
+    await this.requireClient(clientId);
+    const oauthClientSecret = randomAlphanumeric(CLIENT_SECRET_LENGTH);
+    const secretHash = await hashSecret(oauthClientSecret);
+    for (;;) {
+      const oauthClientId = randomAlphanumeric(OAUTH_CLIENT_ID_LENGTH);
+      try {
+        await this.oauthClients.insert({ oauthClientId, clientId, secretHash }, new Date());
+        return { clientId, oauthClientId, oauthClientSecret };
+      } catch (error) {
+        // A collision of 48 random characters: draw again.
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
+  }
+
+  /** Replaces the secret; the old one stops working at once (issued tokens stay valid). */
+  async rotateSecret(oauthClientId: string): Promise<OAuthCredentials> {
+    const existing = await this.oauthClients.findById(oauthClientId);
+    if (!existing) throw ApiError.notFound(`OAuth client ${oauthClientId} was not found`);
+    const oauthClientSecret = randomAlphanumeric(CLIENT_SECRET_LENGTH);
+    const secretHash = await hashSecret(oauthClientSecret);
+    if (!(await this.oauthClients.replaceSecret(oauthClientId, secretHash, new Date()))) {
+      throw ApiError.notFound(`OAuth client ${oauthClientId} was not found`);
+    }
+    return { clientId: existing.clientId, oauthClientId, oauthClientSecret };
+  }
+
+  /** Replaces the APIHashKey; signatures made with the old key fail at once. */
+  async rotateApiHashKey(clientId: string): Promise<{ clientId: string; apiHashKey: string }> {
+    const apiHashKey = randomAlphanumeric(API_HASH_KEY_LENGTH);
+    if (!(await this.clients.update(clientId, { apiHashKey }))) throw clientNotFound(clientId);
+    return { clientId, apiHashKey };
+  }
+
+  /**
+   * Revokes an access token, given the token itself (its expiry bounds how long the
+   * entry is kept) or only its jti (kept for the longest token lifetime).
+   */
+  async revokeToken(input: {
+    token?: string;
+    jti?: string;
+  }): Promise<{ jti: string; expiresAt: string }> {
+    let jti: string;
+    let expiresAt: Date;
+    if (input.token) {
+      const verified = verifyAccessToken(input.token, this.settings.jwtSecret, {
+        ignoreExpiration: true,
+      });
+      if (!verified.ok)
+        throw ApiError.badRequest('The token is not an access token of this service');
+      jti = verified.claims.jti;
+      expiresAt = new Date(verified.claims.exp * 1000);
+    } else if (input.jti) {
+      jti = input.jti;
+      expiresAt = new Date(Date.now() + MAX_TOKEN_LIFETIME_SECONDS * 1000);
+    } else {
+      throw ApiError.badRequest('Give the token or its jti');
+    }
+    await this.revoked.revoke(jti, expiresAt);
+    return { jti, expiresAt: expiresAt.toISOString() };
+  }
+
+  async setClientSettings(
+    clientId: string,
+    changes: { tokenLifetimeSeconds?: number; customAuthWindowSeconds?: number },
+  ): Promise<ClientSettings> {
+    const update: { tokenLifetimeSeconds?: number; customAuthWindowSeconds?: number } = {};
+    for (const name of ['tokenLifetimeSeconds', 'customAuthWindowSeconds'] as const) {
+      const value = changes[name];
+      if (value === undefined) continue;
+      const { min, max } = CLIENT_SETTING_LIMITS[name];
+      if (!Number.isInteger(value) || value < min || value > max) {
+        throw ApiError.badRequest(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+      }
+      update[name] = value;
+    }
+    if (Object.keys(update).length > 0 && !(await this.clients.update(clientId, update))) {
+      throw clientNotFound(clientId);
+    }
+    const client = await this.requireClient(clientId);
+    return {
+      clientId,
+      tokenLifetimeSeconds: client.tokenLifetimeSeconds,
+      customAuthWindowSeconds: client.customAuthWindowSeconds,
+    };
+  }
+
+  /** Creates or replaces a user group of the tenant. */
+  async defineUserGroup(
+    clientId: string,
+    name: string,
+    permissions: Permission[],
+  ): Promise<{ clientId: string; group: UserGroup }> {
+    if (!isValidGroupName(name)) throw ApiError.badRequest(`Invalid group name "${name}"`);
+    const group: UserGroup = { name, permissions: normalizePermissions(permissions) };
+    for (let attempt = 0; attempt < GROUP_WRITE_ATTEMPTS; attempt++) {
+      const client = await this.requireClient(clientId);
+      const groups = client.userGroups.filter((existing) => existing.name !== name);
+      groups.push(group);
+      if (await this.clients.replaceGroups(clientId, client.revision, groups))
+        return { clientId, group };
+      // Another writer changed the groups in between: read again and redo.
+    }
+    throw ApiError.conflict(`The groups of client ${clientId} kept changing; retry`);
+  }
+
+  private async requireClient(clientId: string): Promise<TenantClient> {
+    const client = await this.clients.findById(clientId);
+    if (!client) throw clientNotFound(clientId);
+    return client;
+  }
+}
+
+function userNotFound(clientId: string, userId: string): ApiError {
+  return ApiError.notFound(`User ${userId} was not found in client ${clientId}`);
+}
+
+function requireClientId(clientId: string): void {
+  if (!isValidClientId(clientId)) {
+    throw ApiError.badRequest(
+      `Invalid client id "${clientId}": 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    );
+  }
+}
+
+function requireUserId(userId: string): void {
+  if (!isValidUserId(userId)) {
+    throw ApiError.badRequest(
+      'Invalid user id: 1 to 256 characters, no control characters, no leading or trailing space',
+    );
+  }
+}
+
+function requireGroup(client: TenantClient, group: string): void {
+  if (!client.userGroups.some((existing) => existing.name === group)) {
+    throw ApiError.notFound(`Group ${group} is not defined in client ${client.clientId}`);
+  }
+}

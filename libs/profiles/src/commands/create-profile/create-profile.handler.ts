@@ -1,0 +1,36 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { checkProfileInput } from '../../domain/profile-input.rules';
+import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
+import { ProfileRepository } from '../../repositories/profile.repository';
+import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
+import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import { toSubmissionResult } from '../submission-result';
+import { CreateProfileCommand } from './create-profile.command';
+
+@CommandHandler(CreateProfileCommand)
+export class CreateProfileHandler implements ICommandHandler<CreateProfileCommand> {
+  constructor(
+    private readonly profiles: ProfileRepository,
+    private readonly alternateIds: AlternateIdClaims,
+    private readonly intake: ProfileWriteIntake,
+  ) {}
+
+  async execute({ clientId, userId, body }: CreateProfileCommand): Promise<ProfileSubmissionResultDto> {
+    const problems = checkProfileInput(body as Record<string, unknown>, 'create');
+    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+
+    const profileId = await this.profiles.claimNewProfileId(clientId);
+    // A 409 here leaves an unused pending shell: it is never shown (no write names it).
+    await this.alternateIds.claimAll(clientId, profileId, body.AlternateIds);
+    const write = await this.intake.accept({
+      clientId,
+      profileId,
+      lastAcceptedSeq: 0,
+      kind: 'create',
+      body,
+      userId,
+    });
+    return toSubmissionResult(profileId, body, write);
+  }
+}

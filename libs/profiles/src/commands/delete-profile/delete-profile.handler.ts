@@ -1,0 +1,33 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError, Settings } from '@app/shared';
+import { ExistingProfiles } from '../../services/existing-profiles.service';
+import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import { DeleteProfileCommand } from './delete-profile.command';
+
+/**
+ * A delete goes through the same queue as every other write (so it cannot overtake
+ * writes accepted before it) and the request waits for it, up to SYNC_WRITE_TIMEOUT_MS.
+ */
+@CommandHandler(DeleteProfileCommand)
+export class DeleteProfileHandler implements ICommandHandler<DeleteProfileCommand> {
+  constructor(
+    private readonly existing: ExistingProfiles,
+    private readonly intake: ProfileWriteIntake,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute({ clientId, userId, profileId, reasonCode }: DeleteProfileCommand): Promise<'deleted' | 'pending'> {
+    const profile = await this.existing.get(clientId, profileId);
+    const write = await this.intake.accept({
+      clientId,
+      profileId,
+      lastAcceptedSeq: profile.lastAcceptedSeq,
+      kind: 'delete',
+      body: reasonCode ? { ReasonCode: reasonCode } : undefined,
+      userId,
+    });
+    const status = await this.intake.waitFor(clientId, write._id, this.settings.syncWriteTimeoutMs);
+    if (status === 'failed') throw ApiError.notFound(`Profile ${profileId} was not found`);
+    return status === 'applied' ? 'deleted' : 'pending';
+  }
+}

@@ -1,0 +1,16 @@
+import { Command } from '@nestjs/cqrs';
+import type { WriteMode } from '../../domain/profile-merge';
+import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
+
+/** Merge (POST by id: only what the body names changes) or overwrite (PUT by id). */
+export class UpdateProfileCommand extends Command<ProfileSubmissionResultDto> {
+  constructor(
+    readonly clientId: string,
+    readonly userId: string,
+    readonly profileId: number,
+    readonly body: ProfileDto,
+    readonly mode: WriteMode,
+  ) {
+    super();
+  }
+}

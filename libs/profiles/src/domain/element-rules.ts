@@ -1,0 +1,217 @@
+/*
+ * How each embedded collection matches an element of a request against a stored one
+ * (merge and overwrite), and which fields an element carries. Text keys compare
+ * trimmed and case-insensitively; phones compare by their digits.
+ */
+
+type Element = Record<string, unknown>;
+
+export interface ElementRule {
+  /** What the key is made of, for messages ("EmailAddress"). */
+  keyFields: string[];
+  key(element: Element): string;
+  /** Plain fields taken from a request element when present. */
+  fields: string[];
+  /** Nested collections and their rules. */
+  nested: Record<string, ElementRule>;
+  /** Whether the element carries Edited (or, for preferences, LastModifiedDate). */
+  stamp: 'edited' | 'lastModified' | 'none';
+  /** Whether the element has IsActive (defaults to true when created). */
+  activatable: boolean;
+  /** Fields computed from the others after each change. */
+  derive?(element: Element): void;
+}
+
+export function normText(value: unknown): string {
+  return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').toLowerCase() : '';
+}
+
+export function phoneDigits(value: unknown): string {
+  return typeof value === 'string' ? value.replace(/\D/g, '') : '';
+}
+
+const keyOf =
+  (...fields: string[]) =>
+  (element: Element): string =>
+    fields.map((field) => normText(element[field])).join('|');
+
+export const consentAssociationRule: ElementRule = {
+  keyFields: ['ConsentType'],
+  key: keyOf('ConsentType'),
+  fields: ['ConsentType', 'ConsentVersion', 'IsActive', 'Locale', 'ReasonCode'],
+  nested: {},
+  stamp: 'none',
+  activatable: true,
+};
+
+export const preferenceAttributeRule: ElementRule = {
+  keyFields: ['Key'],
+  key: keyOf('Key'),
+  fields: ['Key', 'Value'],
+  nested: {},
+  stamp: 'none',
+  activatable: false,
+};
+
+export const consentRule: ElementRule = {
+  keyFields: ['ConsentType'],
+  key: keyOf('ConsentType'),
+  fields: [
+    'ConsentType',
+    'ConsentVersion',
+    'Locale',
+    'ConsentStatus',
+    'ReasonCode',
+    'ConsentDate',
+    'ExpirationDate',
+    'SourceId',
+    'IsActive',
+  ],
+  nested: {},
+  stamp: 'edited',
+  activatable: true,
+};
+
+export const preferenceRule: ElementRule = {
+  keyFields: ['ProgramId', 'ChannelId', 'FilterId'],
+  key: keyOf('ProgramId', 'ChannelId', 'FilterId'),
+  fields: [
+    'ProgramId',
+    'ChannelId',
+    'FilterId',
+    'FrequencyId',
+    'MatchType',
+    'ReasonCode',
+    'PreferenceStatus',
+    'UserId',
+    'SourceId',
+    'ExpirationDate',
+    'CustomerDate',
+    'PreferenceType',
+  ],
+  nested: {
+    ConsentAssociations: consentAssociationRule,
+    PreferenceAttributes: preferenceAttributeRule,
+  },
+  stamp: 'lastModified',
+  activatable: true,
+};
+
+export const emailRule: ElementRule = {
+  keyFields: ['EmailAddress'],
+  key: keyOf('EmailAddress'),
+  fields: ['EmailAddressType', 'EmailAddress', 'IsDefault', 'IsActive'],
+  nested: { EmailPreferences: preferenceRule, Consents: consentRule },
+  stamp: 'edited',
+  activatable: true,
+};
+
+export const phoneRule: ElementRule = {
+  keyFields: ['PhoneNumber'],
+  key: (element) => phoneDigits(element.PhoneNumber),
+  fields: ['PhoneType', 'PhoneNumber', 'IsDefault', 'IsMobile', 'IsActive'],
+  nested: { PhonePreferences: preferenceRule, Consents: consentRule },
+  stamp: 'edited',
+  activatable: true,
+  derive(element) {
+    element.PhoneNumberNumeric = Number(phoneDigits(element.PhoneNumber));
+  },
+};
+
+export const ADDRESS_FIELDS = [
+  'AddressType',
+  'IsActive',
+  'IsDefault',
+  'Address1',
+  'Address2',
+  'City',
+  'StateProvince',
+  'PostalCode',
+  'Country',
+  'CountryCode_Numeric',
+  'CountryCode_Alpha2',
+  'CountryCode_Alpha3',
+  'CassAddress1',
+  'CassAddress2',
+  'CassCity',
+  'CassStateProvince',
+  'CassPostalCode',
+  'CassStatus',
+];
+
+/** An address is the same address when its type, first line and postal code agree. */
+export const addressRule: ElementRule = {
+  keyFields: ['AddressType', 'Address1', 'PostalCode'],
+  key: (element) =>
+    [
+      normText(element.AddressType),
+      normText(element.Address1),
+      normText(element.PostalCode).replace(/\s/g, ''),
+    ].join('|'),
+  fields: ADDRESS_FIELDS,
+  nested: { AddressPreferences: preferenceRule, Consents: consentRule },
+  stamp: 'edited',
+  activatable: true,
+};
+
+export const customFieldRule: ElementRule = {
+  keyFields: ['Name'],
+  key: keyOf('Name'),
+  fields: ['Name', 'Value', 'IsActive'],
+  nested: {},
+  stamp: 'edited',
+  activatable: true,
+};
+
+export const groupRule: ElementRule = {
+  keyFields: ['GroupType', 'GroupName'],
+  key: keyOf('GroupType', 'GroupName'),
+  fields: ['GroupType', 'GroupName', 'IsPrimary', 'IsActive'],
+  nested: {},
+  stamp: 'edited',
+  activatable: true,
+};
+
+export const tagRule: ElementRule = {
+  keyFields: ['Name'],
+  key: keyOf('Name'),
+  fields: ['Name'],
+  nested: {},
+  stamp: 'none',
+  activatable: true,
+};
+
+export const alternateIdRule: ElementRule = {
+  keyFields: ['AlternateIdType', 'AlternateId'],
+  key: keyOf('AlternateIdType', 'AlternateId'),
+  fields: ['AlternateIdType', 'AlternateId', 'IsActive'],
+  nested: {},
+  stamp: 'edited',
+  activatable: true,
+};
+
+/** The profile's own collections. */
+export const PROFILE_COLLECTIONS: Record<string, ElementRule> = {
+  Consents: consentRule,
+  CustomFields: customFieldRule,
+  Groups: groupRule,
+  ProfileTags: tagRule,
+  Addresses: addressRule,
+  Emails: emailRule,
+  PhoneNumbers: phoneRule,
+  ProfilePreferences: preferenceRule,
+  AlternateIds: alternateIdRule,
+};
+
+/** The profile's standard fields (CustomerName is merged field by field). */
+export const PROFILE_FIELDS = [
+  'IsActive',
+  'RegistrationConfirmed',
+  'CustomerType',
+  'PreserveConsents',
+  'PreservePreferences',
+  'DefaultLocale',
+  'ReasonCode',
+];
+
+export const CUSTOMER_NAME_FIELDS = ['FirstName', 'MiddleName', 'LastName', 'Prefix', 'Suffix'];

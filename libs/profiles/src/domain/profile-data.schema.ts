@@ -1,0 +1,196 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+
+/*
+ * The stored profile data: the spec's wire shape (same field names), minus what is
+ * computed on read (UpdateStatus). Every embedded element is a schema class; inactive
+ * elements are kept here and filtered out by the mapper.
+ */
+
+@Schema({ _id: false })
+export class Edited {
+  @Prop() CreateDate: string;
+  @Prop() CreatedBy: string;
+  @Prop() ModifiedDate: string;
+  @Prop() ModifiedBy: string;
+}
+const EditedSchema = SchemaFactory.createForClass(Edited);
+
+@Schema({ _id: false })
+export class StoredConsent {
+  @Prop() ConsentType?: string;
+  @Prop() ConsentVersion?: string;
+  @Prop() Locale?: string;
+  @Prop() ConsentStatus?: number;
+  @Prop() ReasonCode?: string;
+  @Prop() ConsentDate?: string;
+  @Prop() ExpirationDate?: string;
+  @Prop() SourceId?: string;
+  @Prop() Expired?: boolean;
+  @Prop() UpdatedVersionPending?: boolean;
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop({ type: EditedSchema }) Edited: Edited;
+}
+const ConsentSchema = SchemaFactory.createForClass(StoredConsent);
+
+@Schema({ _id: false })
+export class StoredConsentAssociation {
+  @Prop() ConsentType?: string;
+  @Prop() ConsentVersion?: string;
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop() Locale?: string;
+  @Prop() ReasonCode?: string;
+}
+const ConsentAssociationSchema = SchemaFactory.createForClass(StoredConsentAssociation);
+
+@Schema({ _id: false })
+export class StoredPreferenceAttribute {
+  @Prop() Key: string;
+  @Prop() Value?: string;
+}
+const PreferenceAttributeSchema = SchemaFactory.createForClass(StoredPreferenceAttribute);
+
+@Schema({ _id: false })
+export class StoredPreference {
+  @Prop() ProgramId?: string;
+  @Prop() ChannelId?: string;
+  @Prop() FilterId?: string;
+  @Prop() FrequencyId?: string;
+  @Prop({ type: [ConsentAssociationSchema], default: undefined })
+  ConsentAssociations?: StoredConsentAssociation[];
+  @Prop() MatchType?: string;
+  @Prop() ReasonCode?: string;
+  @Prop() PreferenceStatus?: string;
+  @Prop() UserId?: string;
+  @Prop() SourceId?: string;
+  @Prop() ExpirationDate?: string;
+  @Prop() LastModifiedDate?: string;
+  @Prop() CustomerDate?: string;
+  @Prop() PreferenceType?: number;
+  @Prop({ type: [PreferenceAttributeSchema], default: undefined })
+  PreferenceAttributes?: StoredPreferenceAttribute[];
+  /** Archived preferences are inactive: kept, never returned. */
+  @Prop({ default: true }) IsActive: boolean;
+}
+const PreferenceSchema = SchemaFactory.createForClass(StoredPreference);
+
+@Schema({ _id: false })
+export class StoredEmail {
+  @Prop({ type: [PreferenceSchema], default: [] }) EmailPreferences: StoredPreference[];
+  @Prop() EmailAddressType?: string;
+  @Prop() EmailAddress: string;
+  @Prop() IsDefault?: boolean;
+  @Prop({ type: [ConsentSchema], default: [] }) Consents: StoredConsent[];
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop({ type: EditedSchema }) Edited: Edited;
+}
+const EmailSchema = SchemaFactory.createForClass(StoredEmail);
+
+@Schema({ _id: false })
+export class StoredPhone {
+  @Prop({ type: [PreferenceSchema], default: [] }) PhonePreferences: StoredPreference[];
+  @Prop() PhoneType?: string;
+  @Prop() PhoneNumber: string;
+  /** The digits of PhoneNumber: what phone matching and search compare. */
+  @Prop() PhoneNumberNumeric: number;
+  @Prop() IsDefault?: boolean;
+  @Prop({ type: [ConsentSchema], default: [] }) Consents: StoredConsent[];
+  @Prop() IsMobile?: boolean;
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop({ type: EditedSchema }) Edited: Edited;
+}
+const PhoneSchema = SchemaFactory.createForClass(StoredPhone);
+
+@Schema({ _id: false })
+export class StoredAddress {
+  @Prop({ type: [PreferenceSchema], default: [] }) AddressPreferences: StoredPreference[];
+  @Prop() AddressType: string;
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop() IsDefault?: boolean;
+  @Prop({ type: [ConsentSchema], default: [] }) Consents: StoredConsent[];
+  @Prop() Address1?: string;
+  @Prop() Address2?: string;
+  @Prop() City?: string;
+  @Prop() StateProvince?: string;
+  @Prop() PostalCode?: string;
+  @Prop() Country?: string;
+  @Prop() CountryCode_Numeric?: string;
+  @Prop() CountryCode_Alpha2?: string;
+  @Prop() CountryCode_Alpha3?: string;
+  @Prop() CassAddress1?: string;
+  @Prop() CassAddress2?: string;
+  @Prop() CassCity?: string;
+  @Prop() CassStateProvince?: string;
+  @Prop() CassPostalCode?: string;
+  @Prop() CassStatus?: string;
+  @Prop({ type: EditedSchema }) Edited: Edited;
+}
+const AddressSchema = SchemaFactory.createForClass(StoredAddress);
+
+@Schema({ _id: false })
+export class StoredCustomField {
+  @Prop() Name: string;
+  @Prop() Value?: string;
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop({ type: EditedSchema }) Edited: Edited;
+}
+const CustomFieldSchema = SchemaFactory.createForClass(StoredCustomField);
+
+@Schema({ _id: false })
+export class StoredGroup {
+  @Prop() GroupType: string;
+  @Prop() GroupName: string;
+  @Prop() IsPrimary?: boolean;
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop({ type: EditedSchema }) Edited: Edited;
+}
+const GroupSchema = SchemaFactory.createForClass(StoredGroup);
+
+@Schema({ _id: false })
+export class StoredProfileTag {
+  @Prop() Name: string;
+  /** Tags removed by a write are kept inactive (history, tag counts). */
+  @Prop({ default: true }) IsActive: boolean;
+}
+const ProfileTagSchema = SchemaFactory.createForClass(StoredProfileTag);
+
+@Schema({ _id: false })
+export class StoredAlternateId {
+  @Prop() AlternateIdType: string;
+  @Prop() AlternateId: string;
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop({ type: EditedSchema }) Edited: Edited;
+}
+const AlternateIdSchema = SchemaFactory.createForClass(StoredAlternateId);
+
+@Schema({ _id: false })
+export class StoredCustomerName {
+  @Prop() FirstName?: string;
+  @Prop() MiddleName?: string;
+  @Prop() LastName?: string;
+  @Prop() Prefix?: string;
+  @Prop() Suffix?: string;
+}
+const CustomerNameSchema = SchemaFactory.createForClass(StoredCustomerName);
+
+@Schema({ _id: false })
+export class ProfileData {
+  @Prop({ default: true }) IsActive: boolean;
+  @Prop({ type: EditedSchema }) Edited: Edited;
+  @Prop() RegistrationConfirmed?: boolean;
+  @Prop() CustomerType: string;
+  @Prop({ default: true }) PreserveConsents: boolean;
+  @Prop({ default: true }) PreservePreferences: boolean;
+  @Prop({ type: CustomerNameSchema }) CustomerName?: StoredCustomerName;
+  @Prop() DefaultLocale?: string;
+  @Prop() ReasonCode?: string;
+  @Prop({ type: [ConsentSchema], default: [] }) Consents: StoredConsent[];
+  @Prop({ type: [CustomFieldSchema], default: [] }) CustomFields: StoredCustomField[];
+  @Prop({ type: [GroupSchema], default: [] }) Groups: StoredGroup[];
+  @Prop({ type: [ProfileTagSchema], default: [] }) ProfileTags: StoredProfileTag[];
+  @Prop({ type: [AddressSchema], default: [] }) Addresses: StoredAddress[];
+  @Prop({ type: [EmailSchema], default: [] }) Emails: StoredEmail[];
+  @Prop({ type: [PhoneSchema], default: [] }) PhoneNumbers: StoredPhone[];
+  @Prop({ type: [PreferenceSchema], default: [] }) ProfilePreferences: StoredPreference[];
+  @Prop({ type: [AlternateIdSchema], default: [] }) AlternateIds: StoredAlternateId[];
+}
+export const ProfileDataSchema = SchemaFactory.createForClass(ProfileData);

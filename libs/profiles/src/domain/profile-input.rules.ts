@@ -1,0 +1,20 @@
+import { findRepeatedElement } from './profile-merge';
+
+/**
+ * Checks on a profile body that the DTOs cannot express, made before anything is
+ * queued. Returns the messages of every problem found (empty when the body is fine).
+ */
+export function checkProfileInput(
+  body: Record<string, unknown>,
+  kind: 'create' | 'merge' | 'overwrite',
+): string[] {
+  const problems: string[] = [];
+  if (kind !== 'merge' && (typeof body.CustomerType !== 'string' || !body.CustomerType.trim())) {
+    problems.push(
+      `CustomerType is required on ${kind === 'create' ? 'create' : 'overwrite'} (value ${JSON.stringify(body.CustomerType ?? null)})`,
+    );
+  }
+  const repeated = findRepeatedElement(body);
+  if (repeated) problems.push(repeated);
+  return problems;
+}

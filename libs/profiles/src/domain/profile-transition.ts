@@ -1,0 +1,30 @@
+import { applyProfileWrite } from './profile-merge';
+import type { Profile } from './profile.schema';
+import type { ProfileWrite } from './profile-write.schema';
+
+/** A write that can never apply (the same input would fail again): recorded, not retried. */
+export class PermanentWriteError extends Error {}
+
+/**
+ * The profile after one accepted write. Pure: the worker saves what this returns,
+ * together with the write's sequence number.
+ */
+export function transitionProfile(profile: Profile, write: ProfileWrite): Profile {
+  const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
+  const body = write.body ? (JSON.parse(write.body) as Record<string, unknown>) : {};
+  const next: Profile = { ...profile, appliedSeq: write.seq, lastFailure: undefined };
+
+  switch (write.kind) {
+    case 'create':
+      if (profile.state !== 'pending') throw new PermanentWriteError('The profile already exists');
+      return { ...next, state: 'active', data: applyProfileWrite(undefined, body, 'overwrite', ctx) };
+    case 'merge':
+    case 'overwrite':
+      if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
+      if (!profile.data) throw new PermanentWriteError('The profile was never created');
+      return { ...next, data: applyProfileWrite(profile.data, body, write.kind, ctx) };
+    case 'delete':
+      if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
+      return { ...next, state: 'deleted', data: undefined };
+  }
+}

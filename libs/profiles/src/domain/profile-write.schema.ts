@@ -1,0 +1,34 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+
+export type ProfileWriteKind = 'create' | 'merge' | 'overwrite' | 'delete';
+export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
+
+/**
+ * An accepted profile write: the database, not Redis, is its record. `_id` is
+ * `<clientId>|<profileId>|<seq>`, so a sequence number can be taken only once; the
+ * worker applies seq k only after k-1.
+ */
+@Schema({ collection: 'profile_writes', versionKey: false })
+export class ProfileWrite {
+  @Prop({ type: String }) _id: string;
+  @Prop({ required: true }) clientId: string;
+  @Prop({ required: true }) profileId: number;
+  @Prop({ required: true }) seq: number;
+  @Prop({ required: true }) kind: ProfileWriteKind;
+  /** The validated request body as JSON text (absent vs. empty matters for a merge). */
+  @Prop() body?: string;
+  @Prop({ required: true }) userId: string;
+  @Prop({ required: true }) acceptedAt: Date;
+  @Prop({ required: true, default: 'pending' }) status: ProfileWriteStatus;
+  /** Failed attempts with an unexpected error; at the limit the write is marked failed. */
+  @Prop({ required: true, default: 0 }) attempts: number;
+  @Prop() appliedAt?: Date;
+  @Prop() failureReason?: string;
+}
+
+export const ProfileWriteSchema = SchemaFactory.createForClass(ProfileWrite);
+// Serves: the worker's "pending writes of this profile in sequence order" and the
+// UpdateStatus check of a profile retrieval.
+ProfileWriteSchema.index({ clientId: 1, profileId: 1, status: 1, seq: 1 });
+// Serves: the sweeper's "pending writes accepted before T".
+ProfileWriteSchema.index({ status: 1, acceptedAt: 1 });

@@ -1,0 +1,44 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { ProfileData, ProfileDataSchema } from './profile-data.schema';
+
+export type ProfileState = 'pending' | 'active' | 'deleted';
+
+@Schema({ _id: false })
+export class LastWriteFailure {
+  @Prop() seq: number;
+  @Prop() reason: string;
+  @Prop() at: Date;
+}
+
+/**
+ * One profile of one client. `_id` is `<clientId>|<profileId>`: inserting it is how a
+ * profile id is claimed, so two creates can never get the same id. The document is
+ * created as a `pending` shell when a create is accepted, and `appliedSeq` says which
+ * accepted writes (profile_writes) it already holds. A deleted profile stays as a
+ * `deleted` tombstone without data, so its id is never handed out again.
+ */
+@Schema({ collection: 'profiles', versionKey: false, timestamps: true })
+export class Profile {
+  @Prop({ type: String }) _id: string;
+  @Prop({ required: true }) clientId: string;
+  @Prop({ required: true }) profileId: number;
+  @Prop({ required: true, default: 'pending' }) state: ProfileState;
+  /** Sequence number of the last write applied (0: none yet). */
+  @Prop({ required: true, default: 0 }) appliedSeq: number;
+  /** Highest sequence number accepted so far; a hint for the next one, never trusted alone. */
+  @Prop({ required: true, default: 0 }) lastAcceptedSeq: number;
+  @Prop({ type: ProfileDataSchema }) data?: ProfileData;
+  @Prop({ type: SchemaFactory.createForClass(LastWriteFailure) }) lastFailure?: LastWriteFailure;
+}
+
+export const ProfileSchema = SchemaFactory.createForClass(Profile);
+// Serves: profile listings and searches of one client (issue 4 adds the field indexes).
+ProfileSchema.index({ clientId: 1, profileId: 1 });
+
+/** Highest profile id handed out per client: a hint for the next claim, not a counter. */
+@Schema({ collection: 'profile_id_hints', versionKey: false })
+export class ProfileIdHint {
+  @Prop({ type: String }) _id: string;
+  @Prop({ required: true }) last: number;
+}
+export const ProfileIdHintSchema = SchemaFactory.createForClass(ProfileIdHint);

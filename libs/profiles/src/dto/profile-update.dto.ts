@@ -1,0 +1,30 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** One accepted write of a profile and its outcome (our extension; see README). */
+export class ProfileUpdateDto {
+  @ApiProperty({ description: 'Acceptance order within the profile, from 1' })
+  Sequence: number;
+
+  @ApiProperty({ enum: ['create', 'merge', 'overwrite', 'delete'] })
+  Operation: string;
+
+  @ApiProperty({ enum: ['Pending Update', 'Complete', 'Failed'] })
+  Status: string;
+
+  @ApiProperty({ format: 'date-time' })
+  SubmittedUtcTime: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  CompletedUtcTime?: string;
+
+  @ApiPropertyOptional({ description: 'Why the write was refused when it was applied' })
+  FailureReason?: string;
+
+  @ApiProperty()
+  UserId: string;
+}
+
+export class ProfileUpdateListDto {
+  @ApiProperty({ type: [ProfileUpdateDto], description: 'Newest first, at most 100' })
+  Updates: ProfileUpdateDto[];
+}

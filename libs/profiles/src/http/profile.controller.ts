@@ -1,0 +1,123 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { CreateProfileCommand } from '../commands/create-profile/create-profile.command';
+import { DeleteProfileCommand } from '../commands/delete-profile/delete-profile.command';
+import { UpdateProfileCommand } from '../commands/update-profile/update-profile.command';
+import { ProfileUpdateListDto } from '../dto/profile-update.dto';
+import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
+import { GetProfileUpdatesQuery } from '../queries/get-profile-updates/get-profile-updates.query';
+import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
+import { ParseProfileIdPipe } from './profile-id.pipe';
+
+@ApiTags('Profiles')
+@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
+@ApiNotFoundResponse({ description: 'Unknown client or profile' })
+@Controller(':clientId/Profile')
+export class ProfileController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({ summary: 'Create a profile (queued)' })
+  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
+  @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
+  create(@CurrentCaller() caller: Caller, @Body() body: ProfileDto): Promise<ProfileSubmissionResultDto> {
+    return this.commands.execute(new CreateProfileCommand(caller.clientId, caller.userId, body));
+  }
+
+  @Get(':profileId')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({ summary: 'Retrieve a profile (active elements only)' })
+  @ApiOkResponse({ type: ProfileDto })
+  @ApiQuery({ name: 'implied', required: false, type: Boolean })
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('profileId', ParseProfileIdPipe) profileId: number,
+  ): Promise<ProfileDto> {
+    return this.queries.execute(new GetProfileQuery(caller.clientId, profileId));
+  }
+
+  @Post(':profileId')
+  @HttpCode(202)
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({ summary: 'Merge into a profile: only what the body names changes (queued)' })
+  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
+  @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
+  merge(
+    @CurrentCaller() caller: Caller,
+    @Param('profileId', ParseProfileIdPipe) profileId: number,
+    @Body() body: ProfileDto,
+  ): Promise<ProfileSubmissionResultDto> {
+    return this.commands.execute(
+      new UpdateProfileCommand(caller.clientId, caller.userId, profileId, body, 'merge'),
+    );
+  }
+
+  @Put(':profileId')
+  @HttpCode(202)
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({ summary: 'Overwrite a profile: what the body omits is removed (queued)' })
+  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
+  @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
+  overwrite(
+    @CurrentCaller() caller: Caller,
+    @Param('profileId', ParseProfileIdPipe) profileId: number,
+    @Body() body: ProfileDto,
+  ): Promise<ProfileSubmissionResultDto> {
+    return this.commands.execute(
+      new UpdateProfileCommand(caller.clientId, caller.userId, profileId, body, 'overwrite'),
+    );
+  }
+
+  @Delete(':profileId')
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({
+    summary: 'Delete a profile, permanently',
+    description: 'Waits for the queued delete up to SYNC_WRITE_TIMEOUT_MS (10 s): 204 when done, else 202.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiAcceptedResponse({ description: 'Accepted; the delete is still queued' })
+  @ApiQuery({ name: 'reasonCode', required: false })
+  async delete(
+    @CurrentCaller() caller: Caller,
+    @Param('profileId', ParseProfileIdPipe) profileId: number,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query('reasonCode') reasonCode?: string,
+  ): Promise<void> {
+    const outcome = await this.commands.execute(
+      new DeleteProfileCommand(caller.clientId, caller.userId, profileId, reasonCode),
+    );
+    reply.status(outcome === 'deleted' ? 204 : 202);
+  }
+
+  @Get(':profileId/Updates')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Accepted writes of a profile and their outcome (extension)',
+    description: 'Shows pending, applied and failed writes with the failure reason; newest first.',
+  })
+  @ApiOkResponse({ type: ProfileUpdateListDto })
+  updates(
+    @CurrentCaller() caller: Caller,
+    @Param('profileId', ParseProfileIdPipe) profileId: number,
+  ): Promise<ProfileUpdateListDto> {
+    return this.queries.execute(new GetProfileUpdatesQuery(caller.clientId, profileId));
+  }
+}

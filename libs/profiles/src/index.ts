@@ -1,0 +1,2 @@
+export * from './profiles-api.module';
+export * from './profiles-worker.module';

@@ -1,0 +1,205 @@
+import type {
+  Edited,
+  ProfileData,
+  StoredAddress,
+  StoredAlternateId,
+  StoredConsent,
+  StoredConsentAssociation,
+  StoredCustomField,
+  StoredEmail,
+  StoredGroup,
+  StoredPhone,
+  StoredPreference,
+} from '../domain/profile-data.schema';
+import type {
+  AddressDto,
+  EmailDto,
+  PhoneDto,
+} from '../dto/contact.dto';
+import type { ConsentAssociationDto, ConsentDto } from '../dto/consent.dto';
+import type { EditedDto } from '../dto/edited.dto';
+import type { PreferenceDto } from '../dto/preference.dto';
+import type { AlternateIdDto, CustomFieldDto, GroupDto, ProfileDto } from '../dto/profile.dto';
+
+export const UPDATE_STATUS = { complete: 'Complete', pending: 'Pending Update' } as const;
+
+/**
+ * Stored profile → the wire shape. Lists every field it returns, so nothing internal
+ * leaks, and leaves out inactive elements (spec: inactive elements are not returned).
+ */
+export function toProfileDto(profileId: number, data: ProfileData, pending: boolean): ProfileDto {
+  return {
+    ProfileId: profileId,
+    IsActive: data.IsActive,
+    Edited: toEdited(data.Edited),
+    RegistrationConfirmed: data.RegistrationConfirmed,
+    CustomerType: data.CustomerType,
+    PreserveConsents: data.PreserveConsents,
+    PreservePreferences: data.PreservePreferences,
+    CustomerName: data.CustomerName
+      ? {
+          FirstName: data.CustomerName.FirstName,
+          MiddleName: data.CustomerName.MiddleName,
+          LastName: data.CustomerName.LastName,
+          Prefix: data.CustomerName.Prefix,
+          Suffix: data.CustomerName.Suffix,
+        }
+      : undefined,
+    DefaultLocale: data.DefaultLocale,
+    UpdateStatus: pending ? UPDATE_STATUS.pending : UPDATE_STATUS.complete,
+    ReasonCode: data.ReasonCode,
+    Consents: active(data.Consents).map(toConsent),
+    CustomFields: active(data.CustomFields).map(toCustomField),
+    Groups: active(data.Groups).map(toGroup),
+    ProfileTags: active(data.ProfileTags).map((tag) => ({ Name: tag.Name })),
+    Addresses: active(data.Addresses).map(toAddress),
+    Emails: active(data.Emails).map(toEmail),
+    PhoneNumbers: active(data.PhoneNumbers).map(toPhone),
+    ProfilePreferences: active(data.ProfilePreferences).map(toPreference),
+    AlternateIds: active(data.AlternateIds).map(toAlternateId),
+  };
+}
+
+/** A profile whose create is accepted but not yet applied. */
+export function toPendingProfileDto(profileId: number): ProfileDto {
+  return { ProfileId: profileId, UpdateStatus: UPDATE_STATUS.pending };
+}
+
+function active<T extends { IsActive?: boolean }>(elements: T[] | undefined): T[] {
+  return (elements ?? []).filter((element) => element.IsActive !== false);
+}
+
+function toEdited(edited: Edited | undefined): EditedDto | undefined {
+  if (!edited) return undefined;
+  return {
+    CreateDate: edited.CreateDate,
+    CreatedBy: edited.CreatedBy,
+    ModifiedDate: edited.ModifiedDate,
+    ModifiedBy: edited.ModifiedBy,
+  };
+}
+
+function toConsent(consent: StoredConsent): ConsentDto {
+  return {
+    ConsentType: consent.ConsentType,
+    ConsentVersion: consent.ConsentVersion,
+    Locale: consent.Locale,
+    ConsentStatus: consent.ConsentStatus,
+    ReasonCode: consent.ReasonCode,
+    ConsentDate: consent.ConsentDate,
+    ExpirationDate: consent.ExpirationDate,
+    SourceId: consent.SourceId,
+    Expired: consent.Expired ?? false,
+    Edited: toEdited(consent.Edited),
+    UpdatedVersionPending: consent.UpdatedVersionPending ?? false,
+    IsActive: true,
+  };
+}
+
+function toConsentAssociation(association: StoredConsentAssociation): ConsentAssociationDto {
+  return {
+    ConsentType: association.ConsentType,
+    ConsentVersion: association.ConsentVersion,
+    IsActive: true,
+    Locale: association.Locale,
+    ReasonCode: association.ReasonCode,
+  };
+}
+
+function toPreference(preference: StoredPreference): PreferenceDto {
+  return {
+    ProgramId: preference.ProgramId,
+    ChannelId: preference.ChannelId,
+    FilterId: preference.FilterId,
+    FrequencyId: preference.FrequencyId,
+    ConsentAssociations: active(preference.ConsentAssociations).map(toConsentAssociation),
+    MatchType: preference.MatchType,
+    ReasonCode: preference.ReasonCode,
+    PreferenceStatus: preference.PreferenceStatus,
+    UserId: preference.UserId,
+    SourceId: preference.SourceId,
+    ExpirationDate: preference.ExpirationDate,
+    LastModifiedDate: preference.LastModifiedDate,
+    CustomerDate: preference.CustomerDate,
+    PreferenceType: preference.PreferenceType,
+    PreferenceAttributes: (preference.PreferenceAttributes ?? []).map((attribute) => ({
+      Key: attribute.Key,
+      Value: attribute.Value,
+    })),
+  };
+}
+
+function toEmail(email: StoredEmail): EmailDto {
+  return {
+    EmailPreferences: active(email.EmailPreferences).map(toPreference),
+    EmailAddressType: email.EmailAddressType,
+    EmailAddress: email.EmailAddress,
+    IsDefault: email.IsDefault,
+    Consents: active(email.Consents).map(toConsent),
+    IsActive: true,
+    Edited: toEdited(email.Edited),
+  };
+}
+
+function toPhone(phone: StoredPhone): PhoneDto {
+  return {
+    PhonePreferences: active(phone.PhonePreferences).map(toPreference),
+    PhoneType: phone.PhoneType,
+    PhoneNumber: phone.PhoneNumber,
+    PhoneNumberNumeric: phone.PhoneNumberNumeric,
+    IsDefault: phone.IsDefault,
+    Consents: active(phone.Consents).map(toConsent),
+    IsMobile: phone.IsMobile,
+    IsActive: true,
+    Edited: toEdited(phone.Edited),
+  };
+}
+
+function toAddress(address: StoredAddress): AddressDto {
+  return {
+    AddressPreferences: active(address.AddressPreferences).map(toPreference),
+    AddressType: address.AddressType,
+    IsActive: true,
+    IsDefault: address.IsDefault,
+    Consents: active(address.Consents).map(toConsent),
+    Address1: address.Address1,
+    Address2: address.Address2,
+    City: address.City,
+    StateProvince: address.StateProvince,
+    PostalCode: address.PostalCode,
+    Country: address.Country,
+    CountryCode_Numeric: address.CountryCode_Numeric,
+    CountryCode_Alpha2: address.CountryCode_Alpha2,
+    CountryCode_Alpha3: address.CountryCode_Alpha3,
+    CassAddress1: address.CassAddress1,
+    CassAddress2: address.CassAddress2,
+    CassCity: address.CassCity,
+    CassStateProvince: address.CassStateProvince,
+    CassPostalCode: address.CassPostalCode,
+    CassStatus: address.CassStatus,
+    Edited: toEdited(address.Edited),
+  };
+}
+
+function toCustomField(field: StoredCustomField): CustomFieldDto {
+  return { Name: field.Name, Value: field.Value, IsActive: true, Edited: toEdited(field.Edited) };
+}
+
+function toGroup(group: StoredGroup): GroupDto {
+  return {
+    GroupType: group.GroupType,
+    GroupName: group.GroupName,
+    IsPrimary: group.IsPrimary ?? false,
+    IsActive: true,
+    Edited: toEdited(group.Edited),
+  };
+}
+
+function toAlternateId(alternateId: StoredAlternateId): AlternateIdDto {
+  return {
+    AlternateIdType: alternateId.AlternateIdType,
+    AlternateId: alternateId.AlternateId,
+    IsActive: true,
+    Edited: toEdited(alternateId.Edited),
+  };
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { CreateProfileHandler } from './commands/create-profile/create-profile.handler';
+import { DeleteProfileHandler } from './commands/delete-profile/delete-profile.handler';
+import { UpdateProfileHandler } from './commands/update-profile/update-profile.handler';
+import { ProfileController } from './http/profile.controller';
+import { ProfilesPersistenceModule } from './profiles-persistence.module';
+import { GetProfileUpdatesHandler } from './queries/get-profile-updates/get-profile-updates.handler';
+import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
+
+/** The Profile Data API: controllers and the use cases they hand off to. */
+@Module({
+  imports: [ProfilesPersistenceModule],
+  controllers: [ProfileController],
+  providers: [
+    CreateProfileHandler,
+    UpdateProfileHandler,
+    DeleteProfileHandler,
+    GetProfileHandler,
+    GetProfileUpdatesHandler,
+  ],
+})
+export class ProfilesApiModule {}

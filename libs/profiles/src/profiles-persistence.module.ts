@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AlternateIdClaim, AlternateIdClaimSchema } from './domain/alternate-id-claim.schema';
+import { Profile, ProfileIdHint, ProfileIdHintSchema, ProfileSchema } from './domain/profile.schema';
+import { ProfileWrite, ProfileWriteSchema } from './domain/profile-write.schema';
+import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
+import { ProfileRepository } from './repositories/profile.repository';
+import { ProfileWriteRepository } from './repositories/profile-write.repository';
+import { AlternateIdClaims } from './services/alternate-id-claims.service';
+import { ExistingProfiles } from './services/existing-profiles.service';
+import { ProfileWriteIntake } from './services/profile-write-intake.service';
+
+const providers = [
+  ProfileRepository,
+  ProfileWriteRepository,
+  AlternateIdClaimRepository,
+  AlternateIdClaims,
+  ExistingProfiles,
+  ProfileWriteIntake,
+];
+
+/** The collections this module owns, and the services over them. Internal to libs/profiles. */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: Profile.name, schema: ProfileSchema },
+      { name: ProfileIdHint.name, schema: ProfileIdHintSchema },
+      { name: ProfileWrite.name, schema: ProfileWriteSchema },
+      { name: AlternateIdClaim.name, schema: AlternateIdClaimSchema },
+    ]),
+  ],
+  providers,
+  exports: providers,
+})
+export class ProfilesPersistenceModule {}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ApplyProfileWritesHandler } from './commands/apply-profile-writes/apply-profile-writes.handler';
+import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
+import { ProfilesPersistenceModule } from './profiles-persistence.module';
+import { ApplyProfileWritesJob, SweepPendingWritesJob } from './worker/profile-write.jobs';
+
+/** The worker side of profiles: applies queued writes, sweeps for lost ones. */
+@Module({
+  imports: [ProfilesPersistenceModule],
+  providers: [ApplyProfileWritesHandler, SweepPendingWritesHandler, ApplyProfileWritesJob, SweepPendingWritesJob],
+})
+export class ProfilesWorkerModule {}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isDuplicateKeyError } from '@app/shared';
+import type { Model } from 'mongoose';
+import { Profile, ProfileIdHint } from '../domain/profile.schema';
+
+const INT32_MAX = 2147483647;
+
+export function profileKey(clientId: string, profileId: number): string {
+  return `${clientId}|${profileId}`;
+}
+
+/** The `profiles` collection; every method is scoped by client id. */
+@Injectable()
+export class ProfileRepository {
+  constructor(
+    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+    @InjectModel(ProfileIdHint.name) private readonly hints: Model<ProfileIdHint>,
+  ) {}
+
+  findOne(clientId: string, profileId: number): Promise<Profile | null> {
+    return this.profiles.findById(profileKey(clientId, profileId)).lean<Profile>().exec();
+  }
+
+  /**
+   * Claims the next free profile id of a client by inserting its pending shell. The
+   * hint only says where to start looking; the insert (unique `_id`) decides.
+   */
+  async claimNewProfileId(clientId: string): Promise<number> {
+    const hint = await this.hints.findById(clientId).lean<ProfileIdHint>().exec();
+    for (let candidate = (hint?.last ?? 0) + 1; candidate <= INT32_MAX; candidate++) {
+      try {
+        await this.profiles.create({
+          _id: profileKey(clientId, candidate),
+          clientId,
+          profileId: candidate,
+          state: 'pending',
+          appliedSeq: 0,
+          lastAcceptedSeq: 0,
+        });
+      } catch (error) {
+        if (isDuplicateKeyError(error)) continue;
+        throw error;
+      }
+      await this.hints.updateOne({ _id: clientId }, { $max: { last: candidate } }, { upsert: true }).catch(
+        // A lost hint update only makes the next claim probe further.
+        () => undefined,
+      );
+      return candidate;
+    }
+    throw new Error(`Client ${clientId} has no free int32 profile id left`);
+  }
+
+  async raiseAcceptedSeq(clientId: string, profileId: number, seq: number): Promise<void> {
+    await this.profiles.updateOne({ _id: profileKey(clientId, profileId) }, { $max: { lastAcceptedSeq: seq } });
+  }
+
+  /**
+   * Saves the whole profile if nobody applied a write since it was read (the stored
+   * appliedSeq is still `expectedSeq`). Returns false when another worker got there first.
+   */
+  async replaceIfSeq(profile: Profile, expectedSeq: number): Promise<boolean> {
+    const result = await this.profiles.replaceOne(
+      { _id: profile._id, clientId: profile.clientId, appliedSeq: expectedSeq },
+      profile,
+    );
+    return result.matchedCount === 1;
+  }
+}

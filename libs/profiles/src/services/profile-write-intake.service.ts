@@ -1,0 +1,60 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { JOB_NAMES, JobQueue } from '@app/shared';
+import type { ProfileWrite, ProfileWriteKind, ProfileWriteStatus } from '../domain/profile-write.schema';
+import { ProfileRepository } from '../repositories/profile.repository';
+import { ProfileWriteRepository } from '../repositories/profile-write.repository';
+
+/**
+ * Accepts a validated profile write: records it in the database first (the record that
+ * survives any crash), then enqueues a job that names its profile. A lost job or a lost
+ * Redis only delays the write: the worker's sweeper finds it again.
+ */
+@Injectable()
+export class ProfileWriteIntake {
+  private readonly logger = new Logger('ProfileWriteIntake');
+
+  constructor(
+    private readonly profiles: ProfileRepository,
+    private readonly writes: ProfileWriteRepository,
+    private readonly queue: JobQueue,
+  ) {}
+
+  async accept(write: {
+    clientId: string;
+    profileId: number;
+    lastAcceptedSeq: number;
+    kind: ProfileWriteKind;
+    body?: object;
+    userId: string;
+  }): Promise<ProfileWrite> {
+    const stored = await this.writes.append({
+      clientId: write.clientId,
+      profileId: write.profileId,
+      fromSeq: write.lastAcceptedSeq + 1,
+      kind: write.kind,
+      body: write.body === undefined ? undefined : JSON.stringify(write.body),
+      userId: write.userId,
+    });
+    await this.profiles.raiseAcceptedSeq(write.clientId, write.profileId, stored.seq);
+    try {
+      await this.queue.enqueue(JOB_NAMES.applyProfileWrites, {
+        clientId: write.clientId,
+        profileId: write.profileId,
+      });
+    } catch (error) {
+      this.logger.warn(`enqueue failed for ${stored._id}; the sweeper will carry it: ${String(error)}`);
+    }
+    return stored;
+  }
+
+  /** Waits until the worker has applied (or refused) the write, up to `timeoutMs`. */
+  async waitFor(clientId: string, writeId: string, timeoutMs: number): Promise<ProfileWriteStatus> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const write = await this.writes.findById(clientId, writeId);
+      const status = write?.status ?? 'applied';
+      if (status !== 'pending' || Date.now() >= deadline) return status;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}

@@ -1,0 +1,110 @@
+'use strict';
+// `npm start`: runs the api and the worker on the embedded default (FerretDB + Redis,
+// started here on loopback) or, with MONGODB_URI and REDIS_URL set, on those servers
+// and nothing embedded. Data lives in .data/ and survives a restart. Ctrl-C stops all.
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { ROOT, startFerretdb, startRedis, stop } = require('./lib/engines');
+const { DATA_DIR, jwtSecret, readRuntime, writeRuntime, clearRuntime } = require('./lib/runtime');
+
+const PORT = Number(process.env.PORT || 3000);
+const HOST = process.env.HOST || '127.0.0.1';
+const children = [];
+let stopping = false;
+
+function log(message) {
+  console.log(`[launcher] ${message}`);
+}
+
+function runApp(name, entry, env) {
+  const start = () => {
+    const child = spawn(process.execPath, [path.join(ROOT, entry)], { env, stdio: 'inherit' });
+    child.name = name;
+    children.push(child);
+    child.on('exit', (code, signal) => {
+      children.splice(children.indexOf(child), 1);
+      if (stopping) return;
+      // A crashed process loses no accepted write (they are in the database); restart it.
+      log(`${name} exited (${signal || code}); restarting in 1 s`);
+      setTimeout(() => !stopping && start(), 1000);
+    });
+  };
+  start();
+}
+
+async function main() {
+  const running = readRuntime();
+  if (running) {
+    log(`already running (pid ${running.pid}) at ${running.baseUrl}`);
+    process.exit(1);
+  }
+  const engines = [];
+  const shutdown = async (code) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping');
+    await Promise.all(children.map(stop));
+    for (const engine of engines.reverse()) await stop(engine);
+    clearRuntime();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  let mongodbUri = process.env.MONGODB_URI;
+  if (!mongodbUri) {
+    const engine = await startFerretdb({
+      dataDir: path.join(DATA_DIR, 'engine'),
+      port: Number(process.env.ENGINE_PORT) || undefined,
+      logFile: path.join(DATA_DIR, 'engine.log'),
+    });
+    engines.push(engine.child);
+    mongodbUri = `${engine.uri}pcp`;
+    log(`embedded engine (FerretDB, SQLite in .data/engine): ${engine.uri}`);
+  }
+  let redisUrl = process.env.REDIS_URL;
+  if (!redisUrl) {
+    const redis = await startRedis({
+      dir: path.join(DATA_DIR, 'redis'),
+      logFile: path.join(DATA_DIR, 'redis.log'),
+    });
+    engines.push(redis.child);
+    redisUrl = redis.url;
+    log(`redis-server: ${redisUrl}`);
+  }
+
+  const env = {
+    ...process.env,
+    PORT: String(PORT),
+    HOST,
+    MONGODB_URI: mongodbUri,
+    REDIS_URL: redisUrl,
+    JWT_SECRET: jwtSecret(),
+  };
+  const scheme = process.env.TLS_CERT_FILE ? 'https' : 'http';
+  const origin = `${scheme}://${HOST}:${PORT}`;
+  writeRuntime({
+    pid: process.pid,
+    baseUrl: `${origin}/Profiles/v4`,
+    env: { MONGODB_URI: mongodbUri, REDIS_URL: redisUrl, JWT_SECRET: env.JWT_SECRET },
+  });
+
+  runApp('api', 'dist/apps/api/apps/api/src/main.js', env);
+  runApp('worker', 'dist/apps/worker/apps/worker/src/main.js', env);
+
+  console.log(`
+  Base URL:   ${origin}/Profiles/v4
+  Token URL:  ${origin}/oauth2/v1/token
+  API docs:   ${origin}/Profiles/v4/docs  (OpenAPI: ${origin}/Profiles/v4/docs-json)
+
+  Create credentials (in another shell):
+    npm run admin -- create-client --client-id demo --user-id alice
+
+  Ctrl-C stops the api, the worker${engines.length ? ' and the embedded engines' : ''}.
+`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Idempotent, cached setup of what the service needs besides npm packages:
+#   - the embedded MongoDB-compatible engine (FerretDB v1.24.2 on SQLite), built from
+#     our wrapper module in tools/ferretdb into .tools/bin/ferretdb; rebuilt only when
+#     the wrapper's sources change;
+#   - redis-server (Debian package), installed only when missing.
+# Nothing here is needed when MONGODB_URI and REDIS_URL point at running servers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    log "need root to run: $*"; return 1; fi
+}
+
+if [ -z "${MONGODB_URI:-}" ]; then
+  bin=.tools/bin/ferretdb
+  stamp=.tools/bin/ferretdb.stamp
+  want=$(cat tools/ferretdb/go.mod tools/ferretdb/go.sum tools/ferretdb/main.go | sha256sum | cut -d' ' -f1)
+  if [ -x "$bin" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+    log "embedded engine: cached ($bin)"
+  else
+    if ! command -v go >/dev/null; then
+      if ! command -v apt-get >/dev/null; then log "Go is required to build the embedded engine"; exit 1; fi
+      log "installing Go (Debian package golang-go)"
+      as_root apt-get update -qq && as_root apt-get install -y -qq golang-go >/dev/null
+    fi
+    log "building the embedded engine (FerretDB v1.24.2); the first build takes a minute or two"
+    mkdir -p .tools/bin
+    (cd tools/ferretdb && go build -trimpath -o ../../"$bin" .)
+    echo "$want" > "$stamp"
+    log "embedded engine: built ($bin)"
+  fi
+fi
+
+if [ -z "${REDIS_URL:-}" ]; then
+  if command -v redis-server >/dev/null; then
+    log "redis-server: $(command -v redis-server)"
+  else
+    log "installing redis-server (Debian package)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+    log "redis-server: installed"
+  fi
+fi

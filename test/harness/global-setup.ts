@@ -1,0 +1,35 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Plain JS shared with the launcher: one way to start the engines.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const engines = require('../../scripts/lib/engines.js');
+
+/**
+ * Starts the real engine (FerretDB on SQLite, or MONGODB_URI when set) and a real Redis
+ * (or REDIS_URL) once per test run. Each test file then uses its own database name and
+ * queue prefix, so files run in parallel without seeing each other.
+ */
+export default async function globalSetup(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'pcp-test-'));
+  const started: unknown[] = [];
+  if (!process.env.MONGODB_URI) {
+    const engine = await engines.startFerretdb({
+      dataDir: join(dir, 'engine'),
+      logFile: join(dir, 'engine.log'),
+    });
+    started.push(engine.child);
+    process.env.TEST_MONGODB_BASE = engine.uri;
+  } else {
+    process.env.TEST_MONGODB_BASE = process.env.MONGODB_URI.replace(/\/[^/?]*(\?.*)?$/, '/');
+  }
+  if (!process.env.REDIS_URL) {
+    const redis = await engines.startRedis({ dir: join(dir, 'redis'), persist: false });
+    started.push(redis.child);
+    process.env.TEST_REDIS_URL = redis.url;
+  } else {
+    process.env.TEST_REDIS_URL = process.env.REDIS_URL;
+  }
+  (globalThis as { __pcpEngines?: unknown[] }).__pcpEngines = started;
+}

@@ -1,0 +1,85 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { Settings } from '@app/shared';
+import { createApiApp } from '../../apps/api/src/bootstrap';
+import { createWorkerApp } from '../../apps/worker/src/bootstrap';
+
+export interface TestApp {
+  api: NestFastifyApplication;
+  http: Server;
+  settings: Settings;
+  /** Worker processes of this app (several may run; each is a real Bull consumer). */
+  workers: INestApplicationContext[];
+  startWorker(): Promise<INestApplicationContext>;
+  stopWorker(worker: INestApplicationContext): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real api (and, unless `workers: 0`, one worker) against the engine and Redis
+ * that the global setup started, with a database and queue prefix of this app's own.
+ */
+export async function startTestApp(
+  options: { workers?: number; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const id = randomBytes(6).toString('hex');
+  const settings = new Settings({
+    MONGODB_URI: `${process.env.TEST_MONGODB_BASE}test_${id}`,
+    REDIS_URL: process.env.TEST_REDIS_URL,
+    JWT_SECRET: `test-secret-${id}`,
+    QUEUE_PREFIX: `test-${id}`,
+    SWEEP_INTERVAL_MS: '1000',
+    STALE_WRITE_MS: '2000',
+    ...options.env,
+  });
+  const api = await createApiApp(settings);
+  await api.init();
+  await api.getHttpAdapter().getInstance().ready();
+
+  const workers: INestApplicationContext[] = [];
+  const app: TestApp = {
+    api,
+    http: api.getHttpServer() as Server,
+    settings,
+    workers,
+    async startWorker() {
+      const worker = await createWorkerApp(settings);
+      await worker.init();
+      workers.push(worker);
+      return worker;
+    },
+    async stopWorker(worker) {
+      workers.splice(workers.indexOf(worker), 1);
+      await worker.close();
+    },
+    async close() {
+      for (const worker of [...workers]) await app.stopWorker(worker);
+      await api.close();
+    },
+  };
+  for (let i = 0; i < (options.workers ?? 1); i++) await app.startWorker();
+  return app;
+}
+
+/** Polls until `check` returns a value other than undefined (never a fixed sleep). */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 20000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
