@@ -32,6 +32,7 @@ export async function startTestApp(
     QUEUE_PREFIX: `test-${id}`,
     SWEEP_INTERVAL_MS: '1000',
     STALE_WRITE_MS: '2000',
+    LOG_LEVEL: process.env.LOG_LEVEL || 'error',
     ...options.env,
   });
   const api = await createApiApp(settings);

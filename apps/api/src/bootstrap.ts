@@ -1,4 +1,3 @@
-import fastifyFormbody from '@fastify/formbody';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -48,9 +47,10 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   }
 
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(settings), adapter, {
-    logger: ['error', 'warn', 'log'],
+    logger: settings.logLevels,
+    // Throw instead of exiting, so a test (or main) sees why the app did not start.
+    abortOnError: false,
   });
-  await app.register(fastifyFormbody);
   app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH] });
   app.useGlobalPipes(createApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());

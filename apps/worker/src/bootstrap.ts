@@ -6,7 +6,8 @@ import { WorkerModule } from './worker.module';
 /** Builds the worker (a Nest application context, no HTTP); used by main.ts and tests. */
 export async function createWorkerApp(settings = new Settings()): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(WorkerModule.register(settings), {
-    logger: ['error', 'warn', 'log'],
+    logger: settings.logLevels,
+    abortOnError: false,
   });
   app.enableShutdownHooks();
   return app;

@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard, type AuthGuardAuthenticateOptions } from '@nestjs/passport';
+import { AuthGuard } from '@nestjs/passport';
 import { Settings } from '@app/shared';
 import { clientNotFound, customAuthError, permissionDenied } from '../auth-errors';
 import { grants, type PermissionAccess, type PermissionArea } from '../domain/permissions';
@@ -54,7 +54,7 @@ export class ApiAuthGuard extends AuthGuard([BEARER_STRATEGY, CUSTOMAUTH3_STRATE
     return true;
   }
 
-  override getAuthenticateOptions(): AuthGuardAuthenticateOptions {
+  override getAuthenticateOptions(): { session: boolean; property: string } {
     return { session: false, property: CALLER_PROPERTY };
   }
 

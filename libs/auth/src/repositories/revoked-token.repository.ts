@@ -14,12 +14,16 @@ export class RevokedTokenRepository {
     return doc !== null;
   }
 
-  /** Idempotent: revoking twice keeps the first entry. */
-  async revoke(jti: string, expiresAt: Date): Promise<void> {
+  /**
+   * Idempotent: revoking twice keeps the first entry. Also purges entries of tokens that
+   * have expired anyway (revocations are rare, so the list stays short without a TTL index).
+   */
+  async revoke(jti: string, expiresAt: Date, now = new Date()): Promise<void> {
     try {
       await this.model.create({ _id: jti, expiresAt });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
+    await this.model.deleteMany({ expiresAt: { $lt: now } }).exec();
   }
 }

@@ -11,6 +11,6 @@ export class RevokedToken {
   expiresAt: Date;
 }
 export const RevokedTokenSchema = SchemaFactory.createForClass(RevokedToken);
-// Serves no query: the TTL index lets MongoDB delete entries of tokens that have expired
-// (lookups are by _id on every bearer request).
-RevokedTokenSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+// Serves the purge of entries whose token has expired (RevokedTokenRepository.revoke:
+// deleteMany expiresAt < now). Not a TTL index: the embedded engine does not implement them.
+RevokedTokenSchema.index({ expiresAt: 1 });

@@ -175,7 +175,7 @@ export class AddressDto {
 apply(AddressDto.prototype, 'Consents', consentsProperty());
 for (const field of ADDRESS_TEXT_FIELDS) {
   apply(AddressDto.prototype, field, [
-    ApiPropertyOptional({ maxLength: 256 }),
+    ApiPropertyOptional({ type: String, maxLength: 256 }),
     IsOptional(),
     IsString(),
     MaxLength(256),

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
@@ -20,7 +20,7 @@ import { ProfileUpdateListDto } from '../dto/profile-update.dto';
 import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
 import { GetProfileUpdatesQuery } from '../queries/get-profile-updates/get-profile-updates.query';
 import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
-import { ParseProfileIdPipe } from './profile-id.pipe';
+import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
 
 @ApiTags('Profiles')
 @ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
@@ -43,18 +43,20 @@ export class ProfileController {
   }
 
   @Get(':profileId')
+  @ApiProfileIdParam()
   @ApiAuth('profiles', 'read')
   @ApiOperation({ summary: 'Retrieve a profile (active elements only)' })
   @ApiOkResponse({ type: ProfileDto })
   @ApiQuery({ name: 'implied', required: false, type: Boolean })
   get(
     @CurrentCaller() caller: Caller,
-    @Param('profileId', ParseProfileIdPipe) profileId: number,
+    @ProfileIdParam() profileId: number,
   ): Promise<ProfileDto> {
     return this.queries.execute(new GetProfileQuery(caller.clientId, profileId));
   }
 
   @Post(':profileId')
+  @ApiProfileIdParam()
   @HttpCode(202)
   @ApiAuth('profiles', 'write')
   @ApiOperation({ summary: 'Merge into a profile: only what the body names changes (queued)' })
@@ -62,7 +64,7 @@ export class ProfileController {
   @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
   merge(
     @CurrentCaller() caller: Caller,
-    @Param('profileId', ParseProfileIdPipe) profileId: number,
+    @ProfileIdParam() profileId: number,
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
@@ -71,6 +73,7 @@ export class ProfileController {
   }
 
   @Put(':profileId')
+  @ApiProfileIdParam()
   @HttpCode(202)
   @ApiAuth('profiles', 'write')
   @ApiOperation({ summary: 'Overwrite a profile: what the body omits is removed (queued)' })
@@ -78,7 +81,7 @@ export class ProfileController {
   @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
   overwrite(
     @CurrentCaller() caller: Caller,
-    @Param('profileId', ParseProfileIdPipe) profileId: number,
+    @ProfileIdParam() profileId: number,
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
@@ -87,6 +90,7 @@ export class ProfileController {
   }
 
   @Delete(':profileId')
+  @ApiProfileIdParam()
   @ApiAuth('profiles', 'write')
   @ApiOperation({
     summary: 'Delete a profile, permanently',
@@ -97,7 +101,7 @@ export class ProfileController {
   @ApiQuery({ name: 'reasonCode', required: false })
   async delete(
     @CurrentCaller() caller: Caller,
-    @Param('profileId', ParseProfileIdPipe) profileId: number,
+    @ProfileIdParam() profileId: number,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Query('reasonCode') reasonCode?: string,
   ): Promise<void> {
@@ -108,6 +112,7 @@ export class ProfileController {
   }
 
   @Get(':profileId/Updates')
+  @ApiProfileIdParam()
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Accepted writes of a profile and their outcome (extension)',
@@ -116,7 +121,7 @@ export class ProfileController {
   @ApiOkResponse({ type: ProfileUpdateListDto })
   updates(
     @CurrentCaller() caller: Caller,
-    @Param('profileId', ParseProfileIdPipe) profileId: number,
+    @ProfileIdParam() profileId: number,
   ): Promise<ProfileUpdateListDto> {
     return this.queries.execute(new GetProfileUpdatesQuery(caller.clientId, profileId));
   }

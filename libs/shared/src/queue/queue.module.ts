@@ -26,6 +26,7 @@ export class QueueModule {
   static forProducer(): DynamicModule {
     return {
       module: QueueModule,
+      global: true,
       imports: bullImports,
       providers: [JobQueue, LeaseService],
       exports: [JobQueue, LeaseService],
@@ -36,6 +37,7 @@ export class QueueModule {
   static forWorker(): DynamicModule {
     return {
       module: QueueModule,
+      global: true,
       imports: [...bullImports, DiscoveryModule],
       providers: [JobQueue, LeaseService, JobRunner],
       exports: [JobQueue, LeaseService],

@@ -4,6 +4,8 @@
  */
 export class Settings {
   readonly port: number;
+  /** Nest log levels to print: error, warn, log (default), debug or verbose, and all above it. */
+  readonly logLevels: ('error' | 'warn' | 'log' | 'debug' | 'verbose')[];
   readonly host: string;
   readonly mongodbUri: string;
   readonly redisUrl: string;
@@ -31,6 +33,7 @@ export class Settings {
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.port = intOf(env, 'PORT', 3000);
+    this.logLevels = logLevelsOf(env.LOG_LEVEL || 'log');
     this.host = env.HOST || '127.0.0.1';
     this.mongodbUri = required(env, 'MONGODB_URI');
     this.redisUrl = required(env, 'REDIS_URL');
@@ -71,4 +74,14 @@ function boolOf(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolea
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new Error(`Environment variable ${name} must be true or false, got "${raw}"`);
+}
+
+const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+
+function logLevelsOf(level: string): (typeof LOG_LEVELS)[number][] {
+  const index = LOG_LEVELS.indexOf(level as (typeof LOG_LEVELS)[number]);
+  if (index < 0) {
+    throw new Error(`Environment variable LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+  }
+  return LOG_LEVELS.slice(0, index + 1);
 }

@@ -1,0 +1,225 @@
+/**
+ * Operator commands on tenants, users and credentials:
+ *   node dist/apps/api/apps/api/src/admin/cli.js <command> [--option value ...]
+ * (`npm run admin -- <command> ...` finds the database and runs this). Each command
+ * prints one JSON object on stdout; errors print a message on stderr and exit 1.
+ * Secrets appear only in the JSON of the command that creates them.
+ */
+import { type DynamicModule, type INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { parseArgs } from 'node:util';
+import { AuthCoreModule, parsePermissionList, TenantAdminService } from '@app/auth';
+import { DatabaseModule, Settings, SettingsModule } from '@app/shared';
+
+type Values = Record<string, string | undefined>;
+
+interface Command {
+  usage: string;
+  /** Option names (without --); all take a value. */
+  options: string[];
+  required: string[];
+  run(admin: TenantAdminService, values: Values): Promise<unknown>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'create-client': {
+    usage: '--client-id <id> --user-id <first user, in group Administrators>',
+    options: ['client-id', 'user-id'],
+    required: ['client-id', 'user-id'],
+    run: async (admin, v) => {
+      const created = await admin.createClient({
+        clientId: v['client-id']!,
+        userId: v['user-id']!,
+      });
+      return {
+        clientId: created.clientId,
+        userId: created.userId,
+        apiHashKey: created.apiHashKey,
+        oauthClientId: created.oauthClientId,
+        oauthClientSecret: created.oauthClientSecret,
+      };
+    },
+  },
+  'add-user': {
+    usage: '--client-id <id> --user-id <id> [--group <name, default Administrators>]',
+    options: ['client-id', 'user-id', 'group'],
+    required: ['client-id', 'user-id'],
+    run: (admin, v) =>
+      admin.addUser({ clientId: v['client-id']!, userId: v['user-id']!, group: v.group }),
+  },
+  'set-user': {
+    usage: '--client-id <id> --user-id <id> [--group <name>] [--active true|false]',
+    options: ['client-id', 'user-id', 'group', 'active'],
+    required: ['client-id', 'user-id'],
+    run: async (admin, v) => {
+      const clientId = v['client-id']!;
+      const userId = v['user-id']!;
+      const result: Record<string, unknown> = { clientId, userId };
+      if (v.group !== undefined) {
+        result.group = (await admin.setUserGroup(clientId, userId, v.group)).group;
+      }
+      if (v.active !== undefined) {
+        result.isActive = (
+          await admin.setUserActive(clientId, userId, booleanOf('active', v.active))
+        ).isActive;
+      }
+      return result;
+    },
+  },
+  'add-oauth-client': {
+    usage: '--client-id <id>',
+    options: ['client-id'],
+    required: ['client-id'],
+    run: (admin, v) => admin.addOAuthClient(v['client-id']!),
+  },
+  'rotate-secret': {
+    usage: '--oauth-client-id <48-character id>',
+    options: ['oauth-client-id'],
+    required: ['oauth-client-id'],
+    run: (admin, v) => admin.rotateSecret(v['oauth-client-id']!),
+  },
+  'rotate-api-hash-key': {
+    usage: '--client-id <id>',
+    options: ['client-id'],
+    required: ['client-id'],
+    run: (admin, v) => admin.rotateApiHashKey(v['client-id']!),
+  },
+  'revoke-token': {
+    usage: '--token <jwt, or - to read it from stdin> | --jti <id>',
+    options: ['token', 'jti'],
+    required: [],
+    run: async (admin, v) => {
+      if ((v.token === undefined) === (v.jti === undefined)) {
+        throw new UsageError('revoke-token needs exactly one of --token and --jti');
+      }
+      const token = v.token === '-' ? await readStdin() : v.token;
+      return admin.revokeToken({ token, jti: v.jti });
+    },
+  },
+  'set-client': {
+    usage: '--client-id <id> [--token-lifetime-seconds <n>] [--custom-auth-window-seconds <n>]',
+    options: ['client-id', 'token-lifetime-seconds', 'custom-auth-window-seconds'],
+    required: ['client-id'],
+    run: (admin, v) =>
+      admin.setClientSettings(v['client-id']!, {
+        tokenLifetimeSeconds: integerOf('token-lifetime-seconds', v['token-lifetime-seconds']),
+        customAuthWindowSeconds: integerOf(
+          'custom-auth-window-seconds',
+          v['custom-auth-window-seconds'],
+        ),
+      }),
+  },
+  'define-group': {
+    usage: '--client-id <id> --name <group> --permissions <area:read|write,...>',
+    options: ['client-id', 'name', 'permissions'],
+    required: ['client-id', 'name', 'permissions'],
+    run: (admin, v) =>
+      admin.defineUserGroup(v['client-id']!, v.name!, parsePermissionList(v.permissions!)),
+  },
+};
+
+class UsageError extends Error {}
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name} ${command.usage}`);
+  return [
+    'Usage: admin <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Permission areas: profiles, configuration, preferences, consents, history (write implies read).',
+    'Reads MONGODB_URI, REDIS_URL and JWT_SECRET from the environment.',
+  ].join('\n');
+}
+
+function integerOf(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} must be a whole number of seconds`);
+  return Number(text);
+}
+
+function booleanOf(name: string, text: string): boolean {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw new UsageError(`--${name} must be true or false`);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** Reads the command line; throws UsageError when it is not a valid command. */
+export function parseCommandLine(argv: string[]): {
+  name: string;
+  command: Command;
+  values: Values;
+} {
+  const [name, ...rest] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!name || !command)
+    throw new UsageError(name ? `Unknown command "${name}"` : 'No command given');
+  let values: Values;
+  try {
+    const parsed = parseArgs({
+      args: rest,
+      options: Object.fromEntries(
+        command.options.map((option) => [option, { type: 'string' as const }]),
+      ),
+      strict: true,
+      allowPositionals: false,
+    });
+    values = parsed.values as Values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const missing = command.required.filter((option) => !values[option]);
+  if (missing.length > 0) {
+    throw new UsageError(`${name} needs ${missing.map((option) => `--${option}`).join(', ')}`);
+  }
+  return { name, command, values };
+}
+
+@Module({})
+class AdminCliModule {
+  static register(settings: Settings): DynamicModule {
+    return {
+      module: AdminCliModule,
+      imports: [SettingsModule.forRoot(settings), DatabaseModule, AuthCoreModule],
+    };
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length > 0 && ['help', '--help', '-h'].includes(argv[0])) {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
+  let app: INestApplicationContext | undefined;
+  try {
+    const { command, values } = parseCommandLine(argv);
+    app = await NestFactory.createApplicationContext(AdminCliModule.register(new Settings()), {
+      logger: false,
+      abortOnError: false,
+    });
+    const result = await command.run(app.get(TenantAdminService), values);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${message}\n`);
+    if (error instanceof UsageError) process.stderr.write(`\n${usage()}\n`);
+    return 1;
+  } finally {
+    await app?.close().catch(() => undefined);
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    // Exit once stdout is flushed (open driver handles must not keep the process alive).
+    process.stdout.write('', () => process.exit(code));
+  });
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A profile body that sets every writable field of the spec's Profile resource. Its
+ * alternate id is unique per call unless one is given.
+ */
+export function fullProfileBody(alternateId = `C-${randomBytes(4).toString('hex')}`): Record<string, any> {
+  const preference = (filter: string) => ({
+    ProgramId: 'Newsletter',
+    ChannelId: 'Email',
+    FilterId: filter,
+    FrequencyId: 'Weekly',
+    ConsentAssociations: [
+      { ConsentType: 'Marketing', ConsentVersion: '1.0', IsActive: true, Locale: 'en-us', ReasonCode: 'web' },
+    ],
+    MatchType: 'Expressed',
+    ReasonCode: 'signup',
+    PreferenceStatus: 'Active',
+    UserId: 'agent-7',
+    SourceId: 'web',
+    ExpirationDate: '2027-01-01T00:00:00.000Z',
+    CustomerDate: '2026-11-01T10:00:00.000Z',
+    PreferenceType: 1,
+    PreferenceAttributes: [{ Key: 'Topic', Value: 'Sports' }],
+  });
+  const consent = (type: string) => ({
+    ConsentType: type,
+    ConsentVersion: '1.0',
+    Locale: 'en-us',
+    ConsentStatus: 1,
+    ReasonCode: 'form',
+    ConsentDate: '2026-11-01T10:00:00.000Z',
+    ExpirationDate: '2027-11-01T10:00:00.000Z',
+    SourceId: 'web',
+    IsActive: true,
+  });
+  return {
+    IsActive: true,
+    RegistrationConfirmed: true,
+    CustomerType: 'Customer',
+    PreserveConsents: true,
+    PreservePreferences: false,
+    CustomerName: { FirstName: 'Jane', MiddleName: 'Q', LastName: 'Doe', Prefix: 'Dr', Suffix: 'III' },
+    DefaultLocale: 'en-us',
+    ReasonCode: 'new',
+    Consents: [consent('Terms')],
+    CustomFields: [{ Name: 'Tier', Value: 'Gold', IsActive: true }],
+    Groups: [{ GroupType: 'Household', GroupName: 'Doe family', IsPrimary: true, IsActive: true }],
+    ProfileTags: [{ Name: 'vip' }],
+    Addresses: [
+      {
+        AddressPreferences: [preference('Mail-1')],
+        AddressType: 'Home',
+        IsActive: true,
+        IsDefault: true,
+        Consents: [consent('Mail')],
+        Address1: '1 Main St',
+        Address2: 'Apt 2',
+        City: 'Springfield',
+        StateProvince: 'IL',
+        PostalCode: '62701',
+        Country: 'United States',
+        CountryCode_Numeric: '840',
+        CountryCode_Alpha2: 'US',
+        CountryCode_Alpha3: 'USA',
+        CassAddress1: '1 MAIN ST',
+        CassAddress2: 'APT 2',
+        CassCity: 'SPRINGFIELD',
+        CassStateProvince: 'IL',
+        CassPostalCode: '62701-0001',
+        CassStatus: 'Valid',
+      },
+    ],
+    Emails: [
+      {
+        EmailPreferences: [preference('Email-1')],
+        EmailAddressType: 'Personal',
+        EmailAddress: 'jane@example.com',
+        IsDefault: true,
+        Consents: [consent('Email')],
+        IsActive: true,
+      },
+    ],
+    PhoneNumbers: [
+      {
+        PhonePreferences: [preference('Sms-1')],
+        PhoneType: 'Mobile',
+        PhoneNumber: '+1 (555) 010-2030',
+        IsDefault: true,
+        Consents: [consent('Sms')],
+        IsMobile: true,
+        IsActive: true,
+      },
+    ],
+    ProfilePreferences: [preference('Profile-1')],
+    AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: alternateId, IsActive: true }],
+  };
+}

@@ -1,0 +1,164 @@
+import { getQueueToken } from '@nestjs/bull';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Queue } from 'bull';
+import type { Connection } from 'mongoose';
+import request from 'supertest';
+import { JOBS_QUEUE } from '@app/shared';
+import { createTestTenant, TestTenant } from '../harness/session';
+import { eventually, startTestApp, TestApp } from '../harness/test-app';
+
+/**
+ * The write path's promises: per profile, writes apply in acceptance order, exactly
+ * once in effect, with several workers, across a crash, a lost job and a lost Redis;
+ * a write that cannot apply is recorded as failed and shown, never dropped.
+ */
+describe('Queued profile writes', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let auth: string;
+  let db: Connection;
+  const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
+
+  beforeAll(async () => {
+    app = await startTestApp({ workers: 0, env: { MAX_WRITE_ATTEMPTS: '2' } });
+    tenant = await createTestTenant(app);
+    auth = await tenant.bearer();
+    db = app.api.get<Connection>(getConnectionToken());
+  });
+  afterAll(() => app.close());
+  afterEach(async () => {
+    for (const worker of [...app.workers]) await app.stopWorker(worker);
+  });
+
+  const get = (id: number) => request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
+  const merge = (id: number, body: object) =>
+    request(app.http).post(`${base()}/${id}`).set('Authorization', auth).send(body).expect(202);
+  const complete = (id: number) =>
+    eventually(async () => {
+      const res = await get(id);
+      return res.body.UpdateStatus === 'Complete' ? res.body : undefined;
+    });
+
+  async function createProfile(): Promise<number> {
+    const res = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send({ CustomerType: 'Customer' })
+      .expect(202);
+    return res.body.ProfileId;
+  }
+
+  it('applies writes in acceptance order with two workers racing for them', async () => {
+    const id = await createProfile();
+    for (let n = 0; n < 20; n++) {
+      await merge(id, { CustomerName: { FirstName: `n${n}` }, ProfileTags: [{ Name: `t${n}` }] });
+    }
+    await app.startWorker();
+    await app.startWorker();
+    const profile = await complete(id);
+    expect(profile.CustomerName.FirstName).toBe('n19');
+    expect(profile.ProfileTags.map((t: { Name: string }) => t.Name)).toEqual(
+      Array.from({ length: 20 }, (_, n) => `t${n}`),
+    );
+    const updates = await request(app.http).get(`${base()}/${id}/Updates`).set('Authorization', auth).expect(200);
+    expect(updates.body.Updates).toHaveLength(21);
+    expect(updates.body.Updates.map((u: { Sequence: number }) => u.Sequence)).toEqual(
+      Array.from({ length: 21 }, (_, i) => 21 - i),
+    );
+    expect(new Set(updates.body.Updates.map((u: { Status: string }) => u.Status))).toEqual(new Set(['Complete']));
+  });
+
+  it('orders writes accepted concurrently by their sequence numbers', async () => {
+    const id = await createProfile();
+    await Promise.all(Array.from({ length: 10 }, (_, n) => merge(id, { CustomFields: [{ Name: `f${n}`, Value: `${n}` }] })));
+    await app.startWorker();
+    const profile = await complete(id);
+    expect(profile.CustomFields).toHaveLength(10);
+    const writes = await db
+      .collection('profile_writes')
+      .find({ clientId: tenant.clientId, profileId: id })
+      .sort({ seq: 1 })
+      .toArray();
+    expect(writes.map((w) => w.seq)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+  });
+
+  it('does not apply a write twice when a worker crashed after saving and before marking it', async () => {
+    const id = await createProfile();
+    await merge(id, { CustomerName: { FirstName: 'first' } });
+    await merge(id, { CustomerName: { FirstName: 'second' } });
+    const worker = await app.startWorker();
+    expect((await complete(id)).CustomerName.FirstName).toBe('second');
+    await app.stopWorker(worker);
+
+    // The state a crash leaves: write 2 saved into the profile, its mark lost.
+    await db
+      .collection('profile_writes')
+      .updateOne({ _id: `${tenant.clientId}|${id}|2` } as object, { $set: { status: 'pending' } });
+    expect((await get(id)).body.UpdateStatus).toBe('Pending Update');
+
+    await app.startWorker();
+    await app.api.get<Queue>(getQueueToken(JOBS_QUEUE)).add('apply-profile-writes', { clientId: tenant.clientId, profileId: id });
+    const profile = await complete(id);
+    expect(profile.CustomerName.FirstName).toBe('second');
+    const stored = await db.collection('profiles').findOne({ _id: `${tenant.clientId}|${id}` } as object);
+    expect(stored?.appliedSeq).toBe(3);
+  });
+
+  it('applies writes accepted while no worker ran, after the worker restarts', async () => {
+    const id = await createProfile();
+    const worker = await app.startWorker();
+    await complete(id);
+    await app.stopWorker(worker);
+    await merge(id, { DefaultLocale: 'fr-ca' });
+    expect((await get(id)).body.UpdateStatus).toBe('Pending Update');
+    await app.startWorker();
+    expect((await complete(id)).DefaultLocale).toBe('fr-ca');
+  });
+
+  it('loses no write when Redis loses its jobs: the sweeper re-enqueues them', async () => {
+    const id = await createProfile();
+    await merge(id, { DefaultLocale: 'de-de' });
+    // Redis forgets every job of this app (a flush, a failover without persistence).
+    const queue = app.api.get<Queue>(getQueueToken(JOBS_QUEUE));
+    await queue.empty();
+    expect(await queue.getWaitingCount()).toBe(0);
+    await app.startWorker();
+    expect((await complete(id)).DefaultLocale).toBe('de-de');
+  });
+
+  it('records a write that keeps failing as failed, shows why, and goes on with the next', async () => {
+    const id = await createProfile();
+    await merge(id, { DefaultLocale: 'it-it' });
+    await merge(id, { CustomerName: { LastName: 'After' } });
+    // Poison write 2 (as a bug or a damaged record would).
+    await db
+      .collection('profile_writes')
+      .updateOne({ _id: `${tenant.clientId}|${id}|2` } as object, { $set: { body: '{not json' } });
+    await app.startWorker();
+    const profile = await complete(id);
+    expect(profile.DefaultLocale).toBeUndefined();
+    expect(profile.CustomerName.LastName).toBe('After');
+    const updates = await request(app.http).get(`${base()}/${id}/Updates`).set('Authorization', auth).expect(200);
+    const failed = updates.body.Updates.find((u: { Sequence: number }) => u.Sequence === 2);
+    expect(failed).toMatchObject({ Status: 'Failed', Operation: 'merge', FailureReason: expect.stringContaining('Gave up after 2 attempts') });
+  });
+
+  it('answers a delete with 202 when the worker does not apply it in time, and applies it later', async () => {
+    const quick = await startTestApp({ workers: 0, env: { SYNC_WRITE_TIMEOUT_MS: '200' } });
+    try {
+      const other = await createTestTenant(quick);
+      const otherAuth = await other.bearer();
+      const created = await request(quick.http)
+        .post(`/Profiles/v4/${other.clientId}/Profile`)
+        .set('Authorization', otherAuth)
+        .send({ CustomerType: 'Customer' })
+        .expect(202);
+      const path = `/Profiles/v4/${other.clientId}/Profile/${created.body.ProfileId}`;
+      await request(quick.http).delete(path).set('Authorization', otherAuth).expect(202);
+      await quick.startWorker();
+      await eventually(async () => ((await request(quick.http).get(path).set('Authorization', otherAuth)).status === 404 ? true : undefined));
+    } finally {
+      await quick.close();
+    }
+  });
+});
