@@ -4,14 +4,22 @@ import { randomBytes } from 'node:crypto';
  * A profile body that sets every writable field of the spec's Profile resource. Its
  * alternate id is unique per call unless one is given.
  */
-export function fullProfileBody(alternateId = `C-${randomBytes(4).toString('hex')}`): Record<string, any> {
+export function fullProfileBody(
+  alternateId = `C-${randomBytes(4).toString('hex')}`,
+): Record<string, any> {
   const preference = (filter: string) => ({
     ProgramId: 'Newsletter',
     ChannelId: 'Email',
     FilterId: filter,
     FrequencyId: 'Weekly',
     ConsentAssociations: [
-      { ConsentType: 'Marketing', ConsentVersion: '1.0', IsActive: true, Locale: 'en-us', ReasonCode: 'web' },
+      {
+        ConsentType: 'Marketing',
+        ConsentVersion: '1.0',
+        IsActive: true,
+        Locale: 'en-us',
+        ReasonCode: 'web',
+      },
     ],
     MatchType: 'Expressed',
     ReasonCode: 'signup',
@@ -40,7 +48,13 @@ export function fullProfileBody(alternateId = `C-${randomBytes(4).toString('hex'
     CustomerType: 'Customer',
     PreserveConsents: true,
     PreservePreferences: false,
-    CustomerName: { FirstName: 'Jane', MiddleName: 'Q', LastName: 'Doe', Prefix: 'Dr', Suffix: 'III' },
+    CustomerName: {
+      FirstName: 'Jane',
+      MiddleName: 'Q',
+      LastName: 'Doe',
+      Prefix: 'Dr',
+      Suffix: 'III',
+    },
     DefaultLocale: 'en-us',
     ReasonCode: 'new',
     Consents: [consent('Terms')],

@@ -79,7 +79,9 @@ export async function eventually<T>(
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -17,7 +17,11 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   afterAll(() => app.close());
 
   async function create(body: object): Promise<number> {
-    const res = await request(app.http).post(base()).set('Authorization', auth).send(body).expect(202);
+    const res = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send(body)
+      .expect(202);
     return res.body.ProfileId as number;
   }
 
@@ -30,7 +34,11 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
 
   it('accepts a create with 202 and the submission result, then shows the applied profile', async () => {
     const body = fullProfileBody('C-1001');
-    const res = await request(app.http).post(base()).set('Authorization', auth).send(body).expect(202);
+    const res = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send(body)
+      .expect(202);
     expect(res.body).toEqual({
       AlternateId: 'C-1001',
       AlternateIdType: 'CRM',
@@ -77,7 +85,12 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   });
 
   it('accepts every request content type of the spec', async () => {
-    for (const type of ['application/json', 'application/json-patch+json', 'text/json', 'application/vnd.acme+json']) {
+    for (const type of [
+      'application/json',
+      'application/json-patch+json',
+      'text/json',
+      'application/vnd.acme+json',
+    ]) {
       const res = await request(app.http)
         .post(base())
         .set('Authorization', auth)
@@ -95,15 +108,32 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
     await request(app.http)
       .post(`${base()}/${id}`)
       .set('Authorization', auth)
-      .send({ CustomerName: { FirstName: 'Janet' }, Emails: [{ EmailAddress: 'JANE@example.com', IsDefault: false }] })
+      .send({
+        CustomerName: { FirstName: 'Janet' },
+        Emails: [{ EmailAddress: 'JANE@example.com', IsDefault: false }],
+      })
       .expect(202)
-      .expect((res) => expect(res.body).toMatchObject({ ProfileId: id, UpdateStatus: 'Pending Update' }));
+      .expect((res) =>
+        expect(res.body).toMatchObject({ ProfileId: id, UpdateStatus: 'Pending Update' }),
+      );
     const profile = await completed(id);
-    expect(profile.CustomerName).toEqual({ FirstName: 'Janet', MiddleName: 'Q', LastName: 'Doe', Prefix: 'Dr', Suffix: 'III' });
+    expect(profile.CustomerName).toEqual({
+      FirstName: 'Janet',
+      MiddleName: 'Q',
+      LastName: 'Doe',
+      Prefix: 'Dr',
+      Suffix: 'III',
+    });
     expect(profile.Emails).toHaveLength(1);
-    expect(profile.Emails[0]).toMatchObject({ EmailAddress: 'JANE@example.com', IsDefault: false, EmailAddressType: 'Personal' });
+    expect(profile.Emails[0]).toMatchObject({
+      EmailAddress: 'JANE@example.com',
+      IsDefault: false,
+      EmailAddressType: 'Personal',
+    });
     expect(profile.PhoneNumbers).toHaveLength(1);
-    expect(profile.CustomFields).toEqual([expect.objectContaining({ Name: 'Tier', Value: 'Gold' })]);
+    expect(profile.CustomFields).toEqual([
+      expect.objectContaining({ Name: 'Tier', Value: 'Gold' }),
+    ]);
   });
 
   it('overwrite (PUT by id) removes what the body omits', async () => {
@@ -117,8 +147,23 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
     const profile = await completed(id);
     expect(profile.CustomerType).toBe('Prospect');
     expect(profile.CustomerName).toBeUndefined();
-    expect(profile.Emails).toEqual([expect.objectContaining({ EmailAddress: 'jane@example.com', EmailPreferences: [], Consents: [] })]);
-    for (const collection of ['PhoneNumbers', 'Addresses', 'CustomFields', 'Groups', 'ProfileTags', 'ProfilePreferences', 'AlternateIds', 'Consents']) {
+    expect(profile.Emails).toEqual([
+      expect.objectContaining({
+        EmailAddress: 'jane@example.com',
+        EmailPreferences: [],
+        Consents: [],
+      }),
+    ]);
+    for (const collection of [
+      'PhoneNumbers',
+      'Addresses',
+      'CustomFields',
+      'Groups',
+      'ProfileTags',
+      'ProfilePreferences',
+      'AlternateIds',
+      'Consents',
+    ]) {
       expect({ collection, value: profile[collection] }).toEqual({ collection, value: [] });
     }
   });
@@ -126,11 +171,16 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   it('stores inactive elements but never returns them', async () => {
     const id = await create({
       CustomerType: 'Customer',
-      Emails: [{ EmailAddress: 'on@example.com' }, { EmailAddress: 'off@example.com', IsActive: false }],
+      Emails: [
+        { EmailAddress: 'on@example.com' },
+        { EmailAddress: 'off@example.com', IsActive: false },
+      ],
       CustomFields: [{ Name: 'Hidden', Value: 'x', IsActive: false }],
     });
     const profile = await completed(id);
-    expect(profile.Emails.map((e: { EmailAddress: string }) => e.EmailAddress)).toEqual(['on@example.com']);
+    expect(profile.Emails.map((e: { EmailAddress: string }) => e.EmailAddress)).toEqual([
+      'on@example.com',
+    ]);
     expect(profile.CustomFields).toEqual([]);
     // Reactivating through a merge brings the stored element back.
     await request(app.http)
@@ -139,33 +189,61 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
       .send({ Emails: [{ EmailAddress: 'off@example.com', IsActive: true }] })
       .expect(202);
     const after = await completed(id);
-    expect(after.Emails.map((e: { EmailAddress: string }) => e.EmailAddress)).toEqual(['on@example.com', 'off@example.com']);
+    expect(after.Emails.map((e: { EmailAddress: string }) => e.EmailAddress)).toEqual([
+      'on@example.com',
+      'off@example.com',
+    ]);
   });
 
   it('deletes permanently: 204, then 404 for every operation on it', async () => {
-    const id = await create({ CustomerType: 'Customer', AlternateIds: [{ AlternateIdType: 'Loyalty', AlternateId: 'L-77' }] });
+    const id = await create({
+      CustomerType: 'Customer',
+      AlternateIds: [{ AlternateIdType: 'Loyalty', AlternateId: 'L-77' }],
+    });
     await completed(id);
-    await request(app.http).delete(`${base()}/${id}?reasonCode=gdpr`).set('Authorization', auth).expect(204);
+    await request(app.http)
+      .delete(`${base()}/${id}?reasonCode=gdpr`)
+      .set('Authorization', auth)
+      .expect(204);
     await request(app.http).get(`${base()}/${id}`).set('Authorization', auth).expect(404);
-    await request(app.http).post(`${base()}/${id}`).set('Authorization', auth).send({ CustomerType: 'X' }).expect(404);
-    await request(app.http).put(`${base()}/${id}`).set('Authorization', auth).send({ CustomerType: 'X' }).expect(404);
+    await request(app.http)
+      .post(`${base()}/${id}`)
+      .set('Authorization', auth)
+      .send({ CustomerType: 'X' })
+      .expect(404);
+    await request(app.http)
+      .put(`${base()}/${id}`)
+      .set('Authorization', auth)
+      .send({ CustomerType: 'X' })
+      .expect(404);
     await request(app.http).delete(`${base()}/${id}`).set('Authorization', auth).expect(404);
     // Its alternate id is free again, and its id is never handed out again.
-    const next = await create({ CustomerType: 'Customer', AlternateIds: [{ AlternateIdType: 'Loyalty', AlternateId: 'L-77' }] });
+    const next = await create({
+      CustomerType: 'Customer',
+      AlternateIds: [{ AlternateIdType: 'Loyalty', AlternateId: 'L-77' }],
+    });
     expect(next).toBeGreaterThan(id);
   });
 
   it('answers 404 with a Message for an unknown profile and 400 for a malformed profile id', async () => {
-    const missing = await request(app.http).get(`${base()}/2000000000`).set('Authorization', auth).expect(404);
+    const missing = await request(app.http)
+      .get(`${base()}/2000000000`)
+      .set('Authorization', auth)
+      .expect(404);
     expect(missing.body).toEqual({ Message: 'Profile 2000000000 was not found' });
     for (const bad of ['abc', '0', '-1', '2147483648', '1.5']) {
-      const res = await request(app.http).get(`${base()}/${bad}`).set('Authorization', auth).expect(400);
+      const res = await request(app.http)
+        .get(`${base()}/${bad}`)
+        .set('Authorization', auth)
+        .expect(400);
       expect(res.body.Message).toContain(`"${bad}"`);
     }
   });
 
   it('answers 404 for an unknown client id', async () => {
-    const res = await request(app.http).get('/Profiles/v4/no-such-client/Profile/1').set('Authorization', auth);
+    const res = await request(app.http)
+      .get('/Profiles/v4/no-such-client/Profile/1')
+      .set('Authorization', auth);
     expect(res.status).toBe(404);
   });
 
@@ -205,10 +283,15 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
     const otherAuth = await other.bearer();
     // Client B's credentials on client A's path: the same 404 as an unknown client.
     const cross = await request(app.http).get(`${base()}/${id}`).set('Authorization', otherAuth);
-    const unknown = await request(app.http).get(`/Profiles/v4/no-such-client/Profile/${id}`).set('Authorization', otherAuth);
+    const unknown = await request(app.http)
+      .get(`/Profiles/v4/no-such-client/Profile/${id}`)
+      .set('Authorization', otherAuth);
     expect(cross.status).toBe(404);
     expect(unknown.status).toBe(404);
     // Client B's own profile with the same number is B's, not A's.
-    await request(app.http).get(`/Profiles/v4/${other.clientId}/Profile/${id}`).set('Authorization', otherAuth).expect(404);
+    await request(app.http)
+      .get(`/Profiles/v4/${other.clientId}/Profile/${id}`)
+      .set('Authorization', otherAuth)
+      .expect(404);
   });
 });

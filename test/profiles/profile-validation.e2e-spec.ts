@@ -14,7 +14,8 @@ describe('Profile write validation', () => {
   let auth: string;
   let db: Connection;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
-  const storedWrites = () => db.collection('profile_writes').countDocuments({ clientId: tenant.clientId });
+  const storedWrites = () =>
+    db.collection('profile_writes').countDocuments({ clientId: tenant.clientId });
 
   beforeAll(async () => {
     app = await startTestApp({ workers: 0 });
@@ -26,23 +27,62 @@ describe('Profile write validation', () => {
 
   const cases: [string, object, string][] = [
     ['an unknown top-level field', { CustomerType: 'C', Nickname: 'JJ' }, 'Unknown field Nickname'],
-    ['an unknown nested field', { CustomerType: 'C', Emails: [{ EmailAddress: 'a@b.io', Colour: 'red' }] }, 'Unknown field Emails[0].Colour'],
-    ['a missing CustomerType', { CustomerName: { FirstName: 'A' } }, 'CustomerType is required on create'],
-    ['a malformed email', { CustomerType: 'C', Emails: [{ EmailAddress: 'not-an-email' }] }, 'Emails[0].EmailAddress (value "not-an-email")'],
-    ['a phone without digits', { CustomerType: 'C', PhoneNumbers: [{ PhoneNumber: 'call me' }] }, 'PhoneNumbers[0].PhoneNumber (value "call me")'],
+    [
+      'an unknown nested field',
+      { CustomerType: 'C', Emails: [{ EmailAddress: 'a@b.io', Colour: 'red' }] },
+      'Unknown field Emails[0].Colour',
+    ],
+    [
+      'a missing CustomerType',
+      { CustomerName: { FirstName: 'A' } },
+      'CustomerType is required on create',
+    ],
+    [
+      'a malformed email',
+      { CustomerType: 'C', Emails: [{ EmailAddress: 'not-an-email' }] },
+      'Emails[0].EmailAddress (value "not-an-email")',
+    ],
+    [
+      'a phone without digits',
+      { CustomerType: 'C', PhoneNumbers: [{ PhoneNumber: 'call me' }] },
+      'PhoneNumbers[0].PhoneNumber (value "call me")',
+    ],
     ['a wrong type', { CustomerType: 'C', IsActive: 'yes' }, 'IsActive (value "yes")'],
-    ['an unknown consent status', { CustomerType: 'C', Consents: [{ ConsentType: 'T', ConsentStatus: 7 }] }, 'Consents[0].ConsentStatus (value 7)'],
+    [
+      'an unknown consent status',
+      { CustomerType: 'C', Consents: [{ ConsentType: 'T', ConsentStatus: 7 }] },
+      'Consents[0].ConsentStatus (value 7)',
+    ],
     ['a non-array collection', { CustomerType: 'C', Emails: { EmailAddress: 'a@b.io' } }, 'Emails'],
-    ['an address without type', { CustomerType: 'C', Addresses: [{ Address1: '1 Main' }] }, 'Addresses[0].AddressType (value missing)'],
-    ['an element given twice', { CustomerType: 'C', Emails: [{ EmailAddress: 'a@b.io' }, { EmailAddress: 'A@B.io' }] }, 'Emails[1] repeats Emails[0]'],
-    ['a bad date', { CustomerType: 'C', Consents: [{ ConsentType: 'T', ConsentDate: 'yesterday' }] }, 'Consents[0].ConsentDate (value "yesterday")'],
+    [
+      'an address without type',
+      { CustomerType: 'C', Addresses: [{ Address1: '1 Main' }] },
+      'Addresses[0].AddressType (value missing)',
+    ],
+    [
+      'an element given twice',
+      { CustomerType: 'C', Emails: [{ EmailAddress: 'a@b.io' }, { EmailAddress: 'A@B.io' }] },
+      'Emails[1] repeats Emails[0]',
+    ],
+    [
+      'a bad date',
+      { CustomerType: 'C', Consents: [{ ConsentType: 'T', ConsentDate: 'yesterday' }] },
+      'Consents[0].ConsentDate (value "yesterday")',
+    ],
   ];
 
-  it.each(cases)('refuses %s with 400 naming it, and queues nothing', async (_name, body, message) => {
-    const res = await request(app.http).post(base()).set('Authorization', auth).send(body).expect(400);
-    expect(res.body.Message).toContain(message);
-    expect(await storedWrites()).toBe(0);
-  });
+  it.each(cases)(
+    'refuses %s with 400 naming it, and queues nothing',
+    async (_name, body, message) => {
+      const res = await request(app.http)
+        .post(base())
+        .set('Authorization', auth)
+        .send(body)
+        .expect(400);
+      expect(res.body.Message).toContain(message);
+      expect(await storedWrites()).toBe(0);
+    },
+  );
 
   it('refuses malformed JSON with 400 and a Message', async () => {
     const res = await request(app.http)
@@ -56,13 +96,25 @@ describe('Profile write validation', () => {
   });
 
   it('requires CustomerType on overwrite but not on merge', async () => {
-    const created = await request(app.http).post(base()).set('Authorization', auth).send({ CustomerType: 'C' }).expect(202);
+    const created = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send({ CustomerType: 'C' })
+      .expect(202);
     const id = created.body.ProfileId;
     const before = await storedWrites();
-    const res = await request(app.http).put(`${base()}/${id}`).set('Authorization', auth).send({ DefaultLocale: 'fr' }).expect(400);
+    const res = await request(app.http)
+      .put(`${base()}/${id}`)
+      .set('Authorization', auth)
+      .send({ DefaultLocale: 'fr' })
+      .expect(400);
     expect(res.body.Message).toContain('CustomerType is required on overwrite');
     expect(await storedWrites()).toBe(before);
-    await request(app.http).post(`${base()}/${id}`).set('Authorization', auth).send({ DefaultLocale: 'fr' }).expect(202);
+    await request(app.http)
+      .post(`${base()}/${id}`)
+      .set('Authorization', auth)
+      .send({ DefaultLocale: 'fr' })
+      .expect(202);
     expect(await storedWrites()).toBe(before + 1);
   });
 
@@ -73,7 +125,10 @@ describe('Profile write validation', () => {
       .send({ CustomerType: 'C', CustomerName: { FirstName: 'Pat' } })
       .expect(202);
     const id = created.body.ProfileId;
-    const pending = await request(app.http).get(`${base()}/${id}`).set('Authorization', auth).expect(200);
+    const pending = await request(app.http)
+      .get(`${base()}/${id}`)
+      .set('Authorization', auth)
+      .expect(200);
     expect(pending.body).toEqual({ ProfileId: id, UpdateStatus: 'Pending Update' });
 
     const worker = await app.startWorker();

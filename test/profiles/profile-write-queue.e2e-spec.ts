@@ -60,17 +60,26 @@ describe('Queued profile writes', () => {
     expect(profile.ProfileTags.map((t: { Name: string }) => t.Name)).toEqual(
       Array.from({ length: 20 }, (_, n) => `t${n}`),
     );
-    const updates = await request(app.http).get(`${base()}/${id}/Updates`).set('Authorization', auth).expect(200);
+    const updates = await request(app.http)
+      .get(`${base()}/${id}/Updates`)
+      .set('Authorization', auth)
+      .expect(200);
     expect(updates.body.Updates).toHaveLength(21);
     expect(updates.body.Updates.map((u: { Sequence: number }) => u.Sequence)).toEqual(
       Array.from({ length: 21 }, (_, i) => 21 - i),
     );
-    expect(new Set(updates.body.Updates.map((u: { Status: string }) => u.Status))).toEqual(new Set(['Complete']));
+    expect(new Set(updates.body.Updates.map((u: { Status: string }) => u.Status))).toEqual(
+      new Set(['Complete']),
+    );
   });
 
   it('orders writes accepted concurrently by their sequence numbers', async () => {
     const id = await createProfile();
-    await Promise.all(Array.from({ length: 10 }, (_, n) => merge(id, { CustomFields: [{ Name: `f${n}`, Value: `${n}` }] })));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        merge(id, { CustomFields: [{ Name: `f${n}`, Value: `${n}` }] }),
+      ),
+    );
     await app.startWorker();
     const profile = await complete(id);
     expect(profile.CustomFields).toHaveLength(10);
@@ -97,10 +106,14 @@ describe('Queued profile writes', () => {
     expect((await get(id)).body.UpdateStatus).toBe('Pending Update');
 
     await app.startWorker();
-    await app.api.get<Queue>(getQueueToken(JOBS_QUEUE)).add('apply-profile-writes', { clientId: tenant.clientId, profileId: id });
+    await app.api
+      .get<Queue>(getQueueToken(JOBS_QUEUE))
+      .add('apply-profile-writes', { clientId: tenant.clientId, profileId: id });
     const profile = await complete(id);
     expect(profile.CustomerName.FirstName).toBe('second');
-    const stored = await db.collection('profiles').findOne({ _id: `${tenant.clientId}|${id}` } as object);
+    const stored = await db
+      .collection('profiles')
+      .findOne({ _id: `${tenant.clientId}|${id}` } as object);
     expect(stored?.appliedSeq).toBe(3);
   });
 
@@ -138,9 +151,16 @@ describe('Queued profile writes', () => {
     const profile = await complete(id);
     expect(profile.DefaultLocale).toBeUndefined();
     expect(profile.CustomerName.LastName).toBe('After');
-    const updates = await request(app.http).get(`${base()}/${id}/Updates`).set('Authorization', auth).expect(200);
+    const updates = await request(app.http)
+      .get(`${base()}/${id}/Updates`)
+      .set('Authorization', auth)
+      .expect(200);
     const failed = updates.body.Updates.find((u: { Sequence: number }) => u.Sequence === 2);
-    expect(failed).toMatchObject({ Status: 'Failed', Operation: 'merge', FailureReason: expect.stringContaining('Gave up after 2 attempts') });
+    expect(failed).toMatchObject({
+      Status: 'Failed',
+      Operation: 'merge',
+      FailureReason: expect.stringContaining('Gave up after 2 attempts'),
+    });
   });
 
   it('answers a delete with 202 when the worker does not apply it in time, and applies it later', async () => {
@@ -156,7 +176,11 @@ describe('Queued profile writes', () => {
       const path = `/Profiles/v4/${other.clientId}/Profile/${created.body.ProfileId}`;
       await request(quick.http).delete(path).set('Authorization', otherAuth).expect(202);
       await quick.startWorker();
-      await eventually(async () => ((await request(quick.http).get(path).set('Authorization', otherAuth)).status === 404 ? true : undefined));
+      await eventually(async () =>
+        (await request(quick.http).get(path).set('Authorization', otherAuth)).status === 404
+          ? true
+          : undefined,
+      );
     } finally {
       await quick.close();
     }

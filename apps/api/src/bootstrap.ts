@@ -46,11 +46,15 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
     });
   }
 
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(settings), adapter, {
-    logger: settings.logLevels,
-    // Throw instead of exiting, so a test (or main) sees why the app did not start.
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ApiModule.register(settings),
+    adapter,
+    {
+      logger: settings.logLevels,
+      // Throw instead of exiting, so a test (or main) sees why the app did not start.
+      abortOnError: false,
+    },
+  );
   app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH] });
   app.useGlobalPipes(createApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
@@ -70,6 +74,8 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'CUSTOMAUTH3')
       .build(),
   );
-  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/docs-json` });
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
+    jsonDocumentUrl: `${API_PREFIX}/docs-json`,
+  });
   return app;
 }

@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AlternateIdClaim, AlternateIdClaimSchema } from './domain/alternate-id-claim.schema';
-import { Profile, ProfileIdHint, ProfileIdHintSchema, ProfileSchema } from './domain/profile.schema';
+import {
+  Profile,
+  ProfileIdHint,
+  ProfileIdHintSchema,
+  ProfileSchema,
+} from './domain/profile.schema';
 import { ProfileWrite, ProfileWriteSchema } from './domain/profile-write.schema';
 import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
 import { ProfileRepository } from './repositories/profile.repository';

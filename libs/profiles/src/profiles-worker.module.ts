@@ -7,6 +7,11 @@ import { ApplyProfileWritesJob, SweepPendingWritesJob } from './worker/profile-w
 /** The worker side of profiles: applies queued writes, sweeps for lost ones. */
 @Module({
   imports: [ProfilesPersistenceModule],
-  providers: [ApplyProfileWritesHandler, SweepPendingWritesHandler, ApplyProfileWritesJob, SweepPendingWritesJob],
+  providers: [
+    ApplyProfileWritesHandler,
+    SweepPendingWritesHandler,
+    ApplyProfileWritesJob,
+    SweepPendingWritesJob,
+  ],
 })
 export class ProfilesWorkerModule {}

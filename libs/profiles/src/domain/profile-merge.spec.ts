@@ -14,7 +14,9 @@ function created(): ProfileData {
         {
           EmailAddress: 'Ann@Example.com',
           EmailAddressType: 'Home',
-          EmailPreferences: [{ ProgramId: 'P1', ChannelId: 'Email', FilterId: 'F1', PreferenceType: 1 }],
+          EmailPreferences: [
+            { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'F1', PreferenceType: 1 },
+          ],
         },
       ],
       PhoneNumbers: [{ PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' }],
@@ -67,7 +69,11 @@ describe('applyProfileWrite', () => {
     expect(data.Emails[0]).toMatchObject({ EmailAddressType: 'Home', IsDefault: true });
     expect(data.Emails[0].Edited.CreateDate).toBe(t1.at);
     expect(data.PhoneNumbers).toHaveLength(1);
-    expect(data.PhoneNumbers[0]).toMatchObject({ PhoneType: 'Mobile', IsMobile: true, PhoneNumber: '15550102030' });
+    expect(data.PhoneNumbers[0]).toMatchObject({
+      PhoneType: 'Mobile',
+      IsMobile: true,
+      PhoneNumber: '15550102030',
+    });
   });
 
   it('merge appends new elements and merges nested preferences by program, channel and filter', () => {
@@ -88,7 +94,10 @@ describe('applyProfileWrite', () => {
       'merge',
       t2,
     );
-    expect(data.Emails.map((e) => e.EmailAddress)).toEqual(['ann@example.com', 'second@example.com']);
+    expect(data.Emails.map((e) => e.EmailAddress)).toEqual([
+      'ann@example.com',
+      'second@example.com',
+    ]);
     expect(data.Emails[0].EmailPreferences.map((p) => [p.ProgramId, p.PreferenceType])).toEqual([
       ['P1', 2],
       ['P2', 1],
@@ -96,13 +105,23 @@ describe('applyProfileWrite', () => {
   });
 
   it('merge with IsActive false keeps the element, inactive', () => {
-    const data = applyProfileWrite(created(), { CustomFields: [{ Name: 'tier', IsActive: false }] }, 'merge', t2);
+    const data = applyProfileWrite(
+      created(),
+      { CustomFields: [{ Name: 'tier', IsActive: false }] },
+      'merge',
+      t2,
+    );
     expect(data.CustomFields).toHaveLength(1);
     expect(data.CustomFields[0]).toMatchObject({ Name: 'tier', Value: 'Gold', IsActive: false });
   });
 
   it('merge matches tags by name, case-insensitively', () => {
-    const data = applyProfileWrite(created(), { ProfileTags: [{ Name: 'VIP' }, { Name: 'new' }] }, 'merge', t2);
+    const data = applyProfileWrite(
+      created(),
+      { ProfileTags: [{ Name: 'VIP' }, { Name: 'new' }] },
+      'merge',
+      t2,
+    );
     expect(data.ProfileTags.map((tag) => tag.Name)).toEqual(['VIP', 'new']);
   });
 
@@ -151,7 +170,12 @@ describe('applyProfileWrite', () => {
   it('does not change the stored data it was given', () => {
     const before = created();
     const copy = structuredClone(before);
-    applyProfileWrite(before, { Emails: [{ EmailAddress: 'ann@example.com', IsDefault: true }] }, 'merge', t2);
+    applyProfileWrite(
+      before,
+      { Emails: [{ EmailAddress: 'ann@example.com', IsDefault: true }] },
+      'merge',
+      t2,
+    );
     expect(before).toEqual(copy);
   });
 });
@@ -172,10 +196,19 @@ describe('findRepeatedElement', () => {
         },
       ],
     });
-    expect(message).toBe('PhoneNumbers[0].Consents[1] repeats PhoneNumbers[0].Consents[0] (same ConsentType: "sms")');
+    expect(message).toBe(
+      'PhoneNumbers[0].Consents[1] repeats PhoneNumbers[0].Consents[0] (same ConsentType: "sms")',
+    );
   });
 
   it('accepts distinct elements', () => {
-    expect(findRepeatedElement({ Groups: [{ GroupType: 'A', GroupName: 'x' }, { GroupType: 'A', GroupName: 'y' }] })).toBeNull();
+    expect(
+      findRepeatedElement({
+        Groups: [
+          { GroupType: 'A', GroupName: 'x' },
+          { GroupType: 'A', GroupName: 'y' },
+        ],
+      }),
+    ).toBeNull();
   });
 });

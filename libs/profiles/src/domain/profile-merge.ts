@@ -142,7 +142,9 @@ function findRepeatedIn(
       const key = rule.key(element);
       const first = seen.get(key);
       if (first !== undefined) {
-        const values = rule.keyFields.map((field) => JSON.stringify(element[field] ?? null)).join(', ');
+        const values = rule.keyFields
+          .map((field) => JSON.stringify(element[field] ?? null))
+          .join(', ');
         return `${here} repeats ${path}${collection}[${first}] (same ${rule.keyFields.join(' + ')}: ${values})`;
       }
       seen.set(key, index);

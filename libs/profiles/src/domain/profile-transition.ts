@@ -17,7 +17,11 @@ export function transitionProfile(profile: Profile, write: ProfileWrite): Profil
   switch (write.kind) {
     case 'create':
       if (profile.state !== 'pending') throw new PermanentWriteError('The profile already exists');
-      return { ...next, state: 'active', data: applyProfileWrite(undefined, body, 'overwrite', ctx) };
+      return {
+        ...next,
+        state: 'active',
+        data: applyProfileWrite(undefined, body, 'overwrite', ctx),
+      };
     case 'merge':
     case 'overwrite':
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');

@@ -23,7 +23,10 @@ export class ConsentDto {
   @MaxLength(15)
   Locale?: string;
 
-  @ApiPropertyOptional({ enum: CONSENT_STATUS_VALUES, description: '1 Granted, 2 Denied, 3 Revoked, 4 NotSet' })
+  @ApiPropertyOptional({
+    enum: CONSENT_STATUS_VALUES,
+    description: '1 Granted, 2 Denied, 3 Revoked, 4 NotSet',
+  })
   @IsOptional()
   @IsIn(CONSENT_STATUS_VALUES)
   ConsentStatus?: number;

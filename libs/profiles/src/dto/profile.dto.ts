@@ -150,7 +150,10 @@ export class ProfileDto {
   @IsBoolean()
   RegistrationConfirmed?: boolean;
 
-  @ApiPropertyOptional({ description: 'Name of a customer type; required on create and overwrite', maxLength: 100 })
+  @ApiPropertyOptional({
+    description: 'Name of a customer type; required on create and overwrite',
+    maxLength: 100,
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()

@@ -25,4 +25,9 @@ export const ProfileIdParam = createParamDecorator((_: unknown, ctx: ExecutionCo
 });
 
 export const ApiProfileIdParam = (): MethodDecorator =>
-  ApiParam({ name: 'profileId', type: 'integer', format: 'int32', description: 'Profile id (1 to 2147483647)' });
+  ApiParam({
+    name: 'profileId',
+    type: 'integer',
+    format: 'int32',
+    description: 'Profile id (1 to 2147483647)',
+  });

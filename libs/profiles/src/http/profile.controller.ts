@@ -38,7 +38,10 @@ export class ProfileController {
   @ApiOperation({ summary: 'Create a profile (queued)' })
   @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
   @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
-  create(@CurrentCaller() caller: Caller, @Body() body: ProfileDto): Promise<ProfileSubmissionResultDto> {
+  create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: ProfileDto,
+  ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(new CreateProfileCommand(caller.clientId, caller.userId, body));
   }
 
@@ -48,10 +51,7 @@ export class ProfileController {
   @ApiOperation({ summary: 'Retrieve a profile (active elements only)' })
   @ApiOkResponse({ type: ProfileDto })
   @ApiQuery({ name: 'implied', required: false, type: Boolean })
-  get(
-    @CurrentCaller() caller: Caller,
-    @ProfileIdParam() profileId: number,
-  ): Promise<ProfileDto> {
+  get(@CurrentCaller() caller: Caller, @ProfileIdParam() profileId: number): Promise<ProfileDto> {
     return this.queries.execute(new GetProfileQuery(caller.clientId, profileId));
   }
 
@@ -94,7 +94,8 @@ export class ProfileController {
   @ApiAuth('profiles', 'write')
   @ApiOperation({
     summary: 'Delete a profile, permanently',
-    description: 'Waits for the queued delete up to SYNC_WRITE_TIMEOUT_MS (10 s): 204 when done, else 202.',
+    description:
+      'Waits for the queued delete up to SYNC_WRITE_TIMEOUT_MS (10 s): 204 when done, else 202.',
   })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiAcceptedResponse({ description: 'Accepted; the delete is still queued' })

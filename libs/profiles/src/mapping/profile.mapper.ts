@@ -11,11 +11,7 @@ import type {
   StoredPhone,
   StoredPreference,
 } from '../domain/profile-data.schema';
-import type {
-  AddressDto,
-  EmailDto,
-  PhoneDto,
-} from '../dto/contact.dto';
+import type { AddressDto, EmailDto, PhoneDto } from '../dto/contact.dto';
 import type { ConsentAssociationDto, ConsentDto } from '../dto/consent.dto';
 import type { EditedDto } from '../dto/edited.dto';
 import type { PreferenceDto } from '../dto/preference.dto';

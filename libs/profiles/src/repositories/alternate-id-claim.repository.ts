@@ -7,7 +7,9 @@ import { AlternateIdClaim, alternateIdClaimKey } from '../domain/alternate-id-cl
 /** The `alternate_id_claims` collection: which profile holds each alternate id. */
 @Injectable()
 export class AlternateIdClaimRepository {
-  constructor(@InjectModel(AlternateIdClaim.name) private readonly claims: Model<AlternateIdClaim>) {}
+  constructor(
+    @InjectModel(AlternateIdClaim.name) private readonly claims: Model<AlternateIdClaim>,
+  ) {}
 
   /** Returns the profile that holds the pair after the attempt (ours when it was free). */
   async claim(clientId: string, type: string, value: string, profileId: number): Promise<number> {
@@ -24,7 +26,13 @@ export class AlternateIdClaimRepository {
   }
 
   /** Moves a stale claim (its holder no longer has the pair) to another profile. */
-  async takeOver(clientId: string, type: string, value: string, from: number, to: number): Promise<boolean> {
+  async takeOver(
+    clientId: string,
+    type: string,
+    value: string,
+    from: number,
+    to: number,
+  ): Promise<boolean> {
     const result = await this.claims.updateOne(
       { _id: alternateIdClaimKey(clientId, type, value), clientId, profileId: from },
       { $set: { profileId: to } },
@@ -33,7 +41,11 @@ export class AlternateIdClaimRepository {
   }
 
   async release(clientId: string, type: string, value: string, profileId: number): Promise<void> {
-    await this.claims.deleteOne({ _id: alternateIdClaimKey(clientId, type, value), clientId, profileId });
+    await this.claims.deleteOne({
+      _id: alternateIdClaimKey(clientId, type, value),
+      clientId,
+      profileId,
+    });
   }
 
   async releaseAll(clientId: string, profileId: number): Promise<void> {

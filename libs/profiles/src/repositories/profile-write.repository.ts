@@ -100,7 +100,10 @@ export class ProfileWriteRepository {
   }
 
   /** Profiles that have a pending write accepted before `before` (for the sweeper). */
-  async staleProfiles(before: Date, limit: number): Promise<{ clientId: string; profileId: number }[]> {
+  async staleProfiles(
+    before: Date,
+    limit: number,
+  ): Promise<{ clientId: string; profileId: number }[]> {
     const stale = await this.writes
       .find({ status: 'pending', acceptedAt: { $lt: before } }, { clientId: 1, profileId: 1 })
       .limit(limit)

@@ -42,17 +42,22 @@ export class ProfileRepository {
         if (isDuplicateKeyError(error)) continue;
         throw error;
       }
-      await this.hints.updateOne({ _id: clientId }, { $max: { last: candidate } }, { upsert: true }).catch(
-        // A lost hint update only makes the next claim probe further.
-        () => undefined,
-      );
+      await this.hints
+        .updateOne({ _id: clientId }, { $max: { last: candidate } }, { upsert: true })
+        .catch(
+          // A lost hint update only makes the next claim probe further.
+          () => undefined,
+        );
       return candidate;
     }
     throw new Error(`Client ${clientId} has no free int32 profile id left`);
   }
 
   async raiseAcceptedSeq(clientId: string, profileId: number, seq: number): Promise<void> {
-    await this.profiles.updateOne({ _id: profileKey(clientId, profileId) }, { $max: { lastAcceptedSeq: seq } });
+    await this.profiles.updateOne(
+      { _id: profileKey(clientId, profileId) },
+      { $max: { lastAcceptedSeq: seq } },
+    );
   }
 
   /**

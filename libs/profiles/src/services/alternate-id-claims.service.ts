@@ -26,16 +26,33 @@ export class AlternateIdClaims {
   ) {}
 
   /** Claims every active pair of the body for the profile; returns the pairs newly claimed. */
-  async claimAll(clientId: string, profileId: number, pairs: AlternateIdPair[] = []): Promise<AlternateIdPair[]> {
+  async claimAll(
+    clientId: string,
+    profileId: number,
+    pairs: AlternateIdPair[] = [],
+  ): Promise<AlternateIdPair[]> {
     const claimed: AlternateIdPair[] = [];
     for (const pair of pairs.filter((p) => p.IsActive !== false)) {
-      const holder = await this.claims.claim(clientId, pair.AlternateIdType, pair.AlternateId, profileId);
+      const holder = await this.claims.claim(
+        clientId,
+        pair.AlternateIdType,
+        pair.AlternateId,
+        profileId,
+      );
       if (holder === profileId) {
         claimed.push(pair);
         continue;
       }
       if (await this.isStale(clientId, holder, pair)) {
-        if (await this.claims.takeOver(clientId, pair.AlternateIdType, pair.AlternateId, holder, profileId)) {
+        if (
+          await this.claims.takeOver(
+            clientId,
+            pair.AlternateIdType,
+            pair.AlternateId,
+            holder,
+            profileId,
+          )
+        ) {
           claimed.push(pair);
           continue;
         }
@@ -74,11 +91,18 @@ export class AlternateIdClaims {
    * A claim is stale when its holder neither has the pair nor has a write pending that
    * could add it (a crash between a save and a release leaves such claims behind).
    */
-  private async isStale(clientId: string, holderId: number, pair: AlternateIdPair): Promise<boolean> {
+  private async isStale(
+    clientId: string,
+    holderId: number,
+    pair: AlternateIdPair,
+  ): Promise<boolean> {
     const holder = await this.profiles.findOne(clientId, holderId);
-    if (holder?.state !== 'deleted' && (await this.writes.hasPending(clientId, holderId))) return false;
+    if (holder?.state !== 'deleted' && (await this.writes.hasPending(clientId, holderId)))
+      return false;
     const key = pairKey(pair);
-    return !(holder?.data?.AlternateIds ?? []).some((p) => p.IsActive !== false && pairKey(p) === key);
+    return !(holder?.data?.AlternateIds ?? []).some(
+      (p) => p.IsActive !== false && pairKey(p) === key,
+    );
   }
 }
 

@@ -24,7 +24,8 @@ export class ExistingProfiles {
   async find(clientId: string, profileId: number): Promise<Profile | null> {
     const profile = await this.profiles.findOne(clientId, profileId);
     if (!profile || profile.state === 'deleted') return null;
-    if (profile.state === 'pending' && !(await this.writes.hasPending(clientId, profileId))) return null;
+    if (profile.state === 'pending' && !(await this.writes.hasPending(clientId, profileId)))
+      return null;
     return profile;
   }
 }

@@ -1,6 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JOB_NAMES, JobQueue } from '@app/shared';
-import type { ProfileWrite, ProfileWriteKind, ProfileWriteStatus } from '../domain/profile-write.schema';
+import type {
+  ProfileWrite,
+  ProfileWriteKind,
+  ProfileWriteStatus,
+} from '../domain/profile-write.schema';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 
@@ -42,7 +46,9 @@ export class ProfileWriteIntake {
         profileId: write.profileId,
       });
     } catch (error) {
-      this.logger.warn(`enqueue failed for ${stored._id}; the sweeper will carry it: ${String(error)}`);
+      this.logger.warn(
+        `enqueue failed for ${stored._id}; the sweeper will carry it: ${String(error)}`,
+      );
     }
     return stored;
   }

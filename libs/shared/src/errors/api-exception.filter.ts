@@ -31,7 +31,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
 
     // Log the error itself only: request headers (tokens, signatures) never reach the log.
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : exception);
+    this.logger.error(
+      exception instanceof Error ? (exception.stack ?? exception.message) : exception,
+    );
     reply.status(503).send({ Message: 'The service met an unexpected condition; retry later.' });
   }
 }

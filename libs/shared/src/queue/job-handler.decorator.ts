@@ -8,4 +8,5 @@ export interface JobHandler<N extends JobName> {
   handle(payload: JobPayloads[N]): Promise<void>;
 }
 
-export const HandlesJob = (name: JobName): ClassDecorator => SetMetadata(JOB_HANDLER_METADATA, name);
+export const HandlesJob = (name: JobName): ClassDecorator =>
+  SetMetadata(JOB_HANDLER_METADATA, name);

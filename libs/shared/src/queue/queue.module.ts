@@ -10,7 +10,10 @@ import { JOBS_QUEUE } from './queue.constants';
 const bullImports = [
   BullModule.forRootAsync({
     inject: [Settings],
-    useFactory: (settings: Settings) => ({ redis: settings.redisUrl, prefix: settings.queuePrefix }),
+    useFactory: (settings: Settings) => ({
+      redis: settings.redisUrl,
+      prefix: settings.queuePrefix,
+    }),
   }),
   BullModule.registerQueue({ name: JOBS_QUEUE }),
 ];

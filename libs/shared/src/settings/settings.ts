@@ -81,7 +81,9 @@ const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
 function logLevelsOf(level: string): (typeof LOG_LEVELS)[number][] {
   const index = LOG_LEVELS.indexOf(level as (typeof LOG_LEVELS)[number]);
   if (index < 0) {
-    throw new Error(`Environment variable LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+    throw new Error(
+      `Environment variable LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`,
+    );
   }
   return LOG_LEVELS.slice(0, index + 1);
 }

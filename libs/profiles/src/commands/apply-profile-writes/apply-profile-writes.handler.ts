@@ -39,7 +39,8 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
   async execute({ clientId, profileId }: ApplyProfileWritesCommand): Promise<void> {
     const leaseName = `profile:${clientId}|${profileId}`;
     const token = await this.lease.acquireWithin(leaseName, LEASE_TTL_MS, LEASE_WAIT_MS);
-    if (!token) throw new ProfileBusyError(`profile ${clientId}|${profileId} is being applied elsewhere`);
+    if (!token)
+      throw new ProfileBusyError(`profile ${clientId}|${profileId} is being applied elsewhere`);
     try {
       while (await this.applyBatch(clientId, profileId)) {
         // until no pending write is left
@@ -55,7 +56,8 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     const pending = await this.writes.pendingFor(clientId, profileId, BATCH);
     if (!pending.length) return false;
     if (!profile) {
-      for (const write of pending) await this.writes.markFailed(clientId, write._id, 'No such profile');
+      for (const write of pending)
+        await this.writes.markFailed(clientId, write._id, 'No such profile');
       return false;
     }
     for (const write of pending) {
@@ -82,7 +84,11 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     } catch (error) {
       if (!(error instanceof PermanentWriteError)) return this.countFailure(profile, write, error);
       failure = error.message;
-      next = { ...profile, appliedSeq: write.seq, lastFailure: { seq: write.seq, reason: failure, at: new Date() } };
+      next = {
+        ...profile,
+        appliedSeq: write.seq,
+        lastFailure: { seq: write.seq, reason: failure, at: new Date() },
+      };
     }
     try {
       if (!(await this.profiles.replaceIfSeq(next, profile.appliedSeq))) return null;
@@ -118,11 +124,19 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * write has failed MAX_WRITE_ATTEMPTS times; then it is recorded as failed and skipped,
    * so one poisoned write cannot block the profile for ever.
    */
-  private async countFailure(profile: Profile, write: ProfileWrite, error: unknown): Promise<never> {
+  private async countFailure(
+    profile: Profile,
+    write: ProfileWrite,
+    error: unknown,
+  ): Promise<never> {
     const attempts = await this.writes.countAttempt(write.clientId, write._id).catch(() => 0);
     if (attempts >= this.settings.maxWriteAttempts) {
       const reason = `Gave up after ${attempts} attempts: ${error instanceof Error ? error.message : String(error)}`;
-      const next = { ...profile, appliedSeq: write.seq, lastFailure: { seq: write.seq, reason, at: new Date() } };
+      const next = {
+        ...profile,
+        appliedSeq: write.seq,
+        lastFailure: { seq: write.seq, reason, at: new Date() },
+      };
       if (await this.profiles.replaceIfSeq(next, profile.appliedSeq)) {
         await this.writes.markFailed(write.clientId, write._id, reason);
       }

@@ -16,7 +16,11 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     private readonly intake: ProfileWriteIntake,
   ) {}
 
-  async execute({ clientId, userId, body }: CreateProfileCommand): Promise<ProfileSubmissionResultDto> {
+  async execute({
+    clientId,
+    userId,
+    body,
+  }: CreateProfileCommand): Promise<ProfileSubmissionResultDto> {
     const problems = checkProfileInput(body as Record<string, unknown>, 'create');
     if (problems.length) throw ApiError.badRequest(problems.join('; '));
 

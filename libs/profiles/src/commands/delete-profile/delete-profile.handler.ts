@@ -16,7 +16,12 @@ export class DeleteProfileHandler implements ICommandHandler<DeleteProfileComman
     private readonly settings: Settings,
   ) {}
 
-  async execute({ clientId, userId, profileId, reasonCode }: DeleteProfileCommand): Promise<'deleted' | 'pending'> {
+  async execute({
+    clientId,
+    userId,
+    profileId,
+    reasonCode,
+  }: DeleteProfileCommand): Promise<'deleted' | 'pending'> {
     const profile = await this.existing.get(clientId, profileId);
     const write = await this.intake.accept({
       clientId,

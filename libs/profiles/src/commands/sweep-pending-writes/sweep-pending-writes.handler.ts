@@ -20,7 +20,8 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
     for (const { clientId, profileId } of stale) {
       await this.queue.enqueue(JOB_NAMES.applyProfileWrites, { clientId, profileId });
     }
-    if (stale.length) this.logger.log(`re-enqueued ${stale.length} profile(s) with stale pending writes`);
+    if (stale.length)
+      this.logger.log(`re-enqueued ${stale.length} profile(s) with stale pending writes`);
     return stale.length;
   }
 }
