@@ -4,7 +4,7 @@
 // and nothing embedded. Data lives in .data/ and survives a restart. Ctrl-C stops all.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { ROOT, startFerretdb, startRedis, stop } = require('./lib/engines');
+const { ROOT, startFerretdb, startRedis, stop, waitForPort } = require('./lib/engines');
 const { DATA_DIR, jwtSecret, readRuntime, writeRuntime, clearRuntime } = require('./lib/runtime');
 
 const PORT = Number(process.env.PORT || 3000);
@@ -17,9 +17,10 @@ function log(message) {
 }
 
 function runApp(name, entry, env) {
+  let current;
   const start = () => {
     const child = spawn(process.execPath, [path.join(ROOT, entry)], { env, stdio: 'inherit' });
-    child.name = name;
+    current = child;
     children.push(child);
     child.on('exit', (code, signal) => {
       children.splice(children.indexOf(child), 1);
@@ -30,6 +31,7 @@ function runApp(name, entry, env) {
     });
   };
   start();
+  return () => current;
 }
 
 async function main() {
@@ -80,6 +82,8 @@ async function main() {
     MONGODB_URI: mongodbUri,
     REDIS_URL: redisUrl,
     JWT_SECRET: jwtSecret(),
+    // Startup chatter would bury the banner below; LOG_LEVEL=log shows it.
+    LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
   };
   const scheme = process.env.TLS_CERT_FILE ? 'https' : 'http';
   const origin = `${scheme}://${HOST}:${PORT}`;
@@ -89,8 +93,9 @@ async function main() {
     env: { MONGODB_URI: mongodbUri, REDIS_URL: redisUrl, JWT_SECRET: env.JWT_SECRET },
   });
 
-  runApp('api', 'dist/apps/api/apps/api/src/main.js', env);
+  const api = runApp('api', 'dist/apps/api/apps/api/src/main.js', env);
   runApp('worker', 'dist/apps/worker/apps/worker/src/main.js', env);
+  await waitForPort(PORT, api(), 'api', 60000);
 
   console.log(`
   Base URL:   ${origin}/Profiles/v4
