@@ -89,6 +89,17 @@ describe('API documentation (Swagger)', () => {
     expect(Object.keys(status?.properties ?? {})).toEqual(['ConsentStatus']);
   });
 
+  it('has no dangling schema references', async () => {
+    const response = await request(app.http).get('/Profiles/v4/docs-json');
+    const document = expectDocument(response);
+    const refs = [...response.text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]*)"/g)].map(
+      (match) => match[1],
+    );
+    expect(refs.length).toBeGreaterThan(0);
+    const dangling = [...new Set(refs)].filter((name) => !document.components.schemas[name]);
+    expect(dangling).toEqual([]);
+  });
+
   it('serves the Swagger UI page at /Profiles/v4/docs', async () => {
     const response = await request(app.http).get('/Profiles/v4/docs');
     expect(response.status).toBe(200);

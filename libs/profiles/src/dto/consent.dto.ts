@@ -1,26 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { CONSENT_STATUS_VALUES } from '@app/consents';
-import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { EditedDto } from './edited.dto';
 import { ReadOnlyField } from './read-only.decorator';
+import { OptionalBoolean, OptionalText } from './field.decorators';
 
 export class ConsentDto {
-  @ApiPropertyOptional({ description: 'Name of an active consent type', maxLength: 100 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100, { description: 'Name of an active consent type' })
   ConsentType?: string;
 
-  @ApiPropertyOptional({ maxLength: 50 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   ConsentVersion?: string;
 
-  @ApiPropertyOptional({ example: 'en-us', maxLength: 15 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(15)
+  @OptionalText(15, { example: 'en-us' })
   Locale?: string;
 
   @ApiPropertyOptional({
@@ -31,10 +23,7 @@ export class ConsentDto {
   @IsIn(CONSENT_STATUS_VALUES)
   ConsentStatus?: number;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   ReasonCode?: string;
 
   @ApiPropertyOptional({ format: 'date-time' })
@@ -47,10 +36,7 @@ export class ConsentDto {
   @IsISO8601()
   ExpirationDate?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   SourceId?: string;
 
   @ReadOnlyField({ type: Boolean })
@@ -62,39 +48,23 @@ export class ConsentDto {
   @ReadOnlyField({ type: Boolean })
   UpdatedVersionPending?: boolean;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 }
 
 export class ConsentAssociationDto {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   ConsentType?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   ConsentVersion?: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(15)
+  @OptionalText(15)
   Locale?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   ReasonCode?: string;
 }

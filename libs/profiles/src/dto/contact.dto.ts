@@ -1,44 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsEmail,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
 import { ConsentDto } from './consent.dto';
 import { EditedDto } from './edited.dto';
 import { PreferenceDto } from './preference.dto';
 import { ReadOnlyField } from './read-only.decorator';
-
-const consentsProperty = () => [
-  ApiPropertyOptional({ type: [ConsentDto] }),
-  IsOptional(),
-  IsArray(),
-  ValidateNested({ each: true }),
-  Type(() => ConsentDto),
-];
-
-function apply(target: object, key: string, decorators: PropertyDecorator[]): void {
-  for (const decorator of decorators) decorator(target, key);
-}
+import { NestedArray, OptionalBoolean, OptionalText } from './field.decorators';
 
 export class EmailDto {
-  @ApiPropertyOptional({ type: [PreferenceDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PreferenceDto)
+  @NestedArray(() => PreferenceDto)
   EmailPreferences?: PreferenceDto[];
 
-  @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   EmailAddressType?: string;
 
   @ApiPropertyOptional({ maxLength: 256, example: 'jane@example.com' })
@@ -46,35 +18,24 @@ export class EmailDto {
   @MaxLength(256)
   EmailAddress: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   IsDefault?: boolean;
 
+  @NestedArray(() => ConsentDto)
   Consents?: ConsentDto[];
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 
   @ReadOnlyField({ type: EditedDto })
   Edited?: EditedDto;
 }
-apply(EmailDto.prototype, 'Consents', consentsProperty());
 
 export class PhoneDto {
-  @ApiPropertyOptional({ type: [PreferenceDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PreferenceDto)
+  @NestedArray(() => PreferenceDto)
   PhonePreferences?: PreferenceDto[];
 
-  @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   PhoneType?: string;
 
   @ApiPropertyOptional({ example: '+1 (555) 010-2030', description: 'Digits with any punctuation' })
@@ -88,52 +49,24 @@ export class PhoneDto {
   @ReadOnlyField({ type: 'integer', description: 'The digits of PhoneNumber' })
   PhoneNumberNumeric?: number;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   IsDefault?: boolean;
 
+  @NestedArray(() => ConsentDto)
   Consents?: ConsentDto[];
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   IsMobile?: boolean;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 
   @ReadOnlyField({ type: EditedDto })
   Edited?: EditedDto;
 }
-apply(PhoneDto.prototype, 'Consents', consentsProperty());
-
-const ADDRESS_TEXT_FIELDS = [
-  'Address1',
-  'Address2',
-  'City',
-  'StateProvince',
-  'PostalCode',
-  'Country',
-  'CountryCode_Numeric',
-  'CountryCode_Alpha2',
-  'CountryCode_Alpha3',
-  'CassAddress1',
-  'CassAddress2',
-  'CassCity',
-  'CassStateProvince',
-  'CassPostalCode',
-  'CassStatus',
-] as const;
 
 export class AddressDto {
-  @ApiPropertyOptional({ type: [PreferenceDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PreferenceDto)
+  @NestedArray(() => PreferenceDto)
   AddressPreferences?: PreferenceDto[];
 
   @ApiPropertyOptional({ description: 'Every mailing address has an address type', maxLength: 100 })
@@ -141,44 +74,60 @@ export class AddressDto {
   @MaxLength(100)
   AddressType: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   IsDefault?: boolean;
 
+  @NestedArray(() => ConsentDto)
   Consents?: ConsentDto[];
 
+  @OptionalText(256)
   Address1?: string;
+
+  @OptionalText(256)
   Address2?: string;
+
+  @OptionalText(256)
   City?: string;
+
+  @OptionalText(256)
   StateProvince?: string;
+
+  @OptionalText(256)
   PostalCode?: string;
+
+  @OptionalText(256)
   Country?: string;
+
+  @OptionalText(256)
   CountryCode_Numeric?: string;
+
+  @OptionalText(256)
   CountryCode_Alpha2?: string;
+
+  @OptionalText(256)
   CountryCode_Alpha3?: string;
+
+  @OptionalText(256)
   CassAddress1?: string;
+
+  @OptionalText(256)
   CassAddress2?: string;
+
+  @OptionalText(256)
   CassCity?: string;
+
+  @OptionalText(256)
   CassStateProvince?: string;
+
+  @OptionalText(256)
   CassPostalCode?: string;
+
+  @OptionalText(256)
   CassStatus?: string;
 
   @ReadOnlyField({ type: EditedDto })
   Edited?: EditedDto;
 }
-apply(AddressDto.prototype, 'Consents', consentsProperty());
-for (const field of ADDRESS_TEXT_FIELDS) {
-  apply(AddressDto.prototype, field, [
-    ApiPropertyOptional({ type: String, maxLength: 256 }),
-    IsOptional(),
-    IsString(),
-    MaxLength(256),
-  ]);
-}
-export { ADDRESS_TEXT_FIELDS };

@@ -1,16 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsIn,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ConsentAssociationDto } from './consent.dto';
 import { ReadOnlyField } from './read-only.decorator';
+import { NestedArray, OptionalText } from './field.decorators';
 
 export class PreferenceAttributeDto {
   @ApiPropertyOptional()
@@ -18,73 +10,39 @@ export class PreferenceAttributeDto {
   @MaxLength(100)
   Key: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(4000)
+  @OptionalText(4000)
   Value?: string;
 }
 
 export class PreferenceDto {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   ProgramId?: string;
 
-  @ApiPropertyOptional({ description: 'Phone, Fax, Text, SMS, Email, Mail or Solicit' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50, { description: 'Phone, Fax, Text, SMS, Email, Mail or Solicit' })
   ChannelId?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   FilterId?: string;
 
-  @ApiPropertyOptional({ maxLength: 20 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
+  @OptionalText(20)
   FrequencyId?: string;
 
-  @ApiPropertyOptional({ type: [ConsentAssociationDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => ConsentAssociationDto)
+  @NestedArray(() => ConsentAssociationDto)
   ConsentAssociations?: ConsentAssociationDto[];
 
-  @ApiPropertyOptional({ enum: ['Expressed', 'Implied'] })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
+  @OptionalText(20, { enum: ['Expressed', 'Implied'] })
   MatchType?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   ReasonCode?: string;
 
-  @ApiPropertyOptional({ enum: ['Active', 'Expired'] })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
+  @OptionalText(20, { enum: ['Active', 'Expired'] })
   PreferenceStatus?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   UserId?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   SourceId?: string;
 
   @ApiPropertyOptional({ format: 'date-time' })
@@ -105,10 +63,6 @@ export class PreferenceDto {
   @IsIn([1, 2])
   PreferenceType?: number;
 
-  @ApiPropertyOptional({ type: [PreferenceAttributeDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PreferenceAttributeDto)
+  @NestedArray(() => PreferenceAttributeDto)
   PreferenceAttributes?: PreferenceAttributeDto[];
 }

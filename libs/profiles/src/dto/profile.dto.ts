@@ -1,49 +1,27 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ConsentDto } from './consent.dto';
 import { AddressDto, EmailDto, PhoneDto } from './contact.dto';
 import { EditedDto } from './edited.dto';
 import { PreferenceDto } from './preference.dto';
 import { ReadOnlyField } from './read-only.decorator';
+import { NestedArray, OptionalBoolean, OptionalText } from './field.decorators';
 
 export class CustomerNameDto {
-  @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   FirstName?: string;
 
-  @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   MiddleName?: string;
 
-  @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   LastName?: string;
 
-  @ApiPropertyOptional({ maxLength: 50 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   Prefix?: string;
 
-  @ApiPropertyOptional({ maxLength: 50 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @OptionalText(50)
   Suffix?: string;
 }
 
@@ -54,15 +32,10 @@ export class CustomFieldDto {
   @MaxLength(94)
   Name: string;
 
-  @ApiPropertyOptional({ maxLength: 4000, description: 'SelectList values are joined with ::' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(4000)
+  @OptionalText(4000, { description: 'SelectList values are joined with ::' })
   Value?: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 
   @ReadOnlyField({ type: EditedDto })
@@ -82,14 +55,10 @@ export class GroupDto {
   @MaxLength(100)
   GroupName: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   IsPrimary?: boolean;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 
   @ReadOnlyField({ type: EditedDto })
@@ -117,9 +86,7 @@ export class AlternateIdDto {
   @MaxLength(256)
   AlternateId: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 
   @ReadOnlyField({ type: EditedDto })
@@ -137,17 +104,13 @@ export class ProfileDto {
   @ReadOnlyField({ type: 'integer', format: 'int32' })
   ProfileId?: number;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   IsActive?: boolean;
 
   @ReadOnlyField({ type: EditedDto })
   Edited?: EditedDto;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean()
   RegistrationConfirmed?: boolean;
 
   @ApiPropertyOptional({
@@ -160,14 +123,10 @@ export class ProfileDto {
   @MaxLength(100)
   CustomerType?: string;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   PreserveConsents?: boolean;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @OptionalBoolean({ default: true })
   PreservePreferences?: boolean;
 
   @ApiPropertyOptional({ type: CustomerNameDto })
@@ -176,82 +135,40 @@ export class ProfileDto {
   @Type(() => CustomerNameDto)
   CustomerName?: CustomerNameDto;
 
-  @ApiPropertyOptional({ example: 'en-us', maxLength: 15 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(15)
+  @OptionalText(15, { example: 'en-us' })
   DefaultLocale?: string;
 
   @ReadOnlyField({ enum: ['Complete', 'Pending Update'] })
   UpdateStatus?: string;
 
-  @ApiPropertyOptional({ maxLength: 256 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
+  @OptionalText(256)
   ReasonCode?: string;
 
-  @ApiPropertyOptional({ type: [ConsentDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => ConsentDto)
+  @NestedArray(() => ConsentDto)
   Consents?: ConsentDto[];
 
-  @ApiPropertyOptional({ type: [CustomFieldDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => CustomFieldDto)
+  @NestedArray(() => CustomFieldDto)
   CustomFields?: CustomFieldDto[];
 
-  @ApiPropertyOptional({ type: [GroupDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => GroupDto)
+  @NestedArray(() => GroupDto)
   Groups?: GroupDto[];
 
-  @ApiPropertyOptional({ type: [ProfileTagDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => ProfileTagDto)
+  @NestedArray(() => ProfileTagDto)
   ProfileTags?: ProfileTagDto[];
 
-  @ApiPropertyOptional({ type: [AddressDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => AddressDto)
+  @NestedArray(() => AddressDto)
   Addresses?: AddressDto[];
 
-  @ApiPropertyOptional({ type: [EmailDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => EmailDto)
+  @NestedArray(() => EmailDto)
   Emails?: EmailDto[];
 
-  @ApiPropertyOptional({ type: [PhoneDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PhoneDto)
+  @NestedArray(() => PhoneDto)
   PhoneNumbers?: PhoneDto[];
 
-  @ApiPropertyOptional({ type: [PreferenceDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PreferenceDto)
+  @NestedArray(() => PreferenceDto)
   ProfilePreferences?: PreferenceDto[];
 
-  @ApiPropertyOptional({ type: [AlternateIdDto] })
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => AlternateIdDto)
+  @NestedArray(() => AlternateIdDto)
   AlternateIds?: AlternateIdDto[];
 }
 
