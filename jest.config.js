@@ -9,6 +9,8 @@ const transform = {
 };
 
 module.exports = {
+  // Whole-suite option (ignored inside a project): e2e tests wait for real processes.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -29,7 +31,6 @@ module.exports = {
       moduleNameMapper,
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };

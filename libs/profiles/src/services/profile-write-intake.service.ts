@@ -8,6 +8,8 @@ import type {
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 
+const ENQUEUE_TIMEOUT_MS = 2000;
+
 /**
  * Accepts a validated profile write: records it in the database first (the record that
  * survives any crash), then enqueues a job that names its profile. A lost job or a lost
@@ -41,10 +43,12 @@ export class ProfileWriteIntake {
     });
     await this.profiles.raiseAcceptedSeq(write.clientId, write.profileId, stored.seq);
     try {
-      await this.queue.enqueue(JOB_NAMES.applyProfileWrites, {
-        clientId: write.clientId,
-        profileId: write.profileId,
-      });
+      // The write is already recorded: a slow or absent Redis must not hold the answer.
+      await this.queue.enqueue(
+        JOB_NAMES.applyProfileWrites,
+        { clientId: write.clientId, profileId: write.profileId },
+        { timeoutMs: ENQUEUE_TIMEOUT_MS },
+      );
     } catch (error) {
       this.logger.warn(
         `enqueue failed for ${stored._id}; the sweeper will carry it: ${String(error)}`,

@@ -8,16 +8,36 @@ import { DEFAULT_JOB_OPTIONS, JOBS_QUEUE, JobName, JobPayloads } from './queue.c
 export class JobQueue {
   constructor(@InjectQueue(JOBS_QUEUE) private readonly queue: Queue) {}
 
+  /**
+   * Adds a job. While Redis is unreachable the client would hold the command until it
+   * reconnects; `timeoutMs` bounds that wait (the caller decides what a late enqueue means).
+   */
   async enqueue<N extends JobName>(
     name: N,
     payload: JobPayloads[N],
-    options: { jobId?: string; delayMs?: number } = {},
+    options: { jobId?: string; delayMs?: number; timeoutMs?: number } = {},
   ): Promise<void> {
-    await this.queue.add(name, payload, {
+    const added = this.queue.add(name, payload, {
       ...DEFAULT_JOB_OPTIONS,
       jobId: options.jobId,
       delay: options.delayMs,
     });
+    if (options.timeoutMs === undefined) {
+      await added;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`enqueue of ${name} took over ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([added, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** A repeatable job: Bull keeps one schedule per name and key, whatever the worker count. */
