@@ -11,3 +11,6 @@ export * from './queue/queue.module';
 export * from './queue/job-queue.service';
 export * from './queue/lease.service';
 export * from './queue/job-handler.decorator';
+export * from './wire/edited.dto';
+export * from './wire/read-only.decorator';
+export * from './wire/field.decorators';

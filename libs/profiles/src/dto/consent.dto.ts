@@ -1,9 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { CONSENT_STATUS_VALUES } from '@app/consents';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
-import { EditedDto } from './edited.dto';
-import { ReadOnlyField } from './read-only.decorator';
-import { OptionalBoolean, OptionalText } from './field.decorators';
+import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
 
 export class ConsentDto {
   @OptionalText(100, { description: 'Name of an active consent type' })

@@ -1,10 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
 import { ConsentDto } from './consent.dto';
-import { EditedDto } from './edited.dto';
+import { EditedDto, NestedArray, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
 import { PreferenceDto } from './preference.dto';
-import { ReadOnlyField } from './read-only.decorator';
-import { NestedArray, OptionalBoolean, OptionalText } from './field.decorators';
 
 export class EmailDto {
   @NestedArray(() => PreferenceDto)

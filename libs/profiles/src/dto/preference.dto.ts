@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ConsentAssociationDto } from './consent.dto';
-import { ReadOnlyField } from './read-only.decorator';
-import { NestedArray, OptionalText } from './field.decorators';
+import { NestedArray, OptionalText, ReadOnlyField } from '@app/shared';
 
 export class PreferenceAttributeDto {
   @ApiPropertyOptional()

@@ -3,10 +3,8 @@ import { Type } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ConsentDto } from './consent.dto';
 import { AddressDto, EmailDto, PhoneDto } from './contact.dto';
-import { EditedDto } from './edited.dto';
+import { EditedDto, NestedArray, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
 import { PreferenceDto } from './preference.dto';
-import { ReadOnlyField } from './read-only.decorator';
-import { NestedArray, OptionalBoolean, OptionalText } from './field.decorators';
 
 export class CustomerNameDto {
   @OptionalText(100)

@@ -13,7 +13,7 @@ import type {
 } from '../domain/profile-data.schema';
 import type { AddressDto, EmailDto, PhoneDto } from '../dto/contact.dto';
 import type { ConsentAssociationDto, ConsentDto } from '../dto/consent.dto';
-import type { EditedDto } from '../dto/edited.dto';
+import type { EditedDto } from '@app/shared';
 import type { PreferenceDto } from '../dto/preference.dto';
 import type { AlternateIdDto, CustomFieldDto, GroupDto, ProfileDto } from '../dto/profile.dto';
 
