@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isDuplicateKeyError } from '@app/shared';
+import type { Model } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
+
+const INT32_MAX = 2147483647;
+
+/** Ids, unique names and the change stamp of a client's configuration entries. */
+@Injectable()
+export class ConfigBookkeeping {
+  constructor(
+    @InjectModel(ConfigStamp.name) private readonly stamps: Model<ConfigStamp>,
+    @InjectModel(ConfigClaim.name) private readonly claims: Model<ConfigClaim>,
+  ) {}
+
+  /** The next free int32 id of `kind` for the client (1, 2, ...). */
+  async nextId(clientId: string, kind: string): Promise<number> {
+    const last = await this.claims
+      .find({ clientId, kind, _id: { $regex: '\\|id:\\d+$' } })
+      .sort({ entryId: -1 })
+      .limit(1)
+      .lean<ConfigClaim[]>()
+      .exec();
+    for (let id = (last[0]?.entryId ?? 0) + 1; id <= INT32_MAX; id++) {
+      try {
+        await this.claims.create({
+          _id: `${clientId}|${kind}|#${id}`,
+          clientId,
+          kind,
+          entryId: id,
+        });
+        return id;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
+    throw new Error(`No free ${kind} id left for client ${clientId}`);
+  }
+
+  /** Claims `name` (case-insensitive) for entry `entryId`; false when another entry has it. */
+  async claimName(clientId: string, kind: string, name: string, entryId: number): Promise<boolean> {
+    const _id = nameKey(clientId, kind, name);
+    try {
+      await this.claims.create({ _id, clientId, kind, entryId });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const holder = await this.claims.findOne({ _id, clientId }).lean<ConfigClaim>().exec();
+    return holder?.entryId === entryId;
+  }
+
+  async releaseName(clientId: string, kind: string, name: string, entryId: number): Promise<void> {
+    await this.claims.deleteOne({ _id: nameKey(clientId, kind, name), clientId, entryId });
+  }
+
+  /** Marks the client's configuration as changed (after the change is stored). */
+  async touch(clientId: string): Promise<void> {
+    await this.stamps.updateOne(
+      { _id: clientId },
+      { $set: { stamp: randomUUID() } },
+      { upsert: true },
+    );
+  }
+
+  async stampOf(clientId: string): Promise<string> {
+    const doc = await this.stamps.findById(clientId).lean<ConfigStamp>().exec();
+    return doc?.stamp ?? 'initial';
+  }
+}
+
+function nameKey(clientId: string, kind: string, name: string): string {
+  return `${clientId}|${kind}|name:${name.trim().replace(/\s+/g, ' ').toLowerCase()}`;
+}

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import {
+  ConfigClaim,
+  ConfigClaimSchema,
+  ConfigStamp,
+  ConfigStampSchema,
+} from './common/config-bookkeeping.schema';
+import { ConfigBookkeeping } from './common/config-bookkeeping.service';
+
+const providers = [ConfigBookkeeping];
+
+/**
+ * The configuration collections and their repositories, without HTTP: the api's
+ * Configuration API and the profile write validation (api and worker) both use it.
+ */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: ConfigStamp.name, schema: ConfigStampSchema },
+      { name: ConfigClaim.name, schema: ConfigClaimSchema },
+    ]),
+  ],
+  providers,
+  exports: providers,
+})
+export class ConfigurationCoreModule {}
