@@ -26,7 +26,7 @@ export class ConfigBookkeeping {
     for (let id = (last[0]?.entryId ?? 0) + 1; id <= INT32_MAX; id++) {
       try {
         await this.claims.create({
-          _id: `${clientId}|${kind}|#${id}`,
+          _id: `${clientId}|${kind}|id:${id}`,
           clientId,
           kind,
           entryId: id,
