@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { ConfigurationCoreModule } from '../configuration-core.module';
+
+/** ConsentTypes: controllers, use cases and repositories of this configuration area. */
+@Module({
+  imports: [ConfigurationCoreModule],
+})
+export class ConsentTypesModule {}
