@@ -3,6 +3,9 @@ import { CreateProfileHandler } from './commands/create-profile/create-profile.h
 import { DeleteProfileHandler } from './commands/delete-profile/delete-profile.handler';
 import { UpdateProfileHandler } from './commands/update-profile/update-profile.handler';
 import { ProfileController } from './http/profile.controller';
+import { TagsController } from './http/tags.controller';
+import { DeleteTagHandler } from './commands/delete-tag/delete-tag.handler';
+import { GetTagCountsHandler } from './queries/get-tag-counts/get-tag-counts.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { GetProfileUpdatesHandler } from './queries/get-profile-updates/get-profile-updates.handler';
 import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
@@ -10,13 +13,15 @@ import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
 /** The Profile Data API: controllers and the use cases they hand off to. */
 @Module({
   imports: [ProfilesPersistenceModule],
-  controllers: [ProfileController],
+  controllers: [ProfileController, TagsController],
   providers: [
     CreateProfileHandler,
     UpdateProfileHandler,
     DeleteProfileHandler,
     GetProfileHandler,
     GetProfileUpdatesHandler,
+    GetTagCountsHandler,
+    DeleteTagHandler,
   ],
 })
 export class ProfilesApiModule {}

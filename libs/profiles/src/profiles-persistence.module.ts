@@ -8,9 +8,11 @@ import {
   ProfileSchema,
 } from './domain/profile.schema';
 import { ProfileWrite, ProfileWriteSchema } from './domain/profile-write.schema';
+import { TagEntry, TagEntrySchema } from './domain/tag.schema';
 import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
 import { ProfileRepository } from './repositories/profile.repository';
 import { ProfileWriteRepository } from './repositories/profile-write.repository';
+import { TagRepository } from './repositories/tag.repository';
 import { AlternateIdClaims } from './services/alternate-id-claims.service';
 import { ExistingProfiles } from './services/existing-profiles.service';
 import { ProfileWriteIntake } from './services/profile-write-intake.service';
@@ -19,6 +21,7 @@ const providers = [
   ProfileRepository,
   ProfileWriteRepository,
   AlternateIdClaimRepository,
+  TagRepository,
   AlternateIdClaims,
   ExistingProfiles,
   ProfileWriteIntake,
@@ -32,6 +35,7 @@ const providers = [
       { name: ProfileIdHint.name, schema: ProfileIdHintSchema },
       { name: ProfileWrite.name, schema: ProfileWriteSchema },
       { name: AlternateIdClaim.name, schema: AlternateIdClaimSchema },
+      { name: TagEntry.name, schema: TagEntrySchema },
     ]),
   ],
   providers,

@@ -179,6 +179,10 @@ export const tagRule: ElementRule = {
   nested: {},
   stamp: 'none',
   activatable: true,
+  derive(element) {
+    // The normalised name: what tag counts and tag deletion look profiles up by.
+    element.Key = normText(element.Name);
+  },
 };
 
 export const alternateIdRule: ElementRule = {

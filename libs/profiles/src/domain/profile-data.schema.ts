@@ -148,7 +148,8 @@ const GroupSchema = SchemaFactory.createForClass(StoredGroup);
 @Schema({ _id: false })
 export class StoredProfileTag {
   @Prop() Name: string;
-  /** Tags removed by a write are kept inactive (history, tag counts). */
+  /** Name trimmed, spaces folded, lower-cased (tags match case-insensitively). */
+  @Prop() Key: string;
   @Prop({ default: true }) IsActive: boolean;
 }
 const ProfileTagSchema = SchemaFactory.createForClass(StoredProfileTag);

@@ -27,6 +27,13 @@ export function transitionProfile(profile: Profile, write: ProfileWrite): Profil
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
       return { ...next, data: applyProfileWrite(profile.data, body, write.kind, ctx) };
+    case 'remove-tag': {
+      if (profile.state === 'deleted' || !profile.data) return next;
+      const key = typeof body.Key === 'string' ? body.Key : '';
+      const ProfileTags = profile.data.ProfileTags.filter((tag) => tag.Key !== key);
+      const Edited = { ...profile.data.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };
+      return { ...next, data: { ...profile.data, ProfileTags, Edited } };
+    }
     case 'delete':
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       return { ...next, state: 'deleted', data: undefined };

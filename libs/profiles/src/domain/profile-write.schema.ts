@@ -1,6 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
-export type ProfileWriteKind = 'create' | 'merge' | 'overwrite' | 'delete';
+/** `remove-tag` is the system write of a tag deletion (DELETE /{clientId}/Tags/{tagName}). */
+export type ProfileWriteKind = 'create' | 'merge' | 'overwrite' | 'delete' | 'remove-tag';
 export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
 
 /**

@@ -34,6 +34,8 @@ export class Profile {
 export const ProfileSchema = SchemaFactory.createForClass(Profile);
 // Serves: profile listings and searches of one client (issue 4 adds the field indexes).
 ProfileSchema.index({ clientId: 1, profileId: 1 });
+// Serves: tag counts and tag deletion (profiles of a client carrying a tag).
+ProfileSchema.index({ clientId: 1, 'data.ProfileTags.Key': 1 });
 
 /** Highest profile id handed out per client: a hint for the next claim, not a counter. */
 @Schema({ collection: 'profile_id_hints', versionKey: false })

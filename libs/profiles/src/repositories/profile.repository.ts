@@ -53,6 +53,30 @@ export class ProfileRepository {
     throw new Error(`Client ${clientId} has no free int32 profile id left`);
   }
 
+  /**
+   * Profiles of the client (not deleted) carrying tag `key`. Tags have no inactive state
+   * on the wire (a write removes them), so every stored tag counts.
+   */
+  countWithTag(clientId: string, key: string): Promise<number> {
+    return this.profiles
+      .countDocuments({ clientId, state: 'active', 'data.ProfileTags.Key': key })
+      .exec();
+  }
+
+  /** Profiles of the client (not deleted) carrying the tag. */
+  findWithTag(
+    clientId: string,
+    key: string,
+  ): Promise<Pick<Profile, 'profileId' | 'lastAcceptedSeq'>[]> {
+    return this.profiles
+      .find(
+        { clientId, state: 'active', 'data.ProfileTags.Key': key },
+        { profileId: 1, lastAcceptedSeq: 1 },
+      )
+      .lean<Profile[]>()
+      .exec();
+  }
+
   async raiseAcceptedSeq(clientId: string, profileId: number, seq: number): Promise<void> {
     await this.profiles.updateOne(
       { _id: profileKey(clientId, profileId) },

@@ -6,6 +6,7 @@ import type { Profile } from '../../domain/profile.schema';
 import type { ProfileWrite } from '../../domain/profile-write.schema';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { TagRepository } from '../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
 
@@ -32,6 +33,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
     private readonly alternateIds: AlternateIdClaims,
+    private readonly tags: TagRepository,
     private readonly lease: LeaseService,
     private readonly settings: Settings,
   ) {}
@@ -117,6 +119,13 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       before.data?.AlternateIds,
       after.data?.AlternateIds,
     );
+    // Tags enter the account's tag list when a profile first carries them.
+    const known = new Set((before.data?.ProfileTags ?? []).map((tag) => tag.Key));
+    for (const tag of after.data?.ProfileTags ?? []) {
+      if (tag.IsActive !== false && !known.has(tag.Key)) {
+        await this.tags.ensure(write.clientId, tag.Name, tag.Key);
+      }
+    }
   }
 
   /**

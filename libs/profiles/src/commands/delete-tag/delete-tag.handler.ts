@@ -1,0 +1,38 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { normText } from '../../domain/element-rules';
+import { ProfileRepository } from '../../repositories/profile.repository';
+import { TagRepository } from '../../repositories/tag.repository';
+import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import { DeleteTagCommand } from './delete-tag.command';
+
+/**
+ * Each profile carrying the tag (active or not) gets a queued `remove-tag` write, so the
+ * removal takes its place in the profile's write order and touches nothing else; the
+ * tag leaves the account last, so a retry after a crash finds the profiles left over.
+ */
+@CommandHandler(DeleteTagCommand)
+export class DeleteTagHandler implements ICommandHandler<DeleteTagCommand> {
+  constructor(
+    private readonly tags: TagRepository,
+    private readonly profiles: ProfileRepository,
+    private readonly intake: ProfileWriteIntake,
+  ) {}
+
+  async execute({ clientId, userId, tagName }: DeleteTagCommand): Promise<void> {
+    const key = normText(tagName);
+    const tag = await this.tags.findByKey(clientId, key);
+    if (!tag) throw ApiError.notFound(`Tag ${JSON.stringify(tagName)} was not found`);
+    for (const profile of await this.profiles.findWithTag(clientId, key)) {
+      await this.intake.accept({
+        clientId,
+        profileId: profile.profileId,
+        lastAcceptedSeq: profile.lastAcceptedSeq,
+        kind: 'remove-tag',
+        body: { Key: key },
+        userId,
+      });
+    }
+    await this.tags.remove(clientId, key);
+  }
+}
