@@ -1,0 +1,187 @@
+import type { ProfileData } from './profile-data.schema';
+
+/** The kinds of type entries a profile names. */
+export type ProfileTypeKind =
+  | 'CustomerTypes'
+  | 'AddressTypes'
+  | 'AlternateIdTypes'
+  | 'GroupTypes'
+  | 'EmailTypes'
+  | 'PhoneTypes';
+
+/**
+ * What a profile write needs to know of its client's configuration (the port; the
+ * configuration module's snapshot implements it). Names compare case-insensitively.
+ */
+export interface ProfileVocabulary {
+  type(kind: ProfileTypeKind, name: string): { IsActive: boolean } | undefined;
+  consentType(
+    name: string,
+  ): { IsActive: boolean; Versions: { ConsentVersion: string; IsActive: boolean }[] } | undefined;
+  customField(name: string): { IsActive: boolean } | undefined;
+  /** Type, limits, picklist and update rule of a custom field value; a message or null. */
+  checkCustomFieldValue(
+    name: string,
+    newValue: string | null,
+    currentValue: string | null,
+  ): string | null;
+  /** Names of the active custom fields every profile must have. */
+  requiredCustomFields(): string[];
+}
+
+type Element = Record<string, unknown>;
+
+const TYPE_REFERENCES: [string, string, ProfileTypeKind][] = [
+  ['Addresses', 'AddressType', 'AddressTypes'],
+  ['AlternateIds', 'AlternateIdType', 'AlternateIdTypes'],
+  ['Groups', 'GroupType', 'GroupTypes'],
+  ['Emails', 'EmailAddressType', 'EmailTypes'],
+  ['PhoneNumbers', 'PhoneType', 'PhoneTypes'],
+];
+
+const CONTACT_CONTAINERS: [string, string][] = [
+  ['Emails', 'EmailPreferences'],
+  ['PhoneNumbers', 'PhonePreferences'],
+  ['Addresses', 'AddressPreferences'],
+];
+
+/**
+ * Checks a profile body against the client's configuration: every type, consent type
+ * and version, and custom field it names exists and is active; custom field values fit
+ * their definition and update rule against `current` (the stored profile, if any);
+ * create and overwrite carry every required custom field. Returns one message per
+ * problem, each naming the field by its path and the value.
+ */
+export function checkAgainstConfiguration(
+  body: Element,
+  vocabulary: ProfileVocabulary,
+  kind: 'create' | 'merge' | 'overwrite',
+  current?: ProfileData,
+): string[] {
+  const problems: string[] = [];
+  const named = (
+    path: string,
+    value: unknown,
+    what: string,
+    entry: { IsActive: boolean } | undefined,
+  ) => {
+    if (!entry)
+      problems.push(`${path} (value ${JSON.stringify(value)}) names no ${what} of this account`);
+    else if (!entry.IsActive)
+      problems.push(`${path} (value ${JSON.stringify(value)}) is an inactive ${what}`);
+  };
+
+  if (typeof body.CustomerType === 'string') {
+    named(
+      'CustomerType',
+      body.CustomerType,
+      'customer type',
+      vocabulary.type('CustomerTypes', body.CustomerType),
+    );
+  }
+  for (const [collection, field, typeKind] of TYPE_REFERENCES) {
+    elements(body[collection]).forEach((element, index) => {
+      const value = element[field];
+      if (typeof value === 'string') {
+        named(
+          `${collection}[${index}].${field}`,
+          value,
+          typeKindLabel(typeKind),
+          vocabulary.type(typeKind, value),
+        );
+      }
+    });
+  }
+
+  const checkConsents = (consents: unknown, path: string) =>
+    elements(consents).forEach((consent, index) => checkConsent(consent, `${path}[${index}]`));
+  const checkConsent = (consent: Element, path: string) => {
+    const typeName = consent.ConsentType;
+    if (typeof typeName !== 'string') return;
+    const type = vocabulary.consentType(typeName);
+    named(`${path}.ConsentType`, typeName, 'consent type', type);
+    const version = consent.ConsentVersion;
+    if (type && typeof version === 'string') {
+      const found = type.Versions.find(
+        (v) => v.ConsentVersion.toLowerCase() === version.toLowerCase(),
+      );
+      named(`${path}.ConsentVersion`, version, `version of consent type "${typeName}"`, found);
+    }
+  };
+  const checkPreferences = (preferences: unknown, path: string) =>
+    elements(preferences).forEach((preference, index) =>
+      checkConsents(preference.ConsentAssociations, `${path}[${index}].ConsentAssociations`),
+    );
+
+  checkConsents(body.Consents, 'Consents');
+  checkPreferences(body.ProfilePreferences, 'ProfilePreferences');
+  for (const [collection, preferences] of CONTACT_CONTAINERS) {
+    elements(body[collection]).forEach((element, index) => {
+      checkConsents(element.Consents, `${collection}[${index}].Consents`);
+      checkPreferences(element[preferences], `${collection}[${index}].${preferences}`);
+    });
+  }
+
+  const stored = new Map(
+    (current?.CustomFields ?? [])
+      .filter((field) => field.IsActive !== false)
+      .map((field) => [field.Name.trim().toLowerCase(), field.Value ?? null]),
+  );
+  const given = new Set<string>();
+  elements(body.CustomFields).forEach((field, index) => {
+    const name = field.Name;
+    if (typeof name !== 'string') return;
+    const path = `CustomFields[${index}]`;
+    const definition = vocabulary.customField(name);
+    named(`${path}.Name`, name, 'custom field', definition);
+    if (!definition?.IsActive) return;
+    const key = name.trim().toLowerCase();
+    const removing = field.IsActive === false;
+    const newValue = removing ? null : typeof field.Value === 'string' ? field.Value : null;
+    if (!removing && newValue !== null && newValue !== '') given.add(key);
+    // In a merge, a field named without Value keeps its value: nothing to check.
+    if (!removing && !('Value' in field)) {
+      if (stored.get(key)) given.add(key);
+      return;
+    }
+    const message = vocabulary.checkCustomFieldValue(name, newValue, stored.get(key) ?? null);
+    if (message) problems.push(`${path}: ${message}`);
+  });
+
+  if (kind === 'overwrite' && current) {
+    // An overwrite removes the fields it omits: their update rules must allow it.
+    for (const [key, value] of stored) {
+      if (given.has(key) || value === null || value === '') continue;
+      const name =
+        current.CustomFields.find((field) => field.Name.trim().toLowerCase() === key)?.Name ?? key;
+      if (!vocabulary.customField(name)?.IsActive) continue;
+      const message = vocabulary.checkCustomFieldValue(name, null, value);
+      if (message) problems.push(`CustomFields (omitted ${JSON.stringify(name)}): ${message}`);
+    }
+  }
+  if (kind !== 'merge') {
+    for (const name of vocabulary.requiredCustomFields()) {
+      if (!given.has(name.trim().toLowerCase())) {
+        problems.push(
+          `CustomFields: the required custom field ${JSON.stringify(name)} has no value`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+function elements(value: unknown): Element[] {
+  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Element[]) : [];
+}
+
+function typeKindLabel(kind: ProfileTypeKind): string {
+  return {
+    CustomerTypes: 'customer type',
+    AddressTypes: 'address type',
+    AlternateIdTypes: 'alternate id type',
+    GroupTypes: 'group type',
+    EmailTypes: 'email type',
+    PhoneTypes: 'phone type',
+  }[kind];
+}
