@@ -26,11 +26,13 @@ export class BearerAuthService {
     if (!verified.ok) throw bearerError(verified.reason, realm);
     const { cid, sub, jti } = verified.claims;
 
-    if (await this.revoked.isRevoked(jti)) throw bearerError('revoked', realm);
-    const [client, user] = await Promise.all([
+    // The three lookups are independent: one round trip of latency, not three.
+    const [revoked, client, user] = await Promise.all([
+      this.revoked.isRevoked(jti),
       this.clients.findById(cid),
       this.users.find(cid, sub),
     ]);
+    if (revoked) throw bearerError('revoked', realm);
     if (!client || !user || !user.isActive) throw bearerError('inactive', realm);
 
     return { clientId: client.clientId, userId: user.userId, group: groupOf(client, user.group) };
