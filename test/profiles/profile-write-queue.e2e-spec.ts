@@ -91,6 +91,26 @@ describe('Queued profile writes', () => {
     expect(writes.map((w) => w.seq)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
   });
 
+  it('loses no write accepted while workers are applying earlier ones', async () => {
+    await app.startWorker();
+    await app.startWorker();
+    const id = await createProfile();
+    // Acceptance and application overlap: nothing but the worker may write the profile.
+    await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        merge(id, { CustomFields: [{ Name: `c${n}`, Value: `${n}` }] }),
+      ),
+    );
+    const profile = await complete(id);
+    expect(profile.CustomFields.map((f: { Name: string }) => f.Name).sort()).toEqual(
+      Array.from({ length: 30 }, (_, n) => `c${n}`).sort(),
+    );
+    const stored = await db
+      .collection('profiles')
+      .findOne({ _id: `${tenant.clientId}|${id}` } as object);
+    expect(stored?.appliedSeq).toBe(31);
+  });
+
   it('does not apply a write twice when a worker crashed after saving and before marking it', async () => {
     const id = await createProfile();
     await merge(id, { CustomerName: { FirstName: 'first' } });

@@ -31,5 +31,7 @@ export const ProfileWriteSchema = SchemaFactory.createForClass(ProfileWrite);
 // Serves: the worker's "pending writes of this profile in sequence order" and the
 // UpdateStatus check of a profile retrieval.
 ProfileWriteSchema.index({ clientId: 1, profileId: 1, status: 1, seq: 1 });
+// Serves: the next sequence number of a profile (highest seq) and its Updates listing.
+ProfileWriteSchema.index({ clientId: 1, profileId: 1, seq: -1 });
 // Serves: the sweeper's "pending writes accepted before T".
 ProfileWriteSchema.index({ status: 1, acceptedAt: 1 });

@@ -25,8 +25,6 @@ export class Profile {
   @Prop({ required: true, default: 'pending' }) state: ProfileState;
   /** Sequence number of the last write applied (0: none yet). */
   @Prop({ required: true, default: 0 }) appliedSeq: number;
-  /** Highest sequence number accepted so far; a hint for the next one, never trusted alone. */
-  @Prop({ required: true, default: 0 }) lastAcceptedSeq: number;
   @Prop({ type: ProfileDataSchema }) data?: ProfileData;
   @Prop({ type: SchemaFactory.createForClass(LastWriteFailure) }) lastFailure?: LastWriteFailure;
 }

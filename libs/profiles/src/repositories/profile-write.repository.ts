@@ -43,6 +43,21 @@ export class ProfileWriteRepository {
     }
   }
 
+  /** The highest sequence number accepted for the profile (0: none): where `append` starts. */
+  async lastSeq(clientId: string, profileId: number): Promise<number> {
+    const last = await this.writes
+      .find({ clientId, profileId }, { seq: 1 })
+      .sort({ seq: -1 })
+      .limit(1)
+      .lean<ProfileWrite[]>()
+      .exec();
+    return last[0]?.seq ?? 0;
+  }
+
+  async hasAny(clientId: string, profileId: number): Promise<boolean> {
+    return (await this.lastSeq(clientId, profileId)) > 0;
+  }
+
   pendingFor(clientId: string, profileId: number, limit: number): Promise<ProfileWrite[]> {
     return this.writes
       .find({ clientId, profileId, status: 'pending' })

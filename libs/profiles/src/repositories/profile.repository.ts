@@ -36,7 +36,6 @@ export class ProfileRepository {
           profileId: candidate,
           state: 'pending',
           appliedSeq: 0,
-          lastAcceptedSeq: 0,
         });
       } catch (error) {
         if (isDuplicateKeyError(error)) continue;
@@ -64,24 +63,11 @@ export class ProfileRepository {
   }
 
   /** Profiles of the client (not deleted) carrying the tag. */
-  findWithTag(
-    clientId: string,
-    key: string,
-  ): Promise<Pick<Profile, 'profileId' | 'lastAcceptedSeq'>[]> {
+  findWithTag(clientId: string, key: string): Promise<Pick<Profile, 'profileId'>[]> {
     return this.profiles
-      .find(
-        { clientId, state: 'active', 'data.ProfileTags.Key': key },
-        { profileId: 1, lastAcceptedSeq: 1 },
-      )
+      .find({ clientId, state: 'active', 'data.ProfileTags.Key': key }, { profileId: 1 })
       .lean<Profile[]>()
       .exec();
-  }
-
-  async raiseAcceptedSeq(clientId: string, profileId: number, seq: number): Promise<void> {
-    await this.profiles.updateOne(
-      { _id: profileKey(clientId, profileId) },
-      { $max: { lastAcceptedSeq: seq } },
-    );
   }
 
   /**

@@ -5,14 +5,15 @@ import type {
   ProfileWriteKind,
   ProfileWriteStatus,
 } from '../domain/profile-write.schema';
-import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 
 const ENQUEUE_TIMEOUT_MS = 2000;
 
 /**
  * Accepts a validated profile write: records it in the database first (the record that
- * survives any crash), then enqueues a job that names its profile. A lost job or a lost
+ * survives any crash), then enqueues a job that names its profile. It never writes the
+ * profile document itself: the worker is its only writer (the embedded engine does not
+ * make concurrent updates of one document atomic, so a second writer could undo a save). A lost job or a lost
  * Redis only delays the write: the worker's sweeper finds it again.
  */
 @Injectable()
@@ -20,7 +21,6 @@ export class ProfileWriteIntake {
   private readonly logger = new Logger('ProfileWriteIntake');
 
   constructor(
-    private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
     private readonly queue: JobQueue,
   ) {}
@@ -28,7 +28,6 @@ export class ProfileWriteIntake {
   async accept(write: {
     clientId: string;
     profileId: number;
-    lastAcceptedSeq: number;
     kind: ProfileWriteKind;
     body?: object;
     userId: string;
@@ -36,12 +35,11 @@ export class ProfileWriteIntake {
     const stored = await this.writes.append({
       clientId: write.clientId,
       profileId: write.profileId,
-      fromSeq: write.lastAcceptedSeq + 1,
+      fromSeq: (await this.writes.lastSeq(write.clientId, write.profileId)) + 1,
       kind: write.kind,
       body: write.body === undefined ? undefined : JSON.stringify(write.body),
       userId: write.userId,
     });
-    await this.profiles.raiseAcceptedSeq(write.clientId, write.profileId, stored.seq);
     try {
       // The write is already recorded: a slow or absent Redis must not hold the answer.
       await this.queue.enqueue(

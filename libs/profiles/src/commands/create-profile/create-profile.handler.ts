@@ -30,7 +30,6 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     const write = await this.intake.accept({
       clientId,
       profileId,
-      lastAcceptedSeq: 0,
       kind: 'create',
       body,
       userId,

@@ -26,7 +26,6 @@ export class DeleteProfileHandler implements ICommandHandler<DeleteProfileComman
     const write = await this.intake.accept({
       clientId,
       profileId,
-      lastAcceptedSeq: profile.lastAcceptedSeq,
       kind: 'delete',
       body: reasonCode ? { ReasonCode: reasonCode } : undefined,
       userId,

@@ -27,7 +27,6 @@ export class DeleteTagHandler implements ICommandHandler<DeleteTagCommand> {
       await this.intake.accept({
         clientId,
         profileId: profile.profileId,
-        lastAcceptedSeq: profile.lastAcceptedSeq,
         kind: 'remove-tag',
         body: { Key: key },
         userId,

@@ -26,7 +26,6 @@ export class UpdateProfileHandler implements ICommandHandler<UpdateProfileComman
     const write = await this.intake.accept({
       clientId,
       profileId,
-      lastAcceptedSeq: profile.lastAcceptedSeq,
       kind: mode,
       body,
       userId,

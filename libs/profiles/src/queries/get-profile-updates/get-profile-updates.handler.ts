@@ -17,7 +17,11 @@ export class GetProfileUpdatesHandler implements IQueryHandler<GetProfileUpdates
   async execute({ clientId, profileId }: GetProfileUpdatesQuery): Promise<ProfileUpdateListDto> {
     const profile = await this.profiles.findOne(clientId, profileId);
     // A refused create leaves a shell with a failed write: still shown, so the failure is visible.
-    if (!profile || profile.state === 'deleted' || profile.lastAcceptedSeq === 0) {
+    if (
+      !profile ||
+      profile.state === 'deleted' ||
+      !(await this.writes.hasAny(clientId, profileId))
+    ) {
       throw ApiError.notFound(`Profile ${profileId} was not found`);
     }
     const writes = await this.writes.listFor(clientId, profileId, 100);

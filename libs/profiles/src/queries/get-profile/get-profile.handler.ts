@@ -16,10 +16,7 @@ export class GetProfileHandler implements IQueryHandler<GetProfileQuery> {
     const profile = await this.existing.get(clientId, profileId);
     if (!profile.data) return toPendingProfileDto(profileId);
     // UpdateStatus is exact: Pending Update while any accepted write is not yet applied.
-    // lastAcceptedSeq only ever names stored writes, so a higher value proves one is pending.
-    const pending =
-      profile.lastAcceptedSeq > profile.appliedSeq ||
-      (await this.writes.hasPending(clientId, profileId));
+    const pending = await this.writes.hasPending(clientId, profileId);
     return toProfileDto(profileId, profile.data, pending);
   }
 }
