@@ -1,1 +1,2 @@
 export * from './configuration-api.module';
+export * from './types';

@@ -1,0 +1,139 @@
+import { Body, Controller, Get, HttpCode, Patch, Post, type Type } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { PatchOperationDto } from '../../common/patch-operation.dto';
+import { CreateTypesCommand } from '../commands/create-types/create-types.command';
+import { PatchTypeCommand } from '../commands/patch-type/patch-type.command';
+import { typeListDtoOf, type TypeListDto } from '../dto/type-entry.dto';
+import { ListTypesQuery } from '../queries/list-types/list-types.query';
+import { TYPE_KIND_INFO, TYPE_KINDS, type TypeKind } from '../type-kind';
+import { PatchOperationsPipe } from './patch-operations.pipe';
+import {
+  ApiTypeIdParam,
+  ApiTypeListQuery,
+  TypeIdParam,
+  TypeListQueryParams,
+  type TypeListParams,
+} from './type-params';
+import { ValidatedBodyPipe } from './validated-body.pipe';
+
+const ENTRY_RULES =
+  'Entry fields: TypeId (read-only), TypeName (required, 1-100 characters, unique per client and kind ' +
+  'compared case-insensitively), LocalizedFields (required, at least one, one per locale), IsDefault ' +
+  '(default false), IsActive (default true), Edited (read-only). At most one entry of a kind is the ' +
+  "default: making an entry the default clears the flag on the entry that had it (that entry's Edited " +
+  'stamps do not change), and an inactive entry cannot be the default (400).';
+
+/**
+ * The routes of one kind, all on the same handlers: GET and POST `/{clientId}/<Kind>`,
+ * PATCH `/{clientId}/<Kind>/{typeId}` and its older singular alias `/{clientId}/<Type>/{typeId}`.
+ */
+function createTypesController(kind: TypeKind): Type<unknown> {
+  const { singular, label, classifies } = TYPE_KIND_INFO[kind];
+  const ListDto = typeListDtoOf(kind);
+  const plural = `${label.toLowerCase()}s`;
+
+  @ApiTags('Configuration')
+  @ApiBadRequestResponse({
+    description: 'Malformed request; the Message names the field and value',
+  })
+  @Controller(':clientId')
+  class TypesController {
+    constructor(
+      private readonly commands: CommandBus,
+      private readonly queries: QueryBus,
+    ) {}
+
+    @Get(kind)
+    @ApiAuth('configuration', 'read')
+    @ApiOperation({
+      summary: `Retrieve ${plural}`,
+      description:
+        `${label}s classify ${classifies}. Answers { "${kind}": [...] } in TypeId order, active and ` +
+        'inactive entries alike (IsActive tells them apart). With locale, each entry carries only the ' +
+        'LocalizedFields selected for it (an entry without any keeps an empty list); 404 when no ' +
+        `returned entry has localised fields for the locale. ${ENTRY_RULES}`,
+    })
+    @ApiTypeListQuery()
+    @ApiOkResponse({ type: ListDto })
+    @ApiNotFoundResponse({
+      description: 'Unknown client, unknown Id, or no localised fields for the locale',
+    })
+    list(
+      @CurrentCaller() caller: Caller,
+      @TypeListQueryParams() params: TypeListParams,
+    ): Promise<TypeListDto> {
+      return this.queries.execute(
+        new ListTypesQuery(caller.clientId, kind, params.typeId, params.locale),
+      );
+    }
+
+    @Post(kind)
+    @HttpCode(201)
+    @ApiAuth('configuration', 'write')
+    @ApiOperation({
+      summary: `Create ${plural}`,
+      description:
+        `Body { "${kind}": [entries] } (1 to 100 entries). All or nothing: every entry is checked ` +
+        'first, and on any error none is created. 409 when a TypeName already exists for this kind ' +
+        '(case-insensitive) or repeats within the body; 400 when more than one entry of the body has ' +
+        `IsDefault true. Answers 201 with the created entries. ${ENTRY_RULES}`,
+    })
+    @ApiBody({ type: ListDto })
+    @ApiCreatedResponse({ type: ListDto })
+    @ApiConflictResponse({ description: 'A TypeName exists already or repeats in the body' })
+    @ApiNotFoundResponse({ description: 'Unknown client' })
+    create(
+      @CurrentCaller() caller: Caller,
+      @Body(new ValidatedBodyPipe(ListDto)) body: TypeListDto,
+    ): Promise<TypeListDto> {
+      return this.commands.execute(
+        new CreateTypesCommand(caller.clientId, caller.userId, kind, body[kind] ?? []),
+      );
+    }
+
+    @Patch([`${kind}/:typeId`, `${singular}/:typeId`])
+    @ApiTypeIdParam()
+    @ApiAuth('configuration', 'write')
+    @ApiOperation({
+      summary: `Update ${label.toLowerCase()}`,
+      description:
+        'Body: a JSON array of PATCH operations (add, remove, replace, test) applied in order to the ' +
+        `entry as GET returns it (all its LocalizedFields). Also served as PATCH /{clientId}/${singular}/{typeId}, ` +
+        'the older route. move and copy are refused (400); a failed test, or any refused operation, ' +
+        'changes nothing (400); TypeId and Edited are read-only (400); the result must be a valid entry ' +
+        '(400 naming the field); remove operations on several array elements are sent in descending ' +
+        'index order. A rename to a TypeName another entry of the kind has is a 409. Answers 200 with ' +
+        `{ "${kind}": [the updated entry] }. ${ENTRY_RULES}`,
+    })
+    @ApiBody({ type: PatchOperationDto, isArray: true })
+    @ApiOkResponse({ type: ListDto })
+    @ApiNotFoundResponse({ description: 'Unknown client or typeId' })
+    @ApiConflictResponse({ description: 'The new TypeName belongs to another entry' })
+    patch(
+      @CurrentCaller() caller: Caller,
+      @TypeIdParam() typeId: number,
+      @Body(PatchOperationsPipe) operations: PatchOperationDto[],
+    ): Promise<TypeListDto> {
+      return this.commands.execute(
+        new PatchTypeCommand(caller.clientId, caller.userId, kind, typeId, operations),
+      );
+    }
+  }
+  // A distinct name per kind keeps the OpenAPI operation ids unique (AddressTypesController_list).
+  Object.defineProperty(TypesController, 'name', { value: `${kind}Controller` });
+  return TypesController;
+}
+
+/** One controller per kind. */
+export const TYPES_CONTROLLERS: Type<unknown>[] = TYPE_KINDS.map(createTypesController);

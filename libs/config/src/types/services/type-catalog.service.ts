@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { toTypeEntry, type TypeEntry } from '../mapping/type-entry.mapper';
+import { TypeDefaultRepository } from '../repositories/type-default.repository';
+import { TypeEntryRepository } from '../repositories/type-entry.repository';
+import { normalizeTypeName, type TypeKind } from '../type-kind';
+
+export type { TypeEntry } from '../mapping/type-entry.mapper';
+
+/**
+ * The type-configuration entries of a client, for other modules (the profile write
+ * validation refuses unknown or inactive customer, address, alternate id and group types
+ * with it). Read-only; inactive entries are included, with `IsActive: false`.
+ */
+@Injectable()
+export class TypeCatalog {
+  constructor(
+    private readonly entries: TypeEntryRepository,
+    private readonly defaults: TypeDefaultRepository,
+  ) {}
+
+  /** The entry of that name (case-insensitive, surrounding and repeated spaces ignored), or null. */
+  async findByName(clientId: string, kind: TypeKind, name: string): Promise<TypeEntry | null> {
+    const [found, defaultTypeId] = await Promise.all([
+      this.entries.findByNameKeys(clientId, kind, [normalizeTypeName(name)]),
+      this.defaults.get(clientId, kind),
+    ]);
+    return found.length ? toTypeEntry(found[0], defaultTypeId) : null;
+  }
+
+  /** Every entry of the kind, active or not, in TypeId order. */
+  async list(clientId: string, kind: TypeKind): Promise<TypeEntry[]> {
+    const [all, defaultTypeId] = await Promise.all([
+      this.entries.list(clientId, kind),
+      this.defaults.get(clientId, kind),
+    ]);
+    return all.map((entry) => toTypeEntry(entry, defaultTypeId));
+  }
+
+  /** The default entry of the kind, or null when none is marked default. */
+  async findDefault(clientId: string, kind: TypeKind): Promise<TypeEntry | null> {
+    const defaultTypeId = await this.defaults.get(clientId, kind);
+    if (defaultTypeId === null) return null;
+    const entry = await this.entries.findOne(clientId, kind, defaultTypeId);
+    return entry ? toTypeEntry(entry, defaultTypeId) : null;
+  }
+}
