@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
@@ -12,6 +13,7 @@ describe('Tags: GET /{clientId}/Tags and DELETE /{clientId}/Tags/{tagName}', () 
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
     auth = await tenant.bearer();
   });
   afterAll(() => app.close());

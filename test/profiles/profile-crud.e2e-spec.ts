@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { fullProfileBody } from '../harness/profile-fixtures';
+import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
@@ -12,6 +13,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
     auth = await tenant.bearer();
   });
   afterAll(() => app.close());
@@ -262,6 +264,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
 
   it('hands out int32 profile ids per client: a second client starts again at 1, and parallel creates never share one', async () => {
     const other = await createTestTenant(app);
+    await configureTestTenant(app, other);
     const otherAuth = await other.bearer();
     const ids = await Promise.all(
       Array.from({ length: 8 }, () =>
@@ -280,6 +283,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
     const id = await create({ CustomerType: 'Customer' });
     await completed(id);
     const other = await createTestTenant(app);
+    await configureTestTenant(app, other);
     const otherAuth = await other.bearer();
     // Client B's credentials on client A's path: the same 404 as an unknown client.
     const cross = await request(app.http).get(`${base()}/${id}`).set('Authorization', otherAuth);

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
@@ -30,6 +31,7 @@ describe('Profile writes while Redis is down', () => {
 
   it('accepts a write with 202 while Redis is down and applies it after Redis returns', async () => {
     const tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
     const auth = await tenant.bearer();
     const base = `/Profiles/v4/${tenant.clientId}/Profile`;
     const created = await request(app.http)

@@ -1,6 +1,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
+import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
@@ -20,6 +21,7 @@ describe('Profile write validation', () => {
   beforeAll(async () => {
     app = await startTestApp({ workers: 0 });
     tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
     auth = await tenant.bearer();
     db = app.api.get<Connection>(getConnectionToken());
   });

@@ -4,6 +4,7 @@ import type { Queue } from 'bull';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { JOBS_QUEUE } from '@app/shared';
+import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
@@ -22,6 +23,7 @@ describe('Queued profile writes', () => {
   beforeAll(async () => {
     app = await startTestApp({ workers: 0, env: { MAX_WRITE_ATTEMPTS: '2' } });
     tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
     auth = await tenant.bearer();
     db = app.api.get<Connection>(getConnectionToken());
   });
@@ -187,6 +189,7 @@ describe('Queued profile writes', () => {
     const quick = await startTestApp({ workers: 0, env: { SYNC_WRITE_TIMEOUT_MS: '200' } });
     try {
       const other = await createTestTenant(quick);
+      await configureTestTenant(quick, other);
       const otherAuth = await other.bearer();
       const created = await request(quick.http)
         .post(`/Profiles/v4/${other.clientId}/Profile`)

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { ConfigurationReaderModule } from '@app/config';
 import { AlternateIdClaim, AlternateIdClaimSchema } from './domain/alternate-id-claim.schema';
 import {
   Profile,
@@ -30,6 +31,7 @@ const providers = [
 /** The collections this module owns, and the services over them. Internal to libs/profiles. */
 @Module({
   imports: [
+    ConfigurationReaderModule,
     MongooseModule.forFeature([
       { name: Profile.name, schema: ProfileSchema },
       { name: ProfileIdHint.name, schema: ProfileIdHintSchema },
@@ -39,6 +41,6 @@ const providers = [
     ]),
   ],
   providers,
-  exports: providers,
+  exports: [...providers, ConfigurationReaderModule],
 })
 export class ProfilesPersistenceModule {}

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApplyProfileWritesHandler } from './commands/apply-profile-writes/apply-profile-writes.handler';
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
-import { ApplyProfileWritesJob, SweepPendingWritesJob } from './worker/profile-write.jobs';
+import { ApplyProfileWritesJob, PendingWriteSweeper } from './worker/profile-write.jobs';
 
 /** The worker side of profiles: applies queued writes, sweeps for lost ones. */
 @Module({
@@ -11,7 +11,7 @@ import { ApplyProfileWritesJob, SweepPendingWritesJob } from './worker/profile-w
     ApplyProfileWritesHandler,
     SweepPendingWritesHandler,
     ApplyProfileWritesJob,
-    SweepPendingWritesJob,
+    PendingWriteSweeper,
   ],
 })
 export class ProfilesWorkerModule {}

@@ -1,8 +1,40 @@
 import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { ConfigurationCoreModule } from '../configuration-core.module';
+import { CreateConsentTypesHandler } from './commands/create-consent-types/create-consent-types.handler';
+import { PublishConsentVersionHandler } from './commands/publish-consent-version/publish-consent-version.handler';
+import { UpdateConsentTypeHandler } from './commands/update-consent-type/update-consent-type.handler';
+import { ConfigEventOutbox } from './config-event-outbox.service';
+import { ConfigEvent, ConfigEventSchema } from './config-event.schema';
+import { ConsentTypeCatalog } from './consent-type-catalog.service';
+import { ConsentTypeWriter } from './consent-type-writer.service';
+import { ConsentTypeRepository } from './consent-type.repository';
+import { ConsentTypeSchema, StoredConsentType } from './consent-type.schema';
+import { ConsentTypesController } from './http/consent-types.controller';
+import { FindConsentTypeHandler } from './queries/find-consent-type/find-consent-type.handler';
+import { GetConsentTypesHandler } from './queries/get-consent-types/get-consent-types.handler';
 
 /** ConsentTypes: controllers, use cases and repositories of this configuration area. */
 @Module({
-  imports: [ConfigurationCoreModule],
+  imports: [
+    ConfigurationCoreModule,
+    MongooseModule.forFeature([
+      { name: StoredConsentType.name, schema: ConsentTypeSchema },
+      { name: ConfigEvent.name, schema: ConfigEventSchema },
+    ]),
+  ],
+  controllers: [ConsentTypesController],
+  providers: [
+    ConsentTypeRepository,
+    ConsentTypeCatalog,
+    ConfigEventOutbox,
+    ConsentTypeWriter,
+    CreateConsentTypesHandler,
+    UpdateConsentTypeHandler,
+    PublishConsentVersionHandler,
+    GetConsentTypesHandler,
+    FindConsentTypeHandler,
+  ],
+  exports: [ConsentTypeCatalog, ConfigEventOutbox],
 })
 export class ConsentTypesModule {}

@@ -1,8 +1,34 @@
 import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { ConfigurationCoreModule } from '../configuration-core.module';
+import { PicklistsModule } from '../picklists/picklists.module';
+import { CreateCustomFieldsHandler } from './commands/create-custom-fields/create-custom-fields.handler';
+import { UpdateCustomFieldHandler } from './commands/update-custom-field/update-custom-field.handler';
+import { CustomFieldCatalog } from './custom-field-catalog.service';
+import { CustomFieldChecks } from './custom-field-checks.service';
+import { CustomFieldRepository } from './custom-field.repository';
+import { CustomFieldSchema, StoredCustomField } from './custom-field.schema';
+import { CustomFieldsController } from './http/custom-fields.controller';
+import { GetCustomFieldsHandler } from './queries/get-custom-fields/get-custom-fields.handler';
+import { GetUpdateRulesHandler } from './queries/get-update-rules/get-update-rules.handler';
 
 /** CustomFields: controllers, use cases and repositories of this configuration area. */
 @Module({
-  imports: [ConfigurationCoreModule],
+  imports: [
+    ConfigurationCoreModule,
+    PicklistsModule,
+    MongooseModule.forFeature([{ name: StoredCustomField.name, schema: CustomFieldSchema }]),
+  ],
+  controllers: [CustomFieldsController],
+  providers: [
+    CustomFieldRepository,
+    CustomFieldChecks,
+    CustomFieldCatalog,
+    CreateCustomFieldsHandler,
+    UpdateCustomFieldHandler,
+    GetCustomFieldsHandler,
+    GetUpdateRulesHandler,
+  ],
+  exports: [CustomFieldCatalog],
 })
 export class CustomFieldsModule {}

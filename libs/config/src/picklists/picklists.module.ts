@@ -1,8 +1,28 @@
 import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { ConfigurationCoreModule } from '../configuration-core.module';
+import { CreatePicklistsHandler } from './commands/create-picklists/create-picklists.handler';
+import { UpdatePicklistHandler } from './commands/update-picklist/update-picklist.handler';
+import { PicklistsController } from './http/picklists.controller';
+import { PicklistCatalog } from './picklist-catalog.service';
+import { PicklistRepository } from './picklist.repository';
+import { PicklistSchema, StoredPicklist } from './picklist.schema';
+import { GetPicklistsHandler } from './queries/get-picklists/get-picklists.handler';
 
 /** Picklists: controllers, use cases and repositories of this configuration area. */
 @Module({
-  imports: [ConfigurationCoreModule],
+  imports: [
+    ConfigurationCoreModule,
+    MongooseModule.forFeature([{ name: StoredPicklist.name, schema: PicklistSchema }]),
+  ],
+  controllers: [PicklistsController],
+  providers: [
+    PicklistRepository,
+    PicklistCatalog,
+    CreatePicklistsHandler,
+    UpdatePicklistHandler,
+    GetPicklistsHandler,
+  ],
+  exports: [PicklistCatalog],
 })
 export class PicklistsModule {}

@@ -1,3 +1,4 @@
+import { checkAgainstConfiguration, type ProfileVocabulary } from './profile-configuration.rules';
 import { applyProfileWrite } from './profile-merge';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
@@ -7,11 +8,21 @@ export class PermanentWriteError extends Error {}
 
 /**
  * The profile after one accepted write. Pure: the worker saves what this returns,
- * together with the write's sequence number.
+ * together with the write's sequence number. A create, merge or overwrite is checked
+ * against the client's configuration as it is now and the values stored now, so the
+ * custom field update rules are decided in write order.
  */
-export function transitionProfile(profile: Profile, write: ProfileWrite): Profile {
+export function transitionProfile(
+  profile: Profile,
+  write: ProfileWrite,
+  vocabulary: ProfileVocabulary,
+): Profile {
   const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
   const body = write.body ? (JSON.parse(write.body) as Record<string, unknown>) : {};
+  if (write.kind === 'create' || write.kind === 'merge' || write.kind === 'overwrite') {
+    const problems = checkAgainstConfiguration(body, vocabulary, write.kind, profile.data);
+    if (problems.length) throw new PermanentWriteError(problems.join('; '));
+  }
   const next: Profile = { ...profile, appliedSeq: write.seq, lastFailure: undefined };
 
   switch (write.kind) {

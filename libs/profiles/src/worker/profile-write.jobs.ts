@@ -1,10 +1,10 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { HandlesJob, JOB_NAMES, JobHandler, JobPayloads, JobQueue, Settings } from '@app/shared';
+import { HandlesJob, JOB_NAMES, JobHandler, JobPayloads, Settings } from '@app/shared';
 import { ApplyProfileWritesCommand } from '../commands/apply-profile-writes/apply-profile-writes.command';
 import { SweepPendingWritesCommand } from '../commands/sweep-pending-writes/sweep-pending-writes.command';
 
-/* Job handlers only hand off to commands; the use cases live in the handlers. */
+/* Job handlers and timers only hand off to commands; the use cases live in the handlers. */
 
 @Injectable()
 @HandlesJob(JOB_NAMES.applyProfileWrites)
@@ -16,23 +16,41 @@ export class ApplyProfileWritesJob implements JobHandler<typeof JOB_NAMES.applyP
   }
 }
 
+/**
+ * Runs the sweep on a timer of this process, not as a job in Redis: the sweep exists to
+ * recover from a Redis that lost its data, and a schedule kept in that same Redis would
+ * be lost with it. Every worker sweeps; a profile enqueued twice is applied once.
+ */
 @Injectable()
-@HandlesJob(JOB_NAMES.sweepPendingWrites)
-export class SweepPendingWritesJob
-  implements JobHandler<typeof JOB_NAMES.sweepPendingWrites>, OnApplicationBootstrap
-{
+export class PendingWriteSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('PendingWriteSweeper');
+  private timer?: NodeJS.Timeout;
+  private running = false;
+
   constructor(
     private readonly commands: CommandBus,
-    private readonly queue: JobQueue,
     private readonly settings: Settings,
   ) {}
 
-  /** One schedule in Redis, whatever the number of workers: each run happens once. */
-  async onApplicationBootstrap(): Promise<void> {
-    await this.queue.schedule(JOB_NAMES.sweepPendingWrites, {}, this.settings.sweepIntervalMs);
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), this.settings.sweepIntervalMs);
   }
 
-  async handle(): Promise<void> {
-    await this.commands.execute(new SweepPendingWritesCommand());
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.commands.execute(new SweepPendingWritesCommand());
+    } catch (error) {
+      this.logger.warn(
+        `sweep failed, next in ${this.settings.sweepIntervalMs} ms: ${String(error)}`,
+      );
+    } finally {
+      this.running = false;
+    }
   }
 }

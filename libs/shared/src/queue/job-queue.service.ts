@@ -39,18 +39,4 @@ export class JobQueue {
       clearTimeout(timer);
     }
   }
-
-  /** A repeatable job: Bull keeps one schedule per name and key, whatever the worker count. */
-  async schedule<N extends JobName>(
-    name: N,
-    payload: JobPayloads[N],
-    everyMs: number,
-  ): Promise<void> {
-    await this.queue.add(name, payload, {
-      ...DEFAULT_JOB_OPTIONS,
-      attempts: 1,
-      repeat: { every: everyMs },
-      jobId: name,
-    });
-  }
 }

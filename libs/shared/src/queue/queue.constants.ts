@@ -9,15 +9,12 @@ export const JOBS_QUEUE = 'jobs';
 export const JOB_NAMES = {
   /** Apply the accepted writes of one profile, in sequence order. */
   applyProfileWrites: 'apply-profile-writes',
-  /** Re-enqueue accepted writes that no job is carrying (lost job, lost Redis). */
-  sweepPendingWrites: 'sweep-pending-writes',
 } as const;
 
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
 export interface JobPayloads {
   [JOB_NAMES.applyProfileWrites]: { clientId: string; profileId: number };
-  [JOB_NAMES.sweepPendingWrites]: Record<string, never>;
 }
 
 export const DEFAULT_JOB_OPTIONS: JobOptions = {

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ConfigurationReader } from '@app/config';
 import { LeaseService, Settings } from '@app/shared';
+import type { ProfileVocabulary } from '../../domain/profile-configuration.rules';
 import { PermanentWriteError, transitionProfile } from '../../domain/profile-transition';
 import type { Profile } from '../../domain/profile.schema';
 import type { ProfileWrite } from '../../domain/profile-write.schema';
@@ -36,6 +38,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly tags: TagRepository,
     private readonly lease: LeaseService,
     private readonly settings: Settings,
+    private readonly configuration: ConfigurationReader,
   ) {}
 
   async execute({ clientId, profileId }: ApplyProfileWritesCommand): Promise<void> {
@@ -62,6 +65,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         await this.writes.markFailed(clientId, write._id, 'No such profile');
       return false;
     }
+    const vocabulary = await this.configuration.vocabulary(clientId);
     for (const write of pending) {
       if (write.seq <= profile.appliedSeq) {
         await this.writes.markApplied(clientId, write._id);
@@ -71,18 +75,22 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         this.logger.error(`write ${write._id} follows a gap after seq ${profile.appliedSeq}`);
         return false;
       }
-      const next = await this.applyOne(profile, write);
+      const next = await this.applyOne(profile, write, vocabulary);
       if (!next) return true; // another worker saved first: re-read and go on
       profile = next;
     }
     return pending.length === BATCH;
   }
 
-  private async applyOne(profile: Profile, write: ProfileWrite): Promise<Profile | null> {
+  private async applyOne(
+    profile: Profile,
+    write: ProfileWrite,
+    vocabulary: ProfileVocabulary,
+  ): Promise<Profile | null> {
     let next: Profile;
     let failure: string | undefined;
     try {
-      next = transitionProfile(profile, write);
+      next = transitionProfile(profile, write, vocabulary);
     } catch (error) {
       if (!(error instanceof PermanentWriteError)) return this.countFailure(profile, write, error);
       failure = error.message;

@@ -1,5 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ConfigurationReader } from '@app/config';
 import { ApiError } from '@app/shared';
+import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import { ProfileRepository } from '../../repositories/profile.repository';
@@ -14,6 +16,7 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     private readonly profiles: ProfileRepository,
     private readonly alternateIds: AlternateIdClaims,
     private readonly intake: ProfileWriteIntake,
+    private readonly configuration: ConfigurationReader,
   ) {}
 
   async execute({
@@ -21,7 +24,10 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     userId,
     body,
   }: CreateProfileCommand): Promise<ProfileSubmissionResultDto> {
-    const problems = checkProfileInput(body as Record<string, unknown>, 'create');
+    const input = body as Record<string, unknown>;
+    const problems = checkProfileInput(input, 'create');
+    const vocabulary = await this.configuration.vocabulary(clientId);
+    problems.push(...checkAgainstConfiguration(input, vocabulary, 'create'));
     if (problems.length) throw ApiError.badRequest(problems.join('; '));
 
     const profileId = await this.profiles.claimNewProfileId(clientId);

@@ -22,7 +22,7 @@ export class DeleteProfileHandler implements ICommandHandler<DeleteProfileComman
     profileId,
     reasonCode,
   }: DeleteProfileCommand): Promise<'deleted' | 'pending'> {
-    const profile = await this.existing.get(clientId, profileId);
+    await this.existing.get(clientId, profileId);
     const write = await this.intake.accept({
       clientId,
       profileId,

@@ -1,5 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ConfigurationReader } from '@app/config';
 import { ApiError } from '@app/shared';
+import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
@@ -14,14 +16,21 @@ export class UpdateProfileHandler implements ICommandHandler<UpdateProfileComman
     private readonly existing: ExistingProfiles,
     private readonly alternateIds: AlternateIdClaims,
     private readonly intake: ProfileWriteIntake,
+    private readonly configuration: ConfigurationReader,
   ) {}
 
   async execute(command: UpdateProfileCommand): Promise<ProfileSubmissionResultDto> {
     const { clientId, userId, profileId, body, mode } = command;
-    const problems = checkProfileInput(body as Record<string, unknown>, mode);
+    const input = body as Record<string, unknown>;
+    const problems = checkProfileInput(input, mode);
     if (problems.length) throw ApiError.badRequest(problems.join('; '));
 
     const profile = await this.existing.get(clientId, profileId);
+    // Checked here against the stored values for a quick 400; the worker checks again
+    // against the values stored when it applies the write (update rules are decided then).
+    const vocabulary = await this.configuration.vocabulary(clientId);
+    const refused = checkAgainstConfiguration(input, vocabulary, mode, profile.data);
+    if (refused.length) throw ApiError.badRequest(refused.join('; '));
     await this.alternateIds.claimAll(clientId, profileId, body.AlternateIds);
     const write = await this.intake.accept({
       clientId,

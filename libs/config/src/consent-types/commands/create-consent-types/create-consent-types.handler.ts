@@ -1,0 +1,90 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../picklists/entry-request';
+import { ConfigEventOutbox } from '../../config-event-outbox.service';
+import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.rules';
+import { toStoredConsentType } from '../../consent-type.input';
+import { toConsentTypeDto } from '../../consent-type.mapper';
+import { ConsentTypeRepository } from '../../consent-type.repository';
+import { CONSENT_TYPE_KIND, type StoredConsentType } from '../../consent-type.schema';
+import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
+import { CreateConsentTypesCommand } from './create-consent-types.command';
+
+/**
+ * Creates every consent type of the body or none: all rules and names are checked first.
+ * Each version of a created type is published: one outbox event per version.
+ */
+@CommandHandler(CreateConsentTypesCommand)
+export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentTypesCommand> {
+  constructor(
+    private readonly repository: ConsentTypeRepository,
+    private readonly bookkeeping: ConfigBookkeeping,
+    private readonly outbox: ConfigEventOutbox,
+  ) {}
+
+  async execute({
+    clientId,
+    userId,
+    types,
+  }: CreateConsentTypesCommand): Promise<ConsentTypeListDto> {
+    const problems = types.flatMap((type, index) =>
+      consentTypeProblems(type, `ConsentTypes[${index}]`),
+    );
+    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    types.forEach((type, index) => {
+      const repeated = repeatedVersion(type.Versions ?? []);
+      if (repeated !== null) {
+        throw ApiError.conflict(
+          `ConsentTypes[${index}].Versions names version ${JSON.stringify(repeated)} more than once`,
+        );
+      }
+    });
+
+    const names = types.map((type) => type.TypeName.trim());
+    const repeated = repeatedNames(names);
+    if (repeated.length) {
+      throw ApiError.conflict(
+        `Consent type name "${repeated[0]}" is given more than once in the body`,
+      );
+    }
+    const existing = await this.repository.existingNames(clientId, names.map(nameKeyOf));
+    if (existing.length) throw ApiError.conflict(`Consent type "${existing[0]}" already exists`);
+
+    const now = new Date();
+    const claimed: { name: string; id: number }[] = [];
+    const created: { stored: StoredConsentType; published: string[]; publishedAt: Date }[] = [];
+    for (const [index, type] of types.entries()) {
+      const id = await this.bookkeeping.nextId(clientId, CONSENT_TYPE_KIND);
+      if (!(await this.bookkeeping.claimName(clientId, CONSENT_TYPE_KIND, names[index], id))) {
+        for (const claim of claimed) {
+          await this.bookkeeping.releaseName(clientId, CONSENT_TYPE_KIND, claim.name, claim.id);
+        }
+        throw ApiError.conflict(`Consent type "${names[index]}" already exists`);
+      }
+      claimed.push({ name: names[index], id });
+      created.push(
+        toStoredConsentType(type, {
+          clientId,
+          typeId: id,
+          revision: 1,
+          edited: editedOnCreate(userId, now),
+          userId,
+          now,
+        }),
+      );
+    }
+    await this.repository.insertAll(created.map(({ stored }) => stored));
+    await this.bookkeeping.touch(clientId);
+    for (const { stored, published, publishedAt } of created) {
+      await this.outbox.recordConsentVersions(
+        clientId,
+        stored.typeId,
+        stored.TypeName,
+        published,
+        publishedAt,
+      );
+    }
+    return { ConsentTypes: created.map(({ stored }) => toConsentTypeDto(stored)) };
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isDuplicateKeyError } from '@app/shared';
+import type { Model } from 'mongoose';
+import { ConfigEvent, CONSENT_VERSION_PUBLISHED } from './config-event.schema';
+
+export function consentVersionEventId(clientId: string, typeId: number, version: string): string {
+  return `${clientId}|consent-version|${typeId}|${version}`;
+}
+
+/**
+ * The `config_events` outbox. The api records events after saving the change they
+ * describe; the worker reads `pending` ones and marks each processed. Events of every
+ * client are read together (the worker serves all tenants); each carries its clientId.
+ */
+@Injectable()
+export class ConfigEventOutbox {
+  constructor(@InjectModel(ConfigEvent.name) private readonly events: Model<ConfigEvent>) {}
+
+  /** Records that versions were published; an event recorded before is left as it is. */
+  async recordConsentVersions(
+    clientId: string,
+    typeId: number,
+    typeName: string,
+    versions: string[],
+    at = new Date(),
+  ): Promise<void> {
+    for (const version of versions) {
+      try {
+        await this.events.create({
+          _id: consentVersionEventId(clientId, typeId, version),
+          clientId,
+          type: CONSENT_VERSION_PUBLISHED,
+          consentType: typeName,
+          typeId,
+          consentVersion: version,
+          at,
+          processedAt: null,
+        });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+    }
+  }
+
+  /** Unprocessed events, oldest first. */
+  pending(limit: number): Promise<ConfigEvent[]> {
+    return this.events
+      .find({ processedAt: null })
+      .sort({ at: 1, _id: 1 })
+      .limit(limit)
+      .lean<ConfigEvent[]>()
+      .exec();
+  }
+
+  async markProcessed(id: string): Promise<void> {
+    await this.events.updateOne(
+      { _id: id, processedAt: null },
+      { $set: { processedAt: new Date() } },
+    );
+  }
+}

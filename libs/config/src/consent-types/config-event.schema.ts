@@ -1,0 +1,25 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+
+export const CONSENT_VERSION_PUBLISHED = 'consent-version-published';
+
+/**
+ * Outbox of configuration events for the worker (a later issue reacts to them): written
+ * by the api right after the change is saved, read and marked by the worker. `_id` makes
+ * each event idempotent (`<client>|consent-version|<typeId>|<version>`).
+ */
+@Schema({ collection: 'config_events', versionKey: false })
+export class ConfigEvent {
+  @Prop({ type: String }) _id: string;
+  @Prop({ type: String, required: true }) clientId: string;
+  @Prop({ type: String, required: true }) type: string;
+  /** TypeName of the consent type when the version was published. */
+  @Prop({ type: String, required: true }) consentType: string;
+  /** TypeId of the consent type (the name may change later). */
+  @Prop({ type: Number, required: true }) typeId: number;
+  @Prop({ type: String, required: true }) consentVersion: string;
+  @Prop({ type: Date, required: true }) at: Date;
+  @Prop({ type: Date, default: null }) processedAt: Date | null;
+}
+export const ConfigEventSchema = SchemaFactory.createForClass(ConfigEvent);
+// Serves: ConfigEventOutbox.pending (unprocessed events of every client, oldest first).
+ConfigEventSchema.index({ processedAt: 1, at: 1 });

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { nameKeyOf } from '../picklists/entry-request';
+import { type ConsentTypeDetails, toConsentTypeDetails } from './consent-type.mapper';
+import { ConsentTypeRepository } from './consent-type.repository';
+
+/** Read access to a client's consent types, for other areas and the profile validation. */
+@Injectable()
+export class ConsentTypeCatalog {
+  constructor(private readonly types: ConsentTypeRepository) {}
+
+  /** The type named `name` (trimmed, spaces folded, case-insensitive), or null. */
+  async findByName(clientId: string, name: string): Promise<ConsentTypeDetails | null> {
+    const type = await this.types.findByNameKey(clientId, nameKeyOf(name));
+    return type ? toConsentTypeDetails(type) : null;
+  }
+
+  async findById(clientId: string, typeId: number): Promise<ConsentTypeDetails | null> {
+    const type = await this.types.findOne(clientId, typeId);
+    return type ? toConsentTypeDetails(type) : null;
+  }
+
+  /** Every consent type of the client (active or not), in id order. */
+  async list(clientId: string): Promise<ConsentTypeDetails[]> {
+    return (await this.types.list(clientId)).map(toConsentTypeDetails);
+  }
+}

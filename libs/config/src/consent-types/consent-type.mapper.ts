@@ -1,0 +1,107 @@
+import type { ConsentTypeSummary } from '../common/cross-area';
+import { selectLocalized } from '../common/locale-selection';
+import { orNull, toEditedDto } from '../picklists/entry-request';
+import { latestVersion } from './domain/consent-type.rules';
+import type { StoredConsentType, StoredConsentVersion } from './consent-type.schema';
+import type { ConsentTypeDto, ConsentVersionDto } from './dto/consent-type.dto';
+
+export interface ConsentTypeView {
+  /** Only the localised fields selected for this locale (the type's and each version's). */
+  locale?: string;
+  /** Only the most recent version (see `latestVersion`). */
+  latestVersionOnly?: boolean;
+}
+
+/**
+ * Stored consent type → wire. Absent optional fields are null (ChannelId null: a
+ * profile-only type) so a PATCH can replace them.
+ */
+export function toConsentTypeDto(
+  type: StoredConsentType,
+  view: ConsentTypeView = {},
+): ConsentTypeDto {
+  const { locale } = view;
+  const typeFields = type.LocalizedFields.map((field) => ({
+    Locale: field.Locale,
+    Name: field.Name,
+    Description: orNull(field.Description) as string,
+  }));
+  let versions = type.Versions;
+  if (view.latestVersionOnly) {
+    const latest = latestVersion(versions);
+    versions = latest ? [latest] : [];
+  }
+  return {
+    TypeId: type.typeId,
+    TypeName: type.TypeName,
+    LocalizedFields: locale === undefined ? typeFields : selectLocalized(typeFields, locale),
+    IsActive: type.IsActive !== false,
+    IsDefault: type.IsDefault === true,
+    ChannelId: orNull(type.ChannelId),
+    Attributes: type.Attributes.map((attribute) => ({
+      Key: attribute.Key,
+      Value: orNull(attribute.Value) as string,
+    })),
+    Versions: versions.map((version) => toVersionDto(version, locale)),
+    Edited: toEditedDto(type.Edited),
+  };
+}
+
+function toVersionDto(version: StoredConsentVersion, locale?: string): ConsentVersionDto {
+  const fields = version.LocalizedFields.map((field) => ({
+    ConsentLanguage: orNull(field.ConsentLanguage) as string,
+    Locale: field.Locale,
+    Name: field.Name,
+    Description: orNull(field.Description) as string,
+  }));
+  return {
+    ConsentVersion: version.ConsentVersion,
+    LocalizedFields: locale === undefined ? fields : selectLocalized(fields, locale),
+    ExpirationInDays: orNull(version.ExpirationInDays) as number,
+    IsActive: version.IsActive !== false,
+    IsAssociatedWithProfiles: version.IsAssociatedWithProfiles === true,
+    Edited: toEditedDto(version.Edited),
+    PublishedDate: version.PublishedDate,
+  };
+}
+
+/** Whether a wire consent type has localised fields (its own or a version's). */
+export function hasLocalizedFields(type: ConsentTypeDto): boolean {
+  return (
+    (type.LocalizedFields ?? []).length > 0 ||
+    (type.Versions ?? []).some((version) => version.LocalizedFields.length > 0)
+  );
+}
+
+/**
+ * What other areas and the profile validation may know of a consent type: the cross-area
+ * ConsentTypeSummary plus each version's PublishedDate and the most recent version.
+ */
+export interface ConsentTypeDetails extends ConsentTypeSummary {
+  IsDefault: boolean;
+  Versions: {
+    ConsentVersion: string;
+    IsActive: boolean;
+    ExpirationInDays?: number;
+    PublishedDate: string;
+  }[];
+  /** ConsentVersion of the most recent version (the last published), or null. */
+  LatestVersion: string | null;
+}
+
+export function toConsentTypeDetails(type: StoredConsentType): ConsentTypeDetails {
+  return {
+    TypeId: type.typeId,
+    TypeName: type.TypeName,
+    IsActive: type.IsActive !== false,
+    IsDefault: type.IsDefault === true,
+    ...(type.ChannelId ? { ChannelId: type.ChannelId } : {}),
+    Versions: type.Versions.map((version) => ({
+      ConsentVersion: version.ConsentVersion,
+      IsActive: version.IsActive !== false,
+      ...(version.ExpirationInDays != null ? { ExpirationInDays: version.ExpirationInDays } : {}),
+      PublishedDate: version.PublishedDate,
+    })),
+    LatestVersion: latestVersion(type.Versions)?.ConsentVersion ?? null,
+  };
+}

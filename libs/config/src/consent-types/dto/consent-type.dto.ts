@@ -1,0 +1,177 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EditedDto, NestedArray, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { LOCALE_PATTERN, LocalizedFieldDto } from '../../common/localized-field.dto';
+import { INT32_MAX } from '../../picklists/entry-request';
+
+/** Channels a consent type can be bound to (the contact element channels of the spec). */
+export const CONSENT_CHANNELS = ['Email', 'Phone', 'SMS', 'Mail'] as const;
+export type ConsentChannel = (typeof CONSENT_CHANNELS)[number];
+
+/** Other spellings of the text channel (the programs area stores it as "Text/SMS"). */
+const CHANNEL_ALIASES: Record<string, ConsentChannel> = { text: 'SMS', 'text/sms': 'SMS' };
+
+/** Accepts a channel in any case (and the aliases) and stores its canonical spelling. */
+const canonicalChannel = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const key = value.trim().toLowerCase();
+  return (
+    CONSENT_CHANNELS.find((channel) => channel.toLowerCase() === key) ??
+    CHANNEL_ALIASES[key] ??
+    value
+  );
+};
+
+/** The consent language of a version in one locale. */
+export class ConsentVersionLocalizedFieldDto {
+  @ApiPropertyOptional({
+    maxLength: 10000,
+    description: 'The consent text shown to the person in this locale',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
+  ConsentLanguage?: string;
+
+  @ApiProperty({ example: 'en-us', description: 'Locale code (fr, fr-ca)' })
+  @IsString()
+  @Matches(LOCALE_PATTERN, { message: 'must be a locale code such as en or fr-ca' })
+  Locale: string;
+
+  @ApiProperty({ maxLength: 256 })
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  @MaxLength(256)
+  Name: string;
+
+  @OptionalText(1000)
+  Description?: string;
+}
+
+/** One version of a consent type: what a person consents to, per locale. */
+export class ConsentVersionDto {
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 50,
+    example: '1.0',
+    description: 'Unique within the consent type (case-insensitive); never changes once published',
+  })
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  @MaxLength(50)
+  ConsentVersion: string;
+
+  @ApiProperty({ type: [ConsentVersionLocalizedFieldDto], description: 'At least one' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => ConsentVersionLocalizedFieldDto)
+  LocalizedFields: ConsentVersionLocalizedFieldDto[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description: 'Days a consent given to this version lasts; absent: no expiry',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(INT32_MAX)
+  ExpirationInDays?: number;
+
+  @OptionalBoolean({ description: 'Default true' })
+  IsActive?: boolean;
+
+  @OptionalBoolean({ description: 'Default false; stored as given' })
+  IsAssociatedWithProfiles?: boolean;
+
+  @ReadOnlyField({ type: () => EditedDto })
+  Edited?: EditedDto;
+
+  @ReadOnlyField({
+    type: String,
+    format: 'date-time',
+    description: 'When the version was published (added to the type)',
+  })
+  PublishedDate?: string;
+}
+
+/** A key-value attribute of a consent type (field names of our design, as elsewhere). */
+export class ConsentAttributeDto {
+  @ApiProperty({ maxLength: 100, description: 'Unique within the type (case-insensitive)' })
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  @MaxLength(100)
+  Key: string;
+
+  @OptionalText(1000)
+  Value?: string;
+}
+
+export class ConsentTypeDto {
+  @ReadOnlyField({ type: 'integer', description: 'Set by the service' })
+  TypeId?: number;
+
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 100,
+    description: 'Unique per client (case-insensitive); the ConsentType of profile consents',
+  })
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  @MaxLength(100)
+  TypeName: string;
+
+  @NestedArray(() => LocalizedFieldDto)
+  LocalizedFields?: LocalizedFieldDto[];
+
+  @OptionalBoolean({ description: 'Default true' })
+  IsActive?: boolean;
+
+  @OptionalBoolean({ description: 'Default false' })
+  IsDefault?: boolean;
+
+  @ApiPropertyOptional({
+    enum: CONSENT_CHANNELS,
+    nullable: true,
+    description:
+      'The contact element channel the type is bound to (any case; "Text" and "Text/SMS" are ' +
+      'stored as SMS); null or absent: ' +
+      'a profile-only consent type. Locked while a filter requires the type.',
+  })
+  @IsOptional()
+  @Transform(canonicalChannel)
+  @IsIn(CONSENT_CHANNELS)
+  ChannelId?: ConsentChannel | null;
+
+  @NestedArray(() => ConsentAttributeDto)
+  Attributes?: ConsentAttributeDto[];
+
+  @NestedArray(() => ConsentVersionDto)
+  Versions?: ConsentVersionDto[];
+
+  @ReadOnlyField({ type: () => EditedDto })
+  Edited?: EditedDto;
+}
+
+export class ConsentTypeListDto {
+  @ApiProperty({ type: [ConsentTypeDto] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => ConsentTypeDto)
+  ConsentTypes: ConsentTypeDto[];
+}

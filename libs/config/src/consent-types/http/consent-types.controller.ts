@@ -1,0 +1,158 @@
+import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { PatchOperationDto } from '../../common/patch-operation.dto';
+import {
+  booleanQueryFlag,
+  EntryIdParam,
+  type ListQuery,
+  ListQueryParam,
+  parsePatchOperations,
+} from '../../picklists/entry-request';
+import { CreateConsentTypesCommand } from '../commands/create-consent-types/create-consent-types.command';
+import { PublishConsentVersionCommand } from '../commands/publish-consent-version/publish-consent-version.command';
+import { UpdateConsentTypeCommand } from '../commands/update-consent-type/update-consent-type.command';
+import { ConsentTypeListDto, ConsentVersionDto } from '../dto/consent-type.dto';
+import { GetConsentTypesQuery } from '../queries/get-consent-types/get-consent-types.query';
+
+const FIELDS =
+  'Consent type fields: TypeId (read-only), TypeName (1-100, unique per client, ' +
+  'case-insensitive), LocalizedFields, IsActive (default true), IsDefault (default false), ' +
+  'ChannelId and Attributes, Versions, Edited (read-only). The public reference does not ' +
+  'name the channel and attribute fields; ours are ChannelId (Email, Phone, SMS or Mail, any ' +
+  'case, "Text" and "Text/SMS" stored as SMS; null or absent for a profile-only type) and Attributes ([{Key, Value}], keys unique ' +
+  'within the type). A version has ConsentVersion (1-50, unique within the type, ' +
+  'case-insensitive), LocalizedFields ([{ConsentLanguage, Locale, Name, Description}], at ' +
+  'least one), ExpirationInDays (int >= 0; absent: no expiry), IsActive (default true), ' +
+  'IsAssociatedWithProfiles (default false, stored as given), and the read-only Edited and ' +
+  'PublishedDate (when the version was added). A published version is never removed or ' +
+  'renamed: deactivate it with IsActive false.';
+
+const PUBLISHING =
+  'Adding a version publishes it: it gets its PublishedDate and one event ' +
+  '"consent-version-published" is recorded for the worker.';
+
+@ApiTags('Configuration')
+@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
+@ApiNotFoundResponse({ description: 'Unknown client or consent type, or no fields for the locale' })
+@Controller(':clientId')
+export class ConsentTypesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get('ConsentTypes')
+  @ApiAuth('configuration', 'read')
+  @ApiOperation({
+    summary: 'Retrieve consent types with their versions',
+    description:
+      `${FIELDS} latestVersionOnly=true returns only the most recent version of each type: ` +
+      'the last published one (greatest PublishedDate; of versions published together, the ' +
+      'later in the list), whether active or not. With locale, the type and each version ' +
+      'carry only the localised fields selected for it (a region falls back to its language ' +
+      'and back); 404 when no type of the answer has any, its own or a version’s. Query ' +
+      'names match case-insensitively.',
+  })
+  @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
+  @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
+  @ApiQuery({ name: 'latestVersionOnly', required: false, type: Boolean })
+  @ApiOkResponse({ type: ConsentTypeListDto })
+  list(
+    @CurrentCaller() caller: Caller,
+    @ListQueryParam() query: ListQuery,
+  ): Promise<ConsentTypeListDto> {
+    return this.queries.execute(
+      new GetConsentTypesQuery(
+        caller.clientId,
+        query.id,
+        query.locale,
+        booleanQueryFlag(query, 'latestVersionOnly'),
+      ),
+    );
+  }
+
+  @Post('ConsentTypes')
+  @HttpCode(201)
+  @ApiAuth('configuration', 'write')
+  @ApiOperation({
+    summary: 'Create consent types',
+    description:
+      `${FIELDS} All entries of the body are created, or none; 409 when a TypeName exists or ` +
+      `repeats in the body, or a type names a version twice. ${PUBLISHING}`,
+  })
+  @ApiCreatedResponse({ type: ConsentTypeListDto })
+  @ApiConflictResponse({ description: 'A name exists already or is given twice in the body' })
+  create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: ConsentTypeListDto,
+  ): Promise<ConsentTypeListDto> {
+    return this.commands.execute(
+      new CreateConsentTypesCommand(caller.clientId, caller.userId, body.ConsentTypes),
+    );
+  }
+
+  @Patch(['ConsentTypes/:typeId', 'ConsentType/:typeId'])
+  @ApiAuth('configuration', 'write')
+  @ApiOperation({
+    summary: 'Update a consent type with PATCH operations',
+    description:
+      `${FIELDS} The operations (add, remove, replace, test) apply to the type as GET returns ` +
+      'it (without locale or latestVersionOnly); the result is validated like a create. ' +
+      'TypeId and Edited are read-only; so are a version’s Edited and PublishedDate (a ' +
+      `change is ignored). ${PUBLISHING} New versions are added with add /Versions/-; 409 ` +
+      'when the version exists. Deactivating the type (IsActive true to false) removes it ' +
+      'from the RequiredPreferenceConsents of every filter (reactivating does not restore ' +
+      'them). ChannelId cannot change while a filter requires the type (400). Served at ' +
+      '/{clientId}/ConsentTypes/{typeId} and the older /{clientId}/ConsentType/{typeId}.',
+  })
+  @ApiParam({ name: 'typeId', type: 'integer', format: 'int32' })
+  @ApiBody({ type: [PatchOperationDto] })
+  @ApiOkResponse({ type: ConsentTypeListDto })
+  @ApiConflictResponse({ description: 'The new name or version exists already' })
+  async update(
+    @CurrentCaller() caller: Caller,
+    @EntryIdParam('typeId') typeId: number,
+    @Body() body: unknown,
+  ): Promise<ConsentTypeListDto> {
+    const operations = await parsePatchOperations(body);
+    return this.commands.execute(
+      new UpdateConsentTypeCommand(caller.clientId, caller.userId, typeId, operations),
+    );
+  }
+
+  @Post(['ConsentTypes/:typeId/Versions', 'ConsentType/:typeId/Versions'])
+  @HttpCode(201)
+  @ApiAuth('configuration', 'write')
+  @ApiOperation({
+    summary: 'Publish a new version of a consent type (extension)',
+    description:
+      'A convenience equal to PATCH add /Versions/- with the body as the value: the body is ' +
+      `one version. ${PUBLISHING} Answers 201 with { ConsentTypes: [the type with all its ` +
+      'versions] }; 409 when the type already has this ConsentVersion.',
+  })
+  @ApiParam({ name: 'typeId', type: 'integer', format: 'int32' })
+  @ApiCreatedResponse({ type: ConsentTypeListDto })
+  @ApiConflictResponse({ description: 'The version exists already' })
+  publish(
+    @CurrentCaller() caller: Caller,
+    @EntryIdParam('typeId') typeId: number,
+    @Body() body: ConsentVersionDto,
+  ): Promise<ConsentTypeListDto> {
+    return this.commands.execute(
+      new PublishConsentVersionCommand(caller.clientId, caller.userId, typeId, body),
+    );
+  }
+}

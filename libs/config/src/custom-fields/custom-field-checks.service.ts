@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { PicklistCatalog, type PicklistSummary } from '../picklists/picklist-catalog.service';
+import { customFieldDefinitionProblems } from './domain/custom-field-definition.rules';
+import type { CustomFieldType } from './domain/custom-field-value';
+import { toDefinitionShape } from './custom-field.input';
+import type { AnyCustomFieldDto } from './custom-field.mapper';
+import type { SelectListCustomFieldDto } from './dto/custom-field.dto';
+
+export interface CustomFieldInput {
+  type: CustomFieldType;
+  dto: AnyCustomFieldDto;
+  /** Names the definition in messages (`TextFields[0]`; empty for a PATCH). */
+  path: string;
+}
+
+/** The definition rules of a create or a PATCH result, including the picklist reference. */
+@Injectable()
+export class CustomFieldChecks {
+  constructor(private readonly picklists: PicklistCatalog) {}
+
+  async problems(clientId: string, inputs: CustomFieldInput[]): Promise<string[]> {
+    const problems: string[] = [];
+    const picklists = new Map<number, Promise<PicklistSummary | null>>();
+    for (const { type, dto, path } of inputs) {
+      problems.push(...customFieldDefinitionProblems(toDefinitionShape(type, dto), path));
+      if (type !== 'SelectList') continue;
+      const id = (dto as SelectListCustomFieldDto).PicklistId;
+      if (!picklists.has(id)) picklists.set(id, this.picklists.findById(clientId, id));
+      if (!(await picklists.get(id))) {
+        problems.push(
+          `Invalid ${path ? `${path}.` : ''}PicklistId (value ${id}): no picklist of this client has this id`,
+        );
+      }
+    }
+    return problems;
+  }
+}

@@ -1,0 +1,268 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
+import { Type } from 'class-transformer';
+import {
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { LocalizedFieldDto } from '../../common/localized-field.dto';
+import { INT32_MAX } from '../../picklists/entry-request';
+import {
+  CUSTOM_FIELD_VALUE_MAX_LENGTH,
+  SELECT_LIST_DISPLAY_TYPES,
+  type SelectListDisplayType,
+} from '../domain/custom-field-value';
+import { UPDATE_RULE_IDS } from '../domain/update-rules';
+
+export const CHECKBOX_STATES = ['Unchecked', 'Checked', 'Indeterminate'] as const;
+export type CheckboxState = (typeof CHECKBOX_STATES)[number];
+
+function OptionalInt(min: number, max: number, description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: min, maximum: max, description }),
+    IsOptional(),
+    IsInt(),
+    Min(min),
+    Max(max),
+  );
+}
+
+/** Fields every custom field definition has, whatever its type. */
+export class CustomFieldBaseDto {
+  @ReadOnlyField({
+    type: 'integer',
+    description: 'Set by the service; unique across the four types',
+  })
+  Id?: number;
+
+  @ReadOnlyField({ type: () => EditedDto })
+  Edited?: EditedDto;
+
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 94,
+    description: 'Unique per client across all four types (case-insensitive)',
+  })
+  @IsString()
+  @Matches(/\S/, { message: 'must not be blank' })
+  @MaxLength(94)
+  Name: string;
+
+  @ApiProperty({
+    type: [LocalizedFieldDto],
+    description: 'Display name per locale, as {Locale, Name, Description} (at least one)',
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => LocalizedFieldDto)
+  LocalizedDisplayNames: LocalizedFieldDto[];
+
+  @OptionalText(256)
+  Description?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    enum: UPDATE_RULE_IDS,
+    description:
+      'Update rule (GET /{clientId}/CustomFields/UpdateRules): 1 Always (default), ' +
+      '2 IfCurrentValueIsBlank, 4 IfNewValueIsNotBlank, 5 Never',
+  })
+  @IsOptional()
+  @IsIn(UPDATE_RULE_IDS, { message: `must be one of ${UPDATE_RULE_IDS.join(', ')}` })
+  UpdateRuleId?: number;
+
+  @OptionalInt(0, INT32_MAX, 'Order in a user interface')
+  DisplayOrder?: number;
+
+  @OptionalBoolean({ description: 'Stored for user interfaces; the API does not enforce it' })
+  IsReadOnly?: boolean;
+
+  @OptionalBoolean({ description: 'Default false; a blank value is refused on a profile' })
+  IsRequired?: boolean;
+
+  @OptionalBoolean({ description: 'Default true' })
+  IsActive?: boolean;
+}
+
+export class TextCustomFieldDto extends CustomFieldBaseDto {
+  @OptionalInt(0, CUSTOM_FIELD_VALUE_MAX_LENGTH, 'Minimum length of a value')
+  MinLength?: number;
+
+  @OptionalInt(0, CUSTOM_FIELD_VALUE_MAX_LENGTH, 'Maximum length of a value (4000 when absent)')
+  MaxLength?: number;
+
+  @OptionalText(CUSTOM_FIELD_VALUE_MAX_LENGTH, {
+    description: 'Must itself pass the field checks (length, regex)',
+  })
+  DefaultValue?: string;
+
+  @OptionalText(1000, {
+    description:
+      'JavaScript (ECMAScript) regular expression without flags; it must compile. A value ' +
+      'is valid when the expression matches somewhere in it (anchor with ^ and $ for the whole value).',
+  })
+  ValidationRegex?: string;
+
+  @OptionalText(4000, { description: 'Input mask for user interfaces (not enforced)' })
+  FieldMask?: string;
+}
+
+export class NumericCustomFieldDto extends CustomFieldBaseDto {
+  @ApiPropertyOptional({ type: Number })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  MinValue?: number;
+
+  @ApiPropertyOptional({ type: Number })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  MaxValue?: number;
+
+  @OptionalInt(0, 15, 'Most decimals a value may have (any when absent)')
+  DecimalPlaces?: number;
+
+  @ApiPropertyOptional({ type: Number, description: 'Must itself pass the field checks' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  DefaultValue?: number;
+
+  @OptionalText(4000, { description: 'Display mask for user interfaces (not enforced)' })
+  FieldMask?: string;
+}
+
+export class DateTimeCustomFieldDto extends CustomFieldBaseDto {
+  @OptionalText(64, { description: 'ISO 8601 date or date-time (no offset: UTC)' })
+  MinDate?: string;
+
+  @OptionalText(64, { description: 'ISO 8601 date or date-time (no offset: UTC)' })
+  MaxDate?: string;
+
+  @OptionalText(64, { description: 'ISO 8601; must lie within MinDate..MaxDate' })
+  DefaultValue?: string;
+}
+
+export class SelectListCustomFieldDto extends CustomFieldBaseDto {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: INT32_MAX,
+    description: 'Id of a picklist of the client (GET /{clientId}/Picklists)',
+  })
+  @IsInt()
+  @Min(1)
+  @Max(INT32_MAX)
+  PicklistId: number;
+
+  @ApiProperty({
+    enum: SELECT_LIST_DISPLAY_TYPES,
+    description: 'MultiSelect values hold several picklist values joined with "::"',
+  })
+  @IsIn(SELECT_LIST_DISPLAY_TYPES)
+  DisplayType: SelectListDisplayType;
+
+  @ApiPropertyOptional({
+    enum: CHECKBOX_STATES,
+    description: 'Initial state of the options in a user interface (stored, not enforced)',
+  })
+  @IsOptional()
+  @IsIn(CHECKBOX_STATES)
+  DefaultState?: CheckboxState;
+}
+
+/** The four lists of custom field definitions: GET, the answer of POST and PATCH. */
+export class CustomFieldListDto {
+  @ApiProperty({ type: [DateTimeCustomFieldDto] })
+  DateTimeFields: DateTimeCustomFieldDto[];
+
+  @ApiProperty({ type: [NumericCustomFieldDto] })
+  NumericFields: NumericCustomFieldDto[];
+
+  @ApiProperty({ type: [SelectListCustomFieldDto] })
+  SelectListFields: SelectListCustomFieldDto[];
+
+  @ApiProperty({ type: [TextCustomFieldDto] })
+  TextFields: TextCustomFieldDto[];
+}
+
+function OptionalList(type: () => new () => object): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: () => [type()] }),
+    IsOptional(),
+    IsArray(),
+    ValidateNested({ each: true }),
+    Type(type),
+  );
+}
+
+function RequiredList(type: () => new () => object): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: () => [type()] }),
+    IsArray(),
+    ArrayMinSize(1),
+    ValidateNested({ each: true }),
+    Type(type),
+  );
+}
+
+/** POST /{clientId}/CustomFields: definitions of any types at once. */
+export class CreateCustomFieldsDto {
+  @OptionalList(() => DateTimeCustomFieldDto)
+  DateTimeFields?: DateTimeCustomFieldDto[];
+
+  @OptionalList(() => NumericCustomFieldDto)
+  NumericFields?: NumericCustomFieldDto[];
+
+  @OptionalList(() => SelectListCustomFieldDto)
+  SelectListFields?: SelectListCustomFieldDto[];
+
+  @OptionalList(() => TextCustomFieldDto)
+  TextFields?: TextCustomFieldDto[];
+}
+
+export class CreateTextFieldsDto {
+  @RequiredList(() => TextCustomFieldDto)
+  TextFields: TextCustomFieldDto[];
+}
+
+export class CreateNumericFieldsDto {
+  @RequiredList(() => NumericCustomFieldDto)
+  NumericFields: NumericCustomFieldDto[];
+}
+
+export class CreateDateTimeFieldsDto {
+  @RequiredList(() => DateTimeCustomFieldDto)
+  DateTimeFields: DateTimeCustomFieldDto[];
+}
+
+export class CreateSelectListFieldsDto {
+  @RequiredList(() => SelectListCustomFieldDto)
+  SelectListFields: SelectListCustomFieldDto[];
+}
+
+export class UpdateRuleDto {
+  @ApiProperty({ type: 'integer', example: 1 })
+  Id: number;
+
+  @ApiProperty({ example: 'Always' })
+  Name: string;
+
+  @ApiProperty()
+  Description: string;
+}
+
+export class UpdateRuleListDto {
+  @ApiProperty({ type: [UpdateRuleDto] })
+  UpdateRules: UpdateRuleDto[];
+}

@@ -1,0 +1,34 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { toCustomFieldList } from '../../custom-field.mapper';
+import { CustomFieldRepository } from '../../custom-field.repository';
+import type { CustomFieldListDto } from '../../dto/custom-field.dto';
+import { GetCustomFieldsQuery } from './get-custom-fields.query';
+
+@QueryHandler(GetCustomFieldsQuery)
+export class GetCustomFieldsHandler implements IQueryHandler<GetCustomFieldsQuery> {
+  constructor(private readonly repository: CustomFieldRepository) {}
+
+  async execute({ clientId, fieldId, locale }: GetCustomFieldsQuery): Promise<CustomFieldListDto> {
+    let stored;
+    if (fieldId) {
+      const one = await this.repository.findOne(clientId, fieldId);
+      if (!one) throw ApiError.notFound(`Custom field ${fieldId} was not found`);
+      stored = [one];
+    } else {
+      stored = await this.repository.list(clientId);
+    }
+    const list = toCustomFieldList(stored, locale);
+    if (locale !== undefined) {
+      const any = Object.values(list).some((fields: { LocalizedDisplayNames: unknown[] }[]) =>
+        fields.some((field) => field.LocalizedDisplayNames.length > 0),
+      );
+      if (!any) {
+        throw ApiError.notFound(
+          `No custom field has localized display names for locale "${locale}"`,
+        );
+      }
+    }
+    return list;
+  }
+}

@@ -1,0 +1,36 @@
+import { nameKeyOf, orUndefined, type StoredEdited } from './entry-request';
+import type { PicklistDto } from './picklist.dto';
+import { picklistKey, type StoredPicklist } from './picklist.schema';
+
+/** A validated picklist body → the stored document (names trimmed, absent fields omitted). */
+export function toStoredPicklist(
+  dto: PicklistDto,
+  clientId: string,
+  picklistId: number,
+  revision: number,
+  edited: StoredEdited,
+): StoredPicklist {
+  const name = dto.Name.trim();
+  return {
+    _id: picklistKey(clientId, picklistId, revision),
+    clientId,
+    picklistId,
+    revision,
+    current: true,
+    Name: name,
+    nameKey: nameKeyOf(name),
+    Description: orUndefined(dto.Description),
+    IsActive: dto.IsActive ?? true,
+    FieldSelectOptions: dto.FieldSelectOptions.map((option) => ({
+      Value: option.Value,
+      LocalizedNames: option.LocalizedNames.map((name) => ({
+        Locale: name.Locale,
+        Name: name.Name,
+        Description: orUndefined(name.Description),
+      })),
+      DisplayOrder: orUndefined(option.DisplayOrder),
+      IsActive: option.IsActive ?? true,
+    })),
+    Edited: edited,
+  };
+}

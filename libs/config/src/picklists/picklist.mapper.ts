@@ -1,0 +1,38 @@
+import { selectLocalized } from '../common/locale-selection';
+import { orNull, toEditedDto } from './entry-request';
+import type { PicklistDto, PicklistOptionDto } from './picklist.dto';
+import type { StoredPicklist, StoredPicklistOption } from './picklist.schema';
+
+/**
+ * Stored picklist → wire. With a locale, each option carries only the names selected for
+ * it (the shared locale rule). Absent optional fields are null so a PATCH can replace them.
+ */
+export function toPicklistDto(picklist: StoredPicklist, locale?: string): PicklistDto {
+  return {
+    Id: picklist.picklistId,
+    Name: picklist.Name,
+    Description: orNull(picklist.Description) as string,
+    IsActive: picklist.IsActive !== false,
+    FieldSelectOptions: picklist.FieldSelectOptions.map((option) => toOptionDto(option, locale)),
+    Edited: toEditedDto(picklist.Edited),
+  };
+}
+
+function toOptionDto(option: StoredPicklistOption, locale?: string): PicklistOptionDto {
+  const names = option.LocalizedNames.map((name) => ({
+    Locale: name.Locale,
+    Name: name.Name,
+    Description: orNull(name.Description) as string,
+  }));
+  return {
+    Value: option.Value,
+    LocalizedNames: locale === undefined ? names : selectLocalized(names, locale),
+    DisplayOrder: orNull(option.DisplayOrder) as number,
+    IsActive: option.IsActive !== false,
+  };
+}
+
+/** Whether the wire picklist has any localised names (after locale selection). */
+export function hasLocalizedNames(picklist: PicklistDto): boolean {
+  return picklist.FieldSelectOptions.some((option) => option.LocalizedNames.length > 0);
+}

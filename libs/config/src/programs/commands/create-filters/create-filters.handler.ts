@@ -1,0 +1,74 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { checkFilterInput, nameKey, repeats, toStoredFilter } from '../../domain/program-input';
+import { FILTER_KIND, type StoredFilter } from '../../domain/program.schema';
+import type { FilterListDto } from '../../dto/program.dto';
+import { toFilterDto } from '../../mapping/program.mapper';
+import { ProgramRepository } from '../../repositories/program.repository';
+import { RequiredConsents } from '../../services/required-consents.service';
+import { saveWithRetry } from '../../services/save-with-retry';
+import { CreateFiltersCommand } from './create-filters.command';
+
+@CommandHandler(CreateFiltersCommand)
+export class CreateFiltersHandler implements ICommandHandler<CreateFiltersCommand> {
+  constructor(
+    private readonly programs: ProgramRepository,
+    private readonly bookkeeping: ConfigBookkeeping,
+    private readonly requiredConsents: RequiredConsents,
+  ) {}
+
+  async execute({
+    clientId,
+    userId,
+    programId,
+    filters,
+  }: CreateFiltersCommand): Promise<FilterListDto> {
+    const problems = filters.flatMap((filter, index) =>
+      checkFilterInput(filter, `Filters[${index}]`),
+    );
+    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    const repeated = repeats(filters, 'Filters', 'Name', (filter) => filter.Name);
+    if (repeated.length) throw ApiError.conflict(repeated.join('; '));
+
+    let created: StoredFilter[] = [];
+    const { before, after } = await saveWithRetry({
+      what: `Program ${programId}`,
+      notFound: `Program ${programId} was not found`,
+      load: () => this.programs.findById(clientId, programId),
+      save: (next, revision) => this.programs.saveNextRevision(next, revision),
+      change: async (current) => {
+        const names = new Map(current.Filters.map((filter) => [nameKey(filter.Name), filter]));
+        const taken = filters.flatMap((filter, index) => {
+          const holder = names.get(nameKey(filter.Name));
+          return holder
+            ? [
+                `Filters[${index}].Name "${filter.Name}" already exists in program ${programId} (filter ${holder.ID})`,
+              ]
+            : [];
+        });
+        if (taken.length) throw ApiError.conflict(taken.join('; '));
+        const resolved = await this.requiredConsents.resolve(
+          clientId,
+          filters.map((filter, index) => ({
+            path: `Filters[${index}].RequiredPreferenceConsents`,
+            consents: filter.RequiredPreferenceConsents,
+          })),
+        );
+        created = [];
+        for (const [index, filter] of filters.entries()) {
+          const id = await this.bookkeeping.nextId(clientId, FILTER_KIND);
+          created.push(toStoredFilter(filter, id, resolved[index]));
+        }
+        return {
+          ...current,
+          Filters: [...current.Filters, ...created],
+          Edited: { ...current.Edited, ModifiedDate: new Date().toISOString(), ModifiedBy: userId },
+        };
+      },
+    });
+    await this.bookkeeping.touch(clientId);
+    await this.requiredConsents.recheck(clientId, RequiredConsents.added(before, after));
+    return { Filters: created.map((filter) => toFilterDto(filter, programId)) };
+  }
+}

@@ -1,0 +1,121 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import {
+  checkProgramInput,
+  nameKey,
+  repeats,
+  toStoredFilter,
+  toStoredProgramFields,
+} from '../../domain/program-input';
+import {
+  FILTER_KIND,
+  PROGRAM_KIND,
+  programRevisionKey,
+  type StoredProgram,
+} from '../../domain/program.schema';
+import type { ProgramListDto } from '../../dto/program.dto';
+import { toProgramDto } from '../../mapping/program.mapper';
+import { ProgramRepository } from '../../repositories/program.repository';
+import { RequiredConsents } from '../../services/required-consents.service';
+import { CreateProgramsCommand } from './create-programs.command';
+
+@CommandHandler(CreateProgramsCommand)
+export class CreateProgramsHandler implements ICommandHandler<CreateProgramsCommand> {
+  constructor(
+    private readonly programs: ProgramRepository,
+    private readonly bookkeeping: ConfigBookkeeping,
+    private readonly requiredConsents: RequiredConsents,
+  ) {}
+
+  async execute({ clientId, userId, programs }: CreateProgramsCommand): Promise<ProgramListDto> {
+    // 1. Everything the body alone decides.
+    const problems = programs.flatMap((program, index) =>
+      checkProgramInput(program, `Programs[${index}]`),
+    );
+    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    const conflicts = [
+      ...repeats(programs, 'Programs', 'Name', (program) => program.Name),
+      ...programs.flatMap((program, index) =>
+        repeats(program.Filters, `Programs[${index}].Filters`, 'Name', (filter) => filter.Name),
+      ),
+    ];
+    if (conflicts.length) throw ApiError.conflict(conflicts.join('; '));
+
+    // 2. Against the stored configuration: consent types, names taken.
+    const lists = programs.flatMap((program, p) =>
+      (program.Filters ?? []).map((filter, f) => ({
+        path: `Programs[${p}].Filters[${f}].RequiredPreferenceConsents`,
+        consents: filter.RequiredPreferenceConsents,
+      })),
+    );
+    const resolved = await this.requiredConsents.resolve(clientId, lists);
+    const existing = new Map(
+      (await this.programs.listAll(clientId)).map((program) => [nameKey(program.Name), program]),
+    );
+    const taken = programs.flatMap((program, index) => {
+      const holder = existing.get(nameKey(program.Name));
+      return holder
+        ? [`Programs[${index}].Name "${program.Name}" already exists (program ${holder.programId})`]
+        : [];
+    });
+    if (taken.length) throw ApiError.conflict(taken.join('; '));
+
+    // 3. Ids and name claims; a claim lost to a concurrent create undoes this one's claims.
+    const ids: number[] = [];
+    for (const [index, program] of programs.entries()) {
+      const id = await this.bookkeeping.nextId(clientId, PROGRAM_KIND);
+      if (!(await this.bookkeeping.claimName(clientId, PROGRAM_KIND, program.Name, id))) {
+        for (const [done, claimedId] of ids.entries()) {
+          await this.bookkeeping.releaseName(
+            clientId,
+            PROGRAM_KIND,
+            programs[done].Name,
+            claimedId,
+          );
+        }
+        throw ApiError.conflict(`Programs[${index}].Name "${program.Name}" already exists`);
+      }
+      ids.push(id);
+    }
+
+    const now = new Date().toISOString();
+    const stored: StoredProgram[] = [];
+    let list = 0;
+    for (const [index, program] of programs.entries()) {
+      const filters = [];
+      for (const filter of program.Filters ?? []) {
+        const filterId = await this.bookkeeping.nextId(clientId, FILTER_KIND);
+        filters.push(toStoredFilter(filter, filterId, resolved[list++]));
+      }
+      stored.push({
+        _id: programRevisionKey(clientId, ids[index], 0),
+        clientId,
+        programId: ids[index],
+        revision: 0,
+        current: true,
+        ...toStoredProgramFields(program),
+        Filters: filters,
+        Edited: { CreateDate: now, CreatedBy: userId, ModifiedDate: now, ModifiedBy: userId },
+        filterIds: [],
+        requiredConsentTypes: [],
+      });
+    }
+    try {
+      await this.programs.insertAll(stored);
+    } catch (error) {
+      // Not answered: undo what is stored of it, so the names and nothing else remain.
+      await this.programs.removeUnanswered(clientId, ids);
+      for (const [index, id] of ids.entries()) {
+        await this.bookkeeping.releaseName(clientId, PROGRAM_KIND, programs[index].Name, id);
+      }
+      throw error;
+    }
+    await this.bookkeeping.touch(clientId);
+    await this.requiredConsents.recheck(
+      clientId,
+      stored.flatMap((program) => RequiredConsents.added(null, program)),
+    );
+    return { Programs: stored.map((program) => toProgramDto(program)) };
+  }
+}

@@ -1,0 +1,78 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { applyPatchOperations } from '../../../common/json-patch';
+import { checkFilterInput, nameKey, toStoredFilter } from '../../domain/program-input';
+import type { StoredFilter } from '../../domain/program.schema';
+import { validateAs, validatePatchOperations } from '../../domain/validate-input';
+import { FilterDto, type FilterListDto } from '../../dto/program.dto';
+import { toPatchableFilter } from '../../mapping/patchable';
+import { toFilterDto } from '../../mapping/program.mapper';
+import { ProgramRepository } from '../../repositories/program.repository';
+import { RequiredConsents } from '../../services/required-consents.service';
+import { saveWithRetry } from '../../services/save-with-retry';
+import { UpdateFilterCommand } from './update-filter.command';
+
+@CommandHandler(UpdateFilterCommand)
+export class UpdateFilterHandler implements ICommandHandler<UpdateFilterCommand> {
+  constructor(
+    private readonly programs: ProgramRepository,
+    private readonly bookkeeping: ConfigBookkeeping,
+    private readonly requiredConsents: RequiredConsents,
+  ) {}
+
+  async execute(command: UpdateFilterCommand): Promise<FilterListDto> {
+    const { clientId, userId, filterId, change } = command;
+    const operations =
+      'operations' in change ? await validatePatchOperations(change.operations) : undefined;
+    let updated: StoredFilter | undefined;
+    const { before, after } = await saveWithRetry({
+      what: `Filter ${filterId}`,
+      notFound: `Filter ${filterId} was not found`,
+      load: () => this.programs.findByFilterId(clientId, filterId),
+      save: (next, revision) => this.programs.saveNextRevision(next, revision),
+      change: async (current) => {
+        const index = current.Filters.findIndex((filter) => filter.ID === filterId);
+        if (index < 0) throw ApiError.notFound(`Filter ${filterId} was not found`);
+        const stored = current.Filters[index];
+        const wire = toPatchableFilter(toFilterDto(stored, current.programId));
+        const patched = operations
+          ? applyPatchOperations(wire, operations, ['ID', 'ProgramID'])
+          : {
+              ...wire,
+              RequiredPreferenceConsents:
+                'requiredConsents' in change ? change.requiredConsents : [],
+            };
+        const body = await validateAs(FilterDto, patched);
+        const problems = checkFilterInput(body, '');
+        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        const clash = current.Filters.find(
+          (filter) => filter.ID !== filterId && nameKey(filter.Name) === nameKey(body.Name),
+        );
+        if (clash) {
+          throw ApiError.conflict(
+            `Name "${body.Name}" already belongs to filter ${clash.ID} of program ${current.programId}`,
+          );
+        }
+        const [consents] = await this.requiredConsents.resolve(clientId, [
+          {
+            path: 'RequiredPreferenceConsents',
+            consents: body.RequiredPreferenceConsents,
+            current: stored.RequiredPreferenceConsents,
+          },
+        ]);
+        updated = toStoredFilter(body, filterId, consents);
+        const filters = [...current.Filters];
+        filters[index] = updated;
+        return {
+          ...current,
+          Filters: filters,
+          Edited: { ...current.Edited, ModifiedDate: new Date().toISOString(), ModifiedBy: userId },
+        };
+      },
+    });
+    await this.bookkeeping.touch(clientId);
+    await this.requiredConsents.recheck(clientId, RequiredConsents.added(before, after));
+    return { Filters: [toFilterDto(updated as StoredFilter, after.programId)] };
+  }
+}

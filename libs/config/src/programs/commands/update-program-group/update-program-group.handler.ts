@@ -1,0 +1,73 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { applyPatchOperations } from '../../../common/json-patch';
+import { findNestingCycle } from '../../domain/program-group-graph';
+import { toStoredGroupFields, unknownMembers } from '../../domain/program-group-input';
+import { PROGRAM_GROUP_KIND } from '../../domain/program-group.schema';
+import { checkProgramGroupInput } from '../../domain/program-input';
+import { validateAs, validatePatchOperations } from '../../domain/validate-input';
+import { ProgramGroupDto, type ProgramGroupListDto } from '../../dto/program-group.dto';
+import { toPatchableProgramGroup } from '../../mapping/patchable';
+import { toProgramGroupDto } from '../../mapping/program-group.mapper';
+import { ProgramGroupRepository } from '../../repositories/program-group.repository';
+import { ProgramRepository } from '../../repositories/program.repository';
+import { saveWithRetry } from '../../services/save-with-retry';
+import { UpdateProgramGroupCommand } from './update-program-group.command';
+
+@CommandHandler(UpdateProgramGroupCommand)
+export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramGroupCommand> {
+  constructor(
+    private readonly groups: ProgramGroupRepository,
+    private readonly programs: ProgramRepository,
+    private readonly bookkeeping: ConfigBookkeeping,
+  ) {}
+
+  async execute(command: UpdateProgramGroupCommand): Promise<ProgramGroupListDto> {
+    const { clientId, userId, groupId } = command;
+    const operations = await validatePatchOperations(command.operations);
+    const { after } = await saveWithRetry({
+      what: `Program group ${groupId}`,
+      notFound: `Program group ${groupId} was not found`,
+      load: () => this.groups.findById(clientId, groupId),
+      save: (next, revision) => this.groups.saveNextRevision(next, revision),
+      names: {
+        claim: (name) => this.bookkeeping.claimName(clientId, PROGRAM_GROUP_KIND, name, groupId),
+        release: (name) =>
+          this.bookkeeping.releaseName(clientId, PROGRAM_GROUP_KIND, name, groupId),
+        conflict: (name) => `Name "${name}" already belongs to another program group`,
+      },
+      change: async (current) => {
+        const patched = applyPatchOperations(
+          toPatchableProgramGroup(toProgramGroupDto(current)),
+          operations,
+          ['Id', 'Edited'],
+        );
+        const body = await validateAs(ProgramGroupDto, patched);
+        const all = await this.groups.listAll(clientId);
+        const programIds = new Set((await this.programs.listAll(clientId)).map((p) => p.programId));
+        const problems = [
+          ...checkProgramGroupInput(body, ''),
+          ...unknownMembers(body, '', programIds, new Set(all.map((group) => group.groupId))),
+        ];
+        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        const next = {
+          ...current,
+          ...toStoredGroupFields(body),
+          Edited: { ...current.Edited, ModifiedDate: new Date().toISOString(), ModifiedBy: userId },
+        };
+        const edges = new Map(all.map((group) => [group.groupId, group.ProgramGroupIds]));
+        edges.set(groupId, next.ProgramGroupIds);
+        const cycle = findNestingCycle(edges, groupId);
+        if (cycle) {
+          throw ApiError.badRequest(
+            `Invalid ProgramGroupIds (value ${JSON.stringify(next.ProgramGroupIds)}): program groups would contain themselves (${cycle.join(' -> ')})`,
+          );
+        }
+        return next;
+      },
+    });
+    await this.bookkeeping.touch(clientId);
+    return { ProgramGroups: [toProgramGroupDto(after)] };
+  }
+}

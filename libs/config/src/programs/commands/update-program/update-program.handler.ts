@@ -1,0 +1,108 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { applyPatchOperations } from '../../../common/json-patch';
+import {
+  checkProgramInput,
+  repeats,
+  toStoredFilter,
+  toStoredProgramFields,
+} from '../../domain/program-input';
+import { FILTER_KIND, PROGRAM_KIND, type StoredFilter } from '../../domain/program.schema';
+import { validateAs, validatePatchOperations } from '../../domain/validate-input';
+import { ProgramDto, type ProgramListDto } from '../../dto/program.dto';
+import { toPatchableProgram } from '../../mapping/patchable';
+import { toProgramDto } from '../../mapping/program.mapper';
+import { ProgramRepository } from '../../repositories/program.repository';
+import { RequiredConsents } from '../../services/required-consents.service';
+import { saveWithRetry } from '../../services/save-with-retry';
+import { UpdateProgramCommand } from './update-program.command';
+
+@CommandHandler(UpdateProgramCommand)
+export class UpdateProgramHandler implements ICommandHandler<UpdateProgramCommand> {
+  constructor(
+    private readonly programs: ProgramRepository,
+    private readonly bookkeeping: ConfigBookkeeping,
+    private readonly requiredConsents: RequiredConsents,
+  ) {}
+
+  async execute(command: UpdateProgramCommand): Promise<ProgramListDto> {
+    const { clientId, userId, programId } = command;
+    const operations = await validatePatchOperations(command.operations);
+    const { before, after } = await saveWithRetry({
+      what: `Program ${programId}`,
+      notFound: `Program ${programId} was not found`,
+      load: () => this.programs.findById(clientId, programId),
+      save: (next, revision) => this.programs.saveNextRevision(next, revision),
+      names: {
+        claim: (name) => this.bookkeeping.claimName(clientId, PROGRAM_KIND, name, programId),
+        release: (name) => this.bookkeeping.releaseName(clientId, PROGRAM_KIND, name, programId),
+        conflict: (name) => `Name "${name}" already belongs to another program`,
+      },
+      change: async (current) => {
+        const patched = applyPatchOperations(
+          toPatchableProgram(toProgramDto(current)),
+          operations,
+          ['Id', 'Edited'],
+        );
+        const body = await validateAs(ProgramDto, patched);
+        const problems = checkProgramInput(body, '');
+        const filters = body.Filters ?? [];
+        const byId = new Map(current.Filters.map((filter) => [filter.ID, filter]));
+        const kept = new Set<number>();
+        filters.forEach((filter, index) => {
+          if (filter.ID === undefined || filter.ID === null) return;
+          const id = filter.ID as unknown;
+          if (typeof id !== 'number' || !byId.has(id)) {
+            problems.push(
+              `Invalid Filters[${index}].ID (value ${JSON.stringify(id)}): not a filter of program ${programId} (a new filter has no ID)`,
+            );
+          } else if (kept.has(id)) {
+            problems.push(`Invalid Filters[${index}].ID (value ${id}): repeats another filter`);
+          } else {
+            kept.add(id);
+          }
+        });
+        for (const filter of current.Filters) {
+          if (!kept.has(filter.ID)) {
+            problems.push(
+              `Filter ${filter.ID} ("${filter.Name}") cannot be removed: set its IsActive to false instead`,
+            );
+          }
+        }
+        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        const conflicts = repeats(filters, 'Filters', 'Name', (filter) => filter.Name);
+        if (conflicts.length) throw ApiError.conflict(conflicts.join('; '));
+
+        const resolved = await this.requiredConsents.resolve(
+          clientId,
+          filters.map((filter, index) => ({
+            path: `Filters[${index}].RequiredPreferenceConsents`,
+            consents: filter.RequiredPreferenceConsents,
+            current: byId.get(filter.ID as number)?.RequiredPreferenceConsents,
+          })),
+        );
+        const stored: StoredFilter[] = [];
+        for (const [index, filter] of filters.entries()) {
+          const id =
+            (filter.ID as number | undefined) ??
+            (await this.bookkeeping.nextId(clientId, FILTER_KIND));
+          stored.push(toStoredFilter(filter, id, resolved[index]));
+        }
+        return {
+          ...current,
+          ...toStoredProgramFields(body),
+          Filters: stored,
+          Edited: {
+            ...current.Edited,
+            ModifiedDate: new Date().toISOString(),
+            ModifiedBy: userId,
+          },
+        };
+      },
+    });
+    await this.bookkeeping.touch(clientId);
+    await this.requiredConsents.recheck(clientId, RequiredConsents.added(before, after));
+    return { Programs: [toProgramDto(after)] };
+  }
+}

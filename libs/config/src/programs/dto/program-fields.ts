@@ -1,0 +1,79 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { Type } from 'class-transformer';
+import type { Type as ClassType } from '@nestjs/common';
+
+const INT32_MAX = 2147483647;
+
+/** A required, non-blank string of at most `maxLength` characters. */
+export function RequiredText(maxLength: number, options: ApiPropertyOptions = {}) {
+  return applyDecorators(
+    ApiProperty({ type: String, minLength: 1, maxLength, ...options } as ApiPropertyOptions),
+    IsString(),
+    Matches(/\S/, { message: '$property must not be empty' }),
+    MaxLength(maxLength),
+  );
+}
+
+/** An optional integer from `min` to int32 max. */
+export function OptionalInt(min: number, options: ApiPropertyOptions = {}) {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      format: 'int32',
+      minimum: min,
+      maximum: INT32_MAX,
+      ...options,
+    } as ApiPropertyOptions),
+    IsOptional(),
+    IsInt(),
+    Min(min),
+    Max(INT32_MAX),
+  );
+}
+
+/** An optional list of int32 ids (1 and up). */
+export function OptionalIdList(options: ApiPropertyOptions = {}) {
+  return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', isArray: true, ...options } as ApiPropertyOptions),
+    IsOptional(),
+    IsArray(),
+    IsInt({ each: true }),
+    Min(1, { each: true }),
+    Max(INT32_MAX, { each: true }),
+  );
+}
+
+/** The required, non-empty list of a wrapper body (`{ "Programs": [...] }`). */
+export function RequiredList(type: () => ClassType<unknown>, options: ApiPropertyOptions = {}) {
+  return applyDecorators(
+    ApiProperty({ type: () => type(), isArray: true, ...options } as ApiPropertyOptions),
+    IsArray(),
+    ArrayNotEmpty(),
+    ValidateNested({ each: true }),
+    Type(type),
+  );
+}
+
+/** A value matched case-insensitively against `allowed` (aliases included). */
+export function OneOfText(allowed: readonly string[], options: ApiPropertyOptions = {}) {
+  const escaped = allowed.map((value) => value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  const pattern = new RegExp(`^\\s*(${escaped.join('|')})\\s*$`, 'i');
+  return applyDecorators(
+    ApiProperty({ type: String, enum: [...allowed], ...options } as ApiPropertyOptions),
+    IsString(),
+    Matches(pattern, { message: `$property must be one of ${allowed.join(', ')}` }),
+  );
+}

@@ -1,0 +1,27 @@
+import { Logger } from '@nestjs/common';
+import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
+import { ConsentTypeDeactivatedEvent } from '../../common/cross-area';
+import { RequiredConsents } from '../services/required-consents.service';
+
+/**
+ * A deactivated consent type is no longer required by any filter of the client (the spec:
+ * reactivating it does not restore the requirement).
+ */
+@EventsHandler(ConsentTypeDeactivatedEvent)
+export class ConsentTypeDeactivatedHandler implements IEventHandler<ConsentTypeDeactivatedEvent> {
+  private readonly logger = new Logger(ConsentTypeDeactivatedHandler.name);
+
+  constructor(private readonly requiredConsents: RequiredConsents) {}
+
+  async handle({ clientId, typeName }: ConsentTypeDeactivatedEvent): Promise<void> {
+    try {
+      await this.requiredConsents.removeEverywhere(clientId, typeName);
+    } catch (error) {
+      this.logger.error(
+        `Removing deactivated consent type "${typeName}" from the filters of ${clientId} failed: ${
+          error instanceof Error ? (error.stack ?? error.message) : String(error)
+        }`,
+      );
+    }
+  }
+}

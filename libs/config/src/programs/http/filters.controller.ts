@@ -1,0 +1,82 @@
+import { Body, Controller, Patch, Put } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { PatchOperationDto } from '../../common/patch-operation.dto';
+import { UpdateFilterCommand } from '../commands/update-filter/update-filter.command';
+import { FilterListDto, RequiredPreferenceConsentListDto } from '../dto/program.dto';
+import { PATCH_RULES } from './docs';
+import { ApiIdParam, IdParam, RawBody } from './request-params';
+
+export const REQUIRED_CONSENTS_RULES =
+  "Replaces the filter's RequiredPreferenceConsents with the list of the body (an empty list clears it). " +
+  'Each TypeName must name an active consent type (case-insensitive; stored as the consent type spells it) ' +
+  'and appear once; a type the filter already requires is kept as is. When a consent type is deactivated it ' +
+  'is removed from every filter; reactivating it does not restore the requirement. Answers 200 with the new list.';
+
+@ApiTags('Configuration: programs')
+@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
+@ApiNotFoundResponse({ description: 'Unknown filter' })
+@Controller(':clientId/Filters')
+export class FiltersController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Patch(':filterId')
+  @ApiIdParam('filterId', 'Filter id')
+  @ApiAuth('configuration', 'write')
+  @ApiOperation({
+    summary: 'Update a filter with PATCH operations',
+    description: `${PATCH_RULES} Read-only: ID, ProgramID. Filter names are unique within the program (409).`,
+  })
+  @ApiBody({ type: [PatchOperationDto] })
+  @ApiOkResponse({ type: FilterListDto })
+  @ApiConflictResponse({ description: 'The new name belongs to another filter of the program' })
+  update(
+    @CurrentCaller() caller: Caller,
+    @IdParam('filterId') filterId: number,
+    @RawBody() operations: unknown,
+  ): Promise<FilterListDto> {
+    return this.commands.execute(
+      new UpdateFilterCommand(caller.clientId, caller.userId, filterId, { operations }),
+    );
+  }
+
+  @Put(':filterId/RequiredPreferenceConsents')
+  @ApiIdParam('filterId', 'Filter id')
+  @ApiAuth('configuration', 'write')
+  @ApiOperation({
+    summary: 'Replace the consents a filter requires',
+    description: REQUIRED_CONSENTS_RULES,
+  })
+  @ApiOkResponse({ type: RequiredPreferenceConsentListDto })
+  replaceRequiredConsents(
+    @CurrentCaller() caller: Caller,
+    @IdParam('filterId') filterId: number,
+    @Body() body: RequiredPreferenceConsentListDto,
+  ): Promise<RequiredPreferenceConsentListDto> {
+    return replaceRequiredConsents(this.commands, caller, filterId, body);
+  }
+}
+
+/** Shared by the v4 route and the older Config route. */
+export async function replaceRequiredConsents(
+  commands: CommandBus,
+  caller: Caller,
+  filterId: number,
+  body: RequiredPreferenceConsentListDto,
+): Promise<RequiredPreferenceConsentListDto> {
+  const { Filters } = await commands.execute(
+    new UpdateFilterCommand(caller.clientId, caller.userId, filterId, {
+      requiredConsents: body.RequiredPreferenceConsents,
+    }),
+  );
+  return { RequiredPreferenceConsents: Filters[0].RequiredPreferenceConsents ?? [] };
+}

@@ -1,0 +1,183 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { PatchOperationDto } from '../../common/patch-operation.dto';
+import { CreateFiltersCommand } from '../commands/create-filters/create-filters.command';
+import { CreateProgramsCommand } from '../commands/create-programs/create-programs.command';
+import { UpdateProgramCommand } from '../commands/update-program/update-program.command';
+import { PROGRAM_TYPE_INPUTS } from '../domain/program-vocabulary';
+import { FilterListDto, ProgramListDto } from '../dto/program.dto';
+import { GetMatchingProgramsQuery } from '../queries/get-matching-programs/get-matching-programs.query';
+import { GetProgramsQuery } from '../queries/get-programs/get-programs.query';
+import { IDS_AS_STRINGS, LOCALE_RULE, PATCH_RULES, PROGRAM_MATCHING } from './docs';
+import { ApiIdParam, IdParam, parseIdQuery, RawBody, RawQuery } from './request-params';
+
+const CRITERIA_QUERY = {
+  name: 'criteria',
+  required: false,
+  style: 'form',
+  explode: true,
+  description:
+    'Custom property names, each with an optional value: ?Jurisdiction=EU&LifeCycleStage',
+  schema: { type: 'object', additionalProperties: { type: 'string' } },
+} as const;
+
+@ApiTags('Configuration: programs')
+@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
+@Controller(':clientId/Programs')
+export class ProgramsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @ApiAuth('configuration', 'read')
+  @ApiOperation({
+    summary: 'List programs with their filters',
+    description: `Programs in id order, active and inactive. ${IDS_AS_STRINGS} localeId: ${LOCALE_RULE} \`locale\` is accepted as another name of localeId.`,
+  })
+  @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
+  @ApiQuery({ name: 'localeId', required: false, example: 'en-us' })
+  @ApiQuery({ name: 'locale', required: false, description: 'Alias of localeId' })
+  @ApiOkResponse({ type: ProgramListDto })
+  @ApiNotFoundResponse({ description: 'Unknown Id, or no text tags for the locale' })
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query('Id') id?: string,
+    @Query('localeId') localeId?: string,
+    @Query('locale') locale?: string,
+  ): Promise<ProgramListDto> {
+    const chosen = localeId ?? locale;
+    return this.queries.execute(
+      new GetProgramsQuery(caller.clientId, {
+        id: parseIdQuery(id),
+        locale: chosen
+          ? { value: chosen, parameter: localeId !== undefined ? 'localeId' : 'locale' }
+          : undefined,
+      }),
+    );
+  }
+
+  @Get('IncludeMatching')
+  @ApiAuth('configuration', 'read')
+  @ApiOperation({
+    summary: 'Programs matching custom property criteria, with only their matching filters',
+    description: PROGRAM_MATCHING,
+  })
+  @ApiQuery(CRITERIA_QUERY)
+  @ApiOkResponse({ type: ProgramListDto })
+  includeMatching(
+    @CurrentCaller() caller: Caller,
+    @RawQuery() query: Record<string, unknown>,
+  ): Promise<ProgramListDto> {
+    return this.queries.execute(new GetMatchingProgramsQuery(caller.clientId, query, 'matching'));
+  }
+
+  @Get('IncludeAll')
+  @ApiAuth('configuration', 'read')
+  @ApiOperation({
+    summary: 'Programs matching custom property criteria, with all their filters',
+    description: `The same programs as IncludeMatching, each with all of its filters. ${PROGRAM_MATCHING}`,
+  })
+  @ApiQuery(CRITERIA_QUERY)
+  @ApiOkResponse({ type: ProgramListDto })
+  includeAll(
+    @CurrentCaller() caller: Caller,
+    @RawQuery() query: Record<string, unknown>,
+  ): Promise<ProgramListDto> {
+    return this.queries.execute(new GetMatchingProgramsQuery(caller.clientId, query, 'all'));
+  }
+
+  @Get('ProgramType/:programTypeId')
+  @ApiAuth('configuration', 'read')
+  @ApiOperation({
+    summary: 'Programs of one program type',
+    description: `The type is matched case-insensitively; "DNC" and "Do Not Contact" name "Do Not Contact (DNC)". locale: ${LOCALE_RULE}`,
+  })
+  @ApiParam({ name: 'programTypeId', enum: PROGRAM_TYPE_INPUTS })
+  @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
+  @ApiOkResponse({ type: ProgramListDto })
+  @ApiNotFoundResponse({ description: 'No text tags for the locale' })
+  byType(
+    @CurrentCaller() caller: Caller,
+    @Param('programTypeId') programType: string,
+    @Query('locale') locale?: string,
+  ): Promise<ProgramListDto> {
+    return this.queries.execute(
+      new GetProgramsQuery(caller.clientId, {
+        programType,
+        locale: locale ? { value: locale, parameter: 'locale' } : undefined,
+      }),
+    );
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiAuth('configuration', 'write')
+  @ApiOperation({
+    summary: 'Create programs with their filters',
+    description: `All or nothing. Program names are unique per client and filter names per program (case-insensitive): a name taken or repeated in the body answers 409. A RequiredPreferenceConsents TypeName must name an active consent type (400). ${IDS_AS_STRINGS}`,
+  })
+  @ApiCreatedResponse({ type: ProgramListDto })
+  @ApiConflictResponse({ description: 'A program or filter name exists or repeats' })
+  create(@CurrentCaller() caller: Caller, @Body() body: ProgramListDto): Promise<ProgramListDto> {
+    return this.commands.execute(
+      new CreateProgramsCommand(caller.clientId, caller.userId, body.Programs),
+    );
+  }
+
+  @Patch(':programId')
+  @ApiIdParam('programId', 'Program id')
+  @ApiAuth('configuration', 'write')
+  @ApiOperation({
+    summary: 'Update a program and its filters with PATCH operations',
+    description: `${PATCH_RULES} Filters keep their ID: a filter of the result with the ID of one of the program's filters updates it, one without ID is added (and gets an ID); a filter cannot be removed (deactivate it with IsActive false) or given another program's ID (400). A rename to a taken name answers 409.`,
+  })
+  @ApiBody({ type: [PatchOperationDto] })
+  @ApiOkResponse({ type: ProgramListDto })
+  @ApiNotFoundResponse({ description: 'Unknown program' })
+  @ApiConflictResponse({ description: 'The new name belongs to another program or filter' })
+  update(
+    @CurrentCaller() caller: Caller,
+    @IdParam('programId') programId: number,
+    @RawBody() operations: unknown,
+  ): Promise<ProgramListDto> {
+    return this.commands.execute(
+      new UpdateProgramCommand(caller.clientId, caller.userId, programId, operations),
+    );
+  }
+
+  @Post(':programId/Filters')
+  @HttpCode(201)
+  @ApiIdParam('programId', 'Program id')
+  @ApiAuth('configuration', 'write')
+  @ApiOperation({
+    summary: 'Add filters to a program',
+    description: `All or nothing; filter names are unique within the program (409). ${IDS_AS_STRINGS}`,
+  })
+  @ApiCreatedResponse({ type: FilterListDto })
+  @ApiNotFoundResponse({ description: 'Unknown program' })
+  @ApiConflictResponse({ description: 'A filter name exists in the program or repeats' })
+  addFilters(
+    @CurrentCaller() caller: Caller,
+    @IdParam('programId') programId: number,
+    @Body() body: FilterListDto,
+  ): Promise<FilterListDto> {
+    return this.commands.execute(
+      new CreateFiltersCommand(caller.clientId, caller.userId, programId, body.Filters),
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import type { StoredProgramGroup } from '../domain/program-group.schema';
+import type { ProgramGroupDto, ProgramGroupTreeDto } from '../dto/program-group.dto';
+import type { ProgramDto } from '../dto/program.dto';
+import { toEditedDto, toKeyValueDtos } from './program.mapper';
+
+/* Stored program group → wire: every returned field is listed here. */
+
+export function toProgramGroupDto(group: StoredProgramGroup): ProgramGroupDto {
+  return {
+    Id: group.groupId,
+    Name: group.Name,
+    Description: group.Description,
+    IsActive: group.IsActive !== false,
+    CustomProperties: toKeyValueDtos(group.CustomProperties),
+    ProgramIds: [...(group.ProgramIds ?? [])],
+    ProgramGroupIds: [...(group.ProgramGroupIds ?? [])],
+    Edited: toEditedDto(group.Edited),
+  };
+}
+
+export function toProgramGroupTreeDto(
+  group: StoredProgramGroup,
+  nested: ProgramGroupTreeDto[],
+  programs: ProgramDto[],
+): ProgramGroupTreeDto {
+  return {
+    Id: group.groupId,
+    Name: group.Name,
+    Description: group.Description,
+    IsActive: group.IsActive !== false,
+    CustomProperties: toKeyValueDtos(group.CustomProperties),
+    ProgramGroups: nested,
+    Programs: programs,
+    Edited: toEditedDto(group.Edited),
+  };
+}

@@ -1,0 +1,14 @@
+import { Query } from '@nestjs/cqrs';
+import type { MatchMode } from '../../domain/custom-property-matching';
+import type { ProgramListDto } from '../../dto/program.dto';
+
+/** Programs by custom property criteria (IncludeMatching / IncludeAll). */
+export class GetMatchingProgramsQuery extends Query<ProgramListDto> {
+  constructor(
+    readonly clientId: string,
+    readonly query: Record<string, unknown>,
+    readonly mode: MatchMode,
+  ) {
+    super();
+  }
+}

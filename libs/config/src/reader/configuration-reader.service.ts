@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigBookkeeping } from '../common/config-bookkeeping.service';
+import { ConsentTypeCatalog } from '../consent-types/consent-type-catalog.service';
+import { CustomFieldCatalog } from '../custom-fields/custom-field-catalog.service';
+import { TypeCatalog } from '../types/services/type-catalog.service';
+import { TYPE_KINDS, type TypeKind } from '../types/type-kind';
+import { ClientVocabulary } from './client-vocabulary';
+
+const MAX_CACHED_CLIENTS = 1000;
+
+/**
+ * Every profile write reads its client's configuration, so it is cached per client. The
+ * cache is checked against the client's configuration stamp (one `_id` read) on every
+ * use: any process that changes configuration writes a new stamp, so api and worker
+ * processes never act on a stale vocabulary, with no Redis or message bus involved.
+ * The stamp is read before the configuration, so a change that lands in between only
+ * causes one more reload.
+ */
+@Injectable()
+export class ConfigurationReader {
+  private readonly cache = new Map<string, ClientVocabulary>();
+
+  constructor(
+    private readonly bookkeeping: ConfigBookkeeping,
+    private readonly types: TypeCatalog,
+    private readonly consentTypes: ConsentTypeCatalog,
+    private readonly customFields: CustomFieldCatalog,
+  ) {}
+
+  async vocabulary(clientId: string): Promise<ClientVocabulary> {
+    const stamp = await this.bookkeeping.stampOf(clientId);
+    const cached = this.cache.get(clientId);
+    if (cached?.stamp === stamp) return cached;
+
+    const [typeLists, consentTypes, customFields] = await Promise.all([
+      Promise.all(TYPE_KINDS.map((kind) => this.types.list(clientId, kind))),
+      this.consentTypes.list(clientId),
+      this.customFields.list(clientId),
+    ]);
+    const types = Object.fromEntries(TYPE_KINDS.map((kind, i) => [kind, typeLists[i]])) as Record<
+      TypeKind,
+      (typeof typeLists)[number]
+    >;
+    const vocabulary = new ClientVocabulary(stamp, types, consentTypes, customFields);
+    this.cache.delete(clientId);
+    this.cache.set(clientId, vocabulary);
+    if (this.cache.size > MAX_CACHED_CLIENTS) {
+      // Maps keep insertion order: the first key is the least recently loaded client.
+      this.cache.delete(this.cache.keys().next().value as string);
+    }
+    return vocabulary;
+  }
+}
