@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { ApiError, isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
-
-const INT32_MAX = 2147483647;
+import { INT32_MAX, nameKeyOf } from './entry-request';
+import type { NameClaims } from './save-with-retry';
 
 /** Ids, unique names and the change stamp of a client's configuration entries. */
 @Injectable()
@@ -56,6 +56,55 @@ export class ConfigBookkeeping {
     await this.claims.deleteOne({ _id: nameKey(clientId, kind, name), clientId, entryId });
   }
 
+  /**
+   * Takes an id and claims the name of each new entry of a create, in order. When a name is
+   * taken (by a concurrent create), the names claimed so far are released and the 409 that
+   * `conflict(index)` words is thrown; ids stay taken, as ids are never reused.
+   */
+  async claimNewEntries(
+    clientId: string,
+    kind: string,
+    names: string[],
+    conflict: (index: number) => string,
+  ): Promise<number[]> {
+    const ids: number[] = [];
+    for (const [index, name] of names.entries()) {
+      const id = await this.nextId(clientId, kind);
+      if (!(await this.claimName(clientId, kind, name, id))) {
+        await this.releaseNames(clientId, kind, names, ids);
+        throw ApiError.conflict(conflict(index));
+      }
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /** Releases the names of a create that failed (`names[i]` held by `ids[i]`). */
+  async releaseNames(
+    clientId: string,
+    kind: string,
+    names: string[],
+    ids: number[],
+  ): Promise<void> {
+    for (const [index, id] of ids.entries()) {
+      await this.releaseName(clientId, kind, names[index], id);
+    }
+  }
+
+  /** The name claims of one entry, as saveWithRetry takes them; `conflict` words the 409. */
+  nameClaims(
+    clientId: string,
+    kind: string,
+    entryId: number,
+    conflict: (name: string) => string,
+  ): NameClaims {
+    return {
+      claim: (name) => this.claimName(clientId, kind, name, entryId),
+      release: (name) => this.releaseName(clientId, kind, name, entryId),
+      conflict,
+    };
+  }
+
   /** Marks the client's configuration as changed (after the change is stored). */
   async touch(clientId: string): Promise<void> {
     await this.stamps.updateOne(
@@ -72,5 +121,5 @@ export class ConfigBookkeeping {
 }
 
 function nameKey(clientId: string, kind: string, name: string): string {
-  return `${clientId}|${kind}|name:${name.trim().replace(/\s+/g, ' ').toLowerCase()}`;
+  return `${clientId}|${kind}|name:${nameKeyOf(name)}`;
 }

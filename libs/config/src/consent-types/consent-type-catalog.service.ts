@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { nameKeyOf } from '../picklists/entry-request';
+import { nameKeyOf } from '../common/entry-request';
 import { type ConsentTypeDetails, toConsentTypeDetails } from './consent-type.mapper';
 import { ConsentTypeRepository } from './consent-type.repository';
 

@@ -3,12 +3,8 @@ import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../common/config-bookkeeping.service';
 import { ConsentTypeDeactivatedEvent, IsConsentTypeRequiredQuery } from '../common/cross-area';
-import {
-  editedOnUpdate,
-  nameKeyOf,
-  SAVE_ATTEMPTS,
-  validateEntry,
-} from '../picklists/entry-request';
+import { editedOnUpdate, validateInput } from '../common/entry-request';
+import { saveWithRetry } from '../common/save-with-retry';
 import { ConfigEventOutbox } from './config-event-outbox.service';
 import { consentTypeProblems, missingVersions, repeatedVersion } from './domain/consent-type.rules';
 import { toStoredConsentType } from './consent-type.input';
@@ -19,9 +15,8 @@ import { ConsentTypeDto, type ConsentTypeListDto } from './dto/consent-type.dto'
 
 /**
  * Changes one consent type: the change (a PATCH, a new version) is applied to its wire
- * shape, the result validated like a create and stored as the type's next revision, unless
- * another writer stored that revision first (then the change starts over on the fresh
- * revision). After the save: the name claims, the change stamp, one outbox event per new
+ * shape, the result validated like a create and stored as the type's next revision
+ * (saveWithRetry). After the save: the name claims, the change stamp, one outbox event per new
  * version and, when the type was deactivated, ConsentTypeDeactivatedEvent for programs.
  */
 @Injectable()
@@ -40,60 +35,54 @@ export class ConsentTypeWriter {
     typeId: number,
     apply: (wire: ConsentTypeDto) => unknown,
   ): Promise<ConsentTypeListDto> {
-    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
-      const stored = await this.repository.findOne(clientId, typeId);
-      if (!stored) throw ApiError.notFound(`Consent type ${typeId} was not found`);
-
-      const dto = await validateEntry(ConsentTypeDto, apply(toConsentTypeDto(stored)));
-      await this.checkChange(clientId, stored, dto);
-
-      const name = dto.TypeName.trim();
-      const renamed = nameKeyOf(name) !== stored.nameKey;
-      if (
-        renamed &&
-        !(await this.bookkeeping.claimName(clientId, CONSENT_TYPE_KIND, name, typeId))
-      ) {
-        throw ApiError.conflict(`Consent type "${name}" already exists`);
-      }
-      const now = new Date();
-      const {
-        stored: next,
-        published,
-        publishedAt,
-      } = toStoredConsentType(dto, {
+    let published: string[] = [];
+    let publishedAt = new Date();
+    const { before, after } = await saveWithRetry({
+      what: `Consent type ${typeId}`,
+      notFound: `Consent type ${typeId} was not found`,
+      load: () => this.repository.findOne(clientId, typeId),
+      save: (next) => this.repository.saveRevision(next),
+      names: this.bookkeeping.nameClaims(
         clientId,
+        CONSENT_TYPE_KIND,
         typeId,
-        revision: stored.revision + 1,
-        edited: editedOnUpdate(stored.Edited, userId, now),
-        userId,
-        now,
-        previous: stored,
-      });
-      if (await this.repository.saveRevision(next)) {
-        if (renamed) {
-          await this.bookkeeping.releaseName(clientId, CONSENT_TYPE_KIND, stored.TypeName, typeId);
-        }
-        await this.bookkeeping.touch(clientId);
-        await this.outbox.recordConsentVersions(
+        (name) => `Consent type "${name}" already exists`,
+      ),
+      nameOf: (type) => type.TypeName,
+      change: async (stored) => {
+        const dto = validateInput(
+          ConsentTypeDto,
+          apply(toConsentTypeDto(stored)),
+          'The patched entry',
+        );
+        await this.checkChange(clientId, stored, dto);
+        const now = new Date();
+        const result = toStoredConsentType(dto, {
           clientId,
           typeId,
-          next.TypeName,
-          published,
-          publishedAt,
-        );
-        if (stored.IsActive !== false && !next.IsActive) {
-          // Filters name the type as it was stored when they were configured.
-          this.events.publish(new ConsentTypeDeactivatedEvent(clientId, stored.TypeName));
-        }
-        return { ConsentTypes: [toConsentTypeDto(next)] };
-      }
-      // Another writer saved first: give up the new name unless that writer took it too.
-      const current = await this.repository.findOne(clientId, typeId);
-      if (renamed && current?.nameKey !== nameKeyOf(name)) {
-        await this.bookkeeping.releaseName(clientId, CONSENT_TYPE_KIND, name, typeId);
-      }
+          revision: stored.revision + 1,
+          edited: editedOnUpdate(stored.Edited, userId, now),
+          userId,
+          now,
+          previous: stored,
+        });
+        ({ published, publishedAt } = result);
+        return result.stored;
+      },
+    });
+    await this.bookkeeping.touch(clientId);
+    await this.outbox.recordConsentVersions(
+      clientId,
+      typeId,
+      after.TypeName,
+      published,
+      publishedAt,
+    );
+    if (before.IsActive !== false && !after.IsActive) {
+      // Filters name the type as it was stored when they were configured.
+      this.events.publish(new ConsentTypeDeactivatedEvent(clientId, before.TypeName));
     }
-    throw ApiError.conflict(`Consent type ${typeId} is being changed by others; retry`);
+    return { ConsentTypes: [toConsentTypeDto(after)] };
   }
 
   private async checkChange(

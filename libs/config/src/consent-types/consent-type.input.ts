@@ -4,7 +4,7 @@ import {
   nameKeyOf,
   orUndefined,
   type StoredEdited,
-} from '../picklists/entry-request';
+} from '../common/entry-request';
 import { versionKeyOf } from './domain/consent-type.rules';
 import {
   consentTypeKey,

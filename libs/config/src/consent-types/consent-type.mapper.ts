@@ -1,6 +1,6 @@
 import type { ConsentTypeSummary } from '../common/cross-area';
 import { selectLocalized } from '../common/locale-selection';
-import { orNull, toEditedDto } from '../picklists/entry-request';
+import { orNull, toEditedDto } from '../common/entry-request';
 import { latestVersion } from './domain/consent-type.rules';
 import type { StoredConsentType, StoredConsentVersion } from './consent-type.schema';
 import type { ConsentTypeDto, ConsentVersionDto } from './dto/consent-type.dto';

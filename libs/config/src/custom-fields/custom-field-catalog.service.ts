@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { nameKeyOf } from '../picklists/entry-request';
+import { nameKeyOf } from '../common/entry-request';
 import { PicklistCatalog } from '../picklists/picklist-catalog.service';
 import { toDefinitionView, type CustomFieldDefinitionView } from './custom-field.mapper';
 import { CustomFieldRepository } from './custom-field.repository';

@@ -1,5 +1,5 @@
 import type { ClassConstructor } from 'class-transformer';
-import { nameKeyOf, orUndefined, type StoredEdited } from '../picklists/entry-request';
+import { nameKeyOf, orUndefined, type StoredEdited } from '../common/entry-request';
 import type { CustomFieldType } from './domain/custom-field-value';
 import type { DefinitionShape } from './domain/custom-field-definition.rules';
 import { UpdateRule } from './domain/update-rules';

@@ -1,5 +1,5 @@
 import { selectLocalized } from '../common/locale-selection';
-import { orNull, toEditedDto } from '../picklists/entry-request';
+import { orNull, toEditedDto } from '../common/entry-request';
 import type { CustomFieldDefinition, CustomFieldType } from './domain/custom-field-value';
 import type { StoredCustomField } from './custom-field.schema';
 import type {

@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { StoredEdited, StoredEditedSchema } from '../picklists/entry-request';
+import { StoredEdited, StoredEditedSchema } from '../common/entry-request';
 import type { CustomFieldType, SelectListDisplayType } from './domain/custom-field-value';
 
 @Schema({ _id: false })

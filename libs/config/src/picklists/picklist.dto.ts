@@ -16,7 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { LocalizedFieldDto } from '../common/localized-field.dto';
-import { INT32_MAX } from './entry-request';
+import { INT32_MAX } from '../common/entry-request';
 
 export const MULTI_VALUE_DELIMITER = '::';
 

@@ -1,4 +1,4 @@
-import { nameKeyOf, orUndefined, type StoredEdited } from './entry-request';
+import { nameKeyOf, orUndefined, type StoredEdited } from '../common/entry-request';
 import type { PicklistDto } from './picklist.dto';
 import { picklistKey, type StoredPicklist } from './picklist.schema';
 

@@ -1,5 +1,5 @@
 import { selectLocalized } from '../common/locale-selection';
-import { orNull, toEditedDto } from './entry-request';
+import { orNull, toEditedDto } from '../common/entry-request';
 import type { PicklistDto, PicklistOptionDto } from './picklist.dto';
 import type { StoredPicklist, StoredPicklistOption } from './picklist.schema';
 

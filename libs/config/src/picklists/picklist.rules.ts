@@ -1,4 +1,4 @@
-import { nameKeyOf } from './entry-request';
+import { nameKeyOf } from '../common/entry-request';
 
 /** What the picklist rules look at (the DTO or the stored form). */
 export interface PicklistShape {

@@ -1,8 +1,9 @@
+import { nameKeyOf } from '../common/entry-request';
 import type { ConsentTypeDetails } from '../consent-types/consent-type.mapper';
 import type { ResolvedCustomField } from '../custom-fields/custom-field-catalog.service';
 import { checkCustomFieldValue } from '../custom-fields/domain/custom-field-value';
 import type { TypeEntry } from '../types/services/type-catalog.service';
-import { normalizeTypeName, type TypeKind } from '../types/type-kind';
+import type { TypeKind } from '../types/type-kind';
 
 /**
  * One client's configuration as a profile write needs it, loaded at once and looked up
@@ -22,27 +23,25 @@ export class ClientVocabulary {
   ) {
     this.types = new Map(
       Object.entries(types).flatMap(([kind, entries]) =>
-        entries.map((entry) => [`${kind}:${normalizeTypeName(entry.TypeName)}`, entry] as const),
+        entries.map((entry) => [`${kind}:${nameKeyOf(entry.TypeName)}`, entry] as const),
       ),
     );
-    this.consentTypes = new Map(
-      consentTypes.map((type) => [normalizeTypeName(type.TypeName), type]),
-    );
+    this.consentTypes = new Map(consentTypes.map((type) => [nameKeyOf(type.TypeName), type]));
     this.customFields = new Map(
-      customFields.map((field) => [normalizeTypeName(field.definition.Name), field]),
+      customFields.map((field) => [nameKeyOf(field.definition.Name), field]),
     );
   }
 
   type(kind: TypeKind, name: string): TypeEntry | undefined {
-    return this.types.get(`${kind}:${normalizeTypeName(name)}`);
+    return this.types.get(`${kind}:${nameKeyOf(name)}`);
   }
 
   consentType(name: string): ConsentTypeDetails | undefined {
-    return this.consentTypes.get(normalizeTypeName(name));
+    return this.consentTypes.get(nameKeyOf(name));
   }
 
   customField(name: string): ResolvedCustomField['definition'] | undefined {
-    return this.customFields.get(normalizeTypeName(name))?.definition;
+    return this.customFields.get(nameKeyOf(name))?.definition;
   }
 
   checkCustomFieldValue(
@@ -50,7 +49,7 @@ export class ClientVocabulary {
     newValue: string | null,
     currentValue: string | null,
   ): string | null {
-    const field = this.customFields.get(normalizeTypeName(name));
+    const field = this.customFields.get(nameKeyOf(name));
     if (!field) return `Custom field ${JSON.stringify(name)} does not exist`;
     return checkCustomFieldValue(field.definition, field.picklistValues, newValue, currentValue);
   }

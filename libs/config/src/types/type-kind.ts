@@ -65,11 +65,3 @@ export const TYPE_KIND_INFO: Record<TypeKind, TypeKindInfo> = {
 export function isTypeKind(value: string): value is TypeKind {
   return (TYPE_KINDS as readonly string[]).includes(value);
 }
-
-/**
- * The form in which type names are compared: trimmed, runs of white space folded,
- * lower-cased (the same form the name claims of ConfigBookkeeping use).
- */
-export function normalizeTypeName(name: string): string {
-  return name.trim().replace(/\s+/g, ' ').toLowerCase();
-}

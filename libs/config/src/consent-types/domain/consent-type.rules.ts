@@ -1,4 +1,4 @@
-import { nameKeyOf } from '../../picklists/entry-request';
+import { nameKeyOf } from '../../common/entry-request';
 
 /*
  * Consent type rules the DTO cannot express. Versions compare by ConsentVersion, trimmed

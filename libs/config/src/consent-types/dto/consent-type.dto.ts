@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { LOCALE_PATTERN, LocalizedFieldDto } from '../../common/localized-field.dto';
-import { INT32_MAX } from '../../picklists/entry-request';
+import { INT32_MAX } from '../../common/entry-request';
 
 /** Channels a consent type can be bound to (the contact element channels of the spec). */
 export const CONSENT_CHANNELS = ['Email', 'Phone', 'SMS', 'Mail'] as const;

@@ -20,7 +20,7 @@ import {
   type ListQuery,
   ListQueryParam,
   parsePatchOperations,
-} from '../../picklists/entry-request';
+} from '../../common/entry-request';
 import { CreateConsentTypesCommand } from '../commands/create-consent-types/create-consent-types.command';
 import { PublishConsentVersionCommand } from '../commands/publish-consent-version/publish-consent-version.command';
 import { UpdateConsentTypeCommand } from '../commands/update-consent-type/update-consent-type.command';
@@ -122,12 +122,12 @@ export class ConsentTypesController {
   @ApiBody({ type: [PatchOperationDto] })
   @ApiOkResponse({ type: ConsentTypeListDto })
   @ApiConflictResponse({ description: 'The new name or version exists already' })
-  async update(
+  update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('typeId') typeId: number,
     @Body() body: unknown,
   ): Promise<ConsentTypeListDto> {
-    const operations = await parsePatchOperations(body);
+    const operations = parsePatchOperations(body);
     return this.commands.execute(
       new UpdateConsentTypeCommand(caller.clientId, caller.userId, typeId, operations),
     );

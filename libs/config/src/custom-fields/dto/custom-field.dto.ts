@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { LocalizedFieldDto } from '../../common/localized-field.dto';
-import { INT32_MAX } from '../../picklists/entry-request';
+import { INT32_MAX } from '../../common/entry-request';
 import {
   CUSTOM_FIELD_VALUE_MAX_LENGTH,
   SELECT_LIST_DISPLAY_TYPES,

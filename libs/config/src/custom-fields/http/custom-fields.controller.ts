@@ -20,7 +20,7 @@ import {
   type ListQuery,
   ListQueryParam,
   parsePatchOperations,
-} from '../../picklists/entry-request';
+} from '../../common/entry-request';
 import { CreateCustomFieldsCommand } from '../commands/create-custom-fields/create-custom-fields.command';
 import { UpdateCustomFieldCommand } from '../commands/update-custom-field/update-custom-field.command';
 import type { CustomFieldInput } from '../custom-field-checks.service';
@@ -181,7 +181,7 @@ export class CustomFieldsController {
   @ApiBody({ type: [PatchOperationDto] })
   @ApiOkResponse({ type: CustomFieldListDto })
   @ApiConflictResponse({ description: 'The new name belongs to another custom field' })
-  async update(
+  update(
     @CurrentCaller() caller: Caller,
     @Param('fieldType') fieldType: string,
     @EntryIdParam('Id') fieldId: number,
@@ -193,7 +193,7 @@ export class CustomFieldsController {
         `Unknown custom field type ${JSON.stringify(fieldType)} (Text, Numeric, DateTime or SelectList)`,
       );
     }
-    const operations = await parsePatchOperations(body);
+    const operations = parsePatchOperations(body);
     return this.commands.execute(
       new UpdateCustomFieldCommand(caller.clientId, caller.userId, type, fieldId, operations),
     );

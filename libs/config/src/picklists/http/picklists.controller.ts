@@ -21,7 +21,7 @@ import {
   type ListQuery,
   ListQueryParam,
   parsePatchOperations,
-} from '../entry-request';
+} from '../../common/entry-request';
 import { PicklistListDto } from '../picklist.dto';
 import { GetPicklistsQuery } from '../queries/get-picklists/get-picklists.query';
 
@@ -92,12 +92,12 @@ export class PicklistsController {
   @ApiBody({ type: [PatchOperationDto] })
   @ApiOkResponse({ type: PicklistListDto })
   @ApiConflictResponse({ description: 'The new name belongs to another picklist' })
-  async update(
+  update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('Id') picklistId: number,
     @Body() body: unknown,
   ): Promise<PicklistListDto> {
-    const operations = await parsePatchOperations(body);
+    const operations = parsePatchOperations(body);
     return this.commands.execute(
       new UpdatePicklistCommand(caller.clientId, caller.userId, picklistId, operations),
     );

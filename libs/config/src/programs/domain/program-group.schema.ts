@@ -1,10 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import {
-  StoredEdited,
-  StoredEditedSchema,
-  StoredKeyValue,
-  StoredKeyValueSchema,
-} from './program.schema';
+import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
+import { revisionKey } from '../../common/revision-store';
+import { StoredKeyValue, StoredKeyValueSchema } from './program.schema';
 
 /**
  * A program group (`config_program_groups`): programs and nested groups it contains. Stored
@@ -40,5 +37,5 @@ export function programGroupRevisionKey(
   groupId: number,
   revision: number,
 ): string {
-  return `${clientId}|${PROGRAM_GROUP_KIND}|${groupId}|${revision}`;
+  return revisionKey(clientId, PROGRAM_GROUP_KIND, groupId, revision);
 }

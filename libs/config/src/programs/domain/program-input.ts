@@ -4,6 +4,7 @@ import type {
   ProgramDto,
   TextTagLocaleDto,
 } from '../dto/program.dto';
+import { nameKeyOf } from '../../common/entry-request';
 import type { ProgramGroupDto } from '../dto/program-group.dto';
 import { canonicalChannel, canonicalProgramType } from './program-vocabulary';
 import type {
@@ -19,11 +20,6 @@ import type {
  * conversion of a validated body into stored fields.
  */
 
-/** Names compare trimmed, with runs of spaces folded, case-insensitively (as name claims do). */
-export function nameKey(name: string): string {
-  return name.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
 /** "Invalid X[2].Key (value "a"): repeats X[0].Key" for every repeat of `keyOf` in `items`. */
 export function repeats<T>(
   items: readonly T[] | undefined,
@@ -35,7 +31,7 @@ export function repeats<T>(
   const problems: string[] = [];
   (items ?? []).forEach((item, index) => {
     const raw = keyOf(item);
-    const key = nameKey(raw);
+    const key = nameKeyOf(raw);
     const first = seen.get(key);
     if (first === undefined) {
       seen.set(key, index);

@@ -1,23 +1,14 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
+import { revisionKey } from '../../common/revision-store';
 
 /*
  * A program and its filters, stored as one document per revision (`config_programs`): a
  * change to a program or its filters inserts the next revision under
- * `_id = <clientId>|program|<programId>|<revision>`. The unique `_id` makes the insert a
- * compare-and-set on both engines (FerretDB v1.24 does not apply a filtered replaceOne
- * atomically): a duplicate means another writer saved first. The highest revision is the
- * program; older ones stay as history, marked `current: false`. Field names are the wire
- * names; the lower-case fields are derived for lookups.
+ * `_id = <clientId>|program|<programId>|<revision>` (insert-only revisions, see
+ * RevisionStore). Field names are the wire names; the lower-case fields are derived for
+ * lookups.
  */
-
-@Schema({ _id: false })
-export class StoredEdited {
-  @Prop() CreateDate: string;
-  @Prop() CreatedBy: string;
-  @Prop() ModifiedDate: string;
-  @Prop() ModifiedBy: string;
-}
-export const StoredEditedSchema = SchemaFactory.createForClass(StoredEdited);
 
 @Schema({ _id: false })
 export class StoredKeyValue {
@@ -129,7 +120,7 @@ export const PROGRAM_KIND = 'program';
 export const FILTER_KIND = 'filter';
 
 export function programRevisionKey(clientId: string, programId: number, revision: number): string {
-  return `${clientId}|${PROGRAM_KIND}|${programId}|${revision}`;
+  return revisionKey(clientId, PROGRAM_KIND, programId, revision);
 }
 
 /** Recomputes the derived lookup fields from the filters. */

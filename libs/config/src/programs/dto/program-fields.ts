@@ -14,8 +14,7 @@ import {
 } from 'class-validator';
 import { Type } from 'class-transformer';
 import type { Type as ClassType } from '@nestjs/common';
-
-const INT32_MAX = 2147483647;
+import { INT32_MAX } from '../../common/entry-request';
 
 /** A required, non-blank string of at most `maxLength` characters. */
 export function RequiredText(maxLength: number, options: ApiPropertyOptions = {}) {

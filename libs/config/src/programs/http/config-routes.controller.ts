@@ -10,6 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { EntryIdParam } from '../../common/entry-request';
 import {
   CUSTOM_PROPERTY_ENTITIES,
   type CustomPropertiesResult,
@@ -18,7 +19,7 @@ import {
 import { CustomPropertiesChangeDto } from '../dto/custom-properties-request.dto';
 import { RequiredPreferenceConsentListDto } from '../dto/program.dto';
 import { REQUIRED_CONSENTS_RULES, replaceRequiredConsents } from './filters.controller';
-import { ApiIdParam, IdParam, RawBody } from './request-params';
+import { ApiIdParam, RawBody } from './request-params';
 
 /** Routes of the older configuration API (`/Config/...`) this area still serves. */
 @ApiTags('Configuration: programs')
@@ -38,7 +39,7 @@ export class ConfigRoutesController {
   @ApiNotFoundResponse({ description: 'Unknown filter' })
   replaceRequiredConsents(
     @CurrentCaller() caller: Caller,
-    @IdParam('filterId') filterId: number,
+    @EntryIdParam('filterId') filterId: number,
     @Body() body: RequiredPreferenceConsentListDto,
   ): Promise<RequiredPreferenceConsentListDto> {
     return replaceRequiredConsents(this.commands, caller, filterId, body);

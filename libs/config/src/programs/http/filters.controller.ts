@@ -10,11 +10,12 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { EntryIdParam } from '../../common/entry-request';
 import { PatchOperationDto } from '../../common/patch-operation.dto';
 import { UpdateFilterCommand } from '../commands/update-filter/update-filter.command';
 import { FilterListDto, RequiredPreferenceConsentListDto } from '../dto/program.dto';
 import { PATCH_RULES } from './docs';
-import { ApiIdParam, IdParam, RawBody } from './request-params';
+import { ApiIdParam, RawBody } from './request-params';
 
 export const REQUIRED_CONSENTS_RULES =
   "Replaces the filter's RequiredPreferenceConsents with the list of the body (an empty list clears it). " +
@@ -41,7 +42,7 @@ export class FiltersController {
   @ApiConflictResponse({ description: 'The new name belongs to another filter of the program' })
   update(
     @CurrentCaller() caller: Caller,
-    @IdParam('filterId') filterId: number,
+    @EntryIdParam('filterId') filterId: number,
     @RawBody() operations: unknown,
   ): Promise<FilterListDto> {
     return this.commands.execute(
@@ -59,7 +60,7 @@ export class FiltersController {
   @ApiOkResponse({ type: RequiredPreferenceConsentListDto })
   replaceRequiredConsents(
     @CurrentCaller() caller: Caller,
-    @IdParam('filterId') filterId: number,
+    @EntryIdParam('filterId') filterId: number,
     @Body() body: RequiredPreferenceConsentListDto,
   ): Promise<RequiredPreferenceConsentListDto> {
     return replaceRequiredConsents(this.commands, caller, filterId, body);

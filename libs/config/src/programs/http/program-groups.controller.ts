@@ -12,6 +12,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
 import { PatchOperationDto } from '../../common/patch-operation.dto';
 import { CreateProgramGroupsCommand } from '../commands/create-program-groups/create-program-groups.command';
 import { UpdateProgramGroupCommand } from '../commands/update-program-group/update-program-group.command';
@@ -19,7 +20,7 @@ import { ProgramGroupListDto, ProgramGroupTreeListDto } from '../dto/program-gro
 import { GetMatchingProgramGroupsQuery } from '../queries/get-matching-program-groups/get-matching-program-groups.query';
 import { GetProgramGroupsQuery } from '../queries/get-program-groups/get-program-groups.query';
 import { GROUP_MATCHING, PATCH_RULES } from './docs';
-import { ApiIdParam, IdParam, parseIdQuery, RawBody, RawQuery } from './request-params';
+import { ApiIdParam, RawBody, RawQuery } from './request-params';
 
 const CRITERIA_QUERY = {
   name: 'criteria',
@@ -118,7 +119,7 @@ export class ProgramGroupsController {
   @ApiConflictResponse({ description: 'The new name belongs to another program group' })
   update(
     @CurrentCaller() caller: Caller,
-    @IdParam('programGroupId') groupId: number,
+    @EntryIdParam('programGroupId') groupId: number,
     @RawBody() operations: unknown,
   ): Promise<ProgramGroupListDto> {
     return this.commands.execute(

@@ -13,6 +13,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
 import { PatchOperationDto } from '../../common/patch-operation.dto';
 import { CreateFiltersCommand } from '../commands/create-filters/create-filters.command';
 import { CreateProgramsCommand } from '../commands/create-programs/create-programs.command';
@@ -22,7 +23,7 @@ import { FilterListDto, ProgramListDto } from '../dto/program.dto';
 import { GetMatchingProgramsQuery } from '../queries/get-matching-programs/get-matching-programs.query';
 import { GetProgramsQuery } from '../queries/get-programs/get-programs.query';
 import { IDS_AS_STRINGS, LOCALE_RULE, PATCH_RULES, PROGRAM_MATCHING } from './docs';
-import { ApiIdParam, IdParam, parseIdQuery, RawBody, RawQuery } from './request-params';
+import { ApiIdParam, RawBody, RawQuery } from './request-params';
 
 const CRITERIA_QUERY = {
   name: 'criteria',
@@ -152,7 +153,7 @@ export class ProgramsController {
   @ApiConflictResponse({ description: 'The new name belongs to another program or filter' })
   update(
     @CurrentCaller() caller: Caller,
-    @IdParam('programId') programId: number,
+    @EntryIdParam('programId') programId: number,
     @RawBody() operations: unknown,
   ): Promise<ProgramListDto> {
     return this.commands.execute(
@@ -173,7 +174,7 @@ export class ProgramsController {
   @ApiConflictResponse({ description: 'A filter name exists in the program or repeats' })
   addFilters(
     @CurrentCaller() caller: Caller,
-    @IdParam('programId') programId: number,
+    @EntryIdParam('programId') programId: number,
     @Body() body: FilterListDto,
   ): Promise<FilterListDto> {
     return this.commands.execute(

@@ -1,7 +1,8 @@
 import type { StoredProgramGroup } from '../domain/program-group.schema';
 import type { ProgramGroupDto, ProgramGroupTreeDto } from '../dto/program-group.dto';
 import type { ProgramDto } from '../dto/program.dto';
-import { toEditedDto, toKeyValueDtos } from './program.mapper';
+import { toEditedDto } from '../../common/entry-request';
+import { toKeyValueDtos } from './program.mapper';
 
 /* Stored program group → wire: every returned field is listed here. */
 

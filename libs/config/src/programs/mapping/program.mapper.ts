@@ -1,4 +1,4 @@
-import type { EditedDto } from '@app/shared';
+import { toEditedDto } from '../../common/entry-request';
 import type {
   CustomPropertyDto,
   FilterDto,
@@ -8,7 +8,6 @@ import type {
   TextTagLocaleDto,
 } from '../dto/program.dto';
 import type {
-  StoredEdited,
   StoredFilter,
   StoredFrequencyLocale,
   StoredKeyValue,
@@ -17,16 +16,6 @@ import type {
 } from '../domain/program.schema';
 
 /* Stored program → wire: every returned field is listed here. */
-
-export function toEditedDto(edited: StoredEdited | undefined): EditedDto | undefined {
-  if (!edited) return undefined;
-  return {
-    CreateDate: edited.CreateDate,
-    CreatedBy: edited.CreatedBy,
-    ModifiedDate: edited.ModifiedDate,
-    ModifiedBy: edited.ModifiedBy,
-  };
-}
 
 export function toKeyValueDtos(values: StoredKeyValue[] | undefined): CustomPropertyDto[] {
   return (values ?? []).map((value) => ({ Key: value.Key, Value: value.Value }));

@@ -1,39 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
+import { RevisionStore } from '../../common/revision-store';
 import { StoredProgramGroup, programGroupRevisionKey } from '../domain/program-group.schema';
-import { latestRevisions } from './latest-revisions';
 
 /** The `config_program_groups` collection of group revisions; scoped by client. */
 @Injectable()
 export class ProgramGroupRepository {
-  constructor(
-    @InjectModel(StoredProgramGroup.name) private readonly groups: Model<StoredProgramGroup>,
-  ) {}
+  private readonly store: RevisionStore<StoredProgramGroup>;
 
-  async listAll(clientId: string): Promise<StoredProgramGroup[]> {
-    const revisions = await this.groups
-      .find({ clientId, current: true })
-      .sort({ groupId: 1, revision: -1 })
-      .lean<StoredProgramGroup[]>()
-      .exec();
-    return latestRevisions(revisions, (group) => group.groupId);
+  constructor(@InjectModel(StoredProgramGroup.name) groups: Model<StoredProgramGroup>) {
+    this.store = new RevisionStore(groups, 'groupId');
   }
 
-  async findById(clientId: string, groupId: number): Promise<StoredProgramGroup | null> {
-    const [latest] = await this.groups
-      .find({ clientId, groupId })
-      .sort({ revision: -1 })
-      .limit(1)
-      .lean<StoredProgramGroup[]>()
-      .exec();
-    return latest ?? null;
+  listAll(clientId: string): Promise<StoredProgramGroup[]> {
+    return this.store.list(clientId);
+  }
+
+  findById(clientId: string, groupId: number): Promise<StoredProgramGroup | null> {
+    return this.store.findOne(clientId, groupId);
   }
 
   /** Stores the first revision of new groups. */
-  async insertAll(groups: StoredProgramGroup[]): Promise<void> {
-    await this.groups.insertMany(
+  insertAll(groups: StoredProgramGroup[]): Promise<void> {
+    return this.store.insertAll(
       groups.map((group) => ({
         ...group,
         _id: programGroupRevisionKey(group.clientId, group.groupId, 0),
@@ -44,33 +34,18 @@ export class ProgramGroupRepository {
   }
 
   /** Removes groups whose create failed half-way (never called on an answered create). */
-  async removeUnanswered(clientId: string, groupIds: number[]): Promise<void> {
-    if (groupIds.length) await this.groups.deleteMany({ clientId, groupId: { $in: groupIds } });
+  removeUnanswered(clientId: string, groupIds: number[]): Promise<void> {
+    return this.store.removeUnanswered(clientId, groupIds);
   }
 
   /** Stores the revision after `expectedRevision`; false when another writer stored it. */
-  async saveNextRevision(group: StoredProgramGroup, expectedRevision: number): Promise<boolean> {
+  saveNextRevision(group: StoredProgramGroup, expectedRevision: number): Promise<boolean> {
     const revision = expectedRevision + 1;
-    try {
-      await this.groups.create({
-        ...group,
-        _id: programGroupRevisionKey(group.clientId, group.groupId, revision),
-        revision,
-        current: true,
-      });
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
-    await this.groups.updateMany(
-      {
-        clientId: group.clientId,
-        groupId: group.groupId,
-        revision: { $lt: revision },
-        current: true,
-      },
-      { $set: { current: false } },
-    );
-    return true;
+    return this.store.saveRevision({
+      ...group,
+      _id: programGroupRevisionKey(group.clientId, group.groupId, revision),
+      revision,
+      current: true,
+    });
   }
 }

@@ -6,7 +6,7 @@ import { FindConsentTypeQuery } from '../../common/cross-area';
 import type { StoredProgram, StoredRequiredConsent } from '../domain/program.schema';
 import type { RequiredPreferenceConsentDto } from '../dto/program.dto';
 import { ProgramRepository } from '../repositories/program.repository';
-import { saveWithRetry } from './save-with-retry';
+import { saveWithRetry } from '../../common/save-with-retry';
 
 export interface RequiredConsentList {
   /** Names the list in messages (`Filters[0].RequiredPreferenceConsents`). */

@@ -1,4 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
 
 @Schema({ _id: false })
 export class StoredLocalizedField {
@@ -8,25 +9,10 @@ export class StoredLocalizedField {
 }
 const StoredLocalizedFieldSchema = SchemaFactory.createForClass(StoredLocalizedField);
 
-@Schema({ _id: false })
-export class StoredTypeEdited {
-  @Prop() CreateDate: string;
-  @Prop() CreatedBy: string;
-  @Prop() ModifiedDate: string;
-  @Prop() ModifiedBy: string;
-}
-const StoredTypeEditedSchema = SchemaFactory.createForClass(StoredTypeEdited);
-
 /**
  * One revision of a type-configuration entry (address type, customer type, ...) of one
- * client: `_id` is `<clientId>|<kind>|<typeId>|<revision>`. A save never changes an entry's
- * data: it inserts the next revision, and the insert of that `_id` is what decides between
- * two concurrent writers (the loser gets error 11000, re-reads and redoes its change). That
- * is the only compare-and-set both engines make atomic: FerretDB v1.24 evaluates the filter
- * of a replaceOne/updateOne apart from its write, so a revision filter lets two writers
- * through. Revisions are never deleted (a deleted revision could be inserted again by a
- * writer that read an older one); the superseded ones are marked `current: false` and
- * reads take the highest current revision of each entry. They are the entry's history.
+ * client: `_id` is `<clientId>|<kind>|<typeId>|<revision>` (insert-only revisions, see
+ * RevisionStore).
  */
 @Schema({ collection: 'config_types', versionKey: false })
 export class StoredTypeEntry {
@@ -44,7 +30,7 @@ export class StoredTypeEntry {
   @Prop({ type: [StoredLocalizedFieldSchema], default: [] })
   LocalizedFields: StoredLocalizedField[];
   @Prop({ required: true, default: true }) IsActive: boolean;
-  @Prop({ type: StoredTypeEditedSchema }) Edited: StoredTypeEdited;
+  @Prop({ type: StoredEditedSchema }) Edited: StoredEdited;
 }
 export const StoredTypeEntrySchema = SchemaFactory.createForClass(StoredTypeEntry);
 // Serves: the current entries of a client's kind in id order (GET, TypeCatalog.list), and

@@ -11,21 +11,20 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import {
+  EntryIdParam,
+  type ListQuery,
+  ListQueryParam,
+  PatchOperationsPipe,
+  ValidatedBodyPipe,
+} from '../../common/entry-request';
 import { PatchOperationDto } from '../../common/patch-operation.dto';
 import { CreateTypesCommand } from '../commands/create-types/create-types.command';
 import { PatchTypeCommand } from '../commands/patch-type/patch-type.command';
 import { typeListDtoOf, type TypeListDto } from '../dto/type-entry.dto';
 import { ListTypesQuery } from '../queries/list-types/list-types.query';
 import { TYPE_KIND_INFO, TYPE_KINDS, type TypeKind } from '../type-kind';
-import { PatchOperationsPipe } from './patch-operations.pipe';
-import {
-  ApiTypeIdParam,
-  ApiTypeListQuery,
-  TypeIdParam,
-  TypeListQueryParams,
-  type TypeListParams,
-} from './type-params';
-import { ValidatedBodyPipe } from './validated-body.pipe';
+import { ApiTypeIdParam, ApiTypeListQuery } from './type-params';
 
 const ENTRY_RULES =
   'Entry fields: TypeId (read-only), TypeName (required, 1-100 characters, unique per client and kind ' +
@@ -71,10 +70,10 @@ function createTypesController(kind: TypeKind): Type<unknown> {
     })
     list(
       @CurrentCaller() caller: Caller,
-      @TypeListQueryParams() params: TypeListParams,
+      @ListQueryParam() query: ListQuery,
     ): Promise<TypeListDto> {
       return this.queries.execute(
-        new ListTypesQuery(caller.clientId, kind, params.typeId, params.locale),
+        new ListTypesQuery(caller.clientId, kind, query.id, query.locale),
       );
     }
 
@@ -95,7 +94,7 @@ function createTypesController(kind: TypeKind): Type<unknown> {
     @ApiNotFoundResponse({ description: 'Unknown client' })
     create(
       @CurrentCaller() caller: Caller,
-      @Body(new ValidatedBodyPipe(ListDto)) body: TypeListDto,
+      @Body(new ValidatedBodyPipe(ListDto, { firstErrorOnly: true })) body: TypeListDto,
     ): Promise<TypeListDto> {
       return this.commands.execute(
         new CreateTypesCommand(caller.clientId, caller.userId, kind, body[kind] ?? []),
@@ -122,7 +121,7 @@ function createTypesController(kind: TypeKind): Type<unknown> {
     @ApiConflictResponse({ description: 'The new TypeName belongs to another entry' })
     patch(
       @CurrentCaller() caller: Caller,
-      @TypeIdParam() typeId: number,
+      @EntryIdParam('typeId') typeId: number,
       @Body(PatchOperationsPipe) operations: PatchOperationDto[],
     ): Promise<TypeListDto> {
       return this.commands.execute(

@@ -1,11 +1,7 @@
-import type { EditedDto } from '@app/shared';
+import { toEditedDto } from '../../common/entry-request';
 import type { LocalizedFieldDto } from '../../common/localized-field.dto';
 import type { TypeEntryDto } from '../dto/type-entry.dto';
-import type {
-  StoredLocalizedField,
-  StoredTypeEdited,
-  StoredTypeEntry,
-} from '../domain/type-entry.schema';
+import type { StoredLocalizedField, StoredTypeEntry } from '../domain/type-entry.schema';
 
 /** What other modules may know of an entry (TypeCatalog). */
 export interface TypeEntry {
@@ -27,7 +23,7 @@ export function toTypeEntryDto(entry: StoredTypeEntry, defaultTypeId: number | n
     LocalizedFields: (entry.LocalizedFields ?? []).map(toLocalizedField),
     IsDefault: entry.typeId === defaultTypeId,
     IsActive: entry.IsActive !== false,
-    Edited: toEdited(entry.Edited),
+    Edited: toEditedDto(entry.Edited),
   };
 }
 
@@ -49,14 +45,5 @@ function toLocalizedField(field: StoredLocalizedField): LocalizedFieldDto {
     ...(field.Description !== undefined && field.Description !== null
       ? { Description: field.Description }
       : {}),
-  };
-}
-
-function toEdited(edited: StoredTypeEdited | undefined): EditedDto {
-  return {
-    CreateDate: edited?.CreateDate,
-    CreatedBy: edited?.CreatedBy,
-    ModifiedDate: edited?.ModifiedDate,
-    ModifiedBy: edited?.ModifiedBy,
   };
 }

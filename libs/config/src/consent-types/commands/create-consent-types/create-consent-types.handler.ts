@@ -1,13 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../picklists/entry-request';
+import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../common/entry-request';
 import { ConfigEventOutbox } from '../../config-event-outbox.service';
 import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.rules';
 import { toStoredConsentType } from '../../consent-type.input';
 import { toConsentTypeDto } from '../../consent-type.mapper';
 import { ConsentTypeRepository } from '../../consent-type.repository';
-import { CONSENT_TYPE_KIND, type StoredConsentType } from '../../consent-type.schema';
+import { CONSENT_TYPE_KIND } from '../../consent-type.schema';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { CreateConsentTypesCommand } from './create-consent-types.command';
 
@@ -51,29 +51,23 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
     const existing = await this.repository.existingNames(clientId, names.map(nameKeyOf));
     if (existing.length) throw ApiError.conflict(`Consent type "${existing[0]}" already exists`);
 
+    const ids = await this.bookkeeping.claimNewEntries(
+      clientId,
+      CONSENT_TYPE_KIND,
+      names,
+      (index) => `Consent type "${names[index]}" already exists`,
+    );
     const now = new Date();
-    const claimed: { name: string; id: number }[] = [];
-    const created: { stored: StoredConsentType; published: string[]; publishedAt: Date }[] = [];
-    for (const [index, type] of types.entries()) {
-      const id = await this.bookkeeping.nextId(clientId, CONSENT_TYPE_KIND);
-      if (!(await this.bookkeeping.claimName(clientId, CONSENT_TYPE_KIND, names[index], id))) {
-        for (const claim of claimed) {
-          await this.bookkeeping.releaseName(clientId, CONSENT_TYPE_KIND, claim.name, claim.id);
-        }
-        throw ApiError.conflict(`Consent type "${names[index]}" already exists`);
-      }
-      claimed.push({ name: names[index], id });
-      created.push(
-        toStoredConsentType(type, {
-          clientId,
-          typeId: id,
-          revision: 1,
-          edited: editedOnCreate(userId, now),
-          userId,
-          now,
-        }),
-      );
-    }
+    const created = types.map((type, index) =>
+      toStoredConsentType(type, {
+        clientId,
+        typeId: ids[index],
+        revision: 1,
+        edited: editedOnCreate(userId, now),
+        userId,
+        now,
+      }),
+    );
     await this.repository.insertAll(created.map(({ stored }) => stored));
     await this.bookkeeping.touch(clientId);
     for (const { stored, published, publishedAt } of created) {

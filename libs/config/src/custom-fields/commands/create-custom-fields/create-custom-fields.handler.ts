@@ -1,12 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../picklists/entry-request';
+import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../common/entry-request';
 import { CustomFieldChecks } from '../../custom-field-checks.service';
 import { toStoredCustomField } from '../../custom-field.input';
 import { toCustomFieldList } from '../../custom-field.mapper';
 import { CustomFieldRepository } from '../../custom-field.repository';
-import { CUSTOM_FIELD_KIND, type StoredCustomField } from '../../custom-field.schema';
+import { CUSTOM_FIELD_KIND } from '../../custom-field.schema';
 import type { CustomFieldListDto } from '../../dto/custom-field.dto';
 import { CreateCustomFieldsCommand } from './create-custom-fields.command';
 
@@ -42,22 +42,16 @@ export class CreateCustomFieldsHandler implements ICommandHandler<CreateCustomFi
     const existing = await this.repository.existingNames(clientId, names.map(nameKeyOf));
     if (existing.length) throw ApiError.conflict(`Custom field "${existing[0]}" already exists`);
 
-    const now = new Date();
-    const claimed: { name: string; id: number }[] = [];
-    const created: StoredCustomField[] = [];
-    for (const [index, field] of fields.entries()) {
-      const id = await this.bookkeeping.nextId(clientId, CUSTOM_FIELD_KIND);
-      if (!(await this.bookkeeping.claimName(clientId, CUSTOM_FIELD_KIND, names[index], id))) {
-        for (const claim of claimed) {
-          await this.bookkeeping.releaseName(clientId, CUSTOM_FIELD_KIND, claim.name, claim.id);
-        }
-        throw ApiError.conflict(`Custom field "${names[index]}" already exists`);
-      }
-      claimed.push({ name: names[index], id });
-      created.push(
-        toStoredCustomField(field.type, field.dto, clientId, id, 1, editedOnCreate(userId, now)),
-      );
-    }
+    const ids = await this.bookkeeping.claimNewEntries(
+      clientId,
+      CUSTOM_FIELD_KIND,
+      names,
+      (index) => `Custom field "${names[index]}" already exists`,
+    );
+    const edited = editedOnCreate(userId, new Date());
+    const created = fields.map((field, index) =>
+      toStoredCustomField(field.type, field.dto, clientId, ids[index], 1, edited),
+    );
     await this.repository.insertAll(created);
     await this.bookkeeping.touch(clientId);
     return toCustomFieldList(created);

@@ -1,13 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf, repeatedNames } from '../../entry-request';
+import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../common/entry-request';
 import type { PicklistListDto } from '../../picklist.dto';
 import { toStoredPicklist } from '../../picklist.input';
 import { toPicklistDto } from '../../picklist.mapper';
 import { PicklistRepository } from '../../picklist.repository';
 import { picklistProblems } from '../../picklist.rules';
-import { PICKLIST_KIND, type StoredPicklist } from '../../picklist.schema';
+import { PICKLIST_KIND } from '../../picklist.schema';
 import { CreatePicklistsCommand } from './create-picklists.command';
 
 /** Creates every picklist of the body or none: all rules and names are checked first. */
@@ -32,20 +32,16 @@ export class CreatePicklistsHandler implements ICommandHandler<CreatePicklistsCo
     const existing = await this.repository.existingNames(clientId, names.map(nameKeyOf));
     if (existing.length) throw ApiError.conflict(`Picklist "${existing[0]}" already exists`);
 
-    const now = new Date();
-    const claimed: { name: string; id: number }[] = [];
-    const created: StoredPicklist[] = [];
-    for (const [index, picklist] of picklists.entries()) {
-      const id = await this.bookkeeping.nextId(clientId, PICKLIST_KIND);
-      if (!(await this.bookkeeping.claimName(clientId, PICKLIST_KIND, names[index], id))) {
-        for (const claim of claimed) {
-          await this.bookkeeping.releaseName(clientId, PICKLIST_KIND, claim.name, claim.id);
-        }
-        throw ApiError.conflict(`Picklist "${names[index]}" already exists`);
-      }
-      claimed.push({ name: names[index], id });
-      created.push(toStoredPicklist(picklist, clientId, id, 1, editedOnCreate(userId, now)));
-    }
+    const ids = await this.bookkeeping.claimNewEntries(
+      clientId,
+      PICKLIST_KIND,
+      names,
+      (index) => `Picklist "${names[index]}" already exists`,
+    );
+    const edited = editedOnCreate(userId, new Date());
+    const created = picklists.map((picklist, index) =>
+      toStoredPicklist(picklist, clientId, ids[index], 1, edited),
+    );
     await this.repository.insertAll(created);
     await this.bookkeeping.touch(clientId);
     return { Picklists: created.map((picklist) => toPicklistDto(picklist)) };

@@ -1,13 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { checkFilterInput, nameKey, repeats, toStoredFilter } from '../../domain/program-input';
+import { editedOnUpdate, nameKeyOf } from '../../../common/entry-request';
+import { saveWithRetry } from '../../../common/save-with-retry';
+import { checkFilterInput, repeats, toStoredFilter } from '../../domain/program-input';
 import { FILTER_KIND, type StoredFilter } from '../../domain/program.schema';
 import type { FilterListDto } from '../../dto/program.dto';
 import { toFilterDto } from '../../mapping/program.mapper';
 import { ProgramRepository } from '../../repositories/program.repository';
 import { RequiredConsents } from '../../services/required-consents.service';
-import { saveWithRetry } from '../../services/save-with-retry';
 import { CreateFiltersCommand } from './create-filters.command';
 
 @CommandHandler(CreateFiltersCommand)
@@ -38,9 +39,9 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
       load: () => this.programs.findById(clientId, programId),
       save: (next, revision) => this.programs.saveNextRevision(next, revision),
       change: async (current) => {
-        const names = new Map(current.Filters.map((filter) => [nameKey(filter.Name), filter]));
+        const names = new Map(current.Filters.map((filter) => [nameKeyOf(filter.Name), filter]));
         const taken = filters.flatMap((filter, index) => {
-          const holder = names.get(nameKey(filter.Name));
+          const holder = names.get(nameKeyOf(filter.Name));
           return holder
             ? [
                 `Filters[${index}].Name "${filter.Name}" already exists in program ${programId} (filter ${holder.ID})`,
@@ -63,7 +64,7 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
         return {
           ...current,
           Filters: [...current.Filters, ...created],
-          Edited: { ...current.Edited, ModifiedDate: new Date().toISOString(), ModifiedBy: userId },
+          Edited: editedOnUpdate(current.Edited, userId, new Date()),
         };
       },
     });

@@ -1,13 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { editedOnCreate, nameKeyOf } from '../../../common/entry-request';
 import { toStoredGroupFields, unknownMembers } from '../../domain/program-group-input';
 import {
   PROGRAM_GROUP_KIND,
   programGroupRevisionKey,
   type StoredProgramGroup,
 } from '../../domain/program-group.schema';
-import { checkProgramGroupInput, nameKey, repeats } from '../../domain/program-input';
+import { checkProgramGroupInput, repeats } from '../../domain/program-input';
 import type { ProgramGroupListDto } from '../../dto/program-group.dto';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
 import { ProgramGroupRepository } from '../../repositories/program-group.repository';
@@ -35,11 +36,11 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
       ...unknownMembers(group, `ProgramGroups[${index}]`, programIds, groupIds),
     ]);
     if (problems.length) throw ApiError.badRequest(problems.join('; '));
-    const byName = new Map(existingGroups.map((group) => [nameKey(group.Name), group]));
+    const byName = new Map(existingGroups.map((group) => [nameKeyOf(group.Name), group]));
     const conflicts = [
       ...repeats(groups, 'ProgramGroups', 'Name', (group) => group.Name),
       ...groups.flatMap((group, index) => {
-        const holder = byName.get(nameKey(group.Name));
+        const holder = byName.get(nameKeyOf(group.Name));
         return holder
           ? [
               `ProgramGroups[${index}].Name "${group.Name}" already exists (program group ${holder.groupId})`,
@@ -49,23 +50,14 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
     ];
     if (conflicts.length) throw ApiError.conflict(conflicts.join('; '));
 
-    const ids: number[] = [];
-    for (const [index, group] of groups.entries()) {
-      const id = await this.bookkeeping.nextId(clientId, PROGRAM_GROUP_KIND);
-      if (!(await this.bookkeeping.claimName(clientId, PROGRAM_GROUP_KIND, group.Name, id))) {
-        for (const [done, claimedId] of ids.entries()) {
-          await this.bookkeeping.releaseName(
-            clientId,
-            PROGRAM_GROUP_KIND,
-            groups[done].Name,
-            claimedId,
-          );
-        }
-        throw ApiError.conflict(`ProgramGroups[${index}].Name "${group.Name}" already exists`);
-      }
-      ids.push(id);
-    }
-    const now = new Date().toISOString();
+    const names = groups.map((group) => group.Name);
+    const ids = await this.bookkeeping.claimNewEntries(
+      clientId,
+      PROGRAM_GROUP_KIND,
+      names,
+      (index) => `ProgramGroups[${index}].Name "${names[index]}" already exists`,
+    );
+    const edited = editedOnCreate(userId, new Date());
     const stored: StoredProgramGroup[] = groups.map((group, index) => ({
       _id: programGroupRevisionKey(clientId, ids[index], 0),
       clientId,
@@ -73,15 +65,13 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
       revision: 0,
       current: true,
       ...toStoredGroupFields(group),
-      Edited: { CreateDate: now, CreatedBy: userId, ModifiedDate: now, ModifiedBy: userId },
+      Edited: edited,
     }));
     try {
       await this.groups.insertAll(stored);
     } catch (error) {
       await this.groups.removeUnanswered(clientId, ids);
-      for (const [index, id] of ids.entries()) {
-        await this.bookkeeping.releaseName(clientId, PROGRAM_GROUP_KIND, groups[index].Name, id);
-      }
+      await this.bookkeeping.releaseNames(clientId, PROGRAM_GROUP_KIND, names, ids);
       throw error;
     }
     await this.bookkeeping.touch(clientId);

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { editedOnCreate, nameKeyOf } from '../../../common/entry-request';
 import {
   checkProgramInput,
-  nameKey,
   repeats,
   toStoredFilter,
   toStoredProgramFields,
@@ -51,10 +51,10 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
     );
     const resolved = await this.requiredConsents.resolve(clientId, lists);
     const existing = new Map(
-      (await this.programs.listAll(clientId)).map((program) => [nameKey(program.Name), program]),
+      (await this.programs.listAll(clientId)).map((program) => [nameKeyOf(program.Name), program]),
     );
     const taken = programs.flatMap((program, index) => {
-      const holder = existing.get(nameKey(program.Name));
+      const holder = existing.get(nameKeyOf(program.Name));
       return holder
         ? [`Programs[${index}].Name "${program.Name}" already exists (program ${holder.programId})`]
         : [];
@@ -62,24 +62,15 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
     if (taken.length) throw ApiError.conflict(taken.join('; '));
 
     // 3. Ids and name claims; a claim lost to a concurrent create undoes this one's claims.
-    const ids: number[] = [];
-    for (const [index, program] of programs.entries()) {
-      const id = await this.bookkeeping.nextId(clientId, PROGRAM_KIND);
-      if (!(await this.bookkeeping.claimName(clientId, PROGRAM_KIND, program.Name, id))) {
-        for (const [done, claimedId] of ids.entries()) {
-          await this.bookkeeping.releaseName(
-            clientId,
-            PROGRAM_KIND,
-            programs[done].Name,
-            claimedId,
-          );
-        }
-        throw ApiError.conflict(`Programs[${index}].Name "${program.Name}" already exists`);
-      }
-      ids.push(id);
-    }
+    const names = programs.map((program) => program.Name);
+    const ids = await this.bookkeeping.claimNewEntries(
+      clientId,
+      PROGRAM_KIND,
+      names,
+      (index) => `Programs[${index}].Name "${names[index]}" already exists`,
+    );
 
-    const now = new Date().toISOString();
+    const edited = editedOnCreate(userId, new Date());
     const stored: StoredProgram[] = [];
     let list = 0;
     for (const [index, program] of programs.entries()) {
@@ -96,7 +87,7 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
         current: true,
         ...toStoredProgramFields(program),
         Filters: filters,
-        Edited: { CreateDate: now, CreatedBy: userId, ModifiedDate: now, ModifiedBy: userId },
+        Edited: edited,
         filterIds: [],
         requiredConsentTypes: [],
       });
@@ -106,9 +97,7 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
     } catch (error) {
       // Not answered: undo what is stored of it, so the names and nothing else remain.
       await this.programs.removeUnanswered(clientId, ids);
-      for (const [index, id] of ids.entries()) {
-        await this.bookkeeping.releaseName(clientId, PROGRAM_KIND, programs[index].Name, id);
-      }
+      await this.bookkeeping.releaseNames(clientId, PROGRAM_KIND, names, ids);
       throw error;
     }
     await this.bookkeeping.touch(clientId);

@@ -1,15 +1,15 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { nameKey, repeats } from '../../domain/program-input';
+import { editedOnUpdate, nameKeyOf, validateArray } from '../../../common/entry-request';
+import { saveWithRetry } from '../../../common/save-with-retry';
+import { repeats } from '../../domain/program-input';
 import type { StoredKeyValue } from '../../domain/program.schema';
-import { validateArrayAs } from '../../domain/validate-input';
 import { CustomPropertiesChangeDto } from '../../dto/custom-properties-request.dto';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
 import { toFilterDto, toProgramDto } from '../../mapping/program.mapper';
 import { ProgramGroupRepository } from '../../repositories/program-group.repository';
 import { ProgramRepository } from '../../repositories/program.repository';
-import { saveWithRetry } from '../../services/save-with-retry';
 import {
   CUSTOM_PROPERTY_ENTITIES,
   type CustomPropertiesResult,
@@ -21,7 +21,7 @@ import {
 function merge(current: StoredKeyValue[], change: CustomPropertiesChangeDto): StoredKeyValue[] {
   const result = current.map((property) => ({ ...property }));
   for (const property of change.CustomProperties) {
-    const existing = result.find((stored) => nameKey(stored.Key) === nameKey(property.Key));
+    const existing = result.find((stored) => nameKeyOf(stored.Key) === nameKeyOf(property.Key));
     if (!existing) {
       result.push({ Key: property.Key.trim(), Value: property.Value ?? undefined });
     } else if (property.OverwriteExisting === true) {
@@ -49,7 +49,9 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
         `Unknown entity "${command.entity}": custom properties are set on ${CUSTOM_PROPERTY_ENTITIES.join(', ')}`,
       );
     }
-    const changes = await validateArrayAs(CustomPropertiesChangeDto, command.body, (i) => `[${i}]`);
+    const changes = validateArray(CustomPropertiesChangeDto, command.body, {
+      item: (i) => `[${i}]`,
+    });
     const problems = [
       ...changes.flatMap((change, index) =>
         repeats(change.CustomProperties, `[${index}].CustomProperties`, 'Key', (p) => p.Key),
@@ -59,7 +61,7 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
     if (problems.length) throw ApiError.badRequest(problems.join('; '));
     await this.checkExistence(clientId, entity, changes);
 
-    const stamp = { ModifiedDate: new Date().toISOString(), ModifiedBy: userId };
+    const now = new Date();
     const results = [];
     for (const change of changes) {
       if (entity === 'ProgramGroup') {
@@ -71,7 +73,7 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
           change: async (current) => ({
             ...current,
             CustomProperties: merge(current.CustomProperties, change),
-            Edited: { ...current.Edited, ...stamp },
+            Edited: editedOnUpdate(current.Edited, userId, now),
           }),
         });
         results.push(toProgramGroupDto(after));
@@ -90,7 +92,7 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
             ? {
                 ...current,
                 CustomProperties: merge(current.CustomProperties, change),
-                Edited: { ...current.Edited, ...stamp },
+                Edited: editedOnUpdate(current.Edited, userId, now),
               }
             : {
                 ...current,
@@ -99,7 +101,7 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
                     ? { ...filter, CustomProperties: merge(filter.CustomProperties, change) }
                     : filter,
                 ),
-                Edited: { ...current.Edited, ...stamp },
+                Edited: editedOnUpdate(current.Edited, userId, now),
               },
       });
       results.push(

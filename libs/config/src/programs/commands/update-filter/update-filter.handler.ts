@@ -1,16 +1,21 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import {
+  editedOnUpdate,
+  nameKeyOf,
+  parsePatchOperations,
+  validateInput,
+} from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
-import { checkFilterInput, nameKey, toStoredFilter } from '../../domain/program-input';
+import { saveWithRetry } from '../../../common/save-with-retry';
+import { checkFilterInput, toStoredFilter } from '../../domain/program-input';
 import type { StoredFilter } from '../../domain/program.schema';
-import { validateAs, validatePatchOperations } from '../../domain/validate-input';
 import { FilterDto, type FilterListDto } from '../../dto/program.dto';
 import { toPatchableFilter } from '../../mapping/patchable';
 import { toFilterDto } from '../../mapping/program.mapper';
 import { ProgramRepository } from '../../repositories/program.repository';
 import { RequiredConsents } from '../../services/required-consents.service';
-import { saveWithRetry } from '../../services/save-with-retry';
 import { UpdateFilterCommand } from './update-filter.command';
 
 @CommandHandler(UpdateFilterCommand)
@@ -24,7 +29,9 @@ export class UpdateFilterHandler implements ICommandHandler<UpdateFilterCommand>
   async execute(command: UpdateFilterCommand): Promise<FilterListDto> {
     const { clientId, userId, filterId, change } = command;
     const operations =
-      'operations' in change ? await validatePatchOperations(change.operations) : undefined;
+      'operations' in change
+        ? parsePatchOperations(change.operations, { asArrayBody: true })
+        : undefined;
     let updated: StoredFilter | undefined;
     const { before, after } = await saveWithRetry({
       what: `Filter ${filterId}`,
@@ -43,11 +50,11 @@ export class UpdateFilterHandler implements ICommandHandler<UpdateFilterCommand>
               RequiredPreferenceConsents:
                 'requiredConsents' in change ? change.requiredConsents : [],
             };
-        const body = await validateAs(FilterDto, patched);
+        const body = validateInput(FilterDto, patched, 'The patched entry');
         const problems = checkFilterInput(body, '');
         if (problems.length) throw ApiError.badRequest(problems.join('; '));
         const clash = current.Filters.find(
-          (filter) => filter.ID !== filterId && nameKey(filter.Name) === nameKey(body.Name),
+          (filter) => filter.ID !== filterId && nameKeyOf(filter.Name) === nameKeyOf(body.Name),
         );
         if (clash) {
           throw ApiError.conflict(
@@ -67,7 +74,7 @@ export class UpdateFilterHandler implements ICommandHandler<UpdateFilterCommand>
         return {
           ...current,
           Filters: filters,
-          Edited: { ...current.Edited, ModifiedDate: new Date().toISOString(), ModifiedBy: userId },
+          Edited: editedOnUpdate(current.Edited, userId, new Date()),
         };
       },
     });

@@ -1,18 +1,18 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
+import { saveWithRetry } from '../../../common/save-with-retry';
 import { findNestingCycle } from '../../domain/program-group-graph';
 import { toStoredGroupFields, unknownMembers } from '../../domain/program-group-input';
 import { PROGRAM_GROUP_KIND } from '../../domain/program-group.schema';
 import { checkProgramGroupInput } from '../../domain/program-input';
-import { validateAs, validatePatchOperations } from '../../domain/validate-input';
 import { ProgramGroupDto, type ProgramGroupListDto } from '../../dto/program-group.dto';
 import { toPatchableProgramGroup } from '../../mapping/patchable';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
 import { ProgramGroupRepository } from '../../repositories/program-group.repository';
 import { ProgramRepository } from '../../repositories/program.repository';
-import { saveWithRetry } from '../../services/save-with-retry';
 import { UpdateProgramGroupCommand } from './update-program-group.command';
 
 @CommandHandler(UpdateProgramGroupCommand)
@@ -25,25 +25,25 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
 
   async execute(command: UpdateProgramGroupCommand): Promise<ProgramGroupListDto> {
     const { clientId, userId, groupId } = command;
-    const operations = await validatePatchOperations(command.operations);
+    const operations = parsePatchOperations(command.operations, { asArrayBody: true });
     const { after } = await saveWithRetry({
       what: `Program group ${groupId}`,
       notFound: `Program group ${groupId} was not found`,
       load: () => this.groups.findById(clientId, groupId),
       save: (next, revision) => this.groups.saveNextRevision(next, revision),
-      names: {
-        claim: (name) => this.bookkeeping.claimName(clientId, PROGRAM_GROUP_KIND, name, groupId),
-        release: (name) =>
-          this.bookkeeping.releaseName(clientId, PROGRAM_GROUP_KIND, name, groupId),
-        conflict: (name) => `Name "${name}" already belongs to another program group`,
-      },
+      names: this.bookkeeping.nameClaims(
+        clientId,
+        PROGRAM_GROUP_KIND,
+        groupId,
+        (name) => `Name "${name}" already belongs to another program group`,
+      ),
       change: async (current) => {
         const patched = applyPatchOperations(
           toPatchableProgramGroup(toProgramGroupDto(current)),
           operations,
           ['Id', 'Edited'],
         );
-        const body = await validateAs(ProgramGroupDto, patched);
+        const body = validateInput(ProgramGroupDto, patched, 'The patched entry');
         const all = await this.groups.listAll(clientId);
         const programIds = new Set((await this.programs.listAll(clientId)).map((p) => p.programId));
         const problems = [
@@ -54,7 +54,7 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
         const next = {
           ...current,
           ...toStoredGroupFields(body),
-          Edited: { ...current.Edited, ModifiedDate: new Date().toISOString(), ModifiedBy: userId },
+          Edited: editedOnUpdate(current.Edited, userId, new Date()),
         };
         const edges = new Map(all.map((group) => [group.groupId, group.ProgramGroupIds]));
         edges.set(groupId, next.ProgramGroupIds);

@@ -1,7 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
+import { saveWithRetry } from '../../../common/save-with-retry';
 import {
   checkProgramInput,
   repeats,
@@ -9,13 +11,11 @@ import {
   toStoredProgramFields,
 } from '../../domain/program-input';
 import { FILTER_KIND, PROGRAM_KIND, type StoredFilter } from '../../domain/program.schema';
-import { validateAs, validatePatchOperations } from '../../domain/validate-input';
 import { ProgramDto, type ProgramListDto } from '../../dto/program.dto';
 import { toPatchableProgram } from '../../mapping/patchable';
 import { toProgramDto } from '../../mapping/program.mapper';
 import { ProgramRepository } from '../../repositories/program.repository';
 import { RequiredConsents } from '../../services/required-consents.service';
-import { saveWithRetry } from '../../services/save-with-retry';
 import { UpdateProgramCommand } from './update-program.command';
 
 @CommandHandler(UpdateProgramCommand)
@@ -28,24 +28,25 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
 
   async execute(command: UpdateProgramCommand): Promise<ProgramListDto> {
     const { clientId, userId, programId } = command;
-    const operations = await validatePatchOperations(command.operations);
+    const operations = parsePatchOperations(command.operations, { asArrayBody: true });
     const { before, after } = await saveWithRetry({
       what: `Program ${programId}`,
       notFound: `Program ${programId} was not found`,
       load: () => this.programs.findById(clientId, programId),
       save: (next, revision) => this.programs.saveNextRevision(next, revision),
-      names: {
-        claim: (name) => this.bookkeeping.claimName(clientId, PROGRAM_KIND, name, programId),
-        release: (name) => this.bookkeeping.releaseName(clientId, PROGRAM_KIND, name, programId),
-        conflict: (name) => `Name "${name}" already belongs to another program`,
-      },
+      names: this.bookkeeping.nameClaims(
+        clientId,
+        PROGRAM_KIND,
+        programId,
+        (name) => `Name "${name}" already belongs to another program`,
+      ),
       change: async (current) => {
         const patched = applyPatchOperations(
           toPatchableProgram(toProgramDto(current)),
           operations,
           ['Id', 'Edited'],
         );
-        const body = await validateAs(ProgramDto, patched);
+        const body = validateInput(ProgramDto, patched, 'The patched entry');
         const problems = checkProgramInput(body, '');
         const filters = body.Filters ?? [];
         const byId = new Map(current.Filters.map((filter) => [filter.ID, filter]));
@@ -93,11 +94,7 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
           ...current,
           ...toStoredProgramFields(body),
           Filters: stored,
-          Edited: {
-            ...current.Edited,
-            ModifiedDate: new Date().toISOString(),
-            ModifiedBy: userId,
-          },
+          Edited: editedOnUpdate(current.Edited, userId, new Date()),
         };
       },
     });

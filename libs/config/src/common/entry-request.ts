@@ -1,0 +1,274 @@
+import {
+  createParamDecorator,
+  type ExecutionContext,
+  Injectable,
+  type PipeTransform,
+  type Type as ClassType,
+} from '@nestjs/common';
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { ApiError, describeValidationErrors, type EditedDto } from '@app/shared';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { LOCALE_PATTERN } from './localized-field.dto';
+import { PatchOperationDto } from './patch-operation.dto';
+
+/*
+ * Request plumbing of every configuration area: path ids, the list query (Id, locale, flags),
+ * PATCH bodies, DTO validation of what the global pipe cannot see, the Edited stamp and name
+ * normalisation.
+ */
+
+export const INT32_MAX = 2147483647;
+
+/** An integer from `min` to INT32_MAX given as a string, else a 400 quoting the value as sent. */
+function parseInt32(name: string, value: unknown, min: number): number {
+  const text = typeof value === 'string' ? value : undefined;
+  const number = Number(text);
+  if (text === undefined || !/^\d+$/.test(text) || number < min || number > INT32_MAX) {
+    throw ApiError.badRequest(
+      `Invalid ${name} (value ${JSON.stringify(value ?? null)}): must be an integer from ${min} to ${INT32_MAX}`,
+    );
+  }
+  return number;
+}
+
+/** `@EntryIdParam('typeId')`: the path segment as a positive int32, else a 400. */
+export const EntryIdParam = createParamDecorator((name: string, ctx: ExecutionContext): number => {
+  const request = ctx.switchToHttp().getRequest<{ params: Record<string, string | undefined> }>();
+  return parseInt32(name, request.params[name], 1);
+});
+
+/** The `Id` query parameter of a list: absent or empty is 0 (every entry). */
+export function parseIdQuery(value: unknown): number {
+  return value === undefined || value === '' ? 0 : parseInt32('Id', value, 0);
+}
+
+export interface ListQuery {
+  /** 0: every entry. */
+  id: number;
+  locale?: string;
+  /** Other query parameters, keyed by their lower-case names. */
+  raw: Record<string, string>;
+}
+
+/**
+ * `@ListQueryParam()`: the `Id` (int32, default 0) and `locale` query parameters of a
+ * configuration list. Names match case-insensitively (`id`, `Locale`), as the original
+ * service's clients send both spellings.
+ */
+export const ListQueryParam = createParamDecorator((_: unknown, ctx: ExecutionContext) => {
+  const request = ctx.switchToHttp().getRequest<{ query?: Record<string, unknown> }>();
+  return parseListQuery(request.query ?? {});
+});
+
+export function parseListQuery(query: Record<string, unknown>): ListQuery {
+  const raw: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) {
+      throw ApiError.badRequest(`Invalid query parameter ${key}: given more than once`);
+    }
+    raw[key.toLowerCase()] = String(value);
+  }
+  const id = parseIdQuery(raw.id);
+  const locale = raw.locale === undefined || raw.locale === '' ? undefined : raw.locale;
+  if (locale !== undefined && !LOCALE_PATTERN.test(locale)) {
+    throw ApiError.badRequest(
+      `Invalid locale (value ${JSON.stringify(locale)}): must be a locale code such as en or fr-ca`,
+    );
+  }
+  return { id, locale, raw };
+}
+
+/** A boolean query flag (`true`/`false`, any case; absent or empty: the default). */
+export function booleanQueryFlag(query: ListQuery, name: string, fallback = false): boolean {
+  const value = query.raw[name.toLowerCase()];
+  if (value === undefined || value === '') return fallback;
+  if (/^true$/i.test(value)) return true;
+  if (/^false$/i.test(value)) return false;
+  throw ApiError.badRequest(
+    `Invalid ${name} (value ${JSON.stringify(value)}): must be true or false`,
+  );
+}
+
+const MAX_OPERATIONS = 1000;
+
+/**
+ * A PATCH body: a non-empty array of `{op, path, value, from}` operations, else a 400.
+ * `asArrayBody` words a body that is no array like any array body (validateArray), as the
+ * programs area always has (its suite pins both wordings).
+ */
+export function parsePatchOperations(
+  body: unknown,
+  { asArrayBody = false }: { asArrayBody?: boolean } = {},
+): PatchOperationDto[] {
+  if (Array.isArray(body) && body.length > MAX_OPERATIONS) {
+    throw ApiError.badRequest(`The body has ${body.length} operations; at most ${MAX_OPERATIONS}`);
+  }
+  return validateArray(PatchOperationDto, body, {
+    item: (index) => `Operations[${index}]`,
+    notArray: asArrayBody
+      ? undefined
+      : 'The body must be a non-empty array of PATCH operations ({"op", "path", "value"})',
+  });
+}
+
+/** `@Body(PatchOperationsPipe)`: parsePatchOperations as a pipe. */
+@Injectable()
+export class PatchOperationsPipe implements PipeTransform<unknown, PatchOperationDto[]> {
+  transform(body: unknown): PatchOperationDto[] {
+    return parsePatchOperations(body);
+  }
+}
+
+export interface ValidateOptions {
+  /** One message per field: a missing list is "must be an array", not also "too short". */
+  firstErrorOnly?: boolean;
+}
+
+/**
+ * Validates `plain` as `type` with the global pipe's rules (unknown fields refused, read-only
+ * fields accepted) and returns the instance; a 400 naming each field otherwise. For what the
+ * global pipe cannot see: a patched entry, a body whose class is built at run time.
+ */
+export function validateInput<T extends object>(
+  type: ClassType<T>,
+  plain: unknown,
+  what: string,
+  options: ValidateOptions = {},
+): T {
+  if (!isObject(plain)) throw ApiError.badRequest(`${what} must be a JSON object`);
+  const [instance, errors] = check(type, plain, options);
+  if (errors.length) throw ApiError.badRequest(describeValidationErrors(errors).join('; '));
+  return instance;
+}
+
+/**
+ * Validates a body that must be a non-empty JSON array of `type` (the global pipe does not
+ * look inside a top-level array); every problem of every item is named, `item(i)` first.
+ */
+export function validateArray<T extends object>(
+  type: ClassType<T>,
+  body: unknown,
+  options: { item: (index: number) => string; notArray?: string },
+): T[] {
+  if (!Array.isArray(body) || body.length === 0) {
+    throw ApiError.badRequest(
+      options.notArray ?? `Invalid body (value ${show(body)}): must be a non-empty JSON array`,
+    );
+  }
+  const problems: string[] = [];
+  const items = body.map((item: unknown, index) => {
+    const path = options.item(index);
+    if (!isObject(item)) {
+      problems.push(`${path} (value ${show(item)}): must be an object`);
+      return undefined as unknown as T;
+    }
+    const [instance, errors] = check(type, item);
+    problems.push(...describeValidationErrors(errors, path));
+    return instance;
+  });
+  if (problems.length) throw ApiError.badRequest(problems.join('; '));
+  return items;
+}
+
+/** Validates a body as `type` when the parameter's class is built at run time. */
+export class ValidatedBodyPipe<T extends object> implements PipeTransform<unknown, T> {
+  constructor(
+    private readonly type: ClassType<T>,
+    private readonly options: ValidateOptions = {},
+  ) {}
+
+  transform(body: unknown): T {
+    return validateInput(this.type, body, 'The body', this.options);
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function check<T extends object>(
+  type: ClassType<T>,
+  plain: object,
+  options: ValidateOptions = {},
+): [T, ValidationError[]] {
+  const instance = plainToInstance(type, plain);
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    stopAtFirstError: options.firstErrorOnly === true,
+    validationError: { target: false, value: true },
+  });
+  return [instance, errors];
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Edited as stored: ISO strings and user ids. */
+@Schema({ _id: false })
+export class StoredEdited {
+  @Prop({ type: String }) CreateDate: string;
+  @Prop({ type: String }) CreatedBy: string;
+  @Prop({ type: String }) ModifiedDate: string;
+  @Prop({ type: String }) ModifiedBy: string;
+}
+export const StoredEditedSchema = SchemaFactory.createForClass(StoredEdited);
+
+export function editedOnCreate(userId: string, now: Date): StoredEdited {
+  const at = now.toISOString();
+  return { CreateDate: at, CreatedBy: userId, ModifiedDate: at, ModifiedBy: userId };
+}
+
+export function editedOnUpdate(
+  previous: StoredEdited | undefined,
+  userId: string,
+  now: Date,
+): StoredEdited {
+  const at = now.toISOString();
+  return {
+    CreateDate: previous?.CreateDate ?? at,
+    CreatedBy: previous?.CreatedBy ?? userId,
+    ModifiedDate: at,
+    ModifiedBy: userId,
+  };
+}
+
+export function toEditedDto(edited: StoredEdited | undefined): EditedDto {
+  return {
+    CreateDate: edited?.CreateDate,
+    CreatedBy: edited?.CreatedBy,
+    ModifiedDate: edited?.ModifiedDate,
+    ModifiedBy: edited?.ModifiedBy,
+  };
+}
+
+/** How names compare for uniqueness: trimmed, runs of spaces folded, case-insensitive. */
+export function nameKeyOf(name: string): string {
+  return name.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** The names of `names` that appear more than once (compared by `nameKeyOf`). */
+export function repeatedNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  for (const name of names) {
+    const key = nameKeyOf(name);
+    if (seen.has(key) && !repeated.some((other) => nameKeyOf(other) === key)) repeated.push(name);
+    seen.add(key);
+  }
+  return repeated;
+}
+
+/** `null` for absent optional fields on the wire (so a PATCH `replace` can reach them). */
+export function orNull<T>(value: T | undefined | null): T | null {
+  return value === undefined || value === null ? null : value;
+}
+
+/** `undefined` for null (stored documents omit absent fields). */
+export function orUndefined<T>(value: T | undefined | null): T | undefined {
+  return value === undefined || value === null ? undefined : value;
+}

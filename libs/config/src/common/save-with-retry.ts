@@ -1,0 +1,78 @@
+import { ApiError } from '@app/shared';
+import { nameKeyOf } from './entry-request';
+
+export interface RevisionedEntry {
+  revision: number;
+}
+
+export interface NameClaims {
+  /** False when another entry holds the name. */
+  claim(name: string): Promise<boolean>;
+  release(name: string): Promise<void>;
+  /** The 409 message when `name` is taken. */
+  conflict(name: string): string;
+}
+
+/**
+ * How often a change starts over when another writer saved the entry meanwhile: every lost
+ * attempt means another writer succeeded, so this bounds the concurrent writers served.
+ */
+const ATTEMPTS = 20;
+
+/** A short random pause before a retry, longer after each lost race, so racers spread out. */
+function backoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+}
+
+/**
+ * Load the latest revision, change it in code, save it as the next revision (RevisionStore:
+ * the save fails when another writer stored that revision first); on a lost race, start again
+ * from a fresh read, so the change always applies to the latest state. A rename claims the
+ * new name before the save; after it, the old name and the names of failed attempts are
+ * released unless the entry's latest revision has them (a concurrent writer may have renamed
+ * it back while the claim was still held).
+ */
+export async function saveWithRetry<T extends RevisionedEntry>(options: {
+  load: () => Promise<T | null>;
+  notFound: string;
+  change: (current: T) => Promise<T>;
+  save: (next: T, expectedRevision: number) => Promise<boolean>;
+  names?: NameClaims;
+  /** The name `names` claims (default: the entry's `Name`). */
+  nameOf?: (entry: T) => string;
+  what: string;
+}): Promise<{ before: T; after: T }> {
+  const { names } = options;
+  const nameOf = options.nameOf ?? ((entry: T) => (entry as T & { Name: string }).Name);
+  /** Names this call claimed or gave up, by name key: released at the end unless the entry has them. */
+  const releasable = new Map<string, string>();
+  try {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      if (attempt > 0) await backoff(attempt);
+      const current = await options.load();
+      if (!current) throw ApiError.notFound(options.notFound);
+      const next = await options.change(current);
+      const [oldName, newName] = [nameOf(current), nameOf(next)];
+      const renamed = names !== undefined && nameKeyOf(newName) !== nameKeyOf(oldName);
+      if (renamed && !releasable.has(nameKeyOf(newName))) {
+        if (!(await names.claim(newName))) throw ApiError.conflict(names.conflict(newName));
+        releasable.set(nameKeyOf(newName), newName);
+      }
+      if (await options.save(next, current.revision)) {
+        if (renamed) releasable.set(nameKeyOf(oldName), oldName);
+        return { before: current, after: next };
+      }
+    }
+    throw ApiError.conflict(
+      `${options.what} was changed by other requests at the same time; retry the request`,
+    );
+  } finally {
+    if (names && releasable.size) {
+      const latest = await options.load();
+      const held = latest ? nameKeyOf(nameOf(latest)) : undefined;
+      for (const [key, name] of releasable) {
+        if (key !== held) await names.release(name);
+      }
+    }
+  }
+}
