@@ -2,7 +2,11 @@ import { Module } from '@nestjs/common';
 import { CreateProfileHandler } from './commands/create-profile/create-profile.handler';
 import { DeleteProfileHandler } from './commands/delete-profile/delete-profile.handler';
 import { UpdateProfileHandler } from './commands/update-profile/update-profile.handler';
+import { PatchProfileHandler } from './commands/patch-profile/patch-profile.handler';
+import { WriteProfileByAlternateIdHandler } from './commands/write-profile-by-alternate-id/write-profile-by-alternate-id.handler';
+import { ProfileAlternateIdController } from './http/profile-alternate-id.controller';
 import { ProfileController } from './http/profile.controller';
+import { GetProfileByAlternateIdHandler } from './queries/get-profile-by-alternate-id/get-profile-by-alternate-id.handler';
 import { TagsController } from './http/tags.controller';
 import { DeleteTagHandler } from './commands/delete-tag/delete-tag.handler';
 import { GetTagCountsHandler } from './queries/get-tag-counts/get-tag-counts.handler';
@@ -13,11 +17,14 @@ import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
 /** The Profile Data API: controllers and the use cases they hand off to. */
 @Module({
   imports: [ProfilesPersistenceModule],
-  controllers: [ProfileController, TagsController],
+  controllers: [ProfileAlternateIdController, ProfileController, TagsController],
   providers: [
     CreateProfileHandler,
     UpdateProfileHandler,
     DeleteProfileHandler,
+    PatchProfileHandler,
+    WriteProfileByAlternateIdHandler,
+    GetProfileByAlternateIdHandler,
     GetProfileHandler,
     GetProfileUpdatesHandler,
     GetTagCountsHandler,

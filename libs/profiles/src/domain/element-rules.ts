@@ -192,7 +192,16 @@ export const alternateIdRule: ElementRule = {
   nested: {},
   stamp: 'edited',
   activatable: true,
+  derive(element) {
+    // The normalised pair: what a lookup by alternate id (matchInactive) searches.
+    element.Key = alternateIdKey(element.AlternateIdType, element.AlternateId);
+  },
 };
+
+/** Type and value trimmed, spaces folded, lower-cased: pairs match case-insensitively. */
+export function alternateIdKey(type: unknown, value: unknown): string {
+  return `${normText(type)}|${normText(value)}`;
+}
 
 /** The profile's own collections. */
 export const PROFILE_COLLECTIONS: Record<string, ElementRule> = {

@@ -158,6 +158,8 @@ const ProfileTagSchema = SchemaFactory.createForClass(StoredProfileTag);
 export class StoredAlternateId {
   @Prop() AlternateIdType: string;
   @Prop() AlternateId: string;
+  /** `<type>|<value>` trimmed, spaces folded, lower-cased (see alternateIdKey). */
+  @Prop() Key?: string;
   @Prop({ default: true }) IsActive: boolean;
   @Prop({ type: EditedSchema }) Edited: Edited;
 }

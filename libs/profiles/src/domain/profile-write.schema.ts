@@ -1,7 +1,11 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
-/** `remove-tag` is the system write of a tag deletion (DELETE /{clientId}/Tags/{tagName}). */
-export type ProfileWriteKind = 'create' | 'merge' | 'overwrite' | 'delete' | 'remove-tag';
+/**
+ * `remove-tag` is the system write of a tag deletion (DELETE /{clientId}/Tags/{tagName});
+ * `patch` stores JSON Patch operations (`{"Operations": [...]}`), applied by the worker to
+ * the profile as it is when the write's turn comes.
+ */
+export type ProfileWriteKind = 'create' | 'merge' | 'overwrite' | 'patch' | 'delete' | 'remove-tag';
 export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
 
 /**

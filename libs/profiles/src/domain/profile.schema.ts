@@ -27,11 +27,15 @@ export class Profile {
   @Prop({ required: true, default: 0 }) appliedSeq: number;
   @Prop({ type: ProfileDataSchema }) data?: ProfileData;
   @Prop({ type: SchemaFactory.createForClass(LastWriteFailure) }) lastFailure?: LastWriteFailure;
+  /** Set by the schema's timestamps: when the shell was inserted (its id claimed). */
+  createdAt?: Date;
 }
 
 export const ProfileSchema = SchemaFactory.createForClass(Profile);
 // Serves: profile listings and searches of one client (issue 4 adds the field indexes).
 ProfileSchema.index({ clientId: 1, profileId: 1 });
+// Serves: a profile by alternate id with matchInactive (profiles of a client holding a pair).
+ProfileSchema.index({ clientId: 1, 'data.AlternateIds.Key': 1 });
 // Serves: tag counts and tag deletion (profiles of a client carrying a tag).
 ProfileSchema.index({ clientId: 1, 'data.ProfileTags.Key': 1 });
 

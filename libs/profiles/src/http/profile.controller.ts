@@ -1,8 +1,20 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -15,12 +27,16 @@ import type { FastifyReply } from 'fastify';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { CreateProfileCommand } from '../commands/create-profile/create-profile.command';
 import { DeleteProfileCommand } from '../commands/delete-profile/delete-profile.command';
+import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';
 import { UpdateProfileCommand } from '../commands/update-profile/update-profile.command';
+import type { ProfilePatchOperation } from '../domain/profile-patch';
+import { ProfilePatchOperationDto } from '../dto/patch-operation.dto';
 import { ProfileUpdateListDto } from '../dto/profile-update.dto';
 import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
 import { GetProfileUpdatesQuery } from '../queries/get-profile-updates/get-profile-updates.query';
 import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
+import { PatchOperationsPipe } from './profile-patch.pipes';
 
 @ApiTags('Profiles')
 @ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
@@ -87,6 +103,30 @@ export class ProfileController {
     return this.commands.execute(
       new UpdateProfileCommand(caller.clientId, caller.userId, profileId, body, 'overwrite'),
     );
+  }
+
+  @Patch(':profileId')
+  @ApiProfileIdParam()
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({
+    summary: 'JSON Patch a profile (add, remove, replace, test on its GET shape)',
+    description:
+      'The operations apply to the profile as GET shows it, in order with its queued writes; replace operations precede remove operations (the rest keep the request order); move and copy are refused. All or nothing: a failed test changes nothing (400 naming the operation). The result is validated and checked against the configuration like a PUT body and stored as an overwrite, except that inactive elements (not shown by GET) are kept. The request waits for the queued patch up to SYNC_WRITE_TIMEOUT_MS (10 s): 200 with the profile when applied, 400 when the worker refused it, else 202 with the submission result (the outcome is then in .../Updates).',
+  })
+  @ApiBody({ type: ProfilePatchOperationDto, isArray: true })
+  @ApiOkResponse({ type: ProfileDto })
+  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
+  async patch(
+    @CurrentCaller() caller: Caller,
+    @ProfileIdParam() profileId: number,
+    @Body(PatchOperationsPipe) operations: ProfilePatchOperation[],
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProfileDto | ProfileSubmissionResultDto> {
+    const outcome = await this.commands.execute(
+      new PatchProfileCommand(caller.clientId, caller.userId, { profileId }, operations),
+    );
+    reply.status(outcome.status === 'applied' ? 200 : 202);
+    return outcome.status === 'applied' ? outcome.profile : outcome.result;
   }
 
   @Delete(':profileId')

@@ -25,6 +25,38 @@ export class AlternateIdClaimRepository {
     return holder ? holder.profileId : this.claim(clientId, type, value, profileId);
   }
 
+  /** The profile that holds the pair now, if any (no claim is taken). */
+  async holder(clientId: string, type: string, value: string): Promise<number | null> {
+    const claim = await this.claims
+      .findOne({ _id: alternateIdClaimKey(clientId, type, value), clientId })
+      .lean<AlternateIdClaim>()
+      .exec();
+    return claim?.profileId ?? null;
+  }
+
+  /**
+   * Claims the pair for the profile if it is free, without looking further: returns the
+   * holder after the attempt (ours when the insert won).
+   */
+  async tryClaim(
+    clientId: string,
+    type: string,
+    value: string,
+    profileId: number,
+  ): Promise<number | null> {
+    try {
+      await this.claims.create({
+        _id: alternateIdClaimKey(clientId, type, value),
+        clientId,
+        profileId,
+      });
+      return profileId;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    return this.holder(clientId, type, value);
+  }
+
   /** Moves a stale claim (its holder no longer has the pair) to another profile. */
   async takeOver(
     clientId: string,

@@ -70,6 +70,16 @@ export class ProfileRepository {
       .exec();
   }
 
+  /** Profiles of the client (not deleted) storing the alternate id pair, active or not. */
+  findWithAlternateIdKey(clientId: string, key: string): Promise<Profile[]> {
+    return this.profiles
+      .find({ clientId, state: 'active', 'data.AlternateIds.Key': key })
+      .sort({ profileId: -1 })
+      .limit(50)
+      .lean<Profile[]>()
+      .exec();
+  }
+
   /**
    * Saves the whole profile if nobody applied a write since it was read (the stored
    * appliedSeq is still `expectedSeq`). Returns false when another worker got there first.

@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { HttpStatus } from '@nestjs/common';
 import { ApiError } from '@app/shared';
-import { normText } from '../domain/element-rules';
+import { alternateIdKey } from '../domain/element-rules';
 import type { StoredAlternateId } from '../domain/profile-data.schema';
 import { AlternateIdClaimRepository } from '../repositories/alternate-id-claim.repository';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 
-interface AlternateIdPair {
+/**
+ * How long a profile shell with no write yet counts as "being created" (its creator took
+ * the id and is claiming its alternate ids): its claims are not stale in that time.
+ */
+const CREATING_GRACE_MS = 60000;
+const POLL_MS = 25;
+
+export interface AlternateIdPair {
   AlternateIdType: string;
   AlternateId: string;
   IsActive?: boolean;
@@ -88,6 +96,46 @@ export class AlternateIdClaims {
   }
 
   /**
+   * The profile a write by alternate id goes to: the holder of the pair's claim, once its
+   * create is accepted (a holder still being created is waited for up to `waitMs`, so a
+   * write queued behind its create cannot take the create's sequence number). Null when
+   * nobody holds the pair, or only a stale claim does. 503 if the creator never accepts.
+   */
+  async currentHolder(
+    clientId: string,
+    pair: AlternateIdPair,
+    waitMs: number,
+  ): Promise<number | null> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const holderId = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
+      if (holderId === null) return null;
+      const holder = await this.profiles.findOne(clientId, holderId);
+      if (holder && (await this.beingCreated(clientId, holderId, holder))) {
+        if (Date.now() >= deadline) {
+          throw new ApiError(
+            HttpStatus.SERVICE_UNAVAILABLE,
+            `The profile holding AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}" is still being created; retry`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        continue;
+      }
+      return (await this.isStale(clientId, holderId, pair)) ? null : holderId;
+    }
+  }
+
+  /** A shell whose creator has claimed its id but not yet accepted its create write. */
+  private async beingCreated(
+    clientId: string,
+    holderId: number,
+    holder: { state: string; createdAt?: Date },
+  ): Promise<boolean> {
+    if (holder.state !== 'pending' || creatingAge(holder) >= CREATING_GRACE_MS) return false;
+    return !(await this.writes.hasAny(clientId, holderId));
+  }
+
+  /**
    * A claim is stale when its holder neither has the pair nor has a write pending that
    * could add it (a crash between a save and a release leaves such claims behind).
    */
@@ -96,9 +144,17 @@ export class AlternateIdClaims {
     holderId: number,
     pair: AlternateIdPair,
   ): Promise<boolean> {
+    // Read in this order: any write, then pending writes, then the profile. A write marked
+    // applied was saved before its mark, so a profile read after "nothing pending" shows
+    // it; and "no write at all" read first keeps a shell whose create arrives meanwhile
+    // counted as being created. (Another order turns a create accepted or applied
+    // between the reads into a false "stale", and a second profile for the pair.)
+    const anyWrite = await this.writes.hasAny(clientId, holderId);
+    const pending = anyWrite && (await this.writes.hasPending(clientId, holderId));
     const holder = await this.profiles.findOne(clientId, holderId);
-    if (holder?.state !== 'deleted' && (await this.writes.hasPending(clientId, holderId)))
+    if (holder?.state === 'pending' && !anyWrite && creatingAge(holder) < CREATING_GRACE_MS)
       return false;
+    if (holder?.state !== 'deleted' && pending) return false;
     const key = pairKey(pair);
     return !(holder?.data?.AlternateIds ?? []).some(
       (p) => p.IsActive !== false && pairKey(p) === key,
@@ -106,6 +162,10 @@ export class AlternateIdClaims {
   }
 }
 
+function creatingAge(holder: { createdAt?: Date }): number {
+  return Date.now() - (holder.createdAt?.getTime() ?? 0);
+}
+
 function pairKey(pair: AlternateIdPair): string {
-  return `${normText(pair.AlternateIdType)}|${normText(pair.AlternateId)}`;
+  return alternateIdKey(pair.AlternateIdType, pair.AlternateId);
 }

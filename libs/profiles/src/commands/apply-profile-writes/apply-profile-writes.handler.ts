@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { LeaseService, Settings } from '@app/shared';
+import { ApiError, LeaseService, Settings } from '@app/shared';
+import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-configuration.rules';
 import { PermanentWriteError, transitionProfile } from '../../domain/profile-transition';
 import type { Profile } from '../../domain/profile.schema';
@@ -91,6 +92,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     let failure: string | undefined;
     try {
       next = transitionProfile(profile, write, vocabulary);
+      if (write.kind === 'patch') await this.claimPatchedPairs(profile, next);
     } catch (error) {
       if (!(error instanceof PermanentWriteError)) return this.countFailure(profile, write, error);
       failure = error.message;
@@ -112,6 +114,30 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     }
     await this.afterApply(profile, next, write);
     return next;
+  }
+
+  /**
+   * A patch's alternate ids are only known here, once it is applied: the pairs it adds are
+   * claimed now (a pair another profile holds refuses the patch, like a 409 at the api).
+   */
+  private async claimPatchedPairs(before: Profile, after: Profile): Promise<void> {
+    const had = new Set(
+      (before.data?.AlternateIds ?? [])
+        .filter((pair) => pair.IsActive !== false)
+        .map((pair) => alternateIdKey(pair.AlternateIdType, pair.AlternateId)),
+    );
+    const added = (after.data?.AlternateIds ?? []).filter(
+      (pair) =>
+        pair.IsActive !== false && !had.has(alternateIdKey(pair.AlternateIdType, pair.AlternateId)),
+    );
+    if (!added.length) return;
+    try {
+      await this.alternateIds.claimAll(after.clientId, after.profileId, added);
+    } catch (error) {
+      if (error instanceof ApiError && error.getStatus() === 409)
+        throw new PermanentWriteError(error.message);
+      throw error;
+    }
   }
 
   /** Claims and stored bodies that the applied write made obsolete. */

@@ -1,0 +1,68 @@
+import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { ApiError, Settings } from '@app/shared';
+import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { GetProfileQuery } from '../../queries/get-profile/get-profile.query';
+import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
+import { ExistingProfiles } from '../../services/existing-profiles.service';
+import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import { toSubmissionResult } from '../submission-result';
+import { PatchProfileCommand, PatchProfileOutcome } from './patch-profile.command';
+
+/**
+ * A PATCH is queued like every other write (so it applies to the profile as the writes
+ * accepted before it leave it) and the request waits for it up to SYNC_WRITE_TIMEOUT_MS:
+ * applied → the profile; refused by the worker → 400 with its reason; still queued → 202.
+ */
+@CommandHandler(PatchProfileCommand)
+export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand> {
+  constructor(
+    private readonly existing: ExistingProfiles,
+    private readonly alternateIds: AlternateIdClaims,
+    private readonly intake: ProfileWriteIntake,
+    private readonly writes: ProfileWriteRepository,
+    private readonly queries: QueryBus,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute({
+    clientId,
+    userId,
+    target,
+    operations,
+  }: PatchProfileCommand): Promise<PatchProfileOutcome> {
+    const pair = 'pair' in target ? target.pair : undefined;
+    const profileId = pair
+      ? await this.alternateIds.currentHolder(clientId, pair, this.settings.syncWriteTimeoutMs)
+      : (target as { profileId: number }).profileId;
+    if (profileId === null || !(await this.existing.find(clientId, profileId))) {
+      throw ApiError.notFound(
+        pair
+          ? `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`
+          : `Profile ${profileId} was not found`,
+      );
+    }
+    const write = await this.intake.accept({
+      clientId,
+      profileId,
+      kind: 'patch',
+      body: { Operations: operations },
+      userId,
+    });
+    const status = await this.intake.waitFor(clientId, write._id, this.settings.syncWriteTimeoutMs);
+    if (status === 'applied') {
+      return {
+        status: 'applied',
+        profile: await this.queries.execute(new GetProfileQuery(clientId, profileId)),
+      };
+    }
+    if (status === 'failed') {
+      const reason = (await this.writes.findById(clientId, write._id))?.failureReason;
+      if (reason === 'The profile was deleted' || reason === 'No such profile')
+        throw ApiError.notFound(`Profile ${profileId} was not found`);
+      // A pair the patch adds that another profile holds: the same 409 as a merge's.
+      if (reason?.includes('belongs to another profile')) throw ApiError.conflict(reason);
+      throw ApiError.badRequest(`The PATCH was refused: ${reason ?? 'unknown reason'}`);
+    }
+    return { status: 'pending', result: toSubmissionResult(profileId, {}, write, pair) };
+  }
+}

@@ -1,0 +1,19 @@
+import { Command } from '@nestjs/cqrs';
+import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
+import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
+
+/**
+ * POST by alternate id (`upsert`: merge into the profile holding the pair, else create
+ * one with the pair) and PUT by alternate id (`overwrite` the holder; 404 without one).
+ */
+export class WriteProfileByAlternateIdCommand extends Command<ProfileSubmissionResultDto> {
+  constructor(
+    readonly clientId: string,
+    readonly userId: string,
+    readonly pair: AlternateIdPair,
+    readonly body: ProfileDto,
+    readonly mode: 'upsert' | 'overwrite',
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,167 @@
+import { applyPatch, deepClone, JsonPatchError, type Operation } from 'fast-json-patch';
+import { PROFILE_COLLECTIONS, type ElementRule } from './element-rules';
+import type { ProfileData } from './profile-data.schema';
+
+/** One JSON Patch operation as stored with a queued `patch` write (move and copy refused). */
+export interface ProfilePatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'test';
+  path: string;
+  value?: unknown;
+}
+
+export const SUPPORTED_PATCH_OPS = ['add', 'remove', 'replace', 'test'] as const;
+export const MAX_PATCH_OPERATIONS = 1000;
+
+/**
+ * What can be checked of a PATCH body without the profile: a non-empty array of objects
+ * with a supported `op`, a JSON pointer `path` (`/...`, `~` only as `~0`/`~1`) and a
+ * `value` where the op needs one. Returns the problems (each names `<label>[i]`), or
+ * the operations in the order they are applied (see `orderPatchOperations`).
+ */
+export function checkPatchOperations(
+  body: unknown,
+  label = 'Operations',
+): { operations: ProfilePatchOperation[]; problems: string[] } {
+  if (!Array.isArray(body) || body.length === 0) {
+    return {
+      operations: [],
+      problems: [
+        `${label} must be a non-empty array of PATCH operations ({"op", "path", "value"})`,
+      ],
+    };
+  }
+  if (body.length > MAX_PATCH_OPERATIONS) {
+    return {
+      operations: [],
+      problems: [`${label} has ${body.length} operations; at most ${MAX_PATCH_OPERATIONS}`],
+    };
+  }
+  const problems: string[] = [];
+  const operations: ProfilePatchOperation[] = [];
+  body.forEach((item: unknown, index) => {
+    const here = `${label}[${index}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      problems.push(`Invalid ${here} (value ${JSON.stringify(item)}): must be an object`);
+      return;
+    }
+    const { op, path, value, from, ...rest } = item as Record<string, unknown>;
+    for (const field of Object.keys(rest)) problems.push(`Unknown field ${here}.${field}`);
+    if (op === 'move' || op === 'copy') {
+      problems.push(
+        `Invalid ${here}.op (value "${op}"): move and copy are not supported (use add, remove, replace or test)`,
+      );
+      return;
+    }
+    if (typeof op !== 'string' || !(SUPPORTED_PATCH_OPS as readonly string[]).includes(op)) {
+      problems.push(
+        `Invalid ${here}.op (value ${JSON.stringify(op ?? null)}): must be one of add, remove, replace, test`,
+      );
+      return;
+    }
+    if (typeof path !== 'string' || !isJsonPointer(path)) {
+      problems.push(
+        `Invalid ${here}.path (value ${JSON.stringify(path ?? null)}): must be a JSON pointer to a field of the profile ("/Emails/0/EmailAddress")`,
+      );
+      return;
+    }
+    if (from !== undefined && typeof from !== 'string') {
+      problems.push(`Invalid ${here}.from (value ${JSON.stringify(from)}): must be a string`);
+    }
+    if (op !== 'remove' && value === undefined) {
+      problems.push(`Invalid ${here}.value (value missing): ${op} needs a value`);
+      return;
+    }
+    operations.push(
+      op === 'remove'
+        ? { op, path }
+        : { op: op as ProfilePatchOperation['op'], path, value: value as unknown },
+    );
+  });
+  return { operations: problems.length ? [] : orderPatchOperations(operations), problems };
+}
+
+/** `/a/b~1c` (a pointer to the whole document, "", is refused: a profile is patched, not replaced). */
+function isJsonPointer(path: string): boolean {
+  return path.startsWith('/') && !/~[^01]|~$/.test(path);
+}
+
+/**
+ * Spec rule 4: in a request with both replace and remove operations, replace operations
+ * precede remove operations. Every replace that follows the first remove is moved just
+ * before it (replaces keep their order among themselves); everything else keeps the
+ * request order. So `[remove /Emails/0, replace /Emails/1/IsDefault]` replaces on the
+ * indices as they were before the remove.
+ */
+export function orderPatchOperations(operations: ProfilePatchOperation[]): ProfilePatchOperation[] {
+  const firstRemove = operations.findIndex((operation) => operation.op === 'remove');
+  if (firstRemove < 0) return [...operations];
+  const head = operations.slice(0, firstRemove);
+  const tail = operations.slice(firstRemove);
+  return [
+    ...head,
+    ...tail.filter((operation) => operation.op === 'replace'),
+    ...tail.filter((operation) => operation.op !== 'replace'),
+  ];
+}
+
+/** A patch the profile refuses (a failed test, a path that does not resolve). */
+export class PatchRefusedError extends Error {}
+
+/**
+ * Applies the operations, in order, to a copy of the profile's wire shape; all or
+ * nothing (the original is never changed). Throws PatchRefusedError naming the operation.
+ */
+export function applyPatchOperations(
+  wire: object,
+  operations: ProfilePatchOperation[],
+): Record<string, unknown> {
+  try {
+    return applyPatch(deepClone(wire), operations as Operation[], true, false)
+      .newDocument as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof JsonPatchError)) throw error;
+    const index = error.index ?? 0;
+    const operation = operations[index];
+    const reason =
+      error.name === 'TEST_OPERATION_FAILED'
+        ? 'test failed: the value at the path differs'
+        : error.message.split('\n')[0];
+    throw new PatchRefusedError(
+      `Operations[${index}] (${operation?.op} ${operation?.path}) was refused: ${reason}; nothing was changed`,
+    );
+  }
+}
+
+type Element = Record<string, unknown>;
+
+/**
+ * Inactive elements are not in the wire shape a patch is applied to, so an overwrite
+ * with the patched body would drop them. They are put back: every stored inactive
+ * element (at any depth) whose key the result does not name is kept as it was stored.
+ * An element the patch names with the key of an inactive one is the patch's (as in a
+ * merge, naming it brings it back).
+ */
+export function keepInactiveElements(before: ProfileData, after: ProfileData): ProfileData {
+  const result = after as unknown as Element;
+  keepIn(before as unknown as Element, result, PROFILE_COLLECTIONS);
+  return result as unknown as ProfileData;
+}
+
+function keepIn(before: Element, after: Element, collections: Record<string, ElementRule>): void {
+  for (const [collection, rule] of Object.entries(collections)) {
+    const stored = (before[collection] as Element[] | undefined) ?? [];
+    if (!stored.length) continue;
+    const current = ((after[collection] as Element[] | undefined) ?? []).slice();
+    for (const element of current) {
+      const match = stored.find((candidate) => rule.key(candidate) === rule.key(element));
+      if (match && Object.keys(rule.nested).length) keepIn(match, element, rule.nested);
+    }
+    const named = new Set(current.map((element) => rule.key(element)));
+    for (const element of stored) {
+      if (element.IsActive === false && !named.has(rule.key(element))) {
+        current.push(structuredClone(element));
+      }
+    }
+    after[collection] = current;
+  }
+}

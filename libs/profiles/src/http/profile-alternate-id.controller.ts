@@ -1,0 +1,129 @@
+import { Body, Controller, Get, HttpCode, Patch, Post, Put, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';
+import { WriteProfileByAlternateIdCommand } from '../commands/write-profile-by-alternate-id/write-profile-by-alternate-id.command';
+import type { ProfilePatchOperation } from '../domain/profile-patch';
+import { ProfilePatchRequestDto } from '../dto/patch-operation.dto';
+import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
+import { GetProfileByAlternateIdQuery } from '../queries/get-profile-by-alternate-id/get-profile-by-alternate-id.query';
+import type { AlternateIdPair } from '../services/alternate-id-claims.service';
+import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.query';
+import { PatchRequestPipe } from './profile-patch.pipes';
+
+@ApiTags('Profiles')
+@ApiBadRequestResponse({
+  description: 'Malformed request or a missing alternateIdType/alternateId; the Message names it',
+})
+@Controller(':clientId/Profile/AlternateId')
+export class ProfileAlternateIdController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Retrieve the profile holding an alternate id (type and value case-insensitive)',
+    description:
+      'matchInactive=true also finds a profile storing the pair inactive (the newest such profile when several do).',
+  })
+  @ApiAlternateIdQuery()
+  @ApiQuery({ name: 'implied', required: false, type: Boolean })
+  @ApiQuery({ name: 'matchInactive', required: false, type: Boolean })
+  @ApiOkResponse({ type: ProfileDto })
+  @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
+  get(
+    @CurrentCaller() caller: Caller,
+    @AlternateIdParams() pair: AlternateIdPair,
+    @BooleanQuery('matchInactive') matchInactive: boolean,
+    @BooleanQuery('implied') _implied: boolean,
+  ): Promise<ProfileDto> {
+    return this.queries.execute(
+      new GetProfileByAlternateIdQuery(caller.clientId, pair, matchInactive),
+    );
+  }
+
+  @Post()
+  @HttpCode(202)
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({
+    summary: 'Upsert by alternate id (queued)',
+    description:
+      'Merges into the profile holding the pair; otherwise creates a profile from the body with the pair added to its AlternateIds (CustomerType then required). Simultaneous upserts of a new pair create one profile: the first to claim the pair creates it, the others merge into it.',
+  })
+  @ApiAlternateIdQuery()
+  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
+  @ApiConflictResponse({
+    description: 'Another alternate id of the body belongs to another profile',
+  })
+  upsert(
+    @CurrentCaller() caller: Caller,
+    @AlternateIdParams() pair: AlternateIdPair,
+    @Body() body: ProfileDto,
+  ): Promise<ProfileSubmissionResultDto> {
+    return this.commands.execute(
+      new WriteProfileByAlternateIdCommand(caller.clientId, caller.userId, pair, body, 'upsert'),
+    );
+  }
+
+  @Put()
+  @HttpCode(202)
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({
+    summary: 'Overwrite the profile holding an alternate id (queued)',
+    description:
+      'As PUT by id: what the body omits is removed. Answers 202 with the submission result, like PUT by id (the spec also lists 200 Profile; this service queues every overwrite).',
+  })
+  @ApiAlternateIdQuery()
+  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
+  @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
+  @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
+  overwrite(
+    @CurrentCaller() caller: Caller,
+    @AlternateIdParams() pair: AlternateIdPair,
+    @Body() body: ProfileDto,
+  ): Promise<ProfileSubmissionResultDto> {
+    return this.commands.execute(
+      new WriteProfileByAlternateIdCommand(caller.clientId, caller.userId, pair, body, 'overwrite'),
+    );
+  }
+
+  @Patch()
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({
+    summary: 'JSON Patch the profile holding an alternate id',
+    description:
+      'As PATCH by id, with the operations in {"Operations": [...]}: 200 with the profile when applied within SYNC_WRITE_TIMEOUT_MS (10 s), 202 with the submission result after that.',
+  })
+  @ApiAlternateIdQuery()
+  @ApiBody({ type: ProfilePatchRequestDto })
+  @ApiOkResponse({ type: ProfileDto })
+  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
+  @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
+  async patch(
+    @CurrentCaller() caller: Caller,
+    @AlternateIdParams() pair: AlternateIdPair,
+    @Body(PatchRequestPipe) operations: ProfilePatchOperation[],
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProfileDto | ProfileSubmissionResultDto> {
+    const outcome = await this.commands.execute(
+      new PatchProfileCommand(caller.clientId, caller.userId, { pair }, operations),
+    );
+    reply.status(outcome.status === 'applied' ? 200 : 202);
+    return outcome.status === 'applied' ? outcome.profile : outcome.result;
+  }
+}

@@ -1,0 +1,14 @@
+import { Query } from '@nestjs/cqrs';
+import type { ProfileDto } from '../../dto/profile.dto';
+import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
+
+/** The profile holding an alternate id pair; with matchInactive also one storing it inactive. */
+export class GetProfileByAlternateIdQuery extends Query<ProfileDto> {
+  constructor(
+    readonly clientId: string,
+    readonly pair: AlternateIdPair,
+    readonly matchInactive: boolean,
+  ) {
+    super();
+  }
+}
