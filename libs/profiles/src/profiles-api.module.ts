@@ -6,6 +6,8 @@ import { PatchProfileHandler } from './commands/patch-profile/patch-profile.hand
 import { WriteProfileByAlternateIdHandler } from './commands/write-profile-by-alternate-id/write-profile-by-alternate-id.handler';
 import { ProfileAlternateIdController } from './http/profile-alternate-id.controller';
 import { ProfileController } from './http/profile.controller';
+import { ProfileSearchController } from './http/profile-search.controller';
+import { SearchProfilesHandler } from './queries/search-profiles/search-profiles.handler';
 import { GetProfileByAlternateIdHandler } from './queries/get-profile-by-alternate-id/get-profile-by-alternate-id.handler';
 import { TagsController } from './http/tags.controller';
 import { DeleteTagHandler } from './commands/delete-tag/delete-tag.handler';
@@ -17,7 +19,12 @@ import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
 /** The Profile Data API: controllers and the use cases they hand off to. */
 @Module({
   imports: [ProfilesPersistenceModule],
-  controllers: [ProfileAlternateIdController, ProfileController, TagsController],
+  controllers: [
+    ProfileAlternateIdController,
+    ProfileSearchController,
+    ProfileController,
+    TagsController,
+  ],
   providers: [
     CreateProfileHandler,
     UpdateProfileHandler,
@@ -28,6 +35,7 @@ import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
     GetProfileHandler,
     GetProfileUpdatesHandler,
     GetTagCountsHandler,
+    SearchProfilesHandler,
     DeleteTagHandler,
   ],
 })

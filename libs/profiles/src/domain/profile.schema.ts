@@ -36,8 +36,10 @@ export const ProfileSchema = SchemaFactory.createForClass(Profile);
 ProfileSchema.index({ clientId: 1, profileId: 1 });
 // Serves: a profile by alternate id with matchInactive (profiles of a client holding a pair).
 ProfileSchema.index({ clientId: 1, 'data.AlternateIds.Key': 1 });
-// Serves: tag counts and tag deletion (profiles of a client carrying a tag).
+// Serves: tag counts, tag deletion and the tag search (profiles of a client carrying a tag).
 ProfileSchema.index({ clientId: 1, 'data.ProfileTags.Key': 1 });
+// Serves: the profile search by phone (GET .../Profile/Phone, digits equality).
+ProfileSchema.index({ clientId: 1, 'data.PhoneNumbers.PhoneNumberNumeric': 1 });
 
 /** Highest profile id handed out per client: a hint for the next claim, not a counter. */
 @Schema({ collection: 'profile_id_hints', versionKey: false })

@@ -81,6 +81,29 @@ export class ProfileRepository {
   }
 
   /**
+   * One page of search candidates: active profiles of the client after `afterProfileId`
+   * meeting every condition, in profile id order, at most `limit` documents.
+   */
+  findSearchCandidates(
+    clientId: string,
+    conditions: Record<string, unknown>[],
+    afterProfileId: number,
+    limit: number,
+  ): Promise<Profile[]> {
+    return this.profiles
+      .find({
+        clientId,
+        state: 'active',
+        profileId: { $gt: afterProfileId },
+        ...(conditions.length ? { $and: conditions } : {}),
+      })
+      .sort({ profileId: 1 })
+      .limit(limit)
+      .lean<Profile[]>()
+      .exec();
+  }
+
+  /**
    * Saves the whole profile if nobody applied a write since it was read (the stored
    * appliedSeq is still `expectedSeq`). Returns false when another worker got there first.
    */

@@ -1,0 +1,174 @@
+import { applyDecorators, Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import {
+  ApiBadRequestResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ProfileDto } from '../dto/profile.dto';
+import type { SearchCriteria } from '../queries/search-profiles/profile-search.criteria';
+import { SearchProfilesQuery } from '../queries/search-profiles/search-profiles.query';
+import { SearchParams } from './profile-search.params';
+
+const RESULT =
+  'Answers a JSON array of Profile objects (the content of GET profile: active elements only, UpdateStatus as there), in profile id order, possibly empty. Only active profiles of the caller\'s client are searched, and only active elements match. Text compares trimmed, with spaces folded, case-insensitively. At most 50 profiles: when more match, 403 {"Message": ...}.';
+
+const ApiNameQueries = (description: string): MethodDecorator =>
+  applyDecorators(
+    ApiQuery({ name: 'firstName', required: false, description }),
+    ApiQuery({ name: 'middleName', required: false, description }),
+    ApiQuery({ name: 'lastName', required: false, description }),
+  );
+
+@ApiTags('Profile search')
+@ApiBadRequestResponse({
+  description: 'A missing or malformed query parameter; the Message names it and its value',
+})
+@ApiForbiddenResponse({ description: 'More than 50 profiles match' })
+@ApiNotFoundResponse({ description: 'Unknown client' })
+@Controller(':clientId/Profile')
+export class ProfileSearchController {
+  constructor(private readonly queries: QueryBus) {}
+
+  private search(caller: Caller, criteria: SearchCriteria): Promise<ProfileDto[]> {
+    return this.queries.execute(new SearchProfilesQuery(caller.clientId, criteria));
+  }
+
+  @Get('Phone')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles by phone number (compared by its digits)',
+    description: `Matches an active phone whose digits (PhoneNumberNumeric) equal those of phoneNumber (punctuation ignored), and whose PhoneType equals phoneType when given. ${RESULT}`,
+  })
+  @ApiQuery({ name: 'phoneNumber', required: true, description: 'Any punctuation; 1-15 digits' })
+  @ApiQuery({ name: 'phoneType', required: false, description: 'Case-insensitive' })
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byPhone(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('phone') criteria: SearchCriteria,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria);
+  }
+
+  @Get('Email')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles by email address',
+    description: `Matches an active email with that address and, when given, EmailAddressType. ${RESULT}`,
+  })
+  @ApiQuery({ name: 'emailAddress', required: true, description: 'Case-insensitive' })
+  @ApiQuery({ name: 'emailType', required: false, description: 'Case-insensitive' })
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byEmail(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('email') criteria: SearchCriteria,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria);
+  }
+
+  @Get('Name')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles by exact name',
+    description: `Each supplied name part must equal the CustomerName part; at least one is required. ${RESULT}`,
+  })
+  @ApiNameQueries('Exact, case-insensitive')
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byName(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('name') criteria: SearchCriteria,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria);
+  }
+
+  @Get('PartialName')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles by partial name',
+    description: `Each supplied name part must occur in the CustomerName part (substring); at least one is required. ${RESULT}`,
+  })
+  @ApiNameQueries('Substring, case-insensitive')
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byPartialName(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('partialName') criteria: SearchCriteria,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria);
+  }
+
+  @Get('Address')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles by address',
+    description: `One active address must match every supplied address field, and the CustomerName every supplied name part, exactly; partialAddress1Match=true makes address1, partialNameMatch=true the name parts, substring matches. ${RESULT}`,
+  })
+  @ApiQuery({ name: 'address1', required: false })
+  @ApiQuery({ name: 'address2', required: false })
+  @ApiQuery({ name: 'city', required: true })
+  @ApiQuery({ name: 'stateProvince', required: true })
+  @ApiQuery({ name: 'postalCode', required: false })
+  @ApiQuery({ name: 'addressType', required: false })
+  @ApiNameQueries('Exact unless partialNameMatch=true')
+  @ApiQuery({ name: 'partialAddress1Match', required: false, type: Boolean })
+  @ApiQuery({ name: 'partialNameMatch', required: false, type: Boolean })
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byAddress(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('address') criteria: SearchCriteria,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria);
+  }
+
+  @Get('Tags')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles carrying all listed tags',
+    description: `Query parameters tags[0], tags[1], ... (indices from 0 without gaps; a malformed key is a 400). Tag names compare case-insensitively. ${RESULT}`,
+  })
+  @ApiQuery({ name: 'tags[0]', required: true, description: 'Then tags[1], tags[2], ...' })
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byTags(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('tags') criteria: SearchCriteria,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria);
+  }
+
+  @Get('CustomFields')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles by custom field values',
+    description: `Query parameters customFields[i].Name and customFields[i].Value, i from 0 without gaps. Every listed field must be an active custom field of the profile with that value (name and value case-insensitive). ${RESULT}`,
+  })
+  @ApiQuery({ name: 'customFields[0].Name', required: true })
+  @ApiQuery({ name: 'customFields[0].Value', required: true })
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byCustomFields(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('customFields') criteria: SearchCriteria,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria);
+  }
+
+  @Get('CustomFields/SelectList')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles by select-list custom field values',
+    description: `Query parameters customFields[i].OperatorId, .Name and .Value, i from 0 without gaps; several values are joined with a colon (a:b). Operators: 1 Equals (the stored values are exactly the given set), 2 All of (the stored values include every given value), 3 Any of (they include at least one). Stored multi-select values are joined with "::". Every listed field must match on an active custom field. ${RESULT}`,
+  })
+  @ApiQuery({ name: 'customFields[0].OperatorId', required: true, enum: [1, 2, 3] })
+  @ApiQuery({ name: 'customFields[0].Name', required: true })
+  @ApiQuery({ name: 'customFields[0].Value', required: true, description: 'Values joined by :' })
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  bySelectList(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('selectList') criteria: SearchCriteria,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria);
+  }
+}

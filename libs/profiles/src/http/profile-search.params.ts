@@ -1,0 +1,205 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiError } from '@app/shared';
+import { phoneDigits } from '../domain/element-rules';
+import {
+  type NameParts,
+  type SearchCriteria,
+  SELECT_LIST_OPERATORS,
+  type SelectListOperatorId,
+} from '../queries/search-profiles/profile-search.criteria';
+
+/*
+ * Query parameters of the profile searches → their criteria (400 naming the parameter
+ * and value). Fastify's querystring parser keeps `tags[0]` and `customFields[0].Name` as
+ * flat keys; they are parsed here into ordered lists (indices from 0, without gaps).
+ */
+
+type QueryOf = Record<string, string | string[] | undefined>;
+export type SearchKind = SearchCriteria['kind'] | 'partialName';
+
+const show = (value: unknown) => JSON.stringify(value);
+
+function single(query: QueryOf, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) {
+    throw ApiError.badRequest(`Invalid ${name} (value ${show(value)}): give it once`);
+  }
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function required(query: QueryOf, name: string): string {
+  const value = single(query, name);
+  if (value === undefined) {
+    throw ApiError.badRequest(`Query parameter ${name} is required (value missing)`);
+  }
+  return value;
+}
+
+function flag(query: QueryOf, name: string): boolean {
+  const value = single(query, name);
+  if (value === undefined) return false;
+  if (/^true$/i.test(value)) return true;
+  if (/^false$/i.test(value)) return false;
+  throw ApiError.badRequest(`Invalid ${name} (value ${show(value)}): must be true or false`);
+}
+
+function nameParts(query: QueryOf, requireOne: boolean): NameParts {
+  const name: NameParts = {
+    firstName: single(query, 'firstName'),
+    middleName: single(query, 'middleName'),
+    lastName: single(query, 'lastName'),
+  };
+  if (requireOne && !name.firstName && !name.middleName && !name.lastName) {
+    throw ApiError.badRequest(
+      'Query parameter firstName, middleName or lastName is required (value missing)',
+    );
+  }
+  return name;
+}
+
+/**
+ * The entries of an indexed list parameter (`prefix[i]` when `properties` is empty,
+ * else `prefix[i].Property`), in index order. Any other key starting with the prefix
+ * is malformed; indices must run from 0 without gaps; at least one entry is required.
+ */
+export function indexedList(
+  query: QueryOf,
+  prefix: string,
+  properties: string[],
+): Record<string, string | undefined>[] {
+  const entries = new Map<number, Record<string, string | undefined>>();
+  const pattern = properties.length
+    ? new RegExp(`^${prefix}\\[(0|[1-9]\\d{0,3})\\]\\.(${properties.join('|')})$`)
+    : new RegExp(`^${prefix}\\[(0|[1-9]\\d{0,3})\\]$`);
+  for (const key of Object.keys(query)) {
+    if (!key.toLowerCase().startsWith(prefix.toLowerCase())) continue;
+    const match = pattern.exec(key);
+    if (!match) {
+      const form = properties.length ? `${prefix}[i].${properties.join('|')}` : `${prefix}[i]`;
+      throw ApiError.badRequest(
+        `Malformed query parameter ${key} (value ${show(query[key])}): expected ${form} with i from 0`,
+      );
+    }
+    const index = Number(match[1]);
+    const entry = entries.get(index) ?? {};
+    entry[match[2] ?? ''] = single(query, key);
+    entries.set(index, entry);
+  }
+  const first = properties.length ? `${prefix}[0].${properties[0]}` : `${prefix}[0]`;
+  if (!entries.size) throw ApiError.badRequest(`Query parameter ${first} is required`);
+  const list: Record<string, string | undefined>[] = [];
+  for (let index = 0; index < entries.size; index++) {
+    const entry = entries.get(index);
+    if (!entry) {
+      const highest = Math.max(...entries.keys());
+      throw ApiError.badRequest(
+        `Malformed query parameters ${prefix}: index ${index} is missing (up to ${highest}); indices start at 0 without gaps`,
+      );
+    }
+    list.push(entry);
+  }
+  return list;
+}
+
+function entryValue(
+  entry: Record<string, string | undefined>,
+  prefix: string,
+  index: number,
+  property: string,
+): string {
+  const value = entry[property];
+  if (value === undefined) {
+    const name = property ? `${prefix}[${index}].${property}` : `${prefix}[${index}]`;
+    throw ApiError.badRequest(`Query parameter ${name} is required (value missing)`);
+  }
+  return value;
+}
+
+export function parseSearch(kind: SearchKind, query: QueryOf): SearchCriteria {
+  switch (kind) {
+    case 'phone': {
+      const phoneNumber = required(query, 'phoneNumber');
+      const digits = phoneDigits(phoneNumber);
+      if (!digits || digits.length > 15) {
+        throw ApiError.badRequest(
+          `Invalid phoneNumber (value ${show(phoneNumber)}): must hold 1 to 15 digits`,
+        );
+      }
+      return { kind, digits, phoneType: single(query, 'phoneType') };
+    }
+    case 'email':
+      return {
+        kind,
+        emailAddress: required(query, 'emailAddress'),
+        emailType: single(query, 'emailType'),
+      };
+    case 'name':
+    case 'partialName':
+      return { kind: 'name', partial: kind === 'partialName', name: nameParts(query, true) };
+    case 'address':
+      return {
+        kind,
+        address: {
+          address1: single(query, 'address1'),
+          address2: single(query, 'address2'),
+          city: required(query, 'city'),
+          stateProvince: required(query, 'stateProvince'),
+          postalCode: single(query, 'postalCode'),
+          addressType: single(query, 'addressType'),
+        },
+        partialAddress1: flag(query, 'partialAddress1Match'),
+        partialName: flag(query, 'partialNameMatch'),
+        name: nameParts(query, false),
+      };
+    case 'tags':
+      return {
+        kind,
+        tags: indexedList(query, 'tags', []).map((entry, index) =>
+          entryValue(entry, 'tags', index, '').trim(),
+        ),
+      };
+    case 'customFields':
+      return {
+        kind,
+        fields: indexedList(query, 'customFields', ['Name', 'Value']).map((entry, index) => ({
+          Name: entryValue(entry, 'customFields', index, 'Name'),
+          Value: entryValue(entry, 'customFields', index, 'Value'),
+        })),
+      };
+    case 'selectList':
+      return {
+        kind,
+        fields: indexedList(query, 'customFields', ['OperatorId', 'Name', 'Value']).map(
+          (entry, index) => {
+            const operator = entryValue(entry, 'customFields', index, 'OperatorId');
+            if (!/^[123]$/.test(operator.trim())) {
+              throw ApiError.badRequest(
+                `Invalid customFields[${index}].OperatorId (value ${show(operator)}): must be 1 (${SELECT_LIST_OPERATORS[1]}), 2 (${SELECT_LIST_OPERATORS[2]}) or 3 (${SELECT_LIST_OPERATORS[3]})`,
+              );
+            }
+            const value = entryValue(entry, 'customFields', index, 'Value');
+            const values = value
+              .split(':')
+              .map((part) => part.trim())
+              .filter(Boolean);
+            if (!values.length) {
+              throw ApiError.badRequest(
+                `Invalid customFields[${index}].Value (value ${show(value)}): no value given`,
+              );
+            }
+            return {
+              OperatorId: Number(operator) as SelectListOperatorId,
+              Name: entryValue(entry, 'customFields', index, 'Name'),
+              Values: values,
+            };
+          },
+        ),
+      };
+  }
+}
+
+/** The criteria of a profile search, parsed from the request's query parameters. */
+export const SearchParams = createParamDecorator(
+  (kind: SearchKind, ctx: ExecutionContext): SearchCriteria =>
+    parseSearch(kind, ctx.switchToHttp().getRequest<{ query?: QueryOf }>().query ?? {}),
+);

@@ -1,0 +1,56 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import type { Profile } from '../../domain/profile.schema';
+import type { ProfileDto } from '../../dto/profile.dto';
+import { toProfileDto } from '../../mapping/profile.mapper';
+import { ProfileRepository } from '../../repositories/profile.repository';
+import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { candidateConditions, profileMatches } from './profile-search.criteria';
+import { SearchProfilesQuery } from './search-profiles.query';
+
+/** Spec "Limits": a search returns at most 50 profiles; more matches give 403. */
+export const MAX_SEARCH_RESULTS = 50;
+
+/**
+ * Reads candidates in pages of 51 documents (profile id order) and checks each in code;
+ * a further page is read only when the previous one held candidates that did not match
+ * (a value on an inactive element, or conditions met by different elements). It stops
+ * as soon as 51 profiles match.
+ */
+@QueryHandler(SearchProfilesQuery)
+export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery> {
+  constructor(
+    private readonly profiles: ProfileRepository,
+    private readonly writes: ProfileWriteRepository,
+  ) {}
+
+  async execute({ clientId, criteria }: SearchProfilesQuery): Promise<ProfileDto[]> {
+    const conditions = candidateConditions(criteria);
+    const pageSize = MAX_SEARCH_RESULTS + 1;
+    const matched: Profile[] = [];
+    let after = 0;
+    for (;;) {
+      const page = await this.profiles.findSearchCandidates(clientId, conditions, after, pageSize);
+      for (const profile of page) {
+        if (profile.data && profileMatches(profile.data, criteria)) matched.push(profile);
+      }
+      if (matched.length > MAX_SEARCH_RESULTS) {
+        throw ApiError.forbidden(
+          `More than ${MAX_SEARCH_RESULTS} profiles match the search; at most ${MAX_SEARCH_RESULTS} are returned, narrow the search`,
+        );
+      }
+      if (page.length < pageSize) break;
+      after = page[page.length - 1].profileId;
+    }
+    return Promise.all(
+      matched.map(async (profile) =>
+        toProfileDto(
+          profile.profileId,
+          profile.data!,
+          // UpdateStatus as GET computes it: pending while an accepted write is not applied.
+          await this.writes.hasPending(clientId, profile.profileId),
+        ),
+      ),
+    );
+  }
+}
