@@ -24,8 +24,12 @@ export class ExistingProfiles {
   async find(clientId: string, profileId: number): Promise<Profile | null> {
     const profile = await this.profiles.findOne(clientId, profileId);
     if (!profile || profile.state === 'deleted') return null;
-    if (profile.state === 'pending' && !(await this.writes.hasPending(clientId, profileId)))
-      return null;
-    return profile;
+    if (profile.state !== 'pending' || (await this.writes.hasPending(clientId, profileId))) {
+      return profile;
+    }
+    // No pending write: the create was refused, or a worker applied it after our first
+    // read (it saves the profile before it marks the write). Read again to tell which.
+    const again = await this.profiles.findOne(clientId, profileId);
+    return again?.state === 'active' ? again : null;
   }
 }
