@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import {
-  latestRevisions as latestOf,
-  revisionKey,
-  RevisionStore,
-} from '../../common/revision-store';
+import { revisionKey, RevisionStore } from '../../common/revision-store';
 import { StoredTypeEntry } from '../domain/type-entry.schema';
 import { TYPE_KINDS, type TypeKind } from '../type-kind';
 
@@ -16,11 +12,6 @@ export function typeEntryKey(
   revision: number,
 ): string {
   return revisionKey(clientId, kind, typeId, revision);
-}
-
-/** The common latestRevisions keyed by typeId; only its older spec uses it. */
-export function latestRevisions(revisions: StoredTypeEntry[]): StoredTypeEntry[] {
-  return latestOf(revisions, (entry) => entry.typeId);
 }
 
 /**
