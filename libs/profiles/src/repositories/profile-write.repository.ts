@@ -75,6 +75,16 @@ export class ProfileWriteRepository {
     return found !== null;
   }
 
+  /** Which of these profiles have a write not yet applied (one query for a whole answer). */
+  async profilesWithPending(clientId: string, profileIds: number[]): Promise<Set<number>> {
+    if (!profileIds.length) return new Set();
+    const pending = await this.writes
+      .find({ clientId, status: 'pending', profileId: { $in: profileIds } }, { profileId: 1 })
+      .lean<ProfileWrite[]>()
+      .exec();
+    return new Set(pending.map((write) => write.profileId));
+  }
+
   findById(clientId: string, id: string): Promise<ProfileWrite | null> {
     return this.writes.findOne({ _id: id, clientId }).lean<ProfileWrite>().exec();
   }

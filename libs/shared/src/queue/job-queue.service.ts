@@ -15,13 +15,9 @@ export class JobQueue {
   async enqueue<N extends JobName>(
     name: N,
     payload: JobPayloads[N],
-    options: { jobId?: string; delayMs?: number; timeoutMs?: number } = {},
+    options: { timeoutMs?: number } = {},
   ): Promise<void> {
-    const added = this.queue.add(name, payload, {
-      ...DEFAULT_JOB_OPTIONS,
-      jobId: options.jobId,
-      delay: options.delayMs,
-    });
+    const added = this.queue.add(name, payload, DEFAULT_JOB_OPTIONS);
     if (options.timeoutMs === undefined) {
       await added;
       return;

@@ -42,15 +42,14 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
       if (page.length < pageSize) break;
       after = page[page.length - 1].profileId;
     }
-    return Promise.all(
-      matched.map(async (profile) =>
-        toProfileDto(
-          profile.profileId,
-          profile.data!,
-          // UpdateStatus as GET computes it: pending while an accepted write is not applied.
-          await this.writes.hasPending(clientId, profile.profileId),
-        ),
-      ),
+    // UpdateStatus as GET computes it (pending while an accepted write is not applied),
+    // for the whole answer in one query.
+    const pending = await this.writes.profilesWithPending(
+      clientId,
+      matched.map((profile) => profile.profileId),
+    );
+    return matched.map((profile) =>
+      toProfileDto(profile.profileId, profile.data!, pending.has(profile.profileId)),
     );
   }
 }
