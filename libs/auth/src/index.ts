@@ -10,6 +10,7 @@ export {
   grants,
   parsePermissionList,
   PERMISSION_AREAS,
+  type DataScope,
   type Permission,
   type PermissionAccess,
   type PermissionArea,

@@ -26,13 +26,22 @@ export interface Permission {
 }
 
 /**
- * A tenant's user group as the rest of the service sees it. Later restrictions
- * (allowed programs, consent types, custom fields) are added here as optional
- * fields where "absent" means "unrestricted", so existing groups keep their meaning.
+ * Which profile data a group may see and write, beyond its area grants. Each list is
+ * optional: absent means unrestricted, so existing groups keep their meaning. Names
+ * compare case-insensitively (program ids, consent type names, custom field names).
  */
+export interface DataScope {
+  programs?: string[];
+  consentTypes?: string[];
+  customFields?: string[];
+}
+
+/** A tenant's user group as the rest of the service sees it. */
 export interface UserGroup {
   name: string;
   permissions: Permission[];
+  /** Absent: the group sees all programs, consent types and custom fields. */
+  scope?: DataScope;
 }
 
 /** The group of a new client's first user. */

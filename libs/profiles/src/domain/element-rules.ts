@@ -70,6 +70,10 @@ export const consentRule: ElementRule = {
   nested: {},
   stamp: 'edited',
   activatable: true,
+  derive(element) {
+    // The normalised type: what the consent-attribute search looks profiles up by.
+    element.Key = normText(element.ConsentType);
+  },
 };
 
 export const preferenceRule: ElementRule = {
@@ -104,6 +108,10 @@ export const emailRule: ElementRule = {
   nested: { EmailPreferences: preferenceRule, Consents: consentRule },
   stamp: 'edited',
   activatable: true,
+  derive(element) {
+    // The normalised address: what the email searches look profiles up by.
+    element.Key = normText(element.EmailAddress);
+  },
 };
 
 export const phoneRule: ElementRule = {
@@ -161,6 +169,10 @@ export const customFieldRule: ElementRule = {
   nested: {},
   stamp: 'edited',
   activatable: true,
+  derive(element) {
+    // The normalised name: what the custom-field searches look profiles up by.
+    element.Key = normText(element.Name);
+  },
 };
 
 export const groupRule: ElementRule = {
@@ -170,6 +182,10 @@ export const groupRule: ElementRule = {
   nested: {},
   stamp: 'edited',
   activatable: true,
+  derive(element) {
+    // The normalised type and name: what group lookups (rename, group profiles) use.
+    element.Key = groupKey(element.GroupType, element.GroupName);
+  },
 };
 
 export const tagRule: ElementRule = {
@@ -201,6 +217,11 @@ export const alternateIdRule: ElementRule = {
 /** Type and value trimmed, spaces folded, lower-cased: pairs match case-insensitively. */
 export function alternateIdKey(type: unknown, value: unknown): string {
   return `${normText(type)}|${normText(value)}`;
+}
+
+/** Group type and name trimmed, spaces folded, lower-cased: groups match case-insensitively. */
+export function groupKey(type: unknown, name: unknown): string {
+  return `${normText(type)}|${normText(name)}`;
 }
 
 /** The profile's own collections. */

@@ -27,6 +27,8 @@ export class StoredConsent {
   @Prop() SourceId?: string;
   @Prop() Expired?: boolean;
   @Prop() UpdatedVersionPending?: boolean;
+  /** ConsentType trimmed, spaces folded, lower-cased (see consentRule). */
+  @Prop() Key?: string;
   @Prop({ default: true }) IsActive: boolean;
   @Prop({ type: EditedSchema }) Edited: Edited;
 }
@@ -78,6 +80,8 @@ export class StoredEmail {
   @Prop({ type: [PreferenceSchema], default: [] }) EmailPreferences: StoredPreference[];
   @Prop() EmailAddressType?: string;
   @Prop() EmailAddress: string;
+  /** EmailAddress trimmed, lower-cased: what email searches compare (see emailRule). */
+  @Prop() Key?: string;
   @Prop() IsDefault?: boolean;
   @Prop({ type: [ConsentSchema], default: [] }) Consents: StoredConsent[];
   @Prop({ default: true }) IsActive: boolean;
@@ -129,6 +133,8 @@ const AddressSchema = SchemaFactory.createForClass(StoredAddress);
 @Schema({ _id: false })
 export class StoredCustomField {
   @Prop() Name: string;
+  /** Name trimmed, spaces folded, lower-cased (see customFieldRule). */
+  @Prop() Key?: string;
   @Prop() Value?: string;
   @Prop({ default: true }) IsActive: boolean;
   @Prop({ type: EditedSchema }) Edited: Edited;
@@ -139,6 +145,8 @@ const CustomFieldSchema = SchemaFactory.createForClass(StoredCustomField);
 export class StoredGroup {
   @Prop() GroupType: string;
   @Prop() GroupName: string;
+  /** `<type>|<name>` trimmed, spaces folded, lower-cased (see groupKey). */
+  @Prop() Key?: string;
   @Prop() IsPrimary?: boolean;
   @Prop({ default: true }) IsActive: boolean;
   @Prop({ type: EditedSchema }) Edited: Edited;

@@ -40,6 +40,12 @@ ProfileSchema.index({ clientId: 1, 'data.AlternateIds.Key': 1 });
 ProfileSchema.index({ clientId: 1, 'data.ProfileTags.Key': 1 });
 // Serves: the profile search by phone (GET .../Profile/Phone, digits equality).
 ProfileSchema.index({ clientId: 1, 'data.PhoneNumbers.PhoneNumberNumeric': 1 });
+// Serves: the profile search by email (GET .../Profile/Email, normalised address equality).
+ProfileSchema.index({ clientId: 1, 'data.Emails.Key': 1 });
+// Serves: the custom-field searches (GET .../Profile/CustomFields[/SelectList], by field name).
+ProfileSchema.index({ clientId: 1, 'data.CustomFields.Key': 1 });
+// Serves: rename group and the group-profile searches (members of a group type + name).
+ProfileSchema.index({ clientId: 1, 'data.Groups.Key': 1 });
 
 /** Highest profile id handed out per client: a hint for the next claim, not a counter. */
 @Schema({ collection: 'profile_id_hints', versionKey: false })

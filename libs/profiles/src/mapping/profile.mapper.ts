@@ -16,14 +16,33 @@ import type { ConsentAssociationDto, ConsentDto } from '../dto/consent.dto';
 import type { EditedDto } from '@app/shared';
 import type { PreferenceDto } from '../dto/preference.dto';
 import type { AlternateIdDto, CustomFieldDto, GroupDto, ProfileDto } from '../dto/profile.dto';
+import {
+  canSeeConsentType,
+  canSeeCustomField,
+  canSeePreference,
+  FULL_VIEW,
+  type ProfileView,
+} from './profile-view';
 
 export const UPDATE_STATUS = { complete: 'Complete', pending: 'Pending Update' } as const;
 
 /**
  * Stored profile → the wire shape. Lists every field it returns, so nothing internal
- * leaks, and leaves out inactive elements (spec: inactive elements are not returned).
+ * leaks, and leaves out inactive elements (spec: inactive elements are not returned) and
+ * what the view hides (consents, custom fields and preferences outside the caller's
+ * scope; implied preferences unless asked for).
  */
-export function toProfileDto(profileId: number, data: ProfileData, pending: boolean): ProfileDto {
+export function toProfileDto(
+  profileId: number,
+  data: ProfileData,
+  pending: boolean,
+  view: ProfileView = FULL_VIEW,
+): ProfileDto {
+  const toConsents = consentMapper(view);
+  const toPreferences = preferenceMapper(view);
+  const toEmail = emailMapper(toConsents, toPreferences);
+  const toPhone = phoneMapper(toConsents, toPreferences);
+  const toAddress = addressMapper(toConsents, toPreferences);
   return {
     ProfileId: profileId,
     IsActive: data.IsActive,
@@ -44,14 +63,16 @@ export function toProfileDto(profileId: number, data: ProfileData, pending: bool
     DefaultLocale: data.DefaultLocale,
     UpdateStatus: pending ? UPDATE_STATUS.pending : UPDATE_STATUS.complete,
     ReasonCode: data.ReasonCode,
-    Consents: active(data.Consents).map(toConsent),
-    CustomFields: active(data.CustomFields).map(toCustomField),
+    Consents: toConsents(data.Consents),
+    CustomFields: active(data.CustomFields)
+      .filter((field) => canSeeCustomField(view, field.Name))
+      .map(toCustomField),
     Groups: active(data.Groups).map(toGroup),
     ProfileTags: active(data.ProfileTags).map((tag) => ({ Name: tag.Name })),
     Addresses: active(data.Addresses).map(toAddress),
     Emails: active(data.Emails).map(toEmail),
     PhoneNumbers: active(data.PhoneNumbers).map(toPhone),
-    ProfilePreferences: active(data.ProfilePreferences).map(toPreference),
+    ProfilePreferences: toPreferences(data.ProfilePreferences),
     AlternateIds: active(data.AlternateIds).map(toAlternateId),
   };
 }
@@ -73,6 +94,25 @@ function toEdited(edited: Edited | undefined): EditedDto | undefined {
     ModifiedDate: edited.ModifiedDate,
     ModifiedBy: edited.ModifiedBy,
   };
+}
+
+type ConsentsMapper = (consents: StoredConsent[] | undefined) => ConsentDto[];
+type PreferencesMapper = (preferences: StoredPreference[] | undefined) => PreferenceDto[];
+
+/** Active consents of the types the view may see. */
+function consentMapper(view: ProfileView): ConsentsMapper {
+  return (consents) =>
+    active(consents)
+      .filter((consent) => canSeeConsentType(view, consent.ConsentType))
+      .map(toConsent);
+}
+
+/** Active preferences the view may see, with their visible consent associations. */
+function preferenceMapper(view: ProfileView): PreferencesMapper {
+  return (preferences) =>
+    active(preferences)
+      .filter((preference) => canSeePreference(view, preference))
+      .map((preference) => toPreference(preference, view));
 }
 
 function toConsent(consent: StoredConsent): ConsentDto {
@@ -102,13 +142,15 @@ function toConsentAssociation(association: StoredConsentAssociation): ConsentAss
   };
 }
 
-function toPreference(preference: StoredPreference): PreferenceDto {
+function toPreference(preference: StoredPreference, view: ProfileView): PreferenceDto {
   return {
     ProgramId: preference.ProgramId,
     ChannelId: preference.ChannelId,
     FilterId: preference.FilterId,
     FrequencyId: preference.FrequencyId,
-    ConsentAssociations: active(preference.ConsentAssociations).map(toConsentAssociation),
+    ConsentAssociations: active(preference.ConsentAssociations)
+      .filter((association) => canSeeConsentType(view, association.ConsentType))
+      .map(toConsentAssociation),
     MatchType: preference.MatchType,
     ReasonCode: preference.ReasonCode,
     PreferenceStatus: preference.PreferenceStatus,
@@ -125,39 +167,40 @@ function toPreference(preference: StoredPreference): PreferenceDto {
   };
 }
 
-function toEmail(email: StoredEmail): EmailDto {
-  return {
-    EmailPreferences: active(email.EmailPreferences).map(toPreference),
+const emailMapper =
+  (toConsents: ConsentsMapper, toPreferences: PreferencesMapper) =>
+  (email: StoredEmail): EmailDto => ({
+    EmailPreferences: toPreferences(email.EmailPreferences),
     EmailAddressType: email.EmailAddressType,
     EmailAddress: email.EmailAddress,
     IsDefault: email.IsDefault,
-    Consents: active(email.Consents).map(toConsent),
+    Consents: toConsents(email.Consents),
     IsActive: true,
     Edited: toEdited(email.Edited),
-  };
-}
+  });
 
-function toPhone(phone: StoredPhone): PhoneDto {
-  return {
-    PhonePreferences: active(phone.PhonePreferences).map(toPreference),
+const phoneMapper =
+  (toConsents: ConsentsMapper, toPreferences: PreferencesMapper) =>
+  (phone: StoredPhone): PhoneDto => ({
+    PhonePreferences: toPreferences(phone.PhonePreferences),
     PhoneType: phone.PhoneType,
     PhoneNumber: phone.PhoneNumber,
     PhoneNumberNumeric: phone.PhoneNumberNumeric,
     IsDefault: phone.IsDefault,
-    Consents: active(phone.Consents).map(toConsent),
+    Consents: toConsents(phone.Consents),
     IsMobile: phone.IsMobile,
     IsActive: true,
     Edited: toEdited(phone.Edited),
-  };
-}
+  });
 
-function toAddress(address: StoredAddress): AddressDto {
-  return {
-    AddressPreferences: active(address.AddressPreferences).map(toPreference),
+const addressMapper =
+  (toConsents: ConsentsMapper, toPreferences: PreferencesMapper) =>
+  (address: StoredAddress): AddressDto => ({
+    AddressPreferences: toPreferences(address.AddressPreferences),
     AddressType: address.AddressType,
     IsActive: true,
     IsDefault: address.IsDefault,
-    Consents: active(address.Consents).map(toConsent),
+    Consents: toConsents(address.Consents),
     Address1: address.Address1,
     Address2: address.Address2,
     City: address.City,
@@ -174,8 +217,7 @@ function toAddress(address: StoredAddress): AddressDto {
     CassPostalCode: address.CassPostalCode,
     CassStatus: address.CassStatus,
     Edited: toEdited(address.Edited),
-  };
-}
+  });
 
 function toCustomField(field: StoredCustomField): CustomFieldDto {
   return { Name: field.Name, Value: field.Value, IsActive: true, Edited: toEdited(field.Edited) };
