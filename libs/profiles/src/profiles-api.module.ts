@@ -15,15 +15,24 @@ import { GetTagCountsHandler } from './queries/get-tag-counts/get-tag-counts.han
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { GetProfileUpdatesHandler } from './queries/get-profile-updates/get-profile-updates.handler';
 import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
+import { ProfileHistoryController } from './http/profile-history.controller';
+import { GetProfileHistoryHandler } from './queries/get-profile-history/get-profile-history.handler';
+import { GroupsController } from './http/groups.controller';
+import { GroupProfilesController } from './http/group-profiles.controller';
+import { RenameGroupHandler } from './commands/rename-group/rename-group.handler';
+import { SearchGroupProfilesHandler } from './queries/search-group-profiles/search-group-profiles.handler';
 
 /** The Profile Data API: controllers and the use cases they hand off to. */
 @Module({
   imports: [ProfilesPersistenceModule],
   controllers: [
     ProfileAlternateIdController,
+    GroupProfilesController,
     ProfileSearchController,
+    ProfileHistoryController,
     ProfileController,
     TagsController,
+    GroupsController,
   ],
   providers: [
     CreateProfileHandler,
@@ -34,9 +43,12 @@ import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
     GetProfileByAlternateIdHandler,
     GetProfileHandler,
     GetProfileUpdatesHandler,
+    GetProfileHistoryHandler,
     GetTagCountsHandler,
     SearchProfilesHandler,
     DeleteTagHandler,
+    RenameGroupHandler,
+    SearchGroupProfilesHandler,
   ],
 })
 export class ProfilesApiModule {}

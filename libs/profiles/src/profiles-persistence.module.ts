@@ -9,10 +9,12 @@ import {
   ProfileSchema,
 } from './domain/profile.schema';
 import { ProfileWrite, ProfileWriteSchema } from './domain/profile-write.schema';
+import { ProfileHistory, ProfileHistorySchema } from './domain/profile-history.schema';
 import { TagEntry, TagEntrySchema } from './domain/tag.schema';
 import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
 import { ProfileRepository } from './repositories/profile.repository';
 import { ProfileWriteRepository } from './repositories/profile-write.repository';
+import { ProfileHistoryRepository } from './repositories/profile-history.repository';
 import { TagRepository } from './repositories/tag.repository';
 import { AlternateIdClaims } from './services/alternate-id-claims.service';
 import { ExistingProfiles } from './services/existing-profiles.service';
@@ -21,6 +23,7 @@ import { ProfileWriteIntake } from './services/profile-write-intake.service';
 const providers = [
   ProfileRepository,
   ProfileWriteRepository,
+  ProfileHistoryRepository,
   AlternateIdClaimRepository,
   TagRepository,
   AlternateIdClaims,
@@ -36,6 +39,7 @@ const providers = [
       { name: Profile.name, schema: ProfileSchema },
       { name: ProfileIdHint.name, schema: ProfileIdHintSchema },
       { name: ProfileWrite.name, schema: ProfileWriteSchema },
+      { name: ProfileHistory.name, schema: ProfileHistorySchema },
       { name: AlternateIdClaim.name, schema: AlternateIdClaimSchema },
       { name: TagEntry.name, schema: TagEntrySchema },
     ]),

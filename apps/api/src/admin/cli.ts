@@ -110,13 +110,23 @@ const COMMANDS: Record<string, Command> = {
       }),
   },
   'define-group': {
-    usage: '--client-id <id> --name <group> --permissions <area:read|write,...>',
-    options: ['client-id', 'name', 'permissions'],
+    usage:
+      '--client-id <id> --name <group> --permissions <area:read|write,...> [--programs <id,...>] [--consent-types <name,...>] [--custom-fields <name,...>]',
+    options: ['client-id', 'name', 'permissions', 'programs', 'consent-types', 'custom-fields'],
     required: ['client-id', 'name', 'permissions'],
     run: (admin, v) =>
-      admin.defineUserGroup(v['client-id']!, v.name!, parsePermissionList(v.permissions!)),
+      admin.defineUserGroup(v['client-id']!, v.name!, parsePermissionList(v.permissions!), {
+        programs: listOf(v.programs),
+        consentTypes: listOf(v['consent-types']),
+        customFields: listOf(v['custom-fields']),
+      }),
   },
 };
+
+/** A comma-separated list; absent stays absent (unrestricted), "" is the empty list. */
+function listOf(text: string | undefined): string[] | undefined {
+  return text === undefined ? undefined : text.split(',');
+}
 
 class UsageError extends Error {}
 

@@ -109,6 +109,24 @@ export function normalizePermissions(permissions: Permission[]): Permission[] {
   return result;
 }
 
+/**
+ * The scope as stored: names trimmed, blanks and duplicates dropped; undefined when no
+ * list is set. Throws an Error naming a name that is too long.
+ */
+export function normalizeScope(scope: DataScope): DataScope | undefined {
+  const result: DataScope = {};
+  for (const key of ['programs', 'consentTypes', 'customFields'] as const) {
+    const names = scope[key];
+    if (!names) continue;
+    const cleaned = [...new Set(names.map((name) => name.trim()).filter(Boolean))];
+    const tooLong = cleaned.find((name) => name.length > 256);
+    if (tooLong)
+      throw new Error(`Invalid ${key} entry "${tooLong.slice(0, 40)}...": at most 256 characters`);
+    result[key] = cleaned;
+  }
+  return Object.keys(result).length ? result : undefined;
+}
+
 /** Group names: visible text without leading or trailing space, at most 100 characters. */
 export function isValidGroupName(name: string): boolean {
   return isPlainName(name, 100);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import type { UserGroup } from '../domain/permissions';
+import type { DataScope, UserGroup } from '../domain/permissions';
 import type { TenantClient } from '../domain/tenant';
 import { ClientAccount, type UserGroupEntry } from '../schemas/client.schema';
 
@@ -59,7 +59,17 @@ function toEntry(group: UserGroup): UserGroupEntry {
   return {
     name: group.name,
     permissions: group.permissions.map(({ area, access }) => ({ area, access })),
+    ...(group.scope ? { scope: copyScope(group.scope) } : {}),
   };
+}
+
+/** Only the three lists, each only when set (absent means unrestricted). */
+function copyScope(scope: DataScope): DataScope {
+  const copy: DataScope = {};
+  if (scope.programs) copy.programs = [...scope.programs];
+  if (scope.consentTypes) copy.consentTypes = [...scope.consentTypes];
+  if (scope.customFields) copy.customFields = [...scope.customFields];
+  return copy;
 }
 
 function toTenantClient(doc: ClientAccount): TenantClient {
@@ -71,6 +81,7 @@ function toTenantClient(doc: ClientAccount): TenantClient {
     userGroups: (doc.userGroups ?? []).map((group) => ({
       name: group.name,
       permissions: (group.permissions ?? []).map(({ area, access }) => ({ area, access })),
+      ...(group.scope ? { scope: copyScope(group.scope) } : {}),
     })),
     revision: doc.revision ?? 0,
     createdAt: doc.createdAt,

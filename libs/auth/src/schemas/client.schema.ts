@@ -19,11 +19,21 @@ export class GroupPermissionEntry {
 }
 export const GroupPermissionEntrySchema = SchemaFactory.createForClass(GroupPermissionEntry);
 
-/**
- * A user group of a tenant, embedded in its client document. Restrictions added later
- * (allowed programs, consent types, custom fields) become optional props here, each an
- * embedded schema class, absent meaning unrestricted.
- */
+/** A group's data scope (see DataScope): each list absent means unrestricted. */
+@Schema({ _id: false })
+export class DataScopeEntry {
+  @Prop({ type: [String], default: undefined })
+  programs?: string[];
+
+  @Prop({ type: [String], default: undefined })
+  consentTypes?: string[];
+
+  @Prop({ type: [String], default: undefined })
+  customFields?: string[];
+}
+export const DataScopeEntrySchema = SchemaFactory.createForClass(DataScopeEntry);
+
+/** A user group of a tenant, embedded in its client document. */
 @Schema({ _id: false })
 export class UserGroupEntry {
   @Prop({ type: String, required: true })
@@ -31,6 +41,10 @@ export class UserGroupEntry {
 
   @Prop({ type: [GroupPermissionEntrySchema], default: [] })
   permissions: GroupPermissionEntry[];
+
+  /** Absent: the group sees all programs, consent types and custom fields. */
+  @Prop({ type: DataScopeEntrySchema })
+  scope?: DataScopeEntry;
 }
 export const UserGroupEntrySchema = SchemaFactory.createForClass(UserGroupEntry);
 

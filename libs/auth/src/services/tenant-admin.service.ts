@@ -13,6 +13,8 @@ import {
   isValidGroupName,
   normalizePermissions,
   type Permission,
+  type DataScope,
+  normalizeScope,
   type UserGroup,
 } from '../domain/permissions';
 import {
@@ -241,14 +243,20 @@ export class TenantAdminService {
     };
   }
 
-  /** Creates or replaces a user group of the tenant. */
+  /**
+   * Creates or replaces a user group of the tenant; `scope` limits the programs, consent
+   * types and custom fields it sees and writes (absent lists: unrestricted).
+   */
   async defineUserGroup(
     clientId: string,
     name: string,
     permissions: Permission[],
+    scope?: DataScope,
   ): Promise<{ clientId: string; group: UserGroup }> {
     if (!isValidGroupName(name)) throw ApiError.badRequest(`Invalid group name "${name}"`);
     const group: UserGroup = { name, permissions: normalizePermissions(permissions) };
+    const limits = scope && scopeOrBadRequest(scope);
+    if (limits) group.scope = limits;
     for (let attempt = 0; attempt < GROUP_WRITE_ATTEMPTS; attempt++) {
       const client = await this.requireClient(clientId);
       const groups = client.userGroups.filter((existing) => existing.name !== name);
@@ -264,6 +272,14 @@ export class TenantAdminService {
     const client = await this.clients.findById(clientId);
     if (!client) throw clientNotFound(clientId);
     return client;
+  }
+}
+
+function scopeOrBadRequest(scope: DataScope): DataScope | undefined {
+  try {
+    return normalizeScope(scope);
+  } catch (error) {
+    throw ApiError.badRequest((error as Error).message);
   }
 }
 

@@ -87,6 +87,8 @@ export interface ConsentTypeDetails extends ConsentTypeSummary {
   }[];
   /** ConsentVersion of the most recent version (the last published), or null. */
   LatestVersion: string | null;
+  /** The type's key-value attributes (what the consent-attribute profile search matches). */
+  Attributes: { Key: string; Value?: string }[];
 }
 
 export function toConsentTypeDetails(type: StoredConsentType): ConsentTypeDetails {
@@ -103,5 +105,9 @@ export function toConsentTypeDetails(type: StoredConsentType): ConsentTypeDetail
       PublishedDate: version.PublishedDate,
     })),
     LatestVersion: latestVersion(type.Versions)?.ConsentVersion ?? null,
+    Attributes: (type.Attributes ?? []).map((attribute) => ({
+      Key: attribute.Key,
+      ...(attribute.Value != null ? { Value: attribute.Value } : {}),
+    })),
   };
 }

@@ -40,6 +40,22 @@ export class ClientVocabulary {
     return this.consentTypes.get(nameKeyOf(name));
   }
 
+  /**
+   * Names of the consent types (active or not) whose attributes include every given
+   * Key/Value pair; keys and values compare trimmed, spaces folded, case-insensitively.
+   */
+  consentTypesWithAttributes(pairs: { Key: string; Value: string }[]): string[] {
+    const pairKey = (key: string, value: string | undefined) =>
+      `${nameKeyOf(key)}\u0000${nameKeyOf(value ?? '')}`;
+    const wanted = pairs.map((pair) => pairKey(pair.Key, pair.Value));
+    return [...this.consentTypes.values()]
+      .filter((type) => {
+        const held = new Set(type.Attributes.map((a) => pairKey(a.Key, a.Value)));
+        return wanted.every((pair) => held.has(pair));
+      })
+      .map((type) => type.TypeName);
+  }
+
   customField(name: string): ResolvedCustomField['definition'] | undefined {
     return this.customFields.get(nameKeyOf(name))?.definition;
   }

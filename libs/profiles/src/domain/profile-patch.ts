@@ -134,31 +134,57 @@ export function applyPatchOperations(
 
 type Element = Record<string, unknown>;
 
+/** Decides whether a stored element the written body does not name is kept. */
+export type KeepUnnamed = (collection: string, element: Element) => boolean;
+
 /**
  * Inactive elements are not in the wire shape a patch is applied to, so an overwrite
  * with the patched body would drop them. They are put back: every stored inactive
  * element (at any depth) whose key the result does not name is kept as it was stored.
  * An element the patch names with the key of an inactive one is the patch's (as in a
- * merge, naming it brings it back).
+ * merge, naming it brings it back). `alsoKeep` adds elements to keep the same way
+ * (those outside the writer's scope).
  */
-export function keepInactiveElements(before: ProfileData, after: ProfileData): ProfileData {
+export function keepInactiveElements(
+  before: ProfileData,
+  after: ProfileData,
+  alsoKeep: KeepUnnamed = () => false,
+): ProfileData {
+  return keepUnnamedElements(
+    before,
+    after,
+    (collection, element) => element.IsActive === false || alsoKeep(collection, element),
+  );
+}
+
+/** Every stored element (at any depth) that `keep` selects and `after` does not name is put back. */
+export function keepUnnamedElements(
+  before: ProfileData,
+  after: ProfileData,
+  keep: KeepUnnamed,
+): ProfileData {
   const result = after as unknown as Element;
-  keepIn(before as unknown as Element, result, PROFILE_COLLECTIONS);
+  keepIn(before as unknown as Element, result, PROFILE_COLLECTIONS, keep);
   return result as unknown as ProfileData;
 }
 
-function keepIn(before: Element, after: Element, collections: Record<string, ElementRule>): void {
+function keepIn(
+  before: Element,
+  after: Element,
+  collections: Record<string, ElementRule>,
+  keep: KeepUnnamed,
+): void {
   for (const [collection, rule] of Object.entries(collections)) {
     const stored = (before[collection] as Element[] | undefined) ?? [];
     if (!stored.length) continue;
     const current = ((after[collection] as Element[] | undefined) ?? []).slice();
     for (const element of current) {
       const match = stored.find((candidate) => rule.key(candidate) === rule.key(element));
-      if (match && Object.keys(rule.nested).length) keepIn(match, element, rule.nested);
+      if (match && Object.keys(rule.nested).length) keepIn(match, element, rule.nested, keep);
     }
     const named = new Set(current.map((element) => rule.key(element)));
     for (const element of stored) {
-      if (element.IsActive === false && !named.has(rule.key(element))) {
+      if (keep(collection, element) && !named.has(rule.key(element))) {
         current.push(structuredClone(element));
       }
     }

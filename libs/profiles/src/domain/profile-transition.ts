@@ -1,11 +1,15 @@
 import { validateProfileBody } from '../dto/validate-profile-body';
 import { toProfileDto } from '../mapping/profile.mapper';
+import { type ProfileView, writerView } from '../mapping/profile-view';
+import { renameGroup, type RenameGroupWrite } from './group-rename';
 import { checkAgainstConfiguration, type ProfileVocabulary } from './profile-configuration.rules';
 import { checkProfileInput } from './profile-input.rules';
 import { applyProfileWrite } from './profile-merge';
+import { hiddenFrom, scopeViolations } from './profile-scope.rules';
 import {
   applyPatchOperations,
   keepInactiveElements,
+  keepUnnamedElements,
   PatchRefusedError,
   type ProfilePatchOperation,
 } from './profile-patch';
@@ -14,6 +18,9 @@ import type { ProfileWrite } from './profile-write.schema';
 
 /** A write that can never apply (the same input would fail again): recorded, not retried. */
 export class PermanentWriteError extends Error {}
+
+/** How the refusal of a patch outside the writer's scope starts (the api answers 403). */
+export const FORBIDDEN_PATCH = 'Forbidden:';
 
 /**
  * The profile after one accepted write. Pure: the worker saves what this returns,
@@ -43,10 +50,20 @@ export function transitionProfile(
         data: applyProfileWrite(undefined, body, 'overwrite', ctx),
       };
     case 'merge':
-    case 'overwrite':
+    case 'overwrite': {
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
-      return { ...next, data: applyProfileWrite(profile.data, body, write.kind, ctx) };
+      const data = applyProfileWrite(profile.data, body, write.kind, ctx);
+      if (write.kind === 'merge' || !write.scope) return { ...next, data };
+      // An overwrite covers what its writer can see: the rest is kept as stored.
+      const view = writerView(write.scope);
+      return {
+        ...next,
+        data: keepUnnamedElements(profile.data, data, (collection, element) =>
+          hiddenFrom(view, collection, element),
+        ),
+      };
+    }
     case 'remove-tag': {
       if (profile.state === 'deleted' || !profile.data) return next;
       const key = typeof body.Key === 'string' ? body.Key : '';
@@ -54,14 +71,31 @@ export function transitionProfile(
       const Edited = { ...profile.data.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };
       return { ...next, data: { ...profile.data, ProfileTags, Edited } };
     }
+    case 'rename-group':
+      // A profile deleted, or no longer in the old group, is left as it is (no failure).
+      if (profile.state === 'deleted' || !profile.data) return next;
+      return { ...next, data: renameGroup(profile.data, body as unknown as RenameGroupWrite, ctx) };
     case 'patch': {
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
-      const patched = patchedBody(profile, body.Operations as ProfilePatchOperation[]);
+      const view = writerView(write.scope);
+      const { wire, patched } = patchedBody(
+        profile,
+        body.Operations as ProfilePatchOperation[],
+        view,
+      );
       const problems = checkAgainstConfiguration(patched, vocabulary, 'overwrite', profile.data);
       if (problems.length) throw new PermanentWriteError(problems.join('; '));
+      const forbidden = scopeViolations(patched, view, wire);
+      if (forbidden.length)
+        throw new PermanentWriteError(`${FORBIDDEN_PATCH} ${forbidden.join('; ')}`);
       const data = applyProfileWrite(profile.data, patched, 'overwrite', ctx);
-      return { ...next, data: keepInactiveElements(profile.data, data) };
+      return {
+        ...next,
+        data: keepInactiveElements(profile.data, data, (collection, element) =>
+          hiddenFrom(view, collection, element),
+        ),
+      };
     }
     case 'delete':
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
@@ -70,20 +104,24 @@ export function transitionProfile(
 }
 
 /**
- * A PATCH applied to the profile as it is now: its wire shape (what GET shows), patched,
- * then validated like a PUT body. The result is stored with overwrite semantics, except
- * that inactive elements, which the wire shape leaves out, are kept.
+ * A PATCH applied to the profile as it is now: its wire shape (what GET shows its writer),
+ * patched, then validated like a PUT body. The result is stored with overwrite semantics,
+ * except that inactive elements and those outside the writer's scope, which the wire shape
+ * leaves out, are kept.
  */
 function patchedBody(
   profile: Profile,
   operations: ProfilePatchOperation[],
-): Record<string, unknown> {
-  const wire = JSON.parse(
-    JSON.stringify(toProfileDto(profile.profileId, profile.data!, false)),
-  ) as Record<string, unknown>;
+  view: ProfileView,
+): { wire: Record<string, unknown>; patched: Record<string, unknown> } {
+  const wireText = JSON.stringify(toProfileDto(profile.profileId, profile.data!, false, view));
+  const wire = JSON.parse(wireText) as Record<string, unknown>;
   let patched: Record<string, unknown>;
   try {
-    patched = applyPatchOperations(wire, operations ?? []);
+    patched = applyPatchOperations(
+      JSON.parse(wireText) as Record<string, unknown>,
+      operations ?? [],
+    );
   } catch (error) {
     if (error instanceof PatchRefusedError) throw new PermanentWriteError(error.message);
     throw error;
@@ -94,5 +132,5 @@ function patchedBody(
   problems.push(...checkProfileInput(patched, 'overwrite'));
   if (problems.length)
     throw new PermanentWriteError(`The patched profile is invalid: ${problems.join('; ')}`);
-  return patched;
+  return { wire, patched };
 }

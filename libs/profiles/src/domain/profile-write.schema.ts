@@ -1,11 +1,14 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { CallerScope } from '../mapping/profile-view';
 
 /**
  * `remove-tag` is the system write of a tag deletion (DELETE /{clientId}/Tags/{tagName});
  * `patch` stores JSON Patch operations (`{"Operations": [...]}`), applied by the worker to
- * the profile as it is when the write's turn comes.
+ * the profile as it is when the write's turn comes; `rename-group` is the system write of
+ * POST /{clientId}/Groups/{groupType}/Rename (body: domain/group-rename.ts RenameGroupWrite).
  */
-export type ProfileWriteKind = 'create' | 'merge' | 'overwrite' | 'patch' | 'delete' | 'remove-tag';
+export type ProfileWriteKind =
+  'create' | 'merge' | 'overwrite' | 'patch' | 'delete' | 'remove-tag' | 'rename-group';
 export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
 
 /**
@@ -23,6 +26,8 @@ export class ProfileWrite {
   /** The validated request body as JSON text (absent vs. empty matters for a merge). */
   @Prop() body?: string;
   @Prop({ required: true }) userId: string;
+  /** The writer's user-group scope; absent: unrestricted (see profile-scope.rules). */
+  @Prop({ type: Object }) scope?: CallerScope;
   @Prop({ required: true }) acceptedAt: Date;
   @Prop({ required: true, default: 'pending' }) status: ProfileWriteStatus;
   /** Failed attempts with an unexpected error; at the limit the write is marked failed. */

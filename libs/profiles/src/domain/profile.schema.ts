@@ -46,6 +46,30 @@ ProfileSchema.index({ clientId: 1, 'data.Emails.Key': 1 });
 ProfileSchema.index({ clientId: 1, 'data.CustomFields.Key': 1 });
 // Serves: rename group and the group-profile searches (members of a group type + name).
 ProfileSchema.index({ clientId: 1, 'data.Groups.Key': 1 });
+// Serves: the consent-attribute search (GET .../Profile/Consent/Attributes: profiles holding a
+// consent of the matching types, one index per container of the $or).
+ProfileSchema.index({ clientId: 1, 'data.Consents.Key': 1 });
+// Serves: the consent-attribute search (consents on emails).
+ProfileSchema.index({ clientId: 1, 'data.Emails.Consents.Key': 1 });
+// Serves: the consent-attribute search (consents on phone numbers).
+ProfileSchema.index({ clientId: 1, 'data.PhoneNumbers.Consents.Key': 1 });
+// Serves: the consent-attribute search (consents on addresses).
+ProfileSchema.index({ clientId: 1, 'data.Addresses.Consents.Key': 1 });
+// Serves: the preference-attribute search (GET .../Profile/Preference/Attributes: profiles with
+// a preference attribute of that key, one index per container of the $or).
+ProfileSchema.index({ clientId: 1, 'data.ProfilePreferences.PreferenceAttributes.Key': 1 });
+// Serves: the preference-attribute search (preferences of emails).
+ProfileSchema.index({ clientId: 1, 'data.Emails.EmailPreferences.PreferenceAttributes.Key': 1 });
+// Serves: the preference-attribute search (preferences of phone numbers).
+ProfileSchema.index({
+  clientId: 1,
+  'data.PhoneNumbers.PhonePreferences.PreferenceAttributes.Key': 1,
+});
+// Serves: the preference-attribute search (preferences of addresses).
+ProfileSchema.index({
+  clientId: 1,
+  'data.Addresses.AddressPreferences.PreferenceAttributes.Key': 1,
+});
 
 /** Highest profile id handed out per client: a hint for the next claim, not a counter. */
 @Schema({ collection: 'profile_id_hints', versionKey: false })

@@ -5,7 +5,9 @@ export class ProfileUpdateDto {
   @ApiProperty({ description: 'Acceptance order within the profile, from 1' })
   Sequence: number;
 
-  @ApiProperty({ enum: ['create', 'merge', 'overwrite', 'patch', 'delete', 'remove-tag'] })
+  @ApiProperty({
+    enum: ['create', 'merge', 'overwrite', 'patch', 'delete', 'remove-tag', 'rename-group'],
+  })
   Operation: string;
 
   @ApiProperty({ enum: ['Pending Update', 'Complete', 'Failed'] })

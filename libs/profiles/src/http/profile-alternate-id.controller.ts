@@ -13,6 +13,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { IMPLIED_FLAG, scopeOf, viewOf } from '../mapping/profile-view';
 import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';
 import { WriteProfileByAlternateIdCommand } from '../commands/write-profile-by-alternate-id/write-profile-by-alternate-id.command';
 import type { ProfilePatchOperation } from '../domain/profile-patch';
@@ -42,7 +43,7 @@ export class ProfileAlternateIdController {
       'matchInactive=true also finds a profile storing the pair inactive (the newest such profile when several do).',
   })
   @ApiAlternateIdQuery()
-  @ApiQuery({ name: 'implied', required: false, type: Boolean })
+  @ApiQuery({ name: 'implied', required: false, type: Boolean, description: IMPLIED_FLAG })
   @ApiQuery({ name: 'matchInactive', required: false, type: Boolean })
   @ApiOkResponse({ type: ProfileDto })
   @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
@@ -50,10 +51,15 @@ export class ProfileAlternateIdController {
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
     @BooleanQuery('matchInactive') matchInactive: boolean,
-    @BooleanQuery('implied') _implied: boolean,
+    @BooleanQuery('implied') implied: boolean,
   ): Promise<ProfileDto> {
     return this.queries.execute(
-      new GetProfileByAlternateIdQuery(caller.clientId, pair, matchInactive),
+      new GetProfileByAlternateIdQuery(
+        caller.clientId,
+        pair,
+        matchInactive,
+        viewOf(caller, { implied }),
+      ),
     );
   }
 
@@ -76,7 +82,14 @@ export class ProfileAlternateIdController {
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
-      new WriteProfileByAlternateIdCommand(caller.clientId, caller.userId, pair, body, 'upsert'),
+      new WriteProfileByAlternateIdCommand(
+        caller.clientId,
+        caller.userId,
+        pair,
+        body,
+        'upsert',
+        scopeOf(caller),
+      ),
     );
   }
 
@@ -98,7 +111,14 @@ export class ProfileAlternateIdController {
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
-      new WriteProfileByAlternateIdCommand(caller.clientId, caller.userId, pair, body, 'overwrite'),
+      new WriteProfileByAlternateIdCommand(
+        caller.clientId,
+        caller.userId,
+        pair,
+        body,
+        'overwrite',
+        scopeOf(caller),
+      ),
     );
   }
 
@@ -121,7 +141,13 @@ export class ProfileAlternateIdController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ProfileDto | ProfileSubmissionResultDto> {
     const outcome = await this.commands.execute(
-      new PatchProfileCommand(caller.clientId, caller.userId, { pair }, operations),
+      new PatchProfileCommand(
+        caller.clientId,
+        caller.userId,
+        { pair },
+        operations,
+        scopeOf(caller),
+      ),
     );
     reply.status(outcome.status === 'applied' ? 200 : 202);
     return outcome.status === 'applied' ? outcome.profile : outcome.result;

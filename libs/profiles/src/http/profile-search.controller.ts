@@ -11,12 +11,35 @@ import {
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { ProfileDto } from '../dto/profile.dto';
+import { viewOf } from '../mapping/profile-view';
 import type { SearchCriteria } from '../queries/search-profiles/profile-search.criteria';
 import { SearchProfilesQuery } from '../queries/search-profiles/search-profiles.query';
-import { SearchParams } from './profile-search.params';
+import { SearchFlagParams, type SearchFlags, SearchParams } from './profile-search.params';
 
 const RESULT =
-  'Answers a JSON array of Profile objects (the content of GET profile: active elements only, UpdateStatus as there), in profile id order, possibly empty. Only active profiles of the caller\'s client are searched, and only active elements match. Text compares trimmed, with spaces folded, case-insensitively. At most 50 profiles: when more match, 403 {"Message": ...}.';
+  'Answers a JSON array of Profile objects (the content of GET profile: active elements only, UpdateStatus as there), in profile id order, possibly empty. Only active profiles of the caller\'s client are searched, and only active elements match; custom fields, consents and preferences the caller\'s user group may not see never match (nor do implied preferences unless implied=true). Text compares trimmed, with spaces folded, case-insensitively. At most 50 profiles: when more match, 403 {"Message": ...}.';
+
+const ATTRIBUTES =
+  'Query parameters attributes[i].Key and attributes[i].Value, both required, i from 0 without gaps (a malformed key is a 400 naming it); keys and values compare trimmed, spaces folded, case-insensitively.';
+
+/** The flags every search takes (spec and compatibility notes: implied, includeConsentHistory). */
+const ApiSearchFlags = (): ClassDecorator =>
+  applyDecorators(
+    ApiQuery({
+      name: 'implied',
+      required: false,
+      type: Boolean,
+      description:
+        'true: implied preferences (MatchType "Implied") are returned and can match as well as expressed ones. Default false. Not true/false: 400.',
+    }),
+    ApiQuery({
+      name: 'includeConsentHistory',
+      required: false,
+      type: Boolean,
+      description:
+        'Default true. A profile holds one consent per consent type and container, so true and false give the same answer. Not true/false: 400.',
+    }),
+  );
 
 const ApiNameQueries = (description: string): MethodDecorator =>
   applyDecorators(
@@ -31,12 +54,23 @@ const ApiNameQueries = (description: string): MethodDecorator =>
 })
 @ApiForbiddenResponse({ description: 'More than 50 profiles match' })
 @ApiNotFoundResponse({ description: 'Unknown client' })
+@ApiSearchFlags()
 @Controller(':clientId/Profile')
 export class ProfileSearchController {
   constructor(private readonly queries: QueryBus) {}
 
-  private search(caller: Caller, criteria: SearchCriteria): Promise<ProfileDto[]> {
-    return this.queries.execute(new SearchProfilesQuery(caller.clientId, criteria));
+  private search(
+    caller: Caller,
+    criteria: SearchCriteria,
+    flags: SearchFlags,
+  ): Promise<ProfileDto[]> {
+    return this.queries.execute(
+      new SearchProfilesQuery(
+        caller.clientId,
+        criteria,
+        viewOf(caller, { implied: flags.implied }),
+      ),
+    );
   }
 
   @Get('Phone')
@@ -51,8 +85,9 @@ export class ProfileSearchController {
   byPhone(
     @CurrentCaller() caller: Caller,
     @SearchParams('phone') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria);
+    return this.search(caller, criteria, flags);
   }
 
   @Get('Email')
@@ -67,8 +102,9 @@ export class ProfileSearchController {
   byEmail(
     @CurrentCaller() caller: Caller,
     @SearchParams('email') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria);
+    return this.search(caller, criteria, flags);
   }
 
   @Get('Name')
@@ -82,8 +118,9 @@ export class ProfileSearchController {
   byName(
     @CurrentCaller() caller: Caller,
     @SearchParams('name') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria);
+    return this.search(caller, criteria, flags);
   }
 
   @Get('PartialName')
@@ -97,8 +134,9 @@ export class ProfileSearchController {
   byPartialName(
     @CurrentCaller() caller: Caller,
     @SearchParams('partialName') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria);
+    return this.search(caller, criteria, flags);
   }
 
   @Get('Address')
@@ -120,8 +158,9 @@ export class ProfileSearchController {
   byAddress(
     @CurrentCaller() caller: Caller,
     @SearchParams('address') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria);
+    return this.search(caller, criteria, flags);
   }
 
   @Get('Tags')
@@ -135,8 +174,9 @@ export class ProfileSearchController {
   byTags(
     @CurrentCaller() caller: Caller,
     @SearchParams('tags') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria);
+    return this.search(caller, criteria, flags);
   }
 
   @Get('CustomFields')
@@ -151,8 +191,9 @@ export class ProfileSearchController {
   byCustomFields(
     @CurrentCaller() caller: Caller,
     @SearchParams('customFields') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria);
+    return this.search(caller, criteria, flags);
   }
 
   @Get('CustomFields/SelectList')
@@ -168,7 +209,42 @@ export class ProfileSearchController {
   bySelectList(
     @CurrentCaller() caller: Caller,
     @SearchParams('selectList') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria);
+    return this.search(caller, criteria, flags);
+  }
+
+  @Get('Consent/Attributes')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles holding a consent of a type carrying all listed attributes',
+    description: `${ATTRIBUTES} Consent types (configuration) carry Attributes [{Key, Value}]. Matches a profile holding an active consent (profile level, or on an active email, phone or address) whose ConsentType is a consent type (active or not) whose attributes include every listed Key/Value pair. The consent status is not considered. No consent type carries them all: an empty array. ${RESULT}`,
+  })
+  @ApiQuery({ name: 'attributes[0].Key', required: true })
+  @ApiQuery({ name: 'attributes[0].Value', required: true })
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byConsentAttributes(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('consentAttributes') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria, flags);
+  }
+
+  @Get('Preference/Attributes')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: 'Profiles with a preference holding all listed attributes',
+    description: `${ATTRIBUTES} Matches a profile with an active preference (ProfilePreferences, or the preferences of an active email, phone or address) whose PreferenceAttributes include every listed Key/Value pair. In the answer, only the preferences holding all listed attributes are returned (in every container); the rest of each profile is as GET profile returns it. ${RESULT}`,
+  })
+  @ApiQuery({ name: 'attributes[0].Key', required: true })
+  @ApiQuery({ name: 'attributes[0].Value', required: true })
+  @ApiOkResponse({ type: ProfileDto, isArray: true })
+  byPreferenceAttributes(
+    @CurrentCaller() caller: Caller,
+    @SearchParams('preferenceAttributes') criteria: SearchCriteria,
+    @SearchFlagParams() flags: SearchFlags,
+  ): Promise<ProfileDto[]> {
+    return this.search(caller, criteria, flags);
   }
 }

@@ -2,6 +2,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiError } from '@app/shared';
 import { phoneDigits } from '../domain/element-rules';
 import {
+  type AttributePair,
   type NameParts,
   type SearchCriteria,
   SELECT_LIST_OPERATORS,
@@ -35,9 +36,9 @@ function required(query: QueryOf, name: string): string {
   return value;
 }
 
-function flag(query: QueryOf, name: string): boolean {
+function flag(query: QueryOf, name: string, absent = false): boolean {
   const value = single(query, name);
-  if (value === undefined) return false;
+  if (value === undefined) return absent;
   if (/^true$/i.test(value)) return true;
   if (/^false$/i.test(value)) return false;
   throw ApiError.badRequest(`Invalid ${name} (value ${show(value)}): must be true or false`);
@@ -113,6 +114,14 @@ function entryValue(
     throw ApiError.badRequest(`Query parameter ${name} is required (value missing)`);
   }
   return value;
+}
+
+/** `attributes[i].Key` and `attributes[i].Value`, both required, i from 0 without gaps. */
+function attributePairs(query: QueryOf): AttributePair[] {
+  return indexedList(query, 'attributes', ['Key', 'Value']).map((entry, index) => ({
+    Key: entryValue(entry, 'attributes', index, 'Key'),
+    Value: entryValue(entry, 'attributes', index, 'Value'),
+  }));
 }
 
 export function parseSearch(kind: SearchKind, query: QueryOf): SearchCriteria {
@@ -195,11 +204,39 @@ export function parseSearch(kind: SearchKind, query: QueryOf): SearchCriteria {
           },
         ),
       };
+    case 'consentAttributes':
+    case 'preferenceAttributes':
+      return { kind, attributes: attributePairs(query) };
   }
 }
 
+/** The flags every profile search takes besides its criteria. */
+export interface SearchFlags {
+  /** Implied preferences are returned (and match) as well as expressed ones; default false. */
+  implied: boolean;
+  /**
+   * Default true. A profile holds one consent per consent type and container (no
+   * superseded consents are kept on it), so both values give the same answer.
+   */
+  includeConsentHistory: boolean;
+}
+
+export function parseSearchFlags(query: QueryOf): SearchFlags {
+  return {
+    implied: flag(query, 'implied'),
+    includeConsentHistory: flag(query, 'includeConsentHistory', true),
+  };
+}
+
+const queryOf = (ctx: ExecutionContext): QueryOf =>
+  ctx.switchToHttp().getRequest<{ query?: QueryOf }>().query ?? {};
+
 /** The criteria of a profile search, parsed from the request's query parameters. */
 export const SearchParams = createParamDecorator(
-  (kind: SearchKind, ctx: ExecutionContext): SearchCriteria =>
-    parseSearch(kind, ctx.switchToHttp().getRequest<{ query?: QueryOf }>().query ?? {}),
+  (kind: SearchKind, ctx: ExecutionContext): SearchCriteria => parseSearch(kind, queryOf(ctx)),
+);
+
+/** The `implied` and `includeConsentHistory` flags of a profile search (400 if not boolean). */
+export const SearchFlagParams = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): SearchFlags => parseSearchFlags(queryOf(ctx)),
 );

@@ -25,6 +25,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { IMPLIED_FLAG, scopeOf, viewOf } from '../mapping/profile-view';
 import { CreateProfileCommand } from '../commands/create-profile/create-profile.command';
 import { DeleteProfileCommand } from '../commands/delete-profile/delete-profile.command';
 import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';
@@ -35,6 +36,7 @@ import { ProfileUpdateListDto } from '../dto/profile-update.dto';
 import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
 import { GetProfileUpdatesQuery } from '../queries/get-profile-updates/get-profile-updates.query';
 import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
+import { BooleanQuery } from './alternate-id.query';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
 import { PatchOperationsPipe } from './profile-patch.pipes';
 
@@ -58,7 +60,9 @@ export class ProfileController {
     @CurrentCaller() caller: Caller,
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
-    return this.commands.execute(new CreateProfileCommand(caller.clientId, caller.userId, body));
+    return this.commands.execute(
+      new CreateProfileCommand(caller.clientId, caller.userId, body, scopeOf(caller)),
+    );
   }
 
   @Get(':profileId')
@@ -66,9 +70,15 @@ export class ProfileController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({ summary: 'Retrieve a profile (active elements only)' })
   @ApiOkResponse({ type: ProfileDto })
-  @ApiQuery({ name: 'implied', required: false, type: Boolean })
-  get(@CurrentCaller() caller: Caller, @ProfileIdParam() profileId: number): Promise<ProfileDto> {
-    return this.queries.execute(new GetProfileQuery(caller.clientId, profileId));
+  @ApiQuery({ name: 'implied', required: false, type: Boolean, description: IMPLIED_FLAG })
+  get(
+    @CurrentCaller() caller: Caller,
+    @ProfileIdParam() profileId: number,
+    @BooleanQuery('implied') implied: boolean,
+  ): Promise<ProfileDto> {
+    return this.queries.execute(
+      new GetProfileQuery(caller.clientId, profileId, viewOf(caller, { implied })),
+    );
   }
 
   @Post(':profileId')
@@ -84,7 +94,14 @@ export class ProfileController {
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
-      new UpdateProfileCommand(caller.clientId, caller.userId, profileId, body, 'merge'),
+      new UpdateProfileCommand(
+        caller.clientId,
+        caller.userId,
+        profileId,
+        body,
+        'merge',
+        scopeOf(caller),
+      ),
     );
   }
 
@@ -101,7 +118,14 @@ export class ProfileController {
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
-      new UpdateProfileCommand(caller.clientId, caller.userId, profileId, body, 'overwrite'),
+      new UpdateProfileCommand(
+        caller.clientId,
+        caller.userId,
+        profileId,
+        body,
+        'overwrite',
+        scopeOf(caller),
+      ),
     );
   }
 
@@ -123,7 +147,13 @@ export class ProfileController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ProfileDto | ProfileSubmissionResultDto> {
     const outcome = await this.commands.execute(
-      new PatchProfileCommand(caller.clientId, caller.userId, { profileId }, operations),
+      new PatchProfileCommand(
+        caller.clientId,
+        caller.userId,
+        { profileId },
+        operations,
+        scopeOf(caller),
+      ),
     );
     reply.status(outcome.status === 'applied' ? 200 : 202);
     return outcome.status === 'applied' ? outcome.profile : outcome.result;

@@ -1,4 +1,4 @@
-import type { Caller, DataScope } from '@app/auth';
+import { type Caller, grants, type PermissionArea } from '@app/auth';
 import { normText } from '../domain/element-rules';
 
 /**
@@ -13,17 +13,62 @@ export interface ProfileView {
   scope?: NormalisedScope;
 }
 
-/** A DataScope with its names normalised (normText) for lookups. */
+export type AreaAccess = 'none' | 'read' | 'write';
+
+/**
+ * What a caller's user group may see and write of a profile, in a form stored with each
+ * write (the worker applies an overwrite or a patch within the writer's scope): the
+ * group's lists of programs, consent types and custom fields (absent: all), and its
+ * access to the consents and preferences areas (none: that data is neither shown nor
+ * writable).
+ */
+export interface CallerScope {
+  programs?: string[];
+  consentTypes?: string[];
+  customFields?: string[];
+  consents: AreaAccess;
+  preferences: AreaAccess;
+}
+
+/** A CallerScope with its names normalised (normText) for lookups. */
 export interface NormalisedScope {
   programs?: Set<string>;
   consentTypes?: Set<string>;
   customFields?: Set<string>;
+  consents: AreaAccess;
+  preferences: AreaAccess;
 }
+
+/** The OpenAPI description of the `implied` query flag. */
+export const IMPLIED_FLAG =
+  'true: implied preferences (MatchType "Implied") are returned as well as expressed ones; default false';
 
 /** Everything, implied preferences included: what the worker works on. */
 export const FULL_VIEW: ProfileView = { implied: true };
 
-export function normaliseScope(scope: DataScope | undefined): NormalisedScope | undefined {
+function accessTo(caller: Caller, area: PermissionArea): AreaAccess {
+  if (grants(caller.group, area, 'write')) return 'write';
+  return grants(caller.group, area, 'read') ? 'read' : 'none';
+}
+
+/** The caller's scope; undefined when the group is unrestricted (sees and writes all). */
+export function scopeOf(caller: Caller): CallerScope | undefined {
+  const lists = caller.group.scope ?? {};
+  const scope: CallerScope = {
+    ...lists,
+    consents: accessTo(caller, 'consents'),
+    preferences: accessTo(caller, 'preferences'),
+  };
+  const unrestricted =
+    !lists.programs &&
+    !lists.consentTypes &&
+    !lists.customFields &&
+    scope.consents === 'write' &&
+    scope.preferences === 'write';
+  return unrestricted ? undefined : scope;
+}
+
+export function normaliseScope(scope: CallerScope | undefined): NormalisedScope | undefined {
   if (!scope) return undefined;
   const set = (names: string[] | undefined) =>
     names ? new Set(names.map((name) => normText(name))) : undefined;
@@ -31,23 +76,30 @@ export function normaliseScope(scope: DataScope | undefined): NormalisedScope | 
     programs: set(scope.programs),
     consentTypes: set(scope.consentTypes),
     customFields: set(scope.customFields),
+    consents: scope.consents,
+    preferences: scope.preferences,
   };
 }
 
 /** The view of a caller's retrieval; `implied` is the query flag (default false). */
 export function viewOf(caller: Caller, options: { implied?: boolean } = {}): ProfileView {
-  return { implied: options.implied ?? false, scope: normaliseScope(caller.group.scope) };
+  return { implied: options.implied ?? false, scope: normaliseScope(scopeOf(caller)) };
+}
+
+/** The view a stored write was made with: implied preferences included. */
+export function writerView(scope: CallerScope | undefined): ProfileView {
+  return { implied: true, scope: normaliseScope(scope) };
 }
 
 const allows = (names: Set<string> | undefined, value: unknown) =>
   names === undefined || names.has(normText(value));
 
 export function canSeeProgram(view: ProfileView, programId: unknown): boolean {
-  return allows(view.scope?.programs, programId);
+  return view.scope?.preferences !== 'none' && allows(view.scope?.programs, programId);
 }
 
 export function canSeeConsentType(view: ProfileView, consentType: unknown): boolean {
-  return allows(view.scope?.consentTypes, consentType);
+  return view.scope?.consents !== 'none' && allows(view.scope?.consentTypes, consentType);
 }
 
 export function canSeeCustomField(view: ProfileView, name: unknown): boolean {

@@ -1,3 +1,4 @@
+import type { CallerScope } from '../mapping/profile-view';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
@@ -20,6 +21,7 @@ export class ProfileWriteRepository {
     kind: ProfileWriteKind;
     body?: string;
     userId: string;
+    scope?: CallerScope;
   }): Promise<ProfileWrite> {
     for (let seq = Math.max(1, write.fromSeq); ; seq++) {
       const doc: ProfileWrite = {
@@ -30,6 +32,7 @@ export class ProfileWriteRepository {
         kind: write.kind,
         body: write.body,
         userId: write.userId,
+        ...(write.scope ? { scope: write.scope } : {}),
         acceptedAt: new Date(),
         status: 'pending',
         attempts: 0,

@@ -5,6 +5,7 @@ import type {
   ProfileWriteKind,
   ProfileWriteStatus,
 } from '../domain/profile-write.schema';
+import type { CallerScope } from '../mapping/profile-view';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 
 const ENQUEUE_TIMEOUT_MS = 2000;
@@ -31,6 +32,8 @@ export class ProfileWriteIntake {
     kind: ProfileWriteKind;
     body?: object;
     userId: string;
+    /** The writer's scope: an overwrite or patch keeps what lies outside it. */
+    scope?: CallerScope;
   }): Promise<ProfileWrite> {
     const stored = await this.writes.append({
       clientId: write.clientId,
@@ -39,6 +42,7 @@ export class ProfileWriteIntake {
       kind: write.kind,
       body: write.body === undefined ? undefined : JSON.stringify(write.body),
       userId: write.userId,
+      scope: write.scope,
     });
     try {
       // The write is already recorded: a slow or absent Redis must not hold the answer.

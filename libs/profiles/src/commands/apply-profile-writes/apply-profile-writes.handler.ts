@@ -4,10 +4,12 @@ import { ConfigurationReader } from '@app/config';
 import { ApiError, LeaseService, Settings } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-configuration.rules';
+import { historyEntries } from '../../domain/profile-history';
 import { PermanentWriteError, transitionProfile } from '../../domain/profile-transition';
 import type { Profile } from '../../domain/profile.schema';
 import type { ProfileWrite } from '../../domain/profile-write.schema';
 import { ProfileRepository } from '../../repositories/profile.repository';
+import { ProfileHistoryRepository } from '../../repositories/profile-history.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { TagRepository } from '../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
@@ -40,6 +42,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly lease: LeaseService,
     private readonly settings: Settings,
     private readonly configuration: ConfigurationReader,
+    private readonly history: ProfileHistoryRepository,
   ) {}
 
   async execute({ clientId, profileId }: ApplyProfileWritesCommand): Promise<void> {
@@ -93,6 +96,11 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     try {
       next = transitionProfile(profile, write, vocabulary);
       if (write.kind === 'patch') await this.claimPatchedPairs(profile, next);
+      // History is written before the save, without a transaction: readers only see
+      // entries up to the profile's appliedSeq, so these stay invisible until the replace
+      // below succeeds. A save that loses the race or a crash before it leaves invisible
+      // entries that a retry rewrites identically (same _ids, deterministic content).
+      await this.history.record(historyEntries(profile, next, write));
     } catch (error) {
       if (!(error instanceof PermanentWriteError)) return this.countFailure(profile, write, error);
       failure = error.message;
@@ -103,6 +111,9 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       };
     }
     try {
+      // A failed write changes nothing, so it shows no history: drop entries an earlier
+      // attempt recorded before the save that would now make them visible.
+      if (failure) await this.history.eraseWrite(write.clientId, write.profileId, write.seq);
       if (!(await this.profiles.replaceIfSeq(next, profile.appliedSeq))) return null;
     } catch (error) {
       return this.countFailure(profile, write, error);
@@ -145,6 +156,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     if (after.state === 'deleted' && before.state !== 'deleted') {
       await this.alternateIds.releaseAll(write.clientId, write.profileId);
       await this.writes.eraseBodies(write.clientId, write.profileId);
+      await this.history.eraseProfile(write.clientId, write.profileId);
       return;
     }
     await this.alternateIds.releaseDropped(
@@ -180,6 +192,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         appliedSeq: write.seq,
         lastFailure: { seq: write.seq, reason, at: new Date() },
       };
+      await this.history.eraseWrite(write.clientId, write.profileId, write.seq);
       if (await this.profiles.replaceIfSeq(next, profile.appliedSeq)) {
         await this.writes.markFailed(write.clientId, write._id, reason);
       }

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { CallerScope } from '../../mapping/profile-view';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 
 export class CreateProfileCommand extends Command<ProfileSubmissionResultDto> {
@@ -6,6 +7,8 @@ export class CreateProfileCommand extends Command<ProfileSubmissionResultDto> {
     readonly clientId: string,
     readonly userId: string,
     readonly body: ProfileDto,
+    /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
+    readonly scope?: CallerScope,
   ) {
     super();
   }

@@ -3,6 +3,7 @@ import { ConfigurationReader } from '@app/config';
 import { ApiError } from '@app/shared';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
+import { writeScopeViolations } from '../../domain/profile-scope.rules';
 import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
@@ -23,12 +24,15 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     clientId,
     userId,
     body,
+    scope,
   }: CreateProfileCommand): Promise<ProfileSubmissionResultDto> {
     const input = body as Record<string, unknown>;
     const problems = checkProfileInput(input, 'create');
     const vocabulary = await this.configuration.vocabulary(clientId);
     problems.push(...checkAgainstConfiguration(input, vocabulary, 'create'));
     if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    const forbidden = writeScopeViolations(body, scope);
+    if (forbidden.length) throw ApiError.forbidden(forbidden.join('; '));
 
     const profileId = await this.profiles.claimNewProfileId(clientId);
     // A 409 here leaves an unused pending shell: it is never shown (no write names it).
@@ -39,6 +43,7 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
       kind: 'create',
       body,
       userId,
+      scope,
     });
     return toSubmissionResult(profileId, body, write);
   }

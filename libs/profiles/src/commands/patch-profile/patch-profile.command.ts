@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { CallerScope } from '../../mapping/profile-view';
 import type { ProfilePatchOperation } from '../../domain/profile-patch';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
@@ -19,6 +20,8 @@ export class PatchProfileCommand extends Command<PatchProfileOutcome> {
     readonly userId: string,
     readonly target: { profileId: number } | { pair: AlternateIdPair },
     readonly operations: ProfilePatchOperation[],
+    /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
+    readonly scope?: CallerScope,
   ) {
     super();
   }

@@ -1,5 +1,7 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { ApiError, Settings } from '@app/shared';
+import { FORBIDDEN_PATCH } from '../../domain/profile-transition';
+import { writerView } from '../../mapping/profile-view';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { GetProfileQuery } from '../../queries/get-profile/get-profile.query';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
@@ -29,6 +31,7 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
     userId,
     target,
     operations,
+    scope,
   }: PatchProfileCommand): Promise<PatchProfileOutcome> {
     const pair = 'pair' in target ? target.pair : undefined;
     const profileId = pair
@@ -47,12 +50,15 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
       kind: 'patch',
       body: { Operations: operations },
       userId,
+      scope,
     });
     const status = await this.intake.waitFor(clientId, write._id, this.settings.syncWriteTimeoutMs);
     if (status === 'applied') {
       return {
         status: 'applied',
-        profile: await this.queries.execute(new GetProfileQuery(clientId, profileId)),
+        profile: await this.queries.execute(
+          new GetProfileQuery(clientId, profileId, { ...writerView(scope), implied: false }),
+        ),
       };
     }
     if (status === 'failed') {
@@ -61,6 +67,8 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
         throw ApiError.notFound(`Profile ${profileId} was not found`);
       // A pair the patch adds that another profile holds: the same 409 as a merge's.
       if (reason?.includes('belongs to another profile')) throw ApiError.conflict(reason);
+      // The patched profile names data outside the writer's user-group scope.
+      if (reason?.startsWith(FORBIDDEN_PATCH)) throw ApiError.forbidden(reason);
       throw ApiError.badRequest(`The PATCH was refused: ${reason ?? 'unknown reason'}`);
     }
     return { status: 'pending', result: toSubmissionResult(profileId, {}, write, pair) };

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { CallerScope } from '../../mapping/profile-view';
 import type { WriteMode } from '../../domain/profile-merge';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 
@@ -10,6 +11,8 @@ export class UpdateProfileCommand extends Command<ProfileSubmissionResultDto> {
     readonly profileId: number,
     readonly body: ProfileDto,
     readonly mode: WriteMode,
+    /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
+    readonly scope?: CallerScope,
   ) {
     super();
   }

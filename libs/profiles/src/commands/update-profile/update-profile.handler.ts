@@ -3,6 +3,7 @@ import { ConfigurationReader } from '@app/config';
 import { ApiError } from '@app/shared';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
+import { writeScopeViolations } from '../../domain/profile-scope.rules';
 import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
@@ -20,7 +21,7 @@ export class UpdateProfileHandler implements ICommandHandler<UpdateProfileComman
   ) {}
 
   async execute(command: UpdateProfileCommand): Promise<ProfileSubmissionResultDto> {
-    const { clientId, userId, profileId, body, mode } = command;
+    const { clientId, userId, profileId, body, mode, scope } = command;
     const input = body as Record<string, unknown>;
     const problems = checkProfileInput(input, mode);
     if (problems.length) throw ApiError.badRequest(problems.join('; '));
@@ -31,6 +32,8 @@ export class UpdateProfileHandler implements ICommandHandler<UpdateProfileComman
     const vocabulary = await this.configuration.vocabulary(clientId);
     const refused = checkAgainstConfiguration(input, vocabulary, mode, profile.data);
     if (refused.length) throw ApiError.badRequest(refused.join('; '));
+    const forbidden = writeScopeViolations(body, scope, profile);
+    if (forbidden.length) throw ApiError.forbidden(forbidden.join('; '));
     await this.alternateIds.claimAll(clientId, profileId, body.AlternateIds);
     const write = await this.intake.accept({
       clientId,
@@ -38,6 +41,7 @@ export class UpdateProfileHandler implements ICommandHandler<UpdateProfileComman
       kind: mode,
       body,
       userId,
+      scope,
     });
     return toSubmissionResult(profileId, body, write);
   }

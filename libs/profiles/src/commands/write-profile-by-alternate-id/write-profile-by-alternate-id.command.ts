@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { CallerScope } from '../../mapping/profile-view';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 
@@ -13,6 +14,8 @@ export class WriteProfileByAlternateIdCommand extends Command<ProfileSubmissionR
     readonly pair: AlternateIdPair,
     readonly body: ProfileDto,
     readonly mode: 'upsert' | 'overwrite',
+    /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
+    readonly scope?: CallerScope,
   ) {
     super();
   }

@@ -4,6 +4,7 @@ import { ApiError, Settings } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
+import { writeScopeViolations } from '../../domain/profile-scope.rules';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import {
@@ -60,7 +61,7 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
   }
 
   private async update(
-    { clientId, userId, pair, body, mode }: WriteProfileByAlternateIdCommand,
+    { clientId, userId, pair, body, mode, scope }: WriteProfileByAlternateIdCommand,
     profileId: number,
   ): Promise<ProfileSubmissionResultDto> {
     const result = await this.commands.execute(
@@ -70,6 +71,7 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
         profileId,
         body,
         mode === 'upsert' ? 'merge' : 'overwrite',
+        scope,
       ),
     );
     return { ...result, AlternateId: pair.AlternateId, AlternateIdType: pair.AlternateIdType };
@@ -81,6 +83,7 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
     userId,
     pair,
     body,
+    scope,
   }: WriteProfileByAlternateIdCommand): Promise<ProfileSubmissionResultDto | null> {
     const input = withPair(body, pair);
     const problems = checkProfileInput(input as Record<string, unknown>, 'create');
@@ -89,6 +92,8 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
       ...checkAgainstConfiguration(input as Record<string, unknown>, vocabulary, 'create'),
     );
     if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    const forbidden = writeScopeViolations(input, scope);
+    if (forbidden.length) throw ApiError.forbidden(forbidden.join('; '));
 
     const profileId = await this.profiles.claimNewProfileId(clientId);
     // The pair first: its claim is what makes this request the creator. A lost race
@@ -111,6 +116,7 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
       kind: 'create',
       body: input,
       userId,
+      scope,
     });
     return toSubmissionResult(profileId, input, write, pair);
   }

@@ -24,6 +24,7 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
     clientId,
     pair,
     matchInactive,
+    view,
   }: GetProfileByAlternateIdQuery): Promise<ProfileDto> {
     let profileId = await this.alternateIds.currentHolder(clientId, pair, 0).catch(() => null);
     if (profileId === null && matchInactive) {
@@ -36,6 +37,6 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
         `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
       );
     }
-    return this.queries.execute(new GetProfileQuery(clientId, profileId));
+    return this.queries.execute(new GetProfileQuery(clientId, profileId, view));
   }
 }

@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { ProfileDto } from '../../dto/profile.dto';
+import { FULL_VIEW, type ProfileView } from '../../mapping/profile-view';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 
 /** The profile holding an alternate id pair; with matchInactive also one storing it inactive. */
@@ -8,6 +9,7 @@ export class GetProfileByAlternateIdQuery extends Query<ProfileDto> {
     readonly clientId: string,
     readonly pair: AlternateIdPair,
     readonly matchInactive: boolean,
+    readonly view: ProfileView = FULL_VIEW,
   ) {
     super();
   }

@@ -12,11 +12,11 @@ export class GetProfileHandler implements IQueryHandler<GetProfileQuery> {
     private readonly writes: ProfileWriteRepository,
   ) {}
 
-  async execute({ clientId, profileId }: GetProfileQuery): Promise<ProfileDto> {
+  async execute({ clientId, profileId, view }: GetProfileQuery): Promise<ProfileDto> {
     const profile = await this.existing.get(clientId, profileId);
     if (!profile.data) return toPendingProfileDto(profileId);
     // UpdateStatus is exact: Pending Update while any accepted write is not yet applied.
     const pending = await this.writes.hasPending(clientId, profileId);
-    return toProfileDto(profileId, profile.data, pending);
+    return toProfileDto(profileId, profile.data, pending, view);
   }
 }

@@ -1,10 +1,24 @@
-import type { ProfileData, StoredCustomField } from '../../domain/profile-data.schema';
+import type {
+  ProfileData,
+  StoredConsent,
+  StoredCustomField,
+  StoredPreference,
+} from '../../domain/profile-data.schema';
 import { normText } from '../../domain/element-rules';
+import {
+  canSeeConsentType,
+  canSeeCustomField,
+  canSeePreference,
+  type ProfileView,
+} from '../../mapping/profile-view';
 
 /*
  * What each profile search asks for, the broad query that finds its candidates (dotted
  * array paths: this engine refuses `$elemMatch` with field conditions), and the exact
  * check of a candidate in code (the same active element must satisfy every condition).
+ * The check ignores what the caller's view hides (custom fields, consents and preferences
+ * outside its scope, implied preferences unless asked for): a profile that matched only
+ * through hidden data would reveal it.
  */
 
 export interface NameParts {
@@ -26,6 +40,12 @@ export interface AddressParts {
 export const SELECT_LIST_OPERATORS = { 1: 'Equals', 2: 'All of', 3: 'Any of' } as const;
 export type SelectListOperatorId = keyof typeof SELECT_LIST_OPERATORS;
 
+/** One `attributes[i].Key` / `attributes[i].Value` pair of the attribute searches. */
+export interface AttributePair {
+  Key: string;
+  Value: string;
+}
+
 export type SearchCriteria =
   | { kind: 'phone'; digits: string; phoneType?: string }
   | { kind: 'email'; emailAddress: string; emailType?: string }
@@ -42,7 +62,17 @@ export type SearchCriteria =
   | {
       kind: 'selectList';
       fields: { OperatorId: SelectListOperatorId; Name: string; Values: string[] }[];
-    };
+    }
+  | { kind: 'consentAttributes'; attributes: AttributePair[] }
+  | { kind: 'preferenceAttributes'; attributes: AttributePair[] };
+
+/**
+ * What the matcher takes: the criteria, with consent attributes resolved (from the
+ * configuration) to the normalised names of the consent types carrying them.
+ */
+export type MatchCriteria =
+  | Exclude<SearchCriteria, { kind: 'consentAttributes' }>
+  | { kind: 'consentTypes'; consentTypeKeys: string[] };
 
 type Condition = Record<string, unknown>;
 
@@ -81,13 +111,29 @@ function nameMatches(data: ProfileData, name: NameParts, partial: boolean): bool
   );
 }
 
+/** Where consents are stored: on the profile and on each kind of contact element. */
+const CONSENT_KEY_PATHS = [
+  'data.Consents.Key',
+  'data.Emails.Consents.Key',
+  'data.PhoneNumbers.Consents.Key',
+  'data.Addresses.Consents.Key',
+];
+
+/** Where preference attributes are stored: the profile's preferences and each contact's. */
+const PREFERENCE_ATTRIBUTE_KEY_PATHS = [
+  'data.ProfilePreferences.PreferenceAttributes.Key',
+  'data.Emails.EmailPreferences.PreferenceAttributes.Key',
+  'data.PhoneNumbers.PhonePreferences.PreferenceAttributes.Key',
+  'data.Addresses.AddressPreferences.PreferenceAttributes.Key',
+];
+
 /** Conditions of the candidate query (a superset of the matches; never empty). */
-export function candidateConditions(criteria: SearchCriteria): Condition[] {
+export function candidateConditions(criteria: MatchCriteria): Condition[] {
   switch (criteria.kind) {
     case 'phone':
       return [{ 'data.PhoneNumbers.PhoneNumberNumeric': Number(criteria.digits) }];
     case 'email':
-      return [{ 'data.Emails.EmailAddress': textRegex(criteria.emailAddress, false) }];
+      return [{ 'data.Emails.Key': normText(criteria.emailAddress) }];
     case 'name':
       return nameConditions(criteria.name, criteria.partial);
     case 'address':
@@ -100,17 +146,93 @@ export function candidateConditions(criteria: SearchCriteria): Condition[] {
       return criteria.tags.map((tag) => ({ 'data.ProfileTags.Key': normText(tag) }));
     case 'customFields':
     case 'selectList':
-      return criteria.fields.map((field) => ({
-        'data.CustomFields.Name': textRegex(field.Name, false),
+      return criteria.fields.map((field) => ({ 'data.CustomFields.Key': normText(field.Name) }));
+    case 'consentTypes':
+      return [
+        {
+          $or: CONSENT_KEY_PATHS.map((path) => ({ [path]: { $in: criteria.consentTypeKeys } })),
+        },
+      ];
+    case 'preferenceAttributes':
+      // Attribute keys are stored as sent, so they are compared by a case-insensitive
+      // anchored regex; values are checked in code only.
+      return criteria.attributes.map((attribute) => ({
+        $or: PREFERENCE_ATTRIBUTE_KEY_PATHS.map((path) => ({
+          [path]: textRegex(attribute.Key, false),
+        })),
       }));
   }
 }
 
 const isActive = (element: { IsActive?: boolean }) => element.IsActive !== false;
 
-function activeField(data: ProfileData, name: string): StoredCustomField | undefined {
+/** The active custom field of that name the view may see. */
+function activeField(
+  data: ProfileData,
+  name: string,
+  view: ProfileView,
+): StoredCustomField | undefined {
   return (data.CustomFields ?? []).find(
-    (field) => isActive(field) && normText(field.Name) === normText(name),
+    (field) =>
+      isActive(field) &&
+      (field.Key || normText(field.Name)) === normText(name) &&
+      canSeeCustomField(view, field.Name),
+  );
+}
+
+/** The profile's active contact elements, each kind with its preference container. */
+function activeContacts(data: ProfileData) {
+  return [
+    ...(data.Emails ?? []).filter(isActive).map((email) => ({
+      consents: email.Consents,
+      preferences: email.EmailPreferences,
+    })),
+    ...(data.PhoneNumbers ?? []).filter(isActive).map((phone) => ({
+      consents: phone.Consents,
+      preferences: phone.PhonePreferences,
+    })),
+    ...(data.Addresses ?? []).filter(isActive).map((address) => ({
+      consents: address.Consents,
+      preferences: address.AddressPreferences,
+    })),
+  ];
+}
+
+/** Every consent of the profile itself and of its active contact elements. */
+function consentsOf(data: ProfileData): StoredConsent[] {
+  return [
+    ...(data.Consents ?? []),
+    ...activeContacts(data).flatMap((contact) => contact.consents ?? []),
+  ];
+}
+
+/** Every preference of the profile itself and of its active contact elements. */
+function preferencesOf(data: ProfileData): StoredPreference[] {
+  return [
+    ...(data.ProfilePreferences ?? []),
+    ...activeContacts(data).flatMap((contact) => contact.preferences ?? []),
+  ];
+}
+
+/**
+ * Whether a preference is active, visible to the view and holds every listed attribute
+ * (keys and values compared trimmed, spaces folded, case-insensitively).
+ */
+export function preferenceHasAttributes(
+  preference: StoredPreference,
+  attributes: AttributePair[],
+  view: ProfileView,
+): boolean {
+  return (
+    isActive(preference) &&
+    canSeePreference(view, preference) &&
+    attributes.every((wanted) =>
+      (preference.PreferenceAttributes ?? []).some(
+        (held) =>
+          normText(held.Key) === normText(wanted.Key) &&
+          normText(held.Value) === normText(wanted.Value),
+      ),
+    )
   );
 }
 
@@ -121,8 +243,15 @@ export function selectListValues(value: unknown, separator: RegExp): Set<string>
   );
 }
 
-/** Whether an active profile's data satisfies the search, on active elements only. */
-export function profileMatches(data: ProfileData, criteria: SearchCriteria): boolean {
+/**
+ * Whether an active profile's data satisfies the search, on active elements only and on
+ * what the view may see only.
+ */
+export function profileMatches(
+  data: ProfileData,
+  criteria: MatchCriteria,
+  view: ProfileView,
+): boolean {
   if (data.IsActive === false) return false;
   switch (criteria.kind) {
     case 'phone':
@@ -165,12 +294,12 @@ export function profileMatches(data: ProfileData, criteria: SearchCriteria): boo
     }
     case 'customFields':
       return criteria.fields.every((wanted) => {
-        const field = activeField(data, wanted.Name);
+        const field = activeField(data, wanted.Name, view);
         return field !== undefined && textMatches(field.Value, wanted.Value);
       });
     case 'selectList':
       return criteria.fields.every((wanted) => {
-        const field = activeField(data, wanted.Name);
+        const field = activeField(data, wanted.Name, view);
         if (!field) return false;
         const stored = selectListValues(field.Value, /::/);
         const values = wanted.Values.map(normText);
@@ -183,5 +312,51 @@ export function profileMatches(data: ProfileData, criteria: SearchCriteria): boo
             return values.some((value) => stored.has(value));
         }
       });
+    case 'consentTypes': {
+      const keys = new Set(criteria.consentTypeKeys);
+      return consentsOf(data).some(
+        (consent) =>
+          isActive(consent) &&
+          keys.has(consent.Key || normText(consent.ConsentType)) &&
+          canSeeConsentType(view, consent.ConsentType),
+      );
+    }
+    case 'preferenceAttributes':
+      return preferencesOf(data).some((preference) =>
+        preferenceHasAttributes(preference, criteria.attributes, view),
+      );
   }
+}
+
+/**
+ * The data a matched profile is answered with: as stored, except that the preference
+ * attribute search keeps only the preferences holding every listed attribute (spec: "only
+ * preferences containing all listed attributes are returned"), in every container.
+ */
+export function answeredData(
+  data: ProfileData,
+  criteria: MatchCriteria,
+  view: ProfileView,
+): ProfileData {
+  if (criteria.kind !== 'preferenceAttributes') return data;
+  const keep = (preferences: StoredPreference[] | undefined) =>
+    (preferences ?? []).filter((preference) =>
+      preferenceHasAttributes(preference, criteria.attributes, view),
+    );
+  return {
+    ...data,
+    ProfilePreferences: keep(data.ProfilePreferences),
+    Emails: (data.Emails ?? []).map((email) => ({
+      ...email,
+      EmailPreferences: keep(email.EmailPreferences),
+    })),
+    PhoneNumbers: (data.PhoneNumbers ?? []).map((phone) => ({
+      ...phone,
+      PhonePreferences: keep(phone.PhonePreferences),
+    })),
+    Addresses: (data.Addresses ?? []).map((address) => ({
+      ...address,
+      AddressPreferences: keep(address.AddressPreferences),
+    })),
+  };
 }

@@ -1,11 +1,19 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ConfigurationReader } from '@app/config';
 import { ApiError } from '@app/shared';
+import { normText } from '../../domain/element-rules';
 import type { Profile } from '../../domain/profile.schema';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toProfileDto } from '../../mapping/profile.mapper';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
-import { candidateConditions, profileMatches } from './profile-search.criteria';
+import {
+  answeredData,
+  candidateConditions,
+  type MatchCriteria,
+  profileMatches,
+  type SearchCriteria,
+} from './profile-search.criteria';
 import { SearchProfilesQuery } from './search-profiles.query';
 
 /** Spec "Limits": a search returns at most 50 profiles; more matches give 403. */
@@ -22,9 +30,12 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
   constructor(
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
+    private readonly configuration: ConfigurationReader,
   ) {}
 
-  async execute({ clientId, criteria }: SearchProfilesQuery): Promise<ProfileDto[]> {
+  async execute({ clientId, criteria: search, view }: SearchProfilesQuery): Promise<ProfileDto[]> {
+    const criteria = await this.resolve(clientId, search);
+    if (!criteria) return [];
     const conditions = candidateConditions(criteria);
     const pageSize = MAX_SEARCH_RESULTS + 1;
     const matched: Profile[] = [];
@@ -32,7 +43,7 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
     for (;;) {
       const page = await this.profiles.findSearchCandidates(clientId, conditions, after, pageSize);
       for (const profile of page) {
-        if (profile.data && profileMatches(profile.data, criteria)) matched.push(profile);
+        if (profile.data && profileMatches(profile.data, criteria, view)) matched.push(profile);
       }
       if (matched.length > MAX_SEARCH_RESULTS) {
         throw ApiError.forbidden(
@@ -49,7 +60,27 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
       matched.map((profile) => profile.profileId),
     );
     return matched.map((profile) =>
-      toProfileDto(profile.profileId, profile.data!, pending.has(profile.profileId)),
+      toProfileDto(
+        profile.profileId,
+        answeredData(profile.data!, criteria, view),
+        pending.has(profile.profileId),
+        view,
+      ),
     );
+  }
+
+  /**
+   * Consent attributes belong to consent types (configuration, read from the cached
+   * reader): they become the consent types carrying them all. None: nothing can match.
+   */
+  private async resolve(
+    clientId: string,
+    criteria: SearchCriteria,
+  ): Promise<MatchCriteria | undefined> {
+    if (criteria.kind !== 'consentAttributes') return criteria;
+    const vocabulary = await this.configuration.vocabulary(clientId);
+    const names = vocabulary.consentTypesWithAttributes(criteria.attributes);
+    if (!names.length) return undefined;
+    return { kind: 'consentTypes', consentTypeKeys: names.map((name) => normText(name)) };
   }
 }

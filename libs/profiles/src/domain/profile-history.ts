@@ -1,0 +1,286 @@
+import {
+  addressRule,
+  consentRule,
+  customFieldRule,
+  ElementRule,
+  emailRule,
+  normText,
+  phoneRule,
+  preferenceRule,
+  PROFILE_FIELDS,
+} from './element-rules';
+import type { ProfileData } from './profile-data.schema';
+import type {
+  ContactList,
+  HistoryCategory,
+  HistoryContainer,
+  ProfileHistory,
+} from './profile-history.schema';
+import type { Profile } from './profile.schema';
+import type { ProfileWrite } from './profile-write.schema';
+
+type Item = Record<string, unknown>;
+
+/** A history entry is the document stored for it: recording it again is a no-op. */
+export type HistoryEntry = ProfileHistory;
+
+/** The standard fields of the spec (CustomerName holds the name parts). */
+export const STANDARD_FIELDS = [...PROFILE_FIELDS, 'CustomerName'];
+
+/** The contact lists, their nested preference list, and the fields that name an element. */
+export const CONTACT_LISTS: {
+  list: ContactList;
+  rule: ElementRule;
+  preferences: string;
+  identity: string[];
+}[] = [
+  {
+    list: 'Emails',
+    rule: emailRule,
+    preferences: 'EmailPreferences',
+    identity: ['EmailAddress', 'EmailAddressType'],
+  },
+  {
+    list: 'PhoneNumbers',
+    rule: phoneRule,
+    preferences: 'PhonePreferences',
+    identity: ['PhoneNumber', 'PhoneType'],
+  },
+  {
+    list: 'Addresses',
+    rule: addressRule,
+    preferences: 'AddressPreferences',
+    identity: ['AddressType', 'Address1', 'PostalCode'],
+  },
+];
+
+/** Stamps and derived keys: they change on every touch, so they are not a change. */
+const NOT_CONTENT = new Set(['Edited', 'LastModifiedDate', 'Key']);
+
+interface Change {
+  category: HistoryCategory;
+  list?: string;
+  container?: HistoryContainer;
+  filterKey?: string;
+  snapshot: Item;
+}
+
+/**
+ * The history entries of one applied write: one per item whose content differs between
+ * the stored data before and after it (standard fields, custom fields, contact elements,
+ * preferences, consents; elements matched by their element-rules keys). A create records
+ * everything. An item the write removed is recorded as its last state with IsActive
+ * false. Pure and deterministic: times and ids come from the write, so recording the same
+ * write twice gives the same documents.
+ */
+export function historyEntries(
+  before: Profile,
+  after: Profile,
+  write: ProfileWrite,
+): HistoryEntry[] {
+  // Tags are not part of history; a deleted profile keeps none.
+  if (write.kind === 'remove-tag' || after.state === 'deleted' || !after.data) return [];
+  const old = before.state === 'active' ? before.data : undefined;
+  const changes = diffProfile(old, after.data, {
+    at: write.acceptedAt.toISOString(),
+    userId: write.userId,
+  });
+  return changes.map((change, n) => ({
+    _id: `${write.clientId}|${write.profileId}|${write.seq}|${n}`,
+    clientId: write.clientId,
+    profileId: write.profileId,
+    seq: write.seq,
+    n,
+    modifiedAt: write.acceptedAt.toISOString(),
+    ...change,
+  }));
+}
+
+interface Stamp {
+  at: string;
+  userId: string;
+}
+
+function diffProfile(before: ProfileData | undefined, after: ProfileData, stamp: Stamp): Change[] {
+  const changes: Change[] = [];
+  const was = before as unknown as Item | undefined;
+  const now = after as unknown as Item;
+
+  if (!was || !sameContent(pick(was, STANDARD_FIELDS), pick(now, STANDARD_FIELDS))) {
+    changes.push({ category: 'standard', snapshot: pick(now, [...STANDARD_FIELDS, 'Edited']) });
+  }
+
+  for (const item of diffList(was?.CustomFields, now.CustomFields, customFieldRule, stamp)) {
+    changes.push({ category: 'customField', list: 'CustomFields', snapshot: item });
+  }
+
+  const contacts = CONTACT_LISTS.map((contact) => ({
+    ...contact,
+    pairs: pairByKey(was?.[contact.list], now[contact.list], contact.rule),
+  }));
+  for (const { list, rule } of contacts) {
+    for (const item of diffList(was?.[list], now[list], rule, stamp)) {
+      changes.push({ category: 'contact', list, snapshot: omit(item, Object.keys(rule.nested)) });
+    }
+  }
+
+  for (const item of diffList(
+    was?.ProfilePreferences,
+    now.ProfilePreferences,
+    preferenceRule,
+    stamp,
+  )) {
+    changes.push(preferenceChange('ProfilePreferences', undefined, item));
+  }
+  for (const { list, preferences, identity, pairs } of contacts) {
+    for (const [previous, current] of pairs) {
+      const container = { list, fields: pick(current ?? previous!, identity) };
+      for (const item of diffList(
+        previous?.[preferences],
+        current?.[preferences],
+        preferenceRule,
+        stamp,
+      )) {
+        changes.push(preferenceChange(preferences, container, item));
+      }
+    }
+  }
+
+  for (const item of diffList(was?.Consents, now.Consents, consentRule, stamp)) {
+    changes.push({ category: 'consent', list: 'Consents', snapshot: item });
+  }
+  for (const { list, identity, pairs } of contacts) {
+    for (const [previous, current] of pairs) {
+      const container = { list, fields: pick(current ?? previous!, identity) };
+      for (const item of diffList(previous?.Consents, current?.Consents, consentRule, stamp)) {
+        changes.push({ category: 'consent', list: 'Consents', container, snapshot: item });
+      }
+    }
+  }
+  return changes;
+}
+
+function preferenceChange(list: string, container: HistoryContainer | undefined, item: Item) {
+  const change: Change = { category: 'preference', list, snapshot: item };
+  if (container) change.container = container;
+  change.filterKey = normText(item.FilterId);
+  return change;
+}
+
+/**
+ * Elements of a list before and after, matched by key: after's in their order (with the
+ * element they replace, if any), then before's that are gone.
+ */
+function pairByKey(
+  before: unknown,
+  after: unknown,
+  rule: ElementRule,
+): [Item | undefined, Item | undefined][] {
+  const was = asItems(before);
+  const now = asItems(after);
+  const previous = new Map<string, Item>();
+  for (const item of was) if (!previous.has(rule.key(item))) previous.set(rule.key(item), item);
+  const kept = new Set(now.map((item) => rule.key(item)));
+  return [
+    ...now.map((item): [Item | undefined, Item] => [previous.get(rule.key(item)), item]),
+    ...[...previous.entries()]
+      .filter(([key]) => !kept.has(key))
+      .map(([, item]): [Item, undefined] => [item, undefined]),
+  ];
+}
+
+/**
+ * Items of a list whose content changed (new, changed, deactivated) as they are after the
+ * write, and items the write removed that were active, as their last state made inactive
+ * (stamped like a change by this write). Nested lists of the rule are compared by their
+ * own entries, not here.
+ */
+function diffList(before: unknown, after: unknown, rule: ElementRule, stamp: Stamp): Item[] {
+  // A contact's preferences and consents have entries of their own; a preference's
+  // associations and attributes are part of it.
+  const ignore = rule === preferenceRule ? [] : Object.keys(rule.nested);
+  const changed: Item[] = [];
+  for (const [previous, current] of pairByKey(before, after, rule)) {
+    if (current) {
+      if (!previous || !sameContent(omit(previous, ignore), omit(current, ignore)))
+        changed.push(snapshotOf(current));
+    } else if (previous && previous.IsActive !== false) {
+      changed.push(removed(previous, rule, stamp));
+    }
+  }
+  return changed;
+}
+
+function removed(item: Item, rule: ElementRule, stamp: Stamp): Item {
+  const last: Item = { ...snapshotOf(item), IsActive: false };
+  if (rule.stamp === 'edited') {
+    last.Edited = { ...(item.Edited as Item), ModifiedDate: stamp.at, ModifiedBy: stamp.userId };
+  }
+  if (rule.stamp === 'lastModified') last.LastModifiedDate = stamp.at;
+  return last;
+}
+
+function snapshotOf(item: Item): Item {
+  return omit(structuredClone(item), ['Key']);
+}
+
+function asItems(value: unknown): Item[] {
+  return Array.isArray(value) ? (value as Item[]) : [];
+}
+
+function pick(item: Item, fields: string[]): Item {
+  const result: Item = {};
+  for (const field of fields) if (item[field] !== undefined) result[field] = item[field];
+  return result;
+}
+
+function omit(item: Item, fields: string[]): Item {
+  const result: Item = { ...item };
+  for (const field of fields) delete result[field];
+  return result;
+}
+
+/**
+ * Same content: equal once stamps are left out, and absent, null and empty lists count
+ * as the same (the stored document and a freshly merged one spell "nothing" differently).
+ */
+function sameContent(a: Item, b: Item): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  const result: Item = {};
+  for (const key of Object.keys(value).sort()) {
+    const field = (value as Item)[key];
+    if (NOT_CONTENT.has(key) || field === undefined || field === null) continue;
+    if (Array.isArray(field) && field.length === 0) continue;
+    result[key] = canonical(field);
+  }
+  return result;
+}
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/**
+ * History order: ascending by modified date, then write, then entry within the write.
+ * Consents: by ConsentType, then ConsentVersion (numeric-aware, case-insensitive), then
+ * the same.
+ */
+export function compareHistoryEntries(a: HistoryEntry, b: HistoryEntry): number {
+  if (a.category === 'consent' && b.category === 'consent') {
+    const byType = collator.compare(
+      String(a.snapshot.ConsentType ?? ''),
+      String(b.snapshot.ConsentType ?? ''),
+    );
+    if (byType) return byType;
+    const byVersion = collator.compare(
+      String(a.snapshot.ConsentVersion ?? ''),
+      String(b.snapshot.ConsentVersion ?? ''),
+    );
+    if (byVersion) return byVersion;
+  }
+  if (a.modifiedAt !== b.modifiedAt) return a.modifiedAt < b.modifiedAt ? -1 : 1;
+  return a.seq - b.seq || a.n - b.n;
+}

@@ -1,0 +1,63 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { normText } from '../../domain/element-rules';
+import { compareHistoryEntries } from '../../domain/profile-history';
+import type { ProfileDto } from '../../dto/profile.dto';
+import { canSeeHistoryEntry, toHistoryEntryDto } from '../../mapping/profile-history.mapper';
+import { toProfileDto } from '../../mapping/profile.mapper';
+import { ProfileHistoryRepository } from '../../repositories/profile-history.repository';
+import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
+import { ExistingProfiles } from '../../services/existing-profiles.service';
+import { GetProfileHistoryQuery, type HistoryTarget } from './get-profile-history.query';
+
+/**
+ * Reads the profile first (404 when unknown or deleted), then its history up to the
+ * appliedSeq it read: so the answer never shows a write the profile does not hold yet,
+ * and the current AlternateIds are those of the same read.
+ */
+@QueryHandler(GetProfileHistoryQuery)
+export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistoryQuery> {
+  constructor(
+    private readonly existing: ExistingProfiles,
+    private readonly alternateIds: AlternateIdClaims,
+    private readonly history: ProfileHistoryRepository,
+  ) {}
+
+  async execute({
+    clientId,
+    target,
+    category,
+    view,
+    filterId,
+  }: GetProfileHistoryQuery): Promise<ProfileDto[]> {
+    const profileId = await this.profileIdOf(clientId, target);
+    const profile = await this.existing.get(clientId, profileId);
+    if (!profile.data) return []; // created but not applied yet: no history so far
+    const filterKey = filterId?.trim() ? normText(filterId) : undefined;
+    const entries = await this.history.list(
+      clientId,
+      profileId,
+      category,
+      profile.appliedSeq,
+      filterKey,
+    );
+    const alternateIds = toProfileDto(profileId, profile.data, false, view).AlternateIds ?? [];
+    return entries
+      .filter((entry) => canSeeHistoryEntry(view, entry))
+      .sort(compareHistoryEntries)
+      .map((entry) => toHistoryEntryDto(profileId, entry, alternateIds, view));
+  }
+
+  /** By alternate id: the holder of the pair's claim, as the profile retrieval finds it. */
+  private async profileIdOf(clientId: string, target: HistoryTarget): Promise<number> {
+    if ('profileId' in target) return target.profileId;
+    const { pair } = target;
+    const holder = await this.alternateIds.currentHolder(clientId, pair, 0).catch(() => null);
+    if (holder === null) {
+      throw ApiError.notFound(
+        `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
+      );
+    }
+    return holder;
+  }
+}
