@@ -3,6 +3,7 @@ import { toProfileDto } from '../mapping/profile.mapper';
 import { type ProfileView, writerView } from '../mapping/profile-view';
 import { renameGroup, type RenameGroupWrite } from './group-rename';
 import { checkAgainstConfiguration, type ProfileVocabulary } from './profile-configuration.rules';
+import { applyDataRules } from './profile-data-rules';
 import { checkProfileInput } from './profile-input.rules';
 import { applyProfileWrite } from './profile-merge';
 import { hiddenFrom, scopeViolations } from './profile-scope.rules';
@@ -47,22 +48,26 @@ export function transitionProfile(
       return {
         ...next,
         state: 'active',
-        data: applyProfileWrite(undefined, body, 'overwrite', ctx),
+        data: applyDataRules(
+          undefined,
+          applyProfileWrite(undefined, body, 'overwrite', ctx),
+          vocabulary,
+          ctx,
+        ),
       };
     case 'merge':
     case 'overwrite': {
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
-      const data = applyProfileWrite(profile.data, body, write.kind, ctx);
-      if (write.kind === 'merge' || !write.scope) return { ...next, data };
-      // An overwrite covers what its writer can see: the rest is kept as stored.
-      const view = writerView(write.scope);
-      return {
-        ...next,
-        data: keepUnnamedElements(profile.data, data, (collection, element) =>
+      let data = applyProfileWrite(profile.data, body, write.kind, ctx);
+      if (write.kind === 'overwrite' && write.scope) {
+        // An overwrite covers what its writer can see: the rest is kept as stored.
+        const view = writerView(write.scope);
+        data = keepUnnamedElements(profile.data, data, (collection, element) =>
           hiddenFrom(view, collection, element),
-        ),
-      };
+        );
+      }
+      return { ...next, data: applyDataRules(profile.data, data, vocabulary, ctx) };
     }
     case 'remove-tag': {
       if (profile.state === 'deleted' || !profile.data) return next;
@@ -89,13 +94,12 @@ export function transitionProfile(
       const forbidden = scopeViolations(patched, view, wire);
       if (forbidden.length)
         throw new PermanentWriteError(`${FORBIDDEN_PATCH} ${forbidden.join('; ')}`);
-      const data = applyProfileWrite(profile.data, patched, 'overwrite', ctx);
-      return {
-        ...next,
-        data: keepInactiveElements(profile.data, data, (collection, element) =>
-          hiddenFrom(view, collection, element),
-        ),
-      };
+      const data = keepInactiveElements(
+        profile.data,
+        applyProfileWrite(profile.data, patched, 'overwrite', ctx),
+        (collection, element) => hiddenFrom(view, collection, element),
+      );
+      return { ...next, data: applyDataRules(profile.data, data, vocabulary, ctx) };
     }
     case 'delete':
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
