@@ -21,8 +21,48 @@ export const TEST_VOCABULARY = {
   ],
 };
 
-/** Configures the tenant's types, consent types (version 1.0) and text custom fields. */
-export async function configureTestTenant(app: TestApp, tenant: TestTenant): Promise<void> {
+/** A configured filter, as a preference names it (ids are strings on preferences). */
+export interface TestFilter {
+  ProgramId: string;
+  ChannelId: string;
+  FilterId: string;
+}
+
+/**
+ * The programs every configured test tenant has. Newsletter: a filter per channel, the
+ * email one with frequencies Weekly/Monthly and expiration days (opt-in 365 customer /
+ * 30 non-customer, opt-out 0 / 10). Offers: an email filter that requires the Marketing
+ * consent. Do not contact: a DNC program with email and phone filters.
+ */
+export interface TestPrograms {
+  newsletter: {
+    email: TestFilter;
+    sms: TestFilter;
+    phone: TestFilter;
+    mail: TestFilter;
+    solicit: TestFilter;
+  };
+  offers: { email: TestFilter };
+  dnc: { email: TestFilter; phone: TestFilter };
+}
+
+export interface TestConfiguration {
+  programs: TestPrograms;
+}
+
+/** A preference body on a configured filter (opt-in unless `extra` says otherwise). */
+export function testPreference(filter: TestFilter, extra: Record<string, unknown> = {}) {
+  return { ...filter, PreferenceType: 1, ...extra };
+}
+
+/**
+ * Configures the tenant's types, consent types (version 1.0), text custom fields and the
+ * programs of TestPrograms.
+ */
+export async function configureTestTenant(
+  app: TestApp,
+  tenant: TestTenant,
+): Promise<TestConfiguration> {
   const auth = await tenant.bearer();
   const post = async (path: string, body: object) => {
     const res = await request(app.http)
@@ -66,4 +106,81 @@ export async function configureTestTenant(app: TestApp, tenant: TestTenant): Pro
       LocalizedDisplayNames: localized(Name),
     })),
   });
+  return { programs: await createTestPrograms(app, tenant) };
+}
+
+async function createTestPrograms(app: TestApp, tenant: TestTenant): Promise<TestPrograms> {
+  const res = await request(app.http)
+    .post(`/Profiles/v4/${tenant.clientId}/Programs`)
+    .set('Authorization', await tenant.bearer())
+    .send({
+      Programs: [
+        {
+          Name: 'Newsletter',
+          ProgramType: 'Marketing',
+          Filters: [
+            {
+              Name: 'News by email',
+              ChannelID: 'Email',
+              OptInCustomerExpirationDays: 365,
+              OptOutCustomerExpirationDays: 0,
+              OptInNonCustomerExpirationDays: 30,
+              OptOutNonCustomerExpirationDays: 10,
+              FrequencyLocales: [
+                {
+                  ID: 'en-us',
+                  Frequencies: [
+                    { ID: 'Weekly', DisplayName: 'Weekly', IsDefault: true, DisplayOrder: 1 },
+                    { ID: 'Monthly', DisplayName: 'Monthly', DisplayOrder: 2 },
+                  ],
+                },
+              ],
+            },
+            { Name: 'News by text', ChannelID: 'SMS' },
+            { Name: 'News by phone', ChannelID: 'Phone' },
+            { Name: 'News by mail', ChannelID: 'Mail' },
+            { Name: 'News in the app', ChannelID: 'Solicit' },
+          ],
+        },
+        {
+          Name: 'Offers',
+          ProgramType: 'Marketing',
+          Filters: [
+            {
+              Name: 'Offers by email',
+              ChannelID: 'Email',
+              RequiredPreferenceConsents: [{ TypeName: 'Marketing', DisplayOrder: 1 }],
+            },
+          ],
+        },
+        {
+          Name: 'Do not contact',
+          ProgramType: 'DNC',
+          Filters: [
+            { Name: 'No email', ChannelID: 'Email' },
+            { Name: 'No calls', ChannelID: 'Phone' },
+          ],
+        },
+      ],
+    });
+  if (res.status !== 201)
+    throw new Error(`POST Programs: ${res.status} ${JSON.stringify(res.body)}`);
+  type Created = { Id: number; Filters: { ID: number; ChannelID: string }[] };
+  const [newsletter, offers, dnc] = res.body.Programs as Created[];
+  const filterOf = (program: Created, index: number): TestFilter => ({
+    ProgramId: String(program.Id),
+    ChannelId: program.Filters[index].ChannelID,
+    FilterId: String(program.Filters[index].ID),
+  });
+  return {
+    newsletter: {
+      email: filterOf(newsletter, 0),
+      sms: filterOf(newsletter, 1),
+      phone: filterOf(newsletter, 2),
+      mail: filterOf(newsletter, 3),
+      solicit: filterOf(newsletter, 4),
+    },
+    offers: { email: filterOf(offers, 0) },
+    dnc: { email: filterOf(dnc, 0), phone: filterOf(dnc, 1) },
+  };
 }
