@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
 import { ConfigurationApiModule } from '@app/config';
+import { DoNotContactApiModule } from '@app/consents';
 import { ProfilesApiModule } from '@app/profiles';
 import { DatabaseModule, QueueModule, Settings, SettingsModule } from '@app/shared';
 
@@ -19,6 +20,7 @@ export class ApiModule {
         AuthApiModule,
         ConfigurationApiModule,
         ProfilesApiModule,
+        DoNotContactApiModule,
       ],
     };
   }

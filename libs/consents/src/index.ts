@@ -1,1 +1,10 @@
 export * from './consent-status';
+export {
+  DoNotContactApiModule,
+  DoNotContactPersistenceModule,
+} from './do-not-contact/do-not-contact.module';
+export { DncRepository } from './do-not-contact/dnc.repository';
+export type { DncEntry, DncListType } from './do-not-contact/domain/dnc-list.schema';
+export * from './consent-transitions';
+export * from './consent-expiry';
+export * from './consent-write';

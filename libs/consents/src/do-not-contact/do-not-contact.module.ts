@@ -1,0 +1,37 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AddDncEntriesHandler } from './commands/add-dnc-entries/add-dnc-entries.handler';
+import { CreateDncListHandler } from './commands/create-dnc-list/create-dnc-list.handler';
+import { RemoveDncEntryHandler } from './commands/remove-dnc-entry/remove-dnc-entry.handler';
+import { DncRepository } from './dnc.repository';
+import { DncEntry, DncEntrySchema, DncList, DncListSchema } from './domain/dnc-list.schema';
+import { DoNotContactController } from './http/do-not-contact.controller';
+import { GetDncEntriesHandler } from './queries/get-dnc-entries/get-dnc-entries.handler';
+import { GetDncListsHandler } from './queries/get-dnc-lists/get-dnc-lists.handler';
+
+/** The collections of the do-not-contact add-on and their repository (api and worker). */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: DncList.name, schema: DncListSchema },
+      { name: DncEntry.name, schema: DncEntrySchema },
+    ]),
+  ],
+  providers: [DncRepository],
+  exports: [DncRepository],
+})
+export class DoNotContactPersistenceModule {}
+
+/** The do-not-contact lists API (the add-on of the spec): lists and their entries. */
+@Module({
+  imports: [DoNotContactPersistenceModule],
+  controllers: [DoNotContactController],
+  providers: [
+    CreateDncListHandler,
+    AddDncEntriesHandler,
+    RemoveDncEntryHandler,
+    GetDncListsHandler,
+    GetDncEntriesHandler,
+  ],
+})
+export class DoNotContactApiModule {}
