@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { Settings } from '@app/shared';
+import { Clock, Settings } from '@app/shared';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createWorkerApp } from '../../apps/worker/src/bootstrap';
 
@@ -14,6 +14,10 @@ export interface TestApp {
   workers: INestApplicationContext[];
   startWorker(): Promise<INestApplicationContext>;
   stopWorker(worker: INestApplicationContext): Promise<void>;
+  /** Sets the Clock (what scheduled jobs take as now) of the api and every worker. */
+  setNow(at: Date): void;
+  /** Moves that Clock forward by `ms` (tests move time instead of sleeping). */
+  advance(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -32,6 +36,10 @@ export async function startTestApp(
     QUEUE_PREFIX: `test-${id}`,
     SWEEP_INTERVAL_MS: '1000',
     STALE_WRITE_MS: '2000',
+    // Scheduled jobs run only when a test triggers them (or sets an interval itself).
+    CONSENT_EXPIRY_INTERVAL_MS: '0',
+    CONSENT_VERSION_INTERVAL_MS: '0',
+    DNC_PROPAGATION_INTERVAL_MS: '0',
     LOG_LEVEL: process.env.LOG_LEVEL || 'error',
     ...options.env,
   });
@@ -40,6 +48,7 @@ export async function startTestApp(
   await api.getHttpAdapter().getInstance().ready();
 
   const workers: INestApplicationContext[] = [];
+  const clocks = () => [api, ...workers].map((nest) => nest.get(Clock, { strict: false }));
   const app: TestApp = {
     api,
     http: api.getHttpServer() as Server,
@@ -47,6 +56,8 @@ export async function startTestApp(
     workers,
     async startWorker() {
       const worker = await createWorkerApp(settings);
+      // A worker started later keeps the time the test set.
+      worker.get(Clock, { strict: false }).advance(api.get(Clock, { strict: false }).offset);
       await worker.init();
       workers.push(worker);
       return worker;
@@ -54,6 +65,12 @@ export async function startTestApp(
     async stopWorker(worker) {
       workers.splice(workers.indexOf(worker), 1);
       await worker.close();
+    },
+    setNow(at) {
+      for (const clock of clocks()) clock.set(at);
+    },
+    advance(ms) {
+      for (const clock of clocks()) clock.advance(ms);
     },
     async close() {
       for (const worker of [...workers]) await app.stopWorker(worker);

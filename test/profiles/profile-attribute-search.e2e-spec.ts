@@ -85,13 +85,62 @@ describe('Profile searches by consent and preference attributes', () => {
     ConsentStatus: 1,
     ...extra,
   });
-  const preference = (programId: string, pairs: [string, string][], extra: object = {}) => ({
-    ProgramId: programId,
-    ChannelId: 'Email',
-    FilterId: '1',
+  // Preferences are told apart by a label ("1", "2", ...): a filter of the program "Labelled"
+  // that beforeAll creates in each tenant, a Solicit one for profile preferences and an
+  // Email one for email preferences.
+  type Channel = 'Solicit' | 'Email';
+  const LABELS: Record<Channel, string[]> = {
+    Solicit: ['1', '2', '5', '6', '9'],
+    Email: ['1', '3', '4'],
+  };
+  const filters = new Map<string, object>();
+  const labels = new Map<string, string>();
+  const label = (preference: { FilterId: string }) => labels.get(preference.FilterId);
+  const preference = (
+    name: string,
+    pairs: [string, string][],
+    extra: object = {},
+    channel: Channel = 'Solicit',
+    t: TestTenant = tenant,
+  ) => ({
+    ...filters.get(`${t.clientId}|${channel}|${name}`),
     PreferenceAttributes: pairs.map(([Key, Value]) => ({ Key, Value })),
     ...extra,
   });
+  const emailPreference = (name: string, pairs: [string, string][]) =>
+    preference(name, pairs, {}, 'Email');
+
+  async function createLabelledFilters(t: TestTenant): Promise<void> {
+    const res = await request(app.http)
+      .post(`${base(t)}/Programs`)
+      .set('Authorization', await t.bearer())
+      .send({
+        Programs: [
+          {
+            Name: 'Labelled',
+            ProgramType: 'Marketing',
+            Filters: (Object.keys(LABELS) as Channel[]).flatMap((ChannelID) =>
+              LABELS[ChannelID].map((name) => ({ Name: `${ChannelID} ${name}`, ChannelID })),
+            ),
+          },
+        ],
+      })
+      .expect(201);
+    const [program] = res.body.Programs as {
+      Id: number;
+      Filters: { ID: number; Name: string; ChannelID: Channel }[];
+    }[];
+    for (const filter of program.Filters) {
+      const name = filter.Name.split(' ')[1];
+      const FilterId = String(filter.ID);
+      filters.set(`${t.clientId}|${filter.ChannelID}|${name}`, {
+        ProgramId: String(program.Id),
+        ChannelId: filter.ChannelID,
+        FilterId,
+      });
+      if (t === tenant) labels.set(FilterId, name);
+    }
+  }
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -99,6 +148,8 @@ describe('Profile searches by consent and preference attributes', () => {
     other = await createTestTenant(app);
     await configureTestTenant(app, tenant);
     await configureTestTenant(app, other);
+    await createLabelledFilters(tenant);
+    await createLabelledFilters(other);
     await consentTypes(tenant, [
       {
         TypeName: 'Promo Email',
@@ -161,8 +212,8 @@ describe('Profile searches by consent and preference attributes', () => {
         {
           EmailAddress: 'prefs@example.com',
           EmailPreferences: [
-            preference('3', [['topic', 'news']]),
-            preference('4', [['Lang', 'EN']]),
+            emailPreference('3', [['topic', 'news']]),
+            emailPreference('4', [['Lang', 'EN']]),
           ],
         },
       ],
@@ -172,7 +223,7 @@ describe('Profile searches by consent and preference attributes', () => {
         {
           EmailAddress: 'old-prefs@example.com',
           IsActive: false,
-          EmailPreferences: [preference('1', [['Topic', 'News']])],
+          EmailPreferences: [emailPreference('1', [['Topic', 'News']])],
         },
       ],
     });
@@ -190,7 +241,7 @@ describe('Profile searches by consent and preference attributes', () => {
       {
         Consents: [consent('Loyalty')],
         Emails: [{ EmailAddress: 'promo@example.com', Consents: [consent('Promo Email')] }],
-        ProfilePreferences: [preference('1', [['Topic', 'News']])],
+        ProfilePreferences: [preference('1', [['Topic', 'News']], {}, 'Solicit', other)],
       },
       other,
     );
@@ -282,11 +333,11 @@ describe('Profile searches by consent and preference attributes', () => {
       const res = await search(preferenceSearch(['Topic', 'News']));
       expect(res.status).toBe(200);
       const [profile] = res.body;
-      expect(profile.ProfilePreferences.map((p: any) => p.ProgramId)).toEqual(['1']);
-      expect(profile.Emails[0].EmailPreferences.map((p: any) => p.ProgramId)).toEqual(['3']);
+      expect(profile.ProfilePreferences.map(label)).toEqual(['1']);
+      expect(profile.Emails[0].EmailPreferences.map(label)).toEqual(['3']);
 
       const both = await search(preferenceSearch(['Topic', 'News'], ['Lang', 'EN']));
-      expect(both.body[0].ProfilePreferences.map((p: any) => p.ProgramId)).toEqual(['1']);
+      expect(both.body[0].ProfilePreferences.map(label)).toEqual(['1']);
       expect(both.body[0].Emails[0].EmailPreferences).toEqual([]);
 
       const get = await request(app.http)
@@ -329,10 +380,10 @@ describe('Profile searches by consent and preference attributes', () => {
       const plain = await search('Email?emailAddress=IMPLIED@example.com');
       expect(plain.status).toBe(200);
       expect(plain.body.map((p: any) => p.ProfileId)).toEqual([ids.implied]);
-      expect(plain.body[0].ProfilePreferences.map((p: any) => p.ProgramId)).toEqual(['6']);
+      expect(plain.body[0].ProfilePreferences.map(label)).toEqual(['6']);
 
       const implied = await search('Email?emailAddress=implied@example.com&implied=true');
-      expect(implied.body[0].ProfilePreferences.map((p: any) => p.ProgramId)).toEqual(['5', '6']);
+      expect(implied.body[0].ProfilePreferences.map(label)).toEqual(['5', '6']);
     });
 
     it('accepts includeConsentHistory, with the same answer either way', async () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { fullProfileBody } from '../harness/profile-fixtures';
-import { configureTestTenant } from '../harness/configuration';
+import { configureTestTenant, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
@@ -8,12 +8,37 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   let app: TestApp;
   let tenant: TestTenant;
   let auth: string;
+  let programs: TestPrograms;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
+
+  /** fullProfileBody with its preferences on the tenant's configured filters. */
+  function profileBody(alternateId?: string): Record<string, any> {
+    const body = fullProfileBody(alternateId);
+    const onFilter = (preferences: Record<string, any>[], filter: object) =>
+      preferences.map((preference) => {
+        const valid = { ...preference, ...filter };
+        // Only the newsletter's email filter has frequencies.
+        if (filter !== programs.newsletter.email) delete valid.FrequencyId;
+        return valid;
+      });
+    const { newsletter } = programs;
+    body.Addresses[0].AddressPreferences = onFilter(
+      body.Addresses[0].AddressPreferences,
+      newsletter.mail,
+    );
+    body.Emails[0].EmailPreferences = onFilter(body.Emails[0].EmailPreferences, newsletter.email);
+    body.PhoneNumbers[0].PhonePreferences = onFilter(
+      body.PhoneNumbers[0].PhonePreferences,
+      newsletter.sms,
+    );
+    body.ProfilePreferences = onFilter(body.ProfilePreferences, newsletter.solicit);
+    return body;
+  }
 
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
+    ({ programs } = await configureTestTenant(app, tenant));
     auth = await tenant.bearer();
   });
   afterAll(() => app.close());
@@ -35,7 +60,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   }
 
   it('accepts a create with 202 and the submission result, then shows the applied profile', async () => {
-    const body = fullProfileBody('C-1001');
+    const body = profileBody('C-1001');
     const res = await request(app.http)
       .post(base())
       .set('Authorization', auth)
@@ -59,7 +84,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   });
 
   it('round-trips every field of the Profile resource with its exact name and type', async () => {
-    const body = fullProfileBody();
+    const body = profileBody();
     const profile = await completed(await create(body));
     // What was sent comes back (plus read-only fields the service adds).
     expect(profile).toMatchObject(body);
@@ -71,7 +96,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
 
   it('ignores read-only fields sent by the client', async () => {
     const body: Record<string, any> = {
-      ...fullProfileBody(),
+      ...profileBody(),
       ProfileId: 999999,
       UpdateStatus: 'Complete',
       Edited: { CreateDate: '1990-01-01T00:00:00Z', CreatedBy: 'mallory' },
@@ -105,7 +130,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   });
 
   it('merge (POST by id) changes only what the body names', async () => {
-    const id = await create(fullProfileBody());
+    const id = await create(profileBody());
     await completed(id);
     await request(app.http)
       .post(`${base()}/${id}`)
@@ -139,7 +164,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   });
 
   it('overwrite (PUT by id) removes what the body omits', async () => {
-    const id = await create(fullProfileBody());
+    const id = await create(profileBody());
     await completed(id);
     await request(app.http)
       .put(`${base()}/${id}`)

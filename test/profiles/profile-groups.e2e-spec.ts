@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { TenantAdminService } from '@app/auth';
-import { configureTestTenant } from '../harness/configuration';
+import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
@@ -17,6 +17,7 @@ describe('Groups: rename and group-profile searches', () => {
   let tenant: TestTenant;
   let other: TestTenant;
   let auth: string;
+  let programs: TestPrograms;
   const base = (t: TestTenant = tenant) => `/Profiles/v4/${t.clientId}`;
 
   async function create(body: object, t: TestTenant = tenant): Promise<number> {
@@ -78,7 +79,7 @@ describe('Groups: rename and group-profile searches', () => {
     app = await startTestApp();
     tenant = await createTestTenant(app);
     other = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
+    ({ programs } = await configureTestTenant(app, tenant));
     await configureTestTenant(app, other);
     auth = await tenant.bearer();
     // A second group type, to show that group types are kept apart.
@@ -355,25 +356,32 @@ describe('Groups: rename and group-profile searches', () => {
     });
 
     it('applies implied to the answer', async () => {
-      const preference = (ProgramId: string, MatchType: string) => ({
-        ProgramId,
-        ChannelId: 'Email',
-        FilterId: `${ProgramId}-f`,
-        PreferenceType: 1,
-        MatchType,
-      });
+      const { newsletter, dnc } = programs;
       const [id] = await createAll([
         {
           Groups: [household('Implied', { IsPrimary: true })],
-          ProfilePreferences: [preference('News', 'Expressed'), preference('Offers', 'Implied')],
+          Emails: [
+            {
+              EmailAddress: 'implied@example.com',
+              EmailPreferences: [
+                testPreference(newsletter.email, { MatchType: 'Expressed' }),
+                testPreference(dnc.email, { MatchType: 'Implied' }),
+              ],
+            },
+          ],
         },
       ]);
-      const programs = async (query: string) => {
+      const shown = async (query: string) => {
         const res = await groupSearch(`${id}?groupType=Household${query}`).expect(200);
-        return (res.body[0].ProfilePreferences as { ProgramId: string }[]).map((p) => p.ProgramId);
+        return (res.body[0].Emails[0].EmailPreferences as { ProgramId: string }[]).map(
+          (p) => p.ProgramId,
+        );
       };
-      expect(await programs('')).toEqual(['News']);
-      expect(await programs('&implied=true')).toEqual(['News', 'Offers']);
+      expect(await shown('')).toEqual([newsletter.email.ProgramId]);
+      expect(await shown('&implied=true')).toEqual([
+        newsletter.email.ProgramId,
+        dnc.email.ProgramId,
+      ]);
     });
 
     it('by alternate id (case-insensitive)', async () => {

@@ -62,6 +62,12 @@ describe('Profile history', () => {
     await complete(profileId);
   }
 
+  // The preferences' filters, filled in by beforeAll: program P1 with the Solicit filters F1
+  // and F2 (profile preferences), program P2 with the Email filter E1.
+  const P1F1: Record<string, unknown> = { PreferenceType: 1 };
+  const P1F2: Record<string, unknown> = { PreferenceType: 1 };
+  const P2E1: Record<string, unknown> = { PreferenceType: 1 };
+
   const createBody = {
     CustomerType: 'Customer',
     CustomerName: { FirstName: 'Ann', LastName: 'Lee' },
@@ -74,17 +80,13 @@ describe('Profile history', () => {
       { ConsentType: 'Terms', ConsentVersion: '1.0', ConsentStatus: 1 },
       { ConsentType: 'Marketing', ConsentVersion: '1.0', ConsentStatus: 1 },
     ],
-    ProfilePreferences: [
-      { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'F1', PreferenceType: 1 },
-    ],
+    ProfilePreferences: [P1F1],
     Emails: [
       {
         EmailAddress: 'ann@example.com',
         EmailAddressType: 'Personal',
         Consents: [{ ConsentType: 'Email', ConsentVersion: '1.0', ConsentStatus: 1 }],
-        EmailPreferences: [
-          { ProgramId: 'P2', ChannelId: 'Email', FilterId: 'F1', PreferenceType: 1 },
-        ],
+        EmailPreferences: [P2E1],
       },
     ],
     AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: crmId }],
@@ -94,9 +96,7 @@ describe('Profile history', () => {
     CustomFields: [{ Name: 'Tier', Value: 'Platinum' }],
     Emails: [{ EmailAddress: 'work@example.com', EmailAddressType: 'Personal' }],
     Consents: [{ ConsentType: 'Terms', ConsentStatus: 3 }],
-    ProfilePreferences: [
-      { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'F2', PreferenceType: 1 },
-    ],
+    ProfilePreferences: [P1F2],
     AlternateIds: [{ AlternateIdType: 'Loyalty', AlternateId: loyaltyId }],
   };
   // The profile as it is after the merge, except the work email: only that removal changes.
@@ -124,9 +124,34 @@ describe('Profile history', () => {
     app = await startTestApp();
     tenant = await createTestTenant(app);
     other = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
+    const { programs } = await configureTestTenant(app, tenant);
     await configureTestTenant(app, other);
     auth = await tenant.bearer();
+    const res = await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Programs`)
+      .set('Authorization', auth)
+      .send({
+        Programs: [
+          {
+            Name: 'P1',
+            ProgramType: 'Marketing',
+            Filters: [
+              { Name: 'F1', ChannelID: 'Solicit' },
+              { Name: 'F2', ChannelID: 'Solicit' },
+            ],
+          },
+        ],
+      })
+      .expect(201);
+    const [p1] = res.body.Programs as { Id: number; Filters: { ID: number }[] }[];
+    const solicit = (filter: { ID: number }) => ({
+      ProgramId: String(p1.Id),
+      ChannelId: 'Solicit',
+      FilterId: String(filter.ID),
+    });
+    Object.assign(P1F1, solicit(p1.Filters[0]));
+    Object.assign(P1F2, solicit(p1.Filters[1]));
+    Object.assign(P2E1, programs.newsletter.email);
 
     id = await create(createBody);
     await write('post', id, mergeBody);
@@ -244,15 +269,19 @@ describe('Profile history', () => {
 
   it('lists preferences, contact ones inside their element, and filterId narrows them', async () => {
     const p1f1 = expect.objectContaining({
-      ProgramId: 'P1',
-      FilterId: 'F1',
+      ProgramId: P1F1.ProgramId,
+      FilterId: P1F1.FilterId,
       IsActive: true,
       LastModifiedDate: writeTimes[0],
     });
-    const p2f1 = expect.objectContaining({ ProgramId: 'P2', FilterId: 'F1', IsActive: true });
+    const p2f1 = expect.objectContaining({
+      ProgramId: P2E1.ProgramId,
+      FilterId: P2E1.FilterId,
+      IsActive: true,
+    });
     const p1f2 = expect.objectContaining({
-      ProgramId: 'P1',
-      FilterId: 'F2',
+      ProgramId: P1F2.ProgramId,
+      FilterId: P1F2.FilterId,
       LastModifiedDate: writeTimes[1],
     });
     for (const path of byEveryAddress('Preferences')) {
@@ -273,13 +302,18 @@ describe('Profile history', () => {
         { ProfileId: id, ProfilePreferences: [p1f2], AlternateIds: currentAlternateIds },
       ]);
     }
-    for (const path of byEveryAddress('Preferences', 'filterId=%20f1')) {
-      const list = await entries(path);
-      expect(
-        list.map((entry) => entry.ProfilePreferences ?? entry.Emails[0].EmailPreferences),
-      ).toEqual([[p1f1], [p2f1]]);
+    for (const [filter, expected] of [
+      [P1F1, [[p1f1]]],
+      [P2E1, [[p2f1]]],
+    ] as const) {
+      for (const path of byEveryAddress('Preferences', `filterId=%20${filter.FilterId}%20`)) {
+        const list = await entries(path);
+        expect(
+          list.map((entry) => entry.ProfilePreferences ?? entry.Emails[0].EmailPreferences),
+        ).toEqual(expected);
+      }
     }
-    expect(await entries(`${id}/History/Preferences?filterId=F2`)).toEqual([
+    expect(await entries(`${id}/History/Preferences?filterId=${P1F2.FilterId}`)).toEqual([
       expect.objectContaining({ ProfilePreferences: [p1f2] }),
     ]);
     expect(await entries(`${id}/History/Preferences?filterId=none`)).toEqual([]);
@@ -562,7 +596,7 @@ describe('Profile history', () => {
         { area: 'consents', access: 'read' },
         { area: 'preferences', access: 'read' },
       ],
-      { customFields: ['tier'], consentTypes: ['TERMS'], programs: ['P1'] },
+      { customFields: ['tier'], consentTypes: ['TERMS'], programs: [P1F1.ProgramId as string] },
     );
     await admin.addUser({
       clientId: tenant.clientId,
@@ -579,8 +613,8 @@ describe('Profile history', () => {
     ]);
     const preferences = (await history(`${id}/History/Preferences`, scopedAuth).expect(200)).body;
     expect(preferences.map((entry: Entry) => entry.ProfilePreferences[0].FilterId)).toEqual([
-      'F1',
-      'F2',
+      P1F1.FilterId,
+      P1F2.FilterId,
     ]);
   });
 });

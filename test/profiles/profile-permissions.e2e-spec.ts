@@ -21,15 +21,18 @@ describe('Profile permissions (user-group scope)', () => {
   let viewer: string;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
 
-  const preference = (ProgramId: string, extra: object = {}) => ({
-    ProgramId,
-    ChannelId: 'Email',
-    FilterId: `${ProgramId}-f`,
+  // Programs by the names the tests use (News, News2, Offers), created in beforeAll, each
+  // with an Email and a Solicit filter; a preference names one of them.
+  type Channel = 'Email' | 'Solicit';
+  const filters: Record<string, Record<Channel, object>> = {};
+  const programNames = new Map<string, string>();
+  const preference = (program: string, extra: object = {}, channel: Channel = 'Email') => ({
+    ...filters[program][channel],
     PreferenceType: 1,
     ...extra,
   });
 
-  const fullProfile = {
+  const fullProfile = () => ({
     CustomerType: 'Customer',
     CustomerName: { FirstName: 'Ann', LastName: 'Scope' },
     CustomFields: [
@@ -54,9 +57,9 @@ describe('Profile permissions (user-group scope)', () => {
         ],
       },
     ],
-    ProfilePreferences: [preference('Offers'), preference('News')],
+    ProfilePreferences: [preference('Offers', {}, 'Solicit'), preference('News', {}, 'Solicit')],
     AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'scope-1' }],
-  };
+  });
 
   async function created(body: object): Promise<number> {
     const res = await request(app.http)
@@ -84,12 +87,44 @@ describe('Profile permissions (user-group scope)', () => {
       .then((res) => res.body);
 
   const names = (elements: { Name?: string; ConsentType?: string; ProgramId?: string }[]) =>
-    elements.map((e) => e.Name ?? e.ConsentType ?? e.ProgramId).sort();
+    elements
+      .map((e) => e.Name ?? e.ConsentType ?? programNames.get(e.ProgramId!) ?? e.ProgramId)
+      .sort();
 
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTestTenant(app);
     await configureTestTenant(app, tenant);
+    const res = await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Programs`)
+      .set('Authorization', await tenant.bearer())
+      .send({
+        // Program names are unique per client: the harness has an "Offers" already.
+        Programs: ['News', 'News2', 'Offers'].map((name) => ({
+          Name: `Scope ${name}`,
+          ProgramType: 'Marketing',
+          Filters: [
+            { Name: `${name} by email`, ChannelID: 'Email' },
+            { Name: `${name} in the app`, ChannelID: 'Solicit' },
+          ],
+        })),
+      })
+      .expect(201);
+    for (const program of res.body.Programs as {
+      Id: number;
+      Name: string;
+      Filters: { ID: number; ChannelID: Channel }[];
+    }[]) {
+      const ProgramId = String(program.Id);
+      const name = program.Name.replace('Scope ', '');
+      programNames.set(ProgramId, name);
+      filters[name] = Object.fromEntries(
+        program.Filters.map((f) => [
+          f.ChannelID,
+          { ProgramId, ChannelId: f.ChannelID, FilterId: String(f.ID) },
+        ]),
+      ) as Record<Channel, object>;
+    }
     admin = app.api.get(TenantAdminService);
     const everyArea = (access: 'read' | 'write') =>
       (['profiles', 'preferences', 'consents', 'history'] as const).map((area) => ({
@@ -97,7 +132,7 @@ describe('Profile permissions (user-group scope)', () => {
         access,
       }));
     await admin.defineUserGroup(tenant.clientId, 'Newsletter desk', everyArea('write'), {
-      programs: ['news'],
+      programs: [(filters.News.Email as { ProgramId: string }).ProgramId],
       consentTypes: ['Marketing', 'Email'],
       customFields: ['Tier'],
     });
@@ -120,7 +155,7 @@ describe('Profile permissions (user-group scope)', () => {
   });
 
   it('a retrieval shows only the programs, consent types and custom fields of the group', async () => {
-    const profileId = await created(fullProfile);
+    const profileId = await created(fullProfile());
     const all = await get(profileId, full, '?implied=true');
     expect(names(all.CustomFields)).toEqual(['Hidden', 'Tier']);
     expect(names(all.Emails[0].EmailPreferences)).toEqual(['News', 'News2', 'Offers']);
@@ -151,7 +186,7 @@ describe('Profile permissions (user-group scope)', () => {
 
   it('implied preferences are returned only with implied=true', async () => {
     const profileId = await created({
-      ...fullProfile,
+      ...fullProfile(),
       AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'scope-implied' }],
     });
     const plain = await get(profileId, full);
@@ -166,7 +201,7 @@ describe('Profile permissions (user-group scope)', () => {
 
   it('without read access to an area, its data is hidden', async () => {
     const profileId = await created({
-      ...fullProfile,
+      ...fullProfile(),
       AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'scope-areas' }],
     });
     const seen = await get(profileId, readOnlyConsents);
@@ -178,13 +213,16 @@ describe('Profile permissions (user-group scope)', () => {
 
   it('a write naming anything outside the scope is 403 and changes nothing', async () => {
     const profileId = await created({
-      ...fullProfile,
+      ...fullProfile(),
       AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'scope-403' }],
     });
     const refusals: [object, string][] = [
       [{ CustomFields: [{ Name: 'Hidden', Value: 'x' }] }, 'CustomFields[0].Name (value "Hidden")'],
       [{ Consents: [{ ConsentType: 'Terms', ConsentStatus: 3 }] }, 'Consents[0].ConsentType'],
-      [{ ProfilePreferences: [preference('Offers')] }, 'ProfilePreferences[0].ProgramId'],
+      [
+        { ProfilePreferences: [preference('Offers', {}, 'Solicit')] },
+        'ProfilePreferences[0].ProgramId',
+      ],
       [
         {
           Emails: [
@@ -240,7 +278,7 @@ describe('Profile permissions (user-group scope)', () => {
 
   it('writes within the scope are accepted, and a retrieved profile sent back stays allowed', async () => {
     const profileId = await created({
-      ...fullProfile,
+      ...fullProfile(),
       AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'scope-ok' }],
     });
     await request(app.http)
@@ -266,7 +304,7 @@ describe('Profile permissions (user-group scope)', () => {
 
   it('an overwrite by a scoped group keeps what the group cannot see', async () => {
     const profileId = await created({
-      ...fullProfile,
+      ...fullProfile(),
       AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'scope-put' }],
     });
     await request(app.http)
@@ -295,7 +333,7 @@ describe('Profile permissions (user-group scope)', () => {
 
   it('a patch works on what the group sees, keeps the rest, and is 403 outside the scope', async () => {
     const profileId = await created({
-      ...fullProfile,
+      ...fullProfile(),
       AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'scope-patch' }],
     });
     // The scoped view has one custom field (Tier) at index 0: replacing the whole list

@@ -21,6 +21,8 @@ import { GroupsController } from './http/groups.controller';
 import { GroupProfilesController } from './http/group-profiles.controller';
 import { RenameGroupHandler } from './commands/rename-group/rename-group.handler';
 import { SearchGroupProfilesHandler } from './queries/search-group-profiles/search-group-profiles.handler';
+import { PreferenceArchiveController } from './http/preference-archive.controller';
+import { ArchivePreferencesHandler } from './commands/archive-preferences/archive-preferences.handler';
 
 /** The Profile Data API: controllers and the use cases they hand off to. */
 @Module({
@@ -33,6 +35,7 @@ import { SearchGroupProfilesHandler } from './queries/search-group-profiles/sear
     ProfileController,
     TagsController,
     GroupsController,
+    PreferenceArchiveController,
   ],
   providers: [
     CreateProfileHandler,
@@ -49,6 +52,7 @@ import { SearchGroupProfilesHandler } from './queries/search-group-profiles/sear
     DeleteTagHandler,
     RenameGroupHandler,
     SearchGroupProfilesHandler,
+    ArchivePreferencesHandler,
   ],
 })
 export class ProfilesApiModule {}

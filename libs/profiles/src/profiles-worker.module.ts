@@ -3,10 +3,11 @@ import { ApplyProfileWritesHandler } from './commands/apply-profile-writes/apply
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { ApplyProfileWritesJob, PendingWriteSweeper } from './worker/profile-write.jobs';
+import { ScheduledJobsModule } from './worker/scheduled-jobs.module';
 
 /** The worker side of profiles: applies queued writes, sweeps for lost ones. */
 @Module({
-  imports: [ProfilesPersistenceModule],
+  imports: [ScheduledJobsModule, ProfilesPersistenceModule],
   providers: [
     ApplyProfileWritesHandler,
     SweepPendingWritesHandler,

@@ -53,6 +53,16 @@ export class ConfigEventOutbox {
       .exec();
   }
 
+  /** Records how far the worker got with an event (see ConfigEvent.cursor). */
+  async saveCursor(id: string, cursor: number): Promise<void> {
+    await this.events.updateOne({ _id: id, processedAt: null }, { $set: { cursor } });
+  }
+
+  /** One event by id (tests and tools read its cursor and processedAt). */
+  findById(id: string): Promise<ConfigEvent | null> {
+    return this.events.findById(id).lean<ConfigEvent>().exec();
+  }
+
   async markProcessed(id: string): Promise<void> {
     await this.events.updateOne(
       { _id: id, processedAt: null },

@@ -19,6 +19,11 @@ export class ConfigEvent {
   @Prop({ type: String, required: true }) consentVersion: string;
   @Prop({ type: Date, required: true }) at: Date;
   @Prop({ type: Date, default: null }) processedAt: Date | null;
+  /**
+   * How far the worker got with the event (the last profile id it handled), so a worker
+   * stopped halfway resumes after it; absent: not started.
+   */
+  @Prop({ type: Number }) cursor?: number;
 }
 export const ConfigEventSchema = SchemaFactory.createForClass(ConfigEvent);
 // Serves: ConfigEventOutbox.pending (unprocessed events of every client, oldest first).

@@ -2,6 +2,8 @@ import { nameKeyOf } from '../common/entry-request';
 import type { ConsentTypeDetails } from '../consent-types/consent-type.mapper';
 import type { ResolvedCustomField } from '../custom-fields/custom-field-catalog.service';
 import { checkCustomFieldValue } from '../custom-fields/domain/custom-field-value';
+import type { StoredProgram } from '../programs/domain/program.schema';
+import { canonicalChannel } from '../programs/domain/program-vocabulary';
 import type { TypeEntry } from '../types/services/type-catalog.service';
 import type { TypeKind } from '../types/type-kind';
 
@@ -14,12 +16,15 @@ export class ClientVocabulary {
   private readonly types: Map<string, TypeEntry>;
   private readonly consentTypes: Map<string, ConsentTypeDetails>;
   private readonly customFields: Map<string, ResolvedCustomField>;
+  private readonly programs: Map<number, { IsActive: boolean }>;
+  private readonly filters: Map<number, VocabularyFilter>;
 
   constructor(
     readonly stamp: string,
     types: Record<TypeKind, TypeEntry[]>,
     consentTypes: ConsentTypeDetails[],
     customFields: ResolvedCustomField[],
+    programs: StoredProgram[],
   ) {
     this.types = new Map(
       Object.entries(types).flatMap(([kind, entries]) =>
@@ -30,6 +35,29 @@ export class ClientVocabulary {
     this.customFields = new Map(
       customFields.map((field) => [nameKeyOf(field.definition.Name), field]),
     );
+    this.programs = new Map(
+      programs.map((program) => [program.programId, { IsActive: program.IsActive !== false }]),
+    );
+    this.filters = new Map(
+      programs.flatMap((program) =>
+        program.Filters.map((filter) => [filter.ID, toVocabularyFilter(program, filter)] as const),
+      ),
+    );
+  }
+
+  /** The program of that id (active or not). */
+  program(programId: number): { IsActive: boolean } | undefined {
+    return this.programs.get(programId);
+  }
+
+  /** The filter of that id (filter ids are unique per client), with its program's id. */
+  filter(filterId: number): VocabularyFilter | undefined {
+    return this.filters.get(filterId);
+  }
+
+  /** The canonical channel of a preference's ChannelId ("SMS" gives "Text/SMS"). */
+  channel(value: string): string | undefined {
+    return canonicalChannel(value);
   }
 
   type(kind: TypeKind, name: string): TypeEntry | undefined {
@@ -75,4 +103,38 @@ export class ClientVocabulary {
       .filter((field) => field.definition.IsActive && field.definition.IsRequired)
       .map((field) => field.definition.Name);
   }
+}
+
+/** What a profile write needs of a filter: the preference rules (channel, frequencies, consents, expiry). */
+export interface VocabularyFilter {
+  ProgramId: number;
+  FilterId: number;
+  ChannelId: string;
+  IsActive: boolean;
+  FrequencyIds: string[];
+  OptInCustomerExpirationDays?: number;
+  OptOutCustomerExpirationDays?: number;
+  OptInNonCustomerExpirationDays?: number;
+  OptOutNonCustomerExpirationDays?: number;
+  RequiredConsentTypes: string[];
+}
+
+function toVocabularyFilter(
+  program: StoredProgram,
+  filter: StoredProgram['Filters'][number],
+): VocabularyFilter {
+  return {
+    ProgramId: program.programId,
+    FilterId: filter.ID,
+    ChannelId: filter.ChannelID,
+    IsActive: filter.IsActive !== false,
+    FrequencyIds: [
+      ...new Set(filter.FrequencyLocales.flatMap((locale) => locale.Frequencies.map((f) => f.ID))),
+    ],
+    OptInCustomerExpirationDays: filter.OptInCustomerExpirationDays,
+    OptOutCustomerExpirationDays: filter.OptOutCustomerExpirationDays,
+    OptInNonCustomerExpirationDays: filter.OptInNonCustomerExpirationDays,
+    OptOutNonCustomerExpirationDays: filter.OptOutNonCustomerExpirationDays,
+    RequiredConsentTypes: filter.RequiredPreferenceConsents.map((consent) => consent.TypeName),
+  };
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigurationCoreModule } from '../configuration-core.module';
 import { ConsentTypesModule } from '../consent-types/consent-types.module';
 import { CustomFieldsModule } from '../custom-fields/custom-fields.module';
+import { ProgramsPersistenceModule } from '../programs/programs-persistence.module';
 import { TypesPersistenceModule } from '../types/types-persistence.module';
 import { ConfigurationReader } from './configuration-reader.service';
 
@@ -12,6 +13,7 @@ import { ConfigurationReader } from './configuration-reader.service';
     TypesPersistenceModule,
     ConsentTypesModule,
     CustomFieldsModule,
+    ProgramsPersistenceModule,
   ],
   providers: [ConfigurationReader],
   exports: [ConfigurationReader],

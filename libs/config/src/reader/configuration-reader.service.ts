@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigBookkeeping } from '../common/config-bookkeeping.service';
 import { ConsentTypeCatalog } from '../consent-types/consent-type-catalog.service';
 import { CustomFieldCatalog } from '../custom-fields/custom-field-catalog.service';
+import { ProgramRepository } from '../programs/repositories/program.repository';
 import { TypeCatalog } from '../types/services/type-catalog.service';
 import { TYPE_KINDS, type TypeKind } from '../types/type-kind';
 import { ClientVocabulary } from './client-vocabulary';
@@ -25,6 +26,7 @@ export class ConfigurationReader {
     private readonly types: TypeCatalog,
     private readonly consentTypes: ConsentTypeCatalog,
     private readonly customFields: CustomFieldCatalog,
+    private readonly programs: ProgramRepository,
   ) {}
 
   async vocabulary(clientId: string): Promise<ClientVocabulary> {
@@ -32,16 +34,18 @@ export class ConfigurationReader {
     const cached = this.cache.get(clientId);
     if (cached?.stamp === stamp) return cached;
 
-    const [typeLists, consentTypes, customFields] = await Promise.all([
+    // Programs and filters change the stamp too (every program command touches it).
+    const [typeLists, consentTypes, customFields, programs] = await Promise.all([
       Promise.all(TYPE_KINDS.map((kind) => this.types.list(clientId, kind))),
       this.consentTypes.list(clientId),
       this.customFields.list(clientId),
+      this.programs.listAll(clientId),
     ]);
     const types = Object.fromEntries(TYPE_KINDS.map((kind, i) => [kind, typeLists[i]])) as Record<
       TypeKind,
       (typeof typeLists)[number]
     >;
-    const vocabulary = new ClientVocabulary(stamp, types, consentTypes, customFields);
+    const vocabulary = new ClientVocabulary(stamp, types, consentTypes, customFields, programs);
     this.cache.delete(clientId);
     this.cache.set(clientId, vocabulary);
     if (this.cache.size > MAX_CACHED_CLIENTS) {

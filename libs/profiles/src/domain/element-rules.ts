@@ -1,3 +1,5 @@
+import { preferenceKey } from './preference-key';
+
 /*
  * How each embedded collection matches an element of a request against a stored one
  * (merge and overwrite), and which fields an element carries. Text keys compare
@@ -78,7 +80,8 @@ export const consentRule: ElementRule = {
 
 export const preferenceRule: ElementRule = {
   keyFields: ['ProgramId', 'ChannelId', 'FilterId'],
-  key: keyOf('ProgramId', 'ChannelId', 'FilterId'),
+  // Ids as numbers, channel aliases as their channel ("SMS" is "Text/SMS").
+  key: preferenceKey,
   fields: [
     'ProgramId',
     'ChannelId',

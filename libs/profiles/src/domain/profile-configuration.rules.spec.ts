@@ -55,6 +55,20 @@ function vocabulary(): ProfileVocabulary {
       return null;
     },
     requiredCustomFields: () => ['SignupSource'],
+    // One program and Email filter; preference.rules.spec.ts covers the preference rules.
+    program: (id) => (id === 1 ? { IsActive: true } : undefined),
+    filter: (id) =>
+      id === 10
+        ? {
+            ProgramId: 1,
+            FilterId: 10,
+            ChannelId: 'Email',
+            IsActive: true,
+            FrequencyIds: [],
+            RequiredConsentTypes: [],
+          }
+        : undefined,
+    channel: (value) => (value.toLowerCase() === 'email' ? 'Email' : undefined),
   };
 }
 
@@ -94,7 +108,12 @@ describe('checkAgainstConfiguration', () => {
             EmailAddress: 'a@b.io',
             Consents: [{ ConsentType: 'Marketing', ConsentVersion: '0.9' }, { ConsentType: 'Sms' }],
             EmailPreferences: [
-              { ConsentAssociations: [{ ConsentType: 'Marketing', ConsentVersion: '2.0' }] },
+              {
+                ProgramId: '1',
+                ChannelId: 'Email',
+                FilterId: '10',
+                ConsentAssociations: [{ ConsentType: 'Marketing', ConsentVersion: '2.0' }],
+              },
             ],
           },
         ],

@@ -1,4 +1,6 @@
+import { consentTransitionProblems } from './consent.rules';
 import type { ProfileData } from './profile-data.schema';
+import { preferenceProblems, type PreferenceVocabulary } from './preference.rules';
 
 /** The kinds of type entries a profile names. */
 export type ProfileTypeKind =
@@ -13,11 +15,16 @@ export type ProfileTypeKind =
  * What a profile write needs to know of its client's configuration (the port; the
  * configuration module's snapshot implements it). Names compare case-insensitively.
  */
-export interface ProfileVocabulary {
+export interface ProfileVocabulary extends PreferenceVocabulary {
   type(kind: ProfileTypeKind, name: string): { IsActive: boolean } | undefined;
-  consentType(
-    name: string,
-  ): { IsActive: boolean; Versions: { ConsentVersion: string; IsActive: boolean }[] } | undefined;
+  consentType(name: string):
+    | {
+        IsActive: boolean;
+        Versions: { ConsentVersion: string; IsActive: boolean; ExpirationInDays?: number }[];
+        /** The most recent version (what a new consent without a version gets). */
+        LatestVersion?: string | null;
+      }
+    | undefined;
   customField(name: string): { IsActive: boolean } | undefined;
   /** Type, limits, picklist and update rule of a custom field value; a message or null. */
   checkCustomFieldValue(
@@ -113,6 +120,8 @@ export function checkAgainstConfiguration(
       checkConsents(preference.ConsentAssociations, `${path}[${index}].ConsentAssociations`),
     );
 
+  problems.push(...consentTransitionProblems(body, current));
+  problems.push(...preferenceProblems(body, vocabulary, kind, current));
   checkConsents(body.Consents, 'Consents');
   checkPreferences(body.ProfilePreferences, 'ProfilePreferences');
   for (const [collection, preferences] of CONTACT_CONTAINERS) {

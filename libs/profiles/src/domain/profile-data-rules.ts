@@ -1,3 +1,5 @@
+import { consentDataRule } from './consent.rules';
+import { preferenceDataRule } from './preference.rules';
 import type { ProfileVocabulary } from './profile-configuration.rules';
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
@@ -16,7 +18,7 @@ export type DataRule = (
 ) => ProfileData;
 
 /** In order; each rule module (preferences, consents) adds its step here. */
-const DATA_RULES: DataRule[] = [];
+const DATA_RULES: DataRule[] = [consentDataRule, preferenceDataRule];
 
 /** Runs every data rule after a create, merge, overwrite or patch. */
 export function applyDataRules(

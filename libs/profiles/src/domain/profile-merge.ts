@@ -3,6 +3,7 @@ import {
   ElementRule,
   PROFILE_COLLECTIONS,
   PROFILE_FIELDS,
+  preferenceRule,
 } from './element-rules';
 import type { Edited, ProfileData } from './profile-data.schema';
 
@@ -92,6 +93,14 @@ function applyElement(
   for (const [collection, nestedRule] of Object.entries(rule.nested)) {
     const storedNested = (existing?.[collection] as Element[] | undefined) ?? [];
     element[collection] = applyCollection(storedNested, input[collection], nestedRule, mode, ctx);
+  }
+  if (rule === preferenceRule && element.IsActive === false) {
+    // A preference is not activatable from the wire: naming an archived (or deactivated)
+    // one again in a write brings it back, without the reason it was archived for.
+    element.IsActive = true;
+    element.PreferenceAttributes = (
+      (element.PreferenceAttributes as Element[] | undefined) ?? []
+    ).filter((attribute) => attribute.Key !== '$Reason_Code');
   }
   rule.derive?.(element);
   if (rule.stamp === 'edited') element.Edited = stamp(existing?.Edited as Edited | undefined, ctx);

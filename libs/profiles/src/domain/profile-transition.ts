@@ -1,9 +1,14 @@
 import { validateProfileBody } from '../dto/validate-profile-body';
 import { toProfileDto } from '../mapping/profile.mapper';
-import { type ProfileView, writerView } from '../mapping/profile-view';
+import { canSeeProgram, type ProfileView, writerView } from '../mapping/profile-view';
+import { archivePreferences, type ArchivePreferencesWrite } from './preference-archive';
 import { renameGroup, type RenameGroupWrite } from './group-rename';
+import { expireProfileData, type ExpireWrite } from './consent-expiry';
+import { markVersionPending, type ConsentVersionPendingWrite } from './consent-version-pending';
 import { checkAgainstConfiguration, type ProfileVocabulary } from './profile-configuration.rules';
 import { applyDataRules } from './profile-data-rules';
+import { applyPreserveFlags } from './preference.rules';
+import { applyDoNotContact, type DncApplyWrite } from './do-not-contact';
 import { checkProfileInput } from './profile-input.rules';
 import { applyProfileWrite } from './profile-merge';
 import { hiddenFrom, scopeViolations } from './profile-scope.rules';
@@ -60,6 +65,10 @@ export function transitionProfile(
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
       let data = applyProfileWrite(profile.data, body, write.kind, ctx);
+      if (write.kind === 'merge') {
+        const view = writerView(write.scope);
+        data = applyPreserveFlags(data, body, ctx, (c, element) => hiddenFrom(view, c, element));
+      }
       if (write.kind === 'overwrite' && write.scope) {
         // An overwrite covers what its writer can see: the rest is kept as stored.
         const view = writerView(write.scope);
@@ -104,6 +113,40 @@ export function transitionProfile(
     case 'delete':
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       return { ...next, state: 'deleted', data: undefined };
+    case 'expire':
+      // A profile deleted meanwhile has nothing left to expire (no failure).
+      if (profile.state !== 'active' || !profile.data) return next;
+      return {
+        ...next,
+        data: expireProfileData(profile.data, (body as unknown as ExpireWrite).AsOf, ctx).data,
+      };
+    case 'consent-version-pending':
+      if (profile.state !== 'active' || !profile.data) return next;
+      return {
+        ...next,
+        data: markVersionPending(profile.data, body as unknown as ConsentVersionPendingWrite, ctx)
+          .data,
+      };
+    case 'archive-preferences': {
+      if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
+      if (!profile.data) throw new PermanentWriteError('The profile was never created');
+      // Only preferences of programs the writer's user group may see are archived.
+      const view = writerView(write.scope);
+      const data = archivePreferences(
+        profile.data,
+        body as ArchivePreferencesWrite,
+        (programId) => canSeeProgram(view, programId),
+        ctx,
+      );
+      return { ...next, data };
+    }
+    case 'dnc-apply':
+      // A profile deleted meanwhile has nothing to mark (no failure).
+      if (profile.state === 'deleted' || !profile.data) return next;
+      return {
+        ...next,
+        data: applyDoNotContact(profile.data, body as unknown as DncApplyWrite, ctx),
+      };
   }
 }
 

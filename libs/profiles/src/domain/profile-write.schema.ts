@@ -8,7 +8,21 @@ import type { CallerScope } from '../mapping/profile-view';
  * POST /{clientId}/Groups/{groupType}/Rename (body: domain/group-rename.ts RenameGroupWrite).
  */
 export type ProfileWriteKind =
-  'create' | 'merge' | 'overwrite' | 'patch' | 'delete' | 'remove-tag' | 'rename-group';
+  | 'create'
+  | 'merge'
+  | 'overwrite'
+  | 'patch'
+  | 'delete'
+  | 'remove-tag'
+  | 'rename-group'
+  // PUT /{clientId}/Profile/Preferences/{profileId}/Archive (domain/preference-archive.ts).
+  | 'archive-preferences'
+  // A do-not-contact list change reaching the profile (domain/do-not-contact.ts).
+  | 'dnc-apply'
+  // Scheduled consent/preference expiry (domain/consent-expiry.ts, body ExpireWrite).
+  | 'expire'
+  // A newer consent version published (domain/consent-version-pending.ts).
+  | 'consent-version-pending';
 export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
 
 /**

@@ -71,6 +71,27 @@ ProfileSchema.index({
   'data.Addresses.AddressPreferences.PreferenceAttributes.Key': 1,
 });
 
+// Serves: the consent-expiry job's candidates (active profiles of every client holding an
+// ExpirationDate up to a bound, paged by _id; one index per path of the $or, the exact
+// check is in code: domain/consent-expiry.ts).
+ProfileSchema.index({ 'data.Consents.ExpirationDate': 1 });
+// Serves: the consent-expiry job's candidates (consents on emails).
+ProfileSchema.index({ 'data.Emails.Consents.ExpirationDate': 1 });
+// Serves: the consent-expiry job's candidates (consents on phone numbers).
+ProfileSchema.index({ 'data.PhoneNumbers.Consents.ExpirationDate': 1 });
+// Serves: the consent-expiry job's candidates (consents on addresses).
+ProfileSchema.index({ 'data.Addresses.Consents.ExpirationDate': 1 });
+// Serves: the consent-expiry job's candidates (profile preferences).
+ProfileSchema.index({ 'data.ProfilePreferences.ExpirationDate': 1 });
+// Serves: the consent-expiry job's candidates (preferences of emails).
+ProfileSchema.index({ 'data.Emails.EmailPreferences.ExpirationDate': 1 });
+// Serves: the consent-expiry job's candidates (preferences of phone numbers).
+ProfileSchema.index({ 'data.PhoneNumbers.PhonePreferences.ExpirationDate': 1 });
+// Serves: the consent-expiry job's candidates (preferences of addresses).
+ProfileSchema.index({ 'data.Addresses.AddressPreferences.ExpirationDate': 1 });
+// (The new-consent-version job pages through a client's holders of a consent type with the
+// consent-key indexes above.)
+
 /** Highest profile id handed out per client: a hint for the next claim, not a counter. */
 @Schema({ collection: 'profile_id_hints', versionKey: false })
 export class ProfileIdHint {

@@ -14,28 +14,39 @@ export class PreferenceAttributeDto {
 }
 
 export class PreferenceDto {
-  @OptionalText(50)
+  @OptionalText(50, { description: "The program's Id as a decimal string; required" })
   ProgramId?: string;
 
-  @OptionalText(50, { description: 'Phone, Fax, Text, SMS, Email, Mail or Solicit' })
+  @OptionalText(50, {
+    description:
+      "The filter's channel: Phone, Text/SMS (also Text, SMS), Email, Mail or Solicit, any letter case; stored in that spelling. EmailPreferences take Email, PhonePreferences Phone or Text/SMS, AddressPreferences Mail, ProfilePreferences Solicit",
+  })
   ChannelId?: string;
 
-  @OptionalText(50)
+  @OptionalText(50, { description: 'The ID of a filter of the program, as a string; required' })
   FilterId?: string;
 
-  @OptionalText(20)
+  @OptionalText(20, { description: "One of the filter's frequency IDs (any locale)" })
   FrequencyId?: string;
 
   @NestedArray(() => ConsentAssociationDto)
   ConsentAssociations?: ConsentAssociationDto[];
 
-  @OptionalText(20, { enum: ['Expressed', 'Implied'] })
+  @OptionalText(20, {
+    enum: ['Expressed', 'Implied'],
+    description:
+      'Implied: inferred by a system rather than expressed by the person; returned only with implied=true',
+  })
   MatchType?: string;
 
   @OptionalText(256)
   ReasonCode?: string;
 
-  @OptionalText(20, { enum: ['Active', 'Expired'] })
+  @OptionalText(20, {
+    enum: ['Active', 'Expired'],
+    description:
+      'Computed: a written preference is Active, and Expired once past its ExpirationDate. A value sent is ignored, except Active on an expired preference, which renews it',
+  })
   PreferenceStatus?: string;
 
   @OptionalText(100)
@@ -44,7 +55,11 @@ export class PreferenceDto {
   @OptionalText(100)
   SourceId?: string;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      "Computed when the preference is written: the write's time plus the filter's opt-in or opt-out expiration days (customer or non-customer); a date sent is kept when earlier",
+  })
   @IsOptional()
   @IsISO8601()
   ExpirationDate?: string;

@@ -6,7 +6,19 @@ export class ProfileUpdateDto {
   Sequence: number;
 
   @ApiProperty({
-    enum: ['create', 'merge', 'overwrite', 'patch', 'delete', 'remove-tag', 'rename-group'],
+    enum: [
+      'create',
+      'merge',
+      'overwrite',
+      'patch',
+      'delete',
+      'remove-tag',
+      'rename-group',
+      'archive-preferences',
+      'dnc-apply',
+      'expire',
+      'consent-version-pending',
+    ],
   })
   Operation: string;
 

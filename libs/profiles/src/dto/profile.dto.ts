@@ -121,10 +121,18 @@ export class ProfileDto {
   @MaxLength(100)
   CustomerType?: string;
 
-  @OptionalBoolean({ default: true })
+  @OptionalBoolean({
+    default: true,
+    description:
+      "false on a merge (POST) deactivates the contact elements' consents the body does not restate; acts on that write only (stored and returned as sent)",
+  })
   PreserveConsents?: boolean;
 
-  @OptionalBoolean({ default: true })
+  @OptionalBoolean({
+    default: true,
+    description:
+      'false on a merge (POST) deactivates every preference of the profile the body does not restate; acts on that write only (stored and returned as sent)',
+  })
   PreservePreferences?: boolean;
 
   @ApiPropertyOptional({ type: CustomerNameDto })

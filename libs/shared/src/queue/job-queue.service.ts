@@ -1,7 +1,14 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { DEFAULT_JOB_OPTIONS, JOBS_QUEUE, JobName, JobPayloads } from './queue.constants';
+import {
+  DEFAULT_JOB_OPTIONS,
+  isScheduledJob,
+  JOBS_QUEUE,
+  JobName,
+  JobPayloads,
+  SCHEDULED_JOB_OPTIONS,
+} from './queue.constants';
 
 /** The producer side of our queue: the only place that knows it is Bull. */
 @Injectable()
@@ -9,7 +16,8 @@ export class JobQueue {
   constructor(@InjectQueue(JOBS_QUEUE) private readonly queue: Queue) {}
 
   /**
-   * Adds a job. While Redis is unreachable the client would hold the command until it
+   * Adds a job. Enqueuing a scheduled job's name runs it once now, besides its schedule
+   * (tests do this instead of waiting for the interval). While Redis is unreachable the client would hold the command until it
    * reconnects; `timeoutMs` bounds that wait (the caller decides what a late enqueue means).
    */
   async enqueue<N extends JobName>(
@@ -17,7 +25,8 @@ export class JobQueue {
     payload: JobPayloads[N],
     options: { timeoutMs?: number } = {},
   ): Promise<void> {
-    const added = this.queue.add(name, payload, DEFAULT_JOB_OPTIONS);
+    const jobOptions = isScheduledJob(name) ? SCHEDULED_JOB_OPTIONS : DEFAULT_JOB_OPTIONS;
+    const added = this.queue.add(name, payload, jobOptions);
     if (options.timeoutMs === undefined) {
       await added;
       return;

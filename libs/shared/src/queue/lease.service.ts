@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { Settings } from '../settings/settings';
 import { JOBS_QUEUE } from './queue.constants';
 
+const EXTEND_SCRIPT =
+  'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end';
 const RELEASE_SCRIPT =
   'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 
@@ -34,6 +36,11 @@ export class LeaseService {
       if (token || Date.now() >= deadline) return token;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  }
+
+  /** Renews a lease still held with `token`; false when it was lost meanwhile. */
+  async extend(name: string, token: string, ttlMs: number): Promise<boolean> {
+    return (await this.queue.client.eval(EXTEND_SCRIPT, 1, this.key(name), token, ttlMs)) === 1;
   }
 
   async release(name: string, token: string): Promise<void> {

@@ -1,9 +1,14 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ClockModule } from '../clock';
 import { Settings } from '../settings/settings';
 import { JobQueue } from './job-queue.service';
+import { JobRunLog } from './job-run-log.service';
+import { JobRun, JobRunSchema } from './job-run.schema';
 import { JobRunner } from './job-runner.service';
+import { JobStatusController } from './job-status.controller';
 import { LeaseService } from './lease.service';
 import { JOBS_QUEUE } from './queue.constants';
 
@@ -16,23 +21,28 @@ const bullImports = [
     }),
   }),
   BullModule.registerQueue({ name: JOBS_QUEUE }),
+  // The Clock every scheduled job reads; global, so both apps get one through here.
+  ClockModule,
+  MongooseModule.forFeature([{ name: JobRun.name, schema: JobRunSchema }]),
 ];
 
 /**
  * Our one module around the queue library: producers use `JobQueue`, the worker adds
- * `JobRunner`, and `LeaseService` gives per-key exclusive leases. Swapping Bull for
- * BullMQ touches this folder only.
+ * `JobRunner` (which also runs the scheduled jobs and records their runs in `job_runs`),
+ * and `LeaseService` gives per-key exclusive leases. Swapping Bull for BullMQ touches
+ * this folder only.
  */
 @Module({})
 export class QueueModule {
-  /** Producer side (the api, and the worker when it schedules). */
+  /** Producer side (the api, and the worker when it schedules); serves GET Jobs/Status. */
   static forProducer(): DynamicModule {
     return {
       module: QueueModule,
       global: true,
       imports: bullImports,
-      providers: [JobQueue, LeaseService],
-      exports: [JobQueue, LeaseService],
+      controllers: [JobStatusController],
+      providers: [JobQueue, LeaseService, JobRunLog],
+      exports: [JobQueue, LeaseService, JobRunLog],
     };
   }
 
@@ -42,8 +52,8 @@ export class QueueModule {
       module: QueueModule,
       global: true,
       imports: [...bullImports, DiscoveryModule],
-      providers: [JobQueue, LeaseService, JobRunner],
-      exports: [JobQueue, LeaseService],
+      providers: [JobQueue, LeaseService, JobRunLog, JobRunner],
+      exports: [JobQueue, LeaseService, JobRunLog],
     };
   }
 }

@@ -30,6 +30,14 @@ export class Settings {
   readonly staleWriteMs: number;
   /** Attempts before a write that keeps failing with an unexpected error is marked failed. */
   readonly maxWriteAttempts: number;
+  /** Interval of the scheduled consent and preference expiry job (0: not scheduled). */
+  readonly consentExpiryIntervalMs: number;
+  /** Interval of the scheduled new-consent-version job (0: not scheduled). */
+  readonly consentVersionIntervalMs: number;
+  /** Interval of the scheduled do-not-contact propagation job (0: not scheduled). */
+  readonly dncPropagationIntervalMs: number;
+  /** Profiles a scheduled job reads per page (the version job saves its cursor per page). */
+  readonly scheduledJobBatchSize: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.port = intOf(env, 'PORT', 3000);
@@ -49,6 +57,10 @@ export class Settings {
     this.sweepIntervalMs = intOf(env, 'SWEEP_INTERVAL_MS', 30000);
     this.staleWriteMs = intOf(env, 'STALE_WRITE_MS', 60000);
     this.maxWriteAttempts = intOf(env, 'MAX_WRITE_ATTEMPTS', 5);
+    this.consentExpiryIntervalMs = intOf(env, 'CONSENT_EXPIRY_INTERVAL_MS', 3600000);
+    this.consentVersionIntervalMs = intOf(env, 'CONSENT_VERSION_INTERVAL_MS', 60000);
+    this.dncPropagationIntervalMs = intOf(env, 'DNC_PROPAGATION_INTERVAL_MS', 60000);
+    this.scheduledJobBatchSize = Math.max(1, intOf(env, 'SCHEDULED_JOB_BATCH_SIZE', 200));
   }
 }
 

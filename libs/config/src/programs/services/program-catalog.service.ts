@@ -117,6 +117,20 @@ export class ProgramCatalog {
     });
   }
 
+  /**
+   * The account's Do Not Contact filter for a channel: the first active filter of that
+   * channel in the active DNC programs (program id order), or null when none is configured.
+   * Do-not-contact lists mark profiles with a preference on it.
+   */
+  async doNotContactFilter(clientId: string, channel: Channel): Promise<CatalogFilter | null> {
+    for (const program of await this.load(clientId)) {
+      if (program.ProgramType !== 'Do Not Contact (DNC)' || program.IsActive === false) continue;
+      const filter = program.Filters.find((f) => f.ChannelID === channel && f.IsActive !== false);
+      if (filter) return this.findFilter(clientId, program.programId, null, filter.ID);
+    }
+    return null;
+  }
+
   private async load(clientId: string): Promise<StoredProgram[]> {
     // The stamp is read before the data: a change stored meanwhile leaves a newer stamp,
     // so data cached under the older one is reloaded on the next call.

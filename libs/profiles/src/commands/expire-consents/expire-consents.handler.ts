@@ -1,0 +1,77 @@
+import { Logger } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Clock, type JobCounts, Settings } from '@app/shared';
+import { candidateBound, expireProfileData, type ExpireWrite } from '../../domain/consent-expiry';
+import { ExpiryCandidates } from '../../repositories/expiry-candidates.repository';
+import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import { ExpireConsentsCommand } from './expire-consents.command';
+
+/** The user id the expiry writes carry (Edited.ModifiedBy, history, Updates). */
+export const EXPIRY_USER = 'system:consent-expiry';
+
+/** Pending writes of a profile looked at for an `expire` already queued. */
+const PENDING_LOOKAHEAD = 100;
+
+/**
+ * Finds active profiles (every client) holding a consent or preference past its
+ * ExpirationDate as of the Clock's now, and queues one `expire` write per profile; the
+ * worker applies it in the profile's write order like any write. Nothing is kept between
+ * runs: a run that stops halfway leaves profiles that the next run finds again, and a
+ * profile whose `expire` write is still pending is not queued twice.
+ */
+@CommandHandler(ExpireConsentsCommand)
+export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsCommand> {
+  private readonly logger = new Logger('ConsentExpiry');
+
+  constructor(
+    private readonly candidates: ExpiryCandidates,
+    private readonly writes: ProfileWriteRepository,
+    private readonly intake: ProfileWriteIntake,
+    private readonly clock: Clock,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute({ maxPages }: ExpireConsentsCommand): Promise<JobCounts> {
+    const asOf = this.clock.now();
+    const body: ExpireWrite = { AsOf: asOf.toISOString() };
+    const bound = candidateBound(asOf);
+    const limit = this.settings.scheduledJobBatchSize;
+    const counts = { candidates: 0, profiles: 0, consents: 0, preferences: 0, alreadyQueued: 0 };
+    let after = '';
+    for (let pages = 0; maxPages === undefined || pages < maxPages; pages++) {
+      const page = await this.candidates.page(bound, after, limit);
+      counts.candidates += page.length;
+      for (const profile of page) {
+        const due = expireProfileData(profile.data!, body.AsOf, { at: body.AsOf, userId: '' });
+        if (!due.counts.consents && !due.counts.preferences) continue;
+        if (await this.expiryPending(profile.clientId, profile.profileId)) {
+          counts.alreadyQueued++;
+          continue;
+        }
+        await this.intake.accept({
+          clientId: profile.clientId,
+          profileId: profile.profileId,
+          kind: 'expire',
+          body,
+          userId: EXPIRY_USER,
+        });
+        counts.profiles++;
+        counts.consents += due.counts.consents;
+        counts.preferences += due.counts.preferences;
+      }
+      if (page.length < limit) break;
+      after = page[page.length - 1]._id;
+    }
+    this.logger.log(
+      `as of ${body.AsOf}: ${counts.profiles} profiles queued (${counts.consents} consents, ` +
+        `${counts.preferences} preferences) of ${counts.candidates} candidates`,
+    );
+    return counts;
+  }
+
+  private async expiryPending(clientId: string, profileId: number): Promise<boolean> {
+    const pending = await this.writes.pendingFor(clientId, profileId, PENDING_LOOKAHEAD);
+    return pending.some((write) => write.kind === 'expire');
+  }
+}

@@ -1,0 +1,116 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ProgramCatalog } from '@app/config';
+import { DncRepository, type DncEntry } from '@app/consents';
+import { Clock, Settings } from '@app/shared';
+import type { DncApplyWrite } from '../../domain/do-not-contact';
+import { normText, phoneDigits } from '../../domain/element-rules';
+import type { ProfileData } from '../../domain/profile-data.schema';
+import { ProfileRepository } from '../../repositories/profile.repository';
+import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import {
+  type DncPropagationCounts,
+  PropagateDoNotContactCommand,
+} from './propagate-do-not-contact.command';
+
+/** List changes taken per run; the next run takes the rest. */
+const ENTRIES_PER_RUN = 100;
+/** Who system writes of this job name as their author (Edited.ModifiedBy). */
+export const DNC_SYSTEM_USER = 'system:do-not-contact';
+
+/**
+ * For each list change not yet propagated (oldest first), every active profile holding the
+ * value on an active contact element gets a queued `dnc-apply` write (the worker applies it
+ * in the profile's write order; the profile document is never written here). Profiles are
+ * read in pages by id; the entry's cursor is saved after each page, so a run stopped halfway
+ * resumes after the last page it finished. A page repeated after a crash queues the same
+ * write twice, which changes nothing the second time. The change is marked propagated last,
+ * and only if the entry did not change meanwhile (a new change starts over).
+ */
+@CommandHandler(PropagateDoNotContactCommand)
+export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDoNotContactCommand> {
+  constructor(
+    private readonly entries: DncRepository,
+    private readonly programs: ProgramCatalog,
+    private readonly profiles: ProfileRepository,
+    private readonly intake: ProfileWriteIntake,
+    private readonly clock: Clock,
+    private readonly settings: Settings,
+  ) {}
+
+  async execute(command: PropagateDoNotContactCommand): Promise<DncPropagationCounts> {
+    const batchSize = this.settings.scheduledJobBatchSize;
+    const counts: DncPropagationCounts = { entries: 0, profiles: 0 };
+    let pages = 0;
+    for (const entry of await this.entries.pendingPropagation(ENTRIES_PER_RUN)) {
+      const write = await this.writeFor(entry);
+      for (let after = entry.cursor; ;) {
+        if (command.maxPages !== undefined && pages >= command.maxPages) return counts;
+        const page = await this.profiles.findSearchCandidates(
+          entry.clientId,
+          [candidateCondition(entry)],
+          after,
+          batchSize,
+        );
+        pages++;
+        for (const profile of page) {
+          if (!profile.data || !holdsValue(profile.data, entry)) continue;
+          await this.intake.accept({
+            clientId: entry.clientId,
+            profileId: profile.profileId,
+            kind: 'dnc-apply',
+            body: write,
+            userId: DNC_SYSTEM_USER,
+          });
+          counts.profiles++;
+        }
+        if (page.length) {
+          after = page[page.length - 1].profileId;
+          await this.entries.saveCursor(entry, after);
+        }
+        if (page.length < batchSize) break;
+      }
+      await this.entries.markPropagated(entry, this.clock.now());
+      counts.entries++;
+    }
+    return counts;
+  }
+
+  private async writeFor(entry: DncEntry): Promise<DncApplyWrite> {
+    const write: DncApplyWrite = {
+      Channel: entry.ListType,
+      Key: entry.key,
+      ListId: entry.listId,
+      Listed: entry.state === 'listed',
+      ...(entry.ReasonCode ? { ReasonCode: entry.ReasonCode } : {}),
+    };
+    if (!write.Listed) return write;
+    const filter = await this.programs.doNotContactFilter(entry.clientId, entry.ListType);
+    if (filter) {
+      write.Filter = {
+        ProgramId: String(filter.ProgramId),
+        ChannelId: filter.ChannelId,
+        FilterId: String(filter.FilterId),
+      };
+    }
+    return write;
+  }
+}
+
+/** The indexed candidate query: profiles storing the value (active or not). */
+function candidateCondition(entry: DncEntry): Record<string, unknown> {
+  return entry.ListType === 'Email'
+    ? { 'data.Emails.Key': entry.key }
+    : { 'data.PhoneNumbers.PhoneNumberNumeric': Number(entry.key) };
+}
+
+/** Whether an active contact element holds the value (the exact check of a candidate). */
+function holdsValue(data: ProfileData, entry: DncEntry): boolean {
+  if (data.IsActive === false) return false;
+  return entry.ListType === 'Email'
+    ? (data.Emails ?? []).some(
+        (e) => e.IsActive !== false && normText(e.EmailAddress) === entry.key,
+      )
+    : (data.PhoneNumbers ?? []).some(
+        (p) => p.IsActive !== false && phoneDigits(p.PhoneNumber) === entry.key,
+      );
+}

@@ -1,0 +1,103 @@
+import {
+  ConsentStatus,
+  consentTransitionRefusal,
+  isConsentStatus,
+  settleConsent,
+  type ConsentTypeTerms,
+} from '@app/consents';
+import { consentRule, type ElementRule } from './element-rules';
+import type { DataRule } from './profile-data-rules';
+import type { ProfileData, StoredConsent } from './profile-data.schema';
+import { CONTACT_LISTS } from './profile-history';
+
+/*
+ * The consent rules of a profile write (the pure rules are in @app/consents): status
+ * transitions, checked at acceptance against the stored profile and again by the worker
+ * against the profile as it is then; and the derived fields (version, dates, flags) the
+ * worker stores.
+ */
+
+type Element = Record<string, unknown>;
+
+/**
+ * One message per consent of the body whose status change is not allowed, naming its
+ * path, type, the stored status and the requested one. A consent compares with the
+ * stored consent of its type in the same container (the profile, or the contact element
+ * with the same key); an inactive stored consent counts as none (callers never see it).
+ * ConsentStatus null asks for NotSet; an omitted ConsentStatus changes nothing.
+ */
+export function consentTransitionProblems(body: Element, current?: ProfileData): string[] {
+  const problems: string[] = [];
+  const stored = current as unknown as Element | undefined;
+  const check = (consents: unknown, storedConsents: unknown, path: string) =>
+    elements(consents).forEach((consent, index) => {
+      if (typeof consent.ConsentType !== 'string' || !('ConsentStatus' in consent)) return;
+      const to = consent.ConsentStatus === null ? ConsentStatus.NotSet : consent.ConsentStatus;
+      if (!isConsentStatus(to)) return; // the DTO refuses it
+      const previous = matching(storedConsents, consentRule, consent);
+      const from =
+        !previous || previous.IsActive === false
+          ? 'new'
+          : isConsentStatus(previous.ConsentStatus)
+            ? previous.ConsentStatus
+            : ConsentStatus.NotSet;
+      const refusal = consentTransitionRefusal(from, to);
+      if (refusal) {
+        problems.push(
+          `${path}[${index}].ConsentStatus (ConsentType ${JSON.stringify(consent.ConsentType)}): ${refusal}`,
+        );
+      }
+    });
+
+  check(body.Consents, stored?.Consents, 'Consents');
+  for (const { list, rule } of CONTACT_LISTS) {
+    elements(body[list]).forEach((element, index) => {
+      const storedElement = matching(stored?.[list], rule, element);
+      check(element.Consents, storedElement?.Consents, `${list}[${index}].Consents`);
+    });
+  }
+  return problems;
+}
+
+/**
+ * The data rule of consents: every consent of the profile after a write, settled against
+ * the consent of its type stored before in the same container (see `settleConsent`).
+ */
+export const consentDataRule: DataRule = (before, after, vocabulary, ctx) => {
+  const termsOf = (typeName: string | undefined): ConsentTypeTerms | undefined =>
+    typeName ? vocabulary.consentType(typeName) : undefined;
+  const settle = (consents: unknown, storedConsents: unknown) =>
+    elements(consents).map((consent) =>
+      settleConsent(
+        matching(storedConsents, consentRule, consent) as StoredConsent | undefined,
+        consent as unknown as StoredConsent,
+        termsOf(consent.ConsentType as string | undefined),
+        ctx.at,
+      ),
+    );
+
+  const was = before as unknown as Element | undefined;
+  const result = { ...after, Consents: settle(after.Consents, was?.Consents) };
+  const data = result as unknown as Element;
+  for (const { list, rule } of CONTACT_LISTS) {
+    if (!Array.isArray(data[list])) continue;
+    data[list] = elements(data[list]).map((element) =>
+      Array.isArray(element.Consents)
+        ? {
+            ...element,
+            Consents: settle(element.Consents, matching(was?.[list], rule, element)?.Consents),
+          }
+        : element,
+    );
+  }
+  return result;
+};
+
+function matching(list: unknown, rule: ElementRule, element: Element): Element | undefined {
+  const key = rule.key(element);
+  return elements(list).find((candidate) => rule.key(candidate) === key);
+}
+
+function elements(value: unknown): Element[] {
+  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Element[]) : [];
+}

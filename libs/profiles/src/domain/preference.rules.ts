@@ -1,0 +1,530 @@
+import { isDeepStrictEqual } from 'node:util';
+import { consentRule, normText, PROFILE_COLLECTIONS } from './element-rules';
+import type { ProfileData } from './profile-data.schema';
+import type { WriteContext } from './profile-merge';
+import { preferenceIdKey, preferenceKey } from './preference-key';
+
+/*
+ * The preference rules (issue 5 "Preferences"; README "Preferences"):
+ * - preferenceProblems: every preference a write adds or changes names an existing, active
+ *   program, a filter of it, the filter's channel, which must fit the container, and
+ *   (optionally) one of the filter's frequencies; it carries the consent associations the
+ *   filter requires; PreferenceType, MatchType and PreferenceStatus take their values only.
+ *   Checked at acceptance (400) and again by the worker, against the stored profile.
+ * - preferenceDataRule: a written preference is stored in canonical spelling, Active, with
+ *   the ExpirationDate its filter's days give (data rule, after the merge).
+ * - applyPreserveFlags: PreservePreferences / PreserveConsents false on a merge deactivate
+ *   what the write does not restate.
+ */
+
+type Element = Record<string, unknown>;
+
+/** What the preference rules know of a filter (and its program). */
+export interface PreferenceFilter {
+  ProgramId: number;
+  FilterId: number;
+  /** Canonical channel: Phone, Text/SMS, Email, Mail or Solicit. */
+  ChannelId: string;
+  IsActive: boolean;
+  /** Every frequency id the filter offers, in any locale. */
+  FrequencyIds: string[];
+  OptInCustomerExpirationDays?: number;
+  OptOutCustomerExpirationDays?: number;
+  OptInNonCustomerExpirationDays?: number;
+  OptOutNonCustomerExpirationDays?: number;
+  /** TypeNames of the consent types a preference on the filter must be associated with. */
+  RequiredConsentTypes: string[];
+}
+
+/** The part of the profile's configuration port the preference rules use. */
+export interface PreferenceVocabulary {
+  program(programId: number): { IsActive: boolean } | undefined;
+  /** Filter ids are unique per client: the filter of that id, whatever its program. */
+  filter(filterId: number): PreferenceFilter | undefined;
+  /** The canonical channel of a ChannelId ("sms" gives "Text/SMS"), or undefined. */
+  channel(value: string): string | undefined;
+}
+
+/** Which channels each preference container takes (spec: Solicit is the customer type's). */
+export const CONTAINER_CHANNELS: Record<string, string[]> = {
+  ProfilePreferences: ['Solicit'],
+  EmailPreferences: ['Email'],
+  PhonePreferences: ['Phone', 'Text/SMS'],
+  AddressPreferences: ['Mail'],
+};
+
+const CONTACT_CONTAINERS: [collection: string, container: string][] = [
+  ['Emails', 'EmailPreferences'],
+  ['PhoneNumbers', 'PhonePreferences'],
+  ['Addresses', 'AddressPreferences'],
+];
+
+const PREFERENCE_TYPES: Record<number, string> = { 1: 'opt-in', 2: 'opt-out' };
+const MATCH_TYPES = ['Expressed', 'Implied'];
+const STATUSES = ['Active', 'Expired'];
+
+/** One preference container of a body (or stored profile) and its stored counterpart. */
+interface ContainerPair {
+  /** Where the container is in the body (`Emails[0].EmailPreferences`). */
+  path: string;
+  container: string;
+  given: Element[];
+  stored: Element[];
+}
+
+/** The preference containers of `data`, each with the matching container of `stored`. */
+function containerPairs(data: Element, stored: Element | undefined): ContainerPair[] {
+  const pairs: ContainerPair[] = [
+    {
+      path: 'ProfilePreferences',
+      container: 'ProfilePreferences',
+      given: elements(data.ProfilePreferences),
+      stored: elements(stored?.ProfilePreferences),
+    },
+  ];
+  for (const [collection, container] of CONTACT_CONTAINERS) {
+    const rule = PROFILE_COLLECTIONS[collection];
+    const storedElements = elements(stored?.[collection]);
+    elements(data[collection]).forEach((element, index) => {
+      const match = storedElements.find((candidate) => rule.key(candidate) === rule.key(element));
+      pairs.push({
+        path: `${collection}[${index}].${container}`,
+        container,
+        given: elements(element[container]),
+        stored: elements(match?.[container]),
+      });
+    });
+  }
+  return pairs;
+}
+
+/**
+ * The problems of the preferences a body adds or changes, one message each, naming the
+ * field by its path and the value. A preference the body repeats as stored (same key, and
+ * every field it sends equal to the stored one) is not checked: a preference on a filter
+ * deactivated since it was stored must not make every later write of the profile fail.
+ */
+export function preferenceProblems(
+  body: Element,
+  vocabulary: PreferenceVocabulary,
+  kind: 'create' | 'merge' | 'overwrite',
+  current?: ProfileData,
+): string[] {
+  const problems: string[] = [];
+  const stored = kind === 'create' ? undefined : (current as unknown as Element | undefined);
+  for (const { path, container, given, stored: storedList } of containerPairs(body, stored)) {
+    given.forEach((preference, index) => {
+      const match = storedList.find((s) => preferenceKey(s) === preferenceKey(preference));
+      if (match && repeatsStored(preference, match, kind)) return;
+      problems.push(
+        ...checkPreference(
+          preference,
+          `${path}[${index}]`,
+          container,
+          vocabulary,
+          kind === 'merge' ? match : undefined,
+        ),
+      );
+    });
+  }
+  return problems;
+}
+
+function checkPreference(
+  preference: Element,
+  path: string,
+  container: string,
+  vocabulary: PreferenceVocabulary,
+  merged: Element | undefined,
+): string[] {
+  const problems: string[] = [];
+  const at = (field: string) => `${path}.${field} (value ${JSON.stringify(preference[field])})`;
+  const given = (field: string) =>
+    typeof preference[field] === 'string' && (preference[field] as string).trim() !== '';
+
+  for (const field of ['ProgramId', 'ChannelId', 'FilterId']) {
+    if (!given(field)) problems.push(`${path}.${field} is required on a preference`);
+  }
+
+  const channel = given('ChannelId')
+    ? vocabulary.channel(preference.ChannelId as string)
+    : undefined;
+  if (given('ChannelId') && !channel) {
+    problems.push(
+      `${at('ChannelId')} names no channel (Phone, Text/SMS or its aliases Text and SMS, Email, Mail, Solicit)`,
+    );
+  }
+  const fits = CONTAINER_CHANNELS[container];
+  if (channel && !fits.includes(channel)) {
+    problems.push(`${at('ChannelId')} does not fit ${container}, which takes ${fits.join(' or ')}`);
+  }
+
+  const programId = parseId(preference.ProgramId);
+  const program = programId === undefined ? undefined : vocabulary.program(programId);
+  if (given('ProgramId')) {
+    if (!program) problems.push(`${at('ProgramId')} names no program of this account`);
+    else if (!program.IsActive) problems.push(`${at('ProgramId')} is an inactive program`);
+  }
+  const filterId = parseId(preference.FilterId);
+  const filter = filterId === undefined ? undefined : vocabulary.filter(filterId);
+  if (given('FilterId')) {
+    if (!filter) problems.push(`${at('FilterId')} names no filter of this account`);
+    else if (program && filter.ProgramId !== programId) {
+      problems.push(
+        `${at('FilterId')} is a filter of program ${filter.ProgramId}, not of program ${programId}`,
+      );
+    } else if (!filter.IsActive) problems.push(`${at('FilterId')} is an inactive filter`);
+  }
+
+  if (filter && channel && filter.ChannelId !== channel) {
+    problems.push(
+      `${at('ChannelId')} is not the channel of filter ${filter.FilterId} (${filter.ChannelId})`,
+    );
+  }
+  if (filter && given('FrequencyId')) {
+    const wanted = normText(preference.FrequencyId);
+    if (!filter.FrequencyIds.some((id) => normText(id) === wanted)) {
+      const offered = filter.FrequencyIds.length
+        ? `offers ${filter.FrequencyIds.map((id) => JSON.stringify(id)).join(', ')}`
+        : 'has no frequencies';
+      problems.push(
+        `${at('FrequencyId')} is not a frequency of filter ${filter.FilterId}, which ${offered}`,
+      );
+    }
+  }
+
+  const type = preference.PreferenceType;
+  if (
+    type !== undefined &&
+    type !== null &&
+    !(typeof type === 'number' && PREFERENCE_TYPES[type])
+  ) {
+    problems.push(`${at('PreferenceType')} must be 1 (opt-in) or 2 (opt-out)`);
+  }
+  if (given('MatchType') && !canonical(MATCH_TYPES, preference.MatchType)) {
+    problems.push(`${at('MatchType')} must be Expressed or Implied`);
+  }
+  if (given('PreferenceStatus') && !canonical(STATUSES, preference.PreferenceStatus)) {
+    problems.push(`${at('PreferenceStatus')} must be Active or Expired`);
+  }
+
+  if (filter) {
+    const associations = effectiveAssociations(preference, merged);
+    for (const typeName of filter.RequiredConsentTypes) {
+      const held = associations.some(
+        (association) =>
+          normText(association.ConsentType) === normText(typeName) &&
+          association.IsActive !== false,
+      );
+      if (!held) {
+        problems.push(
+          `${path}.ConsentAssociations has no active association with the consent type ${JSON.stringify(typeName)}, which filter ${filter.FilterId} requires`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * The consent associations the preference will carry: in a merge, the stored ones with
+ * the given ones merged over them (by ConsentType); otherwise the given ones.
+ */
+function effectiveAssociations(preference: Element, stored: Element | undefined): Element[] {
+  const given = elements(preference.ConsentAssociations);
+  if (!stored) return given;
+  const result = new Map(
+    elements(stored.ConsentAssociations).map((a) => [consentRule.key(a), a] as const),
+  );
+  for (const association of given) {
+    const key = consentRule.key(association);
+    result.set(key, { ...(result.get(key) ?? {}), ...association });
+  }
+  return [...result.values()];
+}
+
+/** Preference fields a writer may send, besides the key and the nested lists. */
+const VALUE_FIELDS = [
+  'FrequencyId',
+  'MatchType',
+  'ReasonCode',
+  'PreferenceStatus',
+  'UserId',
+  'SourceId',
+  'ExpirationDate',
+  'CustomerDate',
+  'PreferenceType',
+];
+const NESTED_FIELDS = ['ConsentAssociations', 'PreferenceAttributes'];
+/** Computed by the service: a write that omits them changes nothing (see preferenceDataRule). */
+const COMPUTED_FIELDS = new Set(['PreferenceStatus', 'ExpirationDate']);
+
+/**
+ * Whether a given preference repeats the stored one: every field it sends equals the
+ * stored value (nested entries compared by key on the fields they send), and, for an
+ * overwrite (which drops what it omits), it omits nothing the stored one has.
+ */
+function repeatsStored(given: Element, stored: Element, kind: string): boolean {
+  for (const field of VALUE_FIELDS) {
+    if (!(field in given)) {
+      if (kind === 'overwrite' && !COMPUTED_FIELDS.has(field) && stored[field] !== undefined)
+        return false;
+      continue;
+    }
+    if (!sameValue(field, given[field] ?? undefined, stored[field])) return false;
+  }
+  for (const field of NESTED_FIELDS) {
+    const keyOf =
+      field === 'ConsentAssociations'
+        ? consentRule.key
+        : (element: Element) => normText(element.Key);
+    const storedEntries = elements(stored[field]).filter((entry) => entry.IsActive !== false);
+    const givenEntries = elements(given[field]);
+    if (!(field in given)) {
+      if (kind === 'overwrite' && storedEntries.length) return false;
+      continue;
+    }
+    for (const entry of givenEntries) {
+      const match = storedEntries.find((candidate) => keyOf(candidate) === keyOf(entry));
+      if (!match) return false;
+      const same = Object.entries(entry).every(([name, value]) =>
+        isDeepStrictEqual(
+          value ?? undefined,
+          match[name] ?? (name === 'IsActive' ? true : undefined),
+        ),
+      );
+      if (!same) return false;
+    }
+    if (kind === 'overwrite' && storedEntries.length !== givenEntries.length) return false;
+  }
+  return true;
+}
+
+/** Field equality as the rules read values (letter case of the closed vocabularies aside). */
+function sameValue(field: string, given: unknown, stored: unknown): boolean {
+  if (field === 'MatchType' || field === 'PreferenceStatus' || field === 'FrequencyId')
+    return normText(given) === normText(stored);
+  return isDeepStrictEqual(given, stored);
+}
+
+/** A decimal id as preferences carry it ("7", " 07 "); anything else names nothing. */
+function parseId(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^\s*\d{1,10}\s*$/.test(value)) return undefined;
+  const id = Number(value);
+  return id <= 2147483647 ? id : undefined;
+}
+
+/** The canonical spelling of a closed-vocabulary value (case-insensitive), or undefined. */
+function canonical(values: string[], value: unknown): string | undefined {
+  return values.find((candidate) => candidate.toLowerCase() === normText(value));
+}
+
+function elements(value: unknown): Element[] {
+  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Element[]) : [];
+}
+
+// ---------------------------------------------------------------------------------------
+// Status and expiration (data rule)
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The customer type that counts as "customer" for the filters' expiration days. */
+export const CUSTOMER_TYPE_NAME = 'Customer';
+
+/**
+ * The days after which a preference of `type` expires on `filter`, for a customer or not;
+ * undefined when the filter sets none (0 or absent: no expiry) or the type is not given.
+ */
+export function expirationDays(
+  filter: PreferenceFilter | undefined,
+  type: unknown,
+  customer: boolean,
+): number | undefined {
+  if (!filter || (type !== 1 && type !== 2)) return undefined;
+  const days =
+    type === 1
+      ? customer
+        ? filter.OptInCustomerExpirationDays
+        : filter.OptInNonCustomerExpirationDays
+      : customer
+        ? filter.OptOutCustomerExpirationDays
+        : filter.OptOutNonCustomerExpirationDays;
+  return typeof days === 'number' && days > 0 ? days : undefined;
+}
+
+/**
+ * A written preference (new, changed, reactivated, or renewed by sending PreferenceStatus
+ * "Active" on an expired one) is stored with its ids, channel and MatchType in canonical
+ * spelling, PreferenceStatus "Active", and ExpirationDate = the write's time + its filter's
+ * days (opt-in or opt-out, customer or not: see CUSTOMER_TYPE_NAME), or the ExpirationDate
+ * the write sends when that is earlier; no days and none sent: no ExpirationDate. A
+ * preference the write does not change keeps its status (a PreferenceStatus sent for it is
+ * ignored). Pure: the time is the write's.
+ */
+export function preferenceDataRule(
+  before: ProfileData | undefined,
+  after: ProfileData,
+  vocabulary: PreferenceVocabulary,
+  ctx: WriteContext,
+): ProfileData {
+  const data = structuredClone(after) as unknown as Element;
+  const customer = normText(data.CustomerType) === normText(CUSTOMER_TYPE_NAME);
+  for (const { given, stored } of containerPairs(data, before as unknown as Element | undefined)) {
+    for (const preference of given) {
+      if (preference.IsActive === false) continue;
+      const previous = stored.find((s) => preferenceKey(s) === preferenceKey(preference));
+      if (previous && !written(preference, previous)) {
+        restore(preference, previous, 'PreferenceStatus');
+        restore(preference, previous, 'ExpirationDate');
+        continue;
+      }
+      canonicalise(preference, vocabulary);
+      preference.PreferenceStatus = 'Active';
+      const filterId = parseId(preference.FilterId);
+      const filter = filterId === undefined ? undefined : vocabulary.filter(filterId);
+      const days = expirationDays(filter, preference.PreferenceType, customer);
+      const computed =
+        days === undefined ? undefined : new Date(Date.parse(ctx.at) + days * DAY_MS).toISOString();
+      const sent =
+        typeof preference.ExpirationDate === 'string' &&
+        preference.ExpirationDate !== previous?.ExpirationDate
+          ? preference.ExpirationDate
+          : undefined;
+      const chosen = earliest(computed, sent);
+      if (chosen === undefined) delete preference.ExpirationDate;
+      else preference.ExpirationDate = chosen;
+    }
+  }
+  return data as unknown as ProfileData;
+}
+
+/**
+ * Whether the write made this preference anew: changed a field a writer sets, sent another
+ * ExpirationDate, reactivated it or renewed it. Omitting the computed fields (an overwrite
+ * does) or sending them unchanged is no change.
+ */
+function written(preference: Element, previous: Element): boolean {
+  if (previous.IsActive === false) return true;
+  const renewed =
+    normText(previous.PreferenceStatus) === 'expired' &&
+    normText(preference.PreferenceStatus) === 'active';
+  if (renewed) return true;
+  const date = preference.ExpirationDate;
+  if (typeof date === 'string' && date !== previous.ExpirationDate) return true;
+  return [...VALUE_FIELDS, ...NESTED_FIELDS].some(
+    (field) =>
+      !COMPUTED_FIELDS.has(field) &&
+      !sameValue(field, orNone(preference[field]), orNone(previous[field])),
+  );
+}
+
+/** Absent, null and an empty list all mean "none". */
+function orNone(value: unknown): unknown {
+  return value === null || (Array.isArray(value) && value.length === 0) ? undefined : value;
+}
+
+function restore(target: Element, source: Element, field: string): void {
+  if (source[field] === undefined) delete target[field];
+  else target[field] = source[field];
+}
+
+function canonicalise(preference: Element, vocabulary: PreferenceVocabulary): void {
+  for (const field of ['ProgramId', 'FilterId']) {
+    if (parseId(preference[field]) !== undefined) {
+      preference[field] = preferenceIdKey(preference[field]);
+    }
+  }
+  if (typeof preference.ChannelId === 'string') {
+    preference.ChannelId = vocabulary.channel(preference.ChannelId) ?? preference.ChannelId;
+  }
+  const matchType = canonical(MATCH_TYPES, preference.MatchType);
+  if (matchType) preference.MatchType = matchType;
+}
+
+function earliest(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Date.parse(b) < Date.parse(a) ? b : a;
+}
+
+// ---------------------------------------------------------------------------------------
+// PreservePreferences / PreserveConsents
+
+/**
+ * A merge that sends `PreservePreferences: false` deactivates (IsActive false, stamped
+ * with the write's time) every active preference of the profile, in every container, that
+ * it does not restate; `PreserveConsents: false` likewise deactivates the contact
+ * elements' consents it does not restate (profile-level consents are kept: the spec ties
+ * the flag to contact element consents). Elements `hidden` from the writer (outside their
+ * user group's scope) are left alone. `after` is the merged data, `input` the body.
+ */
+export function applyPreserveFlags(
+  after: ProfileData,
+  input: Element,
+  ctx: WriteContext,
+  hidden: (collection: string, element: Element) => boolean,
+): ProfileData {
+  const dropPreferences = input.PreservePreferences === false;
+  const dropConsents = input.PreserveConsents === false;
+  if (!dropPreferences && !dropConsents) return after;
+  const data = structuredClone(after) as unknown as Element;
+
+  const deactivate = (
+    list: unknown,
+    collection: string,
+    restated: Element[],
+    key: (element: Element) => string,
+    stamp: (element: Element) => void,
+  ) => {
+    const named = new Set(restated.map(key));
+    for (const element of elements(list)) {
+      if (element.IsActive === false || named.has(key(element)) || hidden(collection, element))
+        continue;
+      element.IsActive = false;
+      stamp(element);
+    }
+  };
+  const stampPreference = (preference: Element) => (preference.LastModifiedDate = ctx.at);
+  const stampConsent = (consent: Element) =>
+    (consent.Edited = {
+      ...((consent.Edited as Element | undefined) ?? {}),
+      ModifiedDate: ctx.at,
+      ModifiedBy: ctx.userId,
+    });
+
+  if (dropPreferences) {
+    deactivate(
+      data.ProfilePreferences,
+      'ProfilePreferences',
+      elements(input.ProfilePreferences),
+      preferenceKey,
+      stampPreference,
+    );
+  }
+  for (const [collection, container] of CONTACT_CONTAINERS) {
+    const rule = PROFILE_COLLECTIONS[collection];
+    const given = elements(input[collection]);
+    for (const element of elements(data[collection])) {
+      const restated = given.find((candidate) => rule.key(candidate) === rule.key(element));
+      if (dropPreferences) {
+        deactivate(
+          element[container],
+          container,
+          elements(restated?.[container]),
+          preferenceKey,
+          stampPreference,
+        );
+      }
+      if (dropConsents) {
+        deactivate(
+          element.Consents,
+          'Consents',
+          elements(restated?.Consents),
+          consentRule.key,
+          stampConsent,
+        );
+      }
+    }
+  }
+  return data as unknown as ProfileData;
+}

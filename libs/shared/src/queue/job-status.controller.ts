@@ -1,0 +1,97 @@
+import { Controller, Get } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Settings } from '../settings/settings';
+import { JobRunLog } from './job-run-log.service';
+import { SCHEDULED_JOBS } from './queue.constants';
+
+export class JobRunDto {
+  @ApiProperty({ format: 'date-time' }) StartedAt: string;
+  @ApiPropertyOptional({ format: 'date-time' }) FinishedAt?: string;
+  @ApiProperty({
+    enum: ['running', 'ok', 'failed', 'skipped'],
+    description: 'skipped: another run of the same job was still in progress',
+  })
+  Outcome: string;
+  @ApiProperty({ enum: ['schedule', 'trigger'] }) Trigger: string;
+  @ApiPropertyOptional({
+    description: 'What the run changed, summed over all clients (e.g. profiles, consents)',
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+  })
+  Counts?: Record<string, number>;
+}
+
+export class JobStatusDto {
+  @ApiProperty() Name: string;
+  @ApiProperty({ description: 'Interval of the schedule in ms; 0: not scheduled' })
+  IntervalMs: number;
+  @ApiProperty({ type: JobRunDto, nullable: true, description: 'The most recent run' })
+  LastRun: JobRunDto | null;
+  @ApiProperty({ type: JobRunDto, nullable: true, description: 'The most recent finished run' })
+  LastFinishedRun: JobRunDto | null;
+}
+
+export class JobStatusListDto {
+  @ApiProperty({ type: [JobStatusDto] }) Jobs: JobStatusDto[];
+}
+
+/**
+ * The worker's scheduled jobs at a glance, for monitors: outside any client and without
+ * authorization, so it shows nothing of any tenant (names, times, outcomes, totals).
+ */
+@ApiTags('Jobs')
+@Controller('Jobs')
+export class JobStatusController {
+  constructor(
+    private readonly runs: JobRunLog,
+    private readonly settings: Settings,
+  ) {}
+
+  @Get('Status')
+  @ApiOperation({
+    summary: 'Last run and outcome of each scheduled job',
+    description:
+      'No authorization (a health endpoint: it holds no client data). For each scheduled job ' +
+      '(consent-expiry, consent-version-notification): its interval, its most recent run and ' +
+      'its most recent finished run with outcome (ok, failed, skipped) and what it changed, ' +
+      'counted over all clients. Error texts stay in the worker log and the job_runs collection.',
+  })
+  @ApiOkResponse({ type: JobStatusListDto })
+  async status(): Promise<JobStatusListDto> {
+    const Jobs = await Promise.all(
+      SCHEDULED_JOBS.map(async ({ name, intervalSetting }) => {
+        const recent = await this.runs.recent(name);
+        const finished = recent.find((run) => run.outcome !== 'running');
+        return {
+          Name: name,
+          IntervalMs: this.settings[intervalSetting],
+          LastRun: recent[0] ? toJobRunDto(recent[0]) : null,
+          LastFinishedRun: finished ? toJobRunDto(finished) : null,
+        };
+      }),
+    );
+    return { Jobs };
+  }
+}
+
+function toJobRunDto(run: {
+  startedAt: Date;
+  finishedAt?: Date;
+  outcome: string;
+  trigger: string;
+  counts?: Record<string, number>;
+}): JobRunDto {
+  return {
+    StartedAt: run.startedAt.toISOString(),
+    ...(run.finishedAt ? { FinishedAt: run.finishedAt.toISOString() } : {}),
+    Outcome: run.outcome,
+    Trigger: run.trigger,
+    ...(run.counts ? { Counts: run.counts } : {}),
+  };
+}
