@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { consentRule, normText, PROFILE_COLLECTIONS } from './element-rules';
+import { consentRule, normText, preferenceRule, PROFILE_COLLECTIONS } from './element-rules';
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import { preferenceIdKey, preferenceKey } from './preference-key';
@@ -244,17 +244,9 @@ function effectiveAssociations(preference: Element, stored: Element | undefined)
 }
 
 /** Preference fields a writer may send, besides the key and the nested lists. */
-const VALUE_FIELDS = [
-  'FrequencyId',
-  'MatchType',
-  'ReasonCode',
-  'PreferenceStatus',
-  'UserId',
-  'SourceId',
-  'ExpirationDate',
-  'CustomerDate',
-  'PreferenceType',
-];
+const VALUE_FIELDS = preferenceRule.fields.filter(
+  (field) => !preferenceRule.keyFields.includes(field),
+);
 const NESTED_FIELDS = ['ConsentAssociations', 'PreferenceAttributes'];
 /** Computed by the service: a write that omits them changes nothing (see preferenceDataRule). */
 const COMPUTED_FIELDS = new Set(['PreferenceStatus', 'ExpirationDate']);
