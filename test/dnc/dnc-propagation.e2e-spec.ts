@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
-import { startTestApp, TestApp } from '../harness/test-app';
+import { eventually, startTestApp, TestApp } from '../harness/test-app';
 import { profileClient, runJob } from '../jobs/job-helpers';
 
 type Entry = Record<string, any>;
@@ -141,6 +141,33 @@ describe('Do-not-contact propagation', () => {
     expect(
       after.Emails[0].Consents.find((c: Entry) => c.ConsentType === 'Marketing').ConsentStatus,
     ).toBe(3);
+  });
+
+  it('an email added to a profile after its listing gets the mark too', async () => {
+    const listId = (await lists('', { Name: 'Late', ListType: 'Email' })).body.ListId;
+    await lists(`/${listId}/Entries`, { Entries: [{ Value: 'late@example.com' }] });
+    await runJob(app, 'do-not-contact-propagation');
+    const dana = await profiles.create({ Emails: [emailWithOffers('dana@example.com')] });
+    await profiles.complete(dana);
+    // A merge adds the listed address: the worker queues the list's mark behind it.
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Profile/${dana}`)
+      .set('Authorization', await tenant.bearer())
+      .send({ Emails: [emailWithOffers('LATE@example.com')] })
+      .expect(202);
+    const profile = await eventually(async () => {
+      const current = await profiles.complete(dana);
+      const late = (current.Emails as Entry[]).find((e) => e.EmailAddress === 'LATE@example.com');
+      return late?.EmailPreferences.some((p: Entry) => p.FilterId === programs.dnc.email.FilterId)
+        ? current
+        : undefined;
+    });
+    const late = (profile.Emails as Entry[]).find((e) => e.EmailAddress === 'LATE@example.com')!;
+    expect(late.Consents.find((c: Entry) => c.ConsentType === 'Marketing').ConsentStatus).toBe(3);
+    // The address that is not listed is left alone.
+    const own = (profile.Emails as Entry[]).find((e) => e.EmailAddress === 'dana@example.com')!;
+    expect(own.Consents.find((c: Entry) => c.ConsentType === 'Marketing').ConsentStatus).toBe(1);
+    expect(await profiles.operations(dana)).toEqual(['create', 'merge', 'dnc-apply']);
   });
 
   it('phone lists match by digits', async () => {

@@ -127,6 +127,15 @@ export class DncRepository {
     return true;
   }
 
+  /** The listed entries of any of the client's lists holding one of `keys`. */
+  listedWithKeys(clientId: string, listType: DncListType, keys: string[]): Promise<DncEntry[]> {
+    if (!keys.length) return Promise.resolve([]);
+    return this.entries
+      .find({ clientId, ListType: listType, key: { $in: keys }, state: 'listed' })
+      .lean<DncEntry[]>()
+      .exec();
+  }
+
   /** Changes not yet applied to the profiles (any client), oldest first. */
   pendingPropagation(limit: number): Promise<DncEntry[]> {
     return this.entries

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { ConsentTypesModule, ProgramsPersistenceModule } from '@app/config';
+import { ConsentTypesModule } from '@app/config';
 import { DoNotContactPersistenceModule } from '@app/consents';
 import { ExpireConsentsHandler } from '../commands/expire-consents/expire-consents.handler';
 import { NotifyConsentVersionsHandler } from '../commands/notify-consent-versions/notify-consent-versions.handler';
 import { PropagateDoNotContactHandler } from '../commands/propagate-do-not-contact/propagate-do-not-contact.handler';
 import { Profile, ProfileSchema } from '../domain/profile.schema';
 import { ProfilesPersistenceModule } from '../profiles-persistence.module';
+import { DoNotContactMarksModule } from './do-not-contact-marks.module';
 import { ExpiryCandidates } from '../repositories/expiry-candidates.repository';
 import {
   ConsentExpiryJob,
@@ -23,9 +24,9 @@ import {
     ProfilesPersistenceModule,
     // The config_events outbox and the consent types (already loaded by the reader).
     ConsentTypesModule,
-    // Do-not-contact list changes to propagate, and the account's DNC filters.
+    // Do-not-contact list changes to propagate, and the writes that mark profiles.
     DoNotContactPersistenceModule,
-    ProgramsPersistenceModule,
+    DoNotContactMarksModule,
     // The same model ProfilesPersistenceModule registers, for the cross-client query.
     MongooseModule.forFeature([{ name: Profile.name, schema: ProfileSchema }]),
   ],

@@ -52,5 +52,8 @@ export class DncEntry {
 export const DncEntrySchema = SchemaFactory.createForClass(DncEntry);
 // Serves: the entries of one list in value order (GET .../Entries, paged by key).
 DncEntrySchema.index({ clientId: 1, listId: 1, key: 1 });
+// Serves: the lists holding a value a profile write just added (contact elements added
+// after a listing are marked too).
+DncEntrySchema.index({ clientId: 1, ListType: 1, key: 1 });
 // Serves: the propagation job's "changes not yet applied to profiles", oldest first.
 DncEntrySchema.index({ propagatedAt: 1, changedAt: 1 });

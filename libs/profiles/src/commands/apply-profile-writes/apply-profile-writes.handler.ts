@@ -13,6 +13,7 @@ import { ProfileHistoryRepository } from '../../repositories/profile-history.rep
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { TagRepository } from '../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
+import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
 import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
 
 const LEASE_TTL_MS = 30000;
@@ -43,6 +44,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly settings: Settings,
     private readonly configuration: ConfigurationReader,
     private readonly history: ProfileHistoryRepository,
+    private readonly doNotContact: DoNotContactMarks,
   ) {}
 
   async execute({ clientId, profileId }: ApplyProfileWritesCommand): Promise<void> {
@@ -164,6 +166,14 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       write.profileId,
       before.data?.AlternateIds,
       after.data?.AlternateIds,
+    );
+    // An email or phone added to the profile that is on a do-not-contact list gets the
+    // list's mark, queued behind this write (a crash right here loses that mark: known gap).
+    await this.doNotContact.markAddedContacts(
+      write.clientId,
+      write.profileId,
+      before.data,
+      after.data,
     );
     // Tags enter the account's tag list when a profile first carries them.
     const known = new Set((before.data?.ProfileTags ?? []).map((tag) => tag.Key));

@@ -1,12 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ProgramCatalog } from '@app/config';
 import { DncRepository, type DncEntry } from '@app/consents';
 import { Clock, Settings } from '@app/shared';
-import type { DncApplyWrite } from '../../domain/do-not-contact';
 import { normText, phoneDigits } from '../../domain/element-rules';
 import type { ProfileData } from '../../domain/profile-data.schema';
 import { ProfileRepository } from '../../repositories/profile.repository';
-import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
 import {
   type DncPropagationCounts,
   PropagateDoNotContactCommand,
@@ -14,8 +12,6 @@ import {
 
 /** List changes taken per run; the next run takes the rest. */
 const ENTRIES_PER_RUN = 100;
-/** Who system writes of this job name as their author (Edited.ModifiedBy). */
-export const DNC_SYSTEM_USER = 'system:do-not-contact';
 
 /**
  * For each list change not yet propagated (oldest first), every active profile holding the
@@ -30,9 +26,8 @@ export const DNC_SYSTEM_USER = 'system:do-not-contact';
 export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDoNotContactCommand> {
   constructor(
     private readonly entries: DncRepository,
-    private readonly programs: ProgramCatalog,
+    private readonly marks: DoNotContactMarks,
     private readonly profiles: ProfileRepository,
-    private readonly intake: ProfileWriteIntake,
     private readonly clock: Clock,
     private readonly settings: Settings,
   ) {}
@@ -42,7 +37,7 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
     const counts: DncPropagationCounts = { entries: 0, profiles: 0 };
     let pages = 0;
     for (const entry of await this.entries.pendingPropagation(ENTRIES_PER_RUN)) {
-      const write = await this.writeFor(entry);
+      const write = await this.marks.writeFor(entry);
       for (let after = entry.cursor; ;) {
         if (command.maxPages !== undefined && pages >= command.maxPages) return counts;
         const page = await this.profiles.findSearchCandidates(
@@ -54,13 +49,7 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
         pages++;
         for (const profile of page) {
           if (!profile.data || !holdsValue(profile.data, entry)) continue;
-          await this.intake.accept({
-            clientId: entry.clientId,
-            profileId: profile.profileId,
-            kind: 'dnc-apply',
-            body: write,
-            userId: DNC_SYSTEM_USER,
-          });
+          await this.marks.queue(entry, profile.profileId, write);
           counts.profiles++;
         }
         if (page.length) {
@@ -73,26 +62,6 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
       counts.entries++;
     }
     return counts;
-  }
-
-  private async writeFor(entry: DncEntry): Promise<DncApplyWrite> {
-    const write: DncApplyWrite = {
-      Channel: entry.ListType,
-      Key: entry.key,
-      ListId: entry.listId,
-      Listed: entry.state === 'listed',
-      ...(entry.ReasonCode ? { ReasonCode: entry.ReasonCode } : {}),
-    };
-    if (!write.Listed) return write;
-    const filter = await this.programs.doNotContactFilter(entry.clientId, entry.ListType);
-    if (filter) {
-      write.Filter = {
-        ProgramId: String(filter.ProgramId),
-        ChannelId: filter.ChannelId,
-        FilterId: String(filter.FilterId),
-      };
-    }
-    return write;
   }
 }
 
