@@ -1,4 +1,4 @@
-import { candidateBound, expireProfileData } from './consent-expiry';
+import { expireProfileData, nextExpiry } from './consent-expiry';
 import type { ProfileData } from './profile-data.schema';
 
 const ctx = { at: '2026-06-01T00:00:05.000Z', userId: 'system:consent-expiry' };
@@ -187,10 +187,24 @@ describe('expireProfileData', () => {
   });
 });
 
-describe('candidateBound', () => {
-  it('lies a day after AsOf, so dates written with an offset stay candidates', () => {
-    const bound = candidateBound(new Date(asOf));
-    expect(bound).toBe('2026-06-02T00:00:00.000Z');
-    expect('2026-06-01T13:59:00+14:00' <= bound).toBe(true);
+describe('nextExpiry', () => {
+  it('is the earliest date of the active items not yet expired, on active elements', () => {
+    // The active email's consent (2026-01-01) is the earliest dated item.
+    expect(nextExpiry(profile())?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    const data = profile();
+    data.Emails[0].Consents = [];
+    // Then the email's first preference; the inactive email's consent does not count.
+    expect(nextExpiry(data)?.toISOString()).toBe('2026-02-01T00:00:00.000Z');
+  });
+
+  it('moves on once the due items are marked, and is undefined when nothing is left', () => {
+    const expired = expireProfileData(profile(), '2030-01-01T00:00:00.000Z', ctx).data;
+    expect(nextExpiry(expired)).toBeUndefined();
+    const partly = expireProfileData(profile(), asOf, ctx).data;
+    expect(nextExpiry(partly)!.getTime()).toBeGreaterThan(Date.parse(asOf));
+  });
+
+  it('ignores inactive profiles', () => {
+    expect(nextExpiry({ ...profile(), IsActive: false })).toBeUndefined();
   });
 });

@@ -118,25 +118,39 @@ export function expireProfileData(
 }
 
 /**
- * Paths holding an ExpirationDate, for the job's candidate query (each indexed, see
- * profile.schema.ts). The query only narrows; `expireProfileData` decides.
+ * The earliest moment something of the profile becomes due (an active consent not yet
+ * expired, an active preference, on the profile or an active contact element), or
+ * undefined when nothing has a date. The worker stores it with every save
+ * (`Profile.nextExpiryAt`), and the expiry job asks only for profiles whose moment has
+ * come, so a profile whose items already expired is not read again.
  */
-export const EXPIRATION_DATE_PATHS = [
-  'data.Consents.ExpirationDate',
-  'data.Emails.Consents.ExpirationDate',
-  'data.PhoneNumbers.Consents.ExpirationDate',
-  'data.Addresses.Consents.ExpirationDate',
-  'data.ProfilePreferences.ExpirationDate',
-  'data.Emails.EmailPreferences.ExpirationDate',
-  'data.PhoneNumbers.PhonePreferences.ExpirationDate',
-  'data.Addresses.AddressPreferences.ExpirationDate',
-];
-
-/**
- * The upper bound of the candidate query. Dates are stored as sent (ISO 8601 text, any
- * offset), so they compare as text: a date due by `asOf` written with an offset reads at
- * most 14 hours later than its UTC form, and a day of margin keeps every due one in.
- */
-export function candidateBound(asOf: Date): string {
-  return new Date(asOf.getTime() + 24 * 3600 * 1000).toISOString();
+export function nextExpiry(data: ProfileData | undefined): Date | undefined {
+  if (!data || data.IsActive === false) return undefined;
+  let earliest = Infinity;
+  const consider = (time: number | null) => {
+    if (time !== null && time < earliest) earliest = time;
+  };
+  const consents = (list: StoredConsent[] | undefined) =>
+    (list ?? [])
+      .filter((consent) => consent.IsActive !== false && consent.Expired !== true)
+      .forEach((consent) => consider(expirationTime(consent.ExpirationDate)));
+  const preferences = (list: StoredPreference[] | undefined) =>
+    (list ?? [])
+      .filter((preference) => preferenceIsDue(preference, Infinity))
+      .forEach((preference) => consider(expirationTime(preference.ExpirationDate)));
+  consents(data.Consents);
+  preferences(data.ProfilePreferences);
+  for (const email of (data.Emails ?? []).filter((e) => e.IsActive !== false)) {
+    consents(email.Consents);
+    preferences(email.EmailPreferences);
+  }
+  for (const phone of (data.PhoneNumbers ?? []).filter((p) => p.IsActive !== false)) {
+    consents(phone.Consents);
+    preferences(phone.PhonePreferences);
+  }
+  for (const address of (data.Addresses ?? []).filter((a) => a.IsActive !== false)) {
+    consents(address.Consents);
+    preferences(address.AddressPreferences);
+  }
+  return earliest === Infinity ? undefined : new Date(earliest);
 }

@@ -27,6 +27,8 @@ export class Profile {
   @Prop({ required: true, default: 0 }) appliedSeq: number;
   @Prop({ type: ProfileDataSchema }) data?: ProfileData;
   @Prop({ type: SchemaFactory.createForClass(LastWriteFailure) }) lastFailure?: LastWriteFailure;
+  /** When a consent or preference of the profile is next due to expire (see nextExpiry). */
+  @Prop({ type: Date }) nextExpiryAt?: Date;
   /** Set by the schema's timestamps: when the shell was inserted (its id claimed). */
   createdAt?: Date;
 }
@@ -71,24 +73,9 @@ ProfileSchema.index({
   'data.Addresses.AddressPreferences.PreferenceAttributes.Key': 1,
 });
 
-// Serves: the consent-expiry job's candidates (active profiles of every client holding an
-// ExpirationDate up to a bound, paged by _id; one index per path of the $or, the exact
-// check is in code: domain/consent-expiry.ts).
-ProfileSchema.index({ 'data.Consents.ExpirationDate': 1 });
-// Serves: the consent-expiry job's candidates (consents on emails).
-ProfileSchema.index({ 'data.Emails.Consents.ExpirationDate': 1 });
-// Serves: the consent-expiry job's candidates (consents on phone numbers).
-ProfileSchema.index({ 'data.PhoneNumbers.Consents.ExpirationDate': 1 });
-// Serves: the consent-expiry job's candidates (consents on addresses).
-ProfileSchema.index({ 'data.Addresses.Consents.ExpirationDate': 1 });
-// Serves: the consent-expiry job's candidates (profile preferences).
-ProfileSchema.index({ 'data.ProfilePreferences.ExpirationDate': 1 });
-// Serves: the consent-expiry job's candidates (preferences of emails).
-ProfileSchema.index({ 'data.Emails.EmailPreferences.ExpirationDate': 1 });
-// Serves: the consent-expiry job's candidates (preferences of phone numbers).
-ProfileSchema.index({ 'data.PhoneNumbers.PhonePreferences.ExpirationDate': 1 });
-// Serves: the consent-expiry job's candidates (preferences of addresses).
-ProfileSchema.index({ 'data.Addresses.AddressPreferences.ExpirationDate': 1 });
+// Serves: the consent-expiry job's candidates (active profiles of every client whose
+// nextExpiryAt has come, paged by _id; the exact check is in code: domain/consent-expiry.ts).
+ProfileSchema.index({ nextExpiryAt: 1, _id: 1 });
 // (The new-consent-version job pages through a client's holders of a consent type with the
 // consent-key indexes above.)
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { EXPIRATION_DATE_PATHS } from '../domain/consent-expiry';
 import { Profile } from '../domain/profile.schema';
 
 /**
@@ -13,16 +12,12 @@ export class ExpiryCandidates {
   constructor(@InjectModel(Profile.name) private readonly profiles: Model<Profile>) {}
 
   /**
-   * One page of active profiles holding an ExpirationDate (as text) up to `bound`, after
+   * One page of active profiles with something due by `asOf` (their nextExpiryAt), after
    * `afterId` in `_id` order. Candidates only: the caller checks each element exactly.
    */
-  page(bound: string, afterId: string, limit: number): Promise<Profile[]> {
+  page(asOf: Date, afterId: string, limit: number): Promise<Profile[]> {
     return this.profiles
-      .find({
-        state: 'active',
-        _id: { $gt: afterId },
-        $or: EXPIRATION_DATE_PATHS.map((path) => ({ [path]: { $lte: bound } })),
-      })
+      .find({ state: 'active', nextExpiryAt: { $lte: asOf }, _id: { $gt: afterId } })
       .sort({ _id: 1 })
       .limit(limit)
       .lean<Profile[]>()

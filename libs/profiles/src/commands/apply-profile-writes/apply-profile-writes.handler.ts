@@ -4,6 +4,7 @@ import { ConfigurationReader } from '@app/config';
 import { ApiError, LeaseService, Settings } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-configuration.rules';
+import { nextExpiry } from '../../domain/consent-expiry';
 import { historyEntries } from '../../domain/profile-history';
 import { PermanentWriteError, transitionProfile } from '../../domain/profile-transition';
 import type { Profile } from '../../domain/profile.schema';
@@ -97,6 +98,8 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     let failure: string | undefined;
     try {
       next = transitionProfile(profile, write, vocabulary);
+      // Derived from the data with every save: what the expiry job looks profiles up by.
+      next.nextExpiryAt = nextExpiry(next.data);
       if (write.kind === 'patch') await this.claimPatchedPairs(profile, next);
       // History is written before the save, without a transaction: readers only see
       // entries up to the profile's appliedSeq, so these stay invisible until the replace

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, type JobCounts, Settings } from '@app/shared';
-import { candidateBound, expireProfileData, type ExpireWrite } from '../../domain/consent-expiry';
+import { expireProfileData, type ExpireWrite } from '../../domain/consent-expiry';
 import { ExpiryCandidates } from '../../repositories/expiry-candidates.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
@@ -35,12 +35,11 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
   async execute({ maxPages }: ExpireConsentsCommand): Promise<JobCounts> {
     const asOf = this.clock.now();
     const body: ExpireWrite = { AsOf: asOf.toISOString() };
-    const bound = candidateBound(asOf);
     const limit = this.settings.scheduledJobBatchSize;
     const counts = { candidates: 0, profiles: 0, consents: 0, preferences: 0, alreadyQueued: 0 };
     let after = '';
     for (let pages = 0; maxPages === undefined || pages < maxPages; pages++) {
-      const page = await this.candidates.page(bound, after, limit);
+      const page = await this.candidates.page(asOf, after, limit);
       counts.candidates += page.length;
       for (const profile of page) {
         const due = expireProfileData(profile.data!, body.AsOf, { at: body.AsOf, userId: '' });
