@@ -23,7 +23,7 @@ describe('Profile preferences: rules at write time', () => {
   let auth: string;
   let programs: TestPrograms;
   /** A program of this suite (Spare), with an Email filter deactivated by one test. */
-  let spare: { programId: string; email: TestFilter; stale: TestFilter };
+  let spare: { programId: string; email: TestFilter; stale: TestFilter; sourced: TestFilter };
   const base = () => `/Profiles/v4/${tenant.clientId}`;
   const DAY = 24 * 60 * 60 * 1000;
 
@@ -87,6 +87,11 @@ describe('Profile preferences: rules at write time', () => {
           Filters: [
             { Name: 'Spare email', ChannelID: 'Email' },
             { Name: 'Stale email', ChannelID: 'Email' },
+            {
+              Name: 'Sourced email',
+              ChannelID: 'Email',
+              PreferenceAttributes: [{ ID: 'Source', DisplayOrder: 1, IsRequired: true }],
+            },
           ],
         },
       ],
@@ -97,9 +102,39 @@ describe('Profile preferences: rules at write time', () => {
       ChannelId: 'Email',
       FilterId: String(program.Filters[index].ID),
     });
-    spare = { programId: String(program.Id), email: filterOf(0), stale: filterOf(1) };
+    spare = {
+      programId: String(program.Id),
+      email: filterOf(0),
+      stale: filterOf(1),
+      sourced: filterOf(2),
+    };
   });
   afterAll(() => app?.close());
+
+  it("refuses a preference without a value for its filter's required attribute", async () => {
+    const { id } = await create(email([testPreference(programs.newsletter.email)]));
+    const res = await send(
+      'post',
+      `Profile/${id}`,
+      email([
+        testPreference(spare.sourced, { PreferenceAttributes: [{ Key: 'Topic', Value: 'x' }] }),
+      ]),
+    ).expect(400);
+    expect(res.body.Message).toContain(
+      'Emails[0].EmailPreferences[0].PreferenceAttributes has no "Source" attribute with a value',
+    );
+    expect(await updateCount(id)).toBe(1);
+    await merge(
+      id,
+      email([
+        testPreference(spare.sourced, { PreferenceAttributes: [{ Key: 'source', Value: 'web' }] }),
+      ]),
+    );
+    const profile = await get(id);
+    expect(profile.Emails[0].EmailPreferences.map((p: Body) => p.FilterId)).toContain(
+      spare.sourced.FilterId,
+    );
+  });
 
   describe('refusals (400 naming the field and value; nothing is queued)', () => {
     let profileId: number;

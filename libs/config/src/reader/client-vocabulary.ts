@@ -117,6 +117,8 @@ export interface VocabularyFilter {
   OptInNonCustomerExpirationDays?: number;
   OptOutNonCustomerExpirationDays?: number;
   RequiredConsentTypes: string[];
+  /** IDs of the filter's preference attributes marked IsRequired. */
+  RequiredAttributes: string[];
 }
 
 function toVocabularyFilter(
@@ -136,5 +138,8 @@ function toVocabularyFilter(
     OptInNonCustomerExpirationDays: filter.OptInNonCustomerExpirationDays,
     OptOutNonCustomerExpirationDays: filter.OptOutNonCustomerExpirationDays,
     RequiredConsentTypes: filter.RequiredPreferenceConsents.map((consent) => consent.TypeName),
+    RequiredAttributes: filter.PreferenceAttributes.filter((a) => a.IsRequired === true).map(
+      (a) => a.ID,
+    ),
   };
 }

@@ -22,6 +22,7 @@ const filter = (
   IsActive: true,
   FrequencyIds: [],
   RequiredConsentTypes: [],
+  RequiredAttributes: [],
   ...extra,
 });
 const FILTERS: PreferenceFilter[] = [
@@ -37,6 +38,7 @@ const FILTERS: PreferenceFilter[] = [
   filter(13, 'Solicit'),
   filter(14, 'Email', { RequiredConsentTypes: ['Marketing'] }),
   filter(15, 'Email', { IsActive: false }),
+  filter(16, 'Email', { RequiredAttributes: ['Source'] }),
   filter(20, 'Email', { ProgramId: 2 }),
 ];
 const vocabulary: PreferenceVocabulary = {
@@ -167,6 +169,27 @@ describe('preferenceProblems', () => {
     expect(preferenceProblems(revoked, vocabulary, 'merge', current).join()).toContain(
       '"Marketing"',
     );
+  });
+
+  it("requires the filter's required attributes with a value, counting stored ones in a merge", () => {
+    const missing = withEmail(
+      pref('16', 'Email', { PreferenceAttributes: [{ Key: 'Topic', Value: 'x' }] }),
+    );
+    expect(preferenceProblems(missing, vocabulary, 'create')).toEqual([
+      'Emails[0].EmailPreferences[0].PreferenceAttributes has no "Source" attribute with a value, which filter 16 requires',
+    ]);
+    const blank = withEmail(
+      pref('16', 'Email', { PreferenceAttributes: [{ Key: 'source', Value: ' ' }] }),
+    );
+    expect(preferenceProblems(blank, vocabulary, 'create')).toHaveLength(1);
+    const given = withEmail(
+      pref('16', 'Email', { PreferenceAttributes: [{ Key: 'SOURCE', Value: 'web' }] }),
+    );
+    expect(preferenceProblems(given, vocabulary, 'create')).toEqual([]);
+    const current = stored(given);
+    const change = withEmail(pref('16', 'Email', { PreferenceType: 2 }));
+    expect(preferenceProblems(change, vocabulary, 'merge', current)).toEqual([]);
+    expect(preferenceProblems(change, vocabulary, 'overwrite', current)).toHaveLength(1);
   });
 
   it('does not check a preference the write repeats as stored, only one it changes', () => {

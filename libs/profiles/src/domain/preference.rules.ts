@@ -34,6 +34,8 @@ export interface PreferenceFilter {
   OptOutNonCustomerExpirationDays?: number;
   /** TypeNames of the consent types a preference on the filter must be associated with. */
   RequiredConsentTypes: string[];
+  /** Keys (the filter's attribute IDs) a preference on the filter must carry with a value. */
+  RequiredAttributes: string[];
 }
 
 /** The part of the profile's configuration port the preference rules use. */
@@ -222,8 +224,31 @@ function checkPreference(
         );
       }
     }
+    const attributes = effectiveAttributes(preference, merged);
+    for (const id of filter.RequiredAttributes) {
+      const value = attributes.find((attribute) => normText(attribute.Key) === normText(id))?.Value;
+      if (typeof value !== 'string' || !value.trim()) {
+        problems.push(
+          `${path}.PreferenceAttributes has no ${JSON.stringify(id)} attribute with a value, which filter ${filter.FilterId} requires`,
+        );
+      }
+    }
   }
   return problems;
+}
+
+/**
+ * The preference attributes the preference will carry: in a merge, the stored ones with
+ * the given ones over them (by Key); otherwise the given ones.
+ */
+function effectiveAttributes(preference: Element, stored: Element | undefined): Element[] {
+  const given = elements(preference.PreferenceAttributes);
+  if (!stored) return given;
+  const result = new Map(
+    elements(stored.PreferenceAttributes).map((a) => [normText(a.Key), a] as const),
+  );
+  for (const attribute of given) result.set(normText(attribute.Key), attribute);
+  return [...result.values()];
 }
 
 /**

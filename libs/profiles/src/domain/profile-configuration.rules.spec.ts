@@ -66,6 +66,7 @@ function vocabulary(): ProfileVocabulary {
             IsActive: true,
             FrequencyIds: [],
             RequiredConsentTypes: [],
+            RequiredAttributes: [],
           }
         : undefined,
     channel: (value) => (value.toLowerCase() === 'email' ? 'Email' : undefined),
