@@ -24,6 +24,9 @@ export interface TestApp {
 /**
  * Boots the real api (and, unless `workers: 0`, one worker) against the engine and Redis
  * that the global setup started, with a database and queue prefix of this app's own.
+ * One api per Jest file: passport keeps its strategies in a process-wide registry, so a
+ * second api started in the same file takes over authentication of the first (its database
+ * and JWT secret), and the first app's tenants then get 401.
  */
 export async function startTestApp(
   options: { workers?: number; env?: Record<string, string> } = {},
