@@ -4,7 +4,7 @@ export * from './errors/api-error';
 export * from './errors/api-exception.filter';
 export * from './validation/validation-errors';
 export * from './validation/api-validation.pipe';
-export * from './validation/int-params';
+export * from './validation/query-values';
 export * from './database/database.module';
 export * from './database/duplicate-key';
 export * from './queue/queue.constants';

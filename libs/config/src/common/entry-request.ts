@@ -6,7 +6,13 @@ import {
   type Type as ClassType,
 } from '@nestjs/common';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { ApiError, describeValidationErrors, type EditedDto } from '@app/shared';
+import {
+  ApiError,
+  describeValidationErrors,
+  type EditedDto,
+  parseBooleanValue,
+  parseIntValue,
+} from '@app/shared';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { LOCALE_PATTERN } from './localized-field.dto';
@@ -18,29 +24,17 @@ import { PatchOperationDto } from './patch-operation.dto';
  * normalisation.
  */
 
-export const INT32_MAX = 2147483647;
-
-/** An integer from `min` to INT32_MAX given as a string, else a 400 quoting the value as sent. */
-function parseInt32(name: string, value: unknown, min: number): number {
-  const text = typeof value === 'string' ? value : undefined;
-  const number = Number(text);
-  if (text === undefined || !/^\d+$/.test(text) || number < min || number > INT32_MAX) {
-    throw ApiError.badRequest(
-      `Invalid ${name} (value ${JSON.stringify(value ?? null)}): must be an integer from ${min} to ${INT32_MAX}`,
-    );
-  }
-  return number;
-}
+export { INT32_MAX } from '@app/shared';
 
 /** `@EntryIdParam('typeId')`: the path segment as a positive int32, else a 400. */
 export const EntryIdParam = createParamDecorator((name: string, ctx: ExecutionContext): number => {
   const request = ctx.switchToHttp().getRequest<{ params: Record<string, string | undefined> }>();
-  return parseInt32(name, request.params[name], 1);
+  return parseIntValue(name, request.params[name]);
 });
 
 /** The `Id` query parameter of a list: absent or empty is 0 (every entry). */
 export function parseIdQuery(value: unknown): number {
-  return value === undefined || value === '' ? 0 : parseInt32('Id', value, 0);
+  return value === undefined || value === '' ? 0 : parseIntValue('Id', value, { min: 0 });
 }
 
 export interface ListQuery {
@@ -81,13 +75,7 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
 
 /** A boolean query flag (`true`/`false`, any case; absent or empty: the default). */
 export function booleanQueryFlag(query: ListQuery, name: string, fallback = false): boolean {
-  const value = query.raw[name.toLowerCase()];
-  if (value === undefined || value === '') return fallback;
-  if (/^true$/i.test(value)) return true;
-  if (/^false$/i.test(value)) return false;
-  throw ApiError.badRequest(
-    `Invalid ${name} (value ${JSON.stringify(value)}): must be true or false`,
-  );
+  return parseBooleanValue(name, query.raw[name.toLowerCase()], fallback);
 }
 
 const MAX_OPERATIONS = 1000;

@@ -61,7 +61,18 @@ export function applyDoNotContact(
   return next;
 }
 
-function contactElements(data: ProfileData, change: DncApplyWrite): ContactElement[] {
+/** Whether an active profile holds the value on an active email (or phone). */
+export function holdsListedValue(
+  data: ProfileData,
+  change: Pick<DncApplyWrite, 'Channel' | 'Key'>,
+): boolean {
+  return data.IsActive !== false && contactElements(data, change).length > 0;
+}
+
+function contactElements(
+  data: ProfileData,
+  change: Pick<DncApplyWrite, 'Channel' | 'Key'>,
+): ContactElement[] {
   if (change.Channel === 'Email') {
     return (data.Emails ?? []).filter(
       (email) => email.IsActive !== false && normText(email.EmailAddress) === change.Key,

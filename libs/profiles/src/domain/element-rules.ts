@@ -1,4 +1,5 @@
 import { preferenceKey } from './preference-key';
+import { normText, phoneDigits } from './text';
 
 /*
  * How each embedded collection matches an element of a request against a stored one
@@ -24,13 +25,7 @@ export interface ElementRule {
   derive?(element: Element): void;
 }
 
-export function normText(value: unknown): string {
-  return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').toLowerCase() : '';
-}
-
-export function phoneDigits(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/\D/g, '') : '';
-}
+export { normText, phoneDigits } from './text';
 
 const keyOf =
   (...fields: string[]) =>

@@ -1,27 +1,25 @@
+import { normText } from './text';
+
 /*
  * How preferences are told apart within their container: ProgramId + ChannelId + FilterId,
  * compared as the preference rules (preference.rules.ts) read them: decimal ids as numbers
  * ("07" is program 7) and the channel aliases as their channel ("SMS" and "Text" are
  * "Text/SMS", as canonicalChannel in @app/config reads them; preference-key.spec.ts checks
  * that they agree), so one preference written under two spellings stays one preference.
- * Anything else compares trimmed, spaces folded, case-insensitively (like normText).
+ * Anything else compares as normText does.
  */
 
 const CHANNEL_ALIASES: Record<string, string> = { text: 'text/sms', sms: 'text/sms' };
 
-function fold(value: unknown): string {
-  return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').toLowerCase() : '';
-}
-
 /** A program or filter id as a key: the number for a decimal id, else the folded text. */
 export function preferenceIdKey(value: unknown): string {
-  const text = fold(value);
+  const text = normText(value);
   return /^\d{1,10}$/.test(text) ? String(Number(text)) : text;
 }
 
 /** A channel as a key: aliases give their channel. */
 export function preferenceChannelKey(value: unknown): string {
-  const text = fold(value);
+  const text = normText(value);
   return CHANNEL_ALIASES[text] ?? text;
 }
 

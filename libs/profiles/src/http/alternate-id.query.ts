@@ -1,22 +1,10 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
-import { ApiError } from '@app/shared';
+import { ApiError, parseBooleanValue, queryOf, singleQueryValue } from '@app/shared';
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
 
-type QueryOf = Record<string, string | string[] | undefined>;
-
-function queryOf(ctx: ExecutionContext): QueryOf {
-  return ctx.switchToHttp().getRequest<{ query: QueryOf }>().query ?? {};
-}
-
-function single(query: QueryOf, name: string): string | undefined {
-  const value = query[name];
-  if (Array.isArray(value)) {
-    throw ApiError.badRequest(`Invalid ${name} (value ${JSON.stringify(value)}): give it once`);
-  }
-  return value;
-}
+const single = singleQueryValue;
 
 /**
  * The `alternateIdType` and `alternateId` query parameters, both required (400 naming the
@@ -41,15 +29,9 @@ export const AlternateIdParams = createParamDecorator(
 );
 
 /** An optional boolean query parameter (`true`/`false`, any case); 400 otherwise. */
-export const BooleanQuery = createParamDecorator((name: string, ctx: ExecutionContext): boolean => {
-  const value = single(queryOf(ctx), name);
-  if (value === undefined || value === '') return false;
-  if (/^true$/i.test(value)) return true;
-  if (/^false$/i.test(value)) return false;
-  throw ApiError.badRequest(
-    `Invalid ${name} (value ${JSON.stringify(value)}): must be true or false`,
-  );
-});
+export const BooleanQuery = createParamDecorator((name: string, ctx: ExecutionContext): boolean =>
+  parseBooleanValue(name, single(queryOf(ctx), name), false),
+);
 
 export const ApiAlternateIdQuery = (): MethodDecorator =>
   applyDecorators(

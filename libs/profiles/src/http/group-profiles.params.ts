@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiError } from '@app/shared';
+import { ApiError, queryOf, type RawQuery, singleQueryValue } from '@app/shared';
 import { parseSearch } from './profile-search.params';
 import type { PrimaryProfile } from '../queries/search-group-profiles/search-group-profiles.query';
 
@@ -7,17 +7,8 @@ import type { PrimaryProfile } from '../queries/search-group-profiles/search-gro
  * Query parameters of the group-profile searches (400 naming the parameter and value).
  */
 
-type QueryOf = Record<string, string | string[] | undefined>;
-
-function queryOf(ctx: ExecutionContext): QueryOf {
-  return ctx.switchToHttp().getRequest<{ query?: QueryOf }>().query ?? {};
-}
-
-function text(query: QueryOf, name: string, required: boolean): string | undefined {
-  const value = query[name];
-  if (Array.isArray(value)) {
-    throw ApiError.badRequest(`Invalid ${name} (value ${JSON.stringify(value)}): give it once`);
-  }
+function text(query: RawQuery, name: string, required: boolean): string | undefined {
+  const value = singleQueryValue(query, name);
   if (value === undefined || value.trim() === '') {
     if (required) throw ApiError.badRequest(`Query parameter ${name} is required (value missing)`);
     return undefined;

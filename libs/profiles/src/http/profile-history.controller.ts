@@ -15,7 +15,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
-import { ApiError } from '@app/shared';
+import { queryOf, singleQueryValue } from '@app/shared';
 import type { HistoryCategory } from '../domain/profile-history.schema';
 import { ProfileDto } from '../dto/profile.dto';
 import { viewOf } from '../mapping/profile-view';
@@ -67,13 +67,8 @@ const HistoryRoute = (category: HistoryCategory, by: 'id' | 'alternate id'): Met
 
 /** The optional `filterId` query parameter, given at most once. */
 const FilterIdQuery = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): string | undefined => {
-    const value = ctx.switchToHttp().getRequest<{ query: Record<string, unknown> }>()
-      .query?.filterId;
-    if (Array.isArray(value))
-      throw ApiError.badRequest(`Invalid filterId (value ${JSON.stringify(value)}): give it once`);
-    return typeof value === 'string' ? value : undefined;
-  },
+  (_: unknown, ctx: ExecutionContext): string | undefined =>
+    singleQueryValue(queryOf(ctx), 'filterId'),
 );
 
 const ApiFilterIdQuery = (): MethodDecorator =>

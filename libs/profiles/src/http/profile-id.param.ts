@@ -1,18 +1,10 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { ApiError } from '@app/shared';
-
-const INT32_MAX = 2147483647;
+import { parseIntValue } from '@app/shared';
 
 /** A positive int32; anything else is a 400 that shows the value as sent. */
 export function parseProfileId(value: string | undefined): number {
-  const id = Number(value);
-  if (value === undefined || !/^\d+$/.test(value) || id < 1 || id > INT32_MAX) {
-    throw ApiError.badRequest(
-      `Invalid profileId (value ${JSON.stringify(value ?? null)}): must be an integer from 1 to ${INT32_MAX}`,
-    );
-  }
-  return id;
+  return parseIntValue('profileId', value);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiError } from '@app/shared';
+import { ApiError, parseBooleanValue, queryOf, type RawQuery, singleQueryValue } from '@app/shared';
 import { phoneDigits } from '../domain/element-rules';
 import {
   type AttributePair,
@@ -15,16 +15,14 @@ import {
  * flat keys; they are parsed here into ordered lists (indices from 0, without gaps).
  */
 
-type QueryOf = Record<string, string | string[] | undefined>;
+type QueryOf = RawQuery;
 export type SearchKind = SearchCriteria['kind'] | 'partialName';
 
 const show = (value: unknown) => JSON.stringify(value);
 
+/** The parameter's value; blank counts as absent. */
 function single(query: QueryOf, name: string): string | undefined {
-  const value = query[name];
-  if (Array.isArray(value)) {
-    throw ApiError.badRequest(`Invalid ${name} (value ${show(value)}): give it once`);
-  }
+  const value = singleQueryValue(query, name);
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
@@ -37,11 +35,7 @@ function required(query: QueryOf, name: string): string {
 }
 
 function flag(query: QueryOf, name: string, absent = false): boolean {
-  const value = single(query, name);
-  if (value === undefined) return absent;
-  if (/^true$/i.test(value)) return true;
-  if (/^false$/i.test(value)) return false;
-  throw ApiError.badRequest(`Invalid ${name} (value ${show(value)}): must be true or false`);
+  return parseBooleanValue(name, single(query, name), absent);
 }
 
 function nameParts(query: QueryOf, requireOne: boolean): NameParts {
@@ -227,9 +221,6 @@ export function parseSearchFlags(query: QueryOf): SearchFlags {
     includeConsentHistory: flag(query, 'includeConsentHistory', true),
   };
 }
-
-const queryOf = (ctx: ExecutionContext): QueryOf =>
-  ctx.switchToHttp().getRequest<{ query?: QueryOf }>().query ?? {};
 
 /** The criteria of a profile search, parsed from the request's query parameters. */
 export const SearchParams = createParamDecorator(

@@ -1,8 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DncRepository, type DncEntry } from '@app/consents';
 import { Clock, Settings } from '@app/shared';
-import { normText, phoneDigits } from '../../domain/element-rules';
-import type { ProfileData } from '../../domain/profile-data.schema';
+import { holdsListedValue } from '../../domain/do-not-contact';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
 import {
@@ -48,7 +47,7 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
         );
         pages++;
         for (const profile of page) {
-          if (!profile.data || !holdsValue(profile.data, entry)) continue;
+          if (!profile.data || !holdsListedValue(profile.data, write)) continue;
           await this.marks.queue(entry, profile.profileId, write);
           counts.profiles++;
         }
@@ -70,16 +69,4 @@ function candidateCondition(entry: DncEntry): Record<string, unknown> {
   return entry.ListType === 'Email'
     ? { 'data.Emails.Key': entry.key }
     : { 'data.PhoneNumbers.PhoneNumberNumeric': Number(entry.key) };
-}
-
-/** Whether an active contact element holds the value (the exact check of a candidate). */
-function holdsValue(data: ProfileData, entry: DncEntry): boolean {
-  if (data.IsActive === false) return false;
-  return entry.ListType === 'Email'
-    ? (data.Emails ?? []).some(
-        (e) => e.IsActive !== false && normText(e.EmailAddress) === entry.key,
-      )
-    : (data.PhoneNumbers ?? []).some(
-        (p) => p.IsActive !== false && phoneDigits(p.PhoneNumber) === entry.key,
-      );
 }
