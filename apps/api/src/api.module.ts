@@ -4,7 +4,7 @@ import { AuthApiModule } from '@app/auth';
 import { ConfigurationApiModule } from '@app/config';
 import { DoNotContactApiModule } from '@app/consents';
 import { ProfilesApiModule } from '@app/profiles';
-import { DatabaseModule, QueueModule, Settings, SettingsModule } from '@app/shared';
+import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
 
 /** The HTTP process: each area contributes its own controllers and use cases. */
 @Module({})
@@ -15,6 +15,7 @@ export class ApiModule {
       imports: [
         SettingsModule.forRoot(settings),
         DatabaseModule,
+        RedisModule,
         CqrsModule.forRoot(),
         QueueModule.forProducer(),
         AuthApiModule,

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProfilesWorkerModule } from '@app/profiles';
-import { DatabaseModule, QueueModule, Settings, SettingsModule } from '@app/shared';
+import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
 
 /** The background process: job handlers only, no HTTP. Scales apart from the api. */
 @Module({})
@@ -12,6 +12,7 @@ export class WorkerModule {
       imports: [
         SettingsModule.forRoot(settings),
         DatabaseModule,
+        RedisModule,
         CqrsModule.forRoot(),
         QueueModule.forWorker(),
         ProfilesWorkerModule,

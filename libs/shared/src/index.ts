@@ -18,3 +18,5 @@ export * from './clock';
 export * from './wire/edited.dto';
 export * from './wire/read-only.decorator';
 export * from './wire/field.decorators';
+export * from './redis/redis.service';
+export * from './redis/redis.module';
