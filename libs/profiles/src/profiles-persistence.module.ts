@@ -11,6 +11,9 @@ import {
 import { ProfileWrite, ProfileWriteSchema } from './domain/profile-write.schema';
 import { ProfileHistory, ProfileHistorySchema } from './domain/profile-history.schema';
 import { TagEntry, TagEntrySchema } from './domain/tag.schema';
+import { PendingProfile, PendingProfileSchema } from './domain/pending-profile.schema';
+import { ProfileReadModel } from './read-model/profile-read-model.service';
+import { PendingProfileRepository } from './repositories/pending-profile.repository';
 import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
 import { ProfileRepository } from './repositories/profile.repository';
 import { ProfileWriteRepository } from './repositories/profile-write.repository';
@@ -23,6 +26,8 @@ import { ProfileWriteIntake } from './services/profile-write-intake.service';
 const providers = [
   ProfileRepository,
   ProfileWriteRepository,
+  PendingProfileRepository,
+  ProfileReadModel,
   ProfileHistoryRepository,
   AlternateIdClaimRepository,
   TagRepository,
@@ -42,6 +47,7 @@ const providers = [
       { name: ProfileHistory.name, schema: ProfileHistorySchema },
       { name: AlternateIdClaim.name, schema: AlternateIdClaimSchema },
       { name: TagEntry.name, schema: TagEntrySchema },
+      { name: PendingProfile.name, schema: PendingProfileSchema },
     ]),
   ],
   providers,

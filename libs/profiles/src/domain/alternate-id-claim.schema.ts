@@ -13,8 +13,8 @@ export class AlternateIdClaim {
   @Prop({ required: true }) profileId: number;
 }
 export const AlternateIdClaimSchema = SchemaFactory.createForClass(AlternateIdClaim);
-// Serves: releasing every claim of a deleted profile.
-AlternateIdClaimSchema.index({ clientId: 1, profileId: 1 });
+// No secondary index: claims are read, inserted and deleted by `_id` only (a deleted
+// profile's claims are released pair by pair from its stored alternate ids).
 
 export function alternateIdClaimKey(clientId: string, type: string, value: string): string {
   return `${clientId}|${normText(type)}|${normText(value)}`;

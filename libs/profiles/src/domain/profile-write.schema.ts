@@ -28,7 +28,8 @@ export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
 /**
  * An accepted profile write: the database, not Redis, is its record. `_id` is
  * `<clientId>|<profileId>|<seq>`, so a sequence number can be taken only once; the
- * worker applies seq k only after k-1.
+ * worker applies seq k only after k-1. The last WRITE_RECORDS_KEPT records of a profile
+ * are kept (GET .../Updates); the worker deletes older ones as it applies newer writes.
  */
 @Schema({ collection: 'profile_writes', versionKey: false })
 export class ProfileWrite {
@@ -43,6 +44,10 @@ export class ProfileWrite {
   /** The writer's user-group scope; absent: unrestricted (see profile-scope.rules). */
   @Prop({ type: Object }) scope?: CallerScope;
   @Prop({ required: true }) acceptedAt: Date;
+  /**
+   * Stored: 'pending' until the worker refuses the write ('failed'); an applied write is
+   * never re-saved (it is applied once its profile's appliedSeq reaches it: statusOf).
+   */
   @Prop({ required: true, default: 'pending' }) status: ProfileWriteStatus;
   /** Failed attempts with an unexpected error; at the limit the write is marked failed. */
   @Prop({ required: true, default: 0 }) attempts: number;
@@ -51,10 +56,5 @@ export class ProfileWrite {
 }
 
 export const ProfileWriteSchema = SchemaFactory.createForClass(ProfileWrite);
-// Serves: the worker's "pending writes of this profile in sequence order" and the
-// UpdateStatus check of a profile retrieval.
-ProfileWriteSchema.index({ clientId: 1, profileId: 1, status: 1, seq: 1 });
-// Serves: the next sequence number of a profile (highest seq) and its Updates listing.
-ProfileWriteSchema.index({ clientId: 1, profileId: 1, seq: -1 });
-// Serves: the sweeper's "pending writes accepted before T".
-ProfileWriteSchema.index({ status: 1, acceptedAt: 1 });
+// No secondary index: every write is addressed by `_id` from its profile's appliedSeq
+// (repositories/profile-write.repository.ts); the sweeper reads pending_profiles instead.

@@ -28,7 +28,11 @@ export class ProfileUpdateDto {
   @ApiProperty({ format: 'date-time' })
   SubmittedUtcTime: string;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      'When the worker refused the write (Failed only: an applied write is not saved again just to record its time)',
+  })
   CompletedUtcTime?: string;
 
   @ApiPropertyOptional({ description: 'Why the write was refused when it was applied' })

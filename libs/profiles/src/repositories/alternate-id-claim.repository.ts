@@ -20,18 +20,21 @@ export class AlternateIdClaimRepository {
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
-    const holder = await this.claims.findOne({ _id, clientId }).lean<AlternateIdClaim>().exec();
+    const holder = await this.find(_id, clientId);
     // Released between our insert and this read: try once more.
     return holder ? holder.profileId : this.claim(clientId, type, value, profileId);
   }
 
   /** The profile that holds the pair now, if any (no claim is taken). */
   async holder(clientId: string, type: string, value: string): Promise<number | null> {
-    const claim = await this.claims
-      .findOne({ _id: alternateIdClaimKey(clientId, type, value), clientId })
-      .lean<AlternateIdClaim>()
-      .exec();
+    const claim = await this.find(alternateIdClaimKey(clientId, type, value), clientId);
     return claim?.profileId ?? null;
+  }
+
+  /** By `_id` only (the embedded engine serves no other filter); the tenant checked in code. */
+  private async find(_id: string, clientId: string): Promise<AlternateIdClaim | null> {
+    const claim = await this.claims.findById(_id).lean<AlternateIdClaim>().exec();
+    return claim?.clientId === clientId ? claim : null;
   }
 
   /**
@@ -65,22 +68,18 @@ export class AlternateIdClaimRepository {
     from: number,
     to: number,
   ): Promise<boolean> {
-    const result = await this.claims.updateOne(
-      { _id: alternateIdClaimKey(clientId, type, value), clientId, profileId: from },
-      { $set: { profileId: to } },
-    );
+    // Read, check, write by `_id`: not atomic on the embedded engine (known gap, README).
+    const _id = alternateIdClaimKey(clientId, type, value);
+    const claim = await this.find(_id, clientId);
+    if (claim?.profileId !== from) return false;
+    const result = await this.claims.updateOne({ _id }, { $set: { profileId: to } });
     return result.modifiedCount === 1;
   }
 
+  /** Releases the pair if the profile holds it (only the worker releases, under the lease). */
   async release(clientId: string, type: string, value: string, profileId: number): Promise<void> {
-    await this.claims.deleteOne({
-      _id: alternateIdClaimKey(clientId, type, value),
-      clientId,
-      profileId,
-    });
-  }
-
-  async releaseAll(clientId: string, profileId: number): Promise<void> {
-    await this.claims.deleteMany({ clientId, profileId });
+    const _id = alternateIdClaimKey(clientId, type, value);
+    const claim = await this.find(_id, clientId);
+    if (claim?.profileId === profileId) await this.claims.deleteOne({ _id });
   }
 }

@@ -3,9 +3,32 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
-import { ProfileWrite, ProfileWriteKind } from '../domain/profile-write.schema';
+import {
+  ProfileWrite,
+  ProfileWriteKind,
+  type ProfileWriteStatus,
+} from '../domain/profile-write.schema';
 
-/** The `profile_writes` collection: accepted writes, their order and their outcome. */
+export function writeKey(clientId: string, profileId: number, seq: number): string {
+  return `${clientId}|${profileId}|${seq}`;
+}
+
+/**
+ * Where a write stands, given the profile's appliedSeq: a write is applied once the
+ * profile holds its sequence number, unless the worker recorded it as failed. The worker
+ * never marks applied writes, so the status costs no extra save.
+ */
+export function statusOf(write: ProfileWrite, appliedSeq: number): ProfileWriteStatus {
+  if (write.status === 'failed') return 'failed';
+  return write.seq <= appliedSeq ? 'applied' : 'pending';
+}
+
+/**
+ * The `profile_writes` collection: accepted writes, their order and their outcome. Every
+ * command addresses one write by `_id` (`<client>|<profile>|<seq>`): the writes of a
+ * profile are reached from its appliedSeq (the next one is appliedSeq+1), never by a
+ * filter, so no command grows with the collection.
+ */
 @Injectable()
 export class ProfileWriteRepository {
   constructor(@InjectModel(ProfileWrite.name) private readonly writes: Model<ProfileWrite>) {}
@@ -13,6 +36,8 @@ export class ProfileWriteRepository {
   /**
    * Stores an accepted write under the first free sequence number from `fromSeq` on.
    * The unique `_id` makes each number taken once, so acceptance order is total.
+   * `fromSeq` must lie above the profile's appliedSeq (records of applied writes are
+   * deleted after a while, so a lower number could be free again).
    */
   async append(write: {
     clientId: string;
@@ -25,7 +50,7 @@ export class ProfileWriteRepository {
   }): Promise<ProfileWrite> {
     for (let seq = Math.max(1, write.fromSeq); ; seq++) {
       const doc: ProfileWrite = {
-        _id: `${write.clientId}|${write.profileId}|${seq}`,
+        _id: writeKey(write.clientId, write.profileId, seq),
         clientId: write.clientId,
         profileId: write.profileId,
         seq,
@@ -46,98 +71,76 @@ export class ProfileWriteRepository {
     }
   }
 
-  /** The highest sequence number accepted for the profile (0: none): where `append` starts. */
-  async lastSeq(clientId: string, profileId: number): Promise<number> {
-    const last = await this.writes
-      .find({ clientId, profileId }, { seq: 1 })
-      .sort({ seq: -1 })
-      .limit(1)
-      .lean<ProfileWrite[]>()
-      .exec();
-    return last[0]?.seq ?? 0;
+  async findById(clientId: string, id: string): Promise<ProfileWrite | null> {
+    const write = await this.writes.findById(id).lean<ProfileWrite>().exec();
+    return write?.clientId === clientId ? write : null;
   }
 
-  async hasAny(clientId: string, profileId: number): Promise<boolean> {
-    return (await this.lastSeq(clientId, profileId)) > 0;
+  findSeq(clientId: string, profileId: number, seq: number): Promise<ProfileWrite | null> {
+    return this.findById(clientId, writeKey(clientId, profileId, seq));
   }
 
-  pendingFor(clientId: string, profileId: number, limit: number): Promise<ProfileWrite[]> {
-    return this.writes
-      .find({ clientId, profileId, status: 'pending' })
-      .sort({ seq: 1 })
-      .limit(limit)
-      .lean<ProfileWrite[]>()
-      .exec();
+  /** Whether a write follows appliedSeq (accepted, not applied yet): one `_id` lookup. */
+  async hasPendingAfter(clientId: string, profileId: number, appliedSeq: number): Promise<boolean> {
+    return (await this.findSeq(clientId, profileId, appliedSeq + 1)) !== null;
   }
 
-  async hasPending(clientId: string, profileId: number): Promise<boolean> {
-    const found = await this.writes
-      .findOne({ clientId, profileId, status: 'pending' }, { _id: 1 })
-      .lean()
-      .exec();
-    return found !== null;
-  }
-
-  /** Which of these profiles have a write not yet applied (one query for a whole answer). */
-  async profilesWithPending(clientId: string, profileIds: number[]): Promise<Set<number>> {
-    if (!profileIds.length) return new Set();
-    const pending = await this.writes
-      .find({ clientId, status: 'pending', profileId: { $in: profileIds } }, { profileId: 1 })
-      .lean<ProfileWrite[]>()
-      .exec();
-    return new Set(pending.map((write) => write.profileId));
-  }
-
-  findById(clientId: string, id: string): Promise<ProfileWrite | null> {
-    return this.writes.findOne({ _id: id, clientId }).lean<ProfileWrite>().exec();
-  }
-
-  listFor(clientId: string, profileId: number, limit: number): Promise<ProfileWrite[]> {
-    return this.writes
-      .find({ clientId, profileId }, { body: 0 })
-      .sort({ seq: -1 })
-      .limit(limit)
-      .lean<ProfileWrite[]>()
-      .exec();
-  }
-
-  async markApplied(clientId: string, id: string): Promise<void> {
-    await this.writes.updateOne(
-      { _id: id, clientId, status: 'pending' },
-      { $set: { status: 'applied', appliedAt: new Date() } },
+  /** Which of these profiles have a write after their appliedSeq (one `_id` lookup each). */
+  async pendingAmong(
+    profiles: { clientId: string; profileId: number; appliedSeq: number }[],
+  ): Promise<Set<number>> {
+    const pending = await Promise.all(
+      profiles.map((p) => this.hasPendingAfter(p.clientId, p.profileId, p.appliedSeq)),
     );
+    return new Set(profiles.filter((_, i) => pending[i]).map((p) => p.profileId));
   }
 
-  async markFailed(clientId: string, id: string, reason: string): Promise<void> {
+  /** The writes after appliedSeq in order, up to `limit` (one `_id` lookup each). */
+  async pendingAfter(
+    clientId: string,
+    profileId: number,
+    appliedSeq: number,
+    limit: number,
+  ): Promise<ProfileWrite[]> {
+    const found: ProfileWrite[] = [];
+    for (let seq = appliedSeq + 1; found.length < limit; seq++) {
+      const write = await this.findSeq(clientId, profileId, seq);
+      if (!write) break;
+      found.push(write);
+    }
+    return found;
+  }
+
+  /** The records of writes `fromSeq` down to `fromSeq - limit + 1` that still exist. */
+  async listDownFrom(
+    clientId: string,
+    profileId: number,
+    fromSeq: number,
+    limit: number,
+  ): Promise<ProfileWrite[]> {
+    const seqs: number[] = [];
+    for (let seq = fromSeq; seq >= 1 && seqs.length < limit; seq--) seqs.push(seq);
+    const found = await Promise.all(seqs.map((seq) => this.findSeq(clientId, profileId, seq)));
+    return found.filter((write): write is ProfileWrite => write !== null);
+  }
+
+  /** Records the outcome before the profile's appliedSeq moves past the write. */
+  async markFailed(id: string, reason: string): Promise<void> {
     await this.writes.updateOne(
-      { _id: id, clientId, status: 'pending' },
+      { _id: id },
       { $set: { status: 'failed', appliedAt: new Date(), failureReason: reason } },
     );
   }
 
   /** Counts one failed attempt; returns the new count. */
   async countAttempt(clientId: string, id: string): Promise<number> {
-    await this.writes.updateOne({ _id: id, clientId }, { $inc: { attempts: 1 } });
+    await this.writes.updateOne({ _id: id }, { $inc: { attempts: 1 } });
     const write = await this.findById(clientId, id);
     return write?.attempts ?? 0;
   }
 
-  /** A deleted profile keeps no personal data: the bodies of its writes are erased. */
-  async eraseBodies(clientId: string, profileId: number): Promise<void> {
-    await this.writes.updateMany({ clientId, profileId }, { $unset: { body: 1 } });
-  }
-
-  /** Profiles that have a pending write accepted before `before` (for the sweeper). */
-  async staleProfiles(
-    before: Date,
-    limit: number,
-  ): Promise<{ clientId: string; profileId: number }[]> {
-    const stale = await this.writes
-      .find({ status: 'pending', acceptedAt: { $lt: before } }, { clientId: 1, profileId: 1 })
-      .limit(limit)
-      .lean<ProfileWrite[]>()
-      .exec();
-    const unique = new Map(stale.map((w) => [`${w.clientId}|${w.profileId}`, w]));
-    return [...unique.values()].map((w) => ({ clientId: w.clientId, profileId: w.profileId }));
+  /** Deletes one write's record (retention, or a deleted profile). */
+  async forget(clientId: string, profileId: number, seq: number): Promise<void> {
+    await this.writes.deleteOne({ _id: writeKey(clientId, profileId, seq) });
   }
 }

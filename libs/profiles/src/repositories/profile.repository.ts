@@ -104,14 +104,11 @@ export class ProfileRepository {
   }
 
   /**
-   * Saves the whole profile if nobody applied a write since it was read (the stored
-   * appliedSeq is still `expectedSeq`). Returns false when another worker got there first.
+   * Saves the whole profile by `_id`. Only the worker saves profiles, and only while it
+   * holds the profile's lease, having read it under that lease: a filter on appliedSeq
+   * would make the save a scan on the embedded engine (it serves only `{_id}` filters).
    */
-  async replaceIfSeq(profile: Profile, expectedSeq: number): Promise<boolean> {
-    const result = await this.profiles.replaceOne(
-      { _id: profile._id, clientId: profile.clientId, appliedSeq: expectedSeq },
-      profile,
-    );
-    return result.matchedCount === 1;
+  async replace(profile: Profile): Promise<void> {
+    await this.profiles.replaceOne({ _id: profile._id }, profile);
   }
 }

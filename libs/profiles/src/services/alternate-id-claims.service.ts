@@ -91,10 +91,6 @@ export class AlternateIdClaims {
     await this.releasePairs(clientId, profileId, dropped);
   }
 
-  releaseAll(clientId: string, profileId: number): Promise<void> {
-    return this.claims.releaseAll(clientId, profileId);
-  }
-
   /**
    * The profile a write by alternate id goes to: the holder of the pair's claim, once its
    * create is accepted (a holder still being created is waited for up to `waitMs`, so a
@@ -129,10 +125,11 @@ export class AlternateIdClaims {
   private async beingCreated(
     clientId: string,
     holderId: number,
-    holder: { state: string; createdAt?: Date },
+    holder: { state: string; createdAt?: Date; appliedSeq: number },
   ): Promise<boolean> {
     if (holder.state !== 'pending' || creatingAge(holder) >= CREATING_GRACE_MS) return false;
-    return !(await this.writes.hasAny(clientId, holderId));
+    if (holder.appliedSeq > 0) return false;
+    return !(await this.writes.findSeq(clientId, holderId, 1));
   }
 
   /**
@@ -144,14 +141,16 @@ export class AlternateIdClaims {
     holderId: number,
     pair: AlternateIdPair,
   ): Promise<boolean> {
-    // Read in this order: any write, then pending writes, then the profile. A write marked
-    // applied was saved before its mark, so a profile read after "nothing pending" shows
-    // it; and "no write at all" read first keeps a shell whose create arrives meanwhile
-    // counted as being created. (Another order turns a create accepted or applied
-    // between the reads into a false "stale", and a second profile for the pair.)
-    const anyWrite = await this.writes.hasAny(clientId, holderId);
-    const pending = anyWrite && (await this.writes.hasPending(clientId, holderId));
+    // Read the profile, then the write after its appliedSeq (both by _id). If that write
+    // does not exist, no write was accepted after the profile as read, so the profile is
+    // current; if it exists, the holder has a write pending (or applied meanwhile: then
+    // "not stale" is merely cautious). A shell with no write at all is being created.
     const holder = await this.profiles.findOne(clientId, holderId);
+    const next = holder
+      ? await this.writes.findSeq(clientId, holderId, holder.appliedSeq + 1)
+      : null;
+    const pending = next !== null;
+    const anyWrite = (holder?.appliedSeq ?? 0) > 0 || pending;
     if (holder?.state === 'pending' && !anyWrite && creatingAge(holder) < CREATING_GRACE_MS)
       return false;
     if (holder?.state !== 'deleted' && pending) return false;

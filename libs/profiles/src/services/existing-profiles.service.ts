@@ -1,35 +1,90 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '@app/shared';
-import type { Profile } from '../domain/profile.schema';
+import { ProfileReadModel, type ProfileSnapshot } from '../read-model/profile-read-model.service';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 
+const REBUILD_ATTEMPTS = 3;
+
 /**
  * Looks up a profile that a request names, answering 404 for one that does not exist:
- * never created, deleted, or a shell whose create was refused.
+ * never created, deleted, or a shell whose create was refused. It reads the read model
+ * (Redis, no database command); on a miss it reads the profile and its next write by `_id`
+ * and rebuilds the entry, so a lost entry costs two `_id` lookups once.
  */
 @Injectable()
 export class ExistingProfiles {
+  private readonly logger = new Logger('ExistingProfiles');
+
   constructor(
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
+    private readonly readModel: ProfileReadModel,
   ) {}
 
-  async get(clientId: string, profileId: number): Promise<Profile> {
+  async get(clientId: string, profileId: number): Promise<ProfileSnapshot> {
     const profile = await this.find(clientId, profileId);
     if (!profile) throw ApiError.notFound(`Profile ${profileId} was not found`);
     return profile;
   }
 
-  async find(clientId: string, profileId: number): Promise<Profile | null> {
-    const profile = await this.profiles.findOne(clientId, profileId);
-    if (!profile || profile.state === 'deleted') return null;
-    if (profile.state !== 'pending' || (await this.writes.hasPending(clientId, profileId))) {
-      return profile;
-    }
-    // No pending write: the create was refused, or a worker applied it after our first
-    // read (it saves the profile before it marks the write). Read again to tell which.
-    const again = await this.profiles.findOne(clientId, profileId);
-    return again?.state === 'active' ? again : null;
+  async find(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
+    const cached = await this.readModel.read(clientId, profileId);
+    return visible(cached ?? (await this.rebuild(clientId, profileId)));
   }
+
+  /**
+   * The snapshot from the database. The next write is read after the profile: if it turns
+   * out applied meanwhile (the profile moved on), the profile is read again, so a rebuilt
+   * entry never holds a profile older than a write it calls applied.
+   */
+  private async rebuild(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
+    for (let attempt = 1; ; attempt++) {
+      const profile = await this.profiles.findOne(clientId, profileId);
+      if (!profile) return null;
+      const next =
+        profile.state === 'deleted'
+          ? null
+          : await this.writes.findSeq(clientId, profileId, profile.appliedSeq + 1);
+      if (next && attempt < REBUILD_ATTEMPTS) {
+        const again = await this.profiles.findOne(clientId, profileId);
+        if (again && again.appliedSeq !== profile.appliedSeq) continue;
+      }
+      const acceptedSeq = next ? next.seq : profile.appliedSeq;
+      await this.store(profile, acceptedSeq);
+      return {
+        clientId,
+        profileId,
+        state: profile.state,
+        appliedSeq: profile.appliedSeq,
+        data: profile.data,
+        createdAt: profile.createdAt,
+        acceptedSeq,
+      };
+    }
+  }
+
+  /** Best effort: a failed store only means the next read rebuilds again. */
+  private async store(
+    profile: Parameters<ProfileReadModel['publish']>[0],
+    acceptedSeq: number,
+  ): Promise<void> {
+    try {
+      await this.readModel.publish(profile);
+      if (acceptedSeq > profile.appliedSeq)
+        await this.readModel.noteAccepted(profile.clientId, profile.profileId, acceptedSeq);
+    } catch (error) {
+      this.logger.warn(`could not store the read model: ${String(error)}`);
+    }
+  }
+}
+
+/**
+ * Deleted profiles and shells without an accepted create (refused, or still being
+ * claimed) do not exist for a request.
+ */
+function visible(snapshot: ProfileSnapshot | null): ProfileSnapshot | null {
+  if (!snapshot || snapshot.state === 'deleted') return null;
+  if (snapshot.state === 'pending' && snapshot.acceptedSeq <= snapshot.appliedSeq) return null;
+  return snapshot;
 }

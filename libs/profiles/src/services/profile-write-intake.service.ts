@@ -6,13 +6,19 @@ import type {
   ProfileWriteStatus,
 } from '../domain/profile-write.schema';
 import type { CallerScope } from '../mapping/profile-view';
-import { ProfileWriteRepository } from '../repositories/profile-write.repository';
+import { ProfileReadModel } from '../read-model/profile-read-model.service';
+import { PendingProfileRepository } from '../repositories/pending-profile.repository';
+import { ProfileRepository } from '../repositories/profile.repository';
+import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.repository';
 
 const ENQUEUE_TIMEOUT_MS = 2000;
 
 /**
  * Accepts a validated profile write: records it in the database first (the record that
- * survives any crash), then enqueues a job that names its profile. It never writes the
+ * survives any crash), then marks its profile pending for the sweeper, then enqueues a
+ * job that names its profile. Every database command is addressed by `_id`: the write's
+ * sequence number starts from what the read model knows (the highest accepted, or the
+ * profile's appliedSeq) and the insert of `<client>|<profile>|<seq>` decides. It never writes the
  * profile document itself: the worker is its only writer (the embedded engine does not
  * make concurrent updates of one document atomic, so a second writer could undo a save). A lost job or a lost
  * Redis only delays the write: the worker's sweeper finds it again.
@@ -23,6 +29,9 @@ export class ProfileWriteIntake {
 
   constructor(
     private readonly writes: ProfileWriteRepository,
+    private readonly pending: PendingProfileRepository,
+    private readonly profiles: ProfileRepository,
+    private readonly readModel: ProfileReadModel,
     private readonly queue: JobQueue,
   ) {}
 
@@ -34,16 +43,30 @@ export class ProfileWriteIntake {
     userId: string;
     /** The writer's scope: an overwrite or patch keeps what lies outside it. */
     scope?: CallerScope;
+    /**
+     * What the caller knows of the profile's sequence numbers (ExistingProfiles); absent
+     * for a new profile (its create is seq 1) or when the caller did not look it up.
+     */
+    known?: { appliedSeq: number; acceptedSeq: number };
   }): Promise<ProfileWrite> {
     const stored = await this.writes.append({
       clientId: write.clientId,
       profileId: write.profileId,
-      fromSeq: (await this.writes.lastSeq(write.clientId, write.profileId)) + 1,
+      fromSeq: (await this.lastKnownSeq(write)) + 1,
       kind: write.kind,
       body: write.body === undefined ? undefined : JSON.stringify(write.body),
       userId: write.userId,
       scope: write.scope,
     });
+    try {
+      await this.readModel.noteAccepted(write.clientId, write.profileId, stored.seq);
+    } catch (error) {
+      // GET may show the previous version as Complete until the worker applies this write.
+      this.logger.warn(`could not record ${stored._id} in the read model: ${String(error)}`);
+    }
+    // After the write's insert: the sweeper removes a marker only after it found no write
+    // after appliedSeq, and it looks again after the removal (see SweepPendingWrites).
+    await this.pending.mark(write.clientId, write.profileId, stored.acceptedAt);
     try {
       // The write is already recorded: a slow or absent Redis must not hold the answer.
       await this.queue.enqueue(
@@ -59,14 +82,46 @@ export class ProfileWriteIntake {
     return stored;
   }
 
-  /** Waits until the worker has applied (or refused) the write, up to `timeoutMs`. */
-  async waitFor(clientId: string, writeId: string, timeoutMs: number): Promise<ProfileWriteStatus> {
+  /**
+   * The highest sequence number known to be taken, from the caller's or the read model's
+   * knowledge, else from the profile document. Never below the profile's appliedSeq: the
+   * records of applied writes are deleted after a while, so a lower number could be free.
+   */
+  private async lastKnownSeq(write: {
+    clientId: string;
+    profileId: number;
+    kind: ProfileWriteKind;
+    known?: { appliedSeq: number; acceptedSeq: number };
+  }): Promise<number> {
+    if (write.known) return Math.max(write.known.appliedSeq, write.known.acceptedSeq);
+    if (write.kind === 'create') return 0;
+    const cached = await this.readModel.read(write.clientId, write.profileId);
+    if (cached) return Math.max(cached.appliedSeq, cached.acceptedSeq);
+    return (await this.profiles.findOne(write.clientId, write.profileId))?.appliedSeq ?? 0;
+  }
+
+  /**
+   * Waits until the worker has applied (or refused) the write, up to `timeoutMs`: polls the
+   * profile's appliedSeq (the read model, else the profile by `_id`), then reads the write
+   * once to tell applied from failed.
+   */
+  async waitFor(write: ProfileWrite, timeoutMs: number): Promise<ProfileWriteStatus> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const write = await this.writes.findById(clientId, writeId);
-      const status = write?.status ?? 'applied';
-      if (status !== 'pending' || Date.now() >= deadline) return status;
+      const appliedSeq = await this.appliedSeqOf(write.clientId, write.profileId);
+      if (appliedSeq >= write.seq) {
+        const stored = await this.writes.findById(write.clientId, write._id);
+        // A record already deleted (the profile was deleted, or retention) was applied.
+        return stored ? statusOf(stored, appliedSeq) : 'applied';
+      }
+      if (Date.now() >= deadline) return 'pending';
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  }
+
+  private async appliedSeqOf(clientId: string, profileId: number): Promise<number> {
+    const cached = await this.readModel.read(clientId, profileId);
+    if (cached) return cached.appliedSeq;
+    return (await this.profiles.findOne(clientId, profileId))?.appliedSeq ?? 0;
   }
 }

@@ -27,6 +27,14 @@ export class RedisService implements OnModuleDestroy {
     this.client.on('error', () => undefined);
   }
 
+  /**
+   * Whether the connection is up. Derived-data readers skip Redis while it is down and
+   * read the database instead, rather than wait for each command to time out.
+   */
+  get available(): boolean {
+    return this.client.status === 'ready';
+  }
+
   /** `<QUEUE_PREFIX>:<parts joined by ':'>`. */
   key(...parts: (string | number)[]): string {
     return [this.settings.queuePrefix, ...parts].join(':');

@@ -38,6 +38,8 @@ export class Settings {
   readonly dncPropagationIntervalMs: number;
   /** Profiles a scheduled job reads per page (the version job saves its cursor per page). */
   readonly scheduledJobBatchSize: number;
+  /** Records of applied writes kept per profile (GET .../Updates); older ones are deleted. */
+  readonly writeRecordsKept: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.port = intOf(env, 'PORT', 3000);
@@ -61,6 +63,7 @@ export class Settings {
     this.consentVersionIntervalMs = intOf(env, 'CONSENT_VERSION_INTERVAL_MS', 60000);
     this.dncPropagationIntervalMs = intOf(env, 'DNC_PROPAGATION_INTERVAL_MS', 60000);
     this.scheduledJobBatchSize = Math.max(1, intOf(env, 'SCHEDULED_JOB_BATCH_SIZE', 200));
+    this.writeRecordsKept = Math.max(1, intOf(env, 'WRITE_RECORDS_KEPT', 20));
   }
 }
 

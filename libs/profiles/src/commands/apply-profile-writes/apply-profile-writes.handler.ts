@@ -12,6 +12,7 @@ import type { ProfileWrite } from '../../domain/profile-write.schema';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileHistoryRepository } from '../../repositories/profile-history.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { ProfileReadModel } from '../../read-model/profile-read-model.service';
 import { TagRepository } from '../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
@@ -19,18 +20,21 @@ import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
 
 const LEASE_TTL_MS = 30000;
 const LEASE_WAIT_MS = 5000;
-const BATCH = 50;
 
 /** Thrown when the lease is held elsewhere; the queue retries the job later. */
 export class ProfileBusyError extends Error {}
 
 /**
- * The worker's use case. Holding the profile's lease, it applies pending writes from
- * appliedSeq+1 upwards: each save carries the new appliedSeq and only succeeds if the
- * stored one is still the previous (so a second worker, a redelivered job or a restart
- * after a crash never applies a write twice); the write is marked after its save, and a
- * write found pending at or below appliedSeq is one whose mark was lost, so it is only
- * marked. A write that cannot apply is recorded as failed with its reason.
+ * The worker's use case. Holding the profile's lease, it applies the write after the
+ * profile's appliedSeq, one at a time, until there is none: each write is found by its
+ * `_id` (`<client>|<profile>|<appliedSeq+1>`) and the profile is saved by `_id` with the
+ * new appliedSeq, so every database command is addressed by `_id` and costs the same at
+ * any data size. A write is applied exactly once in effect: after a crash the profile's
+ * appliedSeq says which writes it holds (an applied write is never marked; its record only
+ * says "failed" when the worker refused it, recorded before the save that moves past it).
+ * The read model is marked dirty before each save and republished after it, so GET never
+ * serves a profile older than one saved. The last WRITE_RECORDS_KEPT write records of the
+ * profile are kept; each applied write deletes the one that falls out of that window.
  */
 @CommandHandler(ApplyProfileWritesCommand)
 export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWritesCommand> {
@@ -46,6 +50,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly configuration: ConfigurationReader,
     private readonly history: ProfileHistoryRepository,
     private readonly doNotContact: DoNotContactMarks,
+    private readonly readModel: ProfileReadModel,
   ) {}
 
   async execute({ clientId, profileId }: ApplyProfileWritesCommand): Promise<void> {
@@ -54,82 +59,93 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     if (!token)
       throw new ProfileBusyError(`profile ${clientId}|${profileId} is being applied elsewhere`);
     try {
-      while (await this.applyBatch(clientId, profileId)) {
-        // until no pending write is left
-      }
+      await this.applyPending(clientId, profileId);
     } finally {
       await this.lease.release(leaseName, token);
     }
   }
 
-  /** Applies up to one batch; true when it made progress and more may be pending. */
-  private async applyBatch(clientId: string, profileId: number): Promise<boolean> {
+  private async applyPending(clientId: string, profileId: number): Promise<void> {
     let profile = await this.profiles.findOne(clientId, profileId);
-    const pending = await this.writes.pendingFor(clientId, profileId, BATCH);
-    if (!pending.length) return false;
-    if (!profile) {
-      for (const write of pending)
-        await this.writes.markFailed(clientId, write._id, 'No such profile');
-      return false;
+    // The api inserts a profile's shell before it accepts its create: no shell, no writes.
+    if (!profile) return;
+    let vocabulary: ProfileVocabulary | undefined;
+    let applied = 0;
+    for (;;) {
+      const write = await this.writes.findSeq(clientId, profileId, profile.appliedSeq + 1);
+      if (!write) break;
+      vocabulary ??= await this.configuration.vocabulary(clientId);
+      profile = await this.applyOne(profile, write, vocabulary);
+      applied++;
     }
-    const vocabulary = await this.configuration.vocabulary(clientId);
-    for (const write of pending) {
-      if (write.seq <= profile.appliedSeq) {
-        await this.writes.markApplied(clientId, write._id);
-        continue;
-      }
-      if (write.seq !== profile.appliedSeq + 1) {
-        this.logger.error(`write ${write._id} follows a gap after seq ${profile.appliedSeq}`);
-        return false;
-      }
-      const next = await this.applyOne(profile, write, vocabulary);
-      if (!next) return true; // another worker saved first: re-read and go on
-      profile = next;
-    }
-    return pending.length === BATCH;
+    // Nothing to apply: still publish, which heals a publication a crash or a Redis error
+    // cut short after the last save (readers meanwhile read the database: markDirty).
+    if (!applied) await this.publish(profile);
   }
 
   private async applyOne(
     profile: Profile,
     write: ProfileWrite,
     vocabulary: ProfileVocabulary,
-  ): Promise<Profile | null> {
+  ): Promise<Profile> {
     let next: Profile;
-    let failure: string | undefined;
-    try {
-      next = transitionProfile(profile, write, vocabulary);
-      // Derived from the data with every save: what the expiry job looks profiles up by.
-      next.nextExpiryAt = nextExpiry(next.data);
-      if (write.kind === 'patch') await this.claimPatchedPairs(profile, next);
-      // History is written before the save, without a transaction: readers only see
-      // entries up to the profile's appliedSeq, so these stay invisible until the replace
-      // below succeeds. A save that loses the race or a crash before it leaves invisible
-      // entries that a retry rewrites identically (same _ids, deterministic content).
-      await this.history.record(historyEntries(profile, next, write));
-    } catch (error) {
-      if (!(error instanceof PermanentWriteError)) return this.countFailure(profile, write, error);
-      failure = error.message;
-      next = {
-        ...profile,
-        appliedSeq: write.seq,
-        lastFailure: { seq: write.seq, reason: failure, at: new Date() },
-      };
+    let failure = write.status === 'failed' ? (write.failureReason ?? 'Failed') : undefined;
+    if (!failure) {
+      try {
+        next = transitionProfile(profile, write, vocabulary);
+        // Derived from the data with every save: what the expiry job looks profiles up by.
+        next.nextExpiryAt = nextExpiry(next.data);
+        if (write.kind === 'patch') await this.claimPatchedPairs(profile, next);
+        // History is written before the save, without a transaction: readers only see
+        // entries up to the profile's appliedSeq, so these stay invisible until the save
+        // below. A crash before it leaves invisible entries that a retry rewrites
+        // identically (same _ids, deterministic content).
+        await this.history.record(historyEntries(profile, next, write));
+      } catch (error) {
+        if (!(error instanceof PermanentWriteError))
+          return this.countFailure(profile, write, error);
+        failure = error.message;
+      }
     }
     try {
-      // A failed write changes nothing, so it shows no history: drop entries an earlier
-      // attempt recorded before the save that would now make them visible.
-      if (failure) await this.history.eraseWrite(write.clientId, write.profileId, write.seq);
-      if (!(await this.profiles.replaceIfSeq(next, profile.appliedSeq))) return null;
+      if (failure) {
+        // A failed write changes nothing, so it shows no history: drop entries an earlier
+        // attempt recorded. Its outcome is recorded before the save that moves past it.
+        await this.history.eraseWrite(write.clientId, write.profileId, write.seq);
+        if (write.status !== 'failed') await this.writes.markFailed(write._id, failure);
+        next = this.skipped(profile, write, failure);
+      }
+      await this.save(next!);
     } catch (error) {
       return this.countFailure(profile, write, error);
     }
-    if (failure) {
-      await this.writes.markFailed(write.clientId, write._id, failure);
-    } else {
-      await this.writes.markApplied(write.clientId, write._id);
+    await this.afterApply(profile, next!, write);
+    return next!;
+  }
+
+  /** The profile with a refused write counted as handled, and its failure shown. */
+  private skipped(profile: Profile, write: ProfileWrite, reason: string): Profile {
+    return {
+      ...profile,
+      appliedSeq: write.seq,
+      lastFailure: { seq: write.seq, reason, at: new Date() },
+    };
+  }
+
+  /** Marks the read model dirty, saves by `_id` (the lease makes us the only writer), publishes. */
+  private async save(profile: Profile): Promise<void> {
+    await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
+    await this.profiles.replace(profile);
+    await this.publish(profile);
+  }
+
+  /** A failed publication leaves the dirty mark: readers read the database meanwhile. */
+  private async publish(profile: Profile): Promise<void> {
+    try {
+      await this.readModel.publish(profile);
+    } catch (error) {
+      this.logger.warn(`read model of ${profile._id} not published: ${String(error)}`);
     }
-    await this.afterApply(profile, next, write);
-    return next;
   }
 
   /**
@@ -156,33 +172,35 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     }
   }
 
-  /** Claims and stored bodies that the applied write made obsolete. */
+  /** Claims, stored write records and marks that the applied write made obsolete. */
   private async afterApply(before: Profile, after: Profile, write: ProfileWrite): Promise<void> {
+    const { clientId, profileId } = write;
     if (after.state === 'deleted' && before.state !== 'deleted') {
-      await this.alternateIds.releaseAll(write.clientId, write.profileId);
-      await this.writes.eraseBodies(write.clientId, write.profileId);
-      await this.history.eraseProfile(write.clientId, write.profileId);
+      await this.alternateIds.releaseDropped(clientId, profileId, before.data?.AlternateIds, []);
+      // A deleted profile keeps no personal data: the records still kept go too.
+      const kept = this.settings.writeRecordsKept;
+      for (let seq = write.seq; seq > Math.max(0, write.seq - kept); seq--)
+        await this.writes.forget(clientId, profileId, seq);
+      await this.history.eraseProfile(clientId, profileId);
       return;
     }
+    // Retention: the record that falls out of the kept window (bodies included) goes.
+    const expired = write.seq - this.settings.writeRecordsKept;
+    if (expired >= 1) await this.writes.forget(clientId, profileId, expired);
     await this.alternateIds.releaseDropped(
-      write.clientId,
-      write.profileId,
+      clientId,
+      profileId,
       before.data?.AlternateIds,
       after.data?.AlternateIds,
     );
     // An email or phone added to the profile that is on a do-not-contact list gets the
     // list's mark, queued behind this write (a crash right here loses that mark: known gap).
-    await this.doNotContact.markAddedContacts(
-      write.clientId,
-      write.profileId,
-      before.data,
-      after.data,
-    );
+    await this.doNotContact.markAddedContacts(clientId, profileId, before.data, after.data);
     // Tags enter the account's tag list when a profile first carries them.
     const known = new Set((before.data?.ProfileTags ?? []).map((tag) => tag.Key));
     for (const tag of after.data?.ProfileTags ?? []) {
       if (tag.IsActive !== false && !known.has(tag.Key)) {
-        await this.tags.ensure(write.clientId, tag.Name, tag.Key);
+        await this.tags.ensure(clientId, tag.Name, tag.Key);
       }
     }
   }
@@ -200,15 +218,9 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     const attempts = await this.writes.countAttempt(write.clientId, write._id).catch(() => 0);
     if (attempts >= this.settings.maxWriteAttempts) {
       const reason = `Gave up after ${attempts} attempts: ${error instanceof Error ? error.message : String(error)}`;
-      const next = {
-        ...profile,
-        appliedSeq: write.seq,
-        lastFailure: { seq: write.seq, reason, at: new Date() },
-      };
       await this.history.eraseWrite(write.clientId, write.profileId, write.seq);
-      if (await this.profiles.replaceIfSeq(next, profile.appliedSeq)) {
-        await this.writes.markFailed(write.clientId, write._id, reason);
-      }
+      await this.writes.markFailed(write._id, reason);
+      await this.save(this.skipped(profile, write, reason));
     }
     throw error;
   }

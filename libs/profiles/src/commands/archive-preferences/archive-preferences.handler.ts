@@ -47,7 +47,7 @@ export class ArchivePreferencesHandler implements ICommandHandler<ArchivePrefere
       );
     if (outside.length) throw ApiError.forbidden(outside.join('; '));
 
-    await this.existing.get(clientId, profileId);
+    const known = await this.existing.get(clientId, profileId);
     const write = await this.intake.accept({
       clientId,
       profileId,
@@ -55,8 +55,9 @@ export class ArchivePreferencesHandler implements ICommandHandler<ArchivePrefere
       body: request,
       userId,
       scope,
+      known,
     });
-    const status = await this.intake.waitFor(clientId, write._id, this.settings.syncWriteTimeoutMs);
+    const status = await this.intake.waitFor(write, this.settings.syncWriteTimeoutMs);
     if (status === 'failed') {
       const reason = (await this.writes.findById(clientId, write._id))?.failureReason;
       if (reason === 'The profile was deleted' || reason === 'No such profile')

@@ -22,15 +22,16 @@ export class DeleteProfileHandler implements ICommandHandler<DeleteProfileComman
     profileId,
     reasonCode,
   }: DeleteProfileCommand): Promise<'deleted' | 'pending'> {
-    await this.existing.get(clientId, profileId);
+    const known = await this.existing.get(clientId, profileId);
     const write = await this.intake.accept({
       clientId,
       profileId,
       kind: 'delete',
       body: reasonCode ? { ReasonCode: reasonCode } : undefined,
       userId,
+      known,
     });
-    const status = await this.intake.waitFor(clientId, write._id, this.settings.syncWriteTimeoutMs);
+    const status = await this.intake.waitFor(write, this.settings.syncWriteTimeoutMs);
     if (status === 'failed') throw ApiError.notFound(`Profile ${profileId} was not found`);
     return status === 'applied' ? 'deleted' : 'pending';
   }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, type JobCounts, Settings } from '@app/shared';
 import { expireProfileData, type ExpireWrite } from '../../domain/consent-expiry';
+import type { Profile } from '../../domain/profile.schema';
 import { ExpiryCandidates } from '../../repositories/expiry-candidates.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
@@ -44,7 +45,7 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
       for (const profile of page) {
         const due = expireProfileData(profile.data!, body.AsOf, { at: body.AsOf, userId: '' });
         if (!due.counts.consents && !due.counts.preferences) continue;
-        if (await this.expiryPending(profile.clientId, profile.profileId)) {
+        if (await this.expiryPending(profile)) {
           counts.alreadyQueued++;
           continue;
         }
@@ -69,8 +70,13 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
     return counts;
   }
 
-  private async expiryPending(clientId: string, profileId: number): Promise<boolean> {
-    const pending = await this.writes.pendingFor(clientId, profileId, PENDING_LOOKAHEAD);
+  private async expiryPending(profile: Profile): Promise<boolean> {
+    const pending = await this.writes.pendingAfter(
+      profile.clientId,
+      profile.profileId,
+      profile.appliedSeq,
+      PENDING_LOOKAHEAD,
+    );
     return pending.some((write) => write.kind === 'expire');
   }
 }

@@ -104,9 +104,10 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
   ): Promise<void> {
     const { consents } = markVersionPending(profile.data!, write, { at: '', userId: '' });
     if (!consents) return;
-    const pending = await this.writes.pendingFor(
+    const pending = await this.writes.pendingAfter(
       profile.clientId,
       profile.profileId,
+      profile.appliedSeq,
       PENDING_LOOKAHEAD,
     );
     const queued = pending.some((queuedWrite) => {

@@ -37,7 +37,8 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
     const profileId = pair
       ? await this.alternateIds.currentHolder(clientId, pair, this.settings.syncWriteTimeoutMs)
       : (target as { profileId: number }).profileId;
-    if (profileId === null || !(await this.existing.find(clientId, profileId))) {
+    const known = profileId === null ? null : await this.existing.find(clientId, profileId);
+    if (profileId === null || !known) {
       throw ApiError.notFound(
         pair
           ? `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`
@@ -51,8 +52,9 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
       body: { Operations: operations },
       userId,
       scope,
+      known,
     });
-    const status = await this.intake.waitFor(clientId, write._id, this.settings.syncWriteTimeoutMs);
+    const status = await this.intake.waitFor(write, this.settings.syncWriteTimeoutMs);
     if (status === 'applied') {
       return {
         status: 'applied',

@@ -1,27 +1,55 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { JOB_NAMES, JobQueue, Settings } from '@app/shared';
+import { PendingProfileRepository } from '../../repositories/pending-profile.repository';
+import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { SweepPendingWritesCommand } from './sweep-pending-writes.command';
 
+const MARKERS_PER_SWEEP = 500;
+
+/**
+ * Finds accepted writes no job carries (a lost job, a lost Redis) through the
+ * pending_profiles markers: a profile marked longer than STALE_WRITE_MS ago with a write
+ * after its appliedSeq is enqueued again; one with none is caught up and its marker goes.
+ * The marker is removed first and the profile looked at again after: the api inserts the
+ * marker after the write, so a write accepted meanwhile is either seen here or re-marks.
+ */
 @CommandHandler(SweepPendingWritesCommand)
 export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWritesCommand> {
   private readonly logger = new Logger('SweepPendingWrites');
 
   constructor(
+    private readonly markers: PendingProfileRepository,
+    private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
     private readonly queue: JobQueue,
     private readonly settings: Settings,
   ) {}
 
   async execute(): Promise<number> {
-    const before = new Date(Date.now() - this.settings.staleWriteMs);
-    const stale = await this.writes.staleProfiles(before, 500);
-    for (const { clientId, profileId } of stale) {
+    const before = Date.now() - this.settings.staleWriteMs;
+    let requeued = 0;
+    for (const marker of await this.markers.list(MARKERS_PER_SWEEP)) {
+      const { clientId, profileId } = marker;
+      if (!(await this.hasPending(clientId, profileId))) {
+        await this.markers.clear(clientId, profileId);
+        if (!(await this.hasPending(clientId, profileId))) continue;
+        await this.markers.mark(clientId, profileId, marker.since);
+      }
+      if (marker.since.getTime() > before) continue;
       await this.queue.enqueue(JOB_NAMES.applyProfileWrites, { clientId, profileId });
+      requeued++;
     }
-    if (stale.length)
-      this.logger.log(`re-enqueued ${stale.length} profile(s) with stale pending writes`);
-    return stale.length;
+    if (requeued) this.logger.log(`re-enqueued ${requeued} profile(s) with stale pending writes`);
+    return requeued;
+  }
+
+  private async hasPending(clientId: string, profileId: number): Promise<boolean> {
+    const profile = await this.profiles.findOne(clientId, profileId);
+    // A deleted profile counts too: writes accepted after its delete are still recorded
+    // (as failed) by the worker.
+    if (!profile) return false;
+    return this.writes.hasPendingAfter(clientId, profileId, profile.appliedSeq);
   }
 }

@@ -42,6 +42,7 @@ export class UpdateProfileHandler implements ICommandHandler<UpdateProfileComman
       body,
       userId,
       scope,
+      known: profile,
     });
     return toSubmissionResult(profileId, body, write);
   }

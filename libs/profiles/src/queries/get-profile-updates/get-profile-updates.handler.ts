@@ -1,30 +1,49 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ApiError, Settings } from '@app/shared';
 import type { ProfileUpdateListDto } from '../../dto/profile-update.dto';
 import { toProfileUpdateDto } from '../../mapping/profile-update.mapper';
 import { ProfileRepository } from '../../repositories/profile.repository';
-import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { ProfileWriteRepository, statusOf } from '../../repositories/profile-write.repository';
 import { GetProfileUpdatesQuery } from './get-profile-updates.query';
 
-/** The accepted writes of a profile with their outcome, failures included. */
+/** Pending writes listed at most (each is one `_id` lookup). */
+const PENDING_LISTED = 100;
+
+/**
+ * The accepted writes of a profile with their outcome, failures included, newest first:
+ * the pending ones (after appliedSeq) and the kept records of applied ones
+ * (WRITE_RECORDS_KEPT), each read by `_id`.
+ */
 @QueryHandler(GetProfileUpdatesQuery)
 export class GetProfileUpdatesHandler implements IQueryHandler<GetProfileUpdatesQuery> {
   constructor(
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
+    private readonly settings: Settings,
   ) {}
 
   async execute({ clientId, profileId }: GetProfileUpdatesQuery): Promise<ProfileUpdateListDto> {
     const profile = await this.profiles.findOne(clientId, profileId);
-    // A refused create leaves a shell with a failed write: still shown, so the failure is visible.
-    if (
-      !profile ||
-      profile.state === 'deleted' ||
-      !(await this.writes.hasAny(clientId, profileId))
-    ) {
+    if (!profile || profile.state === 'deleted') {
       throw ApiError.notFound(`Profile ${profileId} was not found`);
     }
-    const writes = await this.writes.listFor(clientId, profileId, 100);
-    return { Updates: writes.map(toProfileUpdateDto) };
+    const { appliedSeq } = profile;
+    const pending = await this.writes.pendingAfter(clientId, profileId, appliedSeq, PENDING_LISTED);
+    const done = await this.writes.listDownFrom(
+      clientId,
+      profileId,
+      appliedSeq,
+      this.settings.writeRecordsKept,
+    );
+    // A refused create leaves a shell with a failed write: still shown, so the failure is
+    // visible; a shell with no write at all is not a profile.
+    if (!pending.length && !done.length && appliedSeq === 0) {
+      throw ApiError.notFound(`Profile ${profileId} was not found`);
+    }
+    return {
+      Updates: [...pending.reverse(), ...done].map((write) =>
+        toProfileUpdateDto(write, statusOf(write, appliedSeq)),
+      ),
+    };
   }
 }

@@ -39,11 +39,8 @@ export class SearchGroupProfilesHandler implements IQueryHandler<SearchGroupProf
   async execute({ clientId, criteria, view }: SearchGroupProfilesQuery): Promise<ProfileDto[]> {
     const keys = await this.groupKeys(clientId, criteria, view);
     const members = keys.size ? await this.members(clientId, keys) : [];
-    // UpdateStatus as GET computes it, for the whole answer in one query.
-    const pending = await this.writes.profilesWithPending(
-      clientId,
-      members.map((profile) => profile.profileId),
-    );
+    // UpdateStatus as GET computes it.
+    const pending = await this.writes.pendingAmong(members);
     return members.map((profile) =>
       toProfileDto(profile.profileId, profile.data!, pending.has(profile.profileId), view),
     );

@@ -53,12 +53,8 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
       if (page.length < pageSize) break;
       after = page[page.length - 1].profileId;
     }
-    // UpdateStatus as GET computes it (pending while an accepted write is not applied),
-    // for the whole answer in one query.
-    const pending = await this.writes.profilesWithPending(
-      clientId,
-      matched.map((profile) => profile.profileId),
-    );
+    // UpdateStatus as GET computes it (pending while an accepted write is not applied).
+    const pending = await this.writes.pendingAmong(matched);
     return matched.map((profile) =>
       toProfileDto(
         profile.profileId,

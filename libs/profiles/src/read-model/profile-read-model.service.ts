@@ -1,0 +1,141 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { RedisService } from '@app/shared';
+import type { ProfileData } from '../domain/profile-data.schema';
+import type { Profile, ProfileState } from '../domain/profile.schema';
+
+/**
+ * What GET needs of a profile, as the worker last saved it: its state, the sequence
+ * number of the last write it holds (`appliedSeq`) and its stored data. The caller's
+ * view (data scope, implied flag) is applied when it is read, so one entry serves every
+ * user group.
+ */
+export interface ProfileSnapshot {
+  clientId: string;
+  profileId: number;
+  state: ProfileState;
+  appliedSeq: number;
+  data?: ProfileData;
+  createdAt?: Date;
+  /** Highest sequence number accepted for the profile, as far as known (>= appliedSeq). */
+  acceptedSeq: number;
+}
+
+// Stores the rendered entry only when it is newer than the one there (or there is none):
+// the worker and an api rebuilding after a miss may race, and the newest must win. An
+// entry at or past the dirty mark clears it.
+const PUBLISH = `
+local v = redis.call('HGET', KEYS[1], 'v')
+if not (v and tonumber(v) >= tonumber(ARGV[1]) and redis.call('HEXISTS', KEYS[1], 'doc') == 1) then
+  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'doc', ARGV[2])
+end
+local d = redis.call('HGET', KEYS[1], 'dirty')
+if d and tonumber(d) <= tonumber(ARGV[1]) then redis.call('HDEL', KEYS[1], 'dirty') end
+return 1`;
+// dirty only grows: the worker is about to save this sequence number.
+const DIRTY = `
+local d = redis.call('HGET', KEYS[1], 'dirty')
+if d and tonumber(d) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'dirty', ARGV[1])
+return 1`;
+// acc only grows: the highest accepted sequence number.
+const ACCEPTED = `
+local a = redis.call('HGET', KEYS[1], 'acc')
+if a and tonumber(a) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'acc', ARGV[1])
+return 1`;
+
+interface StoredEntry {
+  s: ProfileState;
+  d?: ProfileData;
+  c?: string;
+}
+
+/**
+ * The profile read model in Redis: one hash per profile (`pm:<client>|<id>`) with the
+ * rendered stored profile (`doc`) at `appliedSeq` (`v`) and the highest accepted sequence
+ * number (`acc`). The worker publishes after every save; the api records each accepted
+ * write; GET reads the hash alone (Pending Update while acc > v). The hash is derived data:
+ * when it is missing (never built, evicted, Redis lost) the reader rebuilds it from the
+ * engine (ExistingProfiles), so a lost entry is rebuilt, never served stale. Because acc
+ * and doc live in one hash, an eviction loses both together. The worker sets `dirty` to
+ * the sequence number it is about to save before the save, so an entry whose publication
+ * failed after a save is never served (readers go to the database until it is replaced).
+ */
+@Injectable()
+export class ProfileReadModel {
+  private readonly logger = new Logger('ProfileReadModel');
+
+  constructor(private readonly redis: RedisService) {}
+
+  /** The entry, or null when there is none (or Redis cannot answer). */
+  async read(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
+    if (!this.redis.available) return null;
+    let fields: (string | null)[];
+    try {
+      fields = await this.redis.client.hmget(
+        this.key(clientId, profileId),
+        'v',
+        'doc',
+        'acc',
+        'dirty',
+      );
+    } catch (error) {
+      this.logger.warn(`read model unavailable, reading the database: ${String(error)}`);
+      return null;
+    }
+    const [v, doc, acc, dirty] = fields;
+    if (v === null || doc === null) return null;
+    const appliedSeq = Number(v);
+    // A save past this entry began; until its publication the database is the truth.
+    if (dirty !== null && Number(dirty) > appliedSeq) return null;
+    const entry = JSON.parse(doc) as StoredEntry;
+    return {
+      clientId,
+      profileId,
+      state: entry.s,
+      appliedSeq,
+      data: entry.d,
+      createdAt: entry.c ? new Date(entry.c) : undefined,
+      acceptedSeq: Math.max(appliedSeq, Number(acc ?? 0)),
+    };
+  }
+
+  /** Stores the profile as saved (ignored when a newer one is there). */
+  async publish(profile: Profile): Promise<void> {
+    const entry: StoredEntry = {
+      s: profile.state,
+      ...(profile.state === 'deleted' ? {} : { d: profile.data }),
+      ...(profile.createdAt ? { c: new Date(profile.createdAt).toISOString() } : {}),
+    };
+    await this.redis.client.eval(
+      PUBLISH,
+      1,
+      this.key(profile.clientId, profile.profileId),
+      profile.appliedSeq,
+      JSON.stringify(entry),
+    );
+  }
+
+  /**
+   * Called by the worker before it saves `seq`: until the saved profile is published,
+   * readers go to the database. If the publication after the save fails, the mark stays
+   * and readers keep reading the database (and republish) instead of a stale entry.
+   */
+  async markDirty(clientId: string, profileId: number, seq: number): Promise<void> {
+    await this.redis.client.eval(DIRTY, 1, this.key(clientId, profileId), seq);
+  }
+
+  /** Records that write `seq` was accepted, so GET shows Pending Update until it applies. */
+  async noteAccepted(clientId: string, profileId: number, seq: number): Promise<void> {
+    await this.redis.client.eval(ACCEPTED, 1, this.key(clientId, profileId), seq);
+  }
+
+  /** Drops the entry: the next read rebuilds it from the database. */
+  async forget(clientId: string, profileId: number): Promise<void> {
+    await this.redis.client.del(this.key(clientId, profileId));
+  }
+
+  private key(clientId: string, profileId: number): string {
+    return this.redis.key('pm', `${clientId}|${profileId}`);
+  }
+}

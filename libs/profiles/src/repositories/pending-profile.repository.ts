@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isDuplicateKeyError } from '@app/shared';
+import type { Model } from 'mongoose';
+import { PendingProfile } from '../domain/pending-profile.schema';
+import { profileKey } from './profile.repository';
+
+/** The `pending_profiles` collection (see PendingProfile): the sweeper's work list. */
+@Injectable()
+export class PendingProfileRepository {
+  constructor(@InjectModel(PendingProfile.name) private readonly markers: Model<PendingProfile>) {}
+
+  /** Idempotent: an existing marker stays (with its older `since`). */
+  async mark(clientId: string, profileId: number, since = new Date()): Promise<void> {
+    try {
+      await this.markers.create({
+        _id: profileKey(clientId, profileId),
+        clientId,
+        profileId,
+        since,
+      });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+
+  /** Up to `limit` markers. A scan, but of the backlog only (markers leave when caught up). */
+  list(limit: number): Promise<PendingProfile[]> {
+    return this.markers.find({}).limit(limit).lean<PendingProfile[]>().exec();
+  }
+
+  async clear(clientId: string, profileId: number): Promise<void> {
+    await this.markers.deleteOne({ _id: profileKey(clientId, profileId) });
+  }
+}
