@@ -128,12 +128,31 @@ export class DncRepository {
   }
 
   /** The listed entries of any of the client's lists holding one of `keys`. */
-  listedWithKeys(clientId: string, listType: DncListType, keys: string[]): Promise<DncEntry[]> {
-    if (!keys.length) return Promise.resolve([]);
-    return this.entries
-      .find({ clientId, ListType: listType, key: { $in: keys }, state: 'listed' })
-      .lean<DncEntry[]>()
-      .exec();
+  async listedWithKeys(
+    clientId: string,
+    listType: DncListType,
+    keys: string[],
+  ): Promise<DncEntry[]> {
+    if (!keys.length) return [];
+    // By `_id` only (the worker calls this when a write adds contacts): the client's lists
+    // are numbered from 1 and never deleted, so they are found by probing ids in order.
+    const lists: DncList[] = [];
+    for (let listId = 1; ; listId++) {
+      const list = await this.findList(clientId, listId);
+      if (!list) break;
+      if (list.ListType === listType) lists.push(list);
+    }
+    const found = await Promise.all(
+      lists.flatMap((list) =>
+        keys.map((key) =>
+          this.entries
+            .findById(entryKey(clientId, list.listId, key))
+            .lean<DncEntry>()
+            .exec(),
+        ),
+      ),
+    );
+    return found.filter((entry): entry is DncEntry => entry?.state === 'listed');
   }
 
   /** Changes not yet applied to the profiles (any client), oldest first. */

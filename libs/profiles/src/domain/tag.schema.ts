@@ -10,7 +10,7 @@ export class TagEntry {
   @Prop({ type: String }) _id: string;
   @Prop({ required: true }) clientId: string;
   /** `tag` for a tag, `link` for a number claim. */
-  @Prop({ required: true }) type: 'tag' | 'link';
+  @Prop({ required: true }) type: 'tag' | 'link' | 'link-hint';
   @Prop() Name?: string;
   @Prop() Key?: string;
   @Prop({ required: true }) ProfileTagLink: number;

@@ -19,9 +19,10 @@ export class TagRepository {
 
   findByKey(clientId: string, key: string): Promise<TagEntry | null> {
     return this.tags
-      .findOne({ _id: `${clientId}|name:${key}`, clientId })
+      .findById(`${clientId}|name:${key}`)
       .lean<TagEntry>()
-      .exec();
+      .exec()
+      .then((tag) => (tag?.clientId === clientId ? tag : null));
   }
 
   /** Registers the tag if the client does not have it yet (concurrent callers agree). */
@@ -44,17 +45,17 @@ export class TagRepository {
   }
 
   async remove(clientId: string, key: string): Promise<void> {
-    await this.tags.deleteOne({ _id: `${clientId}|name:${key}`, clientId });
+    await this.tags.deleteOne({ _id: `${clientId}|name:${key}` });
   }
 
+  /**
+   * The next ProfileTagLink number: the insert of `<client>|link:<n>` decides; the hint
+   * document (`<client>|link-hint`, by `_id`) only says where to start probing.
+   */
   private async claimLink(clientId: string): Promise<number> {
-    const last = await this.tags
-      .find({ clientId, type: 'link' })
-      .sort({ ProfileTagLink: -1 })
-      .limit(1)
-      .lean<TagEntry[]>()
-      .exec();
-    for (let link = (last[0]?.ProfileTagLink ?? 0) + 1; ; link++) {
+    const hintId = `${clientId}|link-hint`;
+    const hint = await this.tags.findById(hintId).lean<TagEntry>().exec();
+    for (let link = (hint?.ProfileTagLink ?? 0) + 1; ; link++) {
       try {
         await this.tags.create({
           _id: `${clientId}|link:${link}`,
@@ -62,6 +63,14 @@ export class TagRepository {
           type: 'link',
           ProfileTagLink: link,
         });
+        // A lost or late hint update only makes a later claim probe further.
+        await this.tags
+          .replaceOne(
+            { _id: hintId },
+            { _id: hintId, clientId, type: 'link-hint', ProfileTagLink: link },
+            { upsert: true },
+          )
+          .catch(() => undefined);
         return link;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;

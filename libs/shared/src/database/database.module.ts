@@ -17,6 +17,7 @@ import { Settings } from '../settings/settings';
         // the embedded engine accepts and mostly ignores them).
         autoIndex: true,
         serverSelectionTimeoutMS: 10000,
+        monitorCommands: settings.monitorEngineCommands,
       }),
     }),
   ],

@@ -40,6 +40,8 @@ export class Settings {
   readonly scheduledJobBatchSize: number;
   /** Records of applied writes kept per profile (GET .../Updates); older ones are deleted. */
   readonly writeRecordsKept: number;
+  /** Emit the driver's command events (tests record every engine command with them). */
+  readonly monitorEngineCommands: boolean;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.port = intOf(env, 'PORT', 3000);
@@ -64,6 +66,7 @@ export class Settings {
     this.dncPropagationIntervalMs = intOf(env, 'DNC_PROPAGATION_INTERVAL_MS', 60000);
     this.scheduledJobBatchSize = Math.max(1, intOf(env, 'SCHEDULED_JOB_BATCH_SIZE', 200));
     this.writeRecordsKept = Math.max(1, intOf(env, 'WRITE_RECORDS_KEPT', 20));
+    this.monitorEngineCommands = boolOf(env, 'MONITOR_ENGINE_COMMANDS', false);
   }
 }
 
