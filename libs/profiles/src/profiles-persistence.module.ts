@@ -13,6 +13,7 @@ import { ProfileHistory, ProfileHistorySchema } from './domain/profile-history.s
 import { TagEntry, TagEntrySchema } from './domain/tag.schema';
 import { PendingProfile, PendingProfileSchema } from './domain/pending-profile.schema';
 import { ProfileReadModel } from './read-model/profile-read-model.service';
+import { ExpiryIndex } from './read-model/expiry-index.service';
 import { PendingProfileRepository } from './repositories/pending-profile.repository';
 import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
 import { ProfileRepository } from './repositories/profile.repository';
@@ -28,6 +29,7 @@ const providers = [
   ProfileWriteRepository,
   PendingProfileRepository,
   ProfileReadModel,
+  ExpiryIndex,
   ProfileHistoryRepository,
   AlternateIdClaimRepository,
   TagRepository,

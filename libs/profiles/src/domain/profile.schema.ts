@@ -73,9 +73,7 @@ ProfileSchema.index({
   'data.Addresses.AddressPreferences.PreferenceAttributes.Key': 1,
 });
 
-// Serves: the consent-expiry job's candidates (active profiles of every client whose
-// nextExpiryAt has come, paged by _id; the exact check is in code: domain/consent-expiry.ts).
-ProfileSchema.index({ nextExpiryAt: 1, _id: 1 });
+// (The consent-expiry job finds due profiles through the ExpiryIndex in Redis, not a query.)
 // (The new-consent-version job pages through a client's holders of a consent type with the
 // consent-key indexes above.)
 

@@ -1,26 +1,73 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { Profile } from '../domain/profile.schema';
+import { ExpiryIndex } from '../read-model/expiry-index.service';
+
+const REBUILD_PAGE = 500;
 
 /**
- * The consent-expiry job's candidate query. Unlike ProfileRepository it reads across
- * clients: the job serves every tenant, and each profile it returns carries its clientId.
+ * The consent-expiry job's candidates, across clients (the job serves every tenant; each
+ * profile carries its clientId): the members of the ExpiryIndex due by `asOf`, each read by
+ * `_id`. A member whose stored profile has nothing due any more (changed since) is
+ * re-scored from the stored profile.
  */
 @Injectable()
 export class ExpiryCandidates {
-  constructor(@InjectModel(Profile.name) private readonly profiles: Model<Profile>) {}
+  private readonly logger = new Logger('ExpiryCandidates');
+
+  constructor(
+    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+    private readonly index: ExpiryIndex,
+  ) {}
 
   /**
-   * One page of active profiles with something due by `asOf` (their nextExpiryAt), after
-   * `afterId` in `_id` order. Candidates only: the caller checks each element exactly.
+   * One page of due profiles, `offset` into the due order. Members found not due are moved
+   * out of the range, so the next page starts at `offset + profiles.length`.
    */
-  page(asOf: Date, afterId: string, limit: number): Promise<Profile[]> {
-    return this.profiles
-      .find({ state: 'active', nextExpiryAt: { $lte: asOf }, _id: { $gt: afterId } })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .lean<Profile[]>()
-      .exec();
+  async page(
+    asOf: Date,
+    offset: number,
+    limit: number,
+  ): Promise<{ profiles: Profile[]; last: boolean }> {
+    if (!(await this.index.isBuilt())) await this.rebuild();
+    const ids = await this.index.due(asOf, offset, limit);
+    const found = await Promise.all(
+      ids.map((id) => this.profiles.findById(id).lean<Profile>().exec()),
+    );
+    const due: Profile[] = [];
+    for (const [i, profile] of found.entries()) {
+      if (profile?.state === 'active' && profile.nextExpiryAt && profile.nextExpiryAt <= asOf) {
+        due.push(profile);
+      } else if (profile?.state === 'active' && profile.nextExpiryAt) {
+        await this.index.add([profile]);
+      } else {
+        await this.index.remove(ids[i]);
+      }
+    }
+    return { profiles: due, last: ids.length < limit };
+  }
+
+  /**
+   * The index from the profiles, after Redis lost it: one pass in `_id` order (a scan on the
+   * embedded engine, once per loss, off every request's path).
+   */
+  private async rebuild(): Promise<void> {
+    let after = '';
+    let count = 0;
+    for (;;) {
+      const page = await this.profiles
+        .find({ _id: { $gt: after } }, { _id: 1, state: 1, nextExpiryAt: 1 })
+        .sort({ _id: 1 })
+        .limit(REBUILD_PAGE)
+        .lean<Profile[]>()
+        .exec();
+      await this.index.add(page.filter((p) => p.state === 'active'));
+      count += page.length;
+      if (page.length < REBUILD_PAGE) break;
+      after = page[page.length - 1]._id;
+    }
+    await this.index.markBuilt();
+    this.logger.log(`expiry index rebuilt from ${count} profiles`);
   }
 }

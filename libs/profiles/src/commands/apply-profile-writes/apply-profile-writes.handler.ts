@@ -13,6 +13,7 @@ import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileHistoryRepository } from '../../repositories/profile-history.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileReadModel } from '../../read-model/profile-read-model.service';
+import { ExpiryIndex } from '../../read-model/expiry-index.service';
 import { TagRepository } from '../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
@@ -51,6 +52,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly history: ProfileHistoryRepository,
     private readonly doNotContact: DoNotContactMarks,
     private readonly readModel: ProfileReadModel,
+    private readonly expiryIndex: ExpiryIndex,
   ) {}
 
   async execute({ clientId, profileId }: ApplyProfileWritesCommand): Promise<void> {
@@ -132,11 +134,17 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     };
   }
 
-  /** Marks the read model dirty, saves by `_id` (the lease makes us the only writer), publishes. */
+  /**
+   * Saves by `_id` (the lease makes us the only writer). Derived data in Redis is prepared
+   * before the save so that a crash never leaves a saved profile unseen by it (the read
+   * model marked dirty, the expiry index holding its due time), and completed after it.
+   */
   private async save(profile: Profile): Promise<void> {
+    await this.expiryIndex.beforeSave(profile);
     await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
     await this.profiles.replace(profile);
     await this.publish(profile);
+    await this.expiryIndex.afterSave(profile);
   }
 
   /** A failed publication leaves the dirty mark: readers read the database meanwhile. */

@@ -38,9 +38,9 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
     const body: ExpireWrite = { AsOf: asOf.toISOString() };
     const limit = this.settings.scheduledJobBatchSize;
     const counts = { candidates: 0, profiles: 0, consents: 0, preferences: 0, alreadyQueued: 0 };
-    let after = '';
+    let offset = 0;
     for (let pages = 0; maxPages === undefined || pages < maxPages; pages++) {
-      const page = await this.candidates.page(asOf, after, limit);
+      const { profiles: page, last } = await this.candidates.page(asOf, offset, limit);
       counts.candidates += page.length;
       for (const profile of page) {
         const due = expireProfileData(profile.data!, body.AsOf, { at: body.AsOf, userId: '' });
@@ -60,8 +60,8 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
         counts.consents += due.counts.consents;
         counts.preferences += due.counts.preferences;
       }
-      if (page.length < limit) break;
-      after = page[page.length - 1]._id;
+      if (last) break;
+      offset += page.length;
     }
     this.logger.log(
       `as of ${body.AsOf}: ${counts.profiles} profiles queued (${counts.consents} consents, ` +
