@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
-import { DncEntry, DncList, type DncListType } from './domain/dnc-list.schema';
+import { DncEntry, DncList, type DncListType, DncPendingChange } from './domain/dnc-list.schema';
 
 const listKey = (clientId: string, listId: number) => `${clientId}|${listId}`;
 const entryKey = (clientId: string, listId: number, key: string) => `${clientId}|${listId}|${key}`;
@@ -13,6 +13,7 @@ export class DncRepository {
   constructor(
     @InjectModel(DncList.name) private readonly lists: Model<DncList>,
     @InjectModel(DncEntry.name) private readonly entries: Model<DncEntry>,
+    @InjectModel(DncPendingChange.name) private readonly pending: Model<DncPendingChange>,
   ) {}
 
   listsOf(clientId: string): Promise<DncList[]> {
@@ -96,6 +97,7 @@ export class DncRepository {
       cursor: 0,
     };
     await this.entries.replaceOne({ _id }, { _id, ...doc }, { upsert: true }).exec();
+    await this.markPending(_id, entry.at);
     return 'added';
   }
 
@@ -124,6 +126,7 @@ export class DncRepository {
         },
       )
       .exec();
+    await this.markPending(_id, at);
     return true;
   }
 
@@ -155,27 +158,65 @@ export class DncRepository {
     return found.filter((entry): entry is DncEntry => entry?.state === 'listed');
   }
 
-  /** Changes not yet applied to the profiles (any client), oldest first. */
-  pendingPropagation(limit: number): Promise<DncEntry[]> {
-    return this.entries
-      .find({ propagatedAt: null })
-      .sort({ changedAt: 1 })
-      .limit(limit)
-      .lean<DncEntry[]>()
-      .exec();
+  /**
+   * Changes not yet applied to the profiles (any client), oldest first: the entries named
+   * by the pending-change markers (a scan of the backlog only), each read by `_id`.
+   */
+  async pendingPropagation(limit: number): Promise<DncEntry[]> {
+    const markers = await this.pending.find({}).lean<DncPendingChange[]>().exec();
+    markers.sort(
+      (a, b) => a.changedAt.getTime() - b.changedAt.getTime() || a._id.localeCompare(b._id),
+    );
+    const found: DncEntry[] = [];
+    for (const marker of markers) {
+      if (found.length >= limit) break;
+      const entry = await this.entries.findById(marker._id).lean<DncEntry>().exec();
+      if (entry && entry.propagatedAt === null) found.push(entry);
+      else await this.pending.deleteOne({ _id: marker._id });
+    }
+    return found;
   }
 
-  /** Records progress of the entry's propagation, unless the entry changed meanwhile. */
+  /**
+   * Records progress of the entry's propagation, unless the entry changed meanwhile. By
+   * `_id` with the version checked in code (a version filter would scan on the embedded
+   * engine); a change landing between the check and the update is caught by the re-read.
+   */
   async saveCursor(entry: DncEntry, cursor: number): Promise<void> {
-    await this.entries
-      .updateOne({ _id: entry._id, version: entry.version }, { $set: { cursor } })
-      .exec();
+    if (!(await this.isCurrent(entry))) return;
+    await this.entries.updateOne({ _id: entry._id }, { $set: { cursor } }).exec();
+    if (!(await this.isCurrent(entry)))
+      await this.entries.updateOne({ _id: entry._id }, { $set: { cursor: 0 } }).exec();
   }
 
   /** Marks the entry's change as applied to every profile, unless it changed meanwhile. */
   async markPropagated(entry: DncEntry, at: Date): Promise<void> {
-    await this.entries
-      .updateOne({ _id: entry._id, version: entry.version }, { $set: { propagatedAt: at } })
-      .exec();
+    if (!(await this.isCurrent(entry))) return;
+    await this.entries.updateOne({ _id: entry._id }, { $set: { propagatedAt: at } }).exec();
+    if (!(await this.isCurrent(entry))) {
+      // A newer change landed meanwhile: it is still to propagate, from the start.
+      await this.entries
+        .updateOne({ _id: entry._id }, { $set: { propagatedAt: null, cursor: 0 } })
+        .exec();
+      return;
+    }
+    // The marker goes after the entry is marked; a change that lands after this removal
+    // inserts it again (list/unlist write the entry, then the marker).
+    await this.pending.deleteOne({ _id: entry._id });
+    const again = await this.entries.findById(entry._id).lean<DncEntry>().exec();
+    if (again && again.propagatedAt === null) await this.markPending(entry._id, again.changedAt);
+  }
+
+  private async isCurrent(entry: DncEntry): Promise<boolean> {
+    const now = await this.entries.findById(entry._id).lean<DncEntry>().exec();
+    return now?.version === entry.version;
+  }
+
+  private async markPending(_id: string, changedAt: Date): Promise<void> {
+    try {
+      await this.pending.create({ _id, changedAt });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
   }
 }

@@ -4,7 +4,14 @@ import { AddDncEntriesHandler } from './commands/add-dnc-entries/add-dnc-entries
 import { CreateDncListHandler } from './commands/create-dnc-list/create-dnc-list.handler';
 import { RemoveDncEntryHandler } from './commands/remove-dnc-entry/remove-dnc-entry.handler';
 import { DncRepository } from './dnc.repository';
-import { DncEntry, DncEntrySchema, DncList, DncListSchema } from './domain/dnc-list.schema';
+import {
+  DncEntry,
+  DncEntrySchema,
+  DncList,
+  DncListSchema,
+  DncPendingChange,
+  DncPendingChangeSchema,
+} from './domain/dnc-list.schema';
 import { DoNotContactController } from './http/do-not-contact.controller';
 import { GetDncEntriesHandler } from './queries/get-dnc-entries/get-dnc-entries.handler';
 import { GetDncListsHandler } from './queries/get-dnc-lists/get-dnc-lists.handler';
@@ -15,6 +22,7 @@ import { GetDncListsHandler } from './queries/get-dnc-lists/get-dnc-lists.handle
     MongooseModule.forFeature([
       { name: DncList.name, schema: DncListSchema },
       { name: DncEntry.name, schema: DncEntrySchema },
+      { name: DncPendingChange.name, schema: DncPendingChangeSchema },
     ]),
   ],
   providers: [DncRepository],

@@ -52,8 +52,18 @@ export class DncEntry {
 export const DncEntrySchema = SchemaFactory.createForClass(DncEntry);
 // Serves: the entries of one list in value order (GET .../Entries, paged by key).
 DncEntrySchema.index({ clientId: 1, listId: 1, key: 1 });
-// Serves: the lists holding a value a profile write just added (contact elements added
-// after a listing are marked too).
-DncEntrySchema.index({ clientId: 1, ListType: 1, key: 1 });
-// Serves: the propagation job's "changes not yet applied to profiles", oldest first.
-DncEntrySchema.index({ propagatedAt: 1, changedAt: 1 });
+// (The lists holding a value a profile write added are probed by `_id`, and the changes not
+// yet propagated are listed by DncPendingChange markers: no index serves either.)
+
+/**
+ * An entry change not yet applied to the profiles: the propagation job's work list.
+ * `_id` is the entry's. Inserted after each change of the entry, removed by the job once
+ * the change reached every profile; the job reads the whole collection, which holds only
+ * the backlog, so a run costs nothing when nothing changed.
+ */
+@Schema({ collection: 'dnc_pending_changes', versionKey: false })
+export class DncPendingChange {
+  @Prop({ type: String }) _id: string;
+  @Prop({ required: true }) changedAt: Date;
+}
+export const DncPendingChangeSchema = SchemaFactory.createForClass(DncPendingChange);
