@@ -2,20 +2,27 @@ import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileDto } from '../../dto/profile.dto';
+import { toProfileDto } from '../../mapping/profile.mapper';
+import { AlternateIdClaimRepository } from '../../repositories/alternate-id-claim.repository';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
+import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { GetProfileQuery } from '../get-profile/get-profile.query';
 import { GetProfileByAlternateIdQuery } from './get-profile-by-alternate-id.query';
 
 /**
  * An active pair is found through its claim (unique per type across the client's
- * profiles). With matchInactive, a pair stored inactive is searched in the profiles;
+ * profiles): one `_id` read, then the holder from the read model, which answers at once
+ * when it shows the pair (the common case); otherwise the claim is checked for staleness
+ * as a write would. With matchInactive, a pair stored inactive is searched in the profiles;
  * inactive pairs are not unique, so the profile with the highest id among them answers.
  */
 @QueryHandler(GetProfileByAlternateIdQuery)
 export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileByAlternateIdQuery> {
   constructor(
     private readonly alternateIds: AlternateIdClaims,
+    private readonly claims: AlternateIdClaimRepository,
+    private readonly existing: ExistingProfiles,
     private readonly profiles: ProfileRepository,
     private readonly queries: QueryBus,
   ) {}
@@ -26,9 +33,20 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
     matchInactive,
     view,
   }: GetProfileByAlternateIdQuery): Promise<ProfileDto> {
+    const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
+    const claimed = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
+    const holder = claimed === null ? null : await this.existing.find(clientId, claimed);
+    const holds = holder?.data?.AlternateIds?.some(
+      (stored) =>
+        stored.IsActive !== false &&
+        alternateIdKey(stored.AlternateIdType, stored.AlternateId) === key,
+    );
+    if (holder?.data && holds) {
+      const pending = holder.acceptedSeq > holder.appliedSeq;
+      return toProfileDto(holder.profileId, holder.data, pending, view);
+    }
     let profileId = await this.alternateIds.currentHolder(clientId, pair, 0).catch(() => null);
     if (profileId === null && matchInactive) {
-      const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
       const [found] = await this.profiles.findWithAlternateIdKey(clientId, key);
       profileId = found?.profileId ?? null;
     }
