@@ -21,9 +21,11 @@ export class ExpiryIndex {
     if (profile.state === 'active' && profile.nextExpiryAt) await this.add([profile]);
   }
 
-  /** After the save: a profile with nothing due leaves the set. */
-  async afterSave(profile: Profile): Promise<void> {
-    if (profile.state !== 'active' || !profile.nextExpiryAt) await this.remove(profile._id);
+  /** After the save: a profile with nothing due any more leaves the set. */
+  async afterSave(before: Profile, profile: Profile): Promise<void> {
+    const wasDue = before.state === 'active' && before.nextExpiryAt;
+    if (wasDue && (profile.state !== 'active' || !profile.nextExpiryAt))
+      await this.remove(profile._id);
   }
 
   async add(profiles: Pick<Profile, '_id' | 'nextExpiryAt'>[]): Promise<void> {

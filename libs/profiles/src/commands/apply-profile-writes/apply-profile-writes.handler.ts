@@ -117,7 +117,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         if (write.status !== 'failed') await this.writes.markFailed(write._id, failure);
         next = this.skipped(profile, write, failure);
       }
-      await this.save(next!);
+      await this.save(profile, next!);
     } catch (error) {
       return this.countFailure(profile, write, error);
     }
@@ -139,12 +139,12 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * before the save so that a crash never leaves a saved profile unseen by it (the read
    * model marked dirty, the expiry index holding its due time), and completed after it.
    */
-  private async save(profile: Profile): Promise<void> {
+  private async save(before: Profile, profile: Profile): Promise<void> {
     await this.expiryIndex.beforeSave(profile);
     await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
     await this.profiles.replace(profile);
     await this.publish(profile);
-    await this.expiryIndex.afterSave(profile);
+    await this.expiryIndex.afterSave(before, profile);
   }
 
   /** A failed publication leaves the dirty mark: readers read the database meanwhile. */
@@ -228,7 +228,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       const reason = `Gave up after ${attempts} attempts: ${error instanceof Error ? error.message : String(error)}`;
       await this.history.eraseWrite(write.clientId, write.profileId, write.seq);
       await this.writes.markFailed(write._id, reason);
-      await this.save(this.skipped(profile, write, reason));
+      await this.save(profile, this.skipped(profile, write, reason));
     }
     throw error;
   }
