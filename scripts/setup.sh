@@ -18,7 +18,7 @@ as_root() {
 if [ -z "${MONGODB_URI:-}" ]; then
   bin=.tools/bin/ferretdb
   stamp=.tools/bin/ferretdb.stamp
-  want=$(cat tools/ferretdb/go.mod tools/ferretdb/go.sum tools/ferretdb/main.go | sha256sum | cut -d' ' -f1)
+  want=$(cat tools/ferretdb/go.mod tools/ferretdb/go.sum tools/ferretdb/*.go | sha256sum | cut -d' ' -f1)
   if [ -x "$bin" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
     log "embedded engine: cached ($bin)"
   else

@@ -47,7 +47,7 @@ function waitForPort(port, child, name, timeoutMs = 30000) {
 }
 
 /** Starts FerretDB on SQLite files in dataDir; resolves { uri, child }. */
-async function startFerretdb({ dataDir, port, logFile }) {
+async function startFerretdb({ dataDir, port, logFile, extraArgs = [] }) {
   if (!fs.existsSync(FERRETDB_BIN)) {
     throw new Error(`${FERRETDB_BIN} is missing: run "npm run setup" first`);
   }
@@ -56,7 +56,13 @@ async function startFerretdb({ dataDir, port, logFile }) {
   const out = logFile ? fs.openSync(logFile, 'a') : 'ignore';
   const child = spawn(
     FERRETDB_BIN,
-    ['--listen-addr', `127.0.0.1:${port}`, '--sqlite-url', `file:${dataDir.replace(/\/?$/, '/')}`],
+    [
+      '--listen-addr',
+      `127.0.0.1:${port}`,
+      '--sqlite-url',
+      `file:${dataDir.replace(/\/?$/, '/')}`,
+      ...extraArgs,
+    ],
     { stdio: ['ignore', out, out] },
   );
   await waitForPort(port, child, 'ferretdb');
@@ -84,4 +90,4 @@ function stop(child) {
   });
 }
 
-module.exports = { ROOT, freePort, startFerretdb, startRedis, stop, waitForPort };
+module.exports = { ROOT, FERRETDB_BIN, freePort, startFerretdb, startRedis, stop, waitForPort };

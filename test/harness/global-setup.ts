@@ -21,6 +21,8 @@ export default async function globalSetup(): Promise<void> {
     });
     started.push(engine.child);
     process.env.TEST_MONGODB_BASE = engine.uri;
+    // Where its SQLite files are: the engine tests read their query plans.
+    process.env.TEST_ENGINE_DATA_DIR = join(dir, 'engine');
   } else {
     process.env.TEST_MONGODB_BASE = process.env.MONGODB_URI.replace(/\/[^/?]*(\?.*)?$/, '/');
   }

@@ -11,14 +11,33 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
 
 func main() {
+	// `ferretdb explain-id --sqlite-url file:<dir>/`: the query plan of the `_id` lookup of
+	// every collection table (see idindex.go); used by the tests.
+	if len(os.Args) > 1 && os.Args[1] == "explain-id" {
+		explain := flag.NewFlagSet("explain-id", flag.ExitOnError)
+		url := explain.String("sqlite-url", "file:data/", "SQLite URI (a directory, with trailing slash)")
+		_ = explain.Parse(os.Args[2:])
+		dir, err := sqliteDir(*url)
+		if err == nil {
+			err = explainID(context.Background(), dir)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "explain-id:", err)
+			os.Exit(1)
+		}
+		return
+	}
+
 	listen := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on")
 	sqliteURL := flag.String("sqlite-url", "file:data/", "SQLite URI (a directory, with trailing slash)")
 	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
+	noIDIndex := flag.Bool("no-id-index", false, "do not add the _id index (benchmarks compare with it)")
 	flag.Parse()
 
 	var level slog.Level
@@ -41,6 +60,22 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+
+	if !*noIDIndex {
+		dir, err := sqliteDir(*sqliteURL)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ferretdb:", err)
+			os.Exit(1)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "ferretdb:", err)
+			os.Exit(1)
+		}
+		indexer := newIDIndexer(dir, logger)
+		// Existing databases are indexed before the port opens (the migration of old data).
+		indexer.pass(ctx)
+		go indexer.run(ctx, 250*time.Millisecond)
+	}
 
 	// The launcher waits for this line to know the port is open.
 	fmt.Println("ferretdb ready", f.MongoDBURI())
