@@ -150,4 +150,29 @@ describe('Hot paths address the engine by _id only', () => {
     expect(commands.some((c) => c.collection === 'profiles' && c.name === 'update')).toBe(true);
     expectAddressedById(commands);
   });
+
+  it('history reads, by id and by alternate id, every category', async () => {
+    const categories = [
+      'StandardFields',
+      'CustomFields',
+      'ContactElements',
+      'Preferences',
+      'Consents',
+    ];
+    const commands = await recordEngineCommands(processes(), async () => {
+      for (const category of categories) {
+        const byId = await request(app.http)
+          .get(`${base()}/Profile/${profileId}/History/${category}`)
+          .set('Authorization', bearer)
+          .expect(200);
+        expect(Array.isArray(byId.body)).toBe(true);
+        await request(app.http)
+          .get(`${base()}/Profile/AlternateId/History/${category}`)
+          .query({ alternateIdType: 'crm', alternateId })
+          .set('Authorization', bearer)
+          .expect(200);
+      }
+    });
+    expectAddressedById(commands);
+  });
 });

@@ -9,7 +9,7 @@ import {
   ProfileSchema,
 } from './domain/profile.schema';
 import { ProfileWrite, ProfileWriteSchema } from './domain/profile-write.schema';
-import { ProfileHistory, ProfileHistorySchema } from './domain/profile-history.schema';
+import { ProfileHistoryDoc, ProfileHistoryDocSchema } from './domain/profile-history.schema';
 import { TagEntry, TagEntrySchema } from './domain/tag.schema';
 import { PendingProfile, PendingProfileSchema } from './domain/pending-profile.schema';
 import { ProfileReadModel } from './read-model/profile-read-model.service';
@@ -46,7 +46,7 @@ const providers = [
       { name: Profile.name, schema: ProfileSchema },
       { name: ProfileIdHint.name, schema: ProfileIdHintSchema },
       { name: ProfileWrite.name, schema: ProfileWriteSchema },
-      { name: ProfileHistory.name, schema: ProfileHistorySchema },
+      { name: ProfileHistoryDoc.name, schema: ProfileHistoryDocSchema },
       { name: AlternateIdClaim.name, schema: AlternateIdClaimSchema },
       { name: TagEntry.name, schema: TagEntrySchema },
       { name: PendingProfile.name, schema: PendingProfileSchema },

@@ -19,35 +19,48 @@ export interface HistoryContainer {
  * One changed item of one applied write: the item as it was after the write (a removed
  * item as its last state with IsActive false). `_id` is
  * `<clientId>|<profileId>|<seq>|<n>` (n: the entry's index within the write), so
- * recording a write again rewrites the same documents. Entries are only read up to the
+ * recording a write again records the same entries. Entries are only read up to the
  * profile's appliedSeq: those of a write not (yet) saved are invisible.
  */
-@Schema({ collection: 'profile_history', versionKey: false })
-export class ProfileHistory {
-  @Prop({ type: String }) _id: string;
-  @Prop({ required: true }) clientId: string;
-  @Prop({ required: true }) profileId: number;
+export interface ProfileHistory {
+  _id: string;
+  clientId: string;
+  profileId: number;
   /** Sequence number of the write (profile_writes) that made the change. */
-  @Prop({ required: true }) seq: number;
-  @Prop({ required: true }) n: number;
-  @Prop({ required: true, type: String }) category: HistoryCategory;
+  seq: number;
+  n: number;
+  category: HistoryCategory;
   /** The write's acceptance time (ISO 8601): what the item's Edited.ModifiedDate says. */
-  @Prop({ required: true }) modifiedAt: string;
+  modifiedAt: string;
   /**
    * The profile list holding the item: CustomFields, Emails, PhoneNumbers, Addresses,
    * ProfilePreferences, EmailPreferences, PhonePreferences, AddressPreferences or Consents;
    * absent for standard fields.
    */
-  @Prop() list?: string;
-  @Prop({ type: Object }) container?: HistoryContainer;
+  list?: string;
+  container?: HistoryContainer;
   /** A preference's FilterId, normalised (normText): what the filterId query compares. */
-  @Prop() filterKey?: string;
+  filterKey?: string;
   /** The item's stored fields after the write (contacts without their nested lists). */
-  @Prop({ type: Object, required: true }) snapshot: Record<string, unknown>;
+  snapshot: Record<string, unknown>;
 }
 
-export const ProfileHistorySchema = SchemaFactory.createForClass(ProfileHistory);
-// Serves: one category of a profile's history up to its appliedSeq (history queries); its
-// clientId+profileId prefix serves erasing a deleted profile's history and a failed
-// write's entries.
-ProfileHistorySchema.index({ clientId: 1, profileId: 1, category: 1, seq: 1 });
+/**
+ * A profile's history, stored so that every read and write is addressed by `_id`: a head
+ * document `<clientId>|<profileId>|head` holding the number of pages, and pages
+ * `<clientId>|<profileId>|p<k>` (k from 0) holding up to HISTORY_PAGE_ENTRIES entries in
+ * write order. A read fetches the head and its pages by `_id`, so its cost follows that
+ * profile's own history, never the collection. Only the worker writes them, under the
+ * profile's lease.
+ */
+@Schema({ collection: 'profile_history', versionKey: false })
+export class ProfileHistoryDoc {
+  @Prop({ type: String }) _id: string;
+  /** Head only: how many pages the profile's history has. */
+  @Prop() pages?: number;
+  /** Page only: its entries (ProfileHistory, stored as they are). */
+  @Prop({ type: [Object], default: undefined }) entries?: ProfileHistory[];
+}
+
+export const ProfileHistoryDocSchema = SchemaFactory.createForClass(ProfileHistoryDoc);
+// No secondary index: heads and pages are read, replaced and deleted by `_id` only.
