@@ -27,7 +27,9 @@ async function main() {
     });
     env.MONGODB_URI = `${engine.uri}pcp`;
   }
-  // The CLI touches no queue; Settings only wants the variables present.
+  // Auth changes are announced in the Redis of the running stack (its auth stamps); with no
+  // stack running and no REDIS_URL, no process caches anything, so there is none to tell.
+  if (!env.REDIS_URL) env.NOTIFY_AUTH_CHANGES = 'false';
   env.REDIS_URL = env.REDIS_URL || 'redis://127.0.0.1:6379';
   env.JWT_SECRET = env.JWT_SECRET || jwtSecret();
   const result = spawnSync(process.execPath, [CLI, ...process.argv.slice(2)], { env, stdio: 'inherit' });

@@ -12,10 +12,13 @@ import { BearerAuthService } from './services/bearer-auth.service';
 import { CustomAuthService } from './services/custom-auth.service';
 import { TenantAdminService } from './services/tenant-admin.service';
 import { TokenService } from './services/token.service';
+import { AuthCache } from './services/auth-cache.service';
+import { TokenThrottle } from './services/token-throttle.service';
 
 /**
  * The auth module's collections and services, without HTTP (the admin CLI uses this
- * alone). Needs the Settings and the database connection from the importing app.
+ * alone). Needs the Settings, the database connection and the RedisModule from the
+ * importing app.
  */
 @Module({
   imports: [
@@ -31,6 +34,8 @@ import { TokenService } from './services/token.service';
     UserRepository,
     OAuthClientRepository,
     RevokedTokenRepository,
+    AuthCache,
+    TokenThrottle,
     TokenService,
     BearerAuthService,
     CustomAuthService,

@@ -61,3 +61,21 @@ export function tokenRequestError(error: TokenError): ApiError {
     error_description: error.description,
   });
 }
+
+/**
+ * 429 of the token endpoint while an OAuth client id is throttled after repeated failed
+ * authentications: the token endpoint's body shape, and `Retry-After` in seconds.
+ */
+export function tokenThrottledError(retryAfterSeconds: number): ApiError {
+  const error: TokenError = {
+    error: 'invalid_client',
+    description: `too many failed authentications for this client_id; retry after ${retryAfterSeconds} seconds`,
+  };
+  return new ApiError(
+    HttpStatus.TOO_MANY_REQUESTS,
+    tokenErrorMessage(error),
+    { 'Retry-After': String(retryAfterSeconds) },
+    false,
+    { error: error.error, error_description: error.description },
+  );
+}

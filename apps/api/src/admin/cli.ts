@@ -9,7 +9,7 @@ import { type DynamicModule, type INestApplicationContext, Module } from '@nestj
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { AuthCoreModule, parsePermissionList, TenantAdminService } from '@app/auth';
-import { DatabaseModule, Settings, SettingsModule } from '@app/shared';
+import { DatabaseModule, RedisModule, Settings, SettingsModule } from '@app/shared';
 
 type Values = Record<string, string | undefined>;
 
@@ -197,7 +197,7 @@ class AdminCliModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AdminCliModule,
-      imports: [SettingsModule.forRoot(settings), DatabaseModule, AuthCoreModule],
+      imports: [SettingsModule.forRoot(settings), DatabaseModule, RedisModule, AuthCoreModule],
     };
   }
 }

@@ -1,4 +1,11 @@
-import { constantTimeEqual, hashSecret, randomAlphanumeric, verifySecret } from './secrets';
+import { randomBytes, scryptSync } from 'node:crypto';
+import {
+  constantTimeEqual,
+  hashSecret,
+  isLegacySecretHash,
+  randomAlphanumeric,
+  verifySecret,
+} from './secrets';
 
 describe('randomAlphanumeric', () => {
   it('gives letters and digits of the asked length', () => {
@@ -9,23 +16,36 @@ describe('randomAlphanumeric', () => {
   });
 });
 
-describe('scrypt hashes', () => {
-  it('stores the parameters and a random salt, and verifies', async () => {
+describe('secret hashes', () => {
+  it('stores a keyed hash with a random salt, and verifies', async () => {
     const secret = randomAlphanumeric(64);
-    const first = await hashSecret(secret);
-    const second = await hashSecret(secret);
-    expect(first).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    const first = hashSecret(secret);
+    const second = hashSecret(secret);
+    expect(first).toMatch(/^hmac-sha256\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]{44}$/);
     expect(first).not.toBe(second);
     expect(first).not.toContain(secret);
+    expect(isLegacySecretHash(first)).toBe(false);
     await expect(verifySecret(secret, first)).resolves.toBe(true);
     await expect(verifySecret(secret, second)).resolves.toBe(true);
   });
 
+  it('still verifies scrypt hashes stored by earlier versions', async () => {
+    const salt = randomBytes(16);
+    const hash = scryptSync('legacy-secret', salt, 32, { N: 1024, r: 8, p: 1 });
+    const stored = ['scrypt', 1024, 8, 1, salt.toString('base64'), hash.toString('base64')].join(
+      '$',
+    );
+    expect(isLegacySecretHash(stored)).toBe(true);
+    await expect(verifySecret('legacy-secret', stored)).resolves.toBe(true);
+    await expect(verifySecret('other', stored)).resolves.toBe(false);
+  });
+
   it('refuses a wrong secret and malformed hashes', async () => {
-    const stored = await hashSecret('right');
+    const stored = hashSecret('right');
     await expect(verifySecret('wrong', stored)).resolves.toBe(false);
     await expect(verifySecret('', stored)).resolves.toBe(false);
     await expect(verifySecret('right', 'plain')).resolves.toBe(false);
+    await expect(verifySecret('right', 'hmac-sha256$$abc')).resolves.toBe(false);
     await expect(verifySecret('right', 'scrypt$x$8$1$abc$def')).resolves.toBe(false);
     await expect(verifySecret('right', 'scrypt$16384$8$1$$')).resolves.toBe(false);
   });

@@ -9,15 +9,13 @@ import {
 } from '../domain/custom-auth';
 import { groupOf, type Caller } from '../domain/tenant';
 import { clientNotFoundEmpty, customAuthError } from '../auth-errors';
-import { ClientRepository } from '../repositories/client.repository';
-import { UserRepository } from '../repositories/user.repository';
+import { AuthCache } from './auth-cache.service';
 
 /** Verifies the signed CUSTOMAUTH3 header against the tenant named in the path. */
 @Injectable()
 export class CustomAuthService {
   constructor(
-    private readonly clients: ClientRepository,
-    private readonly users: UserRepository,
+    private readonly cache: AuthCache,
     private readonly settings: Settings,
   ) {}
 
@@ -41,8 +39,10 @@ export class CustomAuthService {
     const fail = (failure: CustomAuthFailure) => this.failure(failure, schemeAsSent);
 
     if (pathClientId === undefined) throw fail('generic');
-    const client = await this.clients.findById(pathClientId);
+    const stamps = await this.cache.stamps(pathClientId);
+    const client = await this.cache.client(pathClientId, stamps);
     if (!client) throw clientNotFoundEmpty();
+    if (!stamps) await this.cache.establish(client.clientId);
     if (!parsed.ok) throw fail('generic');
 
     const credentials = parsed.credentials;
@@ -61,7 +61,7 @@ export class CustomAuthService {
       },
       credentials.signature,
     );
-    const user = await this.users.find(client.clientId, credentials.userId);
+    const user = await this.cache.user(client.clientId, credentials.userId, stamps);
     if (!signatureValid || !user || !user.isActive) throw fail('generic');
 
     return { clientId: client.clientId, userId: user.userId, group: groupOf(client, user.group) };

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError, isDuplicateKeyError, Settings } from '@app/shared';
 import {
   DEFAULT_TOKEN_LIFETIME_SECONDS,
@@ -30,6 +30,7 @@ import { ClientRepository } from '../repositories/client.repository';
 import { OAuthClientRepository } from '../repositories/oauth-client.repository';
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { AuthCache } from './auth-cache.service';
 
 export interface CreatedClient {
   clientId: string;
@@ -75,6 +76,7 @@ export class TenantAdminService {
     private readonly users: UserRepository,
     private readonly oauthClients: OAuthClientRepository,
     private readonly revoked: RevokedTokenRepository,
+    private readonly cache: AuthCache,
     private readonly settings: Settings,
   ) {}
 
@@ -98,6 +100,7 @@ export class TenantAdminService {
     }
     await this.users.insert({ clientId, userId, group: ADMINISTRATORS_GROUP, isActive: true });
     const oauth = await this.addOAuthClient(clientId);
+    await this.announce(clientId);
     return {
       clientId,
       userId,
@@ -126,6 +129,7 @@ export class TenantAdminService {
       }
       throw error;
     }
+    await this.announce(clientId);
     return { clientId, userId, group, isActive: true };
   }
 
@@ -139,6 +143,7 @@ export class TenantAdminService {
     requireGroup(client, group);
     if (!(await this.users.update(clientId, userId, { group })))
       throw userNotFound(clientId, userId);
+    await this.announce(clientId);
     return { clientId, userId, group };
   }
 
@@ -151,6 +156,7 @@ export class TenantAdminService {
     await this.requireClient(clientId);
     if (!(await this.users.update(clientId, userId, { isActive })))
       throw userNotFound(clientId, userId);
+    await this.announce(clientId);
     return { clientId, userId, isActive };
   }
 
@@ -158,11 +164,12 @@ export class TenantAdminService {
   async addOAuthClient(clientId: string): Promise<OAuthCredentials> {
     await this.requireClient(clientId);
     const oauthClientSecret = randomAlphanumeric(CLIENT_SECRET_LENGTH);
-    const secretHash = await hashSecret(oauthClientSecret);
+    const secretHash = hashSecret(oauthClientSecret);
     for (;;) {
       const oauthClientId = randomAlphanumeric(OAUTH_CLIENT_ID_LENGTH);
       try {
         await this.oauthClients.insert({ oauthClientId, clientId, secretHash }, new Date());
+        await this.announce(clientId);
         return { clientId, oauthClientId, oauthClientSecret };
       } catch (error) {
         // A collision of 48 random characters: draw again.
@@ -176,10 +183,11 @@ export class TenantAdminService {
     const existing = await this.oauthClients.findById(oauthClientId);
     if (!existing) throw ApiError.notFound(`OAuth client ${oauthClientId} was not found`);
     const oauthClientSecret = randomAlphanumeric(CLIENT_SECRET_LENGTH);
-    const secretHash = await hashSecret(oauthClientSecret);
+    const secretHash = hashSecret(oauthClientSecret);
     if (!(await this.oauthClients.replaceSecret(oauthClientId, secretHash, new Date()))) {
       throw ApiError.notFound(`OAuth client ${oauthClientId} was not found`);
     }
+    await this.announce(existing.clientId);
     return { clientId: existing.clientId, oauthClientId, oauthClientSecret };
   }
 
@@ -187,6 +195,7 @@ export class TenantAdminService {
   async rotateApiHashKey(clientId: string): Promise<{ clientId: string; apiHashKey: string }> {
     const apiHashKey = randomAlphanumeric(API_HASH_KEY_LENGTH);
     if (!(await this.clients.update(clientId, { apiHashKey }))) throw clientNotFound(clientId);
+    await this.announce(clientId);
     return { clientId, apiHashKey };
   }
 
@@ -215,6 +224,7 @@ export class TenantAdminService {
       throw ApiError.badRequest('Give the token or its jti');
     }
     await this.revoked.revoke(jti, expiresAt);
+    await this.announce(() => this.cache.revoked());
     return { jti, expiresAt: expiresAt.toISOString() };
   }
 
@@ -236,6 +246,7 @@ export class TenantAdminService {
       throw clientNotFound(clientId);
     }
     const client = await this.requireClient(clientId);
+    await this.announce(clientId);
     return {
       clientId,
       tokenLifetimeSeconds: client.tokenLifetimeSeconds,
@@ -261,11 +272,30 @@ export class TenantAdminService {
       const client = await this.requireClient(clientId);
       const groups = client.userGroups.filter((existing) => existing.name !== name);
       groups.push(group);
-      if (await this.clients.replaceGroups(clientId, client.revision, groups))
+      if (await this.clients.replaceGroups(clientId, client.revision, groups)) {
+        await this.announce(clientId);
         return { clientId, group };
+      }
       // Another writer changed the groups in between: read again and redo.
     }
     throw ApiError.conflict(`The groups of client ${clientId} kept changing; retry`);
+  }
+
+  /**
+   * Tells every running api process that the tenant's auth data changed (a new auth stamp:
+   * they reload it on the next request), after the change is stored. Off in the admin CLI
+   * when no stack runs (NOTIFY_AUTH_CHANGES=false): no process caches anything then.
+   */
+  private async announce(change: string | (() => Promise<void>)): Promise<void> {
+    if (!this.settings.notifyAuthChanges) return;
+    try {
+      await (typeof change === 'string' ? this.cache.changed(change) : change());
+    } catch (error) {
+      throw new ApiError(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        `The change is stored, but the running api processes could not be told (Redis: ${error instanceof Error ? error.message : String(error)}); repeat the command once Redis answers`,
+      );
+    }
   }
 
   private async requireClient(clientId: string): Promise<TenantClient> {

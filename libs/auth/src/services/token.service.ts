@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Settings } from '@app/shared';
 import { issueAccessToken } from '../domain/access-token';
-import { OAUTH_CLIENT_ID_LENGTH, verifySecret } from '../domain/secrets';
+import {
+  hashSecret,
+  isLegacySecretHash,
+  OAUTH_CLIENT_ID_LENGTH,
+  verifySecret,
+} from '../domain/secrets';
 import {
   checkTokenRequestShape,
   decideTokenRequest,
@@ -10,9 +15,9 @@ import {
   TOKEN_ERRORS,
 } from '../domain/token-request';
 import { tokenRequestError } from '../auth-errors';
-import { ClientRepository } from '../repositories/client.repository';
 import { OAuthClientRepository } from '../repositories/oauth-client.repository';
-import { UserRepository } from '../repositories/user.repository';
+import { AuthCache } from './auth-cache.service';
+import { TokenThrottle } from './token-throttle.service';
 
 /** The body of a successful token response. */
 export interface TokenResponse {
@@ -22,13 +27,18 @@ export interface TokenResponse {
   scope: string;
 }
 
-/** The OAuth 2.0 client-credentials grant (`POST /oauth2/v1/token`). No refresh tokens. */
+/**
+ * The OAuth 2.0 client-credentials grant (`POST /oauth2/v1/token`). No refresh tokens. The
+ * OAuth client, tenant and user come from the AuthCache (no database command when warm),
+ * the secret is checked with a fast keyed hash (domain/secrets.ts), and repeated failures
+ * of one client id are throttled (TokenThrottle).
+ */
 @Injectable()
 export class TokenService {
   constructor(
+    private readonly cache: AuthCache,
     private readonly oauthClients: OAuthClientRepository,
-    private readonly clients: ClientRepository,
-    private readonly users: UserRepository,
+    private readonly throttle: TokenThrottle,
     private readonly settings: Settings,
   ) {}
 
@@ -43,14 +53,18 @@ export class TokenService {
     if (shapeError) throw tokenRequestError(shapeError);
 
     const oauthClientId = request.clientId ?? '';
+    await this.throttle.check(oauthClientId);
     const oauthClient =
       oauthClientId.length === OAUTH_CLIENT_ID_LENGTH
-        ? await this.oauthClients.findById(oauthClientId)
+        ? await this.cache.oauthClient(oauthClientId)
         : null;
     const secretValid =
       oauthClient !== null && request.clientSecret !== undefined
         ? await verifySecret(request.clientSecret, oauthClient.secretHash)
         : false;
+    if (oauthClient && secretValid && isLegacySecretHash(oauthClient.secretHash)) {
+      await this.rehash(oauthClient.oauthClientId, oauthClient.clientId, request.clientSecret!);
+    }
 
     const scope = parseScope(request.scope);
     const lookUpUser =
@@ -58,15 +72,23 @@ export class TokenService {
       secretValid &&
       scope !== null &&
       scope.clientId === oauthClient.clientId;
-    const client = lookUpUser ? await this.clients.findById(oauthClient.clientId) : null;
-    const user = client && scope ? await this.users.find(client.clientId, scope.userId) : null;
+    const stamps = lookUpUser ? await this.cache.stamps(oauthClient.clientId) : null;
+    const client = lookUpUser ? await this.cache.client(oauthClient.clientId, stamps) : null;
+    const user =
+      client && scope ? await this.cache.user(client.clientId, scope.userId, stamps) : null;
 
     const error = decideTokenRequest(request, {
       oauthClientTenant: oauthClient?.clientId ?? null,
       secretValid,
       userActive: user?.isActive === true,
     });
-    if (error) throw tokenRequestError(error);
+    if (error) {
+      // Only a failed client authentication counts towards the throttle.
+      if (error.error === 'invalid_client' && oauthClientId)
+        await this.throttle.failed(oauthClientId);
+      throw tokenRequestError(error);
+    }
+    if (!stamps && client) await this.cache.establish(client.clientId);
     // decideTokenRequest granted, so these are set; the check keeps the types honest.
     if (!client || !user || !request.scope) throw tokenRequestError(TOKEN_ERRORS.accessDenied);
 
@@ -85,5 +107,15 @@ export class TokenService {
       expires_in: lifetime,
       scope: request.scope,
     };
+  }
+
+  /**
+   * A secret stored by an earlier version as a scrypt hash, just verified: stored again as
+   * the fast keyed hash, so the slow check runs once per secret.
+   */
+  private async rehash(oauthClientId: string, clientId: string, secret: string): Promise<void> {
+    await this.oauthClients.replaceSecret(oauthClientId, hashSecret(secret), new Date());
+    // Caches still holding the scrypt hash stay correct (it verifies too), only slower.
+    await this.cache.changed(clientId).catch(() => undefined);
   }
 }

@@ -40,6 +40,15 @@ export class Settings {
   readonly scheduledJobBatchSize: number;
   /** Records of applied writes kept per profile (GET .../Updates); older ones are deleted. */
   readonly writeRecordsKept: number;
+  /** Failed token authentications of one OAuth client id before it is throttled (429). */
+  readonly tokenFailureLimit: number;
+  /** The window, in seconds, those failures are counted in (and the longest throttle). */
+  readonly tokenFailureWindowSeconds: number;
+  /**
+   * Whether auth changes made by this process are announced to the running api processes
+   * (the auth stamps in Redis); the admin CLI turns it off when no stack is running.
+   */
+  readonly notifyAuthChanges: boolean;
   /** Emit the driver's command events (tests record every engine command with them). */
   readonly monitorEngineCommands: boolean;
 
@@ -67,6 +76,9 @@ export class Settings {
     this.scheduledJobBatchSize = Math.max(1, intOf(env, 'SCHEDULED_JOB_BATCH_SIZE', 200));
     this.writeRecordsKept = Math.max(1, intOf(env, 'WRITE_RECORDS_KEPT', 20));
     this.monitorEngineCommands = boolOf(env, 'MONITOR_ENGINE_COMMANDS', false);
+    this.tokenFailureLimit = Math.max(1, intOf(env, 'TOKEN_FAILURE_LIMIT', 10));
+    this.tokenFailureWindowSeconds = Math.max(1, intOf(env, 'TOKEN_FAILURE_WINDOW_SECONDS', 60));
+    this.notifyAuthChanges = boolOf(env, 'NOTIFY_AUTH_CHANGES', true);
   }
 }
 

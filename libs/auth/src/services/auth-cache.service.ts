@@ -1,0 +1,175 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { RedisService } from '@app/shared';
+import type { TenantClient, TenantUser } from '../domain/tenant';
+import { ClientRepository } from '../repositories/client.repository';
+import {
+  OAuthClientRepository,
+  type OAuthClientRecord,
+} from '../repositories/oauth-client.repository';
+import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
+import { UserRepository } from '../repositories/user.repository';
+
+/** Entries one process keeps per kind before it starts over (bounded memory). */
+const MAX_ENTRIES = 20000;
+/**
+ * Stamps expire after a week untouched: a stamp created for a client id that does not
+ * exist must not stay in Redis for ever, and an expired stamp only makes caches reload.
+ */
+const STAMP_TTL_SECONDS = 7 * 24 * 3600;
+
+/** The stamps one request checks: its tenant's, and the revocation list's. */
+export interface AuthStamps {
+  tenant: string;
+  revocations: string;
+}
+
+interface Cached<T> {
+  stamp: string;
+  value: T;
+}
+
+/** The stamp name of the revocation list (a token id is revoked across tenants). */
+const REVOCATIONS = '~revocations';
+
+/**
+ * What authentication reads on every request (a tenant's client record, its users, whether
+ * a token id is revoked, an OAuth client's record), cached in each process and validated on
+ * every use against the tenant's auth stamp in Redis: one Redis GET per request, no engine
+ * command in steady state. Every change of auth data (TenantAdminService) writes the engine
+ * first, then sets a new random stamp for the tenant, so the change applies from the next
+ * request in every process. The stamp read comes before any engine read, so a value loaded
+ * during a change is stored under the stamp that preceded it and reloaded on the next use.
+ * A missing stamp (Redis lost its data) is replaced by a new random one (all caches
+ * reload); while Redis cannot answer, every read goes to the engine.
+ */
+@Injectable()
+export class AuthCache {
+  private readonly logger = new Logger('AuthCache');
+  private readonly clientCache = new Map<string, Cached<TenantClient | null>>();
+  private readonly userCache = new Map<string, Cached<TenantUser | null>>();
+  private readonly revokedCache = new Map<string, Cached<boolean>>();
+  private readonly oauthCache = new Map<string, Cached<OAuthClientRecord | null>>();
+
+  constructor(
+    private readonly redis: RedisService,
+    private readonly clients: ClientRepository,
+    private readonly users: UserRepository,
+    private readonly revokedTokens: RevokedTokenRepository,
+    private readonly oauthClients: OAuthClientRepository,
+  ) {}
+
+  /**
+   * The tenant's stamp and the revocation stamp (one round trip), or null when Redis cannot
+   * answer or holds none (then nothing is cached for this request).
+   */
+  async stamps(clientId: string): Promise<AuthStamps | null> {
+    if (!this.redis.available) return null;
+    try {
+      const [tenant, revocations] = await this.redis.client.mget(
+        this.stampKey(clientId),
+        this.stampKey(REVOCATIONS),
+      );
+      return tenant !== null && revocations !== null ? { tenant, revocations } : null;
+    } catch (error) {
+      this.logger.warn(`auth stamps unavailable, reading the database: ${String(error)}`);
+      return null;
+    }
+  }
+
+  /**
+   * Creates missing stamps (first use, or Redis lost them) with new random values, so every
+   * process reloads. Called once the tenant was found in the database: a request naming a
+   * client id that does not exist leaves nothing in Redis.
+   */
+  async establish(clientId: string): Promise<void> {
+    if (!this.redis.available) return;
+    try {
+      for (const name of [clientId, REVOCATIONS]) {
+        await this.redis.client.set(
+          this.stampKey(name),
+          randomUUID(),
+          'EX',
+          STAMP_TTL_SECONDS,
+          'NX',
+        );
+      }
+    } catch (error) {
+      this.logger.warn(`auth stamps not created: ${String(error)}`);
+    }
+  }
+
+  /** After a change of the tenant's auth data in the engine: every process reloads it. */
+  async changed(clientId: string): Promise<void> {
+    await this.redis.client.set(this.stampKey(clientId), randomUUID(), 'EX', STAMP_TTL_SECONDS);
+  }
+
+  /** After a token revocation (any tenant: a revocation by jti names none). */
+  async revoked(): Promise<void> {
+    await this.redis.client.set(this.stampKey(REVOCATIONS), randomUUID(), 'EX', STAMP_TTL_SECONDS);
+  }
+
+  client(clientId: string, stamps: AuthStamps | null): Promise<TenantClient | null> {
+    return this.cached(this.clientCache, clientId, stamps?.tenant, () =>
+      this.clients.findById(clientId),
+    );
+  }
+
+  user(clientId: string, userId: string, stamps: AuthStamps | null): Promise<TenantUser | null> {
+    return this.cached(this.userCache, `${clientId}|${userId}`, stamps?.tenant, () =>
+      this.users.find(clientId, userId),
+    );
+  }
+
+  /** A revocation changes the revocation stamp, so `false` is never kept past it. */
+  isRevoked(jti: string, stamps: AuthStamps | null): Promise<boolean> {
+    return this.cached(this.revokedCache, jti, stamps?.revocations, () =>
+      this.revokedTokens.isRevoked(jti),
+    );
+  }
+
+  /**
+   * An OAuth client's record: valid while the stamp of the tenant it names is unchanged
+   * (rotating its secret changes that stamp).
+   */
+  async oauthClient(oauthClientId: string): Promise<OAuthClientRecord | null> {
+    const cached = this.oauthCache.get(oauthClientId);
+    if (cached?.value) {
+      const stamp = (await this.stamps(cached.value.clientId))?.tenant;
+      if (stamp !== undefined && stamp === cached.stamp) return cached.value;
+    }
+    const record = await this.oauthClients.findById(oauthClientId);
+    if (record) {
+      // The stamp is read after the record here, so a record read during a rotation could
+      // be stored under the new stamp: read it once more, and keep it only if unchanged.
+      const stamp = (await this.stamps(record.clientId))?.tenant ?? null;
+      const again = stamp === null ? null : await this.oauthClients.findById(oauthClientId);
+      if (stamp !== null && again?.secretHash === record.secretHash) {
+        this.remember(this.oauthCache, oauthClientId, { stamp, value: record });
+      }
+    }
+    return record;
+  }
+
+  private async cached<T>(
+    cache: Map<string, Cached<T>>,
+    key: string,
+    stamp: string | undefined,
+    load: () => Promise<T>,
+  ): Promise<T> {
+    const hit = cache.get(key);
+    if (stamp !== undefined && hit?.stamp === stamp) return hit.value;
+    const value = await load();
+    if (stamp !== undefined) this.remember(cache, key, { stamp, value });
+    return value;
+  }
+
+  private remember<T>(cache: Map<string, Cached<T>>, key: string, entry: Cached<T>): void {
+    if (cache.size >= MAX_ENTRIES) cache.clear();
+    cache.set(key, entry);
+  }
+
+  private stampKey(clientId: string): string {
+    return this.redis.key('auth', 'stamp', clientId);
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RedisService, Settings } from '@app/shared';
+import { tokenThrottledError } from '../auth-errors';
+
+/**
+ * Throttles repeated failed authentications per OAuth client id at the token endpoint:
+ * after TOKEN_FAILURE_LIMIT failures within TOKEN_FAILURE_WINDOW_SECONDS, every request for
+ * that client id (a right secret too, or the throttle would not slow guessing) answers 429
+ * with Retry-After until the window ends. Counted in Redis, so all api processes share the
+ * count; while Redis is unreachable an in-process limiter stands in.
+ */
+@Injectable()
+export class TokenThrottle {
+  private readonly limiter: RateLimiterRedis;
+
+  constructor(
+    redis: RedisService,
+    private readonly settings: Settings,
+  ) {
+    const options = {
+      points: settings.tokenFailureLimit,
+      duration: settings.tokenFailureWindowSeconds,
+    };
+    this.limiter = new RateLimiterRedis({
+      storeClient: redis.client,
+      keyPrefix: redis.key('token-failures'),
+      ...options,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
+  }
+
+  /** Throws the 429 when the client id has used up its failures. */
+  async check(oauthClientId: string): Promise<void> {
+    const state = await this.limiter.get(oauthClientId);
+    if (state && state.consumedPoints >= this.settings.tokenFailureLimit) {
+      throw tokenThrottledError(retryAfter(state));
+    }
+  }
+
+  /** Counts one failed authentication of the client id. */
+  async failed(oauthClientId: string): Promise<void> {
+    await this.limiter.penalty(oauthClientId, 1);
+  }
+}
+
+function retryAfter(state: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+}
