@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
 import { ProfileRepository } from '../../libs/profiles/src/repositories/profile.repository';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
@@ -253,6 +254,8 @@ describe('Profile searches by consent and preference attributes', () => {
     const stored = (await profiles.findOne(tenant.clientId, ids.archivedPreference))!;
     stored.data!.ProfilePreferences[0].IsActive = false;
     await profiles.replace(stored);
+    // Written behind the worker's back: the read model must be rebuilt from the database.
+    await app.api.get(ProfileReadModel).forget(tenant.clientId, ids.archivedPreference);
   });
   afterAll(() => app.close());
 

@@ -14,6 +14,8 @@ import { TagEntry, TagEntrySchema } from './domain/tag.schema';
 import { PendingProfile, PendingProfileSchema } from './domain/pending-profile.schema';
 import { ProfileReadModel } from './read-model/profile-read-model.service';
 import { ExpiryIndex } from './read-model/expiry-index.service';
+import { ProfileKeyIndex } from './search-index/profile-key-index.service';
+import { SearchCandidates } from './search-index/search-candidates.service';
 import { PendingProfileRepository } from './repositories/pending-profile.repository';
 import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
 import { ProfileRepository } from './repositories/profile.repository';
@@ -30,6 +32,8 @@ const providers = [
   PendingProfileRepository,
   ProfileReadModel,
   ExpiryIndex,
+  ProfileKeyIndex,
+  SearchCandidates,
   ProfileHistoryRepository,
   AlternateIdClaimRepository,
   TagRepository,

@@ -53,36 +53,9 @@ export class ProfileRepository {
   }
 
   /**
-   * Profiles of the client (not deleted) carrying tag `key`. Tags have no inactive state
-   * on the wire (a write removes them), so every stored tag counts.
-   */
-  countWithTag(clientId: string, key: string): Promise<number> {
-    return this.profiles
-      .countDocuments({ clientId, state: 'active', 'data.ProfileTags.Key': key })
-      .exec();
-  }
-
-  /** Profiles of the client (not deleted) carrying the tag. */
-  findWithTag(clientId: string, key: string): Promise<Pick<Profile, 'profileId'>[]> {
-    return this.profiles
-      .find({ clientId, state: 'active', 'data.ProfileTags.Key': key }, { profileId: 1 })
-      .lean<Profile[]>()
-      .exec();
-  }
-
-  /** Profiles of the client (not deleted) storing the alternate id pair, active or not. */
-  findWithAlternateIdKey(clientId: string, key: string): Promise<Profile[]> {
-    return this.profiles
-      .find({ clientId, state: 'active', 'data.AlternateIds.Key': key })
-      .sort({ profileId: -1 })
-      .limit(50)
-      .lean<Profile[]>()
-      .exec();
-  }
-
-  /**
    * One page of search candidates: active profiles of the client after `afterProfileId`
-   * meeting every condition, in profile id order, at most `limit` documents.
+   * meeting every condition, in profile id order, at most `limit` documents. A scan on the
+   * embedded engine: only the fallback of SearchCandidates while the key index is rebuilt.
    */
   findSearchCandidates(
     clientId: string,

@@ -34,6 +34,8 @@ export class PendingWriteSweeper implements OnApplicationBootstrap, OnApplicatio
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.sweep(), this.settings.sweepIntervalMs);
+    // At once too: a lost search key index is rebuilt by the sweep (SweepPendingWrites).
+    void this.sweep();
   }
 
   onApplicationShutdown(): void {

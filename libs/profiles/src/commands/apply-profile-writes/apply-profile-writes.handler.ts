@@ -14,6 +14,7 @@ import { ProfileHistoryRepository } from '../../repositories/profile-history.rep
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileReadModel } from '../../read-model/profile-read-model.service';
 import { ExpiryIndex } from '../../read-model/expiry-index.service';
+import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { TagRepository } from '../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
@@ -53,6 +54,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly doNotContact: DoNotContactMarks,
     private readonly readModel: ProfileReadModel,
     private readonly expiryIndex: ExpiryIndex,
+    private readonly keyIndex: ProfileKeyIndex,
   ) {}
 
   async execute({ clientId, profileId }: ApplyProfileWritesCommand): Promise<void> {
@@ -140,11 +142,13 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * model marked dirty, the expiry index holding its due time), and completed after it.
    */
   private async save(before: Profile, profile: Profile): Promise<void> {
+    await this.keyIndex.beforeSave(before, profile);
     await this.expiryIndex.beforeSave(profile);
     await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
     await this.profiles.replace(profile);
     await this.publish(profile);
     await this.expiryIndex.afterSave(before, profile);
+    await this.keyIndex.afterSave(before, profile);
   }
 
   /** A failed publication leaves the dirty mark: readers read the database meanwhile. */

@@ -1,7 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { normText } from '../../domain/element-rules';
-import { ProfileRepository } from '../../repositories/profile.repository';
+import { SearchCandidates } from '../../search-index/search-candidates.service';
+import { hasTag } from '../../search-index/search-keys';
 import { TagRepository } from '../../repositories/tag.repository';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { DeleteTagCommand } from './delete-tag.command';
@@ -15,7 +16,7 @@ import { DeleteTagCommand } from './delete-tag.command';
 export class DeleteTagHandler implements ICommandHandler<DeleteTagCommand> {
   constructor(
     private readonly tags: TagRepository,
-    private readonly profiles: ProfileRepository,
+    private readonly candidates: SearchCandidates,
     private readonly intake: ProfileWriteIntake,
   ) {}
 
@@ -23,7 +24,12 @@ export class DeleteTagHandler implements ICommandHandler<DeleteTagCommand> {
     const key = normText(tagName);
     const tag = await this.tags.findByKey(clientId, key);
     if (!tag) throw ApiError.notFound(`Tag ${JSON.stringify(tagName)} was not found`);
-    for (const profile of await this.profiles.findWithTag(clientId, key)) {
+    const holders = await this.candidates.all(
+      clientId,
+      [[`tag:${key}`]],
+      [{ 'data.ProfileTags.Key': key }],
+    );
+    for (const profile of holders.filter((p) => hasTag(p.data, key))) {
       await this.intake.accept({
         clientId,
         profileId: profile.profileId,

@@ -10,7 +10,7 @@ import {
 } from '../../domain/consent-version-pending';
 import { normText } from '../../domain/element-rules';
 import type { Profile } from '../../domain/profile.schema';
-import { ProfileRepository } from '../../repositories/profile.repository';
+import { SearchCandidates } from '../../search-index/search-candidates.service';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { NotifyConsentVersionsCommand } from './notify-consent-versions.command';
@@ -40,7 +40,7 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
   constructor(
     private readonly outbox: ConfigEventOutbox,
     private readonly consentTypes: ConsentTypeCatalog,
-    private readonly profiles: ProfileRepository,
+    private readonly candidates: SearchCandidates,
     private readonly writes: ProfileWriteRepository,
     private readonly intake: ProfileWriteIntake,
     private readonly clock: Clock,
@@ -87,7 +87,13 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
     for (;;) {
       if (budget.pages <= 0) return false;
       budget.pages--;
-      const page = await this.profiles.findSearchCandidates(event.clientId, holders, after, limit);
+      const page = await this.candidates.page(
+        event.clientId,
+        [[`consent:${key}`]],
+        holders,
+        after,
+        limit,
+      );
       for (const profile of page) await this.notifyOne(profile, write, counts);
       if (page.length) {
         after = page[page.length - 1].profileId;

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DncRepository, type DncEntry } from '@app/consents';
 import { Clock, Settings } from '@app/shared';
 import { holdsListedValue } from '../../domain/do-not-contact';
-import { ProfileRepository } from '../../repositories/profile.repository';
+import { SearchCandidates } from '../../search-index/search-candidates.service';
 import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
 import {
   type DncPropagationCounts,
@@ -26,7 +26,7 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
   constructor(
     private readonly entries: DncRepository,
     private readonly marks: DoNotContactMarks,
-    private readonly profiles: ProfileRepository,
+    private readonly candidates: SearchCandidates,
     private readonly clock: Clock,
     private readonly settings: Settings,
   ) {}
@@ -39,8 +39,9 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
       const write = await this.marks.writeFor(entry);
       for (let after = entry.cursor; ;) {
         if (command.maxPages !== undefined && pages >= command.maxPages) return counts;
-        const page = await this.profiles.findSearchCandidates(
+        const page = await this.candidates.page(
           entry.clientId,
+          [[candidateKey(entry)]],
           [candidateCondition(entry)],
           after,
           batchSize,
@@ -64,7 +65,12 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
   }
 }
 
-/** The indexed candidate query: profiles storing the value (active or not). */
+/** The search key of the profiles storing the value (search-index/search-keys.ts). */
+function candidateKey(entry: DncEntry): string {
+  return entry.ListType === 'Email' ? `email:${entry.key}` : `phone:${Number(entry.key)}`;
+}
+
+/** The database's candidate query while the key index is being built. */
 function candidateCondition(entry: DncEntry): Record<string, unknown> {
   return entry.ListType === 'Email'
     ? { 'data.Emails.Key': entry.key }

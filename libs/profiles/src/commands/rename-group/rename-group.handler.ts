@@ -6,7 +6,7 @@ import { isActiveMember } from '../../domain/group-membership';
 import type { RenameGroupWrite } from '../../domain/group-rename';
 import type { Profile } from '../../domain/profile.schema';
 import type { RenameGroupResultDto } from '../../dto/rename-group.dto';
-import { ProfileRepository } from '../../repositories/profile.repository';
+import { SearchCandidates } from '../../search-index/search-candidates.service';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { RenameGroupCommand } from './rename-group.command';
 
@@ -23,7 +23,7 @@ const PAGE = 200;
 export class RenameGroupHandler implements ICommandHandler<RenameGroupCommand> {
   constructor(
     private readonly configuration: ConfigurationReader,
-    private readonly profiles: ProfileRepository,
+    private readonly candidates: SearchCandidates,
     private readonly intake: ProfileWriteIntake,
   ) {}
 
@@ -91,8 +91,9 @@ export class RenameGroupHandler implements ICommandHandler<RenameGroupCommand> {
     visit: (page: Profile[]) => boolean,
   ): Promise<boolean> {
     for (let after = 0; ;) {
-      const page = await this.profiles.findSearchCandidates(
+      const page = await this.candidates.page(
         clientId,
+        [[`group:${key}`]],
         [{ 'data.Groups.Key': key }],
         after,
         PAGE,

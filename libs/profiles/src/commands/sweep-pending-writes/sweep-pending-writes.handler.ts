@@ -4,6 +4,7 @@ import { JOB_NAMES, JobQueue, Settings } from '@app/shared';
 import { PendingProfileRepository } from '../../repositories/pending-profile.repository';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { SweepPendingWritesCommand } from './sweep-pending-writes.command';
 
 const MARKERS_PER_SWEEP = 500;
@@ -25,9 +26,12 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
     private readonly writes: ProfileWriteRepository,
     private readonly queue: JobQueue,
     private readonly settings: Settings,
+    private readonly keyIndex: ProfileKeyIndex,
   ) {}
 
   async execute(): Promise<number> {
+    // The search key index is derived data of the same kind: rebuilt here when lost.
+    await this.keyIndex.ensureBuilt();
     const before = Date.now() - this.settings.staleWriteMs;
     let requeued = 0;
     for (const marker of await this.markers.list(MARKERS_PER_SWEEP)) {

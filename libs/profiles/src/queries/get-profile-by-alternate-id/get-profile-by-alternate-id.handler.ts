@@ -4,7 +4,7 @@ import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toProfileDto } from '../../mapping/profile.mapper';
 import { AlternateIdClaimRepository } from '../../repositories/alternate-id-claim.repository';
-import { ProfileRepository } from '../../repositories/profile.repository';
+import { SearchCandidates } from '../../search-index/search-candidates.service';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { GetProfileQuery } from '../get-profile/get-profile.query';
@@ -23,7 +23,7 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
     private readonly alternateIds: AlternateIdClaims,
     private readonly claims: AlternateIdClaimRepository,
     private readonly existing: ExistingProfiles,
-    private readonly profiles: ProfileRepository,
+    private readonly candidates: SearchCandidates,
     private readonly queries: QueryBus,
   ) {}
 
@@ -47,7 +47,15 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
     }
     let profileId = await this.alternateIds.currentHolder(clientId, pair, 0).catch(() => null);
     if (profileId === null && matchInactive) {
-      const [found] = await this.profiles.findWithAlternateIdKey(clientId, key);
+      // Inactive pairs are not unique: the highest profile id holding the pair answers.
+      const holders = await this.candidates.all(
+        clientId,
+        [[`altid:${key}`]],
+        [{ 'data.AlternateIds.Key': key }],
+      );
+      const found = holders
+        .filter((profile) => profile.data?.AlternateIds?.some((stored) => stored.Key === key))
+        .pop();
       profileId = found?.profileId ?? null;
     }
     if (profileId === null) {

@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { TagCountsDto } from '../../dto/tag-counts.dto';
-import { ProfileRepository } from '../../repositories/profile.repository';
+import { SearchCandidates } from '../../search-index/search-candidates.service';
+import { hasTag } from '../../search-index/search-keys';
 import { TagRepository } from '../../repositories/tag.repository';
 import { GetTagCountsQuery } from './get-tag-counts.query';
 
@@ -8,7 +9,7 @@ import { GetTagCountsQuery } from './get-tag-counts.query';
 export class GetTagCountsHandler implements IQueryHandler<GetTagCountsQuery> {
   constructor(
     private readonly tags: TagRepository,
-    private readonly profiles: ProfileRepository,
+    private readonly candidates: SearchCandidates,
   ) {}
 
   async execute({ clientId }: GetTagCountsQuery): Promise<TagCountsDto> {
@@ -16,9 +17,19 @@ export class GetTagCountsHandler implements IQueryHandler<GetTagCountsQuery> {
     const TagCounts = await Promise.all(
       tags.map(async (tag) => ({
         Tag: { Name: tag.Name ?? '', IsActive: true, ProfileTagLink: tag.ProfileTagLink },
-        Count: await this.profiles.countWithTag(clientId, tag.Key ?? ''),
+        Count: await this.count(clientId, tag.Key ?? ''),
       })),
     );
     return { TagCounts };
+  }
+
+  /** Profiles of the client (not deleted) carrying the tag, each checked (the index is a superset). */
+  private async count(clientId: string, key: string): Promise<number> {
+    const holders = await this.candidates.all(
+      clientId,
+      [[`tag:${key}`]],
+      [{ 'data.ProfileTags.Key': key }],
+    );
+    return holders.filter((profile) => hasTag(profile.data, key)).length;
   }
 }

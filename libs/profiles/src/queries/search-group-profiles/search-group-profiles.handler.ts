@@ -3,12 +3,11 @@ import { ApiError } from '@app/shared';
 import { groupKey, normText } from '../../domain/element-rules';
 import { isActiveMember, isActiveMembership, membershipKey } from '../../domain/group-membership';
 import type { ProfileData } from '../../domain/profile-data.schema';
-import type { Profile } from '../../domain/profile.schema';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toProfileDto } from '../../mapping/profile.mapper';
 import type { ProfileView } from '../../mapping/profile-view';
-import { ProfileRepository } from '../../repositories/profile.repository';
-import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { type Candidate, SearchCandidates } from '../../search-index/search-candidates.service';
+import { keyQueryOf } from '../../search-index/search-keys';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { candidateConditions, profileMatches } from '../search-profiles/profile-search.criteria';
@@ -23,15 +22,14 @@ const PAGE = MAX_SEARCH_RESULTS + 1;
 
 /**
  * The members of a group, or of the groups a primary profile heads. Members are read in
- * pages of 51 documents by group key (indexed), each checked in code (an active profile
+ * pages of 51 by group key (the search key index), each checked in code (an active profile
  * with an active membership: the engine refuses `$elemMatch`); a further page is read only
  * when a page held documents that did not count, and reading stops at 51 members (403).
  */
 @QueryHandler(SearchGroupProfilesQuery)
 export class SearchGroupProfilesHandler implements IQueryHandler<SearchGroupProfilesQuery> {
   constructor(
-    private readonly profiles: ProfileRepository,
-    private readonly writes: ProfileWriteRepository,
+    private readonly candidates: SearchCandidates,
     private readonly existing: ExistingProfiles,
     private readonly alternateIds: AlternateIdClaims,
   ) {}
@@ -39,10 +37,8 @@ export class SearchGroupProfilesHandler implements IQueryHandler<SearchGroupProf
   async execute({ clientId, criteria, view }: SearchGroupProfilesQuery): Promise<ProfileDto[]> {
     const keys = await this.groupKeys(clientId, criteria, view);
     const members = keys.size ? await this.members(clientId, keys) : [];
-    // UpdateStatus as GET computes it.
-    const pending = await this.writes.pendingAmong(members);
     return members.map((profile) =>
-      toProfileDto(profile.profileId, profile.data!, pending.has(profile.profileId), view),
+      toProfileDto(profile.profileId, profile.data!, profile.pending, view),
     );
   }
 
@@ -82,8 +78,9 @@ export class SearchGroupProfilesHandler implements IQueryHandler<SearchGroupProf
     if ('contact' in primary) {
       const found: ProfileData[] = [];
       const conditions = candidateConditions(primary.contact);
+      const query = keyQueryOf(primary.contact);
       for (let after = 0; ;) {
-        const page = await this.profiles.findSearchCandidates(clientId, conditions, after, PAGE);
+        const page = await this.candidates.page(clientId, query, conditions, after, PAGE);
         for (const profile of page) {
           if (profile.data && profileMatches(profile.data, primary.contact, view))
             found.push(profile.data);
@@ -109,14 +106,15 @@ export class SearchGroupProfilesHandler implements IQueryHandler<SearchGroupProf
   }
 
   /** Active profiles with an active membership of one of the groups, in profile id order. */
-  private async members(clientId: string, keys: Set<string>): Promise<Profile[]> {
+  private async members(clientId: string, keys: Set<string>): Promise<Candidate[]> {
     const conditions = [
       { 'data.Groups.Key': { $in: [...keys] } },
       { 'data.IsActive': { $ne: false } },
     ];
-    const matched: Profile[] = [];
+    const query = [[...keys].map((key) => `group:${key}`)];
+    const matched: Candidate[] = [];
     for (let after = 0; ;) {
-      const page = await this.profiles.findSearchCandidates(clientId, conditions, after, PAGE);
+      const page = await this.candidates.page(clientId, query, conditions, after, PAGE);
       for (const profile of page) {
         if ([...keys].some((key) => isActiveMember(profile.data, key))) matched.push(profile);
       }

@@ -2,11 +2,10 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import { ApiError } from '@app/shared';
 import { normText } from '../../domain/element-rules';
-import type { Profile } from '../../domain/profile.schema';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toProfileDto } from '../../mapping/profile.mapper';
-import { ProfileRepository } from '../../repositories/profile.repository';
-import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
+import { type Candidate, SearchCandidates } from '../../search-index/search-candidates.service';
+import { keyQueryOf } from '../../search-index/search-keys';
 import {
   answeredData,
   candidateConditions,
@@ -20,7 +19,8 @@ import { SearchProfilesQuery } from './search-profiles.query';
 export const MAX_SEARCH_RESULTS = 50;
 
 /**
- * Reads candidates in pages of 51 documents (profile id order) and checks each in code;
+ * Reads candidates from the search key index (SearchCandidates; the database while the
+ * index is being built) in pages of 51 (profile id order) and checks each in code;
  * a further page is read only when the previous one held candidates that did not match
  * (a value on an inactive element, or conditions met by different elements). It stops
  * as soon as 51 profiles match.
@@ -28,8 +28,7 @@ export const MAX_SEARCH_RESULTS = 50;
 @QueryHandler(SearchProfilesQuery)
 export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery> {
   constructor(
-    private readonly profiles: ProfileRepository,
-    private readonly writes: ProfileWriteRepository,
+    private readonly candidates: SearchCandidates,
     private readonly configuration: ConfigurationReader,
   ) {}
 
@@ -37,11 +36,17 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
     const criteria = await this.resolve(clientId, search);
     if (!criteria) return [];
     const conditions = candidateConditions(criteria);
+    const keys = keyQueryOf(criteria);
+    if (!keys.length) {
+      throw ApiError.badRequest(
+        'A partial name search needs a name part of at least 2 characters (firstName, middleName or lastName)',
+      );
+    }
     const pageSize = MAX_SEARCH_RESULTS + 1;
-    const matched: Profile[] = [];
+    const matched: Candidate[] = [];
     let after = 0;
     for (;;) {
-      const page = await this.profiles.findSearchCandidates(clientId, conditions, after, pageSize);
+      const page = await this.candidates.page(clientId, keys, conditions, after, pageSize);
       for (const profile of page) {
         if (profile.data && profileMatches(profile.data, criteria, view)) matched.push(profile);
       }
@@ -53,13 +58,11 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
       if (page.length < pageSize) break;
       after = page[page.length - 1].profileId;
     }
-    // UpdateStatus as GET computes it (pending while an accepted write is not applied).
-    const pending = await this.writes.pendingAmong(matched);
     return matched.map((profile) =>
       toProfileDto(
         profile.profileId,
         answeredData(profile.data!, criteria, view),
-        pending.has(profile.profileId),
+        profile.pending,
         view,
       ),
     );

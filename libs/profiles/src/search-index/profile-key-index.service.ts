@@ -1,0 +1,128 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { LeaseService, RedisService } from '@app/shared';
+import { Profile } from '../domain/profile.schema';
+import { type KeyQuery, searchKeysOf } from './search-keys';
+
+const REBUILD_PAGE = 500;
+const REBUILD_LEASE_MS = 60000;
+
+/**
+ * The search key index: per client and key (search-keys.ts) a Redis set of the ids of the
+ * profiles holding it, so an exact-match search reads its candidates, not every profile.
+ * Maintained by the worker in the same step as each save: keys the new version adds are
+ * added before the save (a crash never leaves a saved profile missing from the index),
+ * keys it drops are removed after (a crash leaves a stale member, which the search's exact
+ * check discards). Derived data: when its `built` marker is missing (first start, Redis
+ * lost its data) a worker rebuilds it from the profiles in one pass, and searches read the
+ * database meanwhile. Redis must not evict these keys (maxmemory-policy noeviction, the
+ * default): a partly evicted index would miss profiles.
+ */
+@Injectable()
+export class ProfileKeyIndex {
+  private readonly logger = new Logger('ProfileKeyIndex');
+
+  constructor(
+    private readonly redis: RedisService,
+    private readonly lease: LeaseService,
+    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+  ) {}
+
+  /** Before the save of `after`: its keys that `before` lacks. */
+  async beforeSave(before: Profile, after: Profile): Promise<void> {
+    const had = searchKeysOf(liveData(before));
+    const added = [...searchKeysOf(liveData(after))].filter((key) => !had.has(key));
+    await this.apply('sadd', after.clientId, after.profileId, added);
+  }
+
+  /** After the save: the keys `after` no longer has. */
+  async afterSave(before: Profile, after: Profile): Promise<void> {
+    const has = searchKeysOf(liveData(after));
+    const dropped = [...searchKeysOf(liveData(before))].filter((key) => !has.has(key));
+    await this.apply('srem', after.clientId, after.profileId, dropped);
+  }
+
+  /**
+   * The ids of the client's profiles holding at least one key of every group, ascending;
+   * null while the index is not built (the caller reads the database instead).
+   */
+  async candidates(clientId: string, query: KeyQuery): Promise<number[] | null> {
+    if (!query.length) return null;
+    if (!this.redis.available || !(await this.isBuilt())) return null;
+    let ids: Set<string> | undefined;
+    for (const group of query) {
+      const members = await this.redis.client.sunion(
+        ...group.map((key) => this.key(clientId, key)),
+      );
+      ids = ids ? new Set(members.filter((id) => ids!.has(id))) : new Set(members);
+      if (!ids.size) break;
+    }
+    return [...(ids ?? [])].map(Number).sort((a, b) => a - b);
+  }
+
+  async isBuilt(): Promise<boolean> {
+    return (await this.redis.client.exists(this.redis.key('kx', 'built'))) === 1;
+  }
+
+  /**
+   * Rebuilds the index if its marker is missing, once across workers (a lease): one pass
+   * over the profiles in `_id` order (a scan, once per loss of Redis, off every request's
+   * path). Writes applied meanwhile maintain the index themselves.
+   */
+  async ensureBuilt(): Promise<void> {
+    if (!this.redis.available || (await this.isBuilt())) return;
+    const lease = 'kx-rebuild';
+    const token = await this.lease.acquire(lease, REBUILD_LEASE_MS);
+    if (!token) return;
+    try {
+      let after = '';
+      let count = 0;
+      for (;;) {
+        const page = await this.profiles
+          .find({ _id: { $gt: after } }, { clientId: 1, profileId: 1, state: 1, data: 1 })
+          .sort({ _id: 1 })
+          .limit(REBUILD_PAGE)
+          .lean<Profile[]>()
+          .exec();
+        const pipeline = this.redis.client.pipeline();
+        for (const profile of page) {
+          const keys = [...searchKeysOf(liveData(profile))];
+          for (const key of keys) pipeline.sadd(this.key(profile.clientId, key), profile.profileId);
+        }
+        await pipeline.exec();
+        count += page.length;
+        if (page.length < REBUILD_PAGE) break;
+        after = page[page.length - 1]._id;
+        await this.lease.extend(lease, token, REBUILD_LEASE_MS);
+      }
+      await this.redis.client.set(this.redis.key('kx', 'built'), new Date().toISOString());
+      this.logger.log(`search key index rebuilt from ${count} profiles`);
+    } finally {
+      await this.lease.release(lease, token);
+    }
+  }
+
+  private async apply(
+    op: 'sadd' | 'srem',
+    clientId: string,
+    profileId: number,
+    keys: string[],
+  ): Promise<void> {
+    if (!keys.length) return;
+    const pipeline = this.redis.client.pipeline();
+    for (const key of keys) pipeline[op](this.key(clientId, key), profileId);
+    const results = await pipeline.exec();
+    const failed = results?.find(([error]) => error);
+    if (failed) throw failed[0];
+  }
+
+  private key(clientId: string, key: string): string {
+    return this.redis.key('kx', clientId, key);
+  }
+}
+
+/** What a profile is found by: its data while it exists (a deleted one has none). */
+function liveData(profile: Profile) {
+  return profile.state === 'deleted' ? undefined : profile.data;
+}

@@ -1,0 +1,149 @@
+import { alternateIdKey, groupKey, normText } from '../domain/element-rules';
+import type { ProfileData } from '../domain/profile-data.schema';
+import type { MatchCriteria, NameParts } from '../queries/search-profiles/profile-search.criteria';
+
+/*
+ * The keys a profile is found by, without reading every profile: each search asks the key
+ * index (Redis sets of profile ids per key, search-index/profile-key-index.service.ts) for
+ * the profiles holding its keys, then checks every candidate exactly in code (the criteria
+ * matcher). So the keys only need to be a superset: they are derived from every element,
+ * active or not, and a stale member costs a read, never a wrong answer.
+ */
+
+/** A key query: the profiles holding at least one key of every group (AND of ORs). */
+export type KeyQuery = string[][];
+
+const NAME_PARTS = [
+  ['firstName', 'FirstName', 'first'],
+  ['middleName', 'MiddleName', 'middle'],
+  ['lastName', 'LastName', 'last'],
+] as const;
+
+/** Pieces of a name part that partial searches look up: every 2- and 3-character run. */
+export function nameGrams(text: string): string[] {
+  const grams = new Set<string>();
+  for (const size of [2, 3]) {
+    for (let i = 0; i + size <= text.length; i++) grams.add(text.slice(i, i + size));
+  }
+  return [...grams];
+}
+
+/** The run lookups a partial name part needs: its 3-character runs, or itself if 2 long. */
+function partialNameGroups(prefix: string, wanted: string): KeyQuery {
+  if (wanted.length >= 3)
+    return nameGrams(wanted)
+      .filter((g) => g.length === 3)
+      .map((g) => [`${prefix}~${g}`]);
+  if (wanted.length === 2) return [[`${prefix}~${wanted}`]];
+  return []; // one character: checked on the candidates only
+}
+
+function nameGroups(name: NameParts, partial: boolean): KeyQuery {
+  const groups: KeyQuery = [];
+  for (const [part, , prefix] of NAME_PARTS) {
+    const wanted = name[part] === undefined ? undefined : normText(name[part]);
+    if (wanted === undefined || wanted === '') continue;
+    groups.push(...(partial ? partialNameGroups(prefix, wanted) : [[`${prefix}:${wanted}`]]));
+  }
+  return groups;
+}
+
+/** Every key of a profile's data. */
+export function searchKeysOf(data: ProfileData | undefined): Set<string> {
+  const keys = new Set<string>();
+  if (!data) return keys;
+  for (const [, field, prefix] of NAME_PARTS) {
+    const value = normText(data.CustomerName?.[field]);
+    if (!value) continue;
+    keys.add(`${prefix}:${value}`);
+    for (const gram of nameGrams(value)) keys.add(`${prefix}~${gram}`);
+  }
+  for (const phone of data.PhoneNumbers ?? []) {
+    if (phone.PhoneNumberNumeric !== undefined) keys.add(`phone:${phone.PhoneNumberNumeric}`);
+    for (const consent of phone.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
+    addPreferenceKeys(keys, phone.PhonePreferences);
+  }
+  for (const email of data.Emails ?? []) {
+    keys.add(`email:${email.Key || normText(email.EmailAddress)}`);
+    for (const consent of email.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
+    addPreferenceKeys(keys, email.EmailPreferences);
+  }
+  for (const address of data.Addresses ?? []) {
+    keys.add(`city:${normText(address.City)}|${normText(address.StateProvince)}`);
+    for (const consent of address.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
+    addPreferenceKeys(keys, address.AddressPreferences);
+  }
+  for (const consent of data.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
+  addPreferenceKeys(keys, data.ProfilePreferences);
+  for (const tag of data.ProfileTags ?? []) keys.add(`tag:${tag.Key || normText(tag.Name)}`);
+  for (const field of data.CustomFields ?? []) {
+    const name = field.Key || normText(field.Name);
+    keys.add(`cf:${name}=${normText(field.Value)}`);
+    if (typeof field.Value === 'string' && field.Value.includes('::')) {
+      for (const value of field.Value.split('::')) keys.add(`cf:${name}=${normText(value)}`);
+    }
+  }
+  for (const group of data.Groups ?? []) {
+    keys.add(`group:${group.Key || groupKey(group.GroupType, group.GroupName)}`);
+  }
+  for (const pair of data.AlternateIds ?? []) {
+    keys.add(`altid:${pair.Key || alternateIdKey(pair.AlternateIdType, pair.AlternateId)}`);
+  }
+  return keys;
+}
+
+/** Whether the stored data carries the tag (tags have no inactive state on the wire). */
+export function hasTag(data: ProfileData | undefined, key: string): boolean {
+  return (data?.ProfileTags ?? []).some((tag) => (tag.Key || normText(tag.Name)) === key);
+}
+
+function consentKey(consent: { Key?: string; ConsentType?: string }): string {
+  return consent.Key || normText(consent.ConsentType);
+}
+
+function addPreferenceKeys(
+  keys: Set<string>,
+  preferences: { PreferenceAttributes?: { Key?: string }[] }[] | undefined,
+): void {
+  for (const preference of preferences ?? []) {
+    for (const attribute of preference.PreferenceAttributes ?? []) {
+      keys.add(`pattr:${normText(attribute.Key)}`);
+    }
+  }
+}
+
+/**
+ * The key query of a search: its candidates are a superset of its matches. Empty: the
+ * search names nothing the index can look up (a partial name of single characters only).
+ */
+export function keyQueryOf(criteria: MatchCriteria): KeyQuery {
+  switch (criteria.kind) {
+    case 'phone':
+      return [[`phone:${Number(criteria.digits)}`]];
+    case 'email':
+      return [[`email:${normText(criteria.emailAddress)}`]];
+    case 'name':
+      return nameGroups(criteria.name, criteria.partial);
+    case 'address':
+      return [
+        [`city:${normText(criteria.address.city)}|${normText(criteria.address.stateProvince)}`],
+        ...nameGroups(criteria.name, criteria.partialName),
+      ];
+    case 'tags':
+      return criteria.tags.map((tag) => [`tag:${normText(tag)}`]);
+    case 'customFields':
+      return criteria.fields.map((field) => [
+        `cf:${normText(field.Name)}=${normText(field.Value)}`,
+      ]);
+    case 'selectList':
+      return criteria.fields.flatMap((field) => {
+        const keys = field.Values.map((value) => `cf:${normText(field.Name)}=${normText(value)}`);
+        // Any of: one group of all the values; Equals and All of: every value.
+        return field.OperatorId === 3 ? [keys] : keys.map((key) => [key]);
+      });
+    case 'consentTypes':
+      return [criteria.consentTypeKeys.map((key) => `consent:${key}`)];
+    case 'preferenceAttributes':
+      return criteria.attributes.map((attribute) => [`pattr:${normText(attribute.Key)}`]);
+  }
+}
