@@ -3,7 +3,6 @@
 // as a running `npm start` with no flags; with none running it starts the embedded
 // engine on .data/ for the duration of the command; with MONGODB_URI set it uses that.
 const { spawnSync } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, startFerretdb, stop } = require('./lib/engines');
 const { DATA_DIR, jwtSecret, readRuntime } = require('./lib/runtime');
@@ -11,10 +10,12 @@ const { DATA_DIR, jwtSecret, readRuntime } = require('./lib/runtime');
 const CLI = path.join(ROOT, 'dist/apps/api/apps/api/src/admin/cli.js');
 
 async function main() {
-  if (!fs.existsSync(CLI)) {
-    const built = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
-    if (built.status !== 0) process.exit(built.status || 1);
-  }
+  // Built (again) only when the sources changed since the last build.
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-if-stale.js')], {
+    cwd: ROOT,
+    stdio: ['ignore', 2, 2],
+  });
+  if (built.status !== 0) process.exit(built.status || 1);
   const env = { ...process.env };
   let engine;
   const running = readRuntime();
@@ -32,7 +33,10 @@ async function main() {
   if (!env.REDIS_URL) env.NOTIFY_AUTH_CHANGES = 'false';
   env.REDIS_URL = env.REDIS_URL || 'redis://127.0.0.1:6379';
   env.JWT_SECRET = env.JWT_SECRET || jwtSecret();
-  const result = spawnSync(process.execPath, [CLI, ...process.argv.slice(2)], { env, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [CLI, ...process.argv.slice(2)], {
+    env,
+    stdio: 'inherit',
+  });
   if (engine) await stop(engine.child);
   process.exit(result.status === null ? 1 : result.status);
 }

@@ -46,13 +46,26 @@ async function main() {
   try {
     const admin = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'dist/apps/api/apps/api/src/admin/cli.js'), 'create-client', '--client-id', 'bench', '--user-id', 'bench'],
+      [
+        path.join(ROOT, 'dist/apps/api/apps/api/src/admin/cli.js'),
+        'create-client',
+        '--client-id',
+        'bench',
+        '--user-id',
+        'bench',
+      ],
       { env, encoding: 'utf8' },
     );
-    if (admin.status !== 0) throw new Error(`admin failed (did you run npm run build?): ${admin.stderr}`);
+    if (admin.status !== 0)
+      throw new Error(`admin failed (did you run npm run build?): ${admin.stderr}`);
     const creds = JSON.parse(admin.stdout);
     for (const app of ['api', 'worker']) {
-      children.push(spawn(process.execPath, [path.join(ROOT, `dist/apps/${app}/apps/${app}/src/main.js`)], { env, stdio: 'inherit' }));
+      children.push(
+        spawn(process.execPath, [path.join(ROOT, `dist/apps/${app}/apps/${app}/src/main.js`)], {
+          env,
+          stdio: 'inherit',
+        }),
+      );
     }
     await waitForPort(port, children[0], 'api', 60000);
     const base = `http://127.0.0.1:${port}`;
@@ -75,26 +88,33 @@ async function main() {
         body: JSON.stringify(body),
       });
       const json = await res.json();
-      if (res.status !== 202) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+      if (res.status !== 202)
+        throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
       return { ms: performance.now() - started, json };
     };
 
     const t0 = performance.now();
     const creates = await pool(
-      Array.from({ length: profiles }, (_, i) => () =>
-        send('POST', '/Profiles/v4/bench/Profile', {
-          CustomerType: 'Customer',
-          CustomerName: { FirstName: `P${i}` },
-          Emails: [{ EmailAddress: `p${i}@example.com` }],
-        }),
+      Array.from(
+        { length: profiles },
+        (_, i) => () =>
+          send('POST', '/Profiles/v4/bench/Profile', {
+            CustomerType: 'Customer',
+            CustomerName: { FirstName: `P${i}` },
+            Emails: [{ EmailAddress: `p${i}@example.com` }],
+          }),
       ),
       concurrency,
     );
     const ids = creates.map((c) => c.json.ProfileId);
     const merges = await pool(
       ids.flatMap((id) =>
-        Array.from({ length: mergesEach }, (_, n) => () =>
-          send('POST', `/Profiles/v4/bench/Profile/${id}`, { CustomFields: [{ Name: `f${n}`, Value: `${n}` }] }),
+        Array.from(
+          { length: mergesEach },
+          (_, n) => () =>
+            send('POST', `/Profiles/v4/bench/Profile/${id}`, {
+              CustomFields: [{ Name: `f${n}`, Value: `${n}` }],
+            }),
         ),
       ),
       concurrency,
@@ -104,16 +124,24 @@ async function main() {
 
     for (const id of ids) {
       for (;;) {
-        const res = await fetch(`${base}/Profiles/v4/bench/Profile/${id}`, { headers: { Authorization: auth } });
+        const res = await fetch(`${base}/Profiles/v4/bench/Profile/${id}`, {
+          headers: { Authorization: auth },
+        });
         if ((await res.json()).UpdateStatus === 'Complete') break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }
     const appliedMs = performance.now() - t0;
     const writes = latencies.length;
-    console.log(`writes accepted: ${writes} (${profiles} creates, ${merges.length} merges), concurrency ${concurrency}`);
-    console.log(`acceptance: ${(writes / (acceptedMs / 1000)).toFixed(0)} writes/s; latency ms p50 ${percentile(latencies, 50).toFixed(1)}, p95 ${percentile(latencies, 95).toFixed(1)}, p99 ${percentile(latencies, 99).toFixed(1)}`);
-    console.log(`all applied after ${(appliedMs / 1000).toFixed(2)} s: ${(writes / (appliedMs / 1000)).toFixed(0)} writes/s end to end (1 worker)`);
+    console.log(
+      `writes accepted: ${writes} (${profiles} creates, ${merges.length} merges), concurrency ${concurrency}`,
+    );
+    console.log(
+      `acceptance: ${(writes / (acceptedMs / 1000)).toFixed(0)} writes/s; latency ms p50 ${percentile(latencies, 50).toFixed(1)}, p95 ${percentile(latencies, 95).toFixed(1)}, p99 ${percentile(latencies, 99).toFixed(1)}`,
+    );
+    console.log(
+      `all applied after ${(appliedMs / 1000).toFixed(2)} s: ${(writes / (appliedMs / 1000)).toFixed(0)} writes/s end to end (1 worker)`,
+    );
   } finally {
     for (const child of children) await stop(child);
     await stop(engine.child);

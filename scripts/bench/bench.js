@@ -1,0 +1,410 @@
+'use strict';
+// `npm run bench [-- --quick]`: the service and its bare baselines side by side in one run,
+// on this machine's embedded default (FerretDB on SQLite, redis-server), at two data sizes.
+// Prints one table: req/s, p50, p99, CPU per request of each process, and the ratio to the
+// baseline; then the growth of p50 from the small to the large size, and disk per profile.
+// Only ratios and growth mean anything on a shared machine. Nothing asserts the figures.
+//
+//   --quick            1,000 and 3,000 profiles, short runs (under two minutes)
+//   --sizes=1000,100000 --seconds=10 --connections=16   (the defaults of the full run)
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { randomUUID, createHmac } = require('node:crypto');
+const autocannon = require('autocannon');
+const Redis = require('ioredis');
+const { MongoClient } = require('mongodb');
+const { ROOT, freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
+const seed = require('./seed');
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, '').split('=');
+    return [key, value ?? true];
+  }),
+);
+const QUICK = Boolean(args.quick);
+const SIZES = String(args.sizes || (QUICK ? '1000,3000' : '1000,100000'))
+  .split(',')
+  .map(Number);
+const SECONDS = Number(args.seconds || (QUICK ? 3 : 10));
+const CONNECTIONS = Number(args.connections || 16);
+const WORKING_SET = QUICK ? 300 : 2000; // profiles GETs pick from (read model warmed first)
+const TEN_WRITES = QUICK ? 30 : 200; // profiles that get ten real writes through the API
+const TICK_MS = 1000 / 100; // USER_HZ
+
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+function duBytes(dir) {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? duBytes(full) : fs.statSync(full).size;
+  }
+  return total;
+}
+
+function startNode(entry, env, readyLine) {
+  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (readyLine && out.includes(readyLine)) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
+    if (!readyLine) resolve(child);
+  });
+}
+
+/** One closed-loop (or fixed-rate) load run; CPU of each process over the run. */
+async function load(name, options, procs) {
+  const before = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuMs(p.pid)]));
+  const result = await autocannon({
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    pipelining: 1,
+    ...options,
+  });
+  const total = result.requests.total || 1;
+  const cpu = Object.fromEntries(
+    Object.entries(procs).map(([k, p]) => [k, (cpuMs(p.pid) - before[k]) / total]),
+  );
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad) log(`${name}: ${bad} of ${total} requests failed (non-2xx/errors/timeouts)`);
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpu,
+    total,
+  };
+}
+
+function signCustomAuth(clientId, userId, key) {
+  const ts = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const sig = createHmac('sha256', key).update(`${clientId}:${userId}:${ts}`).digest('base64');
+  return `CUSTOMAUTH3-HMAC-SHA256 Credential=${userId}/${ts} Signature=${sig}`;
+}
+
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-bench-'));
+  const engine = await startFerretdb({ dataDir: path.join(dir, 'engine') });
+  const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
+  const apiPort = await freePort();
+  const basePort = await freePort();
+  const jwtSecret = randomUUID();
+  const env = {
+    PORT: String(apiPort),
+    MONGODB_URI: `${engine.uri}bench`,
+    REDIS_URL: redisServer.url,
+    JWT_SECRET: jwtSecret,
+    QUEUE_PREFIX: 'bench',
+    LOG_LEVEL: 'error',
+  };
+  const children = [engine.child, redisServer.child];
+  const rows = [];
+  const growth = {};
+  const disk = [];
+  try {
+    const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
+    children.push(api);
+    await waitForPort(apiPort, api, 'api', 60000);
+    const baseline = await startNode(
+      'scripts/bench/baseline-server.js',
+      { PORT: String(basePort), REDIS_URL: redisServer.url, JWT_SECRET: jwtSecret },
+      'baseline ready',
+    );
+    children.push(baseline);
+    const origin = `http://127.0.0.1:${apiPort}`;
+    const baseOrigin = `http://127.0.0.1:${basePort}`;
+    const mongo = await MongoClient.connect(engine.uri);
+    const db = mongo.db('bench');
+    const redis = new Redis(redisServer.url);
+
+    const tenant = await seed.createTenant({ origin, env });
+    log(`tenant ${tenant.clientId} configured; template profile ${tenant.templateId}`);
+    let worker;
+    let seeded = 0;
+    for (const size of SIZES) {
+      // Seeding goes straight into the engine (stored shape), with the worker stopped; the
+      // worker then rebuilds the search key index from the profiles, as after a lost Redis.
+      if (worker) {
+        await stop(worker);
+        children.splice(children.indexOf(worker), 1);
+      }
+      const started = Date.now();
+      await seed.seedProfiles({ db, tenant, from: seeded + 1, to: size });
+      seeded = size;
+      await redis.del('bench:kx:built');
+      log(`seeded ${size} profiles in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+      children.push(worker);
+      const indexed = Date.now();
+      while (!(await redis.exists('bench:kx:built'))) await new Promise((r) => setTimeout(r, 200));
+      log(`search key index rebuilt in ${((Date.now() - indexed) / 1000).toFixed(0)} s`);
+
+      const procs = { api, worker, engine: engine.child, redis: redisServer.child, baseline };
+      const ids = Array.from({ length: WORKING_SET }, () => 1 + Math.floor(Math.random() * size));
+      // Steady state: the read models of the working set exist (a cold one costs two `_id`
+      // reads once).
+      const bearer = `Bearer ${tenant.token}`;
+      for (const id of ids) {
+        await fetch(`${origin}/Profiles/v4/${tenant.clientId}/Profile/${id}`, {
+          headers: { Authorization: bearer },
+        });
+      }
+      const sample = await (
+        await fetch(`${origin}/Profiles/v4/${tenant.clientId}/Profile/${ids[0]}`, {
+          headers: { Authorization: bearer },
+        })
+      ).text();
+      await redis.set('baseline:profile', sample);
+      const baselineToken = (await (await fetch(`${baseOrigin}/token`, { method: 'POST' })).json())
+        .access_token;
+      const profilePath = () => `/Profiles/v4/${tenant.clientId}/Profile/${pick(ids)}`;
+      const svc = (name, extra) => ({ url: origin, ...extra, name });
+
+      const scenarios = [];
+      const measure = async (name, options, base) => {
+        const row = await load(`${name} @${size}`, options, procs);
+        if (base) row.base = await load(`${name} baseline`, base, procs);
+        rows.push(row);
+        scenarios.push(row);
+        (growth[name] ||= {})[size] = row.p50;
+        return row;
+      };
+
+      const getBase = {
+        url: `${baseOrigin}/get/baseline:profile`,
+        headers: { authorization: `Bearer ${baselineToken}` },
+      };
+      const bearerGet = await measure(
+        'GET profile (bearer)',
+        svc('get', {
+          headers: { authorization: bearer },
+          requests: [{ setupRequest: (req) => ({ ...req, path: profilePath() }) }],
+        }),
+        getBase,
+      );
+      await measure(
+        'GET profile (CUSTOMAUTH3)',
+        svc('get-signed', {
+          headers: {
+            authorization: signCustomAuth(tenant.clientId, tenant.userId, tenant.apiHashKey),
+          },
+          requests: [{ setupRequest: (req) => ({ ...req, path: profilePath() }) }],
+        }),
+        getBase,
+      );
+      // p99 at 80 % of the baseline's maximum load, both sides at the same offered rate.
+      const rate = Math.max(1, Math.floor(bearerGet.base.rps * 0.8));
+      await measure(
+        `GET profile at ${rate} req/s (80 % of baseline max)`,
+        svc('get-80', {
+          overallRate: rate,
+          headers: { authorization: bearer },
+          requests: [{ setupRequest: (req) => ({ ...req, path: profilePath() }) }],
+        }),
+        { ...getBase, overallRate: rate },
+      );
+      await measure(
+        'GET by alternate id',
+        svc('alt', {
+          headers: { authorization: bearer },
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: `/Profiles/v4/${tenant.clientId}/Profile/AlternateId?alternateIdType=CRM&alternateId=${seed.crmId(pick(ids))}`,
+              }),
+            },
+          ],
+        }),
+      );
+      await measure(
+        'GET history ContactElements',
+        svc('history', {
+          headers: { authorization: bearer },
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: `/Profiles/v4/${tenant.clientId}/Profile/${pick(tenant.historyIds.length ? tenant.historyIds : ids)}/History/ContactElements`,
+              }),
+            },
+          ],
+        }),
+      );
+      await measure(
+        'search by email',
+        svc('email', {
+          headers: { authorization: bearer },
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: `/Profiles/v4/${tenant.clientId}/Profile/Email?emailAddress=${seed.email(pick(ids))}`,
+              }),
+            },
+          ],
+        }),
+      );
+      await measure(
+        'search by custom field',
+        svc('cf', {
+          headers: { authorization: bearer },
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: `/Profiles/v4/${tenant.clientId}/Profile/CustomFields?customFields[0].Name=MemberNo&customFields[0].Value=${seed.memberNo(pick(ids))}`,
+              }),
+            },
+          ],
+        }),
+      );
+      const mergeBody = JSON.stringify({ CustomFields: [{ Name: 'Tier', Value: 'gold' }] });
+      await measure(
+        'write acceptance (POST merge, 202)',
+        svc('accept', {
+          method: 'POST',
+          headers: { authorization: bearer, 'content-type': 'application/json' },
+          body: mergeBody,
+          requests: [{ setupRequest: (req) => ({ ...req, path: profilePath() }) }],
+        }),
+        {
+          url: `${baseOrigin}/accept`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: mergeBody,
+        },
+      );
+      const tokenBody = new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: `${tenant.clientId}/${tenant.userId}`,
+        client_id: tenant.oauthClientId,
+        client_secret: tenant.oauthClientSecret,
+      }).toString();
+      await measure(
+        'token endpoint',
+        svc('token', {
+          url: `${origin}/oauth2/v1/token`,
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: tokenBody,
+        }),
+        { url: `${baseOrigin}/token`, method: 'POST' },
+      );
+
+      // Drain what acceptance queued, then the worker at saturation and the raw baseline.
+      await seed.waitApplied({ redis, clientId: tenant.clientId, ids });
+      const worker1 = await seed.workerSaturation({ origin, redis, tenant, ids, procs });
+      const raw = await seed.rawDriverLoop({ db, seconds: SECONDS, procs });
+      rows.push({
+        name: `worker applied writes/s @${size}`,
+        rps: worker1.perSecond,
+        p50: worker1.p50,
+        p99: worker1.p99,
+        cpu: worker1.cpu,
+        base: { rps: raw.perSecond, p50: raw.p50, p99: raw.p99, cpu: raw.cpu },
+      });
+      (growth['worker apply (accept-to-complete p50)'] ||= {})[size] = worker1.p50;
+      const paced = await seed.acceptToComplete({
+        origin,
+        redis,
+        tenant,
+        ids,
+        rate: Math.max(1, worker1.perSecond / 2),
+        seconds: SECONDS,
+      });
+      rows.push({
+        name: `accept-to-Complete at ${paced.rate.toFixed(0)} writes/s (half the worker's max) @${size}`,
+        rps: paced.rate,
+        p50: paced.p50,
+        p99: paced.p99,
+        cpu: {},
+      });
+
+      // Disk: ten real writes on a slice of profiles, then engine bytes and Redis memory.
+      if (!tenant.historyIds.length) {
+        tenant.historyIds = await seed.tenWrites({ origin, redis, tenant, count: TEN_WRITES, ids });
+      }
+      const engineBytes = duBytes(path.join(dir, 'engine'));
+      const info = await redis.info('memory');
+      const redisBytes = Number(/used_memory:(\d+)/.exec(info)[1]);
+      disk.push({ size, engineBytes, redisBytes });
+    }
+    await mongo.close();
+    redis.disconnect();
+  } finally {
+    for (const child of children.reverse()) await stop(child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  report(rows, growth, disk);
+}
+
+function report(rows, growth, disk) {
+  const fmt = (n, w = 8, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-').padStart(w);
+  const cpuCell = (cpu) =>
+    ['api', 'worker', 'engine', 'redis', 'baseline']
+      .map((k) => fmt(cpu?.[k] ?? NaN, 6, 2))
+      .join(' ');
+  console.log(
+    `\nnpm run bench${QUICK ? ' --quick' : ''}: ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString()}`,
+  );
+  console.log(
+    `${CONNECTIONS} connections, ${SECONDS} s per run; CPU ms per request: api worker engine redis baseline`,
+  );
+  console.log(
+    `${'scenario'.padEnd(68)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}   CPU ms/req (api wrk eng red base)        | base req/s  p50    p99   ratio`,
+  );
+  for (const row of rows) {
+    const base = row.base;
+    const ratio = base ? `${((row.rps / base.rps) * 100).toFixed(0)}%` : '';
+    console.log(
+      `${row.name.padEnd(68)} ${fmt(row.rps)} ${fmt(row.p50)} ${fmt(row.p99)}   ${cpuCell(row.cpu)} | ${base ? `${fmt(base.rps, 9)} ${fmt(base.p50, 6)} ${fmt(base.p99, 6)}  ${ratio.padStart(5)}` : ''}`,
+    );
+    if (base?.cpu && base.cpu.baseline !== undefined) {
+      console.log(`${''.padEnd(68)} ${''.padStart(26)}   baseline CPU ${cpuCell(base.cpu)}`);
+    }
+  }
+  console.log('\ngrowth of p50 from the smallest to the largest size (goal <= 1.5):');
+  for (const [name, bySize] of Object.entries(growth)) {
+    const sizes = Object.keys(bySize)
+      .map(Number)
+      .sort((a, b) => a - b);
+    const first = bySize[sizes[0]];
+    const last = bySize[sizes[sizes.length - 1]];
+    console.log(
+      `  ${name.padEnd(60)} ${sizes.map((s) => `${s}: ${fmt(bySize[s], 6)} ms`).join('  ')}  x${(last / first).toFixed(2)}`,
+    );
+  }
+  console.log('\ndisk and memory per profile:');
+  for (const d of disk) {
+    console.log(
+      `  ${String(d.size).padStart(7)} profiles: engine ${(d.engineBytes / d.size / 1024).toFixed(1)} KB/profile, Redis ${(d.redisBytes / d.size / 1024).toFixed(1)} KB/profile`,
+    );
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,414 @@
+'use strict';
+// Seeding and the write-side measurements of `npm run bench` (see bench.js).
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { randomUUID } = require('node:crypto');
+const { ROOT } = require('../lib/engines');
+
+const CLIENT_ID = 'bench';
+const TICK_MS = 1000 / 100;
+
+const crmId = (i) => `CRM-${i}`;
+const email = (i) => `p${i}@example.com`;
+const memberNo = (i) => `M${i}`;
+
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function call(origin, method, pathname, auth, body, type = 'application/json') {
+  const res = await fetch(`${origin}${pathname}`, {
+    method,
+    headers: {
+      ...(auth ? { Authorization: auth } : {}),
+      ...(body ? { 'Content-Type': type } : {}),
+    },
+    body:
+      body === undefined ? undefined : type === 'application/json' ? JSON.stringify(body) : body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const localized = (Name) => [{ Locale: 'en-us', Name }];
+
+/**
+ * A tenant through the admin CLI and the Configuration API, and one profile of the bench's
+ * shape created through the API: its stored document is the template of the seeded ones.
+ */
+async function createTenant({ origin, env }) {
+  const cli = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'dist/apps/api/apps/api/src/admin/cli.js'),
+      'create-client',
+      '--client-id',
+      CLIENT_ID,
+      '--user-id',
+      'bench',
+    ],
+    { env: { ...process.env, ...env }, encoding: 'utf8' },
+  );
+  if (cli.status !== 0) throw new Error(`create-client: ${cli.stderr}`);
+  const created = JSON.parse(cli.stdout);
+  const tokenRes = await call(
+    origin,
+    'POST',
+    '/oauth2/v1/token',
+    undefined,
+    new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: `${CLIENT_ID}/bench`,
+      client_id: created.oauthClientId,
+      client_secret: created.oauthClientSecret,
+    }).toString(),
+    'application/x-www-form-urlencoded',
+  );
+  const token = tokenRes.body.access_token;
+  const auth = `Bearer ${token}`;
+  const post = async (p, body) => {
+    const res = await call(origin, 'POST', `/Profiles/v4/${CLIENT_ID}/${p}`, auth, body);
+    if (res.status !== 201) throw new Error(`POST ${p}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const types = {
+    CustomerTypes: ['Customer'],
+    AddressTypes: ['Home'],
+    AlternateIdTypes: ['CRM'],
+    EmailTypes: ['Personal'],
+    PhoneTypes: ['Mobile'],
+  };
+  for (const [kind, names] of Object.entries(types)) {
+    await post(kind, {
+      [kind]: names.map((TypeName) => ({ TypeName, LocalizedFields: localized(TypeName) })),
+    });
+  }
+  await post('ConsentTypes', {
+    ConsentTypes: ['Terms', 'Email'].map((TypeName) => ({
+      TypeName,
+      IsActive: true,
+      LocalizedFields: localized(TypeName),
+      Versions: [
+        {
+          ConsentVersion: '1.0',
+          LocalizedFields: [{ ConsentLanguage: 'I agree', Locale: 'en-us', Name: TypeName }],
+        },
+      ],
+    })),
+  });
+  await post('CustomFields/Text', {
+    TextFields: ['Tier', 'MemberNo', 'Segment'].map((Name) => ({
+      Name,
+      LocalizedDisplayNames: localized(Name),
+    })),
+  });
+  const programs = await post('Programs', {
+    Programs: [
+      {
+        Name: 'Newsletter',
+        ProgramType: 'Marketing',
+        Filters: [{ Name: 'News by email', ChannelID: 'Email' }],
+      },
+    ],
+  });
+  const program = programs.Programs[0];
+  const preference = {
+    ProgramId: String(program.Id),
+    ChannelId: 'Email',
+    FilterId: String(program.Filters[0].ID),
+    PreferenceAttributes: [{ Key: 'Topic', Value: 'Sports' }],
+  };
+  const created1 = await call(origin, 'POST', `/Profiles/v4/${CLIENT_ID}/Profile`, auth, {
+    CustomerType: 'Customer',
+    CustomerName: { FirstName: 'Template', LastName: 'Profile' },
+    DefaultLocale: 'en-us',
+    Emails: [
+      {
+        EmailAddress: 'template@example.com',
+        EmailAddressType: 'Personal',
+        EmailPreferences: [preference],
+        Consents: [{ ConsentType: 'Email', ConsentStatus: 1 }],
+      },
+    ],
+    PhoneNumbers: [{ PhoneNumber: '+1 555 000 0000', PhoneType: 'Mobile' }],
+    Addresses: [
+      {
+        AddressType: 'Home',
+        Address1: '1 Main St',
+        City: 'Springfield',
+        StateProvince: 'IL',
+        PostalCode: '12345',
+      },
+    ],
+    AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'CRM-template' }],
+    CustomFields: [
+      { Name: 'Tier', Value: 'silver' },
+      { Name: 'MemberNo', Value: 'M-template' },
+      { Name: 'Segment', Value: 'retail' },
+    ],
+    ProfileTags: [{ Name: 'vip' }, { Name: 'newsletter' }],
+    Consents: [{ ConsentType: 'Terms', ConsentStatus: 1 }],
+  });
+  if (created1.status !== 202)
+    throw new Error(`template: ${created1.status} ${JSON.stringify(created1.body)}`);
+  const templateId = created1.body.ProfileId;
+  for (;;) {
+    const got = await call(origin, 'GET', `/Profiles/v4/${CLIENT_ID}/Profile/${templateId}`, auth);
+    if (got.body?.UpdateStatus === 'Complete') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    clientId: CLIENT_ID,
+    userId: 'bench',
+    token,
+    apiHashKey: created.apiHashKey,
+    oauthClientId: created.oauthClientId,
+    oauthClientSecret: created.oauthClientSecret,
+    templateId,
+    historyIds: [],
+  };
+}
+
+/** Profiles `from`..`to` (skipping the template), stored as the worker would store them. */
+async function seedProfiles({ db, tenant, from, to }) {
+  const profiles = db.collection('profiles');
+  const claims = db.collection('alternate_id_claims');
+  const template = await profiles.findOne({ _id: `${CLIENT_ID}|${tenant.templateId}` });
+  const batch = 500;
+  for (let start = from; start <= to; start += batch) {
+    const docs = [];
+    const claimDocs = [];
+    for (let i = start; i <= Math.min(to, start + batch - 1); i++) {
+      if (i === tenant.templateId) continue;
+      const doc = structuredClone(template);
+      doc._id = `${CLIENT_ID}|${i}`;
+      doc.profileId = i;
+      doc.appliedSeq = 1;
+      doc.data.CustomerName.FirstName = `First${i}`;
+      doc.data.CustomerName.LastName = `Last${i % 997}`;
+      doc.data.Emails[0].EmailAddress = email(i);
+      doc.data.Emails[0].Key = email(i);
+      const digits = `1555${String(i).padStart(7, '0')}`;
+      doc.data.PhoneNumbers[0].PhoneNumber = `+${digits}`;
+      doc.data.PhoneNumbers[0].PhoneNumberNumeric = Number(digits);
+      doc.data.AlternateIds[0].AlternateId = crmId(i);
+      doc.data.AlternateIds[0].Key = `crm|${crmId(i).toLowerCase()}`;
+      doc.data.CustomFields.find((f) => f.Name === 'MemberNo').Value = memberNo(i);
+      docs.push(doc);
+      claimDocs.push({
+        _id: `${CLIENT_ID}|crm|${crmId(i).toLowerCase()}`,
+        clientId: CLIENT_ID,
+        profileId: i,
+      });
+    }
+    if (docs.length) {
+      await profiles.insertMany(docs, { ordered: false });
+      await claims.insertMany(claimDocs, { ordered: false });
+    }
+  }
+  await db
+    .collection('profile_id_hints')
+    .replaceOne({ _id: CLIENT_ID }, { _id: CLIENT_ID, last: to }, { upsert: true });
+}
+
+async function readSeqs(redis, clientId, ids) {
+  const pipeline = redis.pipeline();
+  for (const id of ids) pipeline.hmget(`bench:pm:${clientId}|${id}`, 'v', 'acc');
+  const results = await pipeline.exec();
+  return results.map(([, [v, acc]]) => ({ v: Number(v ?? 0), acc: Number(acc ?? 0) }));
+}
+
+/** Until every accepted write of these profiles is applied (read model: acc <= v). */
+async function waitApplied({ redis, clientId, ids, timeoutMs = 600000 }) {
+  const deadline = Date.now() + timeoutMs;
+  const unique = [...new Set(ids)];
+  for (;;) {
+    const seqs = await readSeqs(redis, clientId, unique);
+    if (seqs.every((s) => s.acc <= s.v)) return;
+    if (Date.now() > deadline) throw new Error('writes not applied in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Sends one merge and resolves when it is applied: the accept-to-Complete time in ms. */
+async function mergeAndWait({ origin, redis, tenant, id, body }) {
+  const t0 = performance.now();
+  const res = await call(
+    origin,
+    'POST',
+    `/Profiles/v4/${tenant.clientId}/Profile/${id}`,
+    `Bearer ${tenant.token}`,
+    body,
+  );
+  if (res.status !== 202) throw new Error(`merge ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+  const key = `bench:pm:${tenant.clientId}|${id}`;
+  const seq = Number(await redis.hget(key, 'acc'));
+  for (;;) {
+    const v = Number((await redis.hget(key, 'v')) ?? 0);
+    if (v >= seq) return performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Many merges at once, on distinct profiles: applied writes per second at saturation. */
+async function workerSaturation({ origin, redis, tenant, ids, procs }) {
+  const count = Math.min(ids.length, 600);
+  const targets = [...new Set(ids)].slice(0, count);
+  const before = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuMs(p.pid)]));
+  const started = performance.now();
+  const times = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < targets.length) {
+        const id = targets[next++];
+        times.push(
+          await mergeAndWait({
+            origin,
+            redis,
+            tenant,
+            id,
+            body: { CustomFields: [{ Name: 'Segment', Value: `s${next}` }] },
+          }),
+        );
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = Object.fromEntries(
+    Object.entries(procs).map(([k, p]) => [k, (cpuMs(p.pid) - before[k]) / targets.length]),
+  );
+  return {
+    perSecond: targets.length / elapsed,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    cpu,
+  };
+}
+
+/** Merges offered at a fixed rate (distinct profiles in turn): accept-to-Complete latency. */
+async function acceptToComplete({ origin, redis, tenant, ids, rate, seconds }) {
+  const targets = [...new Set(ids)];
+  const total = Math.max(10, Math.floor(rate * seconds));
+  const pending = [];
+  const started = performance.now();
+  for (let n = 0; n < total; n++) {
+    const due = started + (n * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(
+      mergeAndWait({
+        origin,
+        redis,
+        tenant,
+        id: targets[n % targets.length],
+        body: { CustomFields: [{ Name: 'Segment', Value: `r${n}` }] },
+      }),
+    );
+  }
+  const times = await Promise.all(pending);
+  return {
+    rate: total / ((performance.now() - started) / 1000),
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+  };
+}
+
+/**
+ * The physical limit of applying a write on this engine: a raw driver loop doing a read, a
+ * replace and a history insert by `_id`, with the worker's concurrency (4).
+ */
+async function rawDriverLoop({ db, seconds, procs }) {
+  const template = await db.collection('profiles').findOne({});
+  const raw = db.collection('raw_profiles');
+  const history = db.collection('raw_history');
+  const n = 1000;
+  await raw.deleteMany({});
+  for (let start = 0; start < n; start += 500) {
+    await raw.insertMany(
+      Array.from({ length: 500 }, (_, k) => ({ ...template, _id: `raw|${start + k}` })),
+    );
+  }
+  await new Promise((r) => setTimeout(r, 600)); // the engine's _id index step
+  const before = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuMs(p.pid)]));
+  const deadline = performance.now() + seconds * 1000;
+  const times = [];
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const id = `raw|${Math.floor(Math.random() * n)}`;
+        const doc = await raw.findOne({ _id: id });
+        await raw.replaceOne({ _id: id }, { ...doc, appliedSeq: (doc.appliedSeq || 0) + 1 });
+        await history.insertOne({
+          _id: randomUUID(),
+          profile: id,
+          entries: [{ snapshot: 'x'.repeat(1000) }],
+        });
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  const cpu = Object.fromEntries(
+    Object.entries(procs).map(([k, p]) => [k, (cpuMs(p.pid) - before[k]) / times.length]),
+  );
+  return {
+    perSecond: times.length / seconds,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    cpu,
+  };
+}
+
+/** Ten real writes on each of `count` profiles (history, the disk figure); their ids. */
+async function tenWrites({ origin, redis, tenant, count, ids }) {
+  const targets = [...new Set(ids)].slice(0, count);
+  for (let round = 0; round < 10; round++) {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < targets.length) {
+          const id = targets[next++];
+          await call(
+            origin,
+            'POST',
+            `/Profiles/v4/${tenant.clientId}/Profile/${id}`,
+            `Bearer ${tenant.token}`,
+            {
+              CustomFields: [{ Name: 'Tier', Value: `t${round}` }],
+              Emails: [
+                { EmailAddress: `extra${round}.${id}@example.com`, EmailAddressType: 'Personal' },
+              ],
+            },
+          );
+        }
+      }),
+    );
+  }
+  await waitApplied({ redis, clientId: tenant.clientId, ids: targets });
+  return targets;
+}
+
+module.exports = {
+  createTenant,
+  seedProfiles,
+  waitApplied,
+  workerSaturation,
+  acceptToComplete,
+  rawDriverLoop,
+  tenWrites,
+  crmId,
+  email,
+  memberNo,
+};
