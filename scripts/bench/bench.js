@@ -103,6 +103,18 @@ function signCustomAuth(clientId, userId, key) {
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
+/** One request as the scenario sends it: a scenario that fails is reported, not measured. */
+async function probe(name, options) {
+  const first = options.requests?.[0]?.setupRequest?.({}) ?? {};
+  const url = new URL(first.path ?? '', options.url);
+  const res = await fetch(first.path ? url : options.url, {
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+  });
+  if (res.status >= 300) log(`${name}: probe answered ${res.status} ${await res.text()}`);
+}
+
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-bench-'));
   const engine = await startFerretdb({ dataDir: path.join(dir, 'engine') });
@@ -138,9 +150,11 @@ async function main() {
     const db = mongo.db('bench');
     const redis = new Redis(redisServer.url);
 
+    // A worker applies the template profile; it is restarted after each seeding.
+    let worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+    children.push(worker);
     const tenant = await seed.createTenant({ origin, env });
     log(`tenant ${tenant.clientId} configured; template profile ${tenant.templateId}`);
-    let worker;
     let seeded = 0;
     for (const size of SIZES) {
       // Seeding goes straight into the engine (stored shape), with the worker stopped; the
@@ -162,6 +176,10 @@ async function main() {
 
       const procs = { api, worker, engine: engine.child, redis: redisServer.child, baseline };
       const ids = Array.from({ length: WORKING_SET }, () => 1 + Math.floor(Math.random() * size));
+      if (!tenant.historyIds.length) {
+        // Ten real writes on a slice of the first profiles: every size reads their history.
+        tenant.historyIds = await seed.tenWrites({ origin, redis, tenant, count: TEN_WRITES, ids });
+      }
       // Steady state: the read models of the working set exist (a cold one costs two `_id`
       // reads once).
       const bearer = `Bearer ${tenant.token}`;
@@ -183,6 +201,7 @@ async function main() {
 
       const scenarios = [];
       const measure = async (name, options, base) => {
+        await probe(name, options);
         const row = await load(`${name} @${size}`, options, procs);
         if (base) row.base = await load(`${name} baseline`, base, procs);
         rows.push(row);
@@ -246,7 +265,7 @@ async function main() {
             {
               setupRequest: (req) => ({
                 ...req,
-                path: `/Profiles/v4/${tenant.clientId}/Profile/${pick(tenant.historyIds.length ? tenant.historyIds : ids)}/History/ContactElements`,
+                path: `/Profiles/v4/${tenant.clientId}/Profile/${pick(tenant.historyIds)}/History/ContactElements`,
               }),
             },
           ],
@@ -281,6 +300,10 @@ async function main() {
         }),
       );
       const mergeBody = JSON.stringify({ CustomFields: [{ Name: 'Tier', Value: 'gold' }] });
+      // Acceptance alone: the worker is stopped meanwhile (it would compete for the same two
+      // cores applying what is accepted), and started again after.
+      await stop(worker);
+      children.splice(children.indexOf(worker), 1);
       await measure(
         'write acceptance (POST merge, 202)',
         svc('accept', {
@@ -296,6 +319,9 @@ async function main() {
           body: mergeBody,
         },
       );
+      worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+      children.push(worker);
+      procs.worker = worker;
       const tokenBody = new URLSearchParams({
         grant_type: 'client_credentials',
         scope: `${tenant.clientId}/${tenant.userId}`,
@@ -342,10 +368,7 @@ async function main() {
         cpu: {},
       });
 
-      // Disk: ten real writes on a slice of profiles, then engine bytes and Redis memory.
-      if (!tenant.historyIds.length) {
-        tenant.historyIds = await seed.tenWrites({ origin, redis, tenant, count: TEN_WRITES, ids });
-      }
+      // Disk: engine bytes and Redis memory per profile (a slice has ten real writes).
       const engineBytes = duBytes(path.join(dir, 'engine'));
       const info = await redis.info('memory');
       const redisBytes = Number(/used_memory:(\d+)/.exec(info)[1]);

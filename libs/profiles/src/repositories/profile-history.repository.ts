@@ -159,7 +159,10 @@ export class ProfileHistoryRepository {
       await this.docs.replaceOne({ _id }, { _id, entries: pages[page] }, { upsert: true });
     }
     const _id = headId(clientId, profileId);
-    await this.docs.replaceOne({ _id }, { _id, pages: pages.length }, { upsert: true });
+    // Most writes only grow the last page: the head changes when the page count does.
+    if (pages.length !== history.loadedCount) {
+      await this.docs.replaceOne({ _id }, { _id, pages: pages.length }, { upsert: true });
+    }
     for (let page = pages.length; page < history.loadedCount; page++) {
       await this.docs.deleteOne({ _id: pageId(clientId, profileId, page) });
     }

@@ -71,7 +71,8 @@ export class ProfileKeyIndex {
    * path). Writes applied meanwhile maintain the index themselves.
    */
   async ensureBuilt(): Promise<void> {
-    if (!this.redis.available || (await this.isBuilt())) return;
+    // Not `available`: at a worker's start the connection may still be opening.
+    if (await this.isBuilt()) return;
     const lease = 'kx-rebuild';
     const token = await this.lease.acquire(lease, REBUILD_LEASE_MS);
     if (!token) return;
