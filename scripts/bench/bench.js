@@ -234,8 +234,9 @@ async function main() {
       );
       // p99 at 80 % of the baseline's maximum load, both sides at the same offered rate.
       const rate = Math.max(1, Math.floor(bearerGet.base.rps * 0.8));
+      log(`80 % of the baseline's maximum GET rate: ${rate} req/s`);
       await measure(
-        `GET profile at ${rate} req/s (80 % of baseline max)`,
+        'GET profile at 80 % of the baseline max rate',
         svc('get-80', {
           overallRate: rate,
           headers: { authorization: bearer },
