@@ -16,6 +16,7 @@ const autocannon = require('autocannon');
 const Redis = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { ROOT, freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
+const { cpuMs } = require('../lib/proc-cpu');
 const seed = require('./seed');
 
 const args = Object.fromEntries(
@@ -32,18 +33,8 @@ const SECONDS = Number(args.seconds || (QUICK ? 3 : 10));
 const CONNECTIONS = Number(args.connections || 16);
 const WORKING_SET = QUICK ? 300 : 2000; // profiles GETs pick from (read model warmed first)
 const TEN_WRITES = QUICK ? 30 : 200; // profiles that get ten real writes through the API
-const TICK_MS = 1000 / 100; // USER_HZ
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
-
-function cpuMs(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 
 function duBytes(dir) {
   let total = 0;

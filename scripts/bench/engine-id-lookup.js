@@ -10,15 +10,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { startFerretdb, stop } = require('../lib/engines');
+const { cpuMs } = require('../lib/proc-cpu');
 
 const calls = Number(process.argv[2] || 200);
 const SIZES = [100, 10000];
-const TICK_MS = 1000 / 100; // USER_HZ
-
-function cpuMs(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime + stime
-}
 
 function profileDoc(i) {
   return {

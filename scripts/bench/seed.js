@@ -1,26 +1,16 @@
 'use strict';
 // Seeding and the write-side measurements of `npm run bench` (see bench.js).
 const { spawnSync } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const { ROOT } = require('../lib/engines');
+const { cpuMs } = require('../lib/proc-cpu');
 
 const CLIENT_ID = 'bench';
-const TICK_MS = 1000 / 100;
 
 const crmId = (i) => `CRM-${i}`;
 const email = (i) => `p${i}@example.com`;
 const memberNo = (i) => `M${i}`;
-
-function cpuMs(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
