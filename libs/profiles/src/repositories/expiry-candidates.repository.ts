@@ -49,24 +49,28 @@ export class ExpiryCandidates {
   }
 
   /**
-   * The index from the profiles, after Redis lost it: one pass in `_id` order (a scan on the
-   * embedded engine, once per loss, off every request's path).
+   * The index from the profiles, after Redis lost it: one pass (a scan on the embedded
+   * engine, once per loss, off every request's path).
    */
   private async rebuild(): Promise<void> {
-    let after = '';
+    // One pass with a cursor, no filter and no sort (a filter or sort per page would decode
+    // the whole collection for every page on the embedded engine).
     let count = 0;
-    for (;;) {
-      const page = await this.profiles
-        .find({ _id: { $gt: after } }, { _id: 1, state: 1, nextExpiryAt: 1 })
-        .sort({ _id: 1 })
-        .limit(REBUILD_PAGE)
-        .lean<Profile[]>()
-        .exec();
-      await this.index.add(page.filter((p) => p.state === 'active'));
-      count += page.length;
-      if (page.length < REBUILD_PAGE) break;
-      after = page[page.length - 1]._id;
+    let batch: Profile[] = [];
+    const cursor = this.profiles
+      .find({}, { _id: 1, state: 1, nextExpiryAt: 1 })
+      .lean<Profile>()
+      .batchSize(REBUILD_PAGE)
+      .cursor();
+    for await (const profile of cursor) {
+      count++;
+      if (profile.state === 'active') batch.push(profile);
+      if (batch.length >= REBUILD_PAGE) {
+        await this.index.add(batch);
+        batch = [];
+      }
     }
+    await this.index.add(batch);
     await this.index.markBuilt();
     this.logger.log(`expiry index rebuilt from ${count} profiles`);
   }

@@ -67,7 +67,7 @@ export class ProfileKeyIndex {
 
   /**
    * Rebuilds the index if its marker is missing, once across workers (a lease): one pass
-   * over the profiles in `_id` order (a scan, once per loss of Redis, off every request's
+   * over the profiles (a scan, once per loss of Redis, off every request's
    * path). Writes applied meanwhile maintain the index themselves.
    */
   async ensureBuilt(): Promise<void> {
@@ -77,26 +77,26 @@ export class ProfileKeyIndex {
     const token = await this.lease.acquire(lease, REBUILD_LEASE_MS);
     if (!token) return;
     try {
-      let after = '';
+      // One pass with a cursor, no filter and no sort: on the embedded engine a filter or a
+      // sort per page would decode the whole collection for every page.
       let count = 0;
-      for (;;) {
-        const page = await this.profiles
-          .find({ _id: { $gt: after } }, { clientId: 1, profileId: 1, state: 1, data: 1 })
-          .sort({ _id: 1 })
-          .limit(REBUILD_PAGE)
-          .lean<Profile[]>()
-          .exec();
-        const pipeline = this.redis.client.pipeline();
-        for (const profile of page) {
-          const keys = [...searchKeysOf(liveData(profile))];
-          for (const key of keys) pipeline.sadd(this.key(profile.clientId, key), profile.profileId);
+      let pipeline = this.redis.client.pipeline();
+      const cursor = this.profiles
+        .find({}, { clientId: 1, profileId: 1, state: 1, data: 1 })
+        .lean<Profile>()
+        .batchSize(REBUILD_PAGE)
+        .cursor();
+      for await (const profile of cursor) {
+        for (const key of searchKeysOf(liveData(profile))) {
+          pipeline.sadd(this.key(profile.clientId, key), profile.profileId);
         }
-        await pipeline.exec();
-        count += page.length;
-        if (page.length < REBUILD_PAGE) break;
-        after = page[page.length - 1]._id;
-        await this.lease.extend(lease, token, REBUILD_LEASE_MS);
+        if (++count % REBUILD_PAGE === 0) {
+          await pipeline.exec();
+          pipeline = this.redis.client.pipeline();
+          await this.lease.extend(lease, token, REBUILD_LEASE_MS);
+        }
       }
+      await pipeline.exec();
       await this.redis.client.set(this.redis.key('kx', 'built'), new Date().toISOString());
       this.logger.log(`search key index rebuilt from ${count} profiles`);
     } finally {
