@@ -67,6 +67,11 @@ export class ProfileReadModel {
 
   constructor(private readonly redis: RedisService) {}
 
+  /** Whether Redis is connected (readers rebuilding an entry skip storing it otherwise). */
+  get available(): boolean {
+    return this.redis.available;
+  }
+
   /** The entry, or null when there is none (or Redis cannot answer). */
   async read(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
     if (!this.redis.available) return null;

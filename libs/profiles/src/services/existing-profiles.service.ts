@@ -69,6 +69,7 @@ export class ExistingProfiles {
     profile: Parameters<ProfileReadModel['publish']>[0],
     acceptedSeq: number,
   ): Promise<void> {
+    if (!this.readModel.available) return;
     try {
       await this.readModel.publish(profile);
       if (acceptedSeq > profile.appliedSeq)
