@@ -59,7 +59,9 @@ export class ProfileWriteIntake {
       scope: write.scope,
     });
     try {
-      await this.readModel.noteAccepted(write.clientId, write.profileId, stored.seq);
+      // Redis down: skipped rather than waited for (GET reads the database meanwhile).
+      if (this.readModel.available)
+        await this.readModel.noteAccepted(write.clientId, write.profileId, stored.seq);
     } catch (error) {
       // GET may show the previous version as Complete until the worker applies this write.
       this.logger.warn(`could not record ${stored._id} in the read model: ${String(error)}`);
