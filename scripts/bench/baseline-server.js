@@ -10,9 +10,11 @@ const Fastify = require('fastify');
 const Queue = require('bull');
 const Redis = require('ioredis');
 const jwt = require('jsonwebtoken');
-const { randomUUID } = require('node:crypto');
+const { createSecretKey, randomUUID } = require('node:crypto');
 
-const { PORT, REDIS_URL, JWT_SECRET, QUEUE_PREFIX = 'baseline' } = process.env;
+const { PORT, REDIS_URL, QUEUE_PREFIX = 'baseline' } = process.env;
+// A KeyObject, as the service uses: a string key costs a failed PEM parse per call.
+const JWT_SECRET = createSecretKey(Buffer.from(process.env.JWT_SECRET, 'utf8'));
 
 async function main() {
   const redis = new Redis(REDIS_URL);

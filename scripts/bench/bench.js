@@ -7,6 +7,7 @@
 //
 //   --quick            1,000 and 3,000 profiles, short runs (under two minutes)
 //   --sizes=1000,100000 --seconds=10 --connections=16   (the defaults of the full run)
+//   --only=accept,worker  only the scenarios whose names contain one of these (profiling)
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -31,6 +32,8 @@ const SIZES = String(args.sizes || (QUICK ? '1000,3000' : '1000,100000'))
   .map(Number);
 const SECONDS = Number(args.seconds || (QUICK ? 3 : 10));
 const CONNECTIONS = Number(args.connections || 16);
+const ONLY = args.only ? String(args.only).toLowerCase().split(',') : null;
+const selected = (name) => !ONLY || ONLY.some((part) => name.toLowerCase().includes(part));
 const WORKING_SET = QUICK ? 300 : 2000; // profiles GETs pick from (read model warmed first)
 const TEN_WRITES = QUICK ? 30 : 200; // profiles that get ten real writes through the API
 
@@ -196,6 +199,7 @@ async function main() {
 
       const scenarios = [];
       const measure = async (name, options, base) => {
+        if (!selected(name)) return null;
         await probe(name, options);
         const row = await load(`${name} @${size}`, options, procs);
         if (base) row.base = await load(`${name} baseline`, base, procs);
@@ -228,7 +232,7 @@ async function main() {
         getBase,
       );
       // p99 at 80 % of the baseline's maximum load, both sides at the same offered rate.
-      const rate = Math.max(1, Math.floor(bearerGet.base.rps * 0.8));
+      const rate = Math.max(1, Math.floor((bearerGet?.base.rps ?? 2000) * 0.8));
       log(`80 % of the baseline's maximum GET rate: ${rate} req/s`);
       await measure(
         'GET profile at 80 % of the baseline max rate',
@@ -337,6 +341,7 @@ async function main() {
 
       // Drain what acceptance queued, then the worker at saturation and the raw baseline.
       await seed.waitApplied({ redis, clientId: tenant.clientId, ids });
+      if (!selected('worker applied writes')) continue;
       const worker1 = await seed.workerSaturation({ origin, redis, tenant, ids, procs });
       const raw = await seed.rawDriverLoop({ db, seconds: SECONDS, procs });
       rows.push({

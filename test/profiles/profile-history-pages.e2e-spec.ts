@@ -8,14 +8,17 @@ import {
 import { startTestApp, type TestApp } from '../harness/test-app';
 
 /**
- * History is stored in pages addressed by `_id` (a head and pages per profile): these
- * cases drive the repository on the real engine across page boundaries, retries and
- * erasures.
+ * History is stored in pages addressed by `_id`, counted by the profile document
+ * (`historyPages`, saved with the write that filled them): these cases drive the repository
+ * on the real engine across page boundaries, retries and erasures. `pages` plays the
+ * profile's count: a write that reaches its save stores what `record` returned, an
+ * interrupted attempt does not.
  */
 describe('Profile history pages', () => {
   let app: TestApp;
   let history: ProfileHistoryRepository;
   let profileId = 0;
+  let pages = 0;
   const clientId = 'pages';
 
   beforeAll(async () => {
@@ -25,7 +28,17 @@ describe('Profile history pages', () => {
   afterAll(() => app.close());
   beforeEach(() => {
     profileId++;
+    pages = 0;
   });
+
+  /** A write that is applied: its entries recorded, the new count saved. */
+  const applied = async (entries: HistoryEntry[]) => {
+    pages = await history.record(pages, entries);
+  };
+  /** An attempt that recorded its entries and crashed before the profile's save. */
+  const interrupted = async (entries: HistoryEntry[]) => {
+    await history.record(pages, entries);
+  };
 
   /** `count` entries of write `seq` (standard fields), numbered n = 0.. */
   const entriesOf = (seq: number, count: number, tag = ''): HistoryEntry[] =>
@@ -41,23 +54,22 @@ describe('Profile history pages', () => {
     }));
 
   const listed = async (appliedSeq: number) =>
-    (await history.list(clientId, profileId, 'standard', appliedSeq)).map(
+    (await history.list(clientId, profileId, pages, 'standard', appliedSeq)).map(
       (entry) =>
         `${entry.seq}.${entry.n}${String(entry.snapshot.Value).slice(String(`${entry.seq}.${entry.n}`).length)}`,
     );
 
-  const pageCount = async () => {
+  const pageDocs = async () => {
     const db = app.api.get<Connection>(getConnectionToken()).db!;
-    const head = await db
-      .collection<{ _id: string; pages?: number }>('profile_history')
-      .findOne({ _id: `${clientId}|${profileId}|head` });
-    return head?.pages ?? 0;
+    return db
+      .collection('profile_history')
+      .countDocuments({ _id: { $regex: `^${clientId}\\|${profileId}\\|` } } as object);
   };
 
   it('returns every entry in write order across many pages', async () => {
     const perWrite = 7;
     const writes = Math.ceil((HISTORY_PAGE_ENTRIES * 3) / perWrite); // spans 3+ pages
-    for (let seq = 1; seq <= writes; seq++) await history.record(entriesOf(seq, perWrite));
+    for (let seq = 1; seq <= writes; seq++) await applied(entriesOf(seq, perWrite));
     const all = await listed(writes);
     expect(all).toHaveLength(writes * perWrite);
     expect(all).toEqual(
@@ -65,40 +77,49 @@ describe('Profile history pages', () => {
         Array.from({ length: perWrite }, (__, n) => `${s + 1}.${n}`),
       ).flat(),
     );
-    expect(await pageCount()).toBe(Math.ceil((writes * perWrite) / HISTORY_PAGE_ENTRIES));
+    expect(pages).toBe(Math.ceil((writes * perWrite) / HISTORY_PAGE_ENTRIES));
+    expect(await pageDocs()).toBe(pages);
   });
 
   it('hides entries of writes after appliedSeq', async () => {
-    await history.record(entriesOf(1, 2));
-    await history.record(entriesOf(2, 2));
+    await applied(entriesOf(1, 2));
+    await interrupted(entriesOf(2, 2));
     expect(await listed(1)).toEqual(['1.0', '1.1']);
+    // Even an entry on a counted page stays hidden past the appliedSeq read with it.
+    await applied(entriesOf(2, 2));
+    expect(await listed(1)).toEqual(['1.0', '1.1']);
+    expect(await listed(2)).toEqual(['1.0', '1.1', '2.0', '2.1']);
   });
 
   it('a retried write replaces what an interrupted attempt recorded, even across a page boundary', async () => {
-    await history.record(entriesOf(1, HISTORY_PAGE_ENTRIES - 3));
-    // An attempt of write 2 that spilled onto a second page, then never reached its save.
-    await history.record(entriesOf(2, 10, 'first-attempt'));
-    expect(await pageCount()).toBe(2);
-    await history.record(entriesOf(2, 4));
+    await applied(entriesOf(1, HISTORY_PAGE_ENTRIES - 3));
+    // An attempt of write 2 that spilled onto uncounted pages, then never reached its save.
+    await interrupted(entriesOf(2, HISTORY_PAGE_ENTRIES * 2, 'first-attempt'));
+    expect(pages).toBe(1);
+    expect(await pageDocs()).toBe(3);
+    expect(await listed(1)).toHaveLength(HISTORY_PAGE_ENTRIES - 3);
+    await applied(entriesOf(2, 4));
     const all = await listed(2);
     expect(all.filter((e) => e.startsWith('2.'))).toEqual(['2.0', '2.1', '2.2', '2.3']);
     expect(all).toHaveLength(HISTORY_PAGE_ENTRIES - 3 + 4);
-    expect(await pageCount()).toBe(2);
+    expect(pages).toBe(2);
   });
 
   it('erases a failed write, and a deleted profile keeps no page', async () => {
-    await history.record(entriesOf(1, 3));
-    await history.record(entriesOf(2, HISTORY_PAGE_ENTRIES));
-    await history.eraseWrite(clientId, profileId, 2);
+    await applied(entriesOf(1, 3));
+    await interrupted(entriesOf(2, HISTORY_PAGE_ENTRIES));
+    await history.eraseWrite(clientId, profileId, pages, 2);
     expect(await listed(2)).toEqual(['1.0', '1.1', '1.2']);
-    expect(await pageCount()).toBe(1);
+    expect(pages).toBe(1);
+    // The next write fills the page again: none of the erased entries comes back.
+    await applied(entriesOf(3, HISTORY_PAGE_ENTRIES));
+    expect(await listed(3)).toHaveLength(3 + HISTORY_PAGE_ENTRIES);
+    expect((await listed(3)).some((e) => e.startsWith('2.'))).toBe(false);
 
-    await history.eraseProfile(clientId, profileId);
-    expect(await listed(2)).toEqual([]);
-    const db = app.api.get<Connection>(getConnectionToken()).db!;
-    const left = await db
-      .collection('profile_history')
-      .countDocuments({ _id: { $regex: `^${clientId}\\|${profileId}\\|` } } as object);
-    expect(left).toBe(0);
+    await interrupted(entriesOf(4, HISTORY_PAGE_ENTRIES * 2));
+    expect(await pageDocs()).toBeGreaterThan(pages);
+    await history.eraseProfile(clientId, profileId, pages);
+    expect(await listed(3)).toEqual([]);
+    expect(await pageDocs()).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { TenantAdminService } from '@app/auth';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
+import { ProfileHistoryRepository } from '../../libs/profiles/src/repositories/profile-history.repository';
 
 type Entry = Record<string, any>;
 
@@ -418,7 +419,7 @@ describe('Profile history', () => {
     const db = app.api.get<Connection>(getConnectionToken());
     const left = await db
       .collection('profile_history')
-      .countDocuments({ clientId: tenant.clientId, profileId: doomed });
+      .countDocuments({ _id: { $regex: `^${tenant.clientId}\\|${doomed}\\|` } } as object);
     expect(left).toBe(0);
   });
 
@@ -462,23 +463,31 @@ describe('Profile history', () => {
     expect(await entries(`${profileId}/History/StandardFields`)).toEqual(before);
   });
 
-  /** Stores a standard-field entry for write `seq` directly, as a worker would record it. */
+  /**
+   * Records a standard-field entry for write `seq` as a worker's attempt would before its
+   * save (on the pages the profile counts), without the save: what a crash leaves.
+   */
   async function orphanEntry(profileId: number, seq: number, firstName: string): Promise<void> {
     const db = app.api.get<Connection>(getConnectionToken());
-    await db.collection<{ _id: string; [field: string]: unknown }>('profile_history').insertOne({
-      _id: `${tenant.clientId}|${profileId}|${seq}|0`,
-      clientId: tenant.clientId,
-      profileId,
-      seq,
-      n: 0,
-      category: 'standard',
-      modifiedAt: new Date().toISOString(),
-      snapshot: {
-        IsActive: true,
-        CustomerType: 'Customer',
-        CustomerName: { FirstName: firstName },
+    const stored = await db
+      .collection<{ _id: string; historyPages?: number }>('profiles')
+      .findOne({ _id: `${tenant.clientId}|${profileId}` });
+    await app.api.get(ProfileHistoryRepository).record(stored?.historyPages ?? 0, [
+      {
+        _id: `${tenant.clientId}|${profileId}|${seq}|0`,
+        clientId: tenant.clientId,
+        profileId,
+        seq,
+        n: 0,
+        category: 'standard',
+        modifiedAt: new Date().toISOString(),
+        snapshot: {
+          IsActive: true,
+          CustomerType: 'Customer',
+          CustomerName: { FirstName: firstName },
+        },
       },
-    });
+    ]);
   }
 
   it('records nothing for a write refused when applied, even after an earlier attempt recorded it', async () => {

@@ -20,3 +20,4 @@ export * from './wire/read-only.decorator';
 export * from './wire/field.decorators';
 export * from './redis/redis.service';
 export * from './redis/redis.module';
+export * from './database/batched-inserts';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /** Default access token lifetime: 60 minutes (spec, Limits). */
@@ -10,6 +10,23 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
 
 const ALGORITHM = 'HS256';
+
+/**
+ * The signing secret as a KeyObject, made once per secret. Given a string, jsonwebtoken
+ * first tries to parse it as a PEM public key (an exception per call): measured as a fifth
+ * of the api's CPU per bearer request.
+ */
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject | string {
+  if (!secret) return secret; // an empty key is refused by jsonwebtoken as before
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    if (keys.size >= 16) keys.clear(); // secrets are few (one per process, or a test's)
+    keys.set(secret, key);
+  }
+  return key;
+}
 
 /** The claims of our access tokens. */
 export interface AccessTokenClaims {
@@ -48,7 +65,7 @@ export function issueAccessToken(input: IssueTokenInput): {
     exp: iat + input.lifetimeSeconds,
   };
   return {
-    token: jwt.sign(claims, input.secret, { algorithm: ALGORITHM }),
+    token: jwt.sign(claims, keyOf(input.secret), { algorithm: ALGORITHM }),
     claims,
   };
 }
@@ -67,7 +84,7 @@ export function verifyAccessToken(
 ): VerifiedToken {
   let payload: unknown;
   try {
-    payload = jwt.verify(token, secret, {
+    payload = jwt.verify(token, keyOf(secret), {
       algorithms: [ALGORITHM],
       clockTimestamp: Math.floor((options.now ?? Date.now()) / 1000),
       ignoreExpiration: options.ignoreExpiration ?? false,

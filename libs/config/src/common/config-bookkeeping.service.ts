@@ -1,18 +1,33 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { ApiError, isDuplicateKeyError } from '@app/shared';
+import { ApiError, isDuplicateKeyError, RedisService } from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
 import { INT32_MAX, nameKeyOf } from './entry-request';
 import type { NameClaims } from './save-with-retry';
 
-/** Ids, unique names and the change stamp of a client's configuration entries. */
+/**
+ * How long the Redis copy of a stamp lives: it bounds how long a change whose copy could
+ * not be written (Redis unreachable from the writer only, or a failover that lost it) stays
+ * unseen by processes that read the copy. An expired copy costs one `_id` read to restore.
+ */
+const STAMP_COPY_TTL_SECONDS = 60;
+
+/**
+ * Ids, unique names and the change stamp of a client's configuration entries. The stamp
+ * lives in the engine (the record) and, as a copy, in Redis: every profile write checks
+ * it (ConfigurationReader), so the copy spares the engine one command per acceptance and
+ * per applied write.
+ */
 @Injectable()
 export class ConfigBookkeeping {
+  private readonly logger = new Logger('ConfigBookkeeping');
+
   constructor(
     @InjectModel(ConfigStamp.name) private readonly stamps: Model<ConfigStamp>,
     @InjectModel(ConfigClaim.name) private readonly claims: Model<ConfigClaim>,
+    private readonly redis: RedisService,
   ) {}
 
   /** The next free int32 id of `kind` for the client (1, 2, ...). */
@@ -105,13 +120,43 @@ export class ConfigBookkeeping {
     };
   }
 
-  /** Marks the client's configuration as changed (after the change is stored). */
+  /**
+   * Marks the client's configuration as changed (after the change is stored): a new stamp
+   * in the engine, then the same value as the Redis copy.
+   */
   async touch(clientId: string): Promise<void> {
-    await this.stamps.updateOne(
-      { _id: clientId },
-      { $set: { stamp: randomUUID() } },
-      { upsert: true },
-    );
+    const stamp = randomUUID();
+    await this.stamps.updateOne({ _id: clientId }, { $set: { stamp } }, { upsert: true });
+    try {
+      await this.redis.client.set(this.copyKey(clientId), stamp, 'EX', STAMP_COPY_TTL_SECONDS);
+    } catch (error) {
+      // Readers of the copy see the change when it expires (STAMP_COPY_TTL_SECONDS).
+      this.logger.warn(`configuration stamp copy of ${clientId} not written: ${String(error)}`);
+    }
+  }
+
+  /**
+   * The stamp as every profile write checks it: the Redis copy, else the engine's (then
+   * copied with NX, so a copy written by a concurrent change is never replaced by the value
+   * read before it).
+   */
+  async currentStamp(clientId: string): Promise<string> {
+    if (!this.redis.available) return this.stampOf(clientId);
+    try {
+      const copy = await this.redis.client.get(this.copyKey(clientId));
+      if (copy !== null) return copy;
+    } catch {
+      return this.stampOf(clientId);
+    }
+    const stamp = await this.stampOf(clientId);
+    await this.redis.client
+      .set(this.copyKey(clientId), stamp, 'EX', STAMP_COPY_TTL_SECONDS, 'NX')
+      .catch(() => undefined);
+    return stamp;
+  }
+
+  private copyKey(clientId: string): string {
+    return this.redis.key('cfg', 'stamp', clientId);
   }
 
   async stampOf(clientId: string): Promise<string> {

@@ -11,9 +11,10 @@ const MAX_CACHED_CLIENTS = 1000;
 
 /**
  * Every profile write reads its client's configuration, so it is cached per client. The
- * cache is checked against the client's configuration stamp (one `_id` read) on every
- * use: any process that changes configuration writes a new stamp, so api and worker
- * processes never act on a stale vocabulary, with no Redis or message bus involved.
+ * cache is checked against the client's configuration stamp on every use (its Redis copy,
+ * else one `_id` read; see ConfigBookkeeping.currentStamp): any process that changes
+ * configuration writes a new stamp, so api and worker processes never act on a stale
+ * vocabulary.
  * The stamp is read before the configuration, so a change that lands in between only
  * causes one more reload.
  */
@@ -30,7 +31,7 @@ export class ConfigurationReader {
   ) {}
 
   async vocabulary(clientId: string): Promise<ClientVocabulary> {
-    const stamp = await this.bookkeeping.stampOf(clientId);
+    const stamp = await this.bookkeeping.currentStamp(clientId);
     const cached = this.cache.get(clientId);
     if (cached?.stamp === stamp) return cached;
 

@@ -46,21 +46,18 @@ export interface ProfileHistory {
 }
 
 /**
- * A profile's history, stored so that every read and write is addressed by `_id`: a head
- * document `<clientId>|<profileId>|head` holding the number of pages, and pages
+ * A profile's history, stored so that every read and write is addressed by `_id`: pages
  * `<clientId>|<profileId>|p<k>` (k from 0) holding up to HISTORY_PAGE_ENTRIES entries in
- * write order. A read fetches the head and its pages by `_id`, so its cost follows that
- * profile's own history, never the collection. Only the worker writes them, under the
- * profile's lease.
+ * write order; the profile document counts its pages (Profile.historyPages). A read fetches
+ * the counted pages by `_id`, so its cost follows that profile's own history, never the
+ * collection. Only the worker writes them, under the profile's lease.
  */
 @Schema({ collection: 'profile_history', versionKey: false })
 export class ProfileHistoryDoc {
   @Prop({ type: String }) _id: string;
-  /** Head only: how many pages the profile's history has. */
-  @Prop() pages?: number;
-  /** Page only: its entries (ProfileHistory, stored as they are). */
+  /** The page's entries (ProfileHistory, stored as they are). */
   @Prop({ type: [Object], default: undefined }) entries?: ProfileHistory[];
 }
 
 export const ProfileHistoryDocSchema = SchemaFactory.createForClass(ProfileHistoryDoc);
-// No secondary index: heads and pages are read, replaced and deleted by `_id` only.
+// No secondary index: pages are read, replaced and deleted by `_id` only.

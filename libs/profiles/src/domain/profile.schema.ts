@@ -29,6 +29,11 @@ export class Profile {
   @Prop({ type: SchemaFactory.createForClass(LastWriteFailure) }) lastFailure?: LastWriteFailure;
   /** When a consent or preference of the profile is next due to expire (see nextExpiry). */
   @Prop({ type: Date }) nextExpiryAt?: Date;
+  /**
+   * How many history pages (profile_history `<client>|<profile>|p<k>`) the profile counts:
+   * saved with the write that filled them, so a page is visible once its write is applied.
+   */
+  @Prop() historyPages?: number;
   /** Set by the schema's timestamps: when the shell was inserted (its id claimed). */
   createdAt?: Date;
 }

@@ -16,6 +16,8 @@ export interface ProfileSnapshot {
   appliedSeq: number;
   data?: ProfileData;
   createdAt?: Date;
+  /** Profile.historyPages as saved (undefined in an entry stored before it was kept). */
+  historyPages?: number;
   /** Highest sequence number accepted for the profile, as far as known (>= appliedSeq). */
   acceptedSeq: number;
 }
@@ -48,6 +50,8 @@ interface StoredEntry {
   s: ProfileState;
   d?: ProfileData;
   c?: string;
+  /** historyPages */
+  h?: number;
 }
 
 /**
@@ -101,6 +105,7 @@ export class ProfileReadModel {
       appliedSeq,
       data: entry.d,
       createdAt: entry.c ? new Date(entry.c) : undefined,
+      historyPages: entry.h,
       acceptedSeq: Math.max(appliedSeq, Number(acc ?? 0)),
     };
   }
@@ -111,6 +116,7 @@ export class ProfileReadModel {
       s: profile.state,
       ...(profile.state === 'deleted' ? {} : { d: profile.data }),
       ...(profile.createdAt ? { c: new Date(profile.createdAt).toISOString() } : {}),
+      h: profile.historyPages ?? 0,
     };
     await this.redis.client.eval(
       PUBLISH,
@@ -133,6 +139,20 @@ export class ProfileReadModel {
   /** Records that write `seq` was accepted, so GET shows Pending Update until it applies. */
   async noteAccepted(clientId: string, profileId: number, seq: number): Promise<void> {
     await this.redis.client.eval(ACCEPTED, 1, this.key(clientId, profileId), seq);
+  }
+
+  /**
+   * The highest accepted sequence number as recorded (null: no entry, or Redis cannot
+   * answer). The worker stops applying at it instead of probing for one more write.
+   */
+  async acceptedSeq(clientId: string, profileId: number): Promise<number | null> {
+    if (!this.redis.available) return null;
+    try {
+      const acc = await this.redis.client.hget(this.key(clientId, profileId), 'acc');
+      return acc === null ? null : Number(acc);
+    } catch {
+      return null;
+    }
   }
 
   /** Drops the entry: the next read rebuilds it from the database. */

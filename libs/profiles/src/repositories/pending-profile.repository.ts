@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { BatchedInserts } from '@app/shared';
+import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import { PendingProfile } from '../domain/pending-profile.schema';
 import { profileKey } from './profile.repository';
@@ -8,20 +9,23 @@ import { profileKey } from './profile.repository';
 /** The `pending_profiles` collection (see PendingProfile): the sweeper's work list. */
 @Injectable()
 export class PendingProfileRepository {
-  constructor(@InjectModel(PendingProfile.name) private readonly markers: Model<PendingProfile>) {}
+  /** Acceptances arriving together share one engine command (group commit). */
+  private readonly inserts: BatchedInserts<PendingProfile>;
+
+  constructor(@InjectModel(PendingProfile.name) private readonly markers: Model<PendingProfile>) {
+    this.inserts = new BatchedInserts(
+      () => this.markers.collection as unknown as Collection<PendingProfile>,
+    );
+  }
 
   /** Idempotent: an existing marker stays (with its older `since`). */
   async mark(clientId: string, profileId: number, since = new Date()): Promise<void> {
-    try {
-      await this.markers.create({
-        _id: profileKey(clientId, profileId),
-        clientId,
-        profileId,
-        since,
-      });
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    await this.inserts.insert({
+      _id: profileKey(clientId, profileId),
+      clientId,
+      profileId,
+      since,
+    });
   }
 
   /** Up to `limit` markers. A scan, but of the backlog only (markers leave when caught up). */

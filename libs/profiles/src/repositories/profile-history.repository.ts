@@ -9,13 +9,13 @@ import {
 } from '../domain/profile-history.schema';
 
 /**
- * Entries per page: a page stays in the tens of KB (an entry is a few hundred bytes to a
- * KB), so the worker's read and replace of the last page stay cheap, while a profile with
- * hundreds of changes is still read in a handful of `_id` lookups.
+ * Entries per page. The worker reads and replaces the last page with every write, so a
+ * page stays small (an entry is a few hundred bytes to a KB): the engine's cost of that
+ * read and replace follows the page's size. A profile with a hundred changes is still read
+ * in ten `_id` lookups.
  */
-export const HISTORY_PAGE_ENTRIES = 50;
+export const HISTORY_PAGE_ENTRIES = 10;
 
-const headId = (clientId: string, profileId: number) => `${clientId}|${profileId}|head`;
 const pageId = (clientId: string, profileId: number, page: number) =>
   `${clientId}|${profileId}|p${page}`;
 
@@ -24,15 +24,16 @@ interface LoadedHistory {
   clientId: string;
   profileId: number;
   pages: ProfileHistory[][];
-  /** How many pages the head counted when loaded. */
-  loadedCount: number;
   /** Indexes of pages changed since loading (to be saved). */
   changed: Set<number>;
 }
 
 /**
- * The `profile_history` collection: per profile a head and pages of entries (see
- * ProfileHistoryDoc), every command addressed by `_id`.
+ * The `profile_history` collection: per profile, pages of entries `<client>|<profile>|p<k>`
+ * (see ProfileHistoryDoc). How many pages a profile's history counts is kept in the profile
+ * document (`historyPages`), saved with the write that filled them: so the worker's append
+ * costs no read of a separate head, and a page written by an attempt that never reached its
+ * save stays uncounted (unread) until a retry writes it again. Every command is by `_id`.
  */
 @Injectable()
 export class ProfileHistoryRepository {
@@ -41,14 +42,15 @@ export class ProfileHistoryRepository {
   ) {}
 
   /**
-   * Appends one write's entries. Called by the worker before it saves the profile with
-   * the write's seq; idempotent: entries of this seq or later (left by an attempt that did
-   * not reach its save) are dropped first, then these are appended.
+   * Appends one write's entries after the `pages` pages the profile counts and returns the
+   * new count, to be saved with the profile. Called by the worker before that save;
+   * idempotent: entries of this seq or later (left by an attempt that did not reach its
+   * save) are dropped first, then these are appended.
    */
-  async record(entries: HistoryEntry[]): Promise<void> {
-    if (!entries.length) return;
+  async record(pages: number, entries: HistoryEntry[]): Promise<number> {
+    if (!entries.length) return pages;
     const { clientId, profileId, seq } = entries[0];
-    const history = await this.loadTail(clientId, profileId, seq);
+    const history = await this.loadTail(clientId, profileId, pages, seq);
     this.dropFrom(history, seq);
     for (const entry of entries) {
       let last = history.pages.length - 1;
@@ -60,30 +62,31 @@ export class ProfileHistoryRepository {
       history.changed.add(last);
     }
     await this.save(history);
+    return history.pages.length;
   }
 
   /**
    * One category of a profile's history, written by writes up to `appliedSeq` (the
-   * profile as read): entries of a write not saved (yet) are never returned.
+   * profile as read, with its page count): entries of a write not saved (yet) are never
+   * returned.
    */
   async list(
     clientId: string,
     profileId: number,
+    pages: number,
     category: HistoryCategory,
     appliedSeq: number,
     filterKey?: string,
   ): Promise<ProfileHistory[]> {
-    const head = await this.docs.findById(headId(clientId, profileId)).lean<ProfileHistoryDoc>();
-    const count = head?.pages ?? 0;
-    const pages = await Promise.all(
-      Array.from({ length: count }, (_, page) =>
+    const docs = await Promise.all(
+      Array.from({ length: pages }, (_, page) =>
         this.docs
           .findById(pageId(clientId, profileId, page))
           .lean<ProfileHistoryDoc>()
           .exec(),
       ),
     );
-    return pages
+    return docs
       .flatMap((page) => page?.entries ?? [])
       .filter(
         (entry) =>
@@ -95,29 +98,36 @@ export class ProfileHistoryRepository {
   }
 
   /** The entries of one write: it failed after all, so it changed nothing. */
-  async eraseWrite(clientId: string, profileId: number, seq: number): Promise<void> {
-    const history = await this.loadTail(clientId, profileId, seq);
+  async eraseWrite(clientId: string, profileId: number, pages: number, seq: number): Promise<void> {
+    const history = await this.loadTail(clientId, profileId, pages, seq);
     this.dropFrom(history, seq);
     await this.save(history);
   }
 
-  /** A deleted profile keeps no history. */
-  async eraseProfile(clientId: string, profileId: number): Promise<void> {
-    const head = await this.docs.findById(headId(clientId, profileId)).lean<ProfileHistoryDoc>();
-    for (let page = 0; page < (head?.pages ?? 0); page++) {
-      await this.docs.deleteOne({ _id: pageId(clientId, profileId, page) });
+  /**
+   * A deleted profile keeps no history: its counted pages, and any an interrupted attempt
+   * wrote beyond them (deleted until the first that is not there).
+   */
+  async eraseProfile(clientId: string, profileId: number, pages: number): Promise<void> {
+    for (let page = 0; ; page++) {
+      const { deletedCount } = await this.docs.deleteOne({
+        _id: pageId(clientId, profileId, page),
+      });
+      if (!deletedCount && page >= pages) return;
     }
-    await this.docs.deleteOne({ _id: headId(clientId, profileId) });
   }
 
   /**
-   * The head's pages from the last back to the first that holds no entry of `seq` or later
+   * The counted pages from the last back to the first that holds no entry of `seq` or later
    * (entries are in write order, so earlier pages cannot hold any); earlier pages are
-   * represented as loaded-but-unread placeholders that are never saved.
+   * represented as placeholders that are never saved.
    */
-  private async loadTail(clientId: string, profileId: number, seq: number): Promise<LoadedHistory> {
-    const head = await this.docs.findById(headId(clientId, profileId)).lean<ProfileHistoryDoc>();
-    const count = head?.pages ?? 0;
+  private async loadTail(
+    clientId: string,
+    profileId: number,
+    count: number,
+    seq: number,
+  ): Promise<LoadedHistory> {
     const pages: ProfileHistory[][] = Array.from({ length: count }, () => []);
     for (let page = count - 1; page >= 0; page--) {
       const doc = await this.docs
@@ -127,9 +137,9 @@ export class ProfileHistoryRepository {
       pages[page] = doc?.entries ?? [];
       if (!pages[page].some((entry) => entry.seq >= seq)) break;
     }
-    // Pages before the one that stopped the walk are never changed: a placeholder of the
-    // right fullness is all `record` needs (it only appends to the last page).
-    return { clientId, profileId, pages, loadedCount: count, changed: new Set() };
+    // Pages before the one that stopped the walk are never changed (or saved): `dropFrom`
+    // stops at that page and `record` only appends to the last.
+    return { clientId, profileId, pages, changed: new Set() };
   }
 
   /** Drops entries of `seq` or later; emptied trailing pages go (except the first). */
@@ -147,24 +157,13 @@ export class ProfileHistoryRepository {
     }
   }
 
-  /**
-   * Pages first, then the head: pages beyond the head's count are invisible until then;
-   * pages the head no longer counts are deleted after it.
-   */
+  /** The changed pages that are still counted (a page dropped from the tail is left unread). */
   private async save(history: LoadedHistory): Promise<void> {
     const { clientId, profileId, pages } = history;
     for (const page of [...history.changed].sort((a, b) => a - b)) {
-      if (page >= pages.length) continue; // dropped: beyond the head's new count
+      if (page >= pages.length) continue;
       const _id = pageId(clientId, profileId, page);
       await this.docs.replaceOne({ _id }, { _id, entries: pages[page] }, { upsert: true });
-    }
-    const _id = headId(clientId, profileId);
-    // Most writes only grow the last page: the head changes when the page count does.
-    if (pages.length !== history.loadedCount) {
-      await this.docs.replaceOne({ _id }, { _id, pages: pages.length }, { upsert: true });
-    }
-    for (let page = pages.length; page < history.loadedCount; page++) {
-      await this.docs.deleteOne({ _id: pageId(clientId, profileId, page) });
     }
   }
 }

@@ -1,7 +1,8 @@
 import type { CallerScope } from '../mapping/profile-view';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { BatchedInserts } from '@app/shared';
+import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import {
   ProfileWrite,
@@ -31,7 +32,14 @@ export function statusOf(write: ProfileWrite, appliedSeq: number): ProfileWriteS
  */
 @Injectable()
 export class ProfileWriteRepository {
-  constructor(@InjectModel(ProfileWrite.name) private readonly writes: Model<ProfileWrite>) {}
+  /** Acceptances arriving together share one engine command (group commit). */
+  private readonly inserts: BatchedInserts<ProfileWrite>;
+
+  constructor(@InjectModel(ProfileWrite.name) private readonly writes: Model<ProfileWrite>) {
+    this.inserts = new BatchedInserts(
+      () => this.writes.collection as unknown as Collection<ProfileWrite>,
+    );
+  }
 
   /**
    * Stores an accepted write under the first free sequence number from `fromSeq` on.
@@ -55,19 +63,15 @@ export class ProfileWriteRepository {
         profileId: write.profileId,
         seq,
         kind: write.kind,
-        body: write.body,
+        // Inserted by the driver, not mongoose: an undefined field would be stored as null.
+        ...(write.body !== undefined ? { body: write.body } : {}),
         userId: write.userId,
         ...(write.scope ? { scope: write.scope } : {}),
         acceptedAt: new Date(),
         status: 'pending',
         attempts: 0,
       };
-      try {
-        await this.writes.create(doc);
-        return doc;
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
+      if ((await this.inserts.insert(doc)) === 'inserted') return doc;
     }
   }
 

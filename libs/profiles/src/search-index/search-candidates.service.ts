@@ -1,18 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '@app/shared';
+import { ApiError, Settings } from '@app/shared';
 import type { Profile } from '../domain/profile.schema';
 import { ProfileRepository, profileKey } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 import { ExistingProfiles } from '../services/existing-profiles.service';
 import { ProfileKeyIndex } from './profile-key-index.service';
 import type { KeyQuery } from './search-keys';
-
-/**
- * Candidates one search reads at most from the key index: a search broader than this (a
- * city with nothing else, a two-letter partial name) answers 403 like one matching more
- * than 50 profiles, instead of reading thousands of profiles.
- */
-export const MAX_SEARCH_CANDIDATES = 5000;
 
 const WALK_PAGE = 200;
 
@@ -23,7 +16,11 @@ export type Candidate = Profile & { pending: boolean };
  * The candidates of a search, a page at a time in profile id order: from the key index
  * (each profile then read from the read model, so no database command when warm), or,
  * while the index is being built, from the database's candidate query (a scan on the
- * embedded engine).
+ * embedded engine). A user's search reads at most SEARCH_CANDIDATE_LIMIT (5,000)
+ * candidates from the key index: a search broader than that (a city with nothing else, a
+ * two-letter partial name) answers 403 like one matching more than 50 profiles, instead of
+ * reading thousands of profiles. Walks of the system (jobs, tag deletion, group rename)
+ * must reach every holder and are not capped.
  */
 @Injectable()
 export class SearchCandidates {
@@ -32,11 +29,13 @@ export class SearchCandidates {
     private readonly existing: ExistingProfiles,
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
+    private readonly settings: Settings,
   ) {}
 
   /**
    * Up to `limit` active profiles after `afterProfileId` holding the query's keys (the
    * database fallback: meeting `conditions`); fewer than `limit` means there are no more.
+   * `capped: false` for walks that must see every holder.
    */
   async page(
     clientId: string,
@@ -44,12 +43,14 @@ export class SearchCandidates {
     conditions: Record<string, unknown>[],
     afterProfileId: number,
     limit: number,
+    options: { capped: boolean } = { capped: true },
   ): Promise<Candidate[]> {
     const ids = await this.index.candidates(clientId, query);
     if (ids === null) return this.fromDatabase(clientId, conditions, afterProfileId, limit);
-    if (ids.length > MAX_SEARCH_CANDIDATES) {
+    const cap = this.settings.searchCandidateLimit;
+    if (options.capped && ids.length > cap) {
       throw ApiError.forbidden(
-        `The search is too broad (more than ${MAX_SEARCH_CANDIDATES} candidate profiles); narrow it`,
+        `The search is too broad (more than ${cap} candidate profiles); narrow it`,
       );
     }
     const found: Candidate[] = [];
@@ -74,7 +75,7 @@ export class SearchCandidates {
     return found;
   }
 
-  /** Every candidate, page by page. */
+  /** Every candidate, page by page (a walk: not capped). */
   async all(
     clientId: string,
     query: KeyQuery,
@@ -82,7 +83,9 @@ export class SearchCandidates {
   ): Promise<Candidate[]> {
     const found: Candidate[] = [];
     for (let after = 0; ;) {
-      const page = await this.page(clientId, query, conditions, after, WALK_PAGE);
+      const page = await this.page(clientId, query, conditions, after, WALK_PAGE, {
+        capped: false,
+      });
       found.push(...page);
       if (page.length < WALK_PAGE) return found;
       after = page[page.length - 1].profileId;

@@ -59,6 +59,7 @@ export class ExistingProfiles {
         appliedSeq: profile.appliedSeq,
         data: profile.data,
         createdAt: profile.createdAt,
+        historyPages: profile.historyPages ?? 0,
         acceptedSeq,
       };
     }

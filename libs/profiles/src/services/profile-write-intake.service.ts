@@ -73,7 +73,7 @@ export class ProfileWriteIntake {
       // The write is already recorded: a slow or absent Redis must not hold the answer.
       await this.queue.enqueue(
         JOB_NAMES.applyProfileWrites,
-        { clientId: write.clientId, profileId: write.profileId },
+        { clientId: write.clientId, profileId: write.profileId, seq: stored.seq },
         { timeoutMs: ENQUEUE_TIMEOUT_MS },
       );
     } catch (error) {

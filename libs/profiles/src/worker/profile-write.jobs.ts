@@ -12,7 +12,9 @@ export class ApplyProfileWritesJob implements JobHandler<typeof JOB_NAMES.applyP
   constructor(private readonly commands: CommandBus) {}
 
   async handle(payload: JobPayloads[typeof JOB_NAMES.applyProfileWrites]): Promise<void> {
-    await this.commands.execute(new ApplyProfileWritesCommand(payload.clientId, payload.profileId));
+    await this.commands.execute(
+      new ApplyProfileWritesCommand(payload.clientId, payload.profileId, payload.seq),
+    );
   }
 }
 

@@ -26,7 +26,8 @@ export interface ScheduledRunPayload {
 }
 
 export interface JobPayloads {
-  [JOB_NAMES.applyProfileWrites]: { clientId: string; profileId: number };
+  /** `seq`: the accepted write that brought the job (absent from the sweeper's jobs). */
+  [JOB_NAMES.applyProfileWrites]: { clientId: string; profileId: number; seq?: number };
   [JOB_NAMES.consentExpiry]: ScheduledRunPayload;
   [JOB_NAMES.consentVersionNotification]: ScheduledRunPayload;
   [JOB_NAMES.doNotContactPropagation]: ScheduledRunPayload;

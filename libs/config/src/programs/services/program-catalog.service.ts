@@ -134,7 +134,7 @@ export class ProgramCatalog {
   private async load(clientId: string): Promise<StoredProgram[]> {
     // The stamp is read before the data: a change stored meanwhile leaves a newer stamp,
     // so data cached under the older one is reloaded on the next call.
-    const stamp = await this.bookkeeping.stampOf(clientId);
+    const stamp = await this.bookkeeping.currentStamp(clientId);
     const cached = this.cache.get(clientId);
     if (cached?.stamp === stamp) return cached.programs;
     const programs = await this.programs.listAll(clientId);

@@ -5,6 +5,8 @@ export class ApplyProfileWritesCommand extends Command<void> {
   constructor(
     readonly clientId: string,
     readonly profileId: number,
+    /** The write that brought the job, when known (see ApplyProfileWritesHandler). */
+    readonly seq?: number,
   ) {
     super();
   }

@@ -57,25 +57,42 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly keyIndex: ProfileKeyIndex,
   ) {}
 
-  async execute({ clientId, profileId }: ApplyProfileWritesCommand): Promise<void> {
+  async execute({ clientId, profileId, seq }: ApplyProfileWritesCommand): Promise<void> {
+    // A job for a write the published profile already holds has nothing to do.
+    if (seq !== undefined) {
+      const published = await this.readModel.read(clientId, profileId);
+      if (published && published.appliedSeq >= seq) return;
+    }
     const leaseName = `profile:${clientId}|${profileId}`;
     const token = await this.lease.acquireWithin(leaseName, LEASE_TTL_MS, LEASE_WAIT_MS);
     if (!token)
       throw new ProfileBusyError(`profile ${clientId}|${profileId} is being applied elsewhere`);
     try {
-      await this.applyPending(clientId, profileId);
+      await this.applyPending(clientId, profileId, seq);
     } finally {
       await this.lease.release(leaseName, token);
     }
   }
 
-  private async applyPending(clientId: string, profileId: number): Promise<void> {
+  /**
+   * Applies the writes after appliedSeq in order. A job that names its write (`target`)
+   * stops after it and after the highest accepted sequence number the read model records,
+   * without probing for one more (a write accepted later brings its own job); a job that
+   * names none (the sweeper's) probes until no write follows.
+   */
+  private async applyPending(clientId: string, profileId: number, target?: number): Promise<void> {
     let profile = await this.profiles.findOne(clientId, profileId);
     // The api inserts a profile's shell before it accepts its create: no shell, no writes.
     if (!profile) return;
     let vocabulary: ProfileVocabulary | undefined;
     let applied = 0;
+    let last = target;
     for (;;) {
+      if (last !== undefined && profile.appliedSeq >= last) {
+        const accepted = await this.readModel.acceptedSeq(clientId, profileId);
+        if (accepted === null || accepted <= profile.appliedSeq) break;
+        last = accepted;
+      }
       const write = await this.writes.findSeq(clientId, profileId, profile.appliedSeq + 1);
       if (!write) break;
       vocabulary ??= await this.configuration.vocabulary(clientId);
@@ -104,7 +121,10 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // entries up to the profile's appliedSeq, so these stay invisible until the save
         // below. A crash before it leaves invisible entries that a retry rewrites
         // identically (same _ids, deterministic content).
-        await this.history.record(historyEntries(profile, next, write));
+        next.historyPages = await this.history.record(
+          profile.historyPages ?? 0,
+          historyEntries(profile, next, write),
+        );
       } catch (error) {
         if (!(error instanceof PermanentWriteError))
           return this.countFailure(profile, write, error);
@@ -115,7 +135,12 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       if (failure) {
         // A failed write changes nothing, so it shows no history: drop entries an earlier
         // attempt recorded. Its outcome is recorded before the save that moves past it.
-        await this.history.eraseWrite(write.clientId, write.profileId, write.seq);
+        await this.history.eraseWrite(
+          write.clientId,
+          write.profileId,
+          profile.historyPages ?? 0,
+          write.seq,
+        );
         if (write.status !== 'failed') await this.writes.markFailed(write._id, failure);
         next = this.skipped(profile, write, failure);
       }
@@ -193,7 +218,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       const kept = this.settings.writeRecordsKept;
       for (let seq = write.seq; seq > Math.max(0, write.seq - kept); seq--)
         await this.writes.forget(clientId, profileId, seq);
-      await this.history.eraseProfile(clientId, profileId);
+      await this.history.eraseProfile(clientId, profileId, after.historyPages ?? 0);
       return;
     }
     // Retention: the record that falls out of the kept window (bodies included) goes.
@@ -230,7 +255,12 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     const attempts = await this.writes.countAttempt(write.clientId, write._id).catch(() => 0);
     if (attempts >= this.settings.maxWriteAttempts) {
       const reason = `Gave up after ${attempts} attempts: ${error instanceof Error ? error.message : String(error)}`;
-      await this.history.eraseWrite(write.clientId, write.profileId, write.seq);
+      await this.history.eraseWrite(
+        write.clientId,
+        write.profileId,
+        profile.historyPages ?? 0,
+        write.seq,
+      );
       await this.writes.markFailed(write._id, reason);
       await this.save(profile, this.skipped(profile, write, reason));
     }

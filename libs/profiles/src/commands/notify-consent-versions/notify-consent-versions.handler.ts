@@ -93,6 +93,7 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
         holders,
         after,
         limit,
+        { capped: false },
       );
       for (const profile of page) await this.notifyOne(profile, write, counts);
       if (page.length) {

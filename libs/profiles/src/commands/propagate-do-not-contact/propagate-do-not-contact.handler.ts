@@ -45,6 +45,7 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
           [candidateCondition(entry)],
           after,
           batchSize,
+          { capped: false },
         );
         pages++;
         for (const profile of page) {

@@ -97,6 +97,7 @@ export class RenameGroupHandler implements ICommandHandler<RenameGroupCommand> {
         [{ 'data.Groups.Key': key }],
         after,
         PAGE,
+        { capped: false },
       );
       if (visit(page)) return true;
       if (page.length < PAGE) return false;

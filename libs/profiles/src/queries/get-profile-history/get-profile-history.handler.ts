@@ -6,6 +6,7 @@ import type { ProfileDto } from '../../dto/profile.dto';
 import { canSeeHistoryEntry, toHistoryEntryDto } from '../../mapping/profile-history.mapper';
 import { toProfileDto } from '../../mapping/profile.mapper';
 import { ProfileHistoryRepository } from '../../repositories/profile-history.repository';
+import { ProfileRepository } from '../../repositories/profile.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { GetProfileHistoryQuery, type HistoryTarget } from './get-profile-history.query';
@@ -21,6 +22,7 @@ export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistory
     private readonly existing: ExistingProfiles,
     private readonly alternateIds: AlternateIdClaims,
     private readonly history: ProfileHistoryRepository,
+    private readonly profiles: ProfileRepository,
   ) {}
 
   async execute({
@@ -34,9 +36,13 @@ export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistory
     const profile = await this.existing.get(clientId, profileId);
     if (!profile.data) return []; // created but not applied yet: no history so far
     const filterKey = filterId?.trim() ? normText(filterId) : undefined;
+    // An entry stored before page counts were kept: the profile document has it.
+    const pages =
+      profile.historyPages ?? (await this.profiles.findOne(clientId, profileId))?.historyPages ?? 0;
     const entries = await this.history.list(
       clientId,
       profileId,
+      pages,
       category,
       profile.appliedSeq,
       filterKey,
