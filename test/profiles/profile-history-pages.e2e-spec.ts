@@ -1,6 +1,7 @@
-import { getConnectionToken } from '@nestjs/mongoose';
+import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import type { HistoryEntry } from '../../libs/profiles/src/domain/profile-history';
+import { ProfileHistoryDoc } from '../../libs/profiles/src/domain/profile-history.schema';
 import {
   HISTORY_PAGE_ENTRIES,
   ProfileHistoryRepository,
@@ -121,5 +122,30 @@ describe('Profile history pages', () => {
     await history.eraseProfile(clientId, profileId, pages);
     expect(await listed(3)).toEqual([]);
     expect(await pageDocs()).toBe(0);
+  });
+
+  it('a write given up by another process leaves nothing behind, even in what this one remembers', async () => {
+    // A second repository stands for a second worker process (its own memory, same engine).
+    const other = new ProfileHistoryRepository(app.api.get(getModelToken(ProfileHistoryDoc.name)));
+    await applied(entriesOf(1, 3));
+    // This process records write 2 (remembering the page), then its save fails ...
+    await interrupted(entriesOf(2, 2));
+    // ... and the other process gives write 2 up: erased from the engine, appliedSeq 2.
+    await other.eraseWrite(clientId, profileId, pages, 2);
+    pages = await history.record(pages, entriesOf(3, 1), { lastWriteFailed: true });
+    expect(await listed(3)).toEqual(['1.0', '1.1', '1.2', '3.0']);
+  });
+
+  it('a write that follows one applied here reuses the page remembered, and gets the same result', async () => {
+    await applied(entriesOf(1, HISTORY_PAGE_ENTRIES - 1));
+    await applied(entriesOf(2, 3)); // fills the page and opens the next, remembered
+    await applied(entriesOf(3, 2));
+    const other = new ProfileHistoryRepository(app.api.get(getModelToken(ProfileHistoryDoc.name)));
+    await other.record(pages, entriesOf(4, 1)); // from the engine: nothing remembered there
+    pages = await history.record(pages, entriesOf(4, 1));
+    const all = await listed(4);
+    expect(all).toHaveLength(HISTORY_PAGE_ENTRIES - 1 + 3 + 2 + 1);
+    expect(all.slice(-4)).toEqual(['2.2', '3.0', '3.1', '4.0']);
+    expect(pages).toBe(2);
   });
 });

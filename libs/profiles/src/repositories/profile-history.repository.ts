@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { LRUCache } from 'lru-cache';
 import type { Model } from 'mongoose';
 import type { HistoryEntry } from '../domain/profile-history';
 import {
@@ -19,6 +20,9 @@ export const HISTORY_PAGE_ENTRIES = 10;
 const pageId = (clientId: string, profileId: number, page: number) =>
   `${clientId}|${profileId}|p${page}`;
 
+/** Last pages one worker process remembers (see `lastPages`). */
+const MAX_REMEMBERED_PAGES = 5000;
+
 /** The pages of one profile's history as loaded for a change. */
 interface LoadedHistory {
   clientId: string;
@@ -37,6 +41,19 @@ interface LoadedHistory {
  */
 @Injectable()
 export class ProfileHistoryRepository {
+  /**
+   * The last page this process wrote for a profile, by page id, with the sequence number of
+   * the write that wrote it. The next write of the profile (seq + 1) finds it here instead
+   * of reading it back: only the worker holding the profile's lease writes pages, and a
+   * page's entries below a sequence number never change, so the entries below the next
+   * write are exactly these, unless that write failed after all (then `record` is told,
+   * and reads the engine). Any other sequence number (another process applied writes
+   * meanwhile) reads the engine too.
+   */
+  private readonly lastPages = new LRUCache<string, { seq: number; entries: ProfileHistory[] }>({
+    max: MAX_REMEMBERED_PAGES,
+  });
+
   constructor(
     @InjectModel(ProfileHistoryDoc.name) private readonly docs: Model<ProfileHistoryDoc>,
   ) {}
@@ -47,10 +64,18 @@ export class ProfileHistoryRepository {
    * idempotent: entries of this seq or later (left by an attempt that did not reach its
    * save) are dropped first, then these are appended.
    */
-  async record(pages: number, entries: HistoryEntry[]): Promise<number> {
+  async record(
+    pages: number,
+    entries: HistoryEntry[],
+    options: { lastWriteFailed: boolean } = { lastWriteFailed: false },
+  ): Promise<number> {
     if (!entries.length) return pages;
     const { clientId, profileId, seq } = entries[0];
-    const history = await this.loadTail(clientId, profileId, pages, seq);
+    // After a failed write, what a process remembers of it may hold entries that another
+    // process erased when it gave the write up: read the engine.
+    const history = await this.loadTail(clientId, profileId, pages, seq, {
+      fresh: options.lastWriteFailed,
+    });
     this.dropFrom(history, seq);
     for (const entry of entries) {
       let last = history.pages.length - 1;
@@ -61,7 +86,7 @@ export class ProfileHistoryRepository {
       history.pages[last].push(entry);
       history.changed.add(last);
     }
-    await this.save(history);
+    await this.save(history, seq);
     return history.pages.length;
   }
 
@@ -99,7 +124,9 @@ export class ProfileHistoryRepository {
 
   /** The entries of one write: it failed after all, so it changed nothing. */
   async eraseWrite(clientId: string, profileId: number, pages: number, seq: number): Promise<void> {
-    const history = await this.loadTail(clientId, profileId, pages, seq);
+    // From the engine, never from `lastPages`: what must go is what an attempt (maybe of
+    // another process) wrote there.
+    const history = await this.loadTail(clientId, profileId, pages, seq, { fresh: true });
     this.dropFrom(history, seq);
     await this.save(history);
   }
@@ -110,6 +137,7 @@ export class ProfileHistoryRepository {
    */
   async eraseProfile(clientId: string, profileId: number, pages: number): Promise<void> {
     for (let page = 0; ; page++) {
+      this.lastPages.delete(pageId(clientId, profileId, page));
       const { deletedCount } = await this.docs.deleteOne({
         _id: pageId(clientId, profileId, page),
       });
@@ -127,8 +155,17 @@ export class ProfileHistoryRepository {
     profileId: number,
     count: number,
     seq: number,
+    options: { fresh: boolean } = { fresh: false },
   ): Promise<LoadedHistory> {
     const pages: ProfileHistory[][] = Array.from({ length: count }, () => []);
+    const remembered =
+      count && !options.fresh
+        ? this.lastPages.get(pageId(clientId, profileId, count - 1))
+        : undefined;
+    if (remembered && remembered.seq === seq - 1) {
+      pages[count - 1] = [...remembered.entries];
+      return { clientId, profileId, pages, changed: new Set() };
+    }
     for (let page = count - 1; page >= 0; page--) {
       const doc = await this.docs
         .findById(pageId(clientId, profileId, page))
@@ -157,13 +194,23 @@ export class ProfileHistoryRepository {
     }
   }
 
-  /** The changed pages that are still counted (a page dropped from the tail is left unread). */
-  private async save(history: LoadedHistory): Promise<void> {
+  /**
+   * The changed pages that are still counted (a page dropped from the tail is left unread).
+   * `seq`: the write whose entries end the last page (remembered, see `lastPages`); absent
+   * when the pages were erased instead, which forgets what was remembered.
+   */
+  private async save(history: LoadedHistory, seq?: number): Promise<void> {
     const { clientId, profileId, pages } = history;
+    const last = pageId(clientId, profileId, pages.length - 1);
+    this.lastPages.delete(last);
+    for (const page of history.changed) this.lastPages.delete(pageId(clientId, profileId, page));
     for (const page of [...history.changed].sort((a, b) => a - b)) {
       if (page >= pages.length) continue;
       const _id = pageId(clientId, profileId, page);
       await this.docs.replaceOne({ _id }, { _id, entries: pages[page] }, { upsert: true });
+    }
+    if (seq !== undefined && pages.length) {
+      this.lastPages.set(last, { seq, entries: pages[pages.length - 1] });
     }
   }
 }

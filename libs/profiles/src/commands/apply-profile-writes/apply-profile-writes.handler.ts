@@ -124,6 +124,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         next.historyPages = await this.history.record(
           profile.historyPages ?? 0,
           historyEntries(profile, next, write),
+          { lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq },
         );
       } catch (error) {
         if (!(error instanceof PermanentWriteError))
