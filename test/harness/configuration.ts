@@ -109,6 +109,12 @@ export async function configureTestTenant(
   return { programs: await createTestPrograms(app, tenant) };
 }
 
+/** The attributes every test filter defines (a preference may carry only those). */
+const ATTRIBUTES = ['Topic', 'Purpose', 'Region'].map((ID, index) => ({
+  ID,
+  DisplayOrder: index + 1,
+}));
+
 async function createTestPrograms(app: TestApp, tenant: TestTenant): Promise<TestPrograms> {
   const res = await request(app.http)
     .post(`/Profiles/v4/${tenant.clientId}/Programs`)
@@ -126,6 +132,7 @@ async function createTestPrograms(app: TestApp, tenant: TestTenant): Promise<Tes
               OptOutCustomerExpirationDays: 0,
               OptInNonCustomerExpirationDays: 30,
               OptOutNonCustomerExpirationDays: 10,
+              PreferenceAttributes: ATTRIBUTES,
               FrequencyLocales: [
                 {
                   ID: 'en-us',
@@ -136,10 +143,10 @@ async function createTestPrograms(app: TestApp, tenant: TestTenant): Promise<Tes
                 },
               ],
             },
-            { Name: 'News by text', ChannelID: 'SMS' },
-            { Name: 'News by phone', ChannelID: 'Phone' },
-            { Name: 'News by mail', ChannelID: 'Mail' },
-            { Name: 'News in the app', ChannelID: 'Solicit' },
+            { Name: 'News by text', ChannelID: 'SMS', PreferenceAttributes: ATTRIBUTES },
+            { Name: 'News by phone', ChannelID: 'Phone', PreferenceAttributes: ATTRIBUTES },
+            { Name: 'News by mail', ChannelID: 'Mail', PreferenceAttributes: ATTRIBUTES },
+            { Name: 'News in the app', ChannelID: 'Solicit', PreferenceAttributes: ATTRIBUTES },
           ],
         },
         {
@@ -149,6 +156,7 @@ async function createTestPrograms(app: TestApp, tenant: TestTenant): Promise<Tes
             {
               Name: 'Offers by email',
               ChannelID: 'Email',
+              PreferenceAttributes: ATTRIBUTES,
               RequiredPreferenceConsents: [{ TypeName: 'Marketing', DisplayOrder: 1 }],
             },
           ],

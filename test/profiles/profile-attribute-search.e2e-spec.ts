@@ -121,7 +121,15 @@ describe('Profile searches by consent and preference attributes', () => {
             Name: 'Labelled',
             ProgramType: 'Marketing',
             Filters: (Object.keys(LABELS) as Channel[]).flatMap((ChannelID) =>
-              LABELS[ChannelID].map((name) => ({ Name: `${ChannelID} ${name}`, ChannelID })),
+              LABELS[ChannelID].map((name) => ({
+                Name: `${ChannelID} ${name}`,
+                ChannelID,
+                // A preference may carry only the attributes its filter defines.
+                PreferenceAttributes: ['Topic', 'Lang', 'Batch'].map((ID, index) => ({
+                  ID,
+                  DisplayOrder: index + 1,
+                })),
+              })),
             ),
           },
         ],

@@ -3,7 +3,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Queue } from 'bull';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { JOBS_QUEUE } from '@app/shared';
+import { JOBS_QUEUE, RedisService } from '@app/shared';
 import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
 import { ProfileRepository } from '../../libs/profiles/src/repositories/profile.repository';
 import { configureTestTenant } from '../harness/configuration';
@@ -198,6 +198,49 @@ describe('Queued profile writes', () => {
       Operation: 'merge',
       FailureReason: expect.stringContaining('Gave up after 2 attempts'),
     });
+  });
+
+  it('gives a write up after MAX_WRITE_ATTEMPTS starts that never finished (a hang raises no error)', async () => {
+    const id = await createProfile();
+    const worker = await app.startWorker();
+    await complete(id);
+    await app.stopWorker(worker);
+    await merge(id, { DefaultLocale: 'es-es' });
+    await merge(id, { CustomerName: { LastName: 'Next' } });
+    // Two earlier attempts at write 2 started and hung (each counted itself at its start).
+    const redis = app.api.get(RedisService).client;
+    await redis.set(`${app.settings.queuePrefix}:wstart:${tenant.clientId}|${id}|2`, '2');
+    await app.startWorker();
+    const profile = await complete(id);
+    expect(profile.DefaultLocale).toBeUndefined();
+    expect(profile.CustomerName.LastName).toBe('Next');
+    const updates = await request(app.http)
+      .get(`${base()}/${id}/Updates`)
+      .set('Authorization', auth)
+      .expect(200);
+    expect(updates.body.Updates.find((u: { Sequence: number }) => u.Sequence === 2)).toMatchObject({
+      Status: 'Failed',
+      FailureReason: 'Gave up after 2 attempts that did not finish',
+    });
+  });
+
+  it('does not let one profile with hundreds of queued writes hold the worker slots', async () => {
+    const busy = await createProfile();
+    const other = await createProfile();
+    const worker = await app.startWorker();
+    await complete(busy);
+    await complete(other);
+    await app.stopWorker(worker);
+    const backlog = 400;
+    for (let n = 1; n <= backlog; n++) await merge(busy, { CustomerName: { FirstName: `b${n}` } });
+    // Queued behind all of them.
+    await merge(other, { CustomerName: { FirstName: 'other' } });
+    await app.startWorker();
+    expect((await complete(other)).CustomerName.FirstName).toBe('other');
+    // One job applies the busy profile's writes in order; the others went back to the
+    // queue instead of waiting for its lease, so the other profile did not wait for them.
+    expect((await get(busy)).body.UpdateStatus).toBe('Pending Update');
+    expect((await complete(busy)).CustomerName.FirstName).toBe(`b${backlog}`);
   });
 
   it('answers a delete with 202 when the worker does not apply it in time, and applies it later', async () => {

@@ -1,8 +1,14 @@
-import { NestFactory } from '@nestjs/core';
+import { NestFactory, Reflector } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { ApiExceptionFilter, createApiValidationPipe, Settings } from '@app/shared';
+import {
+  ApiExceptionFilter,
+  bodyBoundViolation,
+  createApiValidationPipe,
+  RequestDeadlineInterceptor,
+  Settings,
+} from '@app/shared';
 import { readFileSync } from 'node:fs';
 import { ApiModule } from './api.module';
 
@@ -37,6 +43,11 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   const jsonParser = fastify.getDefaultJsonParser('error', 'ignore');
   fastify.addContentTypeParser(EXTRA_JSON_TYPES, { parseAs: 'string' }, jsonParser);
   fastify.addContentTypeParser(VENDOR_JSON_TYPE, { parseAs: 'string' }, jsonParser);
+  // Before authentication and validation: a pathological body is a 400 naming the bound.
+  fastify.addHook('preValidation', async (request, reply) => {
+    const problem = request.body === undefined ? null : bodyBoundViolation(request.body);
+    if (problem) await reply.status(400).send({ Message: problem });
+  });
   if (settings.requireHttps) {
     // With TRUST_PROXY, request.protocol follows X-Forwarded-Proto; otherwise the socket.
     fastify.addHook('onRequest', async (request, reply) => {
@@ -58,6 +69,7 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH] });
   app.useGlobalPipes(createApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalInterceptors(new RequestDeadlineInterceptor(settings, app.get(Reflector)));
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(

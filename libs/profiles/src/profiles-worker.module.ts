@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApplyProfileWritesHandler } from './commands/apply-profile-writes/apply-profile-writes.handler';
+import { WriteStarts } from './commands/apply-profile-writes/write-starts';
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { ApplyProfileWritesJob, PendingWriteSweeper } from './worker/profile-write.jobs';
@@ -11,6 +12,7 @@ import { ScheduledJobsModule } from './worker/scheduled-jobs.module';
   imports: [ScheduledJobsModule, ProfilesPersistenceModule, DoNotContactMarksModule],
   providers: [
     ApplyProfileWritesHandler,
+    WriteStarts,
     SweepPendingWritesHandler,
     ApplyProfileWritesJob,
     PendingWriteSweeper,

@@ -21,3 +21,5 @@ export * from './wire/field.decorators';
 export * from './redis/redis.service';
 export * from './redis/redis.module';
 export * from './database/batched-inserts';
+export * from './validation/body-bounds';
+export * from './deadline/request-deadline';

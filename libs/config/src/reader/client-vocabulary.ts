@@ -119,6 +119,10 @@ export interface VocabularyFilter {
   RequiredConsentTypes: string[];
   /** IDs of the filter's preference attributes marked IsRequired. */
   RequiredAttributes: string[];
+  /** IDs of every attribute the filter defines: a preference may carry only these. */
+  AttributeIds?: string[];
+  /** The PreferenceType (1 opt-in, 2 opt-out) a preference written without one gets. */
+  DefaultPreferenceValue?: number;
 }
 
 function toVocabularyFilter(
@@ -141,5 +145,7 @@ function toVocabularyFilter(
     RequiredAttributes: filter.PreferenceAttributes.filter((a) => a.IsRequired === true).map(
       (a) => a.ID,
     ),
+    AttributeIds: filter.PreferenceAttributes.map((a) => a.ID),
+    DefaultPreferenceValue: filter.DefaultPreferenceValue,
   };
 }

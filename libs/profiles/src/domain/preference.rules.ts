@@ -36,6 +36,10 @@ export interface PreferenceFilter {
   RequiredConsentTypes: string[];
   /** Keys (the filter's attribute IDs) a preference on the filter must carry with a value. */
   RequiredAttributes: string[];
+  /** IDs of every attribute the filter defines: a preference may carry only these. */
+  AttributeIds?: string[];
+  /** The PreferenceType (1 opt-in, 2 opt-out) a preference written without one gets. */
+  DefaultPreferenceValue?: number;
 }
 
 /** The part of the profile's configuration port the preference rules use. */
@@ -224,6 +228,20 @@ function checkPreference(
         );
       }
     }
+    if (filter.AttributeIds && Array.isArray(preference.PreferenceAttributes)) {
+      const defined = new Set(filter.AttributeIds.map((id) => normText(id)));
+      (preference.PreferenceAttributes as Element[]).forEach((attribute, index) => {
+        if (attribute?.IsActive === false || defined.has(normText(attribute?.Key))) return;
+        // Reserved attributes ($Reason_Code, $DoNotContactLists) are the service's own.
+        if (typeof attribute?.Key === 'string' && attribute.Key.startsWith('$')) return;
+        const offered = filter.AttributeIds!.length
+          ? `defines ${filter.AttributeIds!.map((id) => JSON.stringify(id)).join(', ')}`
+          : 'defines none';
+        problems.push(
+          `${path}.PreferenceAttributes[${index}].Key ${JSON.stringify(attribute?.Key ?? null)} is not an attribute of filter ${filter.FilterId}, which ${offered}`,
+        );
+      });
+    }
     const attributes = effectiveAttributes(preference, merged);
     for (const id of filter.RequiredAttributes) {
       const value = attributes.find((attribute) => normText(attribute.Key) === normText(id))?.Value;
@@ -399,6 +417,7 @@ export function preferenceDataRule(
       preference.PreferenceStatus = 'Active';
       const filterId = parseId(preference.FilterId);
       const filter = filterId === undefined ? undefined : vocabulary.filter(filterId);
+      applyFilterDefaults(preference, filter);
       const days = expirationDays(filter, preference.PreferenceType, customer);
       const computed =
         days === undefined ? undefined : new Date(Date.parse(ctx.at) + days * DAY_MS).toISOString();
@@ -413,6 +432,19 @@ export function preferenceDataRule(
     }
   }
   return data as unknown as ProfileData;
+}
+
+/**
+ * The filter's default for what a written preference leaves out (compatibility notes:
+ * ConfigFilter.DefaultPreferenceValue). A frequency marked IsDefault is what a preference
+ * centre preselects, not a value the service fills in.
+ */
+function applyFilterDefaults(preference: Element, filter: PreferenceFilter | undefined): void {
+  if (!filter) return;
+  const value = filter.DefaultPreferenceValue;
+  if ((preference.PreferenceType ?? null) === null && (value === 1 || value === 2)) {
+    preference.PreferenceType = value;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { profileBoundViolations } from './profile-bounds';
 import { findRepeatedElement } from './profile-merge';
 
 /**
@@ -8,7 +9,8 @@ export function checkProfileInput(
   body: Record<string, unknown>,
   kind: 'create' | 'merge' | 'overwrite',
 ): string[] {
-  const problems: string[] = [];
+  const problems: string[] = profileBoundViolations(body);
+  if (problems.length) return problems; // before any per-element work on huge lists
   if (kind !== 'merge' && (typeof body.CustomerType !== 'string' || !body.CustomerType.trim())) {
     problems.push(
       `CustomerType is required on ${kind === 'create' ? 'create' : 'overwrite'} (value ${JSON.stringify(body.CustomerType ?? null)})`,

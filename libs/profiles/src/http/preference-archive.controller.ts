@@ -1,3 +1,4 @@
+import { WaitsForWorker } from '@app/shared';
 import { Body, Controller, HttpCode, Put, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
@@ -22,6 +23,7 @@ import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
 export class PreferenceArchiveController {
   constructor(private readonly commands: CommandBus) {}
 
+  @WaitsForWorker()
   @Put(':profileId/Archive')
   @ApiProfileIdParam()
   @HttpCode(204)

@@ -1,3 +1,4 @@
+import { WaitsForWorker } from '@app/shared';
 import { Body, Controller, Get, HttpCode, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
@@ -63,6 +64,7 @@ export class ProfileAlternateIdController {
     );
   }
 
+  @WaitsForWorker()
   @Post()
   @HttpCode(202)
   @ApiAuth('profiles', 'write')
@@ -93,6 +95,7 @@ export class ProfileAlternateIdController {
     );
   }
 
+  @WaitsForWorker()
   @Put()
   @HttpCode(202)
   @ApiAuth('profiles', 'write')
@@ -122,6 +125,7 @@ export class ProfileAlternateIdController {
     );
   }
 
+  @WaitsForWorker()
   @Patch()
   @ApiAuth('profiles', 'write')
   @ApiOperation({

@@ -1,3 +1,4 @@
+import { WaitsForWorker } from '@app/shared';
 import {
   Body,
   Controller,
@@ -129,6 +130,7 @@ export class ProfileController {
     );
   }
 
+  @WaitsForWorker()
   @Patch(':profileId')
   @ApiProfileIdParam()
   @ApiAuth('profiles', 'write')
@@ -159,6 +161,7 @@ export class ProfileController {
     return outcome.status === 'applied' ? outcome.profile : outcome.result;
   }
 
+  @WaitsForWorker()
   @Delete(':profileId')
   @ApiProfileIdParam()
   @ApiAuth('profiles', 'write')

@@ -11,7 +11,8 @@ import { PendingProfileRepository } from '../repositories/pending-profile.reposi
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.repository';
 
-const ENQUEUE_TIMEOUT_MS = 2000;
+/** Well inside REQUEST_DEADLINE_MS: a stalled Redis must not turn an accepted write into a 503. */
+const ENQUEUE_TIMEOUT_MS = 1000;
 
 /**
  * Accepts a validated profile write: records it in the database first (the record that

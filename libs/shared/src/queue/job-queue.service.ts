@@ -19,14 +19,22 @@ export class JobQueue {
    * Adds a job. Enqueuing a scheduled job's name runs it once now, besides its schedule
    * (tests do this instead of waiting for the interval). While Redis is unreachable the client would hold the command until it
    * reconnects; `timeoutMs` bounds that wait (the caller decides what a late enqueue means).
+   * `delayMs`: the job becomes runnable only after that time.
    */
   async enqueue<N extends JobName>(
     name: N,
     payload: JobPayloads[N],
-    options: { timeoutMs?: number } = {},
+    options: { timeoutMs?: number; delayMs?: number } = {},
   ): Promise<void> {
+    if (options.timeoutMs !== undefined && this.queue.client.status !== 'ready') {
+      // Disconnected: the command would only wait in the client's queue until the timeout.
+      throw new Error(`enqueue of ${name}: Redis is not connected`);
+    }
     const jobOptions = isScheduledJob(name) ? SCHEDULED_JOB_OPTIONS : DEFAULT_JOB_OPTIONS;
-    const added = this.queue.add(name, payload, jobOptions);
+    const added = this.queue.add(name, payload, {
+      ...jobOptions,
+      ...(options.delayMs ? { delay: options.delayMs } : {}),
+    });
     if (options.timeoutMs === undefined) {
       await added;
       return;

@@ -12,8 +12,10 @@ const RELEASE_SCRIPT =
 
 /**
  * Short exclusive leases in Redis (one writer per profile at a time). A lease that
- * outlives its holder expires by itself; correctness does not rest on it alone (the
- * profile save also checks the sequence it expects).
+ * outlives its holder expires by itself; holders renew theirs while they work (`extend`,
+ * which also tells a holder that lost it). The embedded engine offers no conditional write
+ * by `_id`, so a lease cannot fence a save: the profile worker renews right before each
+ * save and stops when the renewal fails.
  */
 @Injectable()
 export class LeaseService {

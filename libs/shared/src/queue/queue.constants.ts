@@ -26,8 +26,16 @@ export interface ScheduledRunPayload {
 }
 
 export interface JobPayloads {
-  /** `seq`: the accepted write that brought the job (absent from the sweeper's jobs). */
-  [JOB_NAMES.applyProfileWrites]: { clientId: string; profileId: number; seq?: number };
+  /**
+   * `seq`: the accepted write that brought the job (absent from the sweeper's jobs);
+   * `busy`: how many times it found the profile's lease taken and was put back.
+   */
+  [JOB_NAMES.applyProfileWrites]: {
+    clientId: string;
+    profileId: number;
+    seq?: number;
+    busy?: number;
+  };
   [JOB_NAMES.consentExpiry]: ScheduledRunPayload;
   [JOB_NAMES.consentVersionNotification]: ScheduledRunPayload;
   [JOB_NAMES.doNotContactPropagation]: ScheduledRunPayload;

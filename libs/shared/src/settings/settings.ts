@@ -44,6 +44,8 @@ export class Settings {
   readonly tokenFailureLimit: number;
   /** The window, in seconds, those failures are counted in (and the longest throttle). */
   readonly tokenFailureWindowSeconds: number;
+  /** Every request answers within this (503 past it; see RequestDeadlineInterceptor). */
+  readonly requestDeadlineMs: number;
   /** Candidates a user's search may read from the key index before it is a 403. */
   readonly searchCandidateLimit: number;
   /**
@@ -80,6 +82,7 @@ export class Settings {
     this.monitorEngineCommands = boolOf(env, 'MONITOR_ENGINE_COMMANDS', false);
     this.tokenFailureLimit = Math.max(1, intOf(env, 'TOKEN_FAILURE_LIMIT', 10));
     this.tokenFailureWindowSeconds = Math.max(1, intOf(env, 'TOKEN_FAILURE_WINDOW_SECONDS', 60));
+    this.requestDeadlineMs = Math.max(100, intOf(env, 'REQUEST_DEADLINE_MS', 2000));
     this.searchCandidateLimit = Math.max(1, intOf(env, 'SEARCH_CANDIDATE_LIMIT', 5000));
     this.notifyAuthChanges = boolOf(env, 'NOTIFY_AUTH_CHANGES', true);
   }

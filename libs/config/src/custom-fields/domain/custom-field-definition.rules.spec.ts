@@ -65,8 +65,24 @@ describe('customFieldDefinitionProblems', () => {
       'TextFields[0]',
     );
     expect(problem).toMatch(
-      /^Invalid TextFields\[0\]\.ValidationRegex \(value "\(\[a-z"\): must be a valid JavaScript regular expression \(.+\)$/,
+      /^Invalid TextFields\[0\]\.ValidationRegex \(value "\(\[a-z"\): must be a valid JavaScript regular expression that cannot backtrack catastrophically \(.+\)$/,
     );
+  });
+
+  it('refuses a regex that may backtrack catastrophically', () => {
+    for (const pattern of ['^(a+)+$', '(x+x+)+y', '^([a-z0-9]+)*@example\\.com$']) {
+      const [problem] = customFieldDefinitionProblems(
+        { FieldType: 'Text', Name: 'T', ValidationRegex: pattern },
+        'TextFields[0]',
+      );
+      expect(problem).toContain('may backtrack catastrophically');
+    }
+    expect(
+      customFieldDefinitionProblems(
+        { FieldType: 'Text', Name: 'T', ValidationRegex: '^[A-Z]{3}-\\d+$' },
+        'TextFields[0]',
+      ),
+    ).toEqual([]);
   });
 
   it('refuses dates that are not ISO 8601', () => {

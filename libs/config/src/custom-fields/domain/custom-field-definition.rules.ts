@@ -39,7 +39,7 @@ export function customFieldDefinitionProblems(definition: DefinitionShape, path:
         if (typeof regex === 'string') {
           problems.push(
             `Invalid ${at('ValidationRegex')} (value ${JSON.stringify(definition.ValidationRegex)}): ` +
-              `must be a valid JavaScript regular expression (${regex})`,
+              `must be a valid JavaScript regular expression that cannot backtrack catastrophically (${regex})`,
           );
         }
       }

@@ -145,9 +145,20 @@ describe('checkCustomFieldValue: types', () => {
       expect(checkCustomFieldValue(loose, null, 'abc', null)).toContain('must match the pattern');
     });
 
+    it('does not run a stored regex that may backtrack catastrophically', () => {
+      // Run, '^(a+)+$' on 30 a's and a b takes seconds to minutes of event-loop time.
+      const value = `${'a'.repeat(30)}b`;
+      expect(
+        checkCustomFieldValue(text({ ValidationRegex: '^(a+)+$' }), null, value, null),
+      ).toContain("cannot be checked: the field's ValidationRegex");
+      expect(
+        checkCustomFieldValue(text({ ValidationRegex: '^(a+)+$' }), null, value, null),
+      ).toContain('may backtrack catastrophically');
+    });
+
     it('reports a stored regex that does not compile instead of throwing', () => {
       expect(checkCustomFieldValue(text({ ValidationRegex: '(' }), null, 'x', null)).toContain(
-        "cannot be checked: the field's ValidationRegex does not compile",
+        "cannot be checked: the field's ValidationRegex cannot be used",
       );
     });
   });

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+import safeRegex from 'safe-regex2';
 import { DateTime } from 'luxon';
 import { UpdateRule, updateRuleName } from './update-rules';
 
@@ -142,20 +144,44 @@ function textProblem(definition: CustomFieldDefinition, value: string): string |
   if (definition.ValidationRegex) {
     const regex = compileRegex(definition.ValidationRegex);
     if (typeof regex === 'string') {
-      return `cannot be checked: the field's ValidationRegex does not compile (${regex})`;
+      return `cannot be checked: the field's ValidationRegex cannot be used (${regex})`;
     }
     if (!regex.test(value)) return `must match the pattern ${definition.ValidationRegex}`;
   }
   return null;
 }
 
-/** The regular expression, or why it does not compile. */
+/** Compiled patterns (or why not), by pattern: a write checks every Text field it sets. */
+const compiled = new LRUCache<string, { regex: RegExp | string }>({ max: 1000 });
+
+/**
+ * The regular expression, or why it cannot be used: it does not compile, or it may
+ * backtrack catastrophically. JavaScript runs a match on the event loop with no time bound,
+ * so a pattern with nested quantifiers (such as `(a+)+$`) on a value of a few dozen
+ * characters can stall the whole process for every tenant: `safe-regex2` refuses those
+ * (star height above 1, or more than 25 repetitions) when the field is defined, and a
+ * stored pattern that fails the check is not run.
+ */
 export function compileRegex(pattern: string): RegExp | string {
+  let entry = compiled.get(pattern);
+  if (!entry) {
+    entry = { regex: compileChecked(pattern) };
+    compiled.set(pattern, entry);
+  }
+  return entry.regex;
+}
+
+function compileChecked(pattern: string): RegExp | string {
+  let regex: RegExp;
   try {
-    return new RegExp(pattern);
+    regex = new RegExp(pattern);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
+  if (!safeRegex(regex)) {
+    return 'it may backtrack catastrophically (a repeated group that itself repeats, or too many repetitions): rewrite it without nested quantifiers';
+  }
+  return regex;
 }
 
 function numericProblem(definition: CustomFieldDefinition, value: string): string | null {

@@ -7,6 +7,8 @@ export class ApplyProfileWritesCommand extends Command<void> {
     readonly profileId: number,
     /** The write that brought the job, when known (see ApplyProfileWritesHandler). */
     readonly seq?: number,
+    /** Times the job found the profile's lease taken and was put back. */
+    readonly busy?: number,
   ) {
     super();
   }

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ApiError, LeaseService, Settings } from '@app/shared';
+import { ApiError, JOB_NAMES, JobQueue, LeaseService, Settings } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-configuration.rules';
 import { nextExpiry } from '../../domain/consent-expiry';
 import { historyEntries } from '../../domain/profile-history';
+import { profileBoundViolations } from '../../domain/profile-bounds';
 import { PermanentWriteError, transitionProfile } from '../../domain/profile-transition';
 import type { Profile } from '../../domain/profile.schema';
 import type { ProfileWrite } from '../../domain/profile-write.schema';
@@ -19,12 +20,23 @@ import { TagRepository } from '../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
 import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
+import { WriteStarts } from './write-starts';
 
 const LEASE_TTL_MS = 30000;
-const LEASE_WAIT_MS = 5000;
+/** The lease is renewed this often while the work runs (a long write keeps it). */
+const LEASE_RENEW_MS = LEASE_TTL_MS / 3;
+/** A job that finds the profile's lease taken is put back after this, doubling, up to 5 s. */
+const BUSY_DELAY_MS = 100;
+const BUSY_DELAY_MAX_MS = 5000;
 
-/** Thrown when the lease is held elsewhere; the queue retries the job later. */
-export class ProfileBusyError extends Error {}
+/** Thrown when this worker no longer holds the profile's lease: the queue retries. */
+export class LeaseLostError extends Error {}
+
+/** The profile lease one job holds while it applies writes. */
+interface LeaseHold {
+  name: string;
+  token: string;
+}
 
 /**
  * The worker's use case. Holding the profile's lease, it applies the write after the
@@ -55,22 +67,40 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly readModel: ProfileReadModel,
     private readonly expiryIndex: ExpiryIndex,
     private readonly keyIndex: ProfileKeyIndex,
+    private readonly queue: JobQueue,
+    private readonly starts: WriteStarts,
   ) {}
 
-  async execute({ clientId, profileId, seq }: ApplyProfileWritesCommand): Promise<void> {
+  async execute({ clientId, profileId, seq, busy }: ApplyProfileWritesCommand): Promise<void> {
     // A job for a write the published profile already holds has nothing to do.
     if (seq !== undefined) {
       const published = await this.readModel.read(clientId, profileId);
       if (published && published.appliedSeq >= seq) return;
     }
-    const leaseName = `profile:${clientId}|${profileId}`;
-    const token = await this.lease.acquireWithin(leaseName, LEASE_TTL_MS, LEASE_WAIT_MS);
-    if (!token)
-      throw new ProfileBusyError(`profile ${clientId}|${profileId} is being applied elsewhere`);
+    const name = `profile:${clientId}|${profileId}`;
+    const token = await this.lease.acquire(name, LEASE_TTL_MS);
+    if (!token) {
+      // Another job is applying this profile (and may take this write with it). Waiting
+      // here would hold a worker slot that other profiles and tenants need: the job goes
+      // back to the queue, later, and ends.
+      const delayMs = Math.min(BUSY_DELAY_MAX_MS, BUSY_DELAY_MS * 2 ** (busy ?? 0));
+      await this.queue.enqueue(
+        JOB_NAMES.applyProfileWrites,
+        { clientId, profileId, ...(seq !== undefined ? { seq } : {}), busy: (busy ?? 0) + 1 },
+        { delayMs },
+      );
+      return;
+    }
+    const hold: LeaseHold = { name, token };
+    const renewal = setInterval(
+      () => void this.lease.extend(name, token, LEASE_TTL_MS).catch(() => undefined),
+      LEASE_RENEW_MS,
+    );
     try {
-      await this.applyPending(clientId, profileId, seq);
+      await this.applyPending(hold, clientId, profileId, seq);
     } finally {
-      await this.lease.release(leaseName, token);
+      clearInterval(renewal);
+      await this.lease.release(name, token);
     }
   }
 
@@ -80,7 +110,12 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * without probing for one more (a write accepted later brings its own job); a job that
    * names none (the sweeper's) probes until no write follows.
    */
-  private async applyPending(clientId: string, profileId: number, target?: number): Promise<void> {
+  private async applyPending(
+    hold: LeaseHold,
+    clientId: string,
+    profileId: number,
+    target?: number,
+  ): Promise<void> {
     let profile = await this.profiles.findOne(clientId, profileId);
     // The api inserts a profile's shell before it accepts its create: no shell, no writes.
     if (!profile) return;
@@ -96,7 +131,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       const write = await this.writes.findSeq(clientId, profileId, profile.appliedSeq + 1);
       if (!write) break;
       vocabulary ??= await this.configuration.vocabulary(clientId);
-      profile = await this.applyOne(profile, write, vocabulary);
+      profile = await this.applyOne(hold, profile, write, vocabulary);
       applied++;
     }
     // Nothing to apply: still publish, which heals a publication a crash or a Redis error
@@ -105,15 +140,22 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
   }
 
   private async applyOne(
+    hold: LeaseHold,
     profile: Profile,
     write: ProfileWrite,
     vocabulary: ProfileVocabulary,
   ): Promise<Profile> {
     let next: Profile;
     let failure = write.status === 'failed' ? (write.failureReason ?? 'Failed') : undefined;
+    // Counted before the work: an attempt that hangs (no error to count) still counts.
+    const starts = failure ? 0 : await this.starts.started(write);
+    if (starts > this.settings.maxWriteAttempts) {
+      failure = `Gave up after ${starts - 1} attempts that did not finish`;
+    }
     if (!failure) {
       try {
         next = transitionProfile(profile, write, vocabulary);
+        refuseOverBounds(profile, next);
         // Derived from the data with every save: what the expiry job looks profiles up by.
         next.nextExpiryAt = nextExpiry(next.data);
         if (write.kind === 'patch') await this.claimPatchedPairs(profile, next);
@@ -128,7 +170,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         );
       } catch (error) {
         if (!(error instanceof PermanentWriteError))
-          return this.countFailure(profile, write, error);
+          return this.countFailure(hold, profile, write, error);
         failure = error.message;
       }
     }
@@ -145,9 +187,9 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         if (write.status !== 'failed') await this.writes.markFailed(write._id, failure);
         next = this.skipped(profile, write, failure);
       }
-      await this.save(profile, next!);
+      await this.save(hold, profile, next!);
     } catch (error) {
-      return this.countFailure(profile, write, error);
+      return this.countFailure(hold, profile, write, error);
     }
     await this.afterApply(profile, next!, write);
     return next!;
@@ -167,7 +209,13 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * before the save so that a crash never leaves a saved profile unseen by it (the read
    * model marked dirty, the expiry index holding its due time), and completed after it.
    */
-  private async save(before: Profile, profile: Profile): Promise<void> {
+  private async save(hold: LeaseHold, before: Profile, profile: Profile): Promise<void> {
+    // The embedded engine has no conditional write by `_id`, so the lease cannot fence the
+    // save itself: renewing it here refuses the save of a holder whose lease lapsed (a
+    // stall past LEASE_TTL_MS), leaving only the time of this one save exposed.
+    if (!(await this.lease.extend(hold.name, hold.token, LEASE_TTL_MS))) {
+      throw new LeaseLostError(`the lease of ${profile._id} was lost before its save`);
+    }
     await this.keyIndex.beforeSave(before, profile);
     await this.expiryIndex.beforeSave(profile);
     await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
@@ -249,10 +297,12 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * so one poisoned write cannot block the profile for ever.
    */
   private async countFailure(
+    hold: LeaseHold,
     profile: Profile,
     write: ProfileWrite,
     error: unknown,
   ): Promise<never> {
+    if (error instanceof LeaseLostError) throw error; // another holder carries on
     const attempts = await this.writes.countAttempt(write.clientId, write._id).catch(() => 0);
     if (attempts >= this.settings.maxWriteAttempts) {
       const reason = `Gave up after ${attempts} attempts: ${error instanceof Error ? error.message : String(error)}`;
@@ -263,8 +313,22 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         write.seq,
       );
       await this.writes.markFailed(write._id, reason);
-      await this.save(profile, this.skipped(profile, write, reason));
+      await this.save(hold, profile, this.skipped(profile, write, reason));
     }
     throw error;
   }
+}
+
+/**
+ * A write whose result would break a list bound (a merge adding to a full list, a patch)
+ * fails like a refused write. A profile already over a bound (stored before bounds
+ * existed) is not locked by it.
+ */
+function refuseOverBounds(before: Profile, after: Profile): void {
+  if (!after.data) return;
+  const over = profileBoundViolations(after.data as never, { activeOnly: true });
+  if (!over.length) return;
+  if (before.data && profileBoundViolations(before.data as never, { activeOnly: true }).length)
+    return;
+  throw new PermanentWriteError(over.join('; '));
 }
