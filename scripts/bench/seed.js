@@ -108,7 +108,13 @@ async function createTenant({ origin, env }) {
       {
         Name: 'Newsletter',
         ProgramType: 'Marketing',
-        Filters: [{ Name: 'News by email', ChannelID: 'Email' }],
+        Filters: [
+          {
+            Name: 'News by email',
+            ChannelID: 'Email',
+            PreferenceAttributes: [{ ID: 'Topic', DisplayOrder: 1 }],
+          },
+        ],
       },
     ],
   });

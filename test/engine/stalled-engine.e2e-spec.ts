@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { RedisService } from '@app/shared';
 import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
 import { configureTestTenant } from '../harness/configuration';
 import { startFreezableProxy, type FreezableProxy } from '../harness/freezable-proxy';
@@ -17,6 +18,8 @@ describe('A stalled or restarted engine', () => {
   let app: TestApp;
   let tenant: TestTenant;
   let auth: string;
+  let other: TestTenant;
+  let otherAuth: string;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
   const get = (id: number) => request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
 
@@ -27,11 +30,14 @@ describe('A stalled or restarted engine', () => {
       env: {
         MONGODB_URI: `mongodb://127.0.0.1:${proxy.port}/stalled_${Date.now().toString(36)}`,
         REQUEST_DEADLINE_MS: '800',
+        SYNC_WRITE_TIMEOUT_MS: '1500',
       },
     });
     tenant = await createTestTenant(app);
     await configureTestTenant(app, tenant);
     auth = await tenant.bearer();
+    other = await createTestTenant(app);
+    otherAuth = await other.bearer();
   });
   afterAll(async () => {
     proxy.thaw();
@@ -66,6 +72,16 @@ describe('A stalled or restarted engine', () => {
     // Served from the read model (and the auth caches): no engine command.
     const served = await get(warm).expect(200);
     expect(served.body.CustomerName.FirstName).toBe('Warm');
+    // A tenant whose authentication is not cached (its stamp gone from Redis) needs the
+    // engine before the route runs: the deadline covers authentication too.
+    await app.api
+      .get(RedisService)
+      .client.del(`${app.settings.queuePrefix}:auth:stamp:${other.clientId}`);
+    const unauthenticated = await request(app.http)
+      .get(`/Profiles/v4/${other.clientId}/Profile/1`)
+      .set('Authorization', otherAuth);
+    expect(unauthenticated.status).toBe(503);
+    expect(unauthenticated.body.Message).toMatch(/could not answer within 800 ms/);
 
     proxy.thaw();
     const recovered = await eventually(async () => {
@@ -99,5 +115,31 @@ describe('A stalled or restarted engine', () => {
         : undefined;
     });
     expect(applied.CustomerName.FirstName).toBe('After');
+  });
+
+  it('gives a route that waits for the worker its wait on top of the deadline', async () => {
+    const res = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send({ CustomerType: 'Customer' })
+      .expect(202);
+    const id = res.body.ProfileId as number;
+    await eventually(async () =>
+      (await get(id)).body.UpdateStatus === 'Complete' ? true : undefined,
+    );
+    const worker = app.workers[0];
+    await app.stopWorker(worker);
+    try {
+      // No worker: the PATCH waits SYNC_WRITE_TIMEOUT_MS (1.5 s, past the 0.8 s deadline of
+      // other routes) and then answers 202 as documented, not 503.
+      await request(app.http)
+        .patch(`${base()}/${id}`)
+        .set('Authorization', auth)
+        .set('Content-Type', 'application/json-patch+json')
+        .send(JSON.stringify([{ op: 'add', path: '/DefaultLocale', value: 'fr-ca' }]))
+        .expect(202);
+    } finally {
+      await app.startWorker();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { NestFactory, Reflector } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -6,7 +6,7 @@ import {
   ApiExceptionFilter,
   bodyBoundViolation,
   createApiValidationPipe,
-  RequestDeadlineInterceptor,
+  enforceRequestDeadlines,
   Settings,
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
@@ -44,10 +44,12 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   fastify.addContentTypeParser(EXTRA_JSON_TYPES, { parseAs: 'string' }, jsonParser);
   fastify.addContentTypeParser(VENDOR_JSON_TYPE, { parseAs: 'string' }, jsonParser);
   // Before authentication and validation: a pathological body is a 400 naming the bound.
-  fastify.addHook('preValidation', async (request, reply) => {
+  fastify.addHook('preValidation', (request, reply, done) => {
     const problem = request.body === undefined ? null : bodyBoundViolation(request.body);
-    if (problem) await reply.status(400).send({ Message: problem });
+    if (!problem) return done();
+    void reply.status(400).send({ Message: problem });
   });
+  enforceRequestDeadlines(fastify, settings);
   if (settings.requireHttps) {
     // With TRUST_PROXY, request.protocol follows X-Forwarded-Proto; otherwise the socket.
     fastify.addHook('onRequest', async (request, reply) => {
@@ -69,7 +71,6 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH] });
   app.useGlobalPipes(createApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.useGlobalInterceptors(new RequestDeadlineInterceptor(settings, app.get(Reflector)));
   app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(
