@@ -184,6 +184,24 @@ describe('Profile by alternate id', () => {
       );
     });
 
+    it('answers all of 100 simultaneous upserts of a new pair, and applies every one to one profile', async () => {
+      const value = fresh();
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          request(app.http)
+            .post(byAlt('CRM', value))
+            .set('Authorization', auth)
+            .send({ CustomerType: 'Customer', ProfileTags: [{ Name: `p${i}` }] }),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(100).fill(202));
+      const ids = new Set(results.map((r) => r.body.ProfileId));
+      expect(ids.size).toBe(1);
+      const profile = await complete([...ids][0] as number);
+      expect(profile.ProfileTags).toHaveLength(100);
+      expect(profile.AlternateIds).toHaveLength(1);
+    });
+
     it('answers 409 when the body adds a pair another profile holds', async () => {
       const taken = fresh();
       await create(taken);
