@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ConfigEventOutbox } from '@app/config';
-import { JOB_NAMES } from '@app/shared';
+import { Clock, JOB_NAMES } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
@@ -138,5 +138,21 @@ describe('Scheduled job: new consent version notification', () => {
     expect((res.body.Jobs as Entry[]).find((job) => job.Name === VERSIONS)).toMatchObject({
       LastRun: { Outcome: 'ok', Counts: { events: 1, profiles: 1, consents: 1 } },
     });
+  });
+
+  it('drops, after a grace period, an event whose change was never saved (a crash between the two)', async () => {
+    // Events are recorded before the type's save: a crash in between leaves this one.
+    const outbox = app.api.get(ConfigEventOutbox, { strict: false });
+    const now = app.api.get(Clock, { strict: false }).now();
+    await outbox.recordConsentVersions(tenant.clientId, typeId, 'News', ['never-saved'], now);
+    const first = await runJob(app, VERSIONS);
+    expect(first.counts).toMatchObject({ events: 0, profiles: 0 });
+    // Within the grace period the save may still come: the event waits.
+    expect((await eventOf('never-saved'))?.processedAt).toBeNull();
+    app.advance(11 * 60 * 1000);
+    const second = await runJob(app, VERSIONS);
+    expect(second.counts).toMatchObject({ events: 0, profiles: 0 });
+    expect((await eventOf('never-saved'))?.processedAt).toBeTruthy();
+    expect(await profiles.operations(holders[0])).toEqual(['create', 'consent-version-pending']);
   });
 });

@@ -16,8 +16,9 @@ import { ConsentTypeDto, type ConsentTypeListDto } from './dto/consent-type.dto'
 /**
  * Changes one consent type: the change (a PATCH, a new version) is applied to its wire
  * shape, the result validated like a create and stored as the type's next revision
- * (saveWithRetry). After the save: the name claims, the change stamp, one outbox event per new
- * version and, when the type was deactivated, ConsentTypeDeactivatedEvent for programs.
+ * (saveWithRetry). Before the save: one outbox event per new version (see `change`). After
+ * it: the name claims, the change stamp and, when the type was deactivated,
+ * ConsentTypeDeactivatedEvent for programs.
  */
 @Injectable()
 export class ConsentTypeWriter {
@@ -35,8 +36,6 @@ export class ConsentTypeWriter {
     typeId: number,
     apply: (wire: ConsentTypeDto) => unknown,
   ): Promise<ConsentTypeListDto> {
-    let published: string[] = [];
-    let publishedAt = new Date();
     const { before, after } = await saveWithRetry({
       what: `Consent type ${typeId}`,
       notFound: `Consent type ${typeId} was not found`,
@@ -66,18 +65,20 @@ export class ConsentTypeWriter {
           now,
           previous: stored,
         });
-        ({ published, publishedAt } = result);
+        // The outbox events first (intent), then the save: a crash in between leaves an
+        // event for a version the type does not hold, which the version job drops after a
+        // grace period; the other order could lose the event of a saved version.
+        await this.outbox.recordConsentVersions(
+          clientId,
+          typeId,
+          result.stored.TypeName,
+          result.published,
+          result.publishedAt,
+        );
         return result.stored;
       },
     });
     await this.bookkeeping.touch(clientId);
-    await this.outbox.recordConsentVersions(
-      clientId,
-      typeId,
-      after.TypeName,
-      published,
-      publishedAt,
-    );
     if (before.IsActive !== false && !after.IsActive) {
       // Filters name the type as it was stored when they were configured.
       this.events.publish(new ConsentTypeDeactivatedEvent(clientId, before.TypeName));

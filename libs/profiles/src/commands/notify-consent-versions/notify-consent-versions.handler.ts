@@ -53,6 +53,13 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
     for (const event of await this.outbox.pending(EVENTS_PER_RUN)) {
       if (event.type !== CONSENT_VERSION_PUBLISHED) continue;
       const type = await this.consentTypes.findById(event.clientId, event.typeId);
+      if (!holdsVersion(type, event.consentVersion)) {
+        // Recorded before its change was saved: the save may still come (leave it), or it
+        // never will (a crash in between): then the event goes, having changed nothing.
+        if (this.clock.now().getTime() - new Date(event.at).getTime() < INTENT_GRACE_MS) continue;
+        await this.outbox.markProcessed(event._id);
+        continue;
+      }
       const older = type ? versionsOlderThan(type.Versions, event.consentVersion) : [];
       if (type && older.length) {
         const write: ConsentVersionPendingWrite = {
@@ -139,4 +146,17 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
     counts.profiles++;
     counts.consents += consents;
   }
+}
+
+/**
+ * How long an event whose version its type does not hold (yet) is left for the change to be
+ * saved; far longer than any save takes.
+ */
+const INTENT_GRACE_MS = 10 * 60 * 1000;
+
+function holdsVersion(
+  type: { Versions: { ConsentVersion: string }[] } | null | undefined,
+  version: string,
+): boolean {
+  return !!type?.Versions.some((entry) => normText(entry.ConsentVersion) === normText(version));
 }

@@ -68,8 +68,8 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
         now,
       }),
     );
-    await this.repository.insertAll(created.map(({ stored }) => stored));
-    await this.bookkeeping.touch(clientId);
+    // Events before the types (see ConsentTypeWriter.change): a crash in between leaves
+    // events the version job drops, never a saved version without its event.
     for (const { stored, published, publishedAt } of created) {
       await this.outbox.recordConsentVersions(
         clientId,
@@ -79,6 +79,8 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
         publishedAt,
       );
     }
+    await this.repository.insertAll(created.map(({ stored }) => stored));
+    await this.bookkeeping.touch(clientId);
     return { ConsentTypes: created.map(({ stored }) => toConsentTypeDto(stored)) };
   }
 }
