@@ -1,3 +1,5 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { JOB_NAMES, RedisService } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
 import { recordEngineCommands } from '../harness/engine-commands';
@@ -36,6 +38,16 @@ describe('Scheduled job: expiry through the due-time index', () => {
       ),
     );
     for (const id of ids) await profiles.complete(id);
+    // The sweeper (every second in tests) reads each profile once more before it removes the
+    // profile's pending marker: wait for that, so only the job's commands are recorded.
+    const markers = app.api.get<Connection>(getConnectionToken()).collection('pending_profiles');
+    await eventually(async () =>
+      (await markers.countDocuments({
+        _id: { $in: ids.map((id) => `${tenant.clientId}|${id}`) },
+      } as object)) === 0
+        ? true
+        : undefined,
+    );
     // The first run builds the index (there is none yet); the runs after it read the index.
     await runJob(app, JOB_NAMES.consentExpiry);
     const commands = await recordEngineCommands([app.api, ...app.workers], async () => {
