@@ -97,6 +97,27 @@ describe('Authentication without the engine, and the token endpoint', () => {
     await consentStatus(clientId, tenant.signed()).expect(200);
   });
 
+  it('a signed header verified once is still refused once its window has passed, or its user is deactivated', async () => {
+    const { clientId } = tenant;
+    await admin.addUser({ clientId, userId: 'signer' });
+    const signed = tenant.signed({ userId: 'signer' });
+    await consentStatus(clientId, signed).expect(200);
+    await consentStatus(clientId, signed).expect(200); // the remembered verification
+    await admin.setUserActive(clientId, 'signer', false);
+    await consentStatus(clientId, signed).expect(401);
+    await admin.setUserActive(clientId, 'signer', true);
+    await consentStatus(clientId, signed).expect(200);
+
+    await admin.setClientSettings(clientId, { customAuthWindowSeconds: 1 });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const late = await consentStatus(clientId, signed).expect(401);
+      expect(JSON.stringify(late.body)).toMatch(/expired/);
+    } finally {
+      await admin.setClientSettings(clientId, { customAuthWindowSeconds: 900 });
+    }
+  });
+
   it('a lost auth stamp makes every process read the engine again', async () => {
     const { clientId } = tenant;
     const bearer = await tenant.bearer();

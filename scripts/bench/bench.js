@@ -299,6 +299,25 @@ async function main() {
           ],
         }),
       );
+      // The token endpoint before acceptance: measured after it, the worker would be draining
+      // the acceptance backlog on the same two cores meanwhile.
+      const tokenBody = new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: `${tenant.clientId}/${tenant.userId}`,
+        client_id: tenant.oauthClientId,
+        client_secret: tenant.oauthClientSecret,
+      }).toString();
+      await measure(
+        'token endpoint',
+        svc('token', {
+          url: `${origin}/oauth2/v1/token`,
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: tokenBody,
+        }),
+        { url: `${baseOrigin}/token`, method: 'POST' },
+      );
+
       const mergeBody = JSON.stringify({ CustomFields: [{ Name: 'Tier', Value: 'gold' }] });
       // Acceptance alone: the worker is stopped meanwhile (it would compete for the same two
       // cores applying what is accepted), and started again after.
@@ -322,23 +341,6 @@ async function main() {
       worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
       children.push(worker);
       procs.worker = worker;
-      const tokenBody = new URLSearchParams({
-        grant_type: 'client_credentials',
-        scope: `${tenant.clientId}/${tenant.userId}`,
-        client_id: tenant.oauthClientId,
-        client_secret: tenant.oauthClientSecret,
-      }).toString();
-      await measure(
-        'token endpoint',
-        svc('token', {
-          url: `${origin}/oauth2/v1/token`,
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: tokenBody,
-        }),
-        { url: `${baseOrigin}/token`, method: 'POST' },
-      );
-
       // Drain what acceptance queued, then the worker at saturation and the raw baseline.
       await seed.waitApplied({ redis, clientId: tenant.clientId, ids });
       if (!selected('worker applied writes')) continue;

@@ -169,6 +169,14 @@ describe('Profile permissions (user-group scope)', () => {
     expect(names(seen.ProfilePreferences)).toEqual(['News']);
     // Elements outside the scoped lists are untouched by the lists' absence: the name shows.
     expect(seen.CustomerName.FirstName).toBe('Ann');
+    // Each process keeps renderings per stored version and view: asked again, in turn,
+    // each caller still gets its own view of the same version.
+    expect(await get(profileId, full, '?implied=true')).toEqual(all);
+    expect(await get(profileId, scoped)).toEqual(seen);
+    expect(names((await get(profileId, full)).Emails[0].EmailPreferences)).toEqual([
+      'News',
+      'Offers',
+    ]);
 
     // By alternate id and through a search, the same.
     const byPair = await request(app.http)

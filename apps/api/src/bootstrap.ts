@@ -7,6 +7,7 @@ import {
   bodyBoundViolation,
   createApiValidationPipe,
   enforceRequestDeadlines,
+  serializeReply,
   Settings,
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
@@ -50,6 +51,8 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
     void reply.status(400).send({ Message: problem });
   });
   enforceRequestDeadlines(fastify, settings);
+  // JSON.stringify, except for bodies whose text a handler already knows (withKnownJson).
+  fastify.setReplySerializer(serializeReply);
   if (settings.requireHttps) {
     // With TRUST_PROXY, request.protocol follows X-Forwarded-Proto; otherwise the socket.
     fastify.addHook('onRequest', async (request, reply) => {

@@ -23,3 +23,4 @@ export * from './redis/redis.module';
 export * from './database/batched-inserts';
 export * from './validation/body-bounds';
 export * from './deadline/request-deadline';
+export * from './http/pre-serialized';

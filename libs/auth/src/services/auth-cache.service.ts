@@ -129,26 +129,29 @@ export class AuthCache {
   }
 
   /**
-   * An OAuth client's record: valid while the stamp of the tenant it names is unchanged
-   * (rotating its secret changes that stamp).
+   * An OAuth client's record, with the stamps of the tenant it names as read to validate
+   * it (the caller reuses them: one round trip). The record is valid while that tenant's
+   * stamp is unchanged (rotating its secret changes that stamp).
    */
-  async oauthClient(oauthClientId: string): Promise<OAuthClientRecord | null> {
+  async oauthClient(
+    oauthClientId: string,
+  ): Promise<{ record: OAuthClientRecord | null; stamps: AuthStamps | null }> {
     const cached = this.oauthCache.get(oauthClientId);
     if (cached?.value) {
-      const stamp = (await this.stamps(cached.value.clientId))?.tenant;
-      if (stamp !== undefined && stamp === cached.stamp) return cached.value;
+      const stamps = await this.stamps(cached.value.clientId);
+      if (stamps !== null && stamps.tenant === cached.stamp)
+        return { record: cached.value, stamps };
     }
     const record = await this.oauthClients.findById(oauthClientId);
-    if (record) {
-      // The stamp is read after the record here, so a record read during a rotation could
-      // be stored under the new stamp: read it once more, and keep it only if unchanged.
-      const stamp = (await this.stamps(record.clientId))?.tenant ?? null;
-      const again = stamp === null ? null : await this.oauthClients.findById(oauthClientId);
-      if (stamp !== null && again?.secretHash === record.secretHash) {
-        this.remember(this.oauthCache, oauthClientId, { stamp, value: record });
-      }
+    if (!record) return { record, stamps: null };
+    // The stamp is read after the record here, so a record read during a rotation could
+    // be stored under the new stamp: read it once more, and keep it only if unchanged.
+    const stamps = await this.stamps(record.clientId);
+    const again = stamps === null ? null : await this.oauthClients.findById(oauthClientId);
+    if (stamps !== null && again?.secretHash === record.secretHash) {
+      this.remember(this.oauthCache, oauthClientId, { stamp: stamps.tenant, value: record });
     }
-    return record;
+    return { record, stamps };
   }
 
   private async cached<T>(

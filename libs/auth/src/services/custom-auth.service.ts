@@ -11,9 +11,27 @@ import { groupOf, type Caller } from '../domain/tenant';
 import { clientNotFoundEmpty, customAuthError } from '../auth-errors';
 import { AuthCache } from './auth-cache.service';
 
+/** Verified headers one process remembers before it starts over (bounded memory). */
+const MAX_VERIFIED_HEADERS = 10000;
+
+/** What a verified header established: its issued time, under the key it was checked with. */
+interface VerifiedHeader {
+  issued: number;
+  apiHashKey: string;
+}
+
 /** Verifies the signed CUSTOMAUTH3 header against the tenant named in the path. */
 @Injectable()
 export class CustomAuthService {
+  /**
+   * Headers whose signature this process has verified, by client id and exact text: a
+   * caller signs with a timestamp of one-second precision and may send one header for many
+   * requests, and the HMAC and the ISO 8601 parse were a seventh of a GET's CPU. Valid only
+   * under the APIHashKey it was checked with (a rotated key checks afresh); the time window
+   * and the user are still checked on every request.
+   */
+  private readonly verified = new Map<string, VerifiedHeader>();
+
   constructor(
     private readonly cache: AuthCache,
     private readonly settings: Settings,
@@ -46,21 +64,30 @@ export class CustomAuthService {
     if (!parsed.ok) throw fail('generic');
 
     const credentials = parsed.credentials;
-    const issued = parseIssuedTimestamp(credentials.timestamp);
+    const memoKey = `${pathClientId}\n${authorization}`;
+    const known = this.verified.get(memoKey);
+    const remembered = known?.apiHashKey === client.apiHashKey;
+    const issued = remembered ? known.issued : parseIssuedTimestamp(credentials.timestamp);
     if (issued === null) throw fail('invalid-timestamp');
     const timing = checkIssuedTime(issued, now, client.customAuthWindowSeconds);
     if (timing !== 'ok') throw fail(timing);
 
-    const signatureValid = isSignatureValid(
-      credentials.scheme,
-      {
-        clientId: pathClientId,
-        userId: credentials.userIdAsSent,
-        timestamp: credentials.timestamp,
-        key: client.apiHashKey,
-      },
-      credentials.signature,
-    );
+    const signatureValid =
+      remembered ||
+      isSignatureValid(
+        credentials.scheme,
+        {
+          clientId: pathClientId,
+          userId: credentials.userIdAsSent,
+          timestamp: credentials.timestamp,
+          key: client.apiHashKey,
+        },
+        credentials.signature,
+      );
+    if (signatureValid && !remembered) {
+      if (this.verified.size >= MAX_VERIFIED_HEADERS) this.verified.clear();
+      this.verified.set(memoKey, { issued, apiHashKey: client.apiHashKey });
+    }
     const user = await this.cache.user(client.clientId, credentials.userId, stamps);
     if (!signatureValid || !user || !user.isActive) throw fail('generic');
 

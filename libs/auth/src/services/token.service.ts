@@ -53,11 +53,14 @@ export class TokenService {
     if (shapeError) throw tokenRequestError(shapeError);
 
     const oauthClientId = request.clientId ?? '';
-    await this.throttle.check(oauthClientId);
-    const oauthClient =
+    // Side by side, so that their Redis reads share one round trip.
+    const [, found] = await Promise.all([
+      this.throttle.check(oauthClientId),
       oauthClientId.length === OAUTH_CLIENT_ID_LENGTH
-        ? await this.cache.oauthClient(oauthClientId)
-        : null;
+        ? this.cache.oauthClient(oauthClientId)
+        : { record: null, stamps: null },
+    ]);
+    const oauthClient = found.record;
     const secretValid =
       oauthClient !== null && request.clientSecret !== undefined
         ? await verifySecret(request.clientSecret, oauthClient.secretHash)
@@ -72,7 +75,7 @@ export class TokenService {
       secretValid &&
       scope !== null &&
       scope.clientId === oauthClient.clientId;
-    const stamps = lookUpUser ? await this.cache.stamps(oauthClient.clientId) : null;
+    const stamps = lookUpUser ? found.stamps : null;
     const client = lookUpUser ? await this.cache.client(oauthClient.clientId, stamps) : null;
     const user =
       client && scope ? await this.cache.user(client.clientId, scope.userId, stamps) : null;

@@ -86,6 +86,21 @@ export function viewOf(caller: Caller, options: { implied?: boolean } = {}): Pro
   return { implied: options.implied ?? false, scope: normaliseScope(scopeOf(caller)) };
 }
 
+/** A string that is equal for two views exactly when they show the same (cache keys). */
+export function viewKey(view: ProfileView): string {
+  const scope = view.scope;
+  const implied = view.implied ? 'i' : 'e';
+  if (!scope) return implied;
+  const list = (names: Set<string> | undefined) => (names ? [...names].sort() : null);
+  return `${implied}${JSON.stringify([
+    scope.consents,
+    scope.preferences,
+    list(scope.programs),
+    list(scope.consentTypes),
+    list(scope.customFields),
+  ])}`;
+}
+
 /** The view a stored write was made with: implied preferences included. */
 export function writerView(scope: CallerScope | undefined): ProfileView {
   return { implied: true, scope: normaliseScope(scope) };

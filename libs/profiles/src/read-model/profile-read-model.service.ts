@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { RedisService } from '@app/shared';
+import { LRUCache } from 'lru-cache';
+import { deepFreeze, RedisService } from '@app/shared';
 import type { ProfileData } from '../domain/profile-data.schema';
 import type { Profile, ProfileState } from '../domain/profile.schema';
 
@@ -54,6 +55,18 @@ interface StoredEntry {
   h?: number;
 }
 
+/** One parsed entry kept in the process, for the appliedSeq it was stored at. */
+interface ParsedEntry {
+  v: number;
+  entry: StoredEntry;
+}
+
+/**
+ * Characters of stored JSON the process keeps parsed (about 3 bytes of heap each once
+ * parsed): 8M characters, some 1,500 profiles of 5 KB.
+ */
+const PARSED_CHARACTERS = 8_000_000;
+
 /**
  * The profile read model in Redis: one hash per profile (`pm:<client>|<id>`) with the
  * rendered stored profile (`doc`) at `appliedSeq` (`v`) and the highest accepted sequence
@@ -68,6 +81,16 @@ interface StoredEntry {
 @Injectable()
 export class ProfileReadModel {
   private readonly logger = new Logger('ProfileReadModel');
+  /**
+   * Parsed entries by key. An entry's content is fixed by its `v` (every save moves
+   * appliedSeq, and PUBLISH never replaces a doc at the same or a higher v), so a parsed
+   * entry is valid exactly while Redis still holds its `v`: a read of the small fields
+   * (`v`, `acc`, `dirty`) decides, and the doc is fetched and parsed only when `v` moved.
+   * Frozen: callers share it and must not change it.
+   */
+  private readonly parsed = new LRUCache<string, ParsedEntry>({
+    maxSize: PARSED_CHARACTERS,
+  });
 
   constructor(private readonly redis: RedisService) {}
 
@@ -79,25 +102,38 @@ export class ProfileReadModel {
   /** The entry, or null when there is none (or Redis cannot answer). */
   async read(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
     if (!this.redis.available) return null;
-    let fields: (string | null)[];
+    const key = this.key(clientId, profileId);
     try {
-      fields = await this.redis.client.hmget(
-        this.key(clientId, profileId),
-        'v',
-        'doc',
-        'acc',
-        'dirty',
-      );
+      const known = this.parsed.get(key);
+      if (known) {
+        const [v, acc, dirty] = await this.redis.client.hmget(key, 'v', 'acc', 'dirty');
+        if (v !== null && Number(v) === known.v) {
+          return this.snapshot(clientId, profileId, known, acc, dirty);
+        }
+      }
+      const [v, doc, acc, dirty] = await this.redis.client.hmget(key, 'v', 'doc', 'acc', 'dirty');
+      if (v === null || doc === null) return null;
+      const entry: ParsedEntry = {
+        v: Number(v),
+        entry: deepFreeze(JSON.parse(doc) as StoredEntry),
+      };
+      this.parsed.set(key, entry, { size: doc.length });
+      return this.snapshot(clientId, profileId, entry, acc, dirty);
     } catch (error) {
       this.logger.warn(`read model unavailable, reading the database: ${String(error)}`);
       return null;
     }
-    const [v, doc, acc, dirty] = fields;
-    if (v === null || doc === null) return null;
-    const appliedSeq = Number(v);
+  }
+
+  private snapshot(
+    clientId: string,
+    profileId: number,
+    { v: appliedSeq, entry }: ParsedEntry,
+    acc: string | null,
+    dirty: string | null,
+  ): ProfileSnapshot | null {
     // A save past this entry began; until its publication the database is the truth.
     if (dirty !== null && Number(dirty) > appliedSeq) return null;
-    const entry = JSON.parse(doc) as StoredEntry;
     return {
       clientId,
       profileId,
@@ -155,9 +191,15 @@ export class ProfileReadModel {
     }
   }
 
-  /** Drops the entry: the next read rebuilds it from the database. */
+  /**
+   * Drops the entry: the next read rebuilds it from the database. Only for a profile
+   * changed behind the worker's back at the same appliedSeq (repairs, tests): this process
+   * forgets its parsed copy too, other processes keep theirs until it is evicted.
+   */
   async forget(clientId: string, profileId: number): Promise<void> {
-    await this.redis.client.del(this.key(clientId, profileId));
+    const key = this.key(clientId, profileId);
+    this.parsed.delete(key);
+    await this.redis.client.del(key);
   }
 
   private key(clientId: string, profileId: number): string {

@@ -1,0 +1,173 @@
+'use strict';
+// `node scripts/bench/profile-api.js --scenario=token|get|get-signed|accept [--seconds=10]`:
+// runs one bench scenario against the built api started with `--cpu-prof`, then prints the
+// api's CPU profile summed by function (self time) and by package/file. For finding where a
+// hot path's CPU goes; prints figures, asserts nothing.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { randomUUID, createHmac } = require('node:crypto');
+const autocannon = require('autocannon');
+const { MongoClient } = require('mongodb');
+const Redis = require('ioredis');
+const { ROOT, freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
+const seed = require('./seed');
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? true];
+  }),
+);
+const SCENARIO = String(args.scenario || 'get');
+const SECONDS = Number(args.seconds || 10);
+const TOP = Number(args.top || 40);
+
+function startApi(env, profDir) {
+  return spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${profDir}`, path.join(ROOT, 'dist/apps/api/apps/api/src/main.js')],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+}
+
+/** Self time per function and per package, of the samples in [from, to] µs before the end. */
+function summarize(file, fromEndUs, toEndUs) {
+  const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  const dt = prof.timeDeltas;
+  let at = prof.startTime;
+  for (let i = 0; i < prof.samples.length; i++) {
+    at += dt[i] || 0;
+    const beforeEnd = prof.endTime - at;
+    if (beforeEnd > fromEndUs || beforeEnd < toEndUs) continue;
+    self.set(prof.samples[i], (self.get(prof.samples[i]) || 0) + (dt[i] || 0));
+  }
+  const byFn = new Map();
+  const byFile = new Map();
+  let total = 0;
+  for (const [id, us] of self) {
+    const n = byId.get(id);
+    const cf = n.callFrame;
+    if (cf.functionName === '(idle)' || cf.functionName === '(program)') continue;
+    total += us;
+    const file = cf.url.replace(/^file:\/\//, '').replace(ROOT + '/', '');
+    const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? (file || cf.functionName);
+    const key = `${cf.functionName || '(anon)'} ${file}:${cf.lineNumber}`;
+    byFn.set(key, (byFn.get(key) || 0) + us);
+    byFile.set(pkg, (byFile.get(pkg) || 0) + us);
+  }
+  const print = (title, map) => {
+    console.log(`\n${title} (ms of ${(total / 1000).toFixed(0)} busy)`);
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP)
+      .forEach(([k, us]) => console.log(`${(us / 1000).toFixed(0).padStart(7)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${k}`));
+  };
+  print('by package or file', byFile);
+  print('by function (self)', byFn);
+  // Who calls the heaviest native frames (the stack of each sample, four frames up).
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  const name = (id) => {
+    const cf = byId.get(id).callFrame;
+    return `${cf.functionName || '(anon)'} ${cf.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, 'dist/')}:${cf.lineNumber}`;
+  };
+  for (const heavy of String(args.callers || '').split(',').filter(Boolean)) {
+    const stacks = new Map();
+    for (const [id, us] of self) {
+      if (byId.get(id).callFrame.functionName !== heavy) continue;
+      const chain = [];
+      for (let p = parent.get(id); p !== undefined && chain.length < Number(args.depth || 6); p = parent.get(p)) chain.push(name(p));
+      const key = chain.join(' <- ');
+      stacks.set(key, (stacks.get(key) || 0) + us);
+    }
+    print(`callers of ${heavy}`, stacks);
+  }
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-prof-'));
+  const profDir = path.join(dir, 'prof');
+  const engine = await startFerretdb({ dataDir: path.join(dir, 'engine') });
+  const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
+  const apiPort = await freePort();
+  const env = {
+    PORT: String(apiPort),
+    MONGODB_URI: `${engine.uri}bench`,
+    REDIS_URL: redisServer.url,
+    JWT_SECRET: randomUUID(),
+    QUEUE_PREFIX: 'bench',
+    LOG_LEVEL: 'error',
+  };
+  const children = [engine.child, redisServer.child];
+  try {
+    const api = startApi(env, profDir);
+    children.push(api);
+    await waitForPort(apiPort, api, 'api', 60000);
+    const worker = spawn(process.execPath, [path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js')], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+    children.push(worker);
+    const origin = `http://127.0.0.1:${apiPort}`;
+    const tenant = await seed.createTenant({ origin, env });
+    const mongo = await MongoClient.connect(engine.uri);
+    await seed.seedProfiles({ db: mongo.db('bench'), tenant, from: 2, to: 300 });
+    const redis = new Redis(redisServer.url);
+    await redis.del('bench:kx:built');
+    const bearer = `Bearer ${tenant.token}`;
+    const ids = Array.from({ length: 299 }, (_, i) => i + 2);
+    for (const id of ids) {
+      await fetch(`${origin}/Profiles/v4/${tenant.clientId}/Profile/${id}`, { headers: { Authorization: bearer } });
+    }
+    const pick = () => ids[Math.floor(Math.random() * ids.length)];
+    const profilePath = () => `/Profiles/v4/${tenant.clientId}/Profile/${pick()}`;
+    const ts = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const signed = `CUSTOMAUTH3-HMAC-SHA256 Credential=${tenant.userId}/${ts} Signature=${createHmac('sha256', tenant.apiHashKey).update(`${tenant.clientId}:${tenant.userId}:${ts}`).digest('base64')}`;
+    const options = {
+      get: { headers: { authorization: bearer }, requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }] },
+      'get-signed': { headers: { authorization: signed }, requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }] },
+      accept: {
+        method: 'POST',
+        headers: { authorization: bearer, 'content-type': 'application/json' },
+        body: JSON.stringify({ CustomFields: [{ Name: 'Tier', Value: 'gold' }] }),
+        requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }],
+      },
+      token: {
+        url: `${origin}/oauth2/v1/token`,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: `${tenant.clientId}/${tenant.userId}`,
+          client_id: tenant.oauthClientId,
+          client_secret: tenant.oauthClientSecret,
+        }).toString(),
+      },
+    }[SCENARIO];
+    if (SCENARIO === 'accept') await stop(worker);
+    const loadStart = Date.now();
+    const result = await autocannon({ url: origin, connections: 16, duration: SECONDS, ...options });
+    console.log(`${SCENARIO}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, non-2xx ${result.non2xx}`);
+    const loadEnd = Date.now();
+    await mongo.close();
+    redis.disconnect();
+    api.kill('SIGINT');
+    await new Promise((r) => api.once('exit', r));
+    const exited = Date.now();
+    children.splice(children.indexOf(api), 1);
+    const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+    summarize(path.join(profDir, file), (exited - loadStart) * 1000, (exited - loadEnd) * 1000);
+  } finally {
+    for (const child of children.reverse()) await stop(child).catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
