@@ -1,8 +1,10 @@
 'use strict';
-// `node scripts/bench/profile-api.js --scenario=token|get|get-signed|accept [--seconds=10]`:
+// `node scripts/bench/profile-api.js --scenario=token|get|get-signed|accept|worker [--seconds=10]`:
 // runs one bench scenario against the built api started with `--cpu-prof`, then prints the
-// api's CPU profile summed by function (self time) and by package/file. For finding where a
-// hot path's CPU goes; prints figures, asserts nothing.
+// api's CPU profile summed by function (self time) and by package/file (`worker`: a backlog
+// of merges is accepted with the worker stopped, then a worker started with `--cpu-prof`
+// drains it for --seconds). `--callers=fnA,fnB --depth=N` shows who calls the heaviest
+// frames. For finding where a hot path's CPU goes; prints figures, asserts nothing.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -91,6 +93,7 @@ function summarize(file, fromEndUs, toEndUs) {
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-prof-'));
   const profDir = path.join(dir, 'prof');
+  let worker;
   const engine = await startFerretdb({ dataDir: path.join(dir, 'engine') });
   const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
   const apiPort = await freePort();
@@ -107,7 +110,7 @@ async function main() {
     const api = startApi(env, profDir);
     children.push(api);
     await waitForPort(apiPort, api, 'api', 60000);
-    const worker = spawn(process.execPath, [path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js')], {
+    worker = spawn(process.execPath, [path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js')], {
       env: { ...process.env, ...env },
       stdio: 'ignore',
     });
@@ -127,7 +130,7 @@ async function main() {
     const profilePath = () => `/Profiles/v4/${tenant.clientId}/Profile/${pick()}`;
     const ts = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const signed = `CUSTOMAUTH3-HMAC-SHA256 Credential=${tenant.userId}/${ts} Signature=${createHmac('sha256', tenant.apiHashKey).update(`${tenant.clientId}:${tenant.userId}:${ts}`).digest('base64')}`;
-    const options = {
+    const all = {
       get: { headers: { authorization: bearer }, requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }] },
       'get-signed': { headers: { authorization: signed }, requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }] },
       accept: {
@@ -147,8 +150,29 @@ async function main() {
           client_secret: tenant.oauthClientSecret,
         }).toString(),
       },
-    }[SCENARIO];
-    if (SCENARIO === 'accept') await stop(worker);
+    };
+    const options = all[SCENARIO];
+    if (SCENARIO === 'accept' || SCENARIO === 'worker') await stop(worker);
+    if (SCENARIO === 'worker') {
+      const backlog = await autocannon({ url: origin, connections: 16, duration: 5, ...all.accept });
+      const drainer = spawn(
+        process.execPath,
+        ['--cpu-prof', `--cpu-prof-dir=${profDir}-worker`, path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js')],
+        { env: { ...process.env, ...env }, stdio: 'ignore' },
+      );
+      const started = Date.now();
+      await new Promise((r) => setTimeout(r, SECONDS * 1000));
+      const left = await redis.llen('bench:jobs:wait');
+      drainer.kill('SIGINT');
+      await new Promise((r) => drainer.once('exit', r));
+      const ran = Date.now() - started;
+      console.log(`worker: ${backlog.requests.total} writes accepted, drained for ${ran} ms, ${left} jobs left waiting`);
+      const file = fs.readdirSync(`${profDir}-worker`).find((f) => f.endsWith('.cpuprofile'));
+      summarize(path.join(`${profDir}-worker`, file), ran * 1000, 0);
+      await mongo.close();
+      redis.disconnect();
+      return;
+    }
     const loadStart = Date.now();
     const result = await autocannon({ url: origin, connections: 16, duration: SECONDS, ...options });
     console.log(`${SCENARIO}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, non-2xx ${result.non2xx}`);
@@ -164,6 +188,7 @@ async function main() {
   } finally {
     for (const child of children.reverse()) await stop(child).catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(`${profDir}-worker`, { recursive: true, force: true });
   }
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { TestPrograms } from './configuration';
 
 /**
  * A profile body that sets every writable field of the spec's Profile resource. Its
@@ -109,4 +110,31 @@ export function fullProfileBody(
     ProfilePreferences: [preference('Profile-1')],
     AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: alternateId, IsActive: true }],
   };
+}
+
+/** fullProfileBody with its preferences on the tenant's configured filters (configureTestTenant). */
+export function fullProfileBodyOn(
+  programs: TestPrograms,
+  alternateId?: string,
+): Record<string, any> {
+  const body = fullProfileBody(alternateId);
+  const onFilter = (preferences: Record<string, any>[], filter: object) =>
+    preferences.map((preference) => {
+      const valid = { ...preference, ...filter };
+      // Only the newsletter's email filter has frequencies.
+      if (filter !== programs.newsletter.email) delete valid.FrequencyId;
+      return valid;
+    });
+  const { newsletter } = programs;
+  body.Addresses[0].AddressPreferences = onFilter(
+    body.Addresses[0].AddressPreferences,
+    newsletter.mail,
+  );
+  body.Emails[0].EmailPreferences = onFilter(body.Emails[0].EmailPreferences, newsletter.email);
+  body.PhoneNumbers[0].PhonePreferences = onFilter(
+    body.PhoneNumbers[0].PhonePreferences,
+    newsletter.sms,
+  );
+  body.ProfilePreferences = onFilter(body.ProfilePreferences, newsletter.solicit);
+  return body;
 }

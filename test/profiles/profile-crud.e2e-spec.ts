@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { fullProfileBody } from '../harness/profile-fixtures';
+import { fullProfileBodyOn } from '../harness/profile-fixtures';
 import { configureTestTenant, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
@@ -11,29 +11,7 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
   let programs: TestPrograms;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
 
-  /** fullProfileBody with its preferences on the tenant's configured filters. */
-  function profileBody(alternateId?: string): Record<string, any> {
-    const body = fullProfileBody(alternateId);
-    const onFilter = (preferences: Record<string, any>[], filter: object) =>
-      preferences.map((preference) => {
-        const valid = { ...preference, ...filter };
-        // Only the newsletter's email filter has frequencies.
-        if (filter !== programs.newsletter.email) delete valid.FrequencyId;
-        return valid;
-      });
-    const { newsletter } = programs;
-    body.Addresses[0].AddressPreferences = onFilter(
-      body.Addresses[0].AddressPreferences,
-      newsletter.mail,
-    );
-    body.Emails[0].EmailPreferences = onFilter(body.Emails[0].EmailPreferences, newsletter.email);
-    body.PhoneNumbers[0].PhonePreferences = onFilter(
-      body.PhoneNumbers[0].PhonePreferences,
-      newsletter.sms,
-    );
-    body.ProfilePreferences = onFilter(body.ProfilePreferences, newsletter.solicit);
-    return body;
-  }
+  const profileBody = (alternateId?: string) => fullProfileBodyOn(programs, alternateId);
 
   beforeAll(async () => {
     app = await startTestApp();

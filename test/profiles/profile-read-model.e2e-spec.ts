@@ -1,6 +1,10 @@
+import { getModelToken } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
 import request from 'supertest';
+import { Profile } from '@app/profiles/domain/profile.schema';
 import { RedisService } from '@app/shared';
-import { configureTestTenant } from '../harness/configuration';
+import { configureTestTenant, type TestPrograms } from '../harness/configuration';
+import { fullProfileBodyOn } from '../harness/profile-fixtures';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
@@ -14,6 +18,7 @@ describe('The profile read model', () => {
   let tenant: TestTenant;
   let auth: string;
   let redis: RedisService;
+  let programs: TestPrograms;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
   const entryKey = (id: number) => redis.key('pm', `${tenant.clientId}|${id}`);
   const get = (id: number) => request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
@@ -36,7 +41,7 @@ describe('The profile read model', () => {
   beforeAll(async () => {
     app = await startTestApp();
     tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
+    ({ programs } = await configureTestTenant(app, tenant));
     auth = await tenant.bearer();
     redis = app.api.get(RedisService);
   });
@@ -79,4 +84,45 @@ describe('The profile read model', () => {
     await get(id).expect(404);
     expect(JSON.parse((await redis.client.hget(entryKey(id), 'doc'))!).s).toBe('deleted');
   });
+
+  it('the worker stores a profile in the shape the schema gives it, and publishes the same', async () => {
+    // The worker saves through the driver (no mongoose cast): what it stores must be what
+    // the schema's cast would store, and what a rebuilt read-model entry then shows.
+    const res = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send(fullProfileBodyOn(programs))
+      .expect(202);
+    const id: number = res.body.ProfileId;
+    await complete(id);
+    await request(app.http)
+      .post(`${base()}/${id}`)
+      .set('Authorization', auth)
+      .send({ CustomFields: [{ Name: 'Tier', Value: 'silver' }] })
+      .expect(202);
+    await complete(id);
+
+    const model = app.workers[0].get<Model<Profile>>(getModelToken(Profile.name));
+    const stored = await model.collection.findOne({ _id: `${tenant.clientId}|${id}` } as object);
+    const cast = new model(stored).toObject({ versionKey: false });
+    expect(canonical(stored)).toEqual(canonical(cast));
+    const published = JSON.parse((await redis.client.hget(entryKey(id), 'doc'))!);
+    expect(canonical(published.d)).toEqual(canonical(stored!.data));
+    expect(stored!.data.CustomFields.map((f: { Value: string }) => f.Value)).toContain('silver');
+  });
 });
+
+/** JSON with dates as ISO text, keys sorted and undefined members left out. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value instanceof Date) return value.toISOString();
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, member]) => member !== undefined)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, member]) => [key, canonical(member)]),
+    );
+  }
+  return value;
+}
