@@ -7,6 +7,7 @@ import { JOBS_QUEUE, RedisService } from '@app/shared';
 import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
 import { ProfileRepository } from '../../libs/profiles/src/repositories/profile.repository';
 import { configureTestTenant } from '../harness/configuration';
+import { recordEngineCommands } from '../harness/engine-commands';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
@@ -23,7 +24,10 @@ describe('Queued profile writes', () => {
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
 
   beforeAll(async () => {
-    app = await startTestApp({ workers: 0, env: { MAX_WRITE_ATTEMPTS: '2' } });
+    app = await startTestApp({
+      workers: 0,
+      env: { MAX_WRITE_ATTEMPTS: '2', MONITOR_ENGINE_COMMANDS: 'true' },
+    });
     tenant = await createTestTenant(app);
     await configureTestTenant(app, tenant);
     auth = await tenant.bearer();
@@ -174,6 +178,24 @@ describe('Queued profile writes', () => {
     expect(await queue.getWaitingCount()).toBe(0);
     await app.startWorker();
     expect((await complete(id)).DefaultLocale).toBe('de-de');
+  });
+
+  it("inserts a profile's pending marker once while it is fresh, and the sweeper still finds every write", async () => {
+    const id = await createProfile(); // its create inserted the marker
+    const commands = await recordEngineCommands([app.api], async () => {
+      await merge(id, { DefaultLocale: 'it-it' });
+      await merge(id, { CustomerName: { FirstName: 'Second' } });
+    });
+    const inserts = (collection: string) =>
+      commands.filter((c) => c.name === 'insert' && c.collection === collection);
+    expect(inserts('profile_writes')).toHaveLength(2);
+    expect(inserts('pending_profiles')).toEqual([]);
+    // The jobs are lost: the marker the create left is what brings the writes back.
+    await app.api.get<Queue>(getQueueToken(JOBS_QUEUE)).empty();
+    await app.startWorker();
+    const profile = await complete(id);
+    expect(profile.DefaultLocale).toBe('it-it');
+    expect(profile.CustomerName.FirstName).toBe('Second');
   });
 
   it('records a write that keeps failing as failed, shows why, and goes on with the next', async () => {

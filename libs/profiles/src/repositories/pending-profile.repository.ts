@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { BatchedInserts } from '@app/shared';
+import { BatchedInserts, type InsertOutcome } from '@app/shared';
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import { PendingProfile } from '../domain/pending-profile.schema';
@@ -18,9 +18,9 @@ export class PendingProfileRepository {
     );
   }
 
-  /** Idempotent: an existing marker stays (with its older `since`). */
-  async mark(clientId: string, profileId: number, since = new Date()): Promise<void> {
-    await this.inserts.insert({
+  /** Idempotent: an existing marker stays (with its older `since`): 'duplicate'. */
+  mark(clientId: string, profileId: number, since = new Date()): Promise<InsertOutcome> {
+    return this.inserts.insert({
       _id: profileKey(clientId, profileId),
       clientId,
       profileId,

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { JOB_NAMES, JobQueue } from '@app/shared';
+import { LRUCache } from 'lru-cache';
+import { JOB_NAMES, JobQueue, Settings } from '@app/shared';
 import type {
   ProfileWrite,
   ProfileWriteKind,
@@ -27,6 +28,8 @@ const ENQUEUE_TIMEOUT_MS = 1000;
 @Injectable()
 export class ProfileWriteIntake {
   private readonly logger = new Logger('ProfileWriteIntake');
+  /** When this process inserted a profile's pending marker (see `mark`). */
+  private readonly markedAt = new LRUCache<string, number>({ max: 100_000 });
 
   constructor(
     private readonly writes: ProfileWriteRepository,
@@ -34,6 +37,7 @@ export class ProfileWriteIntake {
     private readonly profiles: ProfileRepository,
     private readonly readModel: ProfileReadModel,
     private readonly queue: JobQueue,
+    private readonly settings: Settings,
   ) {}
 
   async accept(write: {
@@ -67,9 +71,7 @@ export class ProfileWriteIntake {
       // GET may show the previous version as Complete until the worker applies this write.
       this.logger.warn(`could not record ${stored._id} in the read model: ${String(error)}`);
     }
-    // After the write's insert: the sweeper removes a marker only after it found no write
-    // after appliedSeq, and it looks again after the removal (see SweepPendingWrites).
-    await this.pending.mark(write.clientId, write.profileId, stored.acceptedAt);
+    await this.mark(write.clientId, write.profileId, stored.acceptedAt);
     try {
       // The write is already recorded: a slow or absent Redis must not hold the answer.
       await this.queue.enqueue(
@@ -83,6 +85,23 @@ export class ProfileWriteIntake {
       );
     }
     return stored;
+  }
+
+  /**
+   * Marks the profile pending, after the write's insert: the sweeper removes a marker only
+   * once it is older than STALE_WRITE_MS and it found no write after appliedSeq, and it
+   * looks again after the removal (see SweepPendingWrites). So a marker this process
+   * inserted stands for at least STALE_WRITE_MS: within half of that (a margin for clock
+   * differences between processes) a further write of the profile needs no insert, which
+   * spared a second engine command (a duplicate-key error) for each write of a busy profile.
+   */
+  private async mark(clientId: string, profileId: number, since: Date): Promise<void> {
+    const key = `${clientId}|${profileId}`;
+    const inserted = this.markedAt.get(key);
+    if (inserted !== undefined && Date.now() - inserted < this.settings.staleWriteMs / 2) return;
+    if ((await this.pending.mark(clientId, profileId, since)) === 'inserted') {
+      this.markedAt.set(key, since.getTime());
+    }
   }
 
   /**

@@ -22,7 +22,6 @@ export class RedisService implements OnModuleDestroy {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: true,
       lazyConnect: false,
-      enableAutoPipelining: true,
     });
     // Errors surface on the commands; an 'error' listener keeps ioredis from logging each.
     this.client.on('error', () => undefined);

@@ -15,6 +15,7 @@ const MARKERS_PER_SWEEP = 500;
  * after its appliedSeq is enqueued again; one with none is caught up and its marker goes.
  * The marker is removed first and the profile looked at again after: the api inserts the
  * marker after the write, so a write accepted meanwhile is either seen here or re-marks.
+ * Markers younger than STALE_WRITE_MS are not touched at all.
  */
 @CommandHandler(SweepPendingWritesCommand)
 export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWritesCommand> {
@@ -36,12 +37,14 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
     let requeued = 0;
     for (const marker of await this.markers.list(MARKERS_PER_SWEEP)) {
       const { clientId, profileId } = marker;
+      // A marker younger than STALE_WRITE_MS is left alone, even when caught up: the api
+      // relies on a marker it inserted staying that long (ProfileWriteIntake.mark).
+      if (marker.since.getTime() > before) continue;
       if (!(await this.hasPending(clientId, profileId))) {
         await this.markers.clear(clientId, profileId);
         if (!(await this.hasPending(clientId, profileId))) continue;
         await this.markers.mark(clientId, profileId, marker.since);
       }
-      if (marker.since.getTime() > before) continue;
       await this.queue.enqueue(JOB_NAMES.applyProfileWrites, { clientId, profileId });
       requeued++;
     }
