@@ -24,6 +24,8 @@ export class ConfigClaim {
   @Prop({ required: true }) kind: string;
   /** The id of the entry holding a name claim (for id claims: the id itself). */
   @Prop({ required: true }) entryId: number;
+  /** When the claim was taken (a name claim no entry holds is stale after NAME_CLAIM_GRACE_MS). */
+  @Prop() claimedAt?: Date;
 }
 export const ConfigClaimSchema = SchemaFactory.createForClass(ConfigClaim);
 // Serves: the highest id claimed so far of a client's kind (nextId).

@@ -15,6 +15,16 @@ import type { NameClaims } from './save-with-retry';
 const STAMP_COPY_TTL_SECONDS = 60;
 
 /**
+ * How old a name claim must be before it may be taken over when its entry does not hold
+ * the name: far longer than any create or rename takes between its claim and its save
+ * (requests end within REQUEST_DEADLINE_MS), so only a claim whose writer died is taken.
+ */
+export const NAME_CLAIM_GRACE_MS = 2 * 60 * 1000;
+
+/** The current name of the kind's entry `entryId`, or null when no such entry is stored. */
+export type NameHolder = (entryId: number) => Promise<string | null>;
+
+/**
  * Ids, unique names and the change stamp of a client's configuration entries. The stamp
  * lives in the engine (the record) and, as a copy, in Redis: every profile write checks
  * it (ConfigurationReader), so the copy spares the engine one command per acceptance and
@@ -54,17 +64,49 @@ export class ConfigBookkeeping {
     throw new Error(`No free ${kind} id left for client ${clientId}`);
   }
 
-  /** Claims `name` (case-insensitive) for entry `entryId`; false when another entry has it. */
-  async claimName(clientId: string, kind: string, name: string, entryId: number): Promise<boolean> {
+  /**
+   * Claims `name` (case-insensitive) for entry `entryId`; false when another entry has it.
+   * A claim that a create or rename left when it died between its claim and its save (its
+   * entry missing, or not holding the name) blocks the name only for NAME_CLAIM_GRACE_MS:
+   * after that, `holder` (the kind's entry lookup) shows it stale and the claim is taken over.
+   */
+  async claimName(
+    clientId: string,
+    kind: string,
+    name: string,
+    entryId: number,
+    holder: NameHolder,
+  ): Promise<boolean> {
     const _id = nameKey(clientId, kind, name);
-    try {
-      await this.claims.create({ _id, clientId, kind, entryId });
-      return true;
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await this.claims.create({ _id, clientId, kind, entryId, claimedAt: new Date() });
+        return true;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+      const held = await this.claims.findOne({ _id, clientId }).lean<ConfigClaim>().exec();
+      if (held?.entryId === entryId) return true;
+      if (held && (attempt > 0 || !(await this.isStale(held, nameKeyOf(name), holder)))) {
+        return false;
+      }
+      // Stale (or released meanwhile): drop it, naming its holder so that a claim another
+      // writer just took over stays, and try once more.
+      if (held) await this.claims.deleteOne({ _id, clientId, entryId: held.entryId });
     }
-    const holder = await this.claims.findOne({ _id, clientId }).lean<ConfigClaim>().exec();
-    return holder?.entryId === entryId;
+    return false;
+  }
+
+  private async isStale(claim: ConfigClaim, key: string, holder: NameHolder): Promise<boolean> {
+    // Claims stored before claimedAt was kept count as old.
+    const age = Date.now() - (claim.claimedAt ? new Date(claim.claimedAt).getTime() : 0);
+    if (age < NAME_CLAIM_GRACE_MS) return false;
+    const current = await holder(claim.entryId);
+    if (current !== null && nameKeyOf(current) === key) return false;
+    this.logger.warn(
+      `name claim ${claim._id} of entry ${claim.entryId} is stale (the entry ${current === null ? 'does not exist' : `is named "${current}"`}): taken over`,
+    );
+    return true;
   }
 
   async releaseName(clientId: string, kind: string, name: string, entryId: number): Promise<void> {
@@ -81,11 +123,12 @@ export class ConfigBookkeeping {
     kind: string,
     names: string[],
     conflict: (index: number) => string,
+    holder: NameHolder,
   ): Promise<number[]> {
     const ids: number[] = [];
     for (const [index, name] of names.entries()) {
       const id = await this.nextId(clientId, kind);
-      if (!(await this.claimName(clientId, kind, name, id))) {
+      if (!(await this.claimName(clientId, kind, name, id, holder))) {
         await this.releaseNames(clientId, kind, names, ids);
         throw ApiError.conflict(conflict(index));
       }
@@ -112,9 +155,10 @@ export class ConfigBookkeeping {
     kind: string,
     entryId: number,
     conflict: (name: string) => string,
+    holder: NameHolder,
   ): NameClaims {
     return {
-      claim: (name) => this.claimName(clientId, kind, name, entryId),
+      claim: (name) => this.claimName(clientId, kind, name, entryId, holder),
       release: (name) => this.releaseName(clientId, kind, name, entryId),
       conflict,
     };

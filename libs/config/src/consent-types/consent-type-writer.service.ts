@@ -46,6 +46,7 @@ export class ConsentTypeWriter {
         CONSENT_TYPE_KIND,
         typeId,
         (name) => `Consent type "${name}" already exists`,
+        (id) => this.repository.findOne(clientId, id).then((entry) => entry?.TypeName ?? null),
       ),
       nameOf: (type) => type.TypeName,
       change: async (stored) => {

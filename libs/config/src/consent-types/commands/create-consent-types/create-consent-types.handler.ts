@@ -56,6 +56,7 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
       CONSENT_TYPE_KIND,
       names,
       (index) => `Consent type "${names[index]}" already exists`,
+      (id) => this.repository.findOne(clientId, id).then((entry) => entry?.TypeName ?? null),
     );
     const now = new Date();
     const created = types.map((type, index) =>

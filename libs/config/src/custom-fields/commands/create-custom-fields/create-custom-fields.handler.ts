@@ -47,6 +47,7 @@ export class CreateCustomFieldsHandler implements ICommandHandler<CreateCustomFi
       CUSTOM_FIELD_KIND,
       names,
       (index) => `Custom field "${names[index]}" already exists`,
+      (id) => this.repository.findOne(clientId, id).then((entry) => entry?.Name ?? null),
     );
     const edited = editedOnCreate(userId, new Date());
     const created = fields.map((field, index) =>

@@ -45,6 +45,7 @@ export class UpdateCustomFieldHandler implements ICommandHandler<UpdateCustomFie
         CUSTOM_FIELD_KIND,
         fieldId,
         (name) => `Custom field "${name}" already exists`,
+        (id) => this.repository.findOne(clientId, id).then((entry) => entry?.Name ?? null),
       ),
       change: async (stored) => {
         const patched = applyPatchOperations(toCustomFieldDto(stored), operations, [

@@ -37,6 +37,7 @@ export class CreatePicklistsHandler implements ICommandHandler<CreatePicklistsCo
       PICKLIST_KIND,
       names,
       (index) => `Picklist "${names[index]}" already exists`,
+      (id) => this.repository.findOne(clientId, id).then((entry) => entry?.Name ?? null),
     );
     const edited = editedOnCreate(userId, new Date());
     const created = picklists.map((picklist, index) =>

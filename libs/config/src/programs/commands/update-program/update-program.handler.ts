@@ -39,6 +39,7 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
         PROGRAM_KIND,
         programId,
         (name) => `Name "${name}" already belongs to another program`,
+        (id) => this.programs.findById(clientId, id).then((entry) => entry?.Name ?? null),
       ),
       change: async (current) => {
         const patched = applyPatchOperations(

@@ -47,6 +47,7 @@ export class CreateTypesHandler implements ICommandHandler<CreateTypesCommand> {
       kind,
       names,
       (index) => `${TYPE_KIND_INFO[kind].label} "${names[index]}" already exists`,
+      (id) => this.entries.findOne(clientId, kind, id).then((entry) => entry?.TypeName ?? null),
     );
     const edited = editedOnCreate(userId, new Date());
     const stored: StoredTypeEntry[] = entries.map((entry, index) => ({

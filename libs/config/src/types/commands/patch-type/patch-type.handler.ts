@@ -38,6 +38,7 @@ export class PatchTypeHandler implements ICommandHandler<PatchTypeCommand> {
         kind,
         typeId,
         (name) => `${label} "${name}" already exists`,
+        (id) => this.entries.findOne(clientId, kind, id).then((entry) => entry?.TypeName ?? null),
       ),
       nameOf: (entry) => entry.TypeName,
       change: async (stored) => {

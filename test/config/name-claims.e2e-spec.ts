@@ -1,0 +1,115 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import request from 'supertest';
+import { NAME_CLAIM_GRACE_MS } from '../../libs/config/src/common/config-bookkeeping.service';
+import { createTestTenant, type TestTenant } from '../harness/session';
+import { startTestApp, type TestApp } from '../harness/test-app';
+
+const localized = (name: string) => [{ Locale: 'en-us', Name: name }];
+
+/**
+ * A configuration create or rename claims the name first (`config_claims`, `_id` per name)
+ * and stores the entry after. A process that dies in between leaves the claim without an
+ * entry holding the name (issue 10, point 3): such a claim blocks the name only for
+ * NAME_CLAIM_GRACE_MS, then the next create or rename of that name takes it over. A claim
+ * younger than that (a create in flight) and a claim whose entry holds the name still win.
+ * The state a crash leaves is written directly: the claim, without its entry.
+ */
+describe('Configuration name claims left by a crash', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let auth: string;
+  let db: Connection;
+  const base = () => `/Profiles/v4/${tenant.clientId}`;
+  const long = () => new Date(Date.now() - NAME_CLAIM_GRACE_MS - 1000);
+
+  /** The claim a create of `name` left when it died before storing its entry. */
+  const leftClaim = (kind: string, name: string, entryId: number, claimedAt: Date | null) =>
+    db.collection('config_claims').insertOne({
+      _id: `${tenant.clientId}|${kind}|name:${name.toLowerCase()}`,
+      clientId: tenant.clientId,
+      kind,
+      entryId,
+      ...(claimedAt ? { claimedAt } : {}),
+    } as object);
+
+  const createConsentType = (TypeName: string) =>
+    request(app.http)
+      .post(`${base()}/ConsentTypes`)
+      .set('Authorization', auth)
+      .send({
+        ConsentTypes: [
+          {
+            TypeName,
+            IsActive: true,
+            LocalizedFields: localized(TypeName),
+            Versions: [
+              {
+                ConsentVersion: '1.0',
+                LocalizedFields: [{ ConsentLanguage: 'I agree', Locale: 'en-us', Name: TypeName }],
+              },
+            ],
+          },
+        ],
+      });
+  const createTextField = (Name: string) =>
+    request(app.http)
+      .post(`${base()}/CustomFields/Text`)
+      .set('Authorization', auth)
+      .send({ TextFields: [{ Name, LocalizedDisplayNames: localized(Name) }] });
+  const renameTextField = (id: number, Name: string) =>
+    request(app.http)
+      .patch(`${base()}/CustomField/Text/${id}`)
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/json-patch+json')
+      .send(JSON.stringify([{ op: 'replace', path: '/Name', value: Name }]));
+
+  beforeAll(async () => {
+    app = await startTestApp({ workers: 0 });
+    tenant = await createTestTenant(app);
+    auth = await tenant.bearer();
+    db = app.api.get<Connection>(getConnectionToken());
+  });
+  afterAll(() => app.close());
+
+  it('a consent type name whose create died after its claim can be created once the claim is old', async () => {
+    await leftClaim('consent-type', 'ghost', 901, long());
+    const res = await createConsentType('Ghost').expect(201);
+    expect(res.body.ConsentTypes[0].TypeName).toBe('Ghost');
+    // A claim stored before claims carried their time counts as old too.
+    await leftClaim('consent-type', 'phantom', 902, null);
+    await createConsentType('Phantom').expect(201);
+  });
+
+  it('a claim younger than the grace period is respected (a create may be in flight)', async () => {
+    await leftClaim('consent-type', 'inflight', 903, new Date());
+    const res = await createConsentType('InFlight').expect(409);
+    expect(res.body.Message).toContain('InFlight');
+  });
+
+  it('a name claimed by a rename that died before its save is free again, for a create and for a rename', async () => {
+    const first = await createTextField('Alpha').expect(201);
+    const alphaId: number = first.body.TextFields[0].Id;
+    // Alpha's rename to Beta claimed "beta", then died before it saved the entry.
+    await leftClaim('custom-field', 'beta', alphaId, long());
+    await createTextField('Beta').expect(201);
+
+    await leftClaim('custom-field', 'gamma', alphaId, long());
+    const other = await createTextField('Delta').expect(201);
+    const renamed = await renameTextField(other.body.TextFields[0].Id, 'Gamma').expect(200);
+    expect(renamed.body.TextFields[0].Name).toBe('Gamma');
+  });
+
+  it('an old claim whose entry holds the name still wins', async () => {
+    const held = await createTextField('Epsilon').expect(201);
+    await db
+      .collection('config_claims')
+      .updateOne({ _id: `${tenant.clientId}|custom-field|name:epsilon` } as object, {
+        $set: { claimedAt: long() },
+      });
+    const other = await createTextField('Zeta').expect(201);
+    const res = await renameTextField(other.body.TextFields[0].Id, 'Epsilon').expect(409);
+    expect(res.body.Message).toContain('Epsilon');
+    expect(held.body.TextFields[0].Name).toBe('Epsilon');
+  });
+});
