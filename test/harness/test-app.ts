@@ -2,7 +2,9 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { Clock, Settings } from '@app/shared';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import { Clock, JOBS_QUEUE, Settings } from '@app/shared';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createWorkerApp } from '../../apps/worker/src/bootstrap';
 
@@ -14,6 +16,11 @@ export interface TestApp {
   workers: INestApplicationContext[];
   startWorker(): Promise<INestApplicationContext>;
   stopWorker(worker: INestApplicationContext): Promise<void>;
+  /**
+   * Stops a worker as a crash would: its queue stops taking jobs without waiting for the
+   * active ones (a job frozen at a crash point never ends), then its connections close.
+   */
+  killWorker(worker: INestApplicationContext): Promise<void>;
   /** Sets the Clock (what scheduled jobs take as now) of the api and every worker. */
   setNow(at: Date): void;
   /** Moves that Clock forward by `ms` (tests move time instead of sleeping). */
@@ -67,6 +74,11 @@ export async function startTestApp(
     },
     async stopWorker(worker) {
       workers.splice(workers.indexOf(worker), 1);
+      await worker.close();
+    },
+    async killWorker(worker) {
+      workers.splice(workers.indexOf(worker), 1);
+      await worker.get<Queue>(getQueueToken(JOBS_QUEUE)).close(true);
       await worker.close();
     },
     setNow(at) {

@@ -24,3 +24,4 @@ export * from './database/batched-inserts';
 export * from './validation/body-bounds';
 export * from './deadline/request-deadline';
 export * from './http/pre-serialized';
+export * from './crash-points/crash-points';

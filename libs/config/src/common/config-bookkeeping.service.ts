@@ -1,6 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { ApiError, isDuplicateKeyError, RedisService } from '@app/shared';
+import {
+  ApiError,
+  CRASH_POINTS,
+  CrashPoints,
+  isDuplicateKeyError,
+  RedisService,
+} from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
@@ -38,6 +44,7 @@ export class ConfigBookkeeping {
     @InjectModel(ConfigStamp.name) private readonly stamps: Model<ConfigStamp>,
     @InjectModel(ConfigClaim.name) private readonly claims: Model<ConfigClaim>,
     private readonly redis: RedisService,
+    private readonly crashPoints: CrashPoints,
   ) {}
 
   /** The next free int32 id of `kind` for the client (1, 2, ...). */
@@ -134,6 +141,7 @@ export class ConfigBookkeeping {
       }
       ids.push(id);
     }
+    await this.crashPoints.at(CRASH_POINTS.configAfterNameClaims);
     return ids;
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { JOB_NAMES, JobQueue, Settings } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, JOB_NAMES, JobQueue, Settings } from '@app/shared';
 import type {
   ProfileWrite,
   ProfileWriteKind,
@@ -16,9 +16,9 @@ import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.
 const ENQUEUE_TIMEOUT_MS = 1000;
 
 /**
- * Accepts a validated profile write: records it in the database first (the record that
- * survives any crash), then marks its profile pending for the sweeper, then enqueues a
- * job that names its profile. Every database command is addressed by `_id`: the write's
+ * Accepts a validated profile write: marks its profile pending for the sweeper, records
+ * the write in the database (the record that survives any crash), then enqueues a job that
+ * names its profile. Every database command is addressed by `_id`: the write's
  * sequence number starts from what the read model knows (the highest accepted, or the
  * profile's appliedSeq) and the insert of `<client>|<profile>|<seq>` decides. It never writes the
  * profile document itself: the worker is its only writer (the embedded engine does not
@@ -38,6 +38,7 @@ export class ProfileWriteIntake {
     private readonly readModel: ProfileReadModel,
     private readonly queue: JobQueue,
     private readonly settings: Settings,
+    private readonly crashPoints: CrashPoints,
   ) {}
 
   async accept(write: {
@@ -54,6 +55,10 @@ export class ProfileWriteIntake {
      */
     known?: { appliedSeq: number; acceptedSeq: number };
   }): Promise<ProfileWrite> {
+    // The marker first: a process that dies after the write's insert leaves a write the
+    // sweeper finds; one that dies before it leaves a marker the sweeper removes (no trace).
+    await this.mark(write.clientId, write.profileId, new Date());
+    await this.crashPoints.at(CRASH_POINTS.acceptAfterMarker);
     const stored = await this.writes.append({
       clientId: write.clientId,
       profileId: write.profileId,
@@ -63,6 +68,7 @@ export class ProfileWriteIntake {
       userId: write.userId,
       scope: write.scope,
     });
+    await this.crashPoints.at(CRASH_POINTS.acceptAfterWriteInsert);
     try {
       // Redis down: skipped rather than waited for (GET reads the database meanwhile).
       if (this.readModel.available)
@@ -71,7 +77,6 @@ export class ProfileWriteIntake {
       // GET may show the previous version as Complete until the worker applies this write.
       this.logger.warn(`could not record ${stored._id} in the read model: ${String(error)}`);
     }
-    await this.mark(write.clientId, write.profileId, stored.acceptedAt);
     try {
       // The write is already recorded: a slow or absent Redis must not hold the answer.
       await this.queue.enqueue(
@@ -88,12 +93,14 @@ export class ProfileWriteIntake {
   }
 
   /**
-   * Marks the profile pending, after the write's insert: the sweeper removes a marker only
-   * once it is older than STALE_WRITE_MS and it found no write after appliedSeq, and it
-   * looks again after the removal (see SweepPendingWrites). So a marker this process
-   * inserted stands for at least STALE_WRITE_MS: within half of that (a margin for clock
-   * differences between processes) a further write of the profile needs no insert, which
-   * spared a second engine command (a duplicate-key error) for each write of a busy profile.
+   * Marks the profile pending, before the write's insert. The sweeper leaves a marker alone
+   * until it is older than STALE_WRITE_MS (far longer than an acceptance takes), then
+   * removes it only once it found no write after appliedSeq, and looks again after the
+   * removal (see SweepPendingWrites): so the write inserted next is always covered. A
+   * marker this process inserted stands for at least STALE_WRITE_MS: within half of that (a
+   * margin for clock differences between processes) a further write of the profile needs
+   * no insert, which spared a second engine command (a duplicate-key error) for each write
+   * of a busy profile.
    */
   private async mark(clientId: string, profileId: number, since: Date): Promise<void> {
     const key = `${clientId}|${profileId}`;

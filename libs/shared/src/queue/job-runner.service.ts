@@ -54,13 +54,20 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     for (const name of Object.values(JOB_NAMES)) {
       const handler = handlers.get(name);
       if (!handler) throw new Error(`No handler for job "${name}"`);
-      void this.queue.process(name, this.settings.workerConcurrency, async (job: Job) => {
-        if (isScheduledJob(name)) {
-          await this.runScheduled(name, job, handler as JobHandler<ScheduledJobName>);
-        } else {
-          await handler.handle(job.data);
-        }
-      });
+      // The promise settles when processing stops: with an error when Redis failed while
+      // Bull recorded a job's outcome (the job is then retried as stalled). Logged: left
+      // unhandled, it would end the process.
+      this.queue
+        .process(name, this.settings.workerConcurrency, async (job: Job) => {
+          if (isScheduledJob(name)) {
+            await this.runScheduled(name, job, handler as JobHandler<ScheduledJobName>);
+          } else {
+            await handler.handle(job.data);
+          }
+        })
+        .catch((error: unknown) =>
+          this.logger.warn(`processing of "${name}" jobs stopped: ${String(error)}`),
+        );
     }
     // Not awaited: a worker starts (and applies writes once Redis is back) without Redis.
     const register = () =>

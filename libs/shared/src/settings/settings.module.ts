@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { CrashPoints } from '../crash-points/crash-points';
 import { Settings } from './settings';
 
 @Global()
@@ -8,8 +9,9 @@ export class SettingsModule {
   static forRoot(settings: Settings): DynamicModule {
     return {
       module: SettingsModule,
-      providers: [{ provide: Settings, useValue: settings }],
-      exports: [Settings],
+      // CrashPoints rides along: every process has one, for tests to arm (crash-points.ts).
+      providers: [{ provide: Settings, useValue: settings }, CrashPoints],
+      exports: [Settings, CrashPoints],
     };
   }
 }

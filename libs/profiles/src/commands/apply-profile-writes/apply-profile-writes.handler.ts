@@ -1,7 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ApiError, JOB_NAMES, JobQueue, LeaseService, Settings } from '@app/shared';
+import {
+  ApiError,
+  CRASH_POINTS,
+  CrashPoints,
+  JOB_NAMES,
+  JobQueue,
+  LeaseService,
+  Settings,
+} from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-configuration.rules';
 import { nextExpiry } from '../../domain/consent-expiry';
@@ -69,6 +77,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly keyIndex: ProfileKeyIndex,
     private readonly queue: JobQueue,
     private readonly starts: WriteStarts,
+    private readonly crashPoints: CrashPoints,
   ) {}
 
   async execute({ clientId, profileId, seq, busy }: ApplyProfileWritesCommand): Promise<void> {
@@ -96,6 +105,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       () => void this.lease.extend(name, token, LEASE_TTL_MS).catch(() => undefined),
       LEASE_RENEW_MS,
     );
+    renewal.unref();
     try {
       await this.applyPending(hold, clientId, profileId, seq);
     } finally {
@@ -168,6 +178,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
           historyEntries(profile, next, write),
           { lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq },
         );
+        await this.crashPoints.at(CRASH_POINTS.applyAfterHistory);
       } catch (error) {
         if (!(error instanceof PermanentWriteError))
           return this.countFailure(hold, profile, write, error);
@@ -220,6 +231,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     await this.expiryIndex.beforeSave(profile);
     await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
     await this.profiles.replace(profile);
+    await this.crashPoints.at(CRASH_POINTS.applyAfterSave);
     await this.publish(profile);
     await this.expiryIndex.afterSave(before, profile);
     await this.keyIndex.afterSave(before, profile);

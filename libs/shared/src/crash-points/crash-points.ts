@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+
+/**
+ * Named points between the documents of a multi-document step (a write's insert and its
+ * marker, a save and its publication, a name claim and its entry), where a process may die.
+ * Tests arm a point in one process (`arm`); the next flow that reaches it stops there for
+ * ever, as if the process had died at that instant: nothing after the point runs, not even
+ * `finally` blocks. The test then closes that process (or leaves the frozen flow behind, for
+ * the api) and checks that what recovers afterwards (the sweeper, the next attempt, the
+ * next reader) finds a correct state. Unarmed, a point is one Set lookup.
+ */
+@Injectable()
+export class CrashPoints {
+  private readonly armed = new Map<string, () => void>();
+
+  /** Arms `name` once; resolves when a flow has reached it (and stopped there). */
+  arm(name: CrashPointName): Promise<void> {
+    return new Promise((resolve) => this.armed.set(name, resolve));
+  }
+
+  /** Disarms every point not reached (a test's cleanup). */
+  disarmAll(): void {
+    this.armed.clear();
+  }
+
+  /** A crash point: returns at once unless armed, else never. */
+  async at(name: CrashPointName): Promise<void> {
+    const reached = this.armed.get(name);
+    if (!reached) return;
+    this.armed.delete(name);
+    reached();
+    await new Promise<never>(() => undefined);
+  }
+}
+
+/** Every crash point of the service, where it lies, and what must recover it. */
+export const CRASH_POINTS = {
+  /** Acceptance: the profile's pending marker is stored; the write is not. */
+  acceptAfterMarker: 'accept:after-marker',
+  /** Acceptance: marker and write stored; the read model's `acc` and the job are not. */
+  acceptAfterWriteInsert: 'accept:after-write-insert',
+  /** Worker: the write's history pages are stored; the profile is not saved. */
+  applyAfterHistory: 'apply:after-history',
+  /** Worker: the profile is saved; its read model is not published, the key index not updated. */
+  applyAfterSave: 'apply:after-save',
+  /** Configuration create: the names are claimed; the entries are not stored. */
+  configAfterNameClaims: 'config:after-name-claims',
+} as const;
+
+export type CrashPointName = (typeof CRASH_POINTS)[keyof typeof CRASH_POINTS];

@@ -1,0 +1,241 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import request from 'supertest';
+import { CRASH_POINTS, CrashPoints, type CrashPointName, RedisService } from '@app/shared';
+import { configureTestTenant } from '../harness/configuration';
+import { createTestTenant, type TestTenant } from '../harness/session';
+import { eventually, startTestApp, type TestApp } from '../harness/test-app';
+
+/**
+ * A process may die between any two documents of a multi-document step (issue 10, point 4).
+ * Each test arms a crash point (libs/shared/src/crash-points): the flow that reaches it
+ * stops there for ever, as a process that died at that instant, nothing after it running;
+ * a worker is then killed (app.killWorker), and a new one started (its lease, which would lapse after
+ * LEASE_TTL_MS, is dropped at once); the api's frozen request is left behind. What must
+ * hold after: the write either completes later or leaves no trace, it applies once, in
+ * order, and readers never see a stale state as current.
+ */
+describe('Crash points between documents', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let auth: string;
+  let db: Connection;
+  let redis: RedisService;
+  const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
+
+  beforeAll(async () => {
+    app = await startTestApp({ workers: 0 });
+    tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
+    auth = await tenant.bearer();
+    db = app.api.get<Connection>(getConnectionToken());
+    redis = app.api.get(RedisService);
+  });
+  afterAll(() => app.close());
+  afterEach(async () => {
+    app.api.get(CrashPoints).disarmAll();
+    for (const worker of [...app.workers]) await app.stopWorker(worker);
+  });
+
+  const arm = (process: INestApplicationContext, point: CrashPointName) =>
+    process.get(CrashPoints).arm(point);
+  /** A request whose process dies on the way: never awaited for its answer. */
+  const abandoned = (pending: request.Test) =>
+    void pending.then(
+      () => undefined,
+      () => undefined,
+    );
+  const get = (id: number) => request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
+  const merge = (id: number, body: object) =>
+    request(app.http).post(`${base()}/${id}`).set('Authorization', auth).send(body);
+  const complete = (id: number, check: (profile: any) => boolean = () => true) =>
+    eventually(async () => {
+      const res = await get(id);
+      return res.body.UpdateStatus === 'Complete' && check(res.body) ? res.body : undefined;
+    });
+  const firstNames = async (id: number): Promise<string[]> => {
+    const res = await request(app.http)
+      .get(`${base()}/${id}/History/StandardFields`)
+      .set('Authorization', auth)
+      .expect(200);
+    return res.body.map((entry: any) => entry.CustomerName?.FirstName);
+  };
+  /** The dead worker's lease on a profile lapses (LEASE_TTL_MS): here, at once. */
+  const leaseLapses = (id: number) =>
+    redis.client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
+  const writesOf = (id: number) =>
+    db
+      .collection('profile_writes')
+      .countDocuments({ _id: { $regex: `^${tenant.clientId}\\|${id}\\|` } } as object);
+  const marked = async (id: number) =>
+    (await db
+      .collection('pending_profiles')
+      .countDocuments({ _id: `${tenant.clientId}|${id}` } as object)) > 0;
+
+  async function createProfile(firstName: string): Promise<number> {
+    const res = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send({ CustomerType: 'Customer', CustomerName: { FirstName: firstName } })
+      .expect(202);
+    const id: number = res.body.ProfileId;
+    await complete(id);
+    return id;
+  }
+
+  it('acceptance dying after the marker, before the write: no trace, the marker goes', async () => {
+    await app.startWorker();
+    const id = await createProfile('Marker');
+    const writes = await writesOf(id);
+    const reached = arm(app.api, CRASH_POINTS.acceptAfterMarker);
+    abandoned(merge(id, { DefaultLocale: 'nl-nl' }));
+    await reached;
+    expect(await writesOf(id)).toBe(writes);
+    expect(await marked(id)).toBe(true);
+    const profile = (await get(id).expect(200)).body;
+    expect(profile.UpdateStatus).toBe('Complete');
+    expect(profile.DefaultLocale).not.toBe('nl-nl');
+    // The sweeper removes the marker once it is stale and no write follows appliedSeq.
+    await eventually(async () => ((await marked(id)) ? undefined : true));
+    expect((await get(id).expect(200)).body.DefaultLocale).not.toBe('nl-nl');
+  });
+
+  it('acceptance dying after the write, before its job: the sweeper applies the write', async () => {
+    await app.startWorker();
+    const id = await createProfile('Insert');
+    const reached = arm(app.api, CRASH_POINTS.acceptAfterWriteInsert);
+    abandoned(merge(id, { DefaultLocale: 'nl-nl' }));
+    await reached;
+    expect((await complete(id, (p) => p.DefaultLocale === 'nl-nl')).DefaultLocale).toBe('nl-nl');
+    // A later write takes the next sequence number and applies after it.
+    await merge(id, { DefaultLocale: 'fr-ca' }).expect(202);
+    expect((await complete(id, (p) => p.DefaultLocale === 'fr-ca')).DefaultLocale).toBe('fr-ca');
+  });
+
+  it('a worker dying after the history, before the save: the next worker applies the write once', async () => {
+    const first = await app.startWorker();
+    const id = await createProfile('A');
+    const reached = arm(first, CRASH_POINTS.applyAfterHistory);
+    await merge(id, { CustomerName: { FirstName: 'B' } }).expect(202);
+    await reached;
+    await app.killWorker(first);
+    expect((await get(id).expect(200)).body.CustomerName.FirstName).toBe('A');
+    await leaseLapses(id);
+    await app.startWorker();
+    await complete(id, (p) => p.CustomerName.FirstName === 'B');
+    expect(await firstNames(id)).toEqual(['A', 'B']);
+  });
+
+  it('a worker dying after the save, before the publication: readers and searches see the save', async () => {
+    const first = await app.startWorker();
+    const id = await createProfile('Saved');
+    const reached = arm(first, CRASH_POINTS.applyAfterSave);
+    await merge(id, { Emails: [{ EmailAddress: 'crash-save@example.com' }] }).expect(202);
+    await reached;
+    await app.killWorker(first);
+    // The read model was marked dirty before the save: GET reads the database.
+    const profile = (await get(id).expect(200)).body;
+    expect(profile.UpdateStatus).toBe('Complete');
+    expect(profile.Emails.map((e: any) => e.EmailAddress)).toEqual(['crash-save@example.com']);
+    // The search keys were added before the save.
+    const found = await request(app.http)
+      .get(`${base()}/Email?emailAddress=crash-save@example.com`)
+      .set('Authorization', auth)
+      .expect(200);
+    expect(found.body.map((p: any) => p.ProfileId)).toEqual([id]);
+    await leaseLapses(id);
+    await app.startWorker();
+    await merge(id, { DefaultLocale: 'de-de' }).expect(202);
+    await complete(id, (p) => p.DefaultLocale === 'de-de');
+    // Each entry shows the standard fields: the create's and the locale change's (the email
+    // write changed none), so the saved write was not applied again.
+    expect(await firstNames(id)).toEqual(['Saved', 'Saved']);
+    const contacts = await request(app.http)
+      .get(`${base()}/${id}/History/ContactElements`)
+      .set('Authorization', auth)
+      .expect(200);
+    expect(contacts.body).toHaveLength(1);
+  });
+
+  it('a configuration create dying after its name claims: the name is free again after the grace period', async () => {
+    const body = (TypeName: string) => ({
+      ConsentTypes: [
+        {
+          TypeName,
+          IsActive: true,
+          LocalizedFields: [{ Locale: 'en-us', Name: TypeName }],
+          Versions: [
+            {
+              ConsentVersion: '1.0',
+              LocalizedFields: [{ ConsentLanguage: 'I agree', Locale: 'en-us', Name: TypeName }],
+            },
+          ],
+        },
+      ],
+    });
+    const post = () =>
+      request(app.http)
+        .post(`/Profiles/v4/${tenant.clientId}/ConsentTypes`)
+        .set('Authorization', auth)
+        .send(body('Crashy'));
+    const reached = arm(app.api, CRASH_POINTS.configAfterNameClaims);
+    abandoned(post());
+    await reached;
+    // As far as anyone can tell, a create is in flight: the name stays taken for now.
+    await post().expect(409);
+    // Time passes (NAME_CLAIM_GRACE_MS): the claim is stale, its entry was never stored.
+    await db
+      .collection('config_claims')
+      .updateOne({ _id: `${tenant.clientId}|consent-type|name:crashy` } as object, {
+        $set: { claimedAt: new Date(0) },
+      });
+    const created = await post().expect(201);
+    expect(created.body.ConsentTypes[0].TypeName).toBe('Crashy');
+  });
+
+  it('killing the worker again and again under load loses no write, applies none twice, keeps the order', async () => {
+    let worker = await app.startWorker();
+    const ids = [await createProfile('K0'), await createProfile('K1'), await createProfile('K2')];
+    const WRITES = 12;
+    let submitting = true;
+    const submitted = Promise.all(
+      ids.map(async (id) => {
+        for (let n = 0; n < WRITES; n++) {
+          await merge(id, {
+            CustomerName: { FirstName: `n${n}` },
+            ProfileTags: [{ Name: `t${n}` }],
+          }).expect(202);
+        }
+      }),
+    ).finally(() => (submitting = false));
+    const points = [CRASH_POINTS.applyAfterHistory, CRASH_POINTS.applyAfterSave];
+    let kills = 0;
+    for (let round = 0; round < 6 && submitting; round++) {
+      const reached = arm(worker, points[round % points.length]);
+      const hit = await Promise.race([
+        reached.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 5000)),
+      ]);
+      if (!hit) break;
+      kills++;
+      await app.killWorker(worker);
+      for (const id of ids) await leaseLapses(id);
+      worker = await app.startWorker();
+    }
+    await submitted;
+    expect(kills).toBeGreaterThanOrEqual(2);
+    for (const [index, id] of ids.entries()) {
+      const profile = await complete(id, (p) => p.CustomerName.FirstName === `n${WRITES - 1}`);
+      // Order kept, none lost: every tag, in acceptance order.
+      expect(profile.ProfileTags.map((t: any) => t.Name)).toEqual(
+        Array.from({ length: WRITES }, (_, n) => `t${n}`),
+      );
+      // None applied twice: each write's change is in the history exactly once.
+      expect(await firstNames(id)).toEqual([
+        `K${index}`,
+        ...Array.from({ length: WRITES }, (_, n) => `n${n}`),
+      ]);
+    }
+  });
+});
