@@ -111,8 +111,15 @@ async function probe(name, options) {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-bench-'));
-  const engine = await startFerretdb({ dataDir: path.join(dir, 'engine') });
-  const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
+  // The engine's and Redis's logs are kept (in the OS temp dir) when the run fails.
+  const logs = { engine: path.join(dir, 'engine.log'), redis: path.join(dir, 'redis.log') };
+  const engine = await startFerretdb({ dataDir: path.join(dir, 'engine'), logFile: logs.engine });
+  const redisServer = await startRedis({
+    dir: path.join(dir, 'redis'),
+    persist: false,
+    logFile: logs.redis,
+  });
+  let failed = true;
   const apiPort = await freePort();
   const basePort = await freePort();
   const jwtSecret = randomUUID();
@@ -379,8 +386,16 @@ async function main() {
     }
     await mongo.close();
     redis.disconnect();
+    failed = false;
   } finally {
     for (const child of children.reverse()) await stop(child);
+    if (failed) {
+      for (const [name, file] of Object.entries(logs)) {
+        const kept = path.join(os.tmpdir(), `pcp-bench-failed-${name}.log`);
+        if (fs.existsSync(file)) fs.copyFileSync(file, kept);
+        log(`run failed: the ${name} log is kept in ${kept}`);
+      }
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   }
   report(rows, growth, disk);
@@ -421,6 +436,9 @@ function report(rows, growth, disk) {
     console.log(
       `  ${name.padEnd(60)} ${sizes.map((s) => `${s}: ${fmt(bySize[s], 6)} ms`).join('  ')}  x${(last / first).toFixed(2)}`,
     );
+  }
+  if (seed.retried503.count) {
+    console.log(`\n${seed.retried503.count} merge(s) answered 503 (request deadline) and were sent again`);
   }
   console.log('\ndisk and memory per profile:');
   for (const d of disk) {
