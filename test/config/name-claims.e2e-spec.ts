@@ -57,6 +57,13 @@ describe('Configuration name claims left by a crash', () => {
       .post(`${base()}/CustomFields/Text`)
       .set('Authorization', auth)
       .send({ TextFields: [{ Name, LocalizedDisplayNames: localized(Name) }] });
+  const createTextFields = (names: string[]) =>
+    request(app.http)
+      .post(`${base()}/CustomFields/Text`)
+      .set('Authorization', auth)
+      .send({
+        TextFields: names.map((Name) => ({ Name, LocalizedDisplayNames: localized(Name) })),
+      });
   const renameTextField = (id: number, Name: string) =>
     request(app.http)
       .patch(`${base()}/CustomField/Text/${id}`)
@@ -111,5 +118,34 @@ describe('Configuration name claims left by a crash', () => {
     const res = await renameTextField(other.body.TextFields[0].Id, 'Epsilon').expect(409);
     expect(res.body.Message).toContain('Epsilon');
     expect(held.body.TextFields[0].Name).toBe('Epsilon');
+  });
+
+  it('a create of many entries whose one name is taken creates none and leaves the other names free', async () => {
+    await leftClaim('custom-field', 'taken', 904, new Date());
+    const res = await createTextFields(['One', 'Two', 'Taken', 'Three']).expect(409);
+    expect(res.body.Message).toContain('"Taken"');
+    const created = await createTextFields(['One', 'Two', 'Three']).expect(201);
+    expect(created.body.TextFields.map((field: { Name: string }) => field.Name)).toEqual([
+      'One',
+      'Two',
+      'Three',
+    ]);
+  });
+
+  it('concurrent creates of many entries get distinct ids, each in the order of its body', async () => {
+    const bodies = ['p', 'q', 'r'].map((prefix) =>
+      Array.from({ length: 12 }, (_, n) => `${prefix}${n}`),
+    );
+    const results = await Promise.all(bodies.map((names) => createTextFields(names)));
+    const ids: number[] = [];
+    for (const [index, res] of results.entries()) {
+      expect(res.status).toBe(201);
+      const fields = res.body.TextFields as { Id: number; Name: string }[];
+      expect(fields.map((field) => field.Name)).toEqual(bodies[index]);
+      const own = fields.map((field) => field.Id);
+      expect(own).toEqual([...own].sort((a, b) => a - b));
+      ids.push(...own);
+    }
+    expect(new Set(ids).size).toBe(36);
   });
 });

@@ -21,7 +21,7 @@ export class BatchedInserts<T extends Document> {
   private readonly loader: DataLoader<T, InsertOutcome>;
 
   constructor(collection: () => Collection<T>) {
-    this.loader = new DataLoader<T, InsertOutcome>((docs) => insertAll(collection(), docs), {
+    this.loader = new DataLoader<T, InsertOutcome>((docs) => insertEach(collection(), docs), {
       cache: false,
       maxBatchSize: MAX_BATCH,
       // After the I/O phase: requests parsed in the same turn share one command.
@@ -34,7 +34,11 @@ export class BatchedInserts<T extends Document> {
   }
 }
 
-async function insertAll<T extends Document>(
+/**
+ * Inserts `docs` in one unordered command and tells, per document, whether it was inserted
+ * or its `_id` was taken (or the error that concerns it).
+ */
+export async function insertEach<T extends Document>(
   collection: Collection<T>,
   docs: readonly T[],
 ): Promise<(InsertOutcome | Error)[]> {
