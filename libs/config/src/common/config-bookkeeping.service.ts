@@ -59,6 +59,7 @@ export class ConfigBookkeeping {
    * between come back as duplicates and are replaced by the next ones.
    */
   async nextIds(clientId: string, kind: string, count: number): Promise<number[]> {
+    if (count === 0) return [];
     const last = await this.claims
       .find({ clientId, kind, _id: { $regex: '\\|id:\\d+$' } })
       .sort({ entryId: -1 })

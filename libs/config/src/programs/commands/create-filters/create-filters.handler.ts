@@ -56,11 +56,10 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
             consents: filter.RequiredPreferenceConsents,
           })),
         );
-        created = [];
-        for (const [index, filter] of filters.entries()) {
-          const id = await this.bookkeeping.nextId(clientId, FILTER_KIND);
-          created.push(toStoredFilter(filter, id, resolved[index]));
-        }
+        const ids = await this.bookkeeping.nextIds(clientId, FILTER_KIND, filters.length);
+        created = filters.map((filter, index) =>
+          toStoredFilter(filter, ids[index], resolved[index]),
+        );
         return {
           ...current,
           Filters: [...current.Filters, ...created],

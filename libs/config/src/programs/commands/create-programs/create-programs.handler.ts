@@ -73,12 +73,17 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
 
     const edited = editedOnCreate(userId, new Date());
     const stored: StoredProgram[] = [];
+    const filterIds = await this.bookkeeping.nextIds(
+      clientId,
+      FILTER_KIND,
+      programs.reduce((sum, program) => sum + (program.Filters?.length ?? 0), 0),
+    );
     let list = 0;
     for (const [index, program] of programs.entries()) {
       const filters = [];
       for (const filter of program.Filters ?? []) {
-        const filterId = await this.bookkeeping.nextId(clientId, FILTER_KIND);
-        filters.push(toStoredFilter(filter, filterId, resolved[list++]));
+        filters.push(toStoredFilter(filter, filterIds[list], resolved[list]));
+        list++;
       }
       stored.push({
         _id: programRevisionKey(clientId, ids[index], 0),
