@@ -369,8 +369,8 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
       Edited: { ...type.Edited, ModifiedDate: expect.any(String) },
     });
     expect((await get(`?Id=${type.TypeId}`).expect(200)).body.ConsentTypes[0]).toEqual(updated);
-    // The old name is free again.
-    await post({ ConsentTypes: [consentType({ TypeName: type.TypeName })] }).expect(201);
+    // The old name stays the type's (stored consents may still carry it): no other type takes it.
+    await post({ ConsentTypes: [consentType({ TypeName: type.TypeName })] }).expect(409);
     // Back to profile-only.
     const profileOnly = await patch(type.TypeId, [
       { op: 'replace', path: '/ChannelId', value: null },
@@ -453,15 +453,23 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
     expect(third.ExpirationInDays).toBe(30);
     const second = byPost.body.ConsentTypes[0].Versions[1];
     expect(third.PublishedDate > second.PublishedDate).toBe(true);
-    // Changes that publish nothing record nothing.
+    // Changes that publish nothing record no version (a rename records its own event).
     await patch(type.TypeId, [
       { op: 'replace', path: '/Versions/0/IsActive', value: false },
     ]).expect(200);
     await patch(type.TypeId, [
       { op: 'replace', path: '/TypeName', value: 'Events renamed' },
     ]).expect(200);
+    const renamed = (await eventsOf(type.TypeId)).filter(
+      (event) => event.type === 'consent-type-renamed',
+    );
+    expect(renamed).toEqual([
+      expect.objectContaining({ consentType: type.TypeName, typeId: type.TypeId }),
+    ]);
 
-    const events = await eventsOf(type.TypeId);
+    const events = (await eventsOf(type.TypeId)).filter(
+      (event) => event.type === 'consent-version-published',
+    );
     expect(events.map((event) => event.consentVersion).sort()).toEqual(['1.0', '2.0', '3.0']);
     const published = events.find((event) => event.consentVersion === '3.0');
     expect(published).toEqual({
@@ -478,13 +486,17 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
     // A duplicate publication is refused and records nothing more.
     const again = await publish(type.TypeId, version('3.0'));
     expect(again.status).toBe(409);
-    expect(await eventsOf(type.TypeId)).toHaveLength(3);
+    expect(await eventsOf(type.TypeId)).toHaveLength(4);
 
     // The worker marks events processed; they leave the pending list.
     const outbox = app.api.get(ConfigEventOutbox);
     await outbox.markProcessed(published!._id);
     const left = await eventsOf(type.TypeId);
-    expect(left.map((event) => event.consentVersion).sort()).toEqual(['1.0', '2.0']);
+    expect(left.map((event) => event.consentVersion ?? event.type).sort()).toEqual([
+      '1.0',
+      '2.0',
+      'consent-type-renamed',
+    ]);
   });
 
   it('POST /Versions validates its body and answers 404 for an unknown type', async () => {

@@ -1222,17 +1222,17 @@ describe('Programs, filters, program groups, custom properties, required consent
     it('answers IsConsentTypeRequiredQuery for consent-types, case-insensitively and per client', async () => {
       const queries = app.api.get(QueryBus);
       expect(
-        await queries.execute(new IsConsentTypeRequiredQuery(client.clientId, 'emailMARKETING')),
+        await queries.execute(new IsConsentTypeRequiredQuery(client.clientId, ['emailMARKETING'])),
       ).toBe(true);
-      expect(await queries.execute(new IsConsentTypeRequiredQuery(client.clientId, 'Terms'))).toBe(
-        true,
-      );
       expect(
-        await queries.execute(new IsConsentTypeRequiredQuery(client.clientId, 'Retired')),
+        await queries.execute(new IsConsentTypeRequiredQuery(client.clientId, ['Terms'])),
+      ).toBe(true);
+      expect(
+        await queries.execute(new IsConsentTypeRequiredQuery(client.clientId, ['Retired'])),
       ).toBe(false);
       const stranger = await newClient();
       expect(
-        await queries.execute(new IsConsentTypeRequiredQuery(stranger.clientId, 'Terms')),
+        await queries.execute(new IsConsentTypeRequiredQuery(stranger.clientId, ['Terms'])),
       ).toBe(false);
     });
 
@@ -1272,7 +1272,7 @@ describe('Programs, filters, program groups, custom properties, required consent
       expect(
         await app.api
           .get(QueryBus)
-          .execute(new IsConsentTypeRequiredQuery(client.clientId, 'EmailMarketing')),
+          .execute(new IsConsentTypeRequiredQuery(client.clientId, ['EmailMarketing'])),
       ).toBe(false);
 
       await setConsentTypeActive(client, marketingTypeId, true);

@@ -4,6 +4,7 @@ import { ApiAuthGuard } from './http/api-auth.guard';
 import { BearerJwtStrategy } from './http/bearer-jwt.strategy';
 import { CustomAuth3Strategy } from './http/customauth3.strategy';
 import { TokenController } from './http/token.controller';
+import { ScopeConsentTypeRenamedHandler } from './services/consent-type-renamed.handler';
 
 /**
  * Global: registers the two passport strategies once and provides what `ApiAuthGuard`
@@ -22,5 +23,6 @@ export class AuthGuardModule {}
 @Module({
   imports: [AuthCoreModule, AuthGuardModule],
   controllers: [TokenController],
+  providers: [ScopeConsentTypeRenamedHandler],
 })
 export class AuthApiModule {}

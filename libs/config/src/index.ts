@@ -7,6 +7,12 @@ export { ConfigurationReader } from './reader/configuration-reader.service';
 export type { ClientVocabulary } from './reader/client-vocabulary';
 export { ConsentTypeCatalog } from './consent-types/consent-type-catalog.service';
 export { ConfigEventOutbox } from './consent-types/config-event-outbox.service';
+export type { ConsentTypeDetails } from './consent-types/consent-type.mapper';
+export {
+  CONSENT_TYPE_RENAMED,
+  CONSENT_VERSION_PUBLISHED,
+  type ConfigEvent,
+} from './consent-types/config-event.schema';
 export { CustomFieldCatalog } from './custom-fields/custom-field-catalog.service';
 export { PicklistCatalog } from './picklists/picklist-catalog.service';
 export { checkCustomFieldValue } from './custom-fields/domain/custom-field-value';

@@ -25,3 +25,4 @@ export * from './validation/body-bounds';
 export * from './deadline/request-deadline';
 export * from './http/pre-serialized';
 export * from './crash-points/crash-points';
+export * from './events/consent-type-renamed.event';

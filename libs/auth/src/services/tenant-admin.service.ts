@@ -282,6 +282,38 @@ export class TenantAdminService {
   }
 
   /**
+   * A consent type renamed: every user group whose scope lists one of its former names
+   * lists its new name too. The former names stay listed (they stay the type's for good):
+   * profiles show a consent under its former name until their next write.
+   */
+  async addRenamedConsentType(
+    clientId: string,
+    formerNames: string[],
+    typeName: string,
+  ): Promise<void> {
+    const key = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+    const former = new Set(formerNames.map(key));
+    for (let attempt = 0; attempt < GROUP_WRITE_ATTEMPTS; attempt++) {
+      const client = await this.clients.findById(clientId);
+      if (!client) return;
+      let changed = false;
+      const groups = client.userGroups.map((group) => {
+        const listed = group.scope?.consentTypes;
+        if (!listed?.some((name) => former.has(key(name)))) return group;
+        if (listed.some((name) => key(name) === key(typeName))) return group;
+        changed = true;
+        return { ...group, scope: { ...group.scope, consentTypes: [...listed, typeName] } };
+      });
+      if (!changed) return;
+      if (await this.clients.replaceGroups(clientId, client.revision, groups)) {
+        await this.announce(clientId);
+        return;
+      }
+    }
+    throw ApiError.conflict(`The groups of client ${clientId} kept changing; retry`);
+  }
+
+  /**
    * Tells every running api process that the tenant's auth data changed (a new auth stamp:
    * they reload it on the next request), after the change is stored. Off in the admin CLI
    * when no stack runs (NOTIFY_AUTH_CHANGES=false): no process caches anything then.

@@ -28,8 +28,11 @@ const STAMP_COPY_TTL_SECONDS = 60;
  */
 export const NAME_CLAIM_GRACE_MS = 2 * 60 * 1000;
 
-/** The current name of the kind's entry `entryId`, or null when no such entry is stored. */
-export type NameHolder = (entryId: number) => Promise<string | null>;
+/**
+ * The name of the kind's entry `entryId` (or every name it keeps claimed: consent types keep
+ * their former names), or null when no such entry is stored.
+ */
+export type NameHolder = (entryId: number) => Promise<string | string[] | null>;
 
 /**
  * Ids, unique names and the change stamp of a client's configuration entries. The stamp
@@ -129,10 +132,11 @@ export class ConfigBookkeeping {
     // Claims stored before claimedAt was kept count as old.
     const age = Date.now() - (claim.claimedAt ? new Date(claim.claimedAt).getTime() : 0);
     if (age < NAME_CLAIM_GRACE_MS) return false;
-    const current = await holder(claim.entryId);
-    if (current !== null && nameKeyOf(current) === key) return false;
+    const held = await holder(claim.entryId);
+    const names = held === null ? [] : [held].flat();
+    if (names.some((name) => nameKeyOf(name) === key)) return false;
     this.logger.warn(
-      `name claim ${claim._id} of entry ${claim.entryId} is stale (the entry ${current === null ? 'does not exist' : `is named "${current}"`}): taken over`,
+      `name claim ${claim._id} of entry ${claim.entryId} is stale (the entry ${held === null ? 'does not exist' : `is named "${names[0]}"`}): taken over`,
     );
     return true;
   }

@@ -40,6 +40,11 @@ export async function saveWithRetry<T extends RevisionedEntry>(options: {
   names?: NameClaims;
   /** The name `names` claims (default: the entry's `Name`). */
   nameOf?: (entry: T) => string;
+  /**
+   * Every name the entry keeps claimed (default: its current name only): a kind whose former
+   * names stay reserved to the entry (consent types) lists them here, so they are not released.
+   */
+  heldNames?: (entry: T) => string[];
   what: string;
 }): Promise<{ before: T; after: T }> {
   const { names } = options;
@@ -69,9 +74,10 @@ export async function saveWithRetry<T extends RevisionedEntry>(options: {
   } finally {
     if (names && releasable.size) {
       const latest = await options.load();
-      const held = latest ? nameKeyOf(nameOf(latest)) : undefined;
+      const heldNames = options.heldNames ?? ((entry: T) => [nameOf(entry)]);
+      const held = new Set(latest ? heldNames(latest).map(nameKeyOf) : []);
       for (const [key, name] of releasable) {
-        if (key !== held) await names.release(name);
+        if (!held.has(key)) await names.release(name);
       }
     }
   }

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
-import { ConfigEvent, CONSENT_VERSION_PUBLISHED } from './config-event.schema';
+import {
+  ConfigEvent,
+  CONSENT_TYPE_RENAMED,
+  CONSENT_VERSION_PUBLISHED,
+} from './config-event.schema';
 
 export function consentVersionEventId(clientId: string, typeId: number, version: string): string {
   return `${clientId}|consent-version|${typeId}|${version}`;
@@ -40,6 +44,32 @@ export class ConfigEventOutbox {
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
       }
+    }
+  }
+
+  /**
+   * Records that the consent type's revision `revision` renames it from `formerName`, so
+   * the worker gives every profile holding a consent under that name the current one.
+   */
+  async recordConsentTypeRename(
+    clientId: string,
+    typeId: number,
+    revision: number,
+    formerName: string,
+    at = new Date(),
+  ): Promise<void> {
+    try {
+      await this.events.create({
+        _id: `${clientId}|${CONSENT_TYPE_RENAMED}|${typeId}|${revision}`,
+        clientId,
+        type: CONSENT_TYPE_RENAMED,
+        consentType: formerName,
+        typeId,
+        at,
+        processedAt: null,
+      });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
     }
   }
 

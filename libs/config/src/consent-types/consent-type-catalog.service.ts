@@ -8,10 +8,18 @@ import { ConsentTypeRepository } from './consent-type.repository';
 export class ConsentTypeCatalog {
   constructor(private readonly types: ConsentTypeRepository) {}
 
-  /** The type named `name` (trimmed, spaces folded, case-insensitive), or null. */
+  /**
+   * The type named `name` (trimmed, spaces folded, case-insensitive) now, else the type
+   * that had that name before a rename, or null.
+   */
   async findByName(clientId: string, name: string): Promise<ConsentTypeDetails | null> {
-    const type = await this.types.findByNameKey(clientId, nameKeyOf(name));
-    return type ? toConsentTypeDetails(type) : null;
+    const key = nameKeyOf(name);
+    const type = await this.types.findByNameKey(clientId, key);
+    if (type) return toConsentTypeDetails(type);
+    const renamed = (await this.types.list(clientId)).find((entry) =>
+      (entry.FormerNames ?? []).some((former) => nameKeyOf(former) === key),
+    );
+    return renamed ? toConsentTypeDetails(renamed) : null;
   }
 
   async findById(clientId: string, typeId: number): Promise<ConsentTypeDetails | null> {

@@ -2,15 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../common/config-bookkeeping.service';
-import { ConsentTypeDeactivatedEvent, IsConsentTypeRequiredQuery } from '../common/cross-area';
-import { editedOnUpdate, validateInput } from '../common/entry-request';
+import {
+  ConsentTypeDeactivatedEvent,
+  ConsentTypeRenamedEvent,
+  IsConsentTypeRequiredQuery,
+} from '../common/cross-area';
+import { editedOnUpdate, nameKeyOf, validateInput } from '../common/entry-request';
 import { saveWithRetry } from '../common/save-with-retry';
 import { ConfigEventOutbox } from './config-event-outbox.service';
 import { consentTypeProblems, missingVersions, repeatedVersion } from './domain/consent-type.rules';
 import { toStoredConsentType } from './consent-type.input';
 import { toConsentTypeDto } from './consent-type.mapper';
 import { ConsentTypeRepository } from './consent-type.repository';
-import { CONSENT_TYPE_KIND, type StoredConsentType } from './consent-type.schema';
+import { CONSENT_TYPE_KIND, namesOf, type StoredConsentType } from './consent-type.schema';
 import { ConsentTypeDto, type ConsentTypeListDto } from './dto/consent-type.dto';
 
 /**
@@ -46,9 +50,10 @@ export class ConsentTypeWriter {
         CONSENT_TYPE_KIND,
         typeId,
         (name) => `Consent type "${name}" already exists`,
-        (id) => this.repository.findOne(clientId, id).then((entry) => entry?.TypeName ?? null),
+        (id) => this.repository.findOne(clientId, id).then((entry) => entry && namesOf(entry)),
       ),
       nameOf: (type) => type.TypeName,
+      heldNames: namesOf,
       change: async (stored) => {
         const dto = validateInput(
           ConsentTypeDto,
@@ -76,13 +81,27 @@ export class ConsentTypeWriter {
           result.published,
           result.publishedAt,
         );
+        if (nameKeyOf(stored.TypeName) !== nameKeyOf(result.stored.TypeName)) {
+          await this.outbox.recordConsentTypeRename(
+            clientId,
+            typeId,
+            result.stored.revision,
+            stored.TypeName,
+            now,
+          );
+        }
         return result.stored;
       },
     });
     await this.bookkeeping.touch(clientId);
+    if (nameKeyOf(before.TypeName) !== nameKeyOf(after.TypeName)) {
+      this.events.publish(
+        new ConsentTypeRenamedEvent(clientId, after.FormerNames ?? [], after.TypeName),
+      );
+    }
     if (before.IsActive !== false && !after.IsActive) {
-      // Filters name the type as it was stored when they were configured.
-      this.events.publish(new ConsentTypeDeactivatedEvent(clientId, before.TypeName));
+      // Filters name the type as it was stored when they were configured: under any name.
+      this.events.publish(new ConsentTypeDeactivatedEvent(clientId, namesOf(after)));
     }
     return { ConsentTypes: [toConsentTypeDto(after)] };
   }
@@ -112,7 +131,7 @@ export class ConsentTypeWriter {
     const channelAfter = dto.ChannelId ?? null;
     if (
       channelBefore !== channelAfter &&
-      (await this.queries.execute(new IsConsentTypeRequiredQuery(clientId, stored.TypeName)))
+      (await this.queries.execute(new IsConsentTypeRequiredQuery(clientId, namesOf(stored))))
     ) {
       throw ApiError.badRequest(
         `Invalid ChannelId (value ${JSON.stringify(channelAfter)}): consent type "${stored.TypeName}" ` +

@@ -46,6 +46,7 @@ export function toStoredConsentType(
     current: true,
     TypeName: name,
     nameKey: nameKeyOf(name),
+    ...formerNames(context.previous, name),
     LocalizedFields: (dto.LocalizedFields ?? []).map((field) => ({
       Locale: field.Locale,
       Name: field.Name,
@@ -115,4 +116,21 @@ function versionContent(
     IsActive: version.IsActive ?? true,
     IsAssociatedWithProfiles: version.IsAssociatedWithProfiles ?? false,
   };
+}
+
+/** The former names after a save named `name`: the previous ones, plus the previous name when it changed. */
+function formerNames(
+  previous: StoredConsentType | undefined,
+  name: string,
+): Pick<StoredConsentType, 'FormerNames'> {
+  if (!previous) return {};
+  const names = [...(previous.FormerNames ?? []), previous.TypeName];
+  const seen = new Set([nameKeyOf(name)]);
+  const former = names.filter((former) => {
+    const key = nameKeyOf(former);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return former.length ? { FormerNames: former } : {};
 }

@@ -89,6 +89,8 @@ export interface ConsentTypeDetails extends ConsentTypeSummary {
   LatestVersion: string | null;
   /** The type's key-value attributes (what the consent-attribute profile search matches). */
   Attributes: { Key: string; Value?: string }[];
+  /** Names the type had before TypeName (see StoredConsentType.FormerNames). */
+  FormerNames: string[];
 }
 
 export function toConsentTypeDetails(type: StoredConsentType): ConsentTypeDetails {
@@ -105,6 +107,7 @@ export function toConsentTypeDetails(type: StoredConsentType): ConsentTypeDetail
       PublishedDate: version.PublishedDate,
     })),
     LatestVersion: latestVersion(type.Versions)?.ConsentVersion ?? null,
+    FormerNames: type.FormerNames ?? [],
     Attributes: (type.Attributes ?? []).map((attribute) => ({
       Key: attribute.Key,
       ...(attribute.Value != null ? { Value: attribute.Value } : {}),

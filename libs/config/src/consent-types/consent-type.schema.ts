@@ -57,6 +57,12 @@ export class StoredConsentType {
   @Prop({ type: String, required: true }) TypeName: string;
   /** The name as compared for uniqueness (trimmed, spaces folded, lower case). */
   @Prop({ type: String, required: true }) nameKey: string;
+  /**
+   * Every name the type had before its current one. Stored consents, filters and queued
+   * writes may still carry one: they resolve to this type (ClientVocabulary), and the names
+   * stay claimed by it, so no other consent type can ever take them.
+   */
+  @Prop({ type: [String], default: undefined }) FormerNames?: string[];
   @Prop({ type: [TypeLocalizedFieldSchema], default: [] })
   LocalizedFields: StoredTypeLocalizedField[];
   @Prop({ type: Boolean, default: true }) IsActive: boolean;
@@ -81,3 +87,8 @@ export function consentTypeKey(clientId: string, typeId: number, revision: numbe
 }
 
 export const CONSENT_TYPE_KIND = 'consent-type';
+
+/** Every name a consent type keeps claimed: the current one and all former ones. */
+export function namesOf(type: StoredConsentType): string[] {
+  return [type.TypeName, ...(type.FormerNames ?? [])];
+}

@@ -8,6 +8,7 @@ import { UpdateFilterHandler } from './commands/update-filter/update-filter.hand
 import { UpdateProgramGroupHandler } from './commands/update-program-group/update-program-group.handler';
 import { UpdateProgramHandler } from './commands/update-program/update-program.handler';
 import { ConsentTypeDeactivatedHandler } from './events/consent-type-deactivated.handler';
+import { ConsentTypeRenamedHandler } from './events/consent-type-renamed.handler';
 import { ConfigRoutesController } from './http/config-routes.controller';
 import { FiltersController } from './http/filters.controller';
 import { ProgramGroupsController } from './http/program-groups.controller';
@@ -48,6 +49,7 @@ import { RequiredConsents } from './services/required-consents.service';
     GetMatchingProgramGroupsHandler,
     IsConsentTypeRequiredHandler,
     ConsentTypeDeactivatedHandler,
+    ConsentTypeRenamedHandler,
   ],
   exports: [ProgramsPersistenceModule],
 })

@@ -18,6 +18,8 @@ export class ClientVocabulary {
   private readonly customFields: Map<string, ResolvedCustomField>;
   private readonly programs: Map<number, { IsActive: boolean }>;
   private readonly filters: Map<number, VocabularyFilter>;
+  /** Whether some consent type has a former name (renaming stored references can be skipped otherwise). */
+  readonly renamedConsentTypes: boolean = false;
 
   constructor(
     readonly stamp: string,
@@ -31,7 +33,17 @@ export class ClientVocabulary {
         entries.map((entry) => [`${kind}:${nameKeyOf(entry.TypeName)}`, entry] as const),
       ),
     );
+    // Current names first: a former name never shadows a type's current one (names claimed
+    // before former names were kept may have passed to another type).
     this.consentTypes = new Map(consentTypes.map((type) => [nameKeyOf(type.TypeName), type]));
+    for (const type of consentTypes) {
+      for (const former of type.FormerNames) {
+        if (!this.consentTypes.has(nameKeyOf(former))) {
+          this.consentTypes.set(nameKeyOf(former), type);
+          this.renamedConsentTypes = true;
+        }
+      }
+    }
     this.customFields = new Map(
       customFields.map((field) => [nameKeyOf(field.definition.Name), field]),
     );
@@ -40,7 +52,13 @@ export class ClientVocabulary {
     );
     this.filters = new Map(
       programs.flatMap((program) =>
-        program.Filters.map((filter) => [filter.ID, toVocabularyFilter(program, filter)] as const),
+        program.Filters.map(
+          (filter) =>
+            [
+              filter.ID,
+              toVocabularyFilter(program, filter, (name) => this.consentTypeName(name) ?? name),
+            ] as const,
+        ),
       ),
     );
   }
@@ -64,13 +82,26 @@ export class ClientVocabulary {
     return this.types.get(`${kind}:${nameKeyOf(name)}`);
   }
 
+  /** The consent type called `name`, now or before a rename. */
   consentType(name: string): ConsentTypeDetails | undefined {
     return this.consentTypes.get(nameKeyOf(name));
   }
 
+  /** The current name of the consent type called `name` now or before a rename. */
+  consentTypeName(name: string): string | undefined {
+    return this.consentTypes.get(nameKeyOf(name))?.TypeName;
+  }
+
+  /** Every name (current and former) of the consent type called `name`; [name] when none is. */
+  consentTypeNames(name: string): string[] {
+    const type = this.consentTypes.get(nameKeyOf(name));
+    return type ? [type.TypeName, ...type.FormerNames] : [name];
+  }
+
   /**
    * Names of the consent types (active or not) whose attributes include every given
-   * Key/Value pair; keys and values compare trimmed, spaces folded, case-insensitively.
+   * Key/Value pair, former names included (stored consents may carry one until their
+   * profile's next write); keys and values compare trimmed, spaces folded, case-insensitively.
    */
   consentTypesWithAttributes(pairs: { Key: string; Value: string }[]): string[] {
     const pairKey = (key: string, value: string | undefined) =>
@@ -81,7 +112,7 @@ export class ClientVocabulary {
         const held = new Set(type.Attributes.map((a) => pairKey(a.Key, a.Value)));
         return wanted.every((pair) => held.has(pair));
       })
-      .map((type) => type.TypeName);
+      .flatMap((type) => [type.TypeName, ...type.FormerNames]);
   }
 
   customField(name: string): ResolvedCustomField['definition'] | undefined {
@@ -125,9 +156,11 @@ export interface VocabularyFilter {
   DefaultPreferenceValue?: number;
 }
 
+/** `currentName` gives a required consent type's current name (filters keep the name they were configured with). */
 function toVocabularyFilter(
   program: StoredProgram,
   filter: StoredProgram['Filters'][number],
+  currentName: (consentType: string) => string,
 ): VocabularyFilter {
   return {
     ProgramId: program.programId,
@@ -141,7 +174,9 @@ function toVocabularyFilter(
     OptOutCustomerExpirationDays: filter.OptOutCustomerExpirationDays,
     OptInNonCustomerExpirationDays: filter.OptInNonCustomerExpirationDays,
     OptOutNonCustomerExpirationDays: filter.OptOutNonCustomerExpirationDays,
-    RequiredConsentTypes: filter.RequiredPreferenceConsents.map((consent) => consent.TypeName),
+    RequiredConsentTypes: filter.RequiredPreferenceConsents.map((consent) =>
+      currentName(consent.TypeName),
+    ),
     RequiredAttributes: filter.PreferenceAttributes.filter((a) => a.IsRequired === true).map(
       (a) => a.ID,
     ),

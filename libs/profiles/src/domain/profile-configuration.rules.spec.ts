@@ -26,8 +26,12 @@ function vocabulary(): ProfileVocabulary {
   };
   return {
     type: (kind: ProfileTypeKind, name: string) => types[`${kind}:${name.toLowerCase()}`],
+    // "Marketing" was called "Promotions" before a rename.
+    renamedConsentTypes: true,
+    consentTypeName: (name: string) =>
+      ['marketing', 'promotions'].includes(name.toLowerCase()) ? 'Marketing' : undefined,
     consentType: (name: string) =>
-      name.toLowerCase() === 'marketing'
+      ['marketing', 'promotions'].includes(name.toLowerCase())
         ? {
             IsActive: true,
             Versions: [
@@ -169,6 +173,26 @@ describe('checkAgainstConfiguration', () => {
     ).toEqual([
       'CustomFields (omitted "SignupSource"): "SignupSource" cannot be changed once set (value null)',
       'CustomFields: the required custom field "SignupSource" has no value',
+    ]);
+  });
+
+  it('matches a consent stored under a former consent type name with the current name', () => {
+    const ctx = { at: 't', userId: 'u' };
+    const stored = applyProfileWrite(
+      undefined,
+      {
+        ...valid,
+        Consents: [{ ConsentType: 'Promotions', ConsentVersion: '1.0', ConsentStatus: 1 }],
+      },
+      'overwrite',
+      ctx,
+    );
+    const revoke = { Consents: [{ ConsentType: 'Marketing', ConsentStatus: 3 }] };
+    expect(checkAgainstConfiguration(revoke, vocabulary(), 'merge', stored)).toEqual([]);
+    // The same revoke of a type never granted is refused: the match above is what allows it.
+    const unrelated = applyProfileWrite(undefined, valid, 'overwrite', ctx);
+    expect(checkAgainstConfiguration(revoke, vocabulary(), 'merge', unrelated)).toEqual([
+      expect.stringContaining('never granted'),
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { consentTransitionProblems } from './consent.rules';
+import { type CurrentNames, withCurrentNames } from './current-names';
 import type { ProfileData } from './profile-data.schema';
 import { preferenceProblems, type PreferenceVocabulary } from './preference.rules';
 
@@ -15,7 +16,7 @@ export type ProfileTypeKind =
  * What a profile write needs to know of its client's configuration (the port; the
  * configuration module's snapshot implements it). Names compare case-insensitively.
  */
-export interface ProfileVocabulary extends PreferenceVocabulary {
+export interface ProfileVocabulary extends PreferenceVocabulary, CurrentNames {
   type(kind: ProfileTypeKind, name: string): { IsActive: boolean } | undefined;
   consentType(name: string):
     | {
@@ -65,6 +66,9 @@ export function checkAgainstConfiguration(
   kind: 'create' | 'merge' | 'overwrite',
   current?: ProfileData,
 ): string[] {
+  // Consent types named by a former name, in the body or stored, compare as their current one.
+  body = withCurrentNames(body, vocabulary);
+  current = current && withCurrentNames(current, vocabulary);
   const problems: string[] = [];
   const named = (
     path: string,

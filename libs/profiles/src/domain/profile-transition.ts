@@ -5,6 +5,7 @@ import { archivePreferences, type ArchivePreferencesWrite } from './preference-a
 import { renameGroup, type RenameGroupWrite } from './group-rename';
 import { expireProfileData, type ExpireWrite } from './consent-expiry';
 import { markVersionPending, type ConsentVersionPendingWrite } from './consent-version-pending';
+import { type CurrentNames, withCurrentNames } from './current-names';
 import { checkAgainstConfiguration, type ProfileVocabulary } from './profile-configuration.rules';
 import { applyDataRules } from './profile-data-rules';
 import { applyPreserveFlags } from './preference.rules';
@@ -21,6 +22,16 @@ import {
 } from './profile-patch';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
+
+/**
+ * The profile with every consent type its data names by a former name named by its current
+ * one (see withCurrentNames); the profile itself when nothing is renamed.
+ */
+export function withCurrentProfileNames(profile: Profile, names: CurrentNames): Profile {
+  if (!profile.data) return profile;
+  const data = withCurrentNames(profile.data, names);
+  return data === profile.data ? profile : { ...profile, data };
+}
 
 /** A write that can never apply (the same input would fail again): recorded, not retried. */
 export class PermanentWriteError extends Error {}
@@ -40,7 +51,11 @@ export function transitionProfile(
   vocabulary: ProfileVocabulary,
 ): Profile {
   const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
-  const body = write.body ? (JSON.parse(write.body) as Record<string, unknown>) : {};
+  // A body accepted before a rename of a consent type it names: the current name applies.
+  const body = withCurrentNames(
+    write.body ? (JSON.parse(write.body) as Record<string, unknown>) : {},
+    vocabulary,
+  );
   if (write.kind === 'create' || write.kind === 'merge' || write.kind === 'overwrite') {
     const problems = checkAgainstConfiguration(body, vocabulary, write.kind, profile.data);
     if (problems.length) throw new PermanentWriteError(problems.join('; '));
@@ -93,11 +108,13 @@ export function transitionProfile(
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
       const view = writerView(write.scope);
-      const { wire, patched } = patchedBody(
+      // eslint-disable-next-line prefer-const -- patched takes current names below
+      let { wire, patched } = patchedBody(
         profile,
         body.Operations as ProfilePatchOperation[],
         view,
       );
+      patched = withCurrentNames(patched, vocabulary);
       const problems = checkAgainstConfiguration(patched, vocabulary, 'overwrite', profile.data);
       if (problems.length) throw new PermanentWriteError(problems.join('; '));
       const forbidden = scopeViolations(patched, view, wire);
@@ -120,13 +137,20 @@ export function transitionProfile(
         ...next,
         data: expireProfileData(profile.data, (body as unknown as ExpireWrite).AsOf, ctx).data,
       };
-    case 'consent-version-pending':
+    case 'rename-consent-type':
+      // The renaming itself is withCurrentProfileNames, done before every transition: this
+      // write only gives a profile no other write touches its turn to store the current name.
+      if (profile.state === 'deleted' || !profile.data) return next;
+      return { ...next, data: withCurrentNames(profile.data, vocabulary) };
+    case 'consent-version-pending': {
       if (profile.state !== 'active' || !profile.data) return next;
+      const pending = body as unknown as ConsentVersionPendingWrite;
+      const ConsentType = vocabulary.consentTypeName(pending.ConsentType) ?? pending.ConsentType;
       return {
         ...next,
-        data: markVersionPending(profile.data, body as unknown as ConsentVersionPendingWrite, ctx)
-          .data,
+        data: markVersionPending(profile.data, { ...pending, ConsentType }, ctx).data,
       };
+    }
     case 'archive-preferences': {
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');

@@ -22,7 +22,9 @@ export type ProfileWriteKind =
   // Scheduled consent/preference expiry (domain/consent-expiry.ts, body ExpireWrite).
   | 'expire'
   // A newer consent version published (domain/consent-version-pending.ts).
-  | 'consent-version-pending';
+  | 'consent-version-pending'
+  // A consent type renamed: the profile's consents take its current name (domain/current-names.ts).
+  | 'rename-consent-type';
 export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
 
 /**

@@ -18,6 +18,7 @@ export class ProfileUpdateDto {
       'dnc-apply',
       'expire',
       'consent-version-pending',
+      'rename-consent-type',
     ],
   })
   Operation: string;

@@ -13,12 +13,14 @@ export class ConsentTypeDeactivatedHandler implements IEventHandler<ConsentTypeD
 
   constructor(private readonly requiredConsents: RequiredConsents) {}
 
-  async handle({ clientId, typeName }: ConsentTypeDeactivatedEvent): Promise<void> {
+  async handle({ clientId, typeNames }: ConsentTypeDeactivatedEvent): Promise<void> {
     try {
-      await this.requiredConsents.removeEverywhere(clientId, typeName);
+      for (const typeName of typeNames) {
+        await this.requiredConsents.removeEverywhere(clientId, typeName);
+      }
     } catch (error) {
       this.logger.error(
-        `Removing deactivated consent type "${typeName}" from the filters of ${clientId} failed: ${
+        `Removing deactivated consent type "${typeNames[0]}" from the filters of ${clientId} failed: ${
           error instanceof Error ? (error.stack ?? error.message) : String(error)
         }`,
       );

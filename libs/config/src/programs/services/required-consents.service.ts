@@ -102,6 +102,32 @@ export class RequiredConsents {
   /** Removes the consent type from every filter of the client (case-insensitive). */
   async removeEverywhere(clientId: string, typeName: string): Promise<void> {
     const key = typeName.toLowerCase();
+    const changed = await this.changeFiltersRequiring(clientId, key, (consents) =>
+      consents.filter((consent) => consent.TypeName.toLowerCase() !== key),
+    );
+    if (changed) {
+      this.logger.log(
+        `Consent type "${typeName}" no longer required by ${changed} program(s) of ${clientId}`,
+      );
+    }
+  }
+
+  /** Names the consent type `typeName` in every filter that requires it as `formerName`. */
+  async renameEverywhere(clientId: string, formerName: string, typeName: string): Promise<void> {
+    const key = formerName.toLowerCase();
+    await this.changeFiltersRequiring(clientId, key, (consents) =>
+      consents.map((consent) =>
+        consent.TypeName.toLowerCase() === key ? { ...consent, TypeName: typeName } : consent,
+      ),
+    );
+  }
+
+  /** Saves `change` of the required consents of every program requiring `key`; how many. */
+  private async changeFiltersRequiring(
+    clientId: string,
+    key: string,
+    change: (consents: StoredRequiredConsent[]) => StoredRequiredConsent[],
+  ): Promise<number> {
     const programs = await this.programs.findRequiring(clientId, key);
     for (const program of programs) {
       await saveWithRetry({
@@ -112,9 +138,7 @@ export class RequiredConsents {
           ...current,
           Filters: current.Filters.map((filter) => ({
             ...filter,
-            RequiredPreferenceConsents: filter.RequiredPreferenceConsents.filter(
-              (consent) => consent.TypeName.toLowerCase() !== key,
-            ),
+            RequiredPreferenceConsents: change(filter.RequiredPreferenceConsents),
           })),
         }),
         save: (next, revision) => this.programs.saveNextRevision(next, revision),
@@ -123,11 +147,7 @@ export class RequiredConsents {
         if (!(error instanceof ApiError && error.getStatus() === 404)) throw error;
       });
     }
-    if (programs.length) {
-      await this.bookkeeping.touch(clientId);
-      this.logger.log(
-        `Consent type "${typeName}" no longer required by ${programs.length} program(s) of ${clientId}`,
-      );
-    }
+    if (programs.length) await this.bookkeeping.touch(clientId);
+    return programs.length;
   }
 }

@@ -15,7 +15,11 @@ import type { ProfileVocabulary } from '../../domain/profile-configuration.rules
 import { nextExpiry } from '../../domain/consent-expiry';
 import { historyEntries } from '../../domain/profile-history';
 import { profileBoundViolations } from '../../domain/profile-bounds';
-import { PermanentWriteError, transitionProfile } from '../../domain/profile-transition';
+import {
+  PermanentWriteError,
+  transitionProfile,
+  withCurrentProfileNames,
+} from '../../domain/profile-transition';
 import type { Profile } from '../../domain/profile.schema';
 import type { ProfileWrite } from '../../domain/profile-write.schema';
 import { ProfileRepository } from '../../repositories/profile.repository';
@@ -164,7 +168,10 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     }
     if (!failure) {
       try {
-        next = transitionProfile(profile, write, vocabulary);
+        // Consents stored under a consent type's former name take its current one first:
+        // the write matches them, and history shows no change for a rename alone.
+        const before = withCurrentProfileNames(profile, vocabulary);
+        next = transitionProfile(before, write, vocabulary);
         refuseOverBounds(profile, next);
         // Derived from the data with every save: what the expiry job looks profiles up by.
         next.nextExpiryAt = nextExpiry(next.data);
@@ -175,7 +182,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // identically (same _ids, deterministic content).
         next.historyPages = await this.history.record(
           profile.historyPages ?? 0,
-          historyEntries(profile, next, write),
+          historyEntries(before, next, write),
           { lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq },
         );
         await this.crashPoints.at(CRASH_POINTS.applyAfterHistory);

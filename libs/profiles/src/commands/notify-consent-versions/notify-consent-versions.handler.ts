@@ -1,6 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConfigEventOutbox, ConsentTypeCatalog } from '@app/config';
+import {
+  CONSENT_TYPE_RENAMED,
+  CONSENT_VERSION_PUBLISHED,
+  type ConfigEvent,
+  ConfigEventOutbox,
+  ConsentTypeCatalog,
+  type ConsentTypeDetails,
+} from '@app/config';
 import { Clock, type JobCounts, Settings } from '@app/shared';
 import {
   CONSENT_KEY_PATHS,
@@ -8,6 +15,7 @@ import {
   markVersionPending,
   versionsOlderThan,
 } from '../../domain/consent-version-pending';
+import { type CurrentNames, withCurrentNames } from '../../domain/current-names';
 import { normText } from '../../domain/element-rules';
 import type { Profile } from '../../domain/profile.schema';
 import { SearchCandidates } from '../../search-index/search-candidates.service';
@@ -20,9 +28,15 @@ export const CONSENT_VERSION_USER = 'system:consent-version';
 
 const EVENTS_PER_RUN = 100;
 const PENDING_LOOKAHEAD = 100;
-const CONSENT_VERSION_PUBLISHED = 'consent-version-published';
 
-type Counts = { events: number; profiles: number; consents: number; alreadyQueued: number };
+type Counts = {
+  events: number;
+  profiles: number;
+  consents: number;
+  alreadyQueued: number;
+  renamed: number;
+};
+type ConsentTypeNames = { TypeName: string; FormerNames: string[] };
 
 /**
  * Works through the `config_events` outbox: for each published consent version, pages
@@ -48,47 +62,89 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
   ) {}
 
   async execute({ maxPages }: NotifyConsentVersionsCommand): Promise<JobCounts> {
-    const counts: Counts = { events: 0, profiles: 0, consents: 0, alreadyQueued: 0 };
+    const counts: Counts = { events: 0, profiles: 0, consents: 0, alreadyQueued: 0, renamed: 0 };
     const budget = { pages: maxPages ?? Infinity };
     for (const event of await this.outbox.pending(EVENTS_PER_RUN)) {
-      if (event.type !== CONSENT_VERSION_PUBLISHED) continue;
       const type = await this.consentTypes.findById(event.clientId, event.typeId);
-      if (!holdsVersion(type, event.consentVersion)) {
+      if (!savedChange(type, event)) {
         // Recorded before its change was saved: the save may still come (leave it), or it
         // never will (a crash in between): then the event goes, having changed nothing.
         if (this.clock.now().getTime() - new Date(event.at).getTime() < INTENT_GRACE_MS) continue;
         await this.outbox.markProcessed(event._id);
         continue;
       }
-      const older = type ? versionsOlderThan(type.Versions, event.consentVersion) : [];
-      if (type && older.length) {
-        const write: ConsentVersionPendingWrite = {
-          ConsentType: type.TypeName,
-          LatestVersion: event.consentVersion,
-          OlderVersions: older,
-        };
-        const finished = await this.notifyHolders(event, write, budget, counts);
-        if (!finished) break;
-      }
+      const finished =
+        event.type === CONSENT_TYPE_RENAMED
+          ? await this.renameHolders(event, type!, budget, counts)
+          : await this.notifyVersion(event, type!, budget, counts);
+      if (!finished) break;
       await this.outbox.markProcessed(event._id);
       counts.events++;
     }
     this.logger.log(
-      `as of ${this.clock.now().toISOString()}: ${counts.events} versions done, ` +
-        `${counts.profiles} profiles queued (${counts.consents} consents)`,
+      `as of ${this.clock.now().toISOString()}: ${counts.events} events done, ` +
+        `${counts.profiles} profiles queued (${counts.consents} consents), ` +
+        `${counts.renamed} profiles queued to take a consent type's new name`,
     );
     return counts;
   }
 
-  /** Pages through the holders from the event's cursor; false when the page budget ran out. */
-  private async notifyHolders(
-    event: { _id: string; clientId: string; cursor?: number | null },
-    write: ConsentVersionPendingWrite,
+  /** A published version: holders on an older version get a consent-version-pending write. */
+  private async notifyVersion(
+    event: ConfigEvent,
+    type: ConsentTypeDetails,
     budget: { pages: number },
     counts: Counts,
   ): Promise<boolean> {
-    const key = normText(write.ConsentType);
-    const holders = [{ $or: CONSENT_KEY_PATHS.map((path) => ({ [path]: key })) }];
+    const older = versionsOlderThan(type.Versions, event.consentVersion!);
+    if (!older.length) return true;
+    const write: ConsentVersionPendingWrite = {
+      ConsentType: type.TypeName,
+      LatestVersion: event.consentVersion!,
+      OlderVersions: older,
+    };
+    // Holders under any name of the type: a consent keeps a former name until its
+    // profile's next write.
+    const names = currentNamesOf(type);
+    return this.walkHolders(event, allNames(type), budget, (profile) =>
+      this.notifyOne(profile, withCurrentNames(profile.data!, names), write, counts),
+    );
+  }
+
+  /**
+   * A renamed consent type: every profile holding a consent under the former name gets a
+   * rename-consent-type write, which stores the current name in the profile's write order.
+   */
+  private async renameHolders(
+    event: ConfigEvent,
+    type: ConsentTypeDetails,
+    budget: { pages: number },
+    counts: Counts,
+  ): Promise<boolean> {
+    return this.walkHolders(event, [event.consentType], budget, async (profile) => {
+      await this.intake.accept({
+        clientId: profile.clientId,
+        profileId: profile.profileId,
+        kind: 'rename-consent-type',
+        body: { ConsentType: type.TypeName },
+        userId: CONSENT_VERSION_USER,
+      });
+      counts.renamed++;
+    });
+  }
+
+  /**
+   * Pages through the active profiles holding a consent under one of `names`, from the
+   * event's cursor; false when the page budget ran out.
+   */
+  private async walkHolders(
+    event: { _id: string; clientId: string; cursor?: number | null },
+    names: string[],
+    budget: { pages: number },
+    visit: (profile: Profile) => Promise<void>,
+  ): Promise<boolean> {
+    const keys = [...new Set(names.map(normText))];
+    const holders = [{ $or: CONSENT_KEY_PATHS.map((path) => ({ [path]: { $in: keys } })) }];
     const limit = this.settings.scheduledJobBatchSize;
     let after = event.cursor ?? 0;
     for (;;) {
@@ -96,13 +152,13 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
       budget.pages--;
       const page = await this.candidates.page(
         event.clientId,
-        [[`consent:${key}`]],
+        [keys.map((key) => `consent:${key}`)],
         holders,
         after,
         limit,
         { capped: false },
       );
-      for (const profile of page) await this.notifyOne(profile, write, counts);
+      for (const profile of page) await visit(profile);
       if (page.length) {
         after = page[page.length - 1].profileId;
         await this.outbox.saveCursor(event._id, after);
@@ -113,10 +169,11 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
 
   private async notifyOne(
     profile: Profile,
+    data: NonNullable<Profile['data']>,
     write: ConsentVersionPendingWrite,
     counts: Counts,
   ): Promise<void> {
-    const { consents } = markVersionPending(profile.data!, write, { at: '', userId: '' });
+    const { consents } = markVersionPending(data, write, { at: '', userId: '' });
     if (!consents) return;
     const pending = await this.writes.pendingAfter(
       profile.clientId,
@@ -154,9 +211,27 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
  */
 const INTENT_GRACE_MS = 10 * 60 * 1000;
 
-function holdsVersion(
-  type: { Versions: { ConsentVersion: string }[] } | null | undefined,
-  version: string,
-): boolean {
-  return !!type?.Versions.some((entry) => normText(entry.ConsentVersion) === normText(version));
+/** Whether the change the event records is saved: the version published, the rename made. */
+function savedChange(type: ConsentTypeDetails | null, event: ConfigEvent): boolean {
+  if (!type) return false;
+  if (event.type === CONSENT_TYPE_RENAMED) {
+    return type.FormerNames.some((name) => normText(name) === normText(event.consentType));
+  }
+  return (
+    event.type === CONSENT_VERSION_PUBLISHED &&
+    type.Versions.some((entry) => normText(entry.ConsentVersion) === normText(event.consentVersion))
+  );
+}
+
+function allNames(type: ConsentTypeNames): string[] {
+  return [type.TypeName, ...type.FormerNames];
+}
+
+/** The type's names as withCurrentNames takes them: any of them is the current one. */
+function currentNamesOf(type: ConsentTypeNames): CurrentNames {
+  const keys = new Set(allNames(type).map(normText));
+  return {
+    renamedConsentTypes: type.FormerNames.length > 0,
+    consentTypeName: (name) => (keys.has(normText(name)) ? type.TypeName : undefined),
+  };
 }

@@ -7,7 +7,7 @@ import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.
 import { toStoredConsentType } from '../../consent-type.input';
 import { toConsentTypeDto } from '../../consent-type.mapper';
 import { ConsentTypeRepository } from '../../consent-type.repository';
-import { CONSENT_TYPE_KIND } from '../../consent-type.schema';
+import { CONSENT_TYPE_KIND, namesOf } from '../../consent-type.schema';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { CreateConsentTypesCommand } from './create-consent-types.command';
 
@@ -56,7 +56,7 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
       CONSENT_TYPE_KIND,
       names,
       (index) => `Consent type "${names[index]}" already exists`,
-      (id) => this.repository.findOne(clientId, id).then((entry) => entry?.TypeName ?? null),
+      (id) => this.repository.findOne(clientId, id).then((entry) => entry && namesOf(entry)),
     );
     const now = new Date();
     const created = types.map((type, index) =>

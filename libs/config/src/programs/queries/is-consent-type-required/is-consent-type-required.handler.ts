@@ -10,7 +10,10 @@ import { ProgramRepository } from '../../repositories/program.repository';
 export class IsConsentTypeRequiredHandler implements IQueryHandler<IsConsentTypeRequiredQuery> {
   constructor(private readonly programs: ProgramRepository) {}
 
-  execute({ clientId, typeName }: IsConsentTypeRequiredQuery): Promise<boolean> {
-    return this.programs.anyRequires(clientId, typeName.trim());
+  async execute({ clientId, typeNames }: IsConsentTypeRequiredQuery): Promise<boolean> {
+    for (const typeName of typeNames) {
+      if (await this.programs.anyRequires(clientId, typeName.trim())) return true;
+    }
+    return false;
   }
 }
