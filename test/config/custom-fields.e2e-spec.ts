@@ -406,7 +406,7 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
     const res = await patch(`CustomField/Numeric/${field.Id}`, [
       { op: 'replace', path: '/MaxValue', value: 50 },
       { op: 'replace', path: '/DecimalPlaces', value: 2 },
-      { op: 'replace', path: '/Name', value: 'Renamed score' },
+      { op: 'replace', path: '/Name', value: field.Name.toUpperCase() },
       { op: 'add', path: '/LocalizedDisplayNames/-', value: { Locale: 'de', Name: 'Punkte' } },
     ]);
     expect(res.status).toBe(200);
@@ -414,7 +414,7 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
     const updated = res.body.NumericFields[0];
     expect(updated).toEqual({
       ...field,
-      Name: 'Renamed score',
+      Name: field.Name.toUpperCase(),
       MaxValue: 50,
       DecimalPlaces: 2,
       LocalizedDisplayNames: [
@@ -423,6 +423,15 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
       ],
       Edited: { ...field.Edited, ModifiedDate: expect.any(String) },
     });
+    // Another name is refused: profiles store the field's values under its name.
+    const renamed = await patch(`CustomField/Numeric/${field.Id}`, [
+      { op: 'replace', path: '/Name', value: 'Renamed score' },
+    ]);
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.Message).toBe(
+      `Invalid Name (value "Renamed score"): the Name of custom field "${updated.Name}" cannot be changed, ` +
+        'as profiles refer to it by this name; change its LocalizedDisplayNames, or create an entry with the new name and deactivate this one',
+    );
     const plural = await patch(`CustomFields/Numeric/${field.Id}`, [
       { op: 'replace', path: '/IsActive', value: false },
     ]).expect(200);
@@ -430,8 +439,8 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
     expect((await get(`?Id=${field.Id}`).expect(200)).body.NumericFields[0]).toEqual(
       plural.body.NumericFields[0],
     );
-    // The old name is free again.
-    await post('/Text', { TextFields: [textField({ Name: field.Name })] }).expect(201);
+    // The name stays the field's.
+    await post('/Text', { TextFields: [textField({ Name: field.Name })] }).expect(409);
 
     const minOverMax = await patch(`CustomField/Numeric/${field.Id}`, [
       { op: 'replace', path: '/MinValue', value: 60 },
@@ -456,10 +465,12 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
     expect(regex.status).toBe(400);
     expect(regex.body.Message).toContain('Invalid ValidationRegex (value "["): must be a valid');
 
+    // Any other name is refused, another field's included.
     const taken = await patch(`CustomField/Text/${text.Id}`, [
       { op: 'replace', path: '/Name', value: other.Name.toUpperCase() },
     ]);
-    expect(taken.status).toBe(409);
+    expect(taken.status).toBe(400);
+    expect(taken.body.Message).toContain('cannot be changed');
 
     const picklist = await patch(`CustomField/SelectList/${select.Id}`, [
       { op: 'replace', path: '/PicklistId', value: 123456 },

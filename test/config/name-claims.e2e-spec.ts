@@ -64,12 +64,12 @@ describe('Configuration name claims left by a crash', () => {
       .send({
         TextFields: names.map((Name) => ({ Name, LocalizedDisplayNames: localized(Name) })),
       });
-  const renameTextField = (id: number, Name: string) =>
+  const renameConsentType = (id: number, TypeName: string) =>
     request(app.http)
-      .patch(`${base()}/CustomField/Text/${id}`)
+      .patch(`${base()}/ConsentTypes/${id}`)
       .set('Authorization', auth)
       .set('Content-Type', 'application/json-patch+json')
-      .send(JSON.stringify([{ op: 'replace', path: '/Name', value: Name }]));
+      .send(JSON.stringify([{ op: 'replace', path: '/TypeName', value: TypeName }]));
 
   beforeAll(async () => {
     app = await startTestApp({ workers: 0 });
@@ -95,29 +95,34 @@ describe('Configuration name claims left by a crash', () => {
   });
 
   it('a name claimed by a rename that died before its save is free again, for a create and for a rename', async () => {
-    const first = await createTextField('Alpha').expect(201);
-    const alphaId: number = first.body.TextFields[0].Id;
+    const first = await createConsentType('Alpha').expect(201);
+    const alphaId: number = first.body.ConsentTypes[0].TypeId;
     // Alpha's rename to Beta claimed "beta", then died before it saved the entry.
-    await leftClaim('custom-field', 'beta', alphaId, long());
-    await createTextField('Beta').expect(201);
+    await leftClaim('consent-type', 'beta', alphaId, long());
+    await createConsentType('Beta').expect(201);
 
-    await leftClaim('custom-field', 'gamma', alphaId, long());
-    const other = await createTextField('Delta').expect(201);
-    const renamed = await renameTextField(other.body.TextFields[0].Id, 'Gamma').expect(200);
-    expect(renamed.body.TextFields[0].Name).toBe('Gamma');
+    await leftClaim('consent-type', 'gamma', alphaId, long());
+    const other = await createConsentType('Delta').expect(201);
+    const renamed = await renameConsentType(other.body.ConsentTypes[0].TypeId, 'Gamma').expect(200);
+    expect(renamed.body.ConsentTypes[0].TypeName).toBe('Gamma');
   });
 
-  it('an old claim whose entry holds the name still wins', async () => {
-    const held = await createTextField('Epsilon').expect(201);
+  it('an old claim whose entry holds the name, as its name or a former one, still wins', async () => {
+    const held = await createConsentType('Epsilon').expect(201);
+    const heldId: number = held.body.ConsentTypes[0].TypeId;
     await db
       .collection('config_claims')
-      .updateOne({ _id: `${tenant.clientId}|custom-field|name:epsilon` } as object, {
+      .updateOne({ _id: `${tenant.clientId}|consent-type|name:epsilon` } as object, {
         $set: { claimedAt: long() },
       });
-    const other = await createTextField('Zeta').expect(201);
-    const res = await renameTextField(other.body.TextFields[0].Id, 'Epsilon').expect(409);
+    const other = await createConsentType('Zeta').expect(201);
+    const otherId: number = other.body.ConsentTypes[0].TypeId;
+    const res = await renameConsentType(otherId, 'Epsilon').expect(409);
     expect(res.body.Message).toContain('Epsilon');
-    expect(held.body.TextFields[0].Name).toBe('Epsilon');
+    // Renamed, Epsilon keeps its former name: an old claim of it still wins.
+    await renameConsentType(heldId, 'Eta').expect(200);
+    await renameConsentType(otherId, 'Epsilon').expect(409);
+    await createConsentType('epsilon').expect(409);
   });
 
   it('a create of many entries whose one name is taken creates none and leaves the other names free', async () => {

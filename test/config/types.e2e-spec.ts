@@ -421,7 +421,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
       it('applies add, replace and remove to the entry and answers 200 with the wrapper', async () => {
         const home = await createOne('Home');
         const response = await patch(clientId, a, 'AddressTypes', home.TypeId, [
-          { op: 'replace', path: '/TypeName', value: 'House' },
+          { op: 'replace', path: '/TypeName', value: 'HOME' },
           { op: 'add', path: '/LocalizedFields/-', value: { Locale: 'fr', Name: 'Maison' } },
           { op: 'replace', path: '/LocalizedFields/0/Name', value: 'House' },
           { op: 'remove', path: '/LocalizedFields/0/Description' },
@@ -430,7 +430,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
         expect(response.status).toBe(200);
         const updated = {
           TypeId: home.TypeId,
-          TypeName: 'House',
+          TypeName: 'HOME',
           LocalizedFields: [
             { Locale: 'en-us', Name: 'House' },
             { Locale: 'fr', Name: 'Maison' },
@@ -606,14 +606,19 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
         }
       });
 
-      it('a rename onto another entry’s name answers 409; a change of case only is allowed; the old name is freed', async () => {
+      it('a change of the name is refused (profiles refer to it); a change of case only is allowed', async () => {
         const first = await createOne('Cabin');
         const second = await createOne('Cottage');
-        const clash = await patch(clientId, a, 'AddressTypes', second.TypeId, [
-          { op: 'replace', path: '/TypeName', value: 'CABIN' },
-        ]);
-        expect(clash.status).toBe(409);
-        expect(clash.body).toEqual({ Message: 'Address type "CABIN" already exists' });
+        for (const name of ['CABIN', 'Chalet']) {
+          const refused = await patch(clientId, a, 'AddressTypes', second.TypeId, [
+            { op: 'replace', path: '/TypeName', value: name },
+          ]);
+          expect(refused.status).toBe(400);
+          expect(refused.body.Message).toBe(
+            `Invalid TypeName (value "${name}"): the TypeName of address type "Cottage" cannot be changed, ` +
+              'as profiles refer to it by this name; change its LocalizedFields, or create an entry with the new name and deactivate this one',
+          );
+        }
         expect(await current(second.TypeId)).toEqual(second);
 
         const caseOnly = await patch(clientId, a, 'AddressTypes', first.TypeId, [
@@ -621,14 +626,8 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
         ]);
         expect(caseOnly.status).toBe(200);
         expect(caseOnly.body.AddressTypes[0].TypeName).toBe('CABIN');
-
-        const renamed = await patch(clientId, a, 'AddressTypes', second.TypeId, [
-          { op: 'replace', path: '/TypeName', value: 'Chalet' },
-        ]);
-        expect(renamed.status).toBe(200);
-        // Cottage is free again, Chalet is taken.
-        await create(clientId, a, 'AddressTypes', [entry('cottage')]);
-        const taken = await post(clientId, a, 'AddressTypes', { AddressTypes: [entry('chalet')] });
+        // Both names stay taken.
+        const taken = await post(clientId, a, 'AddressTypes', { AddressTypes: [entry('cottage')] });
         expect(taken.status).toBe(409);
       });
 
@@ -653,35 +652,16 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
         }
       });
 
-      it('concurrent renames of one entry: each is applied in turn, no name is left claimed', async () => {
-        const one = await createOne('Spin');
-        const names = ['Spin A', 'Spin B', 'Spin C'];
-        const responses = await Promise.all(
-          names.map((name) =>
-            patch(clientId, a, 'AddressTypes', one.TypeId, [
-              { op: 'replace', path: '/TypeName', value: name },
-            ]),
-          ),
-        );
-        expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
-        const final = (await current(one.TypeId)).TypeName;
-        expect(names).toContain(final);
-        // Every name the entry no longer has is free again.
-        const others = names.filter((name) => name !== final).concat('Spin');
-        const freed = await post(clientId, a, 'AddressTypes', {
-          AddressTypes: others.map((name) => entry(name)),
-        });
-        expect(freed.status).toBe(201);
-      });
-
       it('is also served by the older singular route PATCH /{clientId}/AddressType/{typeId}', async () => {
         const one = await createOne('Alias');
         const response = await patch(clientId, a, 'AddressType', one.TypeId, [
-          { op: 'replace', path: '/TypeName', value: 'Aliased' },
+          { op: 'replace', path: '/IsActive', value: false },
         ]);
         expect(response.status).toBe(200);
         expect(response.body).toEqual({
-          AddressTypes: [expect.objectContaining({ TypeId: one.TypeId, TypeName: 'Aliased' })],
+          AddressTypes: [
+            expect.objectContaining({ TypeId: one.TypeId, TypeName: 'Alias', IsActive: false }),
+          ],
         });
       });
     });
@@ -716,9 +696,9 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
 
         // A patch that leaves IsDefault alone keeps it.
         await patch(clientId, a, 'AddressTypes', home.TypeId, [
-          { op: 'replace', path: '/TypeName', value: 'Home2' },
+          { op: 'replace', path: '/TypeName', value: 'HOME' },
         ]);
-        expect(await defaults(clientId, a)).toEqual(['Home2']);
+        expect(await defaults(clientId, a)).toEqual(['HOME']);
 
         const cleared = await patch(clientId, a, 'AddressTypes', home.TypeId, [
           { op: 'replace', path: '/IsDefault', value: false },
@@ -828,10 +808,11 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
         [kind]: [expect.objectContaining({ TypeId: 1, IsActive: false })],
       });
 
-      const clash = await patch(clientId, a, kind, 1, [
+      const renamed = await patch(clientId, a, kind, 1, [
         { op: 'replace', path: '/TypeName', value: 'secondary' },
       ]);
-      expect(clash.status).toBe(409);
+      expect(renamed.status).toBe(400);
+      expect(renamed.body.Message).toContain('cannot be changed');
       expect(
         (await patch(clientId, a, kind, 9, [{ op: 'remove', path: '/IsActive' }])).status,
       ).toBe(404);
@@ -932,12 +913,13 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
       expect((await catalog.findDefault(clientId, 'CustomerTypes'))?.TypeName).toBe('Customer');
       expect(await catalog.findDefault(other.clientId, 'CustomerTypes')).toBeNull();
 
-      // A rename is seen at once under the new name only.
+      // A change of case is seen at once.
       await patch(clientId, a, 'CustomerTypes', 1, [
-        { op: 'replace', path: '/TypeName', value: 'Client' },
+        { op: 'replace', path: '/TypeName', value: 'CUSTOMER' },
       ]);
-      expect(await catalog.findByName(clientId, 'CustomerTypes', 'customer')).toBeNull();
-      expect((await catalog.findByName(clientId, 'CustomerTypes', 'CLIENT'))?.TypeId).toBe(1);
+      expect((await catalog.findByName(clientId, 'CustomerTypes', 'customer'))?.TypeName).toBe(
+        'CUSTOMER',
+      );
     });
   });
 

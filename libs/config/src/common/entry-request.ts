@@ -239,6 +239,26 @@ export function nameKeyOf(name: string): string {
   return name.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
+/**
+ * Refuses a change of an entry's identifying name (400): type names and custom field names
+ * are how stored profiles, alternate-id claims and search keys refer to an entry, so a new
+ * name would leave them naming nothing. A change of case or spacing only (the same
+ * `nameKeyOf`) is allowed; labels live in the localized fields. (Consent types can be
+ * renamed: they keep their former names, see StoredConsentType.FormerNames.)
+ */
+export function refuseRename(
+  field: string,
+  stored: string,
+  patched: string,
+  what: { entry: string; labels: string },
+): void {
+  if (nameKeyOf(stored) === nameKeyOf(patched)) return;
+  throw ApiError.badRequest(
+    `Invalid ${field} (value ${JSON.stringify(patched)}): the ${field} of ${what.entry} "${stored}" cannot be changed, ` +
+      `as profiles refer to it by this name; change its ${what.labels}, or create an entry with the new name and deactivate this one`,
+  );
+}
+
 /** The names of `names` that appear more than once (compared by `nameKeyOf`). */
 export function repeatedNames(names: string[]): string[] {
   const seen = new Set<string>();

@@ -1,14 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnUpdate, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { CustomFieldChecks } from '../../custom-field-checks.service';
 import { DTO_CLASS, toStoredCustomField } from '../../custom-field.input';
 import { toCustomFieldDto, toCustomFieldList } from '../../custom-field.mapper';
 import { CustomFieldRepository } from '../../custom-field.repository';
-import { CUSTOM_FIELD_KIND } from '../../custom-field.schema';
 import type { CustomFieldListDto } from '../../dto/custom-field.dto';
 import { UpdateCustomFieldCommand } from './update-custom-field.command';
 
@@ -40,19 +39,16 @@ export class UpdateCustomFieldHandler implements ICommandHandler<UpdateCustomFie
         return stored?.fieldType === fieldType ? stored : null;
       },
       save: (next) => this.repository.saveRevision(next),
-      names: this.bookkeeping.nameClaims(
-        clientId,
-        CUSTOM_FIELD_KIND,
-        fieldId,
-        (name) => `Custom field "${name}" already exists`,
-        (id) => this.repository.findOne(clientId, id).then((entry) => entry?.Name ?? null),
-      ),
       change: async (stored) => {
         const patched = applyPatchOperations(toCustomFieldDto(stored), operations, [
           'Id',
           'Edited',
         ]);
         const dto = validateInput(DTO_CLASS[fieldType], patched, 'The patched entry');
+        refuseRename('Name', stored.Name, dto.Name, {
+          entry: 'custom field',
+          labels: 'LocalizedDisplayNames',
+        });
         const problems = await this.checks.problems(clientId, [{ type: fieldType, dto, path: '' }]);
         if (problems.length) throw ApiError.badRequest(problems.join('; '));
         return toStoredCustomField(

@@ -1,7 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnUpdate, nameKeyOf, validateInput } from '../../../common/entry-request';
+import {
+  editedOnUpdate,
+  nameKeyOf,
+  refuseRename,
+  validateInput,
+} from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { checkTypeEntry } from '../../domain/type-entry.rules';
@@ -33,14 +38,6 @@ export class PatchTypeHandler implements ICommandHandler<PatchTypeCommand> {
       notFound: `${label} ${typeId} was not found`,
       load: () => this.entries.findOne(clientId, kind, typeId),
       save: (next) => this.entries.saveRevision(next),
-      names: this.bookkeeping.nameClaims(
-        clientId,
-        kind,
-        typeId,
-        (name) => `${label} "${name}" already exists`,
-        (id) => this.entries.findOne(clientId, kind, id).then((entry) => entry?.TypeName ?? null),
-      ),
-      nameOf: (entry) => entry.TypeName,
       change: async (stored) => {
         defaultTypeId = await this.defaults.get(clientId, kind);
         // The operations apply to the wire shape, on a copy: any failure changes nothing.
@@ -54,6 +51,10 @@ export class PatchTypeHandler implements ICommandHandler<PatchTypeCommand> {
         });
         const problems = checkTypeEntry(entry, '');
         if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        refuseRename('TypeName', stored.TypeName, entry.TypeName, {
+          entry: label.toLowerCase(),
+          labels: 'LocalizedFields',
+        });
         isDefault = entry.IsDefault === true;
         const name = entry.TypeName.trim();
         const revision = stored.revision + 1;
