@@ -52,11 +52,6 @@ describe('Configuration name claims left by a crash', () => {
           },
         ],
       });
-  const createTextField = (Name: string) =>
-    request(app.http)
-      .post(`${base()}/CustomFields/Text`)
-      .set('Authorization', auth)
-      .send({ TextFields: [{ Name, LocalizedDisplayNames: localized(Name) }] });
   const createTextFields = (names: string[]) =>
     request(app.http)
       .post(`${base()}/CustomFields/Text`)
