@@ -1,4 +1,7 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import request from 'supertest';
+import { DncRepository } from '@app/consents';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
@@ -185,5 +188,30 @@ describe('Do-not-contact propagation', () => {
         FilterId: programs.dnc.phone.FilterId,
       }),
     ]);
+  });
+
+  it('two changes raced from one read are told apart: the job never marks the one it did not apply', async () => {
+    const repository = app.api.get(DncRepository, { strict: false });
+    const listId = (await lists('', { Name: 'Raced', ListType: 'Email' })).body.ListId as number;
+    const at = new Date();
+    const change = {
+      clientId: tenant.clientId,
+      listId,
+      ListType: 'Email' as const,
+      key: 'raced@example.com',
+    };
+    await repository.list({ ...change, Value: 'raced@example.com', changedBy: 'a', at });
+    // Change A takes the value off the list; the job reads the entry as A left it.
+    await repository.unlist(tenant.clientId, listId, change.key, 'a', at);
+    const seenByJob = (await repository.findEntry(tenant.clientId, listId, change.key))!;
+    // Change B, computed from the same read as A, lands after it with the same version.
+    const db = app.api.get<Connection>(getConnectionToken());
+    await db.collection('dnc_entries').updateOne({ _id: seenByJob._id } as object, {
+      $set: { state: 'listed', changeId: 'change-b', version: seenByJob.version },
+    });
+    await repository.markPropagated(seenByJob, new Date());
+    const stored = (await repository.findEntry(tenant.clientId, listId, change.key))!;
+    expect(stored.state).toBe('listed');
+    expect(stored.propagatedAt).toBeNull();
   });
 });

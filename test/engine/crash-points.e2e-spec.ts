@@ -3,7 +3,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { CRASH_POINTS, CrashPoints, type CrashPointName, RedisService } from '@app/shared';
-import { configureTestTenant } from '../harness/configuration';
+import { configureTestTenant, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
@@ -22,12 +22,13 @@ describe('Crash points between documents', () => {
   let auth: string;
   let db: Connection;
   let redis: RedisService;
+  let programs: TestPrograms;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
 
   beforeAll(async () => {
     app = await startTestApp({ workers: 0 });
     tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
+    ({ programs } = await configureTestTenant(app, tenant));
     auth = await tenant.bearer();
     db = app.api.get<Connection>(getConnectionToken());
     redis = app.api.get(RedisService);
@@ -156,6 +157,55 @@ describe('Crash points between documents', () => {
       .set('Authorization', auth)
       .expect(200);
     expect(contacts.body).toHaveLength(1);
+  });
+
+  it('a worker dying around the save of a write that adds a listed email: the mark comes once', async () => {
+    const listRes = await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/DoNotContactLists`)
+      .set('Authorization', auth)
+      .send({ Name: 'Crash registry', ListType: 'Email' })
+      .expect((res) => expect(res.status).toBeLessThan(300));
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/DoNotContactLists/${listRes.body.ListId}/Entries`)
+      .set('Authorization', auth)
+      .send({ Entries: [{ Value: 'listed-1@example.com' }, { Value: 'listed-2@example.com' }] })
+      .expect((res) => expect(res.status).toBeLessThan(300));
+    const operations = async (id: number): Promise<string[]> =>
+      (
+        await request(app.http)
+          .get(`${base()}/${id}/Updates`)
+          .set('Authorization', auth)
+          .expect(200)
+      ).body.Updates.map((update: any) => update.Operation);
+    const listedMark = (email: string) => (profile: any) =>
+      profile.Emails.some(
+        (e: any) =>
+          e.EmailAddress === email &&
+          e.EmailPreferences?.some((p: any) => p.FilterId === programDnc.FilterId),
+      );
+    const programDnc = programs.dnc.email;
+
+    // Dying after the save (the mark is looked up before it: none is lost).
+    let worker = await app.startWorker();
+    const id = await createProfile('Listed');
+    let reached = arm(worker, CRASH_POINTS.applyAfterSave);
+    await merge(id, { Emails: [{ EmailAddress: 'listed-1@example.com' }] }).expect(202);
+    await reached;
+    await app.killWorker(worker);
+    await leaseLapses(id);
+    worker = await app.startWorker();
+    await complete(id, listedMark('listed-1@example.com'));
+    expect((await operations(id)).filter((op) => op === 'dnc-apply')).toHaveLength(1);
+
+    // Dying after the mark was queued, before the save: the retried write queues no second one.
+    reached = arm(worker, CRASH_POINTS.applyAfterHistory);
+    await merge(id, { Emails: [{ EmailAddress: 'listed-2@example.com' }] }).expect(202);
+    await reached;
+    await app.killWorker(worker);
+    await leaseLapses(id);
+    await app.startWorker();
+    await complete(id, listedMark('listed-2@example.com'));
+    expect((await operations(id)).filter((op) => op === 'dnc-apply')).toHaveLength(2);
   });
 
   it('a configuration create dying after its name claims: the name is free again after the grace period', async () => {

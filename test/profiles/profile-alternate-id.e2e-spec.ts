@@ -1,4 +1,7 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import request from 'supertest';
+import { alternateIdClaimKey } from '../../libs/profiles/src/domain/alternate-id-claim.schema';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
@@ -304,6 +307,40 @@ describe('Profile by alternate id', () => {
         })
         .expect(409);
       expect(res.body.Message).toMatch(/belongs to another profile/);
+    });
+  });
+
+  describe('a stale claim', () => {
+    it('is taken over by exactly one of many concurrent creates; the others answer 409', async () => {
+      // A profile without the pair holds its claim (a crash between a save and a release
+      // leaves such a claim): it is stale, so the next writer of the pair may take it over.
+      const former = await create(fresh());
+      const value = fresh();
+      const db = app.api.get<Connection>(getConnectionToken());
+      await db.collection('alternate_id_claims').insertOne({
+        _id: alternateIdClaimKey(tenant.clientId, 'CRM', value),
+        clientId: tenant.clientId,
+        profileId: former,
+        token: 'left-behind',
+      } as object);
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          request(app.http)
+            .post(base())
+            .set('Authorization', auth)
+            .send({
+              CustomerType: 'Customer',
+              AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: value }],
+            }),
+        ),
+      );
+      const statuses = responses.map((res) => res.status).sort();
+      expect(statuses).toEqual([202, 409, 409, 409, 409, 409, 409, 409]);
+      const winner = responses.find((res) => res.status === 202)!.body.ProfileId as number;
+      await complete(winner);
+      const found = await request(app.http).get(byAlt('crm', value)).set('Authorization', auth);
+      expect(found.status).toBe(200);
+      expect(found.body.ProfileId).toBe(winner);
     });
   });
 });

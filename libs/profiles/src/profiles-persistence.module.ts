@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ConfigurationReaderModule } from '@app/config';
-import { AlternateIdClaim, AlternateIdClaimSchema } from './domain/alternate-id-claim.schema';
+import {
+  AlternateIdClaim,
+  AlternateIdClaimEnd,
+  AlternateIdClaimEndSchema,
+  AlternateIdClaimSchema,
+} from './domain/alternate-id-claim.schema';
 import {
   Profile,
   ProfileIdHint,
@@ -52,6 +57,7 @@ const providers = [
       { name: ProfileWrite.name, schema: ProfileWriteSchema },
       { name: ProfileHistoryDoc.name, schema: ProfileHistoryDocSchema },
       { name: AlternateIdClaim.name, schema: AlternateIdClaimSchema },
+      { name: AlternateIdClaimEnd.name, schema: AlternateIdClaimEndSchema },
       { name: TagEntry.name, schema: TagEntrySchema },
       { name: PendingProfile.name, schema: PendingProfileSchema },
     ]),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
+import { randomUUID } from 'node:crypto';
 import { DncEntry, DncList, type DncListType, DncPendingChange } from './domain/dnc-list.schema';
 
 const listKey = (clientId: string, listId: number) => `${clientId}|${listId}`;
@@ -93,6 +94,7 @@ export class DncRepository {
       changedAt: entry.at,
       changedBy: entry.changedBy,
       version: (existing?.version ?? 0) + 1,
+      changeId: randomUUID(),
       propagatedAt: null,
       cursor: 0,
     };
@@ -121,6 +123,7 @@ export class DncRepository {
           changedAt: at,
           changedBy,
           version: existing.version + 1,
+          changeId: randomUUID(),
           propagatedAt: null,
           cursor: 0,
         },
@@ -209,7 +212,7 @@ export class DncRepository {
 
   private async isCurrent(entry: DncEntry): Promise<boolean> {
     const now = await this.entries.findById(entry._id).lean<DncEntry>().exec();
-    return now?.version === entry.version;
+    return now?.version === entry.version && now?.changeId === entry.changeId;
   }
 
   private async markPending(_id: string, changedAt: Date): Promise<void> {

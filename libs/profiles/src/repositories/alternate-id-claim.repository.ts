@@ -2,20 +2,26 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
-import { AlternateIdClaim, alternateIdClaimKey } from '../domain/alternate-id-claim.schema';
+import { randomUUID } from 'node:crypto';
+import {
+  AlternateIdClaim,
+  AlternateIdClaimEnd,
+  alternateIdClaimKey,
+} from '../domain/alternate-id-claim.schema';
 
 /** The `alternate_id_claims` collection: which profile holds each alternate id. */
 @Injectable()
 export class AlternateIdClaimRepository {
   constructor(
     @InjectModel(AlternateIdClaim.name) private readonly claims: Model<AlternateIdClaim>,
+    @InjectModel(AlternateIdClaimEnd.name) private readonly ends: Model<AlternateIdClaimEnd>,
   ) {}
 
   /** Returns the profile that holds the pair after the attempt (ours when it was free). */
   async claim(clientId: string, type: string, value: string, profileId: number): Promise<number> {
     const _id = alternateIdClaimKey(clientId, type, value);
     try {
-      await this.claims.create({ _id, clientId, profileId });
+      await this.claims.create({ _id, clientId, profileId, token: randomUUID() });
       return profileId;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -52,6 +58,7 @@ export class AlternateIdClaimRepository {
         _id: alternateIdClaimKey(clientId, type, value),
         clientId,
         profileId,
+        token: randomUUID(),
       });
       return profileId;
     } catch (error) {
@@ -60,7 +67,10 @@ export class AlternateIdClaimRepository {
     return this.holder(clientId, type, value);
   }
 
-  /** Moves a stale claim (its holder no longer has the pair) to another profile. */
+  /**
+   * Moves a stale claim (its holder no longer has the pair) to another profile. Of
+   * concurrent takeovers and releases of the same holding only one wins (endHolding).
+   */
   async takeOver(
     clientId: string,
     type: string,
@@ -68,18 +78,32 @@ export class AlternateIdClaimRepository {
     from: number,
     to: number,
   ): Promise<boolean> {
-    // Read, check, write by `_id`: not atomic on the embedded engine (known gap, README).
     const _id = alternateIdClaimKey(clientId, type, value);
     const claim = await this.find(_id, clientId);
-    if (claim?.profileId !== from) return false;
-    const result = await this.claims.updateOne({ _id }, { $set: { profileId: to } });
-    return result.modifiedCount === 1;
+    if (claim?.profileId !== from || !(await this.endHolding(claim))) return false;
+    // The holding is ours to end: no other writer changes this claim until it names `to`.
+    await this.claims.updateOne({ _id }, { $set: { profileId: to, token: randomUUID() } });
+    return true;
   }
 
   /** Releases the pair if the profile holds it (only the worker releases, under the lease). */
   async release(clientId: string, type: string, value: string, profileId: number): Promise<void> {
     const _id = alternateIdClaimKey(clientId, type, value);
     const claim = await this.find(_id, clientId);
-    if (claim?.profileId === profileId) await this.claims.deleteOne({ _id });
+    if (claim?.profileId === profileId && (await this.endHolding(claim))) {
+      await this.claims.deleteOne({ _id });
+    }
+  }
+
+  /** Inserts the end of the claim's current holding; false when another writer ended it. */
+  private async endHolding(claim: AlternateIdClaim): Promise<boolean> {
+    const holding = claim.token ?? `legacy:${claim.profileId}`;
+    try {
+      await this.ends.create({ _id: `${claim._id}|end:${holding}`, at: new Date() });
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
   }
 }

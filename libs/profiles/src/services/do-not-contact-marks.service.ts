@@ -4,7 +4,11 @@ import { DncRepository, type DncEntry } from '@app/consents';
 import type { DncApplyWrite } from '../domain/do-not-contact';
 import { normText, phoneDigits } from '../domain/element-rules';
 import type { ProfileData } from '../domain/profile-data.schema';
+import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 import { ProfileWriteIntake } from './profile-write-intake.service';
+
+/** Writes after the applied one searched for a mark an earlier attempt queued. */
+const PENDING_LOOKAHEAD = 100;
 
 /** Who system writes of do-not-contact changes name as their author (Edited.ModifiedBy). */
 export const DNC_SYSTEM_USER = 'system:do-not-contact';
@@ -20,6 +24,7 @@ export class DoNotContactMarks {
     private readonly entries: DncRepository,
     private readonly programs: ProgramCatalog,
     private readonly intake: ProfileWriteIntake,
+    private readonly writes: ProfileWriteRepository,
   ) {}
 
   /** The write that applies the entry's current state to a profile. */
@@ -55,12 +60,15 @@ export class DoNotContactMarks {
   }
 
   /**
-   * After a write is applied: emails and phones that became active on the profile and are
-   * on a list get that list's mark (queued behind the write). Returns the writes queued.
+   * When a write is applied, before its save: emails and phones that become active on the
+   * profile and are on a list get that list's mark, queued behind write `seq` (so a worker
+   * that dies after the save loses no mark). A mark an earlier attempt of the same write
+   * queued (it died before its save) is not queued again. Returns the writes queued.
    */
   async markAddedContacts(
     clientId: string,
     profileId: number,
+    seq: number,
     before: ProfileData | undefined,
     after: ProfileData | undefined,
   ): Promise<number> {
@@ -85,7 +93,19 @@ export class DoNotContactMarks {
         added(new Set(phones(before)), phones(after)),
       )),
     ];
-    for (const entry of listed) await this.queue(entry, profileId, await this.writeFor(entry));
-    return listed.length;
+    if (!listed.length) return 0;
+    const queued = (await this.writes.pendingAfter(clientId, profileId, seq, PENDING_LOOKAHEAD))
+      .filter((write) => write.kind === 'dnc-apply' && write.body)
+      .map((write) => JSON.parse(write.body!) as DncApplyWrite);
+    let count = 0;
+    for (const entry of listed) {
+      const write = await this.writeFor(entry);
+      if (queued.some((other) => other.ListId === write.ListId && other.Key === write.Key)) {
+        continue;
+      }
+      await this.queue(entry, profileId, write);
+      count++;
+    }
+    return count;
   }
 }

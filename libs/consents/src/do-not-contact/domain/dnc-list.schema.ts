@@ -45,6 +45,12 @@ export class DncEntry {
   @Prop({ required: true }) changedBy: string;
   /** Bumped by every change, so the job can tell whether what it applied is still current. */
   @Prop({ required: true, default: 1 }) version: number;
+  /**
+   * Random per change: two changes that raced from the same read both store version + 1
+   * (a read-and-replace is not atomic on the embedded engine), and this still tells them
+   * apart, so the job never marks the state it did not apply as propagated.
+   */
+  @Prop({ type: String }) changeId?: string;
   @Prop({ type: Date, default: null }) propagatedAt: Date | null;
   /** Resumption point of a propagation in progress: the last profile id handled. */
   @Prop({ type: Number, default: 0 }) cursor: number;

@@ -176,6 +176,15 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // Derived from the data with every save: what the expiry job looks profiles up by.
         next.nextExpiryAt = nextExpiry(next.data);
         if (write.kind === 'patch') await this.claimPatchedPairs(profile, next);
+        // An email or phone the write adds that is on a do-not-contact list gets the list's
+        // mark, queued behind this write before its save (a death after the save loses none).
+        await this.doNotContact.markAddedContacts(
+          write.clientId,
+          write.profileId,
+          write.seq,
+          before.data,
+          next.data,
+        );
         // History is written before the save, without a transaction: readers only see
         // entries up to the profile's appliedSeq, so these stay invisible until the save
         // below. A crash before it leaves invisible entries that a retry rewrites
@@ -298,9 +307,6 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       before.data?.AlternateIds,
       after.data?.AlternateIds,
     );
-    // An email or phone added to the profile that is on a do-not-contact list gets the
-    // list's mark, queued behind this write (a crash right here loses that mark: known gap).
-    await this.doNotContact.markAddedContacts(clientId, profileId, before.data, after.data);
     // Tags enter the account's tag list when a profile first carries them.
     const known = new Set((before.data?.ProfileTags ?? []).map((tag) => tag.Key));
     for (const tag of after.data?.ProfileTags ?? []) {
