@@ -289,3 +289,89 @@ describe('Crash points between documents', () => {
     }
   });
 });
+
+/**
+ * A worker that stalls past its lease (a paused machine) and then saves overwrites, on the
+ * embedded engine, whatever another worker saved meanwhile. The sweeper is kept out of it
+ * (STALE_WRITE_MS of 10 minutes): the job itself notices its lease lapsed and re-queues the
+ * profile, and the writes the late save undid are applied again, in order, once each.
+ */
+describe('A worker stalled past its lease', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let auth: string;
+  let db: Connection;
+  let redis: RedisService;
+  const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
+
+  beforeAll(async () => {
+    app = await startTestApp({ workers: 0, env: { STALE_WRITE_MS: '600000' } });
+    tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
+    auth = await tenant.bearer();
+    db = app.api.get<Connection>(getConnectionToken());
+    redis = app.api.get(RedisService);
+  });
+  afterAll(() => app.close());
+
+  const get = (id: number) => request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
+  const merge = (id: number, body: object) =>
+    request(app.http).post(`${base()}/${id}`).set('Authorization', auth).send(body);
+  const complete = (id: number, check: (profile: any) => boolean = () => true) =>
+    eventually(async () => {
+      const res = await get(id);
+      return res.body.UpdateStatus === 'Complete' && check(res.body) ? res.body : undefined;
+    });
+  const firstNames = async (id: number): Promise<string[]> => {
+    const res = await request(app.http)
+      .get(`${base()}/${id}/History/StandardFields`)
+      .set('Authorization', auth)
+      .expect(200);
+    return res.body.map((entry: any) => entry.CustomerName?.FirstName);
+  };
+  const leaseLapses = (id: number) =>
+    redis.client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
+  async function createProfile(firstName: string): Promise<number> {
+    const res = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send({ CustomerType: 'Customer', CustomerName: { FirstName: firstName } })
+      .expect(202);
+    const id: number = res.body.ProfileId;
+    await complete(id);
+    return id;
+  }
+
+  it('saves late: the writes applied meanwhile are not lost', async () => {
+    const stalled = await app.startWorker();
+    const id = await createProfile('S0');
+    const stall = stalled.get(CrashPoints).stall(CRASH_POINTS.applyBeforeSave);
+    await merge(id, { CustomerName: { FirstName: 'S1' } }).expect(202);
+    await stall.reached;
+    // Its lease lapses; another worker applies that write and the next ones.
+    await leaseLapses(id);
+    await app.startWorker();
+    await merge(id, { CustomerName: { FirstName: 'S2' } }).expect(202);
+    await merge(id, { DefaultLocale: 'it-it' }).expect(202);
+    await complete(id, (p) => p.DefaultLocale === 'it-it');
+    const stored = () =>
+      db.collection('profiles').findOne({ _id: `${tenant.clientId}|${id}` } as object);
+    expect((await stored())!.appliedSeq).toBe(4);
+    // The stalled worker wakes and saves what it computed (seq 2) over seq 4 ...
+    const saved = stalled.get(CrashPoints).stall(CRASH_POINTS.applyAfterSave);
+    stall.resume();
+    await saved.reached;
+    expect((await stored())!.appliedSeq).toBe(2);
+    saved.resume();
+    // ... and the profile comes back to every write, in order, each applied once.
+    const healed = await eventually(async () => {
+      const doc = await stored();
+      return doc!.appliedSeq === 4 && doc!.data.DefaultLocale === 'it-it' ? doc : undefined;
+    });
+    expect(healed!.data.CustomerName.FirstName).toBe('S2');
+    expect(await firstNames(id)).toEqual(['S0', 'S1', 'S2', 'S2']);
+    const profile = await complete(id);
+    expect(profile.CustomerName.FirstName).toBe('S2');
+    expect(profile.DefaultLocale).toBe('it-it');
+  });
+});

@@ -12,24 +12,38 @@ import { Injectable } from '@nestjs/common';
 @Injectable()
 export class CrashPoints {
   private readonly armed = new Map<string, () => void>();
+  private readonly resumes = new Map<string, Promise<void>>();
 
   /** Arms `name` once; resolves when a flow has reached it (and stopped there). */
   arm(name: CrashPointName): Promise<void> {
     return new Promise((resolve) => this.armed.set(name, resolve));
   }
 
+  /**
+   * Arms `name` once as a stall: the flow that reaches it waits there until `resume` is
+   * called, as a process frozen for that long (a pause of the machine, a stalled event loop).
+   */
+  stall(name: CrashPointName): { reached: Promise<void>; resume: () => void } {
+    let resume!: () => void;
+    this.resumes.set(name, new Promise<void>((resolve) => (resume = resolve)));
+    return { reached: this.arm(name), resume };
+  }
+
   /** Disarms every point not reached (a test's cleanup). */
   disarmAll(): void {
     this.armed.clear();
+    this.resumes.clear();
   }
 
-  /** A crash point: returns at once unless armed, else never. */
+  /** A crash point: returns at once unless armed, else never (or, stalled, when resumed). */
   async at(name: CrashPointName): Promise<void> {
     const reached = this.armed.get(name);
     if (!reached) return;
     this.armed.delete(name);
+    const resumed = this.resumes.get(name);
+    this.resumes.delete(name);
     reached();
-    await new Promise<never>(() => undefined);
+    await (resumed ?? new Promise<never>(() => undefined));
   }
 }
 
@@ -41,6 +55,8 @@ export const CRASH_POINTS = {
   acceptAfterWriteInsert: 'accept:after-write-insert',
   /** Worker: the write's history pages are stored; the profile is not saved. */
   applyAfterHistory: 'apply:after-history',
+  /** Worker: the lease was renewed for the save; the profile is not saved yet. */
+  applyBeforeSave: 'apply:before-save',
   /** Worker: the profile is saved; its read model is not published, the key index not updated. */
   applyAfterSave: 'apply:after-save',
   /** Configuration create: the names are claimed; the entries are not stored. */

@@ -45,8 +45,9 @@ export class LeaseService {
     return (await this.queue.client.eval(EXTEND_SCRIPT, 1, this.key(name), token, ttlMs)) === 1;
   }
 
-  async release(name: string, token: string): Promise<void> {
-    await this.queue.client.eval(RELEASE_SCRIPT, 1, this.key(name), token);
+  /** Releases a lease still held with `token`; false when it was lost meanwhile. */
+  async release(name: string, token: string): Promise<boolean> {
+    return (await this.queue.client.eval(RELEASE_SCRIPT, 1, this.key(name), token)) === 1;
   }
 
   private key(name: string): string {

@@ -48,6 +48,8 @@ export class LeaseLostError extends Error {}
 interface LeaseHold {
   name: string;
   token: string;
+  /** Profile saves this job made (a save after its lease lapsed may have landed late). */
+  saves: number;
 }
 
 /**
@@ -104,7 +106,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       );
       return;
     }
-    const hold: LeaseHold = { name, token };
+    const hold: LeaseHold = { name, token, saves: 0 };
     const renewal = setInterval(
       () => void this.lease.extend(name, token, LEASE_TTL_MS).catch(() => undefined),
       LEASE_RENEW_MS,
@@ -112,10 +114,30 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     renewal.unref();
     try {
       await this.applyPending(hold, clientId, profileId, seq);
+    } catch (error) {
+      // Another holder carries on; a late save of ours is healed below.
+      if (!(error instanceof LeaseLostError)) throw error;
+      this.logger.warn(String(error.message));
     } finally {
       clearInterval(renewal);
-      await this.lease.release(name, token);
+      const held = await this.lease.release(name, token).catch(() => true);
+      if (!held && hold.saves > 0) await this.healLateSave(clientId, profileId);
     }
+  }
+
+  /**
+   * This job's lease lapsed (a stall past LEASE_TTL_MS) while it saved: the embedded engine
+   * has no conditional write by `_id`, so a save of ours may have landed after another
+   * holder's later ones and taken the profile back to an older appliedSeq. Writes are applied
+   * strictly in sequence from the stored appliedSeq and their records are kept
+   * (WRITE_RECORDS_KEPT), so a new job re-applies whatever such a save undid; the read model
+   * only ever takes newer versions, so GET never shows the older state.
+   */
+  private async healLateSave(clientId: string, profileId: number): Promise<void> {
+    this.logger.warn(
+      `lease of ${clientId}|${profileId} lapsed while this job saved: re-applying after its saves`,
+    );
+    await this.queue.enqueue(JOB_NAMES.applyProfileWrites, { clientId, profileId });
   }
 
   /**
@@ -237,16 +259,19 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * model marked dirty, the expiry index holding its due time), and completed after it.
    */
   private async save(hold: LeaseHold, before: Profile, profile: Profile): Promise<void> {
-    // The embedded engine has no conditional write by `_id`, so the lease cannot fence the
-    // save itself: renewing it here refuses the save of a holder whose lease lapsed (a
-    // stall past LEASE_TTL_MS), leaving only the time of this one save exposed.
-    if (!(await this.lease.extend(hold.name, hold.token, LEASE_TTL_MS))) {
-      throw new LeaseLostError(`the lease of ${profile._id} was lost before its save`);
-    }
     await this.keyIndex.beforeSave(before, profile);
     await this.expiryIndex.beforeSave(profile);
     await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
+    // The embedded engine has no conditional write by `_id`, so the lease cannot fence the
+    // save itself: renewing it right before refuses the save of a holder whose lease lapsed
+    // (a stall past LEASE_TTL_MS). A stall between this renewal and the save is caught when
+    // the job next renews or releases the lease (healLateSave).
+    if (!(await this.lease.extend(hold.name, hold.token, LEASE_TTL_MS))) {
+      throw new LeaseLostError(`the lease of ${profile._id} was lost before its save`);
+    }
+    await this.crashPoints.at(CRASH_POINTS.applyBeforeSave);
     await this.profiles.replace(profile);
+    hold.saves++;
     await this.crashPoints.at(CRASH_POINTS.applyAfterSave);
     await this.publish(profile);
     await this.expiryIndex.afterSave(before, profile);
