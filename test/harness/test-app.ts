@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import { Clock, JOBS_QUEUE, Settings } from '@app/shared';
+import { BULK_JOBS_QUEUE, Clock, JOBS_QUEUE, Settings } from '@app/shared';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { createWorkerApp } from '../../apps/worker/src/bootstrap';
 
@@ -78,7 +78,9 @@ export async function startTestApp(
     },
     async killWorker(worker) {
       workers.splice(workers.indexOf(worker), 1);
-      await worker.get<Queue>(getQueueToken(JOBS_QUEUE)).close(true);
+      for (const lane of [JOBS_QUEUE, BULK_JOBS_QUEUE]) {
+        await worker.get<Queue>(getQueueToken(lane)).close(true);
+      }
       await worker.close();
     },
     setNow(at) {

@@ -11,6 +11,7 @@ import { ProfileReadModel } from '../read-model/profile-read-model.service';
 import { PendingProfileRepository } from '../repositories/pending-profile.repository';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.repository';
+import { WriteLanes } from './write-lanes';
 
 /** Well inside REQUEST_DEADLINE_MS: a stalled Redis must not turn an accepted write into a 503. */
 const ENQUEUE_TIMEOUT_MS = 1000;
@@ -30,6 +31,7 @@ export class ProfileWriteIntake {
   private readonly logger = new Logger('ProfileWriteIntake');
   /** When this process inserted a profile's pending marker (see `mark`). */
   private readonly markedAt = new LRUCache<string, number>({ max: 100_000 });
+  private readonly lanes: WriteLanes;
 
   constructor(
     private readonly writes: ProfileWriteRepository,
@@ -39,7 +41,9 @@ export class ProfileWriteIntake {
     private readonly queue: JobQueue,
     private readonly settings: Settings,
     private readonly crashPoints: CrashPoints,
-  ) {}
+  ) {
+    this.lanes = new WriteLanes(settings.tenantBurstPerSecond);
+  }
 
   async accept(write: {
     clientId: string;
@@ -79,10 +83,16 @@ export class ProfileWriteIntake {
     }
     try {
       // The write is already recorded: a slow or absent Redis must not hold the answer.
+      const lane = this.lanes.laneOf(write.clientId, write.userId);
       await this.queue.enqueue(
         JOB_NAMES.applyProfileWrites,
-        { clientId: write.clientId, profileId: write.profileId, seq: stored.seq },
-        { timeoutMs: ENQUEUE_TIMEOUT_MS },
+        {
+          clientId: write.clientId,
+          profileId: write.profileId,
+          seq: stored.seq,
+          ...(lane === 'bulk' ? { lane } : {}),
+        },
+        { timeoutMs: ENQUEUE_TIMEOUT_MS, lane },
       );
     } catch (error) {
       this.logger.warn(

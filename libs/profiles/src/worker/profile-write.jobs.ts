@@ -13,7 +13,13 @@ export class ApplyProfileWritesJob implements JobHandler<typeof JOB_NAMES.applyP
 
   async handle(payload: JobPayloads[typeof JOB_NAMES.applyProfileWrites]): Promise<void> {
     await this.commands.execute(
-      new ApplyProfileWritesCommand(payload.clientId, payload.profileId, payload.seq, payload.busy),
+      new ApplyProfileWritesCommand(
+        payload.clientId,
+        payload.profileId,
+        payload.seq,
+        payload.busy,
+        payload.lane,
+      ),
     );
   }
 }

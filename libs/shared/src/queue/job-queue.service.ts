@@ -2,8 +2,10 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import {
+  BULK_JOBS_QUEUE,
   DEFAULT_JOB_OPTIONS,
   isScheduledJob,
+  type JobLane,
   JOBS_QUEUE,
   JobName,
   JobPayloads,
@@ -13,25 +15,30 @@ import {
 /** The producer side of our queue: the only place that knows it is Bull. */
 @Injectable()
 export class JobQueue {
-  constructor(@InjectQueue(JOBS_QUEUE) private readonly queue: Queue) {}
+  constructor(
+    @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
+    @InjectQueue(BULK_JOBS_QUEUE) private readonly bulk: Queue,
+  ) {}
 
   /**
    * Adds a job. Enqueuing a scheduled job's name runs it once now, besides its schedule
    * (tests do this instead of waiting for the interval). While Redis is unreachable the client would hold the command until it
    * reconnects; `timeoutMs` bounds that wait (the caller decides what a late enqueue means).
-   * `delayMs`: the job becomes runnable only after that time.
+   * `delayMs`: the job becomes runnable only after that time. `lane: 'bulk'` puts a
+   * profile-write job in the background lane (BULK_JOBS_QUEUE).
    */
   async enqueue<N extends JobName>(
     name: N,
     payload: JobPayloads[N],
-    options: { timeoutMs?: number; delayMs?: number } = {},
+    options: { timeoutMs?: number; delayMs?: number; lane?: JobLane } = {},
   ): Promise<void> {
-    if (options.timeoutMs !== undefined && this.queue.client.status !== 'ready') {
+    const queue = options.lane === 'bulk' ? this.bulk : this.queue;
+    if (options.timeoutMs !== undefined && queue.client.status !== 'ready') {
       // Disconnected: the command would only wait in the client's queue until the timeout.
       throw new Error(`enqueue of ${name}: Redis is not connected`);
     }
     const jobOptions = isScheduledJob(name) ? SCHEDULED_JOB_OPTIONS : DEFAULT_JOB_OPTIONS;
-    const added = this.queue.add(name, payload, {
+    const added = queue.add(name, payload, {
       ...jobOptions,
       ...(options.delayMs ? { delay: options.delayMs } : {}),
     });

@@ -7,6 +7,7 @@ import { JOB_HANDLER_METADATA, JobHandler } from './job-handler.decorator';
 import { JobRunLog } from './job-run-log.service';
 import { LeaseService } from './lease.service';
 import {
+  BULK_JOBS_QUEUE,
   isScheduledJob,
   JOB_NAMES,
   JobCounts,
@@ -35,6 +36,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
 
   constructor(
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
+    @InjectQueue(BULK_JOBS_QUEUE) private readonly bulk: Queue,
     private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,
     private readonly settings: Settings,
@@ -56,18 +58,22 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       if (!handler) throw new Error(`No handler for job "${name}"`);
       // The promise settles when processing stops: with an error when Redis failed while
       // Bull recorded a job's outcome (the job is then retried as stalled). Logged: left
-      // unhandled, it would end the process.
-      this.queue
-        .process(name, this.settings.workerConcurrency, async (job: Job) => {
-          if (isScheduledJob(name)) {
-            await this.runScheduled(name, job, handler as JobHandler<ScheduledJobName>);
-          } else {
-            await handler.handle(job.data);
-          }
-        })
-        .catch((error: unknown) =>
-          this.logger.warn(`processing of "${name}" jobs stopped: ${String(error)}`),
-        );
+      // unhandled, it would end the process. Profile writes are served in both lanes, each
+      // with the full concurrency (see BULK_JOBS_QUEUE).
+      const lanes = name === JOB_NAMES.applyProfileWrites ? [this.queue, this.bulk] : [this.queue];
+      for (const lane of lanes) {
+        lane
+          .process(name, this.settings.workerConcurrency, async (job: Job) => {
+            if (isScheduledJob(name)) {
+              await this.runScheduled(name, job, handler as JobHandler<ScheduledJobName>);
+            } else {
+              await handler.handle(job.data);
+            }
+          })
+          .catch((error: unknown) =>
+            this.logger.warn(`processing of "${name}" jobs stopped: ${String(error)}`),
+          );
+      }
     }
     // Not awaited: a worker starts (and applies writes once Redis is back) without Redis.
     const register = () =>

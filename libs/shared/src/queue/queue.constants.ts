@@ -5,6 +5,16 @@ import type { JobOptions } from 'bull';
  * of each job is part of its name's contract between the api and the worker.
  */
 export const JOBS_QUEUE = 'jobs';
+/**
+ * The second lane of profile-write jobs: background writes (system writes, the sweeper's
+ * and healing jobs) and the writes of a tenant that is accepting more than its burst
+ * (TENANT_BURST_PER_SECOND). The worker serves both lanes with its full concurrency each, so
+ * a tenant's backlog of thousands of writes never stands in front of another tenant's write.
+ */
+export const BULK_JOBS_QUEUE = 'jobs-bulk';
+
+/** Which lane a profile-write job takes (see BULK_JOBS_QUEUE). */
+export type JobLane = 'interactive' | 'bulk';
 
 export const JOB_NAMES = {
   /** Apply the accepted writes of one profile, in sequence order. */
@@ -28,13 +38,16 @@ export interface ScheduledRunPayload {
 export interface JobPayloads {
   /**
    * `seq`: the accepted write that brought the job (absent from the sweeper's jobs);
-   * `busy`: how many times it found the profile's lease taken and was put back.
+   * `busy`: how many times it found the profile's lease taken and was put back; `lane`:
+   * the queue it was added to.
    */
   [JOB_NAMES.applyProfileWrites]: {
     clientId: string;
     profileId: number;
     seq?: number;
     busy?: number;
+    /** Absent: interactive. A job put back (busy) keeps its lane. */
+    lane?: JobLane;
   };
   [JOB_NAMES.consentExpiry]: ScheduledRunPayload;
   [JOB_NAMES.consentVersionNotification]: ScheduledRunPayload;

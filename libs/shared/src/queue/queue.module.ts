@@ -10,7 +10,7 @@ import { JobRun, JobRunSchema } from './job-run.schema';
 import { JobRunner } from './job-runner.service';
 import { JobStatusController } from './job-status.controller';
 import { LeaseService } from './lease.service';
-import { JOBS_QUEUE } from './queue.constants';
+import { BULK_JOBS_QUEUE, JOBS_QUEUE } from './queue.constants';
 
 const bullImports = [
   BullModule.forRootAsync({
@@ -20,7 +20,7 @@ const bullImports = [
       prefix: settings.queuePrefix,
     }),
   }),
-  BullModule.registerQueue({ name: JOBS_QUEUE }),
+  BullModule.registerQueue({ name: JOBS_QUEUE }, { name: BULK_JOBS_QUEUE }),
   // The Clock every scheduled job reads; global, so both apps get one through here.
   ClockModule,
   MongooseModule.forFeature([{ name: JobRun.name, schema: JobRunSchema }]),

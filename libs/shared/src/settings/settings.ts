@@ -24,6 +24,8 @@ export class Settings {
   /** How long PATCH and DELETE wait for their queued write before answering 202. */
   readonly syncWriteTimeoutMs: number;
   readonly workerConcurrency: number;
+  /** Writes per second one api process accepts for a tenant before they take the bulk lane. */
+  readonly tenantBurstPerSecond: number;
   /** How often the worker looks for accepted writes that no job is carrying. */
   readonly sweepIntervalMs: number;
   /** A pending write older than this is re-enqueued by the sweeper. */
@@ -71,6 +73,7 @@ export class Settings {
     this.authRealm = env.AUTH_REALM || 'Profiles';
     this.syncWriteTimeoutMs = intOf(env, 'SYNC_WRITE_TIMEOUT_MS', 10000);
     this.workerConcurrency = intOf(env, 'WORKER_CONCURRENCY', 4);
+    this.tenantBurstPerSecond = Math.max(1, intOf(env, 'TENANT_BURST_PER_SECOND', 50));
     this.sweepIntervalMs = intOf(env, 'SWEEP_INTERVAL_MS', 30000);
     this.staleWriteMs = intOf(env, 'STALE_WRITE_MS', 60000);
     this.maxWriteAttempts = intOf(env, 'MAX_WRITE_ATTEMPTS', 5);

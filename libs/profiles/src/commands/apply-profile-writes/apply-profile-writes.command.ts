@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { JobLane } from '@app/shared';
 
 /** Apply the pending writes of one profile, strictly in sequence order. */
 export class ApplyProfileWritesCommand extends Command<void> {
@@ -9,6 +10,8 @@ export class ApplyProfileWritesCommand extends Command<void> {
     readonly seq?: number,
     /** Times the job found the profile's lease taken and was put back. */
     readonly busy?: number,
+    /** The queue lane the job came from (a job put back keeps it). */
+    readonly lane?: JobLane,
   ) {
     super();
   }

@@ -86,7 +86,13 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly crashPoints: CrashPoints,
   ) {}
 
-  async execute({ clientId, profileId, seq, busy }: ApplyProfileWritesCommand): Promise<void> {
+  async execute({
+    clientId,
+    profileId,
+    seq,
+    busy,
+    lane,
+  }: ApplyProfileWritesCommand): Promise<void> {
     // A job for a write the published profile already holds has nothing to do.
     if (seq !== undefined) {
       const published = await this.readModel.read(clientId, profileId);
@@ -101,8 +107,14 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       const delayMs = Math.min(BUSY_DELAY_MAX_MS, BUSY_DELAY_MS * 2 ** (busy ?? 0));
       await this.queue.enqueue(
         JOB_NAMES.applyProfileWrites,
-        { clientId, profileId, ...(seq !== undefined ? { seq } : {}), busy: (busy ?? 0) + 1 },
-        { delayMs },
+        {
+          clientId,
+          profileId,
+          ...(seq !== undefined ? { seq } : {}),
+          busy: (busy ?? 0) + 1,
+          ...(lane ? { lane } : {}),
+        },
+        { delayMs, lane },
       );
       return;
     }
@@ -137,7 +149,11 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     this.logger.warn(
       `lease of ${clientId}|${profileId} lapsed while this job saved: re-applying after its saves`,
     );
-    await this.queue.enqueue(JOB_NAMES.applyProfileWrites, { clientId, profileId });
+    await this.queue.enqueue(
+      JOB_NAMES.applyProfileWrites,
+      { clientId, profileId, lane: 'bulk' },
+      { lane: 'bulk' },
+    );
   }
 
   /**

@@ -45,7 +45,11 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
         if (!(await this.hasPending(clientId, profileId))) continue;
         await this.markers.mark(clientId, profileId, marker.since);
       }
-      await this.queue.enqueue(JOB_NAMES.applyProfileWrites, { clientId, profileId });
+      await this.queue.enqueue(
+        JOB_NAMES.applyProfileWrites,
+        { clientId, profileId, lane: 'bulk' },
+        { lane: 'bulk' },
+      );
       requeued++;
     }
     if (requeued) this.logger.log(`re-enqueued ${requeued} profile(s) with stale pending writes`);
