@@ -11,6 +11,9 @@ const transform = {
 module.exports = {
   // Whole-suite option (ignored inside a project): e2e tests wait for real processes.
   testTimeout: 60000,
+  // A failed e2e test can leave a job frozen at a crash point in a worker that then never
+  // finishes closing: the run must still end (with the failure) instead of hanging CI.
+  forceExit: true,
   projects: [
     {
       displayName: 'unit',

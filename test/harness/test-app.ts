@@ -46,6 +46,9 @@ export async function startTestApp(
     QUEUE_PREFIX: `test-${id}`,
     SWEEP_INTERVAL_MS: '1000',
     STALE_WRITE_MS: '2000',
+    // Suites run side by side on a loaded machine: a request's deadline (2 s by default) is
+    // tested where it matters (test/engine/stalled-engine.e2e-spec.ts sets its own).
+    REQUEST_DEADLINE_MS: '10000',
     // Scheduled jobs run only when a test triggers them (or sets an interval itself).
     CONSENT_EXPIRY_INTERVAL_MS: '0',
     CONSENT_VERSION_INTERVAL_MS: '0',

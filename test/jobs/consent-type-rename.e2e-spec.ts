@@ -239,6 +239,28 @@ describe('A renamed consent type', () => {
     ]);
   });
 
+  it("records the rename in the type's history (GET .../ConsentTypes/{typeId}/History)", async () => {
+    const res = await request(app.http)
+      .get(`${base()}/ConsentTypes/${newsId}/History`)
+      .set('Authorization', await auth())
+      .expect(200);
+    const history = res.body.ConsentTypeHistory as Entry[];
+    // Newest first: the version 2 publication, the rename, the create.
+    expect(
+      history.map((revision) => [revision.Revision, revision.TypeName, revision.FormerNames]),
+    ).toEqual([
+      [3, 'Newsletter Consent', ['News']],
+      [2, 'Newsletter Consent', ['News']],
+      [1, 'News', []],
+    ]);
+    expect(history[1].Edited.ModifiedBy).toBe(tenant.userId);
+    expect(history[0].Versions).toEqual(['1', '2']);
+    await request(app.http)
+      .get(`${base()}/ConsentTypes/999999/History`)
+      .set('Authorization', await auth())
+      .expect(404);
+  });
+
   it('keeps the former name for the type: no other consent type can take it', async () => {
     const res = await request(app.http)
       .post(`${base()}/ConsentTypes`)

@@ -3,7 +3,11 @@ import { selectLocalized } from '../common/locale-selection';
 import { orNull, toEditedDto } from '../common/entry-request';
 import { latestVersion } from './domain/consent-type.rules';
 import type { StoredConsentType, StoredConsentVersion } from './consent-type.schema';
-import type { ConsentTypeDto, ConsentVersionDto } from './dto/consent-type.dto';
+import type {
+  ConsentTypeDto,
+  ConsentTypeRevisionDto,
+  ConsentVersionDto,
+} from './dto/consent-type.dto';
 
 export interface ConsentTypeView {
   /** Only the localised fields selected for this locale (the type's and each version's). */
@@ -112,5 +116,18 @@ export function toConsentTypeDetails(type: StoredConsentType): ConsentTypeDetail
       Key: attribute.Key,
       ...(attribute.Value != null ? { Value: attribute.Value } : {}),
     })),
+  };
+}
+
+/** One stored revision → its history entry. */
+export function toConsentTypeRevisionDto(type: StoredConsentType): ConsentTypeRevisionDto {
+  return {
+    Revision: type.revision,
+    TypeName: type.TypeName,
+    FormerNames: type.FormerNames ?? [],
+    IsActive: type.IsActive !== false,
+    ChannelId: orNull(type.ChannelId),
+    Versions: type.Versions.map((version) => version.ConsentVersion),
+    Edited: toEditedDto(type.Edited),
   };
 }

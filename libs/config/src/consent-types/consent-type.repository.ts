@@ -2,13 +2,33 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { RevisionStore } from '../common/revision-store';
-import { StoredConsentType } from './consent-type.schema';
+import { consentTypeKey, StoredConsentType } from './consent-type.schema';
 
 /** The `config_consent_types` revisions; every method is scoped by client id. */
 @Injectable()
 export class ConsentTypeRepository extends RevisionStore<StoredConsentType> {
-  constructor(@InjectModel(StoredConsentType.name) types: Model<StoredConsentType>) {
+  constructor(
+    @InjectModel(StoredConsentType.name) private readonly types: Model<StoredConsentType>,
+  ) {
     super(types, 'typeId');
+  }
+
+  /**
+   * Every stored revision of the type, newest first (each read by `_id`); [] when the type
+   * does not exist. Revisions are never deleted: they are the type's history.
+   */
+  async revisions(clientId: string, typeId: number): Promise<StoredConsentType[]> {
+    const latest = await this.findOne(clientId, typeId);
+    if (!latest) return [];
+    const older = await Promise.all(
+      Array.from({ length: latest.revision }, (_, n) =>
+        this.types
+          .findById(consentTypeKey(clientId, typeId, latest.revision - 1 - n))
+          .lean<StoredConsentType>()
+          .exec(),
+      ),
+    );
+    return [latest, ...older.filter((revision): revision is StoredConsentType => !!revision)];
   }
 
   /** The stored names among `nameKeys` (normalised names). */

@@ -13,6 +13,7 @@ import { ConsentTypeSchema, StoredConsentType } from './consent-type.schema';
 import { ConsentTypesController } from './http/consent-types.controller';
 import { FindConsentTypeHandler } from './queries/find-consent-type/find-consent-type.handler';
 import { GetConsentTypesHandler } from './queries/get-consent-types/get-consent-types.handler';
+import { GetConsentTypeHistoryHandler } from './queries/get-consent-type-history/get-consent-type-history.handler';
 
 /** ConsentTypes: controllers, use cases and repositories of this configuration area. */
 @Module({
@@ -33,6 +34,7 @@ import { GetConsentTypesHandler } from './queries/get-consent-types/get-consent-
     UpdateConsentTypeHandler,
     PublishConsentVersionHandler,
     GetConsentTypesHandler,
+    GetConsentTypeHistoryHandler,
     FindConsentTypeHandler,
   ],
   exports: [ConsentTypeCatalog, ConfigEventOutbox],

@@ -12,7 +12,7 @@ const SWEEP_MS = 100;
 export const WaitsForWorker = () => RouteConfig({ waitsForWorker: true });
 
 /**
- * Every request answers within REQUEST_DEADLINE_MS (5 s; routes marked WaitsForWorker: their
+ * Every request answers within REQUEST_DEADLINE_MS (2 s; routes marked WaitsForWorker: their
  * wait plus that): past it, 503 with Retry-After. The engine's driver offers no per-operation
  * timeout (MongoDB driver 7 ignores `timeoutMS`), so a stalled engine would otherwise hold
  * every request that reaches it, authentication included, for every tenant, without an

@@ -85,7 +85,7 @@ export class Settings {
     this.monitorEngineCommands = boolOf(env, 'MONITOR_ENGINE_COMMANDS', false);
     this.tokenFailureLimit = Math.max(1, intOf(env, 'TOKEN_FAILURE_LIMIT', 10));
     this.tokenFailureWindowSeconds = Math.max(1, intOf(env, 'TOKEN_FAILURE_WINDOW_SECONDS', 60));
-    this.requestDeadlineMs = Math.max(100, intOf(env, 'REQUEST_DEADLINE_MS', 5000));
+    this.requestDeadlineMs = Math.max(100, intOf(env, 'REQUEST_DEADLINE_MS', 2000));
     this.searchCandidateLimit = Math.max(1, intOf(env, 'SEARCH_CANDIDATE_LIMIT', 5000));
     this.notifyAuthChanges = boolOf(env, 'NOTIFY_AUTH_CHANGES', true);
   }

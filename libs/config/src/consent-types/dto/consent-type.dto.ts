@@ -175,3 +175,26 @@ export class ConsentTypeListDto {
   @Type(() => ConsentTypeDto)
   ConsentTypes: ConsentTypeDto[];
 }
+
+/** One stored revision of a consent type (GET .../ConsentTypes/{typeId}/History). */
+export class ConsentTypeRevisionDto {
+  @ApiProperty({ description: 'The revision number, from 1 (the create), +1 per change' })
+  Revision: number;
+  @ApiProperty() TypeName: string;
+  @ApiProperty({
+    type: [String],
+    description: 'Names the type had before this revision (they stay the type’s)',
+  })
+  FormerNames: string[];
+  @ApiProperty() IsActive: boolean;
+  @ApiPropertyOptional({ nullable: true }) ChannelId: string | null;
+  @ApiProperty({ type: [String], description: 'ConsentVersion of each version, in order' })
+  Versions: string[];
+  @ApiProperty({ type: EditedDto, description: 'Who made this revision, and when' })
+  Edited: EditedDto;
+}
+
+export class ConsentTypeHistoryDto {
+  @ApiProperty({ type: [ConsentTypeRevisionDto], description: 'Newest first' })
+  ConsentTypeHistory: ConsentTypeRevisionDto[];
+}

@@ -24,7 +24,12 @@ import {
 import { CreateConsentTypesCommand } from '../commands/create-consent-types/create-consent-types.command';
 import { PublishConsentVersionCommand } from '../commands/publish-consent-version/publish-consent-version.command';
 import { UpdateConsentTypeCommand } from '../commands/update-consent-type/update-consent-type.command';
-import { ConsentTypeListDto, ConsentVersionDto } from '../dto/consent-type.dto';
+import {
+  ConsentTypeHistoryDto,
+  ConsentTypeListDto,
+  ConsentVersionDto,
+} from '../dto/consent-type.dto';
+import { GetConsentTypeHistoryQuery } from '../queries/get-consent-type-history/get-consent-type-history.query';
 import { GetConsentTypesQuery } from '../queries/get-consent-types/get-consent-types.query';
 
 const FIELDS =
@@ -84,6 +89,25 @@ export class ConsentTypesController {
     );
   }
 
+  @Get(['ConsentTypes/:typeId/History', 'ConsentType/:typeId/History'])
+  @ApiAuth('configuration', 'read')
+  @ApiOperation({
+    summary: 'Retrieve every revision of a consent type (extension)',
+    description:
+      'Each change of a consent type (create, PATCH, a published version) is stored as its next ' +
+      'revision and never changed: this answers them newest first, each with who made it and ' +
+      'when (Edited), its TypeName and FormerNames (a rename shows as a new TypeName with the ' +
+      'old one added to FormerNames), IsActive, ChannelId and the ConsentVersion of each version.',
+  })
+  @ApiParam({ name: 'typeId', type: 'integer', format: 'int32' })
+  @ApiOkResponse({ type: ConsentTypeHistoryDto })
+  history(
+    @CurrentCaller() caller: Caller,
+    @EntryIdParam('typeId') typeId: number,
+  ): Promise<ConsentTypeHistoryDto> {
+    return this.queries.execute(new GetConsentTypeHistoryQuery(caller.clientId, typeId));
+  }
+
   @Post('ConsentTypes')
   @HttpCode(201)
   @ApiAuth('configuration', 'write')
@@ -113,7 +137,9 @@ export class ConsentTypesController {
       'it (without locale or latestVersionOnly); the result is validated like a create. ' +
       'TypeId and Edited are read-only; so are a version’s Edited and PublishedDate (a ' +
       `change is ignored). ${PUBLISHING} New versions are added with add /Versions/-; 409 ` +
-      'when the version exists. Deactivating the type (IsActive true to false) removes it ' +
+      'when the version exists. A new TypeName renames the type: its former names stay its own ' +
+      '(no other consent type can take them; consents stored or sent under one are the type’s ' +
+      'and take its current name; see README, Renames). Deactivating the type (IsActive true to false) removes it ' +
       'from the RequiredPreferenceConsents of every filter (reactivating does not restore ' +
       'them). ChannelId cannot change while a filter requires the type (400). Served at ' +
       '/{clientId}/ConsentTypes/{typeId} and the older /{clientId}/ConsentType/{typeId}.',

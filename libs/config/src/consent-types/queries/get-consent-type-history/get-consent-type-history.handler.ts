@@ -1,0 +1,18 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/shared';
+import { toConsentTypeRevisionDto } from '../../consent-type.mapper';
+import { ConsentTypeRepository } from '../../consent-type.repository';
+import type { ConsentTypeHistoryDto } from '../../dto/consent-type.dto';
+import { GetConsentTypeHistoryQuery } from './get-consent-type-history.query';
+
+/** Every revision of one consent type, newest first: renames, versions, (de)activations. */
+@QueryHandler(GetConsentTypeHistoryQuery)
+export class GetConsentTypeHistoryHandler implements IQueryHandler<GetConsentTypeHistoryQuery> {
+  constructor(private readonly repository: ConsentTypeRepository) {}
+
+  async execute({ clientId, typeId }: GetConsentTypeHistoryQuery): Promise<ConsentTypeHistoryDto> {
+    const revisions = await this.repository.revisions(clientId, typeId);
+    if (!revisions.length) throw ApiError.notFound(`Consent type ${typeId} was not found`);
+    return { ConsentTypeHistory: revisions.map(toConsentTypeRevisionDto) };
+  }
+}
