@@ -8,6 +8,64 @@ import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
 /**
+ * One app (no worker until a test starts one) with a configured tenant, and the requests and
+ * engine reads the crash tests make. `env` adds settings to the app's.
+ */
+function crashSuite(env: Record<string, string> = {}) {
+  const suite = {} as {
+    app: TestApp;
+    tenant: TestTenant;
+    auth: string;
+    db: Connection;
+    redis: RedisService;
+    programs: TestPrograms;
+  };
+  beforeAll(async () => {
+    suite.app = await startTestApp({ workers: 0, env });
+    suite.tenant = await createTestTenant(suite.app);
+    ({ programs: suite.programs } = await configureTestTenant(suite.app, suite.tenant));
+    suite.auth = await suite.tenant.bearer();
+    suite.db = suite.app.api.get<Connection>(getConnectionToken());
+    suite.redis = suite.app.api.get(RedisService);
+  });
+  afterAll(() => suite.app.close());
+
+  const base = () => `/Profiles/v4/${suite.tenant.clientId}/Profile`;
+  const get = (id: number) =>
+    request(suite.app.http).get(`${base()}/${id}`).set('Authorization', suite.auth);
+  const merge = (id: number, body: object) =>
+    request(suite.app.http).post(`${base()}/${id}`).set('Authorization', suite.auth).send(body);
+  const complete = (id: number, check: (profile: any) => boolean = () => true) =>
+    eventually(async () => {
+      const res = await get(id);
+      return res.body.UpdateStatus === 'Complete' && check(res.body) ? res.body : undefined;
+    });
+  const firstNames = async (id: number): Promise<string[]> => {
+    const res = await request(suite.app.http)
+      .get(`${base()}/${id}/History/StandardFields`)
+      .set('Authorization', suite.auth)
+      .expect(200);
+    return res.body.map((entry: any) => entry.CustomerName?.FirstName);
+  };
+  /** The dead worker's lease on a profile lapses (LEASE_TTL_MS): here, at once. */
+  const leaseLapses = (id: number) =>
+    suite.redis.client.del(
+      `${suite.app.settings.queuePrefix}:lease:profile:${suite.tenant.clientId}|${id}`,
+    );
+  async function createProfile(firstName: string): Promise<number> {
+    const res = await request(suite.app.http)
+      .post(base())
+      .set('Authorization', suite.auth)
+      .send({ CustomerType: 'Customer', CustomerName: { FirstName: firstName } })
+      .expect(202);
+    const id: number = res.body.ProfileId;
+    await complete(id);
+    return id;
+  }
+  return { suite, base, get, merge, complete, firstNames, leaseLapses, createProfile };
+}
+
+/**
  * A process may die between any two documents of a multi-document step (issue 10, point 4).
  * Each test arms a crash point (libs/shared/src/crash-points): the flow that reaches it
  * stops there for ever, as a process that died at that instant, nothing after it running;
@@ -17,28 +75,14 @@ import { eventually, startTestApp, type TestApp } from '../harness/test-app';
  * order, and readers never see a stale state as current.
  */
 describe('Crash points between documents', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let auth: string;
-  let db: Connection;
-  let redis: RedisService;
-  let programs: TestPrograms;
-  const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-    tenant = await createTestTenant(app);
-    ({ programs } = await configureTestTenant(app, tenant));
-    auth = await tenant.bearer();
-    db = app.api.get<Connection>(getConnectionToken());
-    redis = app.api.get(RedisService);
-  });
-  afterAll(() => app.close());
+  const { suite, base, get, merge, complete, firstNames, leaseLapses, createProfile } =
+    crashSuite();
   afterEach(async () => {
     // Points left armed (a test that failed before reaching them) would freeze a job during
     // the worker's shutdown, which waits for it.
-    for (const process of [app.api, ...app.workers]) process.get(CrashPoints).disarmAll();
-    for (const worker of [...app.workers]) await app.stopWorker(worker);
+    for (const process of [suite.app.api, ...suite.app.workers])
+      process.get(CrashPoints).disarmAll();
+    for (const worker of [...suite.app.workers]) await suite.app.stopWorker(worker);
   });
 
   const arm = (process: INestApplicationContext, point: CrashPointName) =>
@@ -49,49 +93,20 @@ describe('Crash points between documents', () => {
       () => undefined,
       () => undefined,
     );
-  const get = (id: number) => request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
-  const merge = (id: number, body: object) =>
-    request(app.http).post(`${base()}/${id}`).set('Authorization', auth).send(body);
-  const complete = (id: number, check: (profile: any) => boolean = () => true) =>
-    eventually(async () => {
-      const res = await get(id);
-      return res.body.UpdateStatus === 'Complete' && check(res.body) ? res.body : undefined;
-    });
-  const firstNames = async (id: number): Promise<string[]> => {
-    const res = await request(app.http)
-      .get(`${base()}/${id}/History/StandardFields`)
-      .set('Authorization', auth)
-      .expect(200);
-    return res.body.map((entry: any) => entry.CustomerName?.FirstName);
-  };
-  /** The dead worker's lease on a profile lapses (LEASE_TTL_MS): here, at once. */
-  const leaseLapses = (id: number) =>
-    redis.client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
   const writesOf = (id: number) =>
-    db
+    suite.db
       .collection('profile_writes')
-      .countDocuments({ _id: { $regex: `^${tenant.clientId}\\|${id}\\|` } } as object);
+      .countDocuments({ _id: { $regex: `^${suite.tenant.clientId}\\|${id}\\|` } } as object);
   const marked = async (id: number) =>
-    (await db
+    (await suite.db
       .collection('pending_profiles')
-      .countDocuments({ _id: `${tenant.clientId}|${id}` } as object)) > 0;
-
-  async function createProfile(firstName: string): Promise<number> {
-    const res = await request(app.http)
-      .post(base())
-      .set('Authorization', auth)
-      .send({ CustomerType: 'Customer', CustomerName: { FirstName: firstName } })
-      .expect(202);
-    const id: number = res.body.ProfileId;
-    await complete(id);
-    return id;
-  }
+      .countDocuments({ _id: `${suite.tenant.clientId}|${id}` } as object)) > 0;
 
   it('acceptance dying after the marker, before the write: no trace, the marker goes', async () => {
-    await app.startWorker();
+    await suite.app.startWorker();
     const id = await createProfile('Marker');
     const writes = await writesOf(id);
-    const reached = arm(app.api, CRASH_POINTS.acceptAfterMarker);
+    const reached = arm(suite.app.api, CRASH_POINTS.acceptAfterMarker);
     abandoned(merge(id, { DefaultLocale: 'nl-nl' }));
     await reached;
     expect(await writesOf(id)).toBe(writes);
@@ -105,9 +120,9 @@ describe('Crash points between documents', () => {
   });
 
   it('acceptance dying after the write, before its job: the sweeper applies the write', async () => {
-    await app.startWorker();
+    await suite.app.startWorker();
     const id = await createProfile('Insert');
-    const reached = arm(app.api, CRASH_POINTS.acceptAfterWriteInsert);
+    const reached = arm(suite.app.api, CRASH_POINTS.acceptAfterWriteInsert);
     abandoned(merge(id, { DefaultLocale: 'nl-nl' }));
     await reached;
     expect((await complete(id, (p) => p.DefaultLocale === 'nl-nl')).DefaultLocale).toBe('nl-nl');
@@ -117,66 +132,68 @@ describe('Crash points between documents', () => {
   });
 
   it('a worker dying after the history, before the save: the next worker applies the write once', async () => {
-    const first = await app.startWorker();
+    const first = await suite.app.startWorker();
     const id = await createProfile('A');
     const reached = arm(first, CRASH_POINTS.applyAfterHistory);
     await merge(id, { CustomerName: { FirstName: 'B' } }).expect(202);
     await reached;
-    await app.killWorker(first);
+    await suite.app.killWorker(first);
     expect((await get(id).expect(200)).body.CustomerName.FirstName).toBe('A');
     await leaseLapses(id);
-    await app.startWorker();
+    await suite.app.startWorker();
     await complete(id, (p) => p.CustomerName.FirstName === 'B');
     expect(await firstNames(id)).toEqual(['A', 'B']);
   });
 
   it('a worker dying after the save, before the publication: readers and searches see the save', async () => {
-    const first = await app.startWorker();
+    const first = await suite.app.startWorker();
     const id = await createProfile('Saved');
     const reached = arm(first, CRASH_POINTS.applyAfterSave);
     await merge(id, { Emails: [{ EmailAddress: 'crash-save@example.com' }] }).expect(202);
     await reached;
-    await app.killWorker(first);
+    await suite.app.killWorker(first);
     // The read model was marked dirty before the save: GET reads the database.
     const profile = (await get(id).expect(200)).body;
     expect(profile.UpdateStatus).toBe('Complete');
     expect(profile.Emails.map((e: any) => e.EmailAddress)).toEqual(['crash-save@example.com']);
     // The search keys were added before the save.
-    const found = await request(app.http)
+    const found = await request(suite.app.http)
       .get(`${base()}/Email?emailAddress=crash-save@example.com`)
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .expect(200);
     expect(found.body.map((p: any) => p.ProfileId)).toEqual([id]);
     await leaseLapses(id);
-    await app.startWorker();
+    await suite.app.startWorker();
     await merge(id, { DefaultLocale: 'de-de' }).expect(202);
     await complete(id, (p) => p.DefaultLocale === 'de-de');
     // Each entry shows the standard fields: the create's and the locale change's (the email
     // write changed none), so the saved write was not applied again.
     expect(await firstNames(id)).toEqual(['Saved', 'Saved']);
-    const contacts = await request(app.http)
+    const contacts = await request(suite.app.http)
       .get(`${base()}/${id}/History/ContactElements`)
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .expect(200);
     expect(contacts.body).toHaveLength(1);
   });
 
   it('a worker dying around the save of a write that adds a listed email: the mark comes once', async () => {
-    const listRes = await request(app.http)
-      .post(`/Profiles/v4/${tenant.clientId}/DoNotContactLists`)
-      .set('Authorization', auth)
+    const listRes = await request(suite.app.http)
+      .post(`/Profiles/v4/${suite.tenant.clientId}/DoNotContactLists`)
+      .set('Authorization', suite.auth)
       .send({ Name: 'Crash registry', ListType: 'Email' })
       .expect((res) => expect(res.status).toBeLessThan(300));
-    await request(app.http)
-      .post(`/Profiles/v4/${tenant.clientId}/DoNotContactLists/${listRes.body.ListId}/Entries`)
-      .set('Authorization', auth)
+    await request(suite.app.http)
+      .post(
+        `/Profiles/v4/${suite.tenant.clientId}/DoNotContactLists/${listRes.body.ListId}/Entries`,
+      )
+      .set('Authorization', suite.auth)
       .send({ Entries: [{ Value: 'listed-1@example.com' }, { Value: 'listed-2@example.com' }] })
       .expect((res) => expect(res.status).toBeLessThan(300));
     const operations = async (id: number): Promise<string[]> =>
       (
-        await request(app.http)
+        await request(suite.app.http)
           .get(`${base()}/${id}/Updates`)
-          .set('Authorization', auth)
+          .set('Authorization', suite.auth)
           .expect(200)
       ).body.Updates.map((update: any) => update.Operation);
     const listedMark = (email: string) => (profile: any) =>
@@ -185,17 +202,17 @@ describe('Crash points between documents', () => {
           e.EmailAddress === email &&
           e.EmailPreferences?.some((p: any) => p.FilterId === programDnc.FilterId),
       );
-    const programDnc = programs.dnc.email;
+    const programDnc = suite.programs.dnc.email;
 
     // Dying after the save (the mark is looked up before it: none is lost).
-    let worker = await app.startWorker();
+    let worker = await suite.app.startWorker();
     const id = await createProfile('Listed');
     let reached = arm(worker, CRASH_POINTS.applyAfterSave);
     await merge(id, { Emails: [{ EmailAddress: 'listed-1@example.com' }] }).expect(202);
     await reached;
-    await app.killWorker(worker);
+    await suite.app.killWorker(worker);
     await leaseLapses(id);
-    worker = await app.startWorker();
+    worker = await suite.app.startWorker();
     await complete(id, listedMark('listed-1@example.com'));
     expect((await operations(id)).filter((op) => op === 'dnc-apply')).toHaveLength(1);
 
@@ -203,9 +220,9 @@ describe('Crash points between documents', () => {
     reached = arm(worker, CRASH_POINTS.applyAfterHistory);
     await merge(id, { Emails: [{ EmailAddress: 'listed-2@example.com' }] }).expect(202);
     await reached;
-    await app.killWorker(worker);
+    await suite.app.killWorker(worker);
     await leaseLapses(id);
-    await app.startWorker();
+    await suite.app.startWorker();
     await complete(id, listedMark('listed-2@example.com'));
     expect((await operations(id)).filter((op) => op === 'dnc-apply')).toHaveLength(2);
   });
@@ -227,19 +244,19 @@ describe('Crash points between documents', () => {
       ],
     });
     const post = () =>
-      request(app.http)
-        .post(`/Profiles/v4/${tenant.clientId}/ConsentTypes`)
-        .set('Authorization', auth)
+      request(suite.app.http)
+        .post(`/Profiles/v4/${suite.tenant.clientId}/ConsentTypes`)
+        .set('Authorization', suite.auth)
         .send(body('Crashy'));
-    const reached = arm(app.api, CRASH_POINTS.configAfterNameClaims);
+    const reached = arm(suite.app.api, CRASH_POINTS.configAfterNameClaims);
     abandoned(post());
     await reached;
     // As far as anyone can tell, a create is in flight: the name stays taken for now.
     await post().expect(409);
     // Time passes (NAME_CLAIM_GRACE_MS): the claim is stale, its entry was never stored.
-    await db
+    await suite.db
       .collection('config_claims')
-      .updateOne({ _id: `${tenant.clientId}|consent-type|name:crashy` } as object, {
+      .updateOne({ _id: `${suite.tenant.clientId}|consent-type|name:crashy` } as object, {
         $set: { claimedAt: new Date(0) },
       });
     const created = await post().expect(201);
@@ -247,7 +264,7 @@ describe('Crash points between documents', () => {
   });
 
   it('killing the worker again and again under load loses no write, applies none twice, keeps the order', async () => {
-    let worker = await app.startWorker();
+    let worker = await suite.app.startWorker();
     const ids = [await createProfile('K0'), await createProfile('K1'), await createProfile('K2')];
     const WRITES = 12;
     let next = 0;
@@ -271,9 +288,9 @@ describe('Crash points between documents', () => {
       await sendBatch();
       await sendBatch();
       await reached;
-      await app.killWorker(worker);
+      await suite.app.killWorker(worker);
       for (const id of ids) await leaseLapses(id);
-      worker = await app.startWorker();
+      worker = await suite.app.startWorker();
     }
     while (next < WRITES) await sendBatch();
     for (const [index, id] of ids.entries()) {
@@ -298,65 +315,24 @@ describe('Crash points between documents', () => {
  * profile, and the writes the late save undid are applied again, in order, once each.
  */
 describe('A worker stalled past its lease', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let auth: string;
-  let db: Connection;
-  let redis: RedisService;
-  const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0, env: { STALE_WRITE_MS: '600000' } });
-    tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
-    auth = await tenant.bearer();
-    db = app.api.get<Connection>(getConnectionToken());
-    redis = app.api.get(RedisService);
+  const { suite, merge, complete, firstNames, leaseLapses, createProfile } = crashSuite({
+    STALE_WRITE_MS: '600000',
   });
-  afterAll(() => app.close());
-
-  const get = (id: number) => request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
-  const merge = (id: number, body: object) =>
-    request(app.http).post(`${base()}/${id}`).set('Authorization', auth).send(body);
-  const complete = (id: number, check: (profile: any) => boolean = () => true) =>
-    eventually(async () => {
-      const res = await get(id);
-      return res.body.UpdateStatus === 'Complete' && check(res.body) ? res.body : undefined;
-    });
-  const firstNames = async (id: number): Promise<string[]> => {
-    const res = await request(app.http)
-      .get(`${base()}/${id}/History/StandardFields`)
-      .set('Authorization', auth)
-      .expect(200);
-    return res.body.map((entry: any) => entry.CustomerName?.FirstName);
-  };
-  const leaseLapses = (id: number) =>
-    redis.client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
-  async function createProfile(firstName: string): Promise<number> {
-    const res = await request(app.http)
-      .post(base())
-      .set('Authorization', auth)
-      .send({ CustomerType: 'Customer', CustomerName: { FirstName: firstName } })
-      .expect(202);
-    const id: number = res.body.ProfileId;
-    await complete(id);
-    return id;
-  }
 
   it('saves late: the writes applied meanwhile are not lost', async () => {
-    const stalled = await app.startWorker();
+    const stalled = await suite.app.startWorker();
     const id = await createProfile('S0');
     const stall = stalled.get(CrashPoints).stall(CRASH_POINTS.applyBeforeSave);
     await merge(id, { CustomerName: { FirstName: 'S1' } }).expect(202);
     await stall.reached;
     // Its lease lapses; another worker applies that write and the next ones.
     await leaseLapses(id);
-    await app.startWorker();
+    await suite.app.startWorker();
     await merge(id, { CustomerName: { FirstName: 'S2' } }).expect(202);
     await merge(id, { DefaultLocale: 'it-it' }).expect(202);
     await complete(id, (p) => p.DefaultLocale === 'it-it');
     const stored = () =>
-      db.collection('profiles').findOne({ _id: `${tenant.clientId}|${id}` } as object);
+      suite.db.collection('profiles').findOne({ _id: `${suite.tenant.clientId}|${id}` } as object);
     expect((await stored())!.appliedSeq).toBe(4);
     // The stalled worker wakes and saves what it computed (seq 2) over seq 4 ...
     const saved = stalled.get(CrashPoints).stall(CRASH_POINTS.applyAfterSave);
