@@ -64,16 +64,29 @@ export class AuthCache {
    * answer or holds none (then nothing is cached for this request).
    */
   async stamps(clientId: string): Promise<AuthStamps | null> {
-    if (!this.redis.available) return null;
+    return (await this.readStamps(clientId)).stamps;
+  }
+
+  /**
+   * The stamps, and the value of `extraKey` read in the same command (undefined when
+   * Redis could not answer), so a caller needing one more key pays no round trip for it.
+   */
+  private async readStamps(
+    clientId: string,
+    extraKey?: string,
+  ): Promise<{ stamps: AuthStamps | null; extra?: string | null }> {
+    if (!this.redis.available) return { stamps: null };
     try {
-      const [tenant, revocations] = await this.redis.client.mget(
-        this.stampKey(clientId),
-        this.stampKey(REVOCATIONS),
-      );
-      return tenant !== null && revocations !== null ? { tenant, revocations } : null;
+      const keys = [this.stampKey(clientId), this.stampKey(REVOCATIONS)];
+      if (extraKey !== undefined) keys.push(extraKey);
+      const [tenant, revocations, extra] = await this.redis.client.mget(...keys);
+      return {
+        stamps: tenant !== null && revocations !== null ? { tenant, revocations } : null,
+        ...(extraKey !== undefined ? { extra } : {}),
+      };
     } catch (error) {
       this.logger.warn(`auth stamps unavailable, reading the database: ${String(error)}`);
-      return null;
+      return { stamps: null };
     }
   }
 
@@ -131,27 +144,33 @@ export class AuthCache {
   /**
    * An OAuth client's record, with the stamps of the tenant it names as read to validate
    * it (the caller reuses them: one round trip). The record is valid while that tenant's
-   * stamp is unchanged (rotating its secret changes that stamp).
+   * stamp is unchanged (rotating its secret changes that stamp). `extraKey`: one more Redis
+   * key read in the same command (`extra`; undefined when it could not be read with them).
    */
   async oauthClient(
     oauthClientId: string,
-  ): Promise<{ record: OAuthClientRecord | null; stamps: AuthStamps | null }> {
+    extraKey?: string,
+  ): Promise<{
+    record: OAuthClientRecord | null;
+    stamps: AuthStamps | null;
+    extra?: string | null;
+  }> {
     const cached = this.oauthCache.get(oauthClientId);
     if (cached?.value) {
-      const stamps = await this.stamps(cached.value.clientId);
+      const { stamps, extra } = await this.readStamps(cached.value.clientId, extraKey);
       if (stamps !== null && stamps.tenant === cached.stamp)
-        return { record: cached.value, stamps };
+        return { record: cached.value, stamps, extra };
     }
     const record = await this.oauthClients.findById(oauthClientId);
     if (!record) return { record, stamps: null };
     // The stamp is read after the record here, so a record read during a rotation could
     // be stored under the new stamp: read it once more, and keep it only if unchanged.
-    const stamps = await this.stamps(record.clientId);
+    const { stamps, extra } = await this.readStamps(record.clientId, extraKey);
     const again = stamps === null ? null : await this.oauthClients.findById(oauthClientId);
     if (stamps !== null && again?.secretHash === record.secretHash) {
       this.remember(this.oauthCache, oauthClientId, { stamp: stamps.tenant, value: record });
     }
-    return { record, stamps };
+    return { record, stamps, extra };
   }
 
   private async cached<T>(

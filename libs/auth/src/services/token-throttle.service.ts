@@ -30,8 +30,19 @@ export class TokenThrottle {
     });
   }
 
-  /** Throws the 429 when the client id has used up its failures. */
-  async check(oauthClientId: string): Promise<void> {
+  /** The Redis key holding the client id's failure count (read by callers with other keys). */
+  keyOf(oauthClientId: string): string {
+    return this.limiter.getKey(oauthClientId);
+  }
+
+  /**
+   * Throws the 429 when the client id has used up its failures. `counted`: the value of
+   * `keyOf(oauthClientId)` as the caller read it (null: no failures), so the common case
+   * costs no Redis command; undefined: read it here (also from the in-process stand-in).
+   */
+  async check(oauthClientId: string, counted?: string | null): Promise<void> {
+    if (counted === null) return;
+    if (counted !== undefined && Number(counted) < this.settings.tokenFailureLimit) return;
     const state = await this.limiter.get(oauthClientId);
     if (state && state.consumedPoints >= this.settings.tokenFailureLimit) {
       throw tokenThrottledError(retryAfter(state));

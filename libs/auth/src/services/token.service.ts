@@ -53,13 +53,12 @@ export class TokenService {
     if (shapeError) throw tokenRequestError(shapeError);
 
     const oauthClientId = request.clientId ?? '';
-    // Side by side, so that their Redis reads share one round trip.
-    const [, found] = await Promise.all([
-      this.throttle.check(oauthClientId),
+    // The failure count is read with the tenant's stamps (one Redis command for both).
+    const found =
       oauthClientId.length === OAUTH_CLIENT_ID_LENGTH
-        ? this.cache.oauthClient(oauthClientId)
-        : { record: null, stamps: null },
-    ]);
+        ? await this.cache.oauthClient(oauthClientId, this.throttle.keyOf(oauthClientId))
+        : { record: null, stamps: null, extra: undefined };
+    await this.throttle.check(oauthClientId, found.extra);
     const oauthClient = found.record;
     const secretValid =
       oauthClient !== null && request.clientSecret !== undefined
