@@ -25,6 +25,8 @@ import { NotifyConsentVersionsCommand } from './notify-consent-versions.command'
 
 /** The user id the version writes carry (Edited.ModifiedBy, history, Updates). */
 export const CONSENT_VERSION_USER = 'system:consent-version';
+/** The user id of the writes that give a renamed consent type's holders its new name. */
+export const CONSENT_RENAME_USER = 'system:consent-type-rename';
 
 const EVENTS_PER_RUN = 100;
 const PENDING_LOOKAHEAD = 100;
@@ -127,7 +129,7 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
         profileId: profile.profileId,
         kind: 'rename-consent-type',
         body: { ConsentType: type.TypeName },
-        userId: CONSENT_VERSION_USER,
+        userId: CONSENT_RENAME_USER,
       });
       counts.renamed++;
     });
