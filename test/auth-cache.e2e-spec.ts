@@ -8,6 +8,7 @@ import request from 'supertest';
 import { AuthCoreModule, TenantAdminService } from '@app/auth';
 import { DatabaseModule, RedisModule, RedisService, Settings, SettingsModule } from '@app/shared';
 import { recordEngineCommands } from './harness/engine-commands';
+import { recordRedisCommands } from './harness/redis-commands';
 import { createTestTenant, fetchBearer, requestToken, type TestTenant } from './harness/session';
 import { eventually, startTestApp, type TestApp } from './harness/test-app';
 
@@ -27,8 +28,9 @@ const AUTH_COLLECTIONS = ['clients', 'users', 'oauth_clients', 'revoked_tokens']
 /**
  * Authentication reads the tenant, its users and revocations from per-process caches that
  * are checked against auth stamps in Redis on every request (issue 9): a warm request sends
- * no engine command, and a change made by any process applies from the next request. The
- * token endpoint verifies secrets with a fast keyed hash (old scrypt hashes are rewritten
+ * no engine command, and a change made by any process applies from the next request. A
+ * process subscribed to the stamps' announcements reuses the stamps it read (this app: for a
+ * minute, so a stamp that was wrongly reused shows). The token endpoint verifies secrets with a fast keyed hash (old scrypt hashes are rewritten
  * on use) and throttles repeated failures per OAuth client id.
  */
 describe('Authentication without the engine, and the token endpoint', () => {
@@ -48,6 +50,7 @@ describe('Authentication without the engine, and the token endpoint', () => {
         MONITOR_ENGINE_COMMANDS: 'true',
         TOKEN_FAILURE_LIMIT: '3',
         TOKEN_FAILURE_WINDOW_SECONDS: '2',
+        AUTH_STAMP_REUSE_MS: '60000',
       },
     });
     other = await NestFactory.createApplicationContext(AdminProcessModule.register(app.settings), {
@@ -118,22 +121,54 @@ describe('Authentication without the engine, and the token endpoint', () => {
     }
   });
 
-  it('a lost auth stamp makes every process read the engine again', async () => {
+  it('a warm request, through either scheme, reads no auth stamp from Redis: announcements stand in for it', async () => {
+    const bearer = await tenant.bearer();
+    await consentStatus(tenant.clientId, bearer).expect(200);
+    await consentStatus(tenant.clientId, tenant.signed()).expect(200);
+    const prefix = app.settings.queuePrefix;
+    const commands = await recordRedisCommands(app.settings.redisUrl, async () => {
+      await consentStatus(tenant.clientId, bearer).expect(200);
+      await consentStatus(tenant.clientId, tenant.signed()).expect(200);
+    });
+    const stampReads = commands.filter((args) =>
+      args.some((arg) => arg.startsWith(`${prefix}:auth:stamp:`)),
+    );
+    expect(stampReads).toEqual([]);
+  });
+
+  it('a lost auth stamp makes every process read the engine again, once the subscription is lost with it', async () => {
     const { clientId } = tenant;
     const bearer = await tenant.bearer();
     await consentStatus(clientId, bearer).expect(200);
-    // Redis loses the stamps while the engine changes without an announcement.
+    // Redis loses the stamps (a restart without its data ends every connection) while the
+    // engine changes without an announcement.
     const redis = app.api.get(RedisService);
+    const channel = redis.key('auth', 'stamp-changes');
+    const subscribers = async () =>
+      Number(((await redis.client.pubsub('NUMSUB', channel)) as [string, number])[1]);
+    expect(await subscribers()).toBe(1);
+    // Ends this app's subscription only (other suites share the Redis server).
+    const loseSubscription = async () => {
+      const list = (await redis.client.client('LIST')) as string;
+      const id = list
+        .split('\n')
+        .find((line) => line.includes(` name=${channel} `))
+        ?.match(/^id=(\d+)/)?.[1];
+      expect(id).toBeDefined();
+      await redis.client.client('KILL', 'ID', id!);
+      await eventually(async () => ((await subscribers()) === 1 ? true : undefined));
+    };
     await redis.client.del(redis.key('auth', 'stamp', clientId));
     const db = app.api.get<Connection>(getConnectionToken()).db!;
-    await db
-      .collection<{ _id: string; isActive: boolean }>('users')
-      .updateOne({ _id: `${clientId}|${tenant.userId}` }, { $set: { isActive: false } });
+    const users = db.collection<{ _id: string; isActive: boolean }>('users');
+    await users.updateOne({ _id: `${clientId}|${tenant.userId}` }, { $set: { isActive: false } });
+    // Reused stamps still serve the cached user until the subscription is lost.
+    await consentStatus(clientId, bearer).expect(200);
+    await loseSubscription();
     await consentStatus(clientId, bearer).expect(401);
-    await db
-      .collection<{ _id: string; isActive: boolean }>('users')
-      .updateOne({ _id: `${clientId}|${tenant.userId}` }, { $set: { isActive: true } });
+    await users.updateOne({ _id: `${clientId}|${tenant.userId}` }, { $set: { isActive: true } });
     await redis.client.del(redis.key('auth', 'stamp', clientId));
+    await loseSubscription();
     await consentStatus(clientId, bearer).expect(200);
   });
 

@@ -1,6 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { RedisService } from '@app/shared';
+import { RedisService, Settings } from '@app/shared';
 import type { TenantClient, TenantUser } from '../domain/tenant';
 import { ClientRepository } from '../repositories/client.repository';
 import {
@@ -9,6 +9,7 @@ import {
 } from '../repositories/oauth-client.repository';
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { AuthStampChannel } from './auth-stamp-channel';
 
 /** Entries one process keeps per kind before it starts over (bounded memory). */
 const MAX_ENTRIES = 20000;
@@ -35,29 +36,45 @@ const REVOCATIONS = '~revocations';
 /**
  * What authentication reads on every request (a tenant's client record, its users, whether
  * a token id is revoked, an OAuth client's record), cached in each process and validated on
- * every use against the tenant's auth stamp in Redis: one Redis GET per request, no engine
- * command in steady state. Every change of auth data (TenantAdminService) writes the engine
- * first, then sets a new random stamp for the tenant, so the change applies from the next
- * request in every process. The stamp read comes before any engine read, so a value loaded
- * during a change is stored under the stamp that preceded it and reloaded on the next use.
- * A missing stamp (Redis lost its data) is replaced by a new random one (all caches
- * reload); while Redis cannot answer, every read goes to the engine.
+ * every use against the tenant's auth stamp in Redis, no engine command in steady state.
+ * Every change of auth data (TenantAdminService) writes the engine first, then sets a new
+ * random stamp for the tenant and announces it on a pub/sub channel in one MULTI, so the
+ * change applies from the next request in every process. A process subscribed to the
+ * channel reuses the stamps it read for AUTH_STAMP_REUSE_MS without a Redis command (a GET
+ * then costs one round trip, the read model's, where reading the stamps made it two); an
+ * announcement, or any loss of the subscription, drops them. The stamp read comes before
+ * any engine read, so a value loaded during a change is stored under the stamp that
+ * preceded it and reloaded on the next use. A missing stamp (Redis lost its data) is
+ * replaced by a new random one (all caches reload, within AUTH_STAMP_REUSE_MS where stamps
+ * were reused); while Redis cannot answer, every read goes to the engine.
  */
 @Injectable()
-export class AuthCache {
+export class AuthCache implements OnModuleDestroy {
   private readonly logger = new Logger('AuthCache');
   private readonly clientCache = new Map<string, Cached<TenantClient | null>>();
   private readonly userCache = new Map<string, Cached<TenantUser | null>>();
   private readonly revokedCache = new Map<string, Cached<boolean>>();
   private readonly oauthCache = new Map<string, Cached<OAuthClientRecord | null>>();
+  /** Stamps read from Redis, by stamp name, reused while the channel stands. */
+  private readonly readStampsAt = new Map<string, { stamp: string; at: number }>();
+  private readonly channel: AuthStampChannel;
 
   constructor(
     private readonly redis: RedisService,
+    private readonly settings: Settings,
     private readonly clients: ClientRepository,
     private readonly users: UserRepository,
     private readonly revokedTokens: RevokedTokenRepository,
     private readonly oauthClients: OAuthClientRepository,
-  ) {}
+  ) {
+    this.channel = new AuthStampChannel(redis.client, redis.key('auth', 'stamp-changes'), (name) =>
+      name === null ? this.readStampsAt.clear() : this.readStampsAt.delete(name),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.channel.stop();
+  }
 
   /**
    * The tenant's stamp and the revocation stamp (one round trip), or null when Redis cannot
@@ -76,18 +93,45 @@ export class AuthCache {
     extraKey?: string,
   ): Promise<{ stamps: AuthStamps | null; extra?: string | null }> {
     if (!this.redis.available) return { stamps: null };
+    const reuseMs = this.settings.authStampReuseMs;
+    if (reuseMs > 0) {
+      // Only processes that authenticate subscribe (not the admin CLI, which only announces).
+      this.channel.start();
+      if (extraKey === undefined && this.channel.healthy) {
+        const reused = this.reusableStamps(clientId, reuseMs);
+        if (reused) return { stamps: reused };
+      }
+    }
     try {
+      const generation = this.channel.generation;
       const keys = [this.stampKey(clientId), this.stampKey(REVOCATIONS)];
       if (extraKey !== undefined) keys.push(extraKey);
       const [tenant, revocations, extra] = await this.redis.client.mget(...keys);
-      return {
-        stamps: tenant !== null && revocations !== null ? { tenant, revocations } : null,
-        ...(extraKey !== undefined ? { extra } : {}),
-      };
+      const stamps = tenant !== null && revocations !== null ? { tenant, revocations } : null;
+      // An announcement received while the read was under way may postdate its answer.
+      if (stamps && reuseMs > 0 && this.channel.healthy && this.channel.generation === generation) {
+        this.keepStamp(clientId, tenant!);
+        this.keepStamp(REVOCATIONS, revocations!);
+      }
+      return { stamps, ...(extraKey !== undefined ? { extra } : {}) };
     } catch (error) {
       this.logger.warn(`auth stamps unavailable, reading the database: ${String(error)}`);
       return { stamps: null };
     }
+  }
+
+  private reusableStamps(clientId: string, reuseMs: number): AuthStamps | null {
+    const now = Date.now();
+    const tenant = this.readStampsAt.get(clientId);
+    const revocations = this.readStampsAt.get(REVOCATIONS);
+    if (!tenant || !revocations || now - tenant.at >= reuseMs || now - revocations.at >= reuseMs)
+      return null;
+    return { tenant: tenant.stamp, revocations: revocations.stamp };
+  }
+
+  private keepStamp(name: string, stamp: string): void {
+    if (this.readStampsAt.size >= MAX_ENTRIES) this.readStampsAt.clear();
+    this.readStampsAt.set(name, { stamp, at: Date.now() });
   }
 
   /**
@@ -113,13 +157,27 @@ export class AuthCache {
   }
 
   /** After a change of the tenant's auth data in the engine: every process reloads it. */
-  async changed(clientId: string): Promise<void> {
-    await this.redis.client.set(this.stampKey(clientId), randomUUID(), 'EX', STAMP_TTL_SECONDS);
+  changed(clientId: string): Promise<void> {
+    return this.renew(clientId);
   }
 
   /** After a token revocation (any tenant: a revocation by jti names none). */
-  async revoked(): Promise<void> {
-    await this.redis.client.set(this.stampKey(REVOCATIONS), randomUUID(), 'EX', STAMP_TTL_SECONDS);
+  revoked(): Promise<void> {
+    return this.renew(REVOCATIONS);
+  }
+
+  /**
+   * A new random stamp and its announcement, in one MULTI: a process that dies in between
+   * cannot leave a new stamp that subscribed processes were not told of.
+   */
+  private async renew(name: string): Promise<void> {
+    const results = await this.redis.client
+      .multi()
+      .set(this.stampKey(name), randomUUID(), 'EX', STAMP_TTL_SECONDS)
+      .publish(this.channel.name, name)
+      .exec();
+    const failed = results?.find(([error]) => error)?.[0];
+    if (!results || failed) throw failed ?? new Error('the auth stamp transaction was discarded');
   }
 
   client(clientId: string, stamps: AuthStamps | null): Promise<TenantClient | null> {

@@ -26,6 +26,12 @@ export class Settings {
   readonly workerConcurrency: number;
   /** Writes per second one api process accepts for a tenant before they take the bulk lane. */
   readonly tenantBurstPerSecond: number;
+  /**
+   * How long an api process reuses the auth stamps it read while it receives their change
+   * announcements (0: read them on every request). Bounds the life of a change that was
+   * not announced (a stamp lost by Redis while the engine changed behind it).
+   */
+  readonly authStampReuseMs: number;
   /** How often the worker looks for accepted writes that no job is carrying. */
   readonly sweepIntervalMs: number;
   /** A pending write older than this is re-enqueued by the sweeper. */
@@ -74,6 +80,7 @@ export class Settings {
     this.syncWriteTimeoutMs = intOf(env, 'SYNC_WRITE_TIMEOUT_MS', 10000);
     this.workerConcurrency = intOf(env, 'WORKER_CONCURRENCY', 4);
     this.tenantBurstPerSecond = Math.max(1, intOf(env, 'TENANT_BURST_PER_SECOND', 50));
+    this.authStampReuseMs = intOf(env, 'AUTH_STAMP_REUSE_MS', 1000);
     this.sweepIntervalMs = intOf(env, 'SWEEP_INTERVAL_MS', 30000);
     this.staleWriteMs = intOf(env, 'STALE_WRITE_MS', 60000);
     this.maxWriteAttempts = intOf(env, 'MAX_WRITE_ATTEMPTS', 5);
