@@ -5,7 +5,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { randomBytes, scryptSync } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { AuthCoreModule, TenantAdminService } from '@app/auth';
+import { AuthCoreModule, TenantAdminService, TokenService } from '@app/auth';
 import { DatabaseModule, RedisModule, RedisService, Settings, SettingsModule } from '@app/shared';
 import { recordEngineCommands } from './harness/engine-commands';
 import { recordRedisCommands } from './harness/redis-commands';
@@ -194,6 +194,39 @@ describe('Authentication without the engine, and the token endpoint', () => {
       const res = await attempt(victim, victim.oauthClientSecret);
       return res.status === 200 ? res : undefined;
     });
+  });
+
+  it('a warm token request sends no Redis command; a failure counted by another process throttles here too', async () => {
+    const victim = await createTestTenant(app);
+    const form = (secret: string) => ({
+      grant_type: 'client_credentials',
+      scope: `${victim.clientId}/${victim.userId}`,
+      client_id: victim.oauthClientId,
+      client_secret: secret,
+    });
+    const prefix = app.settings.queuePrefix;
+    // Warm once the record is cached and its stamps were read while subscribed.
+    await eventually(async () => {
+      const commands = await recordRedisCommands(app.settings.redisUrl, async () => {
+        expect((await requestToken(app, form(victim.oauthClientSecret))).status).toBe(200);
+      });
+      const ours = commands.filter((args) => args.some((arg) => arg.startsWith(`${prefix}:`)));
+      return ours.length === 0 ? true : undefined;
+    }, 5000);
+
+    // Three failures counted by another api process: its announcements make this one read
+    // the count, so the right secret is refused here as well.
+    const elsewhere = other.get(TokenService);
+    for (let n = 0; n < 3; n++) {
+      await expect(elsewhere.issue(form('wrong'), undefined)).rejects.toMatchObject({
+        status: 400,
+      });
+    }
+    const refused = await eventually(async () => {
+      const res = await requestToken(app, form(victim.oauthClientSecret));
+      return res.status === 429 ? res : undefined;
+    }, 1500);
+    expect(refused.body.error).toBe('invalid_client');
   });
 
   it('a secret stored as a scrypt hash by an earlier version still works, and is stored again fast', async () => {

@@ -22,4 +22,4 @@ export {
   type CreatedClient,
   type OAuthCredentials,
 } from './services/tenant-admin.service';
-export type { TokenResponse } from './services/token.service';
+export { TokenService, type TokenResponse } from './services/token.service';

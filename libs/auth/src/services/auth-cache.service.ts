@@ -32,6 +32,11 @@ interface Cached<T> {
 
 /** The stamp name of the revocation list (a token id is revoked across tenants). */
 const REVOCATIONS = '~revocations';
+/**
+ * Announces a failed secret of an OAuth client id on the stamps' channel (client ids and
+ * stamp names hold no ':'): processes read its failure count again while it may count.
+ */
+const FAILURE_ANNOUNCEMENT = 'failure:';
 
 /**
  * What authentication reads on every request (a tenant's client record, its users, whether
@@ -58,6 +63,10 @@ export class AuthCache implements OnModuleDestroy {
   /** Stamps read from Redis, by stamp name, reused while the channel stands. */
   private readonly readStampsAt = new Map<string, { stamp: string; at: number }>();
   private readonly channel: AuthStampChannel;
+  /** OAuth client ids announced to have failed, until their failures may have lapsed. */
+  private readonly failedUntil = new Map<string, number>();
+  /** Too many failing ids to remember: until then every token request reads the count. */
+  private failuresOverflowUntil = 0;
 
   constructor(
     private readonly redis: RedisService,
@@ -68,8 +77,18 @@ export class AuthCache implements OnModuleDestroy {
     private readonly oauthClients: OAuthClientRepository,
   ) {
     this.channel = new AuthStampChannel(redis.client, redis.key('auth', 'stamp-changes'), (name) =>
-      name === null ? this.readStampsAt.clear() : this.readStampsAt.delete(name),
+      this.announced(name),
     );
+  }
+
+  private announced(message: string | null): void {
+    if (message === null) {
+      this.readStampsAt.clear();
+    } else if (message.startsWith(FAILURE_ANNOUNCEMENT)) {
+      this.noteFailure(message.slice(FAILURE_ANNOUNCEMENT.length));
+    } else {
+      this.readStampsAt.delete(message);
+    }
   }
 
   onModuleDestroy(): void {
@@ -93,15 +112,12 @@ export class AuthCache implements OnModuleDestroy {
     extraKey?: string,
   ): Promise<{ stamps: AuthStamps | null; extra?: string | null }> {
     if (!this.redis.available) return { stamps: null };
-    const reuseMs = this.settings.authStampReuseMs;
-    if (reuseMs > 0) {
-      // Only processes that authenticate subscribe (not the admin CLI, which only announces).
-      this.channel.start();
-      if (extraKey === undefined && this.channel.healthy) {
-        const reused = this.reusableStamps(clientId, reuseMs);
-        if (reused) return { stamps: reused };
-      }
+    if (extraKey === undefined) {
+      const reused = this.reusableNow(clientId);
+      if (reused) return { stamps: reused };
     }
+    const reuseMs = this.settings.authStampReuseMs;
+    if (reuseMs > 0) this.channel.start();
     try {
       const generation = this.channel.generation;
       const keys = [this.stampKey(clientId), this.stampKey(REVOCATIONS)];
@@ -120,7 +136,40 @@ export class AuthCache implements OnModuleDestroy {
     }
   }
 
-  private reusableStamps(clientId: string, reuseMs: number): AuthStamps | null {
+  /**
+   * After a failed secret of the OAuth client id was counted: every process (this one at
+   * once, the others when the announcement arrives) reads the id's failure count again
+   * for the failure window, so the throttle holds for a right secret too.
+   */
+  async failureCounted(oauthClientId: string, windowMs: number): Promise<void> {
+    this.noteFailure(oauthClientId, windowMs);
+    await this.redis.client.publish(this.channel.name, `${FAILURE_ANNOUNCEMENT}${oauthClientId}`);
+  }
+
+  private noteFailure(
+    oauthClientId: string,
+    windowMs = this.settings.tokenFailureWindowSeconds * 1000,
+  ): void {
+    const now = Date.now();
+    if (this.failedUntil.size >= MAX_ENTRIES) {
+      for (const [id, until] of this.failedUntil) if (until <= now) this.failedUntil.delete(id);
+    }
+    if (this.failedUntil.size >= MAX_ENTRIES) this.failuresOverflowUntil = now + windowMs;
+    else this.failedUntil.set(oauthClientId, now + windowMs);
+  }
+
+  private mayHaveFailed(oauthClientId: string): boolean {
+    const now = Date.now();
+    return now < this.failuresOverflowUntil || (this.failedUntil.get(oauthClientId) ?? 0) > now;
+  }
+
+  /** The stamps last read, while they may be reused (the channel stands, and not too old). */
+  private reusableNow(clientId: string): AuthStamps | null {
+    const reuseMs = this.settings.authStampReuseMs;
+    if (reuseMs <= 0 || !this.redis.available) return null;
+    // Only processes that authenticate subscribe (not the admin CLI, which only announces).
+    this.channel.start();
+    if (!this.channel.healthy) return null;
     const now = Date.now();
     const tenant = this.readStampsAt.get(clientId);
     const revocations = this.readStampsAt.get(REVOCATIONS);
@@ -202,33 +251,42 @@ export class AuthCache implements OnModuleDestroy {
   /**
    * An OAuth client's record, with the stamps of the tenant it names as read to validate
    * it (the caller reuses them: one round trip). The record is valid while that tenant's
-   * stamp is unchanged (rotating its secret changes that stamp). `extraKey`: one more Redis
-   * key read in the same command (`extra`; undefined when it could not be read with them).
+   * stamp is unchanged (rotating its secret changes that stamp). `failureCountKey`: the
+   * Redis key of the id's failure count, read in the same command (`failures`; undefined
+   * when it could not be read). With reusable stamps and no failure of the id announced
+   * (see `failureCounted`), no Redis command is sent and `failures` is null.
    */
   async oauthClient(
     oauthClientId: string,
-    extraKey?: string,
+    failureCountKey?: string,
   ): Promise<{
     record: OAuthClientRecord | null;
     stamps: AuthStamps | null;
-    extra?: string | null;
+    failures?: string | null;
   }> {
     const cached = this.oauthCache.get(oauthClientId);
     if (cached?.value) {
-      const { stamps, extra } = await this.readStamps(cached.value.clientId, extraKey);
+      const reused = this.reusableNow(cached.value.clientId);
+      if (reused && reused.tenant === cached.stamp && !this.mayHaveFailed(oauthClientId))
+        return {
+          record: cached.value,
+          stamps: reused,
+          ...(failureCountKey ? { failures: null } : {}),
+        };
+      const { stamps, extra } = await this.readStamps(cached.value.clientId, failureCountKey);
       if (stamps !== null && stamps.tenant === cached.stamp)
-        return { record: cached.value, stamps, extra };
+        return { record: cached.value, stamps, failures: extra };
     }
     const record = await this.oauthClients.findById(oauthClientId);
     if (!record) return { record, stamps: null };
     // The stamp is read after the record here, so a record read during a rotation could
     // be stored under the new stamp: read it once more, and keep it only if unchanged.
-    const { stamps, extra } = await this.readStamps(record.clientId, extraKey);
+    const { stamps, extra } = await this.readStamps(record.clientId, failureCountKey);
     const again = stamps === null ? null : await this.oauthClients.findById(oauthClientId);
     if (stamps !== null && again?.secretHash === record.secretHash) {
       this.remember(this.oauthCache, oauthClientId, { stamp: stamps.tenant, value: record });
     }
-    return { record, stamps, extra };
+    return { record, stamps, failures: extra };
   }
 
   private async cached<T>(

@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { RedisService, Settings } from '@app/shared';
 import { tokenThrottledError } from '../auth-errors';
+import { AuthCache } from './auth-cache.service';
 
 /**
  * Throttles repeated failed authentications per OAuth client id at the token endpoint:
  * after TOKEN_FAILURE_LIMIT failures within TOKEN_FAILURE_WINDOW_SECONDS, every request for
  * that client id (a right secret too, or the throttle would not slow guessing) answers 429
  * with Retry-After until the window ends. Counted in Redis, so all api processes share the
- * count; while Redis is unreachable an in-process limiter stands in.
+ * count; while Redis is unreachable an in-process limiter stands in. Each counted failure is
+ * announced (AuthCache.failureCounted): a process that heard of none for a client id skips
+ * reading its count.
  */
 @Injectable()
 export class TokenThrottle {
@@ -17,6 +20,7 @@ export class TokenThrottle {
   constructor(
     redis: RedisService,
     private readonly settings: Settings,
+    private readonly cache: AuthCache,
   ) {
     const options = {
       points: settings.tokenFailureLimit,
@@ -52,6 +56,10 @@ export class TokenThrottle {
   /** Counts one failed authentication of the client id. */
   async failed(oauthClientId: string): Promise<void> {
     await this.limiter.penalty(oauthClientId, 1);
+    // A process that does not hear of it reads the count once its reused stamps age out.
+    await this.cache
+      .failureCounted(oauthClientId, this.settings.tokenFailureWindowSeconds * 1000)
+      .catch(() => undefined);
   }
 }
 

@@ -57,8 +57,8 @@ export class TokenService {
     const found =
       oauthClientId.length === OAUTH_CLIENT_ID_LENGTH
         ? await this.cache.oauthClient(oauthClientId, this.throttle.keyOf(oauthClientId))
-        : { record: null, stamps: null, extra: undefined };
-    await this.throttle.check(oauthClientId, found.extra);
+        : { record: null, stamps: null, failures: undefined };
+    await this.throttle.check(oauthClientId, found.failures);
     const oauthClient = found.record;
     const secretValid =
       oauthClient !== null && request.clientSecret !== undefined
