@@ -16,6 +16,24 @@ export default tseslint.config(
     },
   },
   {
+    // Domain code knows nothing of the transport: wire shapes reach it through ports.
+    files: ['libs/**/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/*', '**/dto/*', '**/mapping/*', '@nestjs/swagger', 'fastify'],
+              message: 'domain code imports nothing from http/, dto/ or mapping/ (nor the HTTP framework)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON response bodies, which are untyped by nature.
     files: ['**/*.spec.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },

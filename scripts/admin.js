@@ -1,5 +1,5 @@
 'use strict';
-// `npm run admin -- <command> ...`: the admin CLI (see README). It reaches the same data
+// `npm run admin -- <command> ...`: the admin CLI (see docs/api.md, "Admin commands"). It reaches the same data
 // as a running `npm start` with no flags; with none running it starts the embedded
 // engine on .data/ for the duration of the command; with MONGODB_URI set it uses that.
 const { spawnSync } = require('node:child_process');

@@ -27,7 +27,7 @@ const AUTH_COLLECTIONS = ['clients', 'users', 'oauth_clients', 'revoked_tokens']
 
 /**
  * Authentication reads the tenant, its users and revocations from per-process caches that
- * are checked against auth stamps in Redis on every request (issue 9): a warm request sends
+ * are checked against auth stamps in Redis: a warm request sends
  * no engine command, and a change made by any process applies from the next request. A
  * process subscribed to the stamps' announcements reuses the stamps it read (this app: for a
  * minute, so a stamp that was wrongly reused shows). The token endpoint verifies secrets with a fast keyed hash (old scrypt hashes are rewritten

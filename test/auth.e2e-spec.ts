@@ -40,6 +40,12 @@ describe('authentication', () => {
     await app?.close();
   });
 
+  it('the test harness refuses a second live api in one file (passport strategies are process-wide)', async () => {
+    await expect(startTestApp({ workers: 0 })).rejects.toThrow(/still running/);
+    // The refusal left the first api alone.
+    await get(tenant.clientId, await tenant.bearer()).expect(200);
+  });
+
   describe('token endpoint', () => {
     const valid = () => ({
       grant_type: 'client_credentials',

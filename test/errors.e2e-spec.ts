@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
@@ -9,8 +10,12 @@ describe('unexpected server conditions', () => {
   let tenant: TestTenant;
   let bearer: string;
   let connection: Connection;
+  // The filter logs each unexpected error (the client never sees it): captured and asserted
+  // here instead of printed.
+  let loggedErrors: jest.SpyInstance;
 
   beforeAll(async () => {
+    loggedErrors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     app = await startTestApp({ workers: 0 });
     tenant = await createTestTenant(app);
     // Everything that needs the database is done before it goes away.
@@ -25,6 +30,7 @@ describe('unexpected server conditions', () => {
   });
 
   afterAll(async () => {
+    loggedErrors.mockRestore();
     // The api closes its (already closed) connection again on shutdown; that must not
     // keep the suite from finishing.
     try {
@@ -36,6 +42,9 @@ describe('unexpected server conditions', () => {
 
   const expectUnexpectedCondition = (response: request.Response) => {
     expect(response.status).toBe(503);
+    // The cause went to the log, with its stack.
+    expect(loggedErrors).toHaveBeenLastCalledWith(expect.stringMatching(/MongoNotConnectedError/));
+    loggedErrors.mockClear();
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.body).toEqual({ Message: expect.any(String) });
     const message = response.body.Message as string;

@@ -10,7 +10,7 @@ const localized = (name: string) => [{ Locale: 'en-us', Name: name }];
 /**
  * A configuration create or rename claims the name first (`config_claims`, `_id` per name)
  * and stores the entry after. A process that dies in between leaves the claim without an
- * entry holding the name (issue 10, point 3): such a claim blocks the name only for
+ * entry holding the name: such a claim blocks the name only for
  * NAME_CLAIM_GRACE_MS, then the next create or rename of that name takes it over. A claim
  * younger than that (a create in flight) and a claim whose entry holds the name still win.
  * The state a crash leaves is written directly: the claim, without its entry.

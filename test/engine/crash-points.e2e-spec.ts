@@ -66,7 +66,7 @@ function crashSuite(env: Record<string, string> = {}) {
 }
 
 /**
- * A process may die between any two documents of a multi-document step (issue 10, point 4).
+ * A process may die between any two documents of a multi-document step.
  * Each test arms a crash point (libs/shared/src/crash-points): the flow that reaches it
  * stops there for ever, as a process that died at that instant, nothing after it running;
  * a worker is then killed (app.killWorker), and a new one started (its lease, which would lapse after

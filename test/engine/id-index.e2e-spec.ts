@@ -29,7 +29,7 @@ const usesIdIndex = (plan: string | undefined) =>
   /USING INDEX \S+_pcp_id \(<expr>=\?\)/.test(plan ?? '');
 
 /**
- * Issue 9, point 0: on the embedded engine an `_id` lookup is O(1) only with an index on the
+ * On the embedded engine an `_id` lookup is O(1) only with an index on the
  * exact expression FerretDB's `_id` filter uses; our engine wrapper (tools/ferretdb/idindex.go)
  * adds one to every collection table. SQLite's query plan tells whether a lookup uses it.
  */

@@ -35,9 +35,18 @@ export interface TestApp {
  * second api started in the same file takes over authentication of the first (its database
  * and JWT secret), and the first app's tenants then get 401.
  */
+/** Apis of this test file started and not yet closed (Jest loads this module per file). */
+let liveApis = 0;
+
 export async function startTestApp(
   options: { workers?: number; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
+  if (liveApis > 0) {
+    throw new Error(
+      'startTestApp: an api of this test file is still running; close it first (one live api per file: passport strategies are process-wide)',
+    );
+  }
+  liveApis++;
   const id = randomBytes(6).toString('hex');
   const settings = new Settings({
     MONGODB_URI: `${process.env.TEST_MONGODB_BASE}test_${id}`,
@@ -56,9 +65,15 @@ export async function startTestApp(
     LOG_LEVEL: process.env.LOG_LEVEL || 'error',
     ...options.env,
   });
-  const api = await createApiApp(settings);
-  await api.init();
-  await api.getHttpAdapter().getInstance().ready();
+  let api: NestFastifyApplication;
+  try {
+    api = await createApiApp(settings);
+    await api.init();
+    await api.getHttpAdapter().getInstance().ready();
+  } catch (error) {
+    liveApis--;
+    throw error;
+  }
 
   const workers: INestApplicationContext[] = [];
   const clocks = () => [api, ...workers].map((nest) => nest.get(Clock, { strict: false }));
@@ -95,6 +110,7 @@ export async function startTestApp(
     async close() {
       for (const worker of [...workers]) await app.stopWorker(worker);
       await api.close();
+      liveApis--;
     },
   };
   for (let i = 0; i < (options.workers ?? 1); i++) await app.startWorker();

@@ -11,7 +11,7 @@ import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
 /**
  * The hot paths touch the engine only through `_id` lookups, `_id` inserts and `_id`
- * replaces (issue 9): on the embedded engine any other filter decodes every document of
+ * replaces: on the embedded engine any other filter decodes every document of
  * the collection, so one such command makes a request's cost grow with the data. Every
  * engine command the api and the worker send while a path runs is recorded, and the test
  * fails naming the first one that is not addressed by `_id`.
@@ -49,7 +49,7 @@ describe('Hot paths address the engine by _id only', () => {
   /**
    * Scans declared on purpose, never on a request's path: the worker's sweeper reads the
    * whole pending_profiles collection on its timer, which holds only the backlog of
-   * profiles with writes not yet applied (README, "The write path").
+   * profiles with writes not yet applied (docs/architecture.md, "The write path").
    */
   const isDeclaredScan = (command: EngineCommand) =>
     command.name === 'find' && command.collection === 'pending_profiles';

@@ -16,7 +16,7 @@ type Entry = Record<string, any>;
 const EXPIRY = JOB_NAMES.consentExpiry;
 
 /**
- * The consent-expiry job (issue 5 "The worker"): consents and preferences past their
+ * The consent-expiry job: consents and preferences past their
  * ExpirationDate become Expired (kept, in history), as of the worker's Clock, which the
  * tests move forward instead of sleeping. Runs are triggered directly.
  */

@@ -10,7 +10,7 @@ type Entry = Record<string, any>;
 const CONFIG_EVENTS = JOB_NAMES.consentVersionNotification;
 
 /**
- * A consent type's name is a label (issue 10, point 1): after a rename, consents granted
+ * A consent type's name is a label: after a rename, consents granted
  * under the former name are revoked under the new one (or the former one), filters that
  * require the type keep requiring it and show the new name, a new version reaches holders
  * whose consents still carry the former name, the outbox job gives every holder the new

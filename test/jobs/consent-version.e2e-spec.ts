@@ -10,7 +10,7 @@ type Entry = Record<string, any>;
 const VERSIONS = JOB_NAMES.consentVersionNotification;
 
 /**
- * The new-consent-version job (issue 5): when a consent type gets a new version, active
+ * The new-consent-version job: when a consent type gets a new version, active
  * consents on older versions get UpdatedVersionPending true, in pages whose cursor is kept
  * on the outbox event, so a worker stopped halfway resumes after it.
  */

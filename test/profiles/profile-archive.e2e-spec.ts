@@ -491,52 +491,51 @@ describe('Archive preferences', () => {
       expect(await active(id)).toEqual([...ALL].sort());
     });
   });
+});
 
-  // Last: a second app registers the bearer strategy (with its own JWT secret) for the
-  // whole process, so the first app's bearer tokens stop working once it has started.
-  describe('when the worker is slow', () => {
-    let slow: TestApp;
-    afterAll(() => slow?.close());
+// An api of its own, started once the first one is closed (one live api per file).
+describe('Archive preferences when the worker is slow', () => {
+  let slow: TestApp;
+  afterAll(() => slow?.close());
 
-    it('answers 202 once the wait bound passes, and the queued archival applies later', async () => {
-      slow = await startTestApp({ env: { SYNC_WRITE_TIMEOUT_MS: '300' } });
-      const owner = await createTestTenant(slow);
-      const { programs: own } = await configureTestTenant(slow, owner);
-      const ownAuth = await owner.bearer();
-      const path = `/Profiles/v4/${owner.clientId}/Profile`;
-      const res = await request(slow.http)
-        .post(path)
+  it('answers 202 once the wait bound passes, and the queued archival applies later', async () => {
+    slow = await startTestApp({ env: { SYNC_WRITE_TIMEOUT_MS: '300' } });
+    const owner = await createTestTenant(slow);
+    const { programs: own } = await configureTestTenant(slow, owner);
+    const ownAuth = await owner.bearer();
+    const path = `/Profiles/v4/${owner.clientId}/Profile`;
+    const res = await request(slow.http)
+      .post(path)
+      .set('Authorization', ownAuth)
+      .send({
+        CustomerType: 'Customer',
+        ProfilePreferences: [testPreference(own.newsletter.solicit)],
+      })
+      .expect(202);
+    const id = res.body.ProfileId as number;
+    const profile = () =>
+      request(slow.http)
+        .get(`${path}/${id}`)
         .set('Authorization', ownAuth)
-        .send({
-          CustomerType: 'Customer',
-          ProfilePreferences: [testPreference(own.newsletter.solicit)],
-        })
-        .expect(202);
-      const id = res.body.ProfileId as number;
-      const profile = () =>
-        request(slow.http)
-          .get(`${path}/${id}`)
-          .set('Authorization', ownAuth)
-          .then((r) => r.body as Entry);
-      await eventually(async () =>
-        (await profile()).ProfilePreferences?.length === 1 ? true : undefined,
-      );
+        .then((r) => r.body as Entry);
+    await eventually(async () =>
+      (await profile()).ProfilePreferences?.length === 1 ? true : undefined,
+    );
 
-      await slow.stopWorker(slow.workers[0]);
-      await request(slow.http)
-        .put(`${path}/Preferences/${id}/Archive`)
-        .set('Authorization', ownAuth)
-        .send({ GlobalDeactivate: true })
-        .expect(202);
-      expect((await profile()).ProfilePreferences).toHaveLength(1);
+    await slow.stopWorker(slow.workers[0]);
+    await request(slow.http)
+      .put(`${path}/Preferences/${id}/Archive`)
+      .set('Authorization', ownAuth)
+      .send({ GlobalDeactivate: true })
+      .expect(202);
+    expect((await profile()).ProfilePreferences).toHaveLength(1);
 
-      await slow.startWorker();
-      await eventually(async () => {
-        const now = await profile();
-        return now.UpdateStatus === 'Complete' && now.ProfilePreferences.length === 0
-          ? true
-          : undefined;
-      });
+    await slow.startWorker();
+    await eventually(async () => {
+      const now = await profile();
+      return now.UpdateStatus === 'Complete' && now.ProfilePreferences.length === 0
+        ? true
+        : undefined;
     });
   });
 });

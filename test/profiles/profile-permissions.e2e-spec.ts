@@ -5,7 +5,7 @@ import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
 
 /*
- * User-group scope on profile data (README "Permissions"): a group limited to some
+ * User-group scope on profile data (docs/api.md, "Permissions on profile data"): a group limited to some
  * programs, consent types and custom fields sees only those in every retrieval and
  * search, gets 403 for writes naming anything else, and its overwrites and patches keep
  * what it cannot see. Without read access to the consents or preferences area, that

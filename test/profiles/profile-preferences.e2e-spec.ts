@@ -11,7 +11,7 @@ import { eventually, startTestApp, TestApp } from '../harness/test-app';
 type Body = Record<string, any>;
 
 /*
- * The preference rules at write time (README "Preferences"): every preference a write adds
+ * The preference rules at write time (docs/preferences-consents.md): every preference a write adds
  * or changes names an active program, a filter of it, the filter's channel (fitting the
  * container) and one of its frequencies, with the consent associations the filter
  * requires; written preferences are Active and expire after their filter's days;

@@ -9,7 +9,7 @@ import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
 /**
- * GET reads the profile read model in Redis (issue 9, point 2): the worker publishes each
+ * GET reads the profile read model in Redis: the worker publishes each
  * saved profile; a lost entry is rebuilt from the database, never served stale; a delete
  * is a 404 at once.
  */

@@ -264,7 +264,10 @@ describe('Queued profile writes', () => {
     expect((await get(busy)).body.UpdateStatus).toBe('Pending Update');
     expect((await complete(busy)).CustomerName.FirstName).toBe(`b${backlog}`);
   });
+});
 
+// An api of its own, started once the first one is closed (one live api per file).
+describe('Queued profile writes: the wait bound of DELETE', () => {
   it('answers a delete with 202 when the worker does not apply it in time, and applies it later', async () => {
     const quick = await startTestApp({ workers: 0, env: { SYNC_WRITE_TIMEOUT_MS: '200' } });
     try {

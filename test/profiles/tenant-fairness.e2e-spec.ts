@@ -6,7 +6,7 @@ import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
 /**
- * Tenants share the worker (issue 10): a tenant that accepts writes faster than its burst
+ * Tenants share the worker: a tenant that accepts writes faster than its burst
  * (TENANT_BURST_PER_SECOND) has them queued in the bulk lane, which the worker serves beside
  * the interactive lane, so another tenant's write does not wait behind that backlog.
  */

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ApiError } from '@app/shared';
+import { ApiError, NotFoundError, PermissionDeniedError } from '@app/shared';
 import { BEARER_MESSAGES } from './domain/access-token';
 import {
   CUSTOM_AUTH_MESSAGES,
@@ -37,8 +37,8 @@ export function bearerError(reason: keyof typeof BEARER_MESSAGES, realm: string)
 }
 
 /** 404 for a `{clientId}` the caller may not see: unknown, or another tenant's. */
-export function clientNotFound(clientId: string): ApiError {
-  return ApiError.notFound(`Client ${clientId} was not found`);
+export function clientNotFound(clientId: string): NotFoundError {
+  return new NotFoundError(`Client ${clientId} was not found`);
 }
 
 /** 404 with no body: an unknown client under the signed scheme (spec, Errors). */
@@ -50,8 +50,10 @@ export function permissionDenied(
   group: string,
   area: PermissionArea,
   access: PermissionAccess,
-): ApiError {
-  return ApiError.forbidden(`The user group "${group}" has no ${access} permission on ${area}`);
+): PermissionDeniedError {
+  return new PermissionDeniedError(
+    `The user group "${group}" has no ${access} permission on ${area}`,
+  );
 }
 
 /** 400 of the token endpoint: `{error, error_description, Message}`. */

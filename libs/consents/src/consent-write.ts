@@ -1,3 +1,4 @@
+import { textKey } from '@app/shared';
 import { consentExpirationDate, isConsentExpired } from './consent-expiry';
 
 /** The fields of a stored consent these rules read and derive. */
@@ -107,7 +108,7 @@ export function settleConsent<T extends ConsentRecord>(
 
 /** Versions compare trimmed and case-insensitively, like the configuration check. */
 export function sameVersion(a: string | undefined, b: string | undefined | null): boolean {
-  return (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
+  return textKey(a ?? '') === textKey(b ?? '');
 }
 
 function setOrDelete<T extends object, K extends keyof T>(target: T, field: K, value: T[K]): void {

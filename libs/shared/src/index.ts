@@ -1,6 +1,7 @@
 export * from './settings/settings';
 export * from './settings/settings.module';
 export * from './errors/api-error';
+export * from './errors/domain-errors';
 export * from './errors/api-exception.filter';
 export * from './validation/validation-errors';
 export * from './validation/api-validation.pipe';
@@ -26,3 +27,4 @@ export * from './deadline/request-deadline';
 export * from './http/pre-serialized';
 export * from './crash-points/crash-points';
 export * from './events/consent-type-renamed.event';
+export * from './text/text-key';

@@ -1,5 +1,13 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { ApiError, isDuplicateKeyError, Settings } from '@app/shared';
+import {
+  ApiError,
+  ConflictError,
+  InvalidInputError,
+  isDuplicateKeyError,
+  NotFoundError,
+  Settings,
+  textKey,
+} from '@app/shared';
 import {
   DEFAULT_TOKEN_LIFETIME_SECONDS,
   MAX_TOKEN_LIFETIME_SECONDS,
@@ -95,7 +103,7 @@ export class TenantAdminService {
         createdAt: new Date(),
       });
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw ApiError.conflict(`Client ${clientId} already exists`);
+      if (isDuplicateKeyError(error)) throw new ConflictError(`Client ${clientId} already exists`);
       throw error;
     }
     await this.users.insert({ clientId, userId, group: ADMINISTRATORS_GROUP, isActive: true });
@@ -125,7 +133,7 @@ export class TenantAdminService {
       await this.users.insert({ clientId, userId, group, isActive: true });
     } catch (error) {
       if (isDuplicateKeyError(error)) {
-        throw ApiError.conflict(`User ${userId} already exists in client ${clientId}`);
+        throw new ConflictError(`User ${userId} already exists in client ${clientId}`);
       }
       throw error;
     }
@@ -181,11 +189,11 @@ export class TenantAdminService {
   /** Replaces the secret; the old one stops working at once (issued tokens stay valid). */
   async rotateSecret(oauthClientId: string): Promise<OAuthCredentials> {
     const existing = await this.oauthClients.findById(oauthClientId);
-    if (!existing) throw ApiError.notFound(`OAuth client ${oauthClientId} was not found`);
+    if (!existing) throw new NotFoundError(`OAuth client ${oauthClientId} was not found`);
     const oauthClientSecret = randomAlphanumeric(CLIENT_SECRET_LENGTH);
     const secretHash = hashSecret(oauthClientSecret);
     if (!(await this.oauthClients.replaceSecret(oauthClientId, secretHash, new Date()))) {
-      throw ApiError.notFound(`OAuth client ${oauthClientId} was not found`);
+      throw new NotFoundError(`OAuth client ${oauthClientId} was not found`);
     }
     await this.announce(existing.clientId);
     return { clientId: existing.clientId, oauthClientId, oauthClientSecret };
@@ -214,14 +222,14 @@ export class TenantAdminService {
         ignoreExpiration: true,
       });
       if (!verified.ok)
-        throw ApiError.badRequest('The token is not an access token of this service');
+        throw new InvalidInputError('The token is not an access token of this service');
       jti = verified.claims.jti;
       expiresAt = new Date(verified.claims.exp * 1000);
     } else if (input.jti) {
       jti = input.jti;
       expiresAt = new Date(Date.now() + MAX_TOKEN_LIFETIME_SECONDS * 1000);
     } else {
-      throw ApiError.badRequest('Give the token or its jti');
+      throw new InvalidInputError('Give the token or its jti');
     }
     await this.revoked.revoke(jti, expiresAt);
     await this.announce(() => this.cache.revoked());
@@ -238,7 +246,9 @@ export class TenantAdminService {
       if (value === undefined) continue;
       const { min, max } = CLIENT_SETTING_LIMITS[name];
       if (!Number.isInteger(value) || value < min || value > max) {
-        throw ApiError.badRequest(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+        throw new InvalidInputError(
+          `${name} must be an integer from ${min} to ${max}, got ${value}`,
+        );
       }
       update[name] = value;
     }
@@ -264,7 +274,7 @@ export class TenantAdminService {
     permissions: Permission[],
     scope?: DataScope,
   ): Promise<{ clientId: string; group: UserGroup }> {
-    if (!isValidGroupName(name)) throw ApiError.badRequest(`Invalid group name "${name}"`);
+    if (!isValidGroupName(name)) throw new InvalidInputError(`Invalid group name "${name}"`);
     const group: UserGroup = { name, permissions: normalizePermissions(permissions) };
     const limits = scope && scopeOrBadRequest(scope);
     if (limits) group.scope = limits;
@@ -278,7 +288,7 @@ export class TenantAdminService {
       }
       // Another writer changed the groups in between: read again and redo.
     }
-    throw ApiError.conflict(`The groups of client ${clientId} kept changing; retry`);
+    throw new ConflictError(`The groups of client ${clientId} kept changing; retry`);
   }
 
   /**
@@ -291,7 +301,7 @@ export class TenantAdminService {
     formerNames: string[],
     typeName: string,
   ): Promise<void> {
-    const key = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+    const key = textKey;
     const former = new Set(formerNames.map(key));
     for (let attempt = 0; attempt < GROUP_WRITE_ATTEMPTS; attempt++) {
       const client = await this.clients.findById(clientId);
@@ -310,7 +320,7 @@ export class TenantAdminService {
         return;
       }
     }
-    throw ApiError.conflict(`The groups of client ${clientId} kept changing; retry`);
+    throw new ConflictError(`The groups of client ${clientId} kept changing; retry`);
   }
 
   /**
@@ -341,17 +351,17 @@ function scopeOrBadRequest(scope: DataScope): DataScope | undefined {
   try {
     return normalizeScope(scope);
   } catch (error) {
-    throw ApiError.badRequest((error as Error).message);
+    throw new InvalidInputError((error as Error).message);
   }
 }
 
-function userNotFound(clientId: string, userId: string): ApiError {
-  return ApiError.notFound(`User ${userId} was not found in client ${clientId}`);
+function userNotFound(clientId: string, userId: string): NotFoundError {
+  return new NotFoundError(`User ${userId} was not found in client ${clientId}`);
 }
 
 function requireClientId(clientId: string): void {
   if (!isValidClientId(clientId)) {
-    throw ApiError.badRequest(
+    throw new InvalidInputError(
       `Invalid client id "${clientId}": 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
     );
   }
@@ -359,7 +369,7 @@ function requireClientId(clientId: string): void {
 
 function requireUserId(userId: string): void {
   if (!isValidUserId(userId)) {
-    throw ApiError.badRequest(
+    throw new InvalidInputError(
       'Invalid user id: 1 to 256 characters, no control characters, no leading or trailing space',
     );
   }
@@ -367,6 +377,6 @@ function requireUserId(userId: string): void {
 
 function requireGroup(client: TenantClient, group: string): void {
   if (!client.userGroups.some((existing) => existing.name === group)) {
-    throw ApiError.notFound(`Group ${group} is not defined in client ${client.clientId}`);
+    throw new NotFoundError(`Group ${group} is not defined in client ${client.clientId}`);
   }
 }

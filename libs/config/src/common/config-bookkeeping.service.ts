@@ -1,17 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
-  ApiError,
+  ConflictError,
   CRASH_POINTS,
   CrashPoints,
   insertEach,
   isDuplicateKeyError,
   RedisService,
+  textKey,
 } from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
-import { INT32_MAX, nameKeyOf } from './entry-request';
+import { INT32_MAX } from './entry-request';
 import type { NameClaims } from './save-with-retry';
 
 /**
@@ -118,7 +119,7 @@ export class ConfigBookkeeping {
       }
       const held = await this.claims.findOne({ _id, clientId }).lean<ConfigClaim>().exec();
       if (held?.entryId === entryId) return true;
-      if (held && (attempt > 0 || !(await this.isStale(held, nameKeyOf(name), holder)))) {
+      if (held && (attempt > 0 || !(await this.isStale(held, textKey(name), holder)))) {
         return false;
       }
       // Stale (or released meanwhile): drop it, naming its holder so that a claim another
@@ -134,7 +135,7 @@ export class ConfigBookkeeping {
     if (age < NAME_CLAIM_GRACE_MS) return false;
     const held = await holder(claim.entryId);
     const names = held === null ? [] : [held].flat();
-    if (names.some((name) => nameKeyOf(name) === key)) return false;
+    if (names.some((name) => textKey(name) === key)) return false;
     this.logger.warn(
       `name claim ${claim._id} of entry ${claim.entryId} is stale (the entry ${held === null ? 'does not exist' : `is named "${names[0]}"`}): taken over`,
     );
@@ -181,7 +182,7 @@ export class ConfigBookkeeping {
         // get stay with their holders.
         await this.releaseNames(clientId, kind, names, ids);
         if (outcome instanceof Error) throw outcome;
-        throw ApiError.conflict(conflict(index));
+        throw new ConflictError(conflict(index));
       }
     }
     await this.crashPoints.at(CRASH_POINTS.configAfterNameClaims);
@@ -261,5 +262,5 @@ export class ConfigBookkeeping {
 }
 
 function nameKey(clientId: string, kind: string, name: string): string {
-  return `${clientId}|${kind}|name:${nameKeyOf(name)}`;
+  return `${clientId}|${kind}|name:${textKey(name)}`;
 }

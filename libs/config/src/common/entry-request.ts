@@ -7,11 +7,12 @@ import {
 } from '@nestjs/common';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import {
-  ApiError,
   describeValidationErrors,
   type EditedDto,
+  InvalidInputError,
   parseBooleanValue,
   parseIntValue,
+  textKey,
 } from '@app/shared';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
@@ -59,14 +60,14 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
   const raw: Record<string, string> = {};
   for (const [key, value] of Object.entries(query)) {
     if (Array.isArray(value)) {
-      throw ApiError.badRequest(`Invalid query parameter ${key}: given more than once`);
+      throw new InvalidInputError(`Invalid query parameter ${key}: given more than once`);
     }
     raw[key.toLowerCase()] = String(value);
   }
   const id = parseIdQuery(raw.id);
   const locale = raw.locale === undefined || raw.locale === '' ? undefined : raw.locale;
   if (locale !== undefined && !LOCALE_PATTERN.test(locale)) {
-    throw ApiError.badRequest(
+    throw new InvalidInputError(
       `Invalid locale (value ${JSON.stringify(locale)}): must be a locale code such as en or fr-ca`,
     );
   }
@@ -90,7 +91,9 @@ export function parsePatchOperations(
   { asArrayBody = false }: { asArrayBody?: boolean } = {},
 ): PatchOperationDto[] {
   if (Array.isArray(body) && body.length > MAX_OPERATIONS) {
-    throw ApiError.badRequest(`The body has ${body.length} operations; at most ${MAX_OPERATIONS}`);
+    throw new InvalidInputError(
+      `The body has ${body.length} operations; at most ${MAX_OPERATIONS}`,
+    );
   }
   return validateArray(PatchOperationDto, body, {
     item: (index) => `Operations[${index}]`,
@@ -124,9 +127,9 @@ export function validateInput<T extends object>(
   what: string,
   options: ValidateOptions = {},
 ): T {
-  if (!isObject(plain)) throw ApiError.badRequest(`${what} must be a JSON object`);
+  if (!isObject(plain)) throw new InvalidInputError(`${what} must be a JSON object`);
   const [instance, errors] = check(type, plain, options);
-  if (errors.length) throw ApiError.badRequest(describeValidationErrors(errors).join('; '));
+  if (errors.length) throw new InvalidInputError(describeValidationErrors(errors).join('; '));
   return instance;
 }
 
@@ -140,7 +143,7 @@ export function validateArray<T extends object>(
   options: { item: (index: number) => string; notArray?: string },
 ): T[] {
   if (!Array.isArray(body) || body.length === 0) {
-    throw ApiError.badRequest(
+    throw new InvalidInputError(
       options.notArray ?? `Invalid body (value ${show(body)}): must be a non-empty JSON array`,
     );
   }
@@ -155,7 +158,7 @@ export function validateArray<T extends object>(
     problems.push(...describeValidationErrors(errors, path));
     return instance;
   });
-  if (problems.length) throw ApiError.badRequest(problems.join('; '));
+  if (problems.length) throw new InvalidInputError(problems.join('; '));
   return items;
 }
 
@@ -234,16 +237,11 @@ export function toEditedDto(edited: StoredEdited | undefined): EditedDto {
   };
 }
 
-/** How names compare for uniqueness: trimmed, runs of spaces folded, case-insensitive. */
-export function nameKeyOf(name: string): string {
-  return name.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
 /**
  * Refuses a change of an entry's identifying name (400): type names and custom field names
  * are how stored profiles, alternate-id claims and search keys refer to an entry, so a new
  * name would leave them naming nothing. A change of case or spacing only (the same
- * `nameKeyOf`) is allowed; labels live in the localized fields. (Consent types can be
+ * `textKey`) is allowed; labels live in the localized fields. (Consent types can be
  * renamed: they keep their former names, see StoredConsentType.FormerNames.)
  */
 export function refuseRename(
@@ -252,20 +250,20 @@ export function refuseRename(
   patched: string,
   what: { entry: string; labels: string },
 ): void {
-  if (nameKeyOf(stored) === nameKeyOf(patched)) return;
-  throw ApiError.badRequest(
+  if (textKey(stored) === textKey(patched)) return;
+  throw new InvalidInputError(
     `Invalid ${field} (value ${JSON.stringify(patched)}): the ${field} of ${what.entry} "${stored}" cannot be changed, ` +
       `as profiles refer to it by this name; change its ${what.labels}, or create an entry with the new name and deactivate this one`,
   );
 }
 
-/** The names of `names` that appear more than once (compared by `nameKeyOf`). */
+/** The names of `names` that appear more than once (compared by `textKey`). */
 export function repeatedNames(names: string[]): string[] {
   const seen = new Set<string>();
   const repeated: string[] = [];
   for (const name of names) {
-    const key = nameKeyOf(name);
-    if (seen.has(key) && !repeated.some((other) => nameKeyOf(other) === key)) repeated.push(name);
+    const key = textKey(name);
+    if (seen.has(key) && !repeated.some((other) => textKey(other) === key)) repeated.push(name);
     seen.add(key);
   }
   return repeated;

@@ -1,4 +1,4 @@
-import { ApiError } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import {
   applyPatch as applyJsonPatch,
   deepClone,
@@ -19,17 +19,17 @@ export function applyPatchOperations<T extends object>(
   readOnly: string[] = [],
 ): T {
   if (!Array.isArray(operations) || operations.length === 0) {
-    throw ApiError.badRequest('The body must be a non-empty array of PATCH operations');
+    throw new InvalidInputError('The body must be a non-empty array of PATCH operations');
   }
   operations.forEach((operation, index) => {
     if (operation.op === 'move' || operation.op === 'copy') {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Operations[${index}].op "${operation.op}" is not supported (use add, remove, replace or test)`,
       );
     }
     const top = operation.path.split('/')[1];
     if (top !== undefined && readOnly.includes(top)) {
-      throw ApiError.badRequest(`Operations[${index}].path "${operation.path}" is read-only`);
+      throw new InvalidInputError(`Operations[${index}].path "${operation.path}" is read-only`);
     }
   });
   try {
@@ -42,7 +42,7 @@ export function applyPatchOperations<T extends object>(
         error.name === 'TEST_OPERATION_FAILED'
           ? 'test failed: the value at the path differs'
           : error.message.split('\n')[0];
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Operations[${index}] (${operation?.op} ${operation?.path}) was refused: ${reason}; nothing was changed`,
       );
     }

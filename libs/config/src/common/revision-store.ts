@@ -21,7 +21,7 @@ export interface Revisioned {
   current: boolean;
 }
 
-/** A revision whose name is unique per client; `nameKey` is the name as compared (nameKeyOf). */
+/** A revision whose name is unique per client; `nameKey` is the name as compared (textKey). */
 export interface NamedRevision extends Revisioned {
   nameKey: string;
 }

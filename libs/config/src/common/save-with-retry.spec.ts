@@ -1,4 +1,4 @@
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { saveWithRetry, type NameClaims } from './save-with-retry';
 
 interface Entry {
@@ -119,7 +119,6 @@ describe('saveWithRetry', () => {
       save: entries.save,
       change: async (current) => current,
     }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).getStatus()).toBe(404);
+    expect(error).toBeInstanceOf(NotFoundError);
   });
 });

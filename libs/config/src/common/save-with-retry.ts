@@ -1,5 +1,4 @@
-import { ApiError } from '@app/shared';
-import { nameKeyOf } from './entry-request';
+import { ConflictError, NotFoundError, textKey } from '@app/shared';
 
 export interface RevisionedEntry {
   revision: number;
@@ -55,27 +54,27 @@ export async function saveWithRetry<T extends RevisionedEntry>(options: {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (attempt > 0) await backoff(attempt);
       const current = await options.load();
-      if (!current) throw ApiError.notFound(options.notFound);
+      if (!current) throw new NotFoundError(options.notFound);
       const next = await options.change(current);
       const [oldName, newName] = [nameOf(current), nameOf(next)];
-      const renamed = names !== undefined && nameKeyOf(newName) !== nameKeyOf(oldName);
-      if (renamed && !releasable.has(nameKeyOf(newName))) {
-        if (!(await names.claim(newName))) throw ApiError.conflict(names.conflict(newName));
-        releasable.set(nameKeyOf(newName), newName);
+      const renamed = names !== undefined && textKey(newName) !== textKey(oldName);
+      if (renamed && !releasable.has(textKey(newName))) {
+        if (!(await names.claim(newName))) throw new ConflictError(names.conflict(newName));
+        releasable.set(textKey(newName), newName);
       }
       if (await options.save(next, current.revision)) {
-        if (renamed) releasable.set(nameKeyOf(oldName), oldName);
+        if (renamed) releasable.set(textKey(oldName), oldName);
         return { before: current, after: next };
       }
     }
-    throw ApiError.conflict(
+    throw new ConflictError(
       `${options.what} was changed by other requests at the same time; retry the request`,
     );
   } finally {
     if (names && releasable.size) {
       const latest = await options.load();
       const heldNames = options.heldNames ?? ((entry: T) => [nameOf(entry)]);
-      const held = new Set(latest ? heldNames(latest).map(nameKeyOf) : []);
+      const held = new Set(latest ? heldNames(latest).map(textKey) : []);
       for (const [key, name] of releasable) {
         if (!held.has(key)) await names.release(name);
       }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { nameKeyOf } from '../common/entry-request';
+import { textKey } from '@app/shared';
 import { type ConsentTypeDetails, toConsentTypeDetails } from './consent-type.mapper';
 import { ConsentTypeRepository } from './consent-type.repository';
 
@@ -13,11 +13,11 @@ export class ConsentTypeCatalog {
    * that had that name before a rename, or null.
    */
   async findByName(clientId: string, name: string): Promise<ConsentTypeDetails | null> {
-    const key = nameKeyOf(name);
+    const key = textKey(name);
     const type = await this.types.findByNameKey(clientId, key);
     if (type) return toConsentTypeDetails(type);
     const renamed = (await this.types.list(clientId)).find((entry) =>
-      (entry.FormerNames ?? []).some((former) => nameKeyOf(former) === key),
+      (entry.FormerNames ?? []).some((former) => textKey(former) === key),
     );
     return renamed ? toConsentTypeDetails(renamed) : null;
   }

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../common/config-bookkeeping.service';
 import {
   ConsentTypeDeactivatedEvent,
   ConsentTypeRenamedEvent,
   IsConsentTypeRequiredQuery,
 } from '../common/cross-area';
-import { editedOnUpdate, nameKeyOf, validateInput } from '../common/entry-request';
+import { editedOnUpdate, validateInput } from '../common/entry-request';
 import { saveWithRetry } from '../common/save-with-retry';
 import { ConfigEventOutbox } from './config-event-outbox.service';
 import { consentTypeProblems, missingVersions, repeatedVersion } from './domain/consent-type.rules';
@@ -81,7 +81,7 @@ export class ConsentTypeWriter {
           result.published,
           result.publishedAt,
         );
-        if (nameKeyOf(stored.TypeName) !== nameKeyOf(result.stored.TypeName)) {
+        if (textKey(stored.TypeName) !== textKey(result.stored.TypeName)) {
           await this.outbox.recordConsentTypeRename(
             clientId,
             typeId,
@@ -94,7 +94,7 @@ export class ConsentTypeWriter {
       },
     });
     await this.bookkeeping.touch(clientId);
-    if (nameKeyOf(before.TypeName) !== nameKeyOf(after.TypeName)) {
+    if (textKey(before.TypeName) !== textKey(after.TypeName)) {
       this.events.publish(
         new ConsentTypeRenamedEvent(clientId, after.FormerNames ?? [], after.TypeName),
       );
@@ -112,17 +112,17 @@ export class ConsentTypeWriter {
     dto: ConsentTypeDto,
   ): Promise<void> {
     const problems = consentTypeProblems(dto, '');
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     const versions = dto.Versions ?? [];
     const repeated = repeatedVersion(versions);
     if (repeated !== null) {
-      throw ApiError.conflict(
+      throw new ConflictError(
         `Consent type "${stored.TypeName}" already has version ${JSON.stringify(repeated)}`,
       );
     }
     const missing = missingVersions(stored.Versions, versions);
     if (missing.length) {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Invalid Versions: version ${JSON.stringify(missing[0])} of consent type "${stored.TypeName}" ` +
           'is missing; a published version is never removed or renamed (set its IsActive to false)',
       );
@@ -133,7 +133,7 @@ export class ConsentTypeWriter {
       channelBefore !== channelAfter &&
       (await this.queries.execute(new IsConsentTypeRequiredQuery(clientId, namesOf(stored))))
     ) {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Invalid ChannelId (value ${JSON.stringify(channelAfter)}): consent type "${stored.TypeName}" ` +
           'is required by a filter (RequiredPreferenceConsents), so its ChannelId cannot be changed',
       );

@@ -1,7 +1,7 @@
+import { textKey } from '@app/shared';
 import {
   editedOnCreate,
   editedOnUpdate,
-  nameKeyOf,
   orUndefined,
   type StoredEdited,
 } from '../common/entry-request';
@@ -45,7 +45,7 @@ export function toStoredConsentType(
     revision: context.revision,
     current: true,
     TypeName: name,
-    nameKey: nameKeyOf(name),
+    nameKey: textKey(name),
     ...formerNames(context.previous, name),
     LocalizedFields: (dto.LocalizedFields ?? []).map((field) => ({
       Locale: field.Locale,
@@ -125,9 +125,9 @@ function formerNames(
 ): Pick<StoredConsentType, 'FormerNames'> {
   if (!previous) return {};
   const names = [...(previous.FormerNames ?? []), previous.TypeName];
-  const seen = new Set([nameKeyOf(name)]);
+  const seen = new Set([textKey(name)]);
   const former = names.filter((former) => {
-    const key = nameKeyOf(former);
+    const key = textKey(former);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { nameKeyOf } from '../common/entry-request';
+import { textKey } from '@app/shared';
 import { PicklistCatalog } from '../picklists/picklist-catalog.service';
 import { toDefinitionView, type CustomFieldDefinitionView } from './custom-field.mapper';
 import { CustomFieldRepository } from './custom-field.repository';
@@ -29,7 +29,7 @@ export class CustomFieldCatalog {
 
   /** The definition named `name` (trimmed, spaces folded, case-insensitive), or null. */
   async findByName(clientId: string, name: string): Promise<ResolvedCustomField | null> {
-    const field = await this.fields.findByNameKey(clientId, nameKeyOf(name));
+    const field = await this.fields.findByNameKey(clientId, textKey(name));
     return field ? this.resolve(clientId, field) : null;
   }
 

@@ -1,5 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
-import { nameKeyOf, orUndefined, type StoredEdited } from '../common/entry-request';
+import { textKey } from '@app/shared';
+import { orUndefined, type StoredEdited } from '../common/entry-request';
 import type { CustomFieldType } from './domain/custom-field-value';
 import type { DefinitionShape } from './domain/custom-field-definition.rules';
 import { UpdateRule } from './domain/update-rules';
@@ -43,7 +44,7 @@ export function toStoredCustomField(
     revision,
     current: true,
     Name: name,
-    nameKey: nameKeyOf(name),
+    nameKey: textKey(name),
     LocalizedDisplayNames: dto.LocalizedDisplayNames.map((entry) => ({
       Locale: entry.Locale,
       Name: entry.Name,

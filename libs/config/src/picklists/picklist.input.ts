@@ -1,4 +1,5 @@
-import { nameKeyOf, orUndefined, type StoredEdited } from '../common/entry-request';
+import { textKey } from '@app/shared';
+import { orUndefined, type StoredEdited } from '../common/entry-request';
 import type { PicklistDto } from './picklist.dto';
 import { picklistKey, type StoredPicklist } from './picklist.schema';
 
@@ -18,7 +19,7 @@ export function toStoredPicklist(
     revision,
     current: true,
     Name: name,
-    nameKey: nameKeyOf(name),
+    nameKey: textKey(name),
     Description: orUndefined(dto.Description),
     IsActive: dto.IsActive ?? true,
     FieldSelectOptions: dto.FieldSelectOptions.map((option) => ({

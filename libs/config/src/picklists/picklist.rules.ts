@@ -1,4 +1,4 @@
-import { nameKeyOf } from '../common/entry-request';
+import { textKey } from '@app/shared';
 
 /** What the picklist rules look at (the DTO or the stored form). */
 export interface PicklistShape {
@@ -13,7 +13,7 @@ export function picklistProblems(picklist: PicklistShape, path: string): string[
   const problems: string[] = [];
   const seen = new Map<string, number>();
   picklist.FieldSelectOptions.forEach((option, index) => {
-    const key = nameKeyOf(option.Value);
+    const key = textKey(option.Value);
     const first = seen.get(key);
     if (first !== undefined) {
       problems.push(

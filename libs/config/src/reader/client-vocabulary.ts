@@ -1,4 +1,4 @@
-import { nameKeyOf } from '../common/entry-request';
+import { textKey } from '@app/shared';
 import type { ConsentTypeDetails } from '../consent-types/consent-type.mapper';
 import type { ResolvedCustomField } from '../custom-fields/custom-field-catalog.service';
 import { checkCustomFieldValue } from '../custom-fields/domain/custom-field-value';
@@ -30,22 +30,22 @@ export class ClientVocabulary {
   ) {
     this.types = new Map(
       Object.entries(types).flatMap(([kind, entries]) =>
-        entries.map((entry) => [`${kind}:${nameKeyOf(entry.TypeName)}`, entry] as const),
+        entries.map((entry) => [`${kind}:${textKey(entry.TypeName)}`, entry] as const),
       ),
     );
     // Current names first: a former name never shadows a type's current one (names claimed
     // before former names were kept may have passed to another type).
-    this.consentTypes = new Map(consentTypes.map((type) => [nameKeyOf(type.TypeName), type]));
+    this.consentTypes = new Map(consentTypes.map((type) => [textKey(type.TypeName), type]));
     for (const type of consentTypes) {
       for (const former of type.FormerNames) {
-        if (!this.consentTypes.has(nameKeyOf(former))) {
-          this.consentTypes.set(nameKeyOf(former), type);
+        if (!this.consentTypes.has(textKey(former))) {
+          this.consentTypes.set(textKey(former), type);
           this.renamedConsentTypes = true;
         }
       }
     }
     this.customFields = new Map(
-      customFields.map((field) => [nameKeyOf(field.definition.Name), field]),
+      customFields.map((field) => [textKey(field.definition.Name), field]),
     );
     this.programs = new Map(
       programs.map((program) => [program.programId, { IsActive: program.IsActive !== false }]),
@@ -79,22 +79,22 @@ export class ClientVocabulary {
   }
 
   type(kind: TypeKind, name: string): TypeEntry | undefined {
-    return this.types.get(`${kind}:${nameKeyOf(name)}`);
+    return this.types.get(`${kind}:${textKey(name)}`);
   }
 
   /** The consent type called `name`, now or before a rename. */
   consentType(name: string): ConsentTypeDetails | undefined {
-    return this.consentTypes.get(nameKeyOf(name));
+    return this.consentTypes.get(textKey(name));
   }
 
   /** The current name of the consent type called `name` now or before a rename. */
   consentTypeName(name: string): string | undefined {
-    return this.consentTypes.get(nameKeyOf(name))?.TypeName;
+    return this.consentTypes.get(textKey(name))?.TypeName;
   }
 
   /** Every name (current and former) of the consent type called `name`; [name] when none is. */
   consentTypeNames(name: string): string[] {
-    const type = this.consentTypes.get(nameKeyOf(name));
+    const type = this.consentTypes.get(textKey(name));
     return type ? [type.TypeName, ...type.FormerNames] : [name];
   }
 
@@ -105,7 +105,7 @@ export class ClientVocabulary {
    */
   consentTypesWithAttributes(pairs: { Key: string; Value: string }[]): string[] {
     const pairKey = (key: string, value: string | undefined) =>
-      `${nameKeyOf(key)}\u0000${nameKeyOf(value ?? '')}`;
+      `${textKey(key)}\u0000${textKey(value ?? '')}`;
     const wanted = pairs.map((pair) => pairKey(pair.Key, pair.Value));
     return [...this.consentTypes.values()]
       .filter((type) => {
@@ -116,7 +116,7 @@ export class ClientVocabulary {
   }
 
   customField(name: string): ResolvedCustomField['definition'] | undefined {
-    return this.customFields.get(nameKeyOf(name))?.definition;
+    return this.customFields.get(textKey(name))?.definition;
   }
 
   checkCustomFieldValue(
@@ -124,7 +124,7 @@ export class ClientVocabulary {
     newValue: string | null,
     currentValue: string | null,
   ): string | null {
-    const field = this.customFields.get(nameKeyOf(name));
+    const field = this.customFields.get(textKey(name));
     if (!field) return `Custom field ${JSON.stringify(name)} does not exist`;
     return checkCustomFieldValue(field.definition, field.picklistValues, newValue, currentValue);
   }

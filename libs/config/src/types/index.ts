@@ -3,5 +3,3 @@ export { TypesModule } from './types.module';
 export { TypesPersistenceModule } from './types-persistence.module';
 export { TypeCatalog, type TypeEntry } from './services/type-catalog.service';
 export { TYPE_KINDS, isTypeKind, type TypeKind } from './type-kind';
-// How type names compare (the public name of nameKeyOf).
-export { nameKeyOf as normalizeTypeName } from '../common/entry-request';

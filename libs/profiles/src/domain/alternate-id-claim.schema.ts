@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { normText } from './element-rules';
+import { textKey } from '@app/shared';
 
 /**
  * Which profile holds an alternate id. `_id` is `<clientId>|<type>|<value>` lower-cased:
@@ -38,5 +38,5 @@ export const AlternateIdClaimEndSchema = SchemaFactory.createForClass(AlternateI
 // profile's claims are released pair by pair from its stored alternate ids).
 
 export function alternateIdClaimKey(clientId: string, type: string, value: string): string {
-  return `${clientId}|${normText(type)}|${normText(value)}`;
+  return `${clientId}|${textKey(type)}|${textKey(value)}`;
 }

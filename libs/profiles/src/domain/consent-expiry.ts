@@ -1,9 +1,9 @@
-import { normText } from './element-rules';
+import { textKey } from '@app/shared';
 import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 
 /*
- * Expiry of consents and preferences (issue 5): the body of the system write `expire`
+ * Expiry of consents and preferences (docs/preferences-consents.md): the body of the system write `expire`
  * and the pure step that applies it. The worker's consent-expiry job finds profiles with
  * something due and queues one `expire` write each; applying the write marks what is due
  * as of its `AsOf`, so a duplicate write (a re-run, a redelivery) finds nothing left.
@@ -40,7 +40,7 @@ export function consentIsDue(consent: StoredConsent, asOf: number): boolean {
 
 /** An active preference (status Active, or none given) past its date. */
 export function preferenceIsDue(preference: StoredPreference, asOf: number): boolean {
-  const status = normText(preference.PreferenceStatus);
+  const status = textKey(preference.PreferenceStatus);
   return (
     preference.IsActive !== false &&
     (status === '' || status === 'active') &&

@@ -1,9 +1,9 @@
-import { normText } from './element-rules';
+import { textKey } from '@app/shared';
 import type { ProfileData, StoredConsent } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 
 /*
- * New consent versions (issue 5): when a consent type gets a new version, the worker's
+ * New consent versions (docs/preferences-consents.md): when a consent type gets a new version, the worker's
  * consent-version-notification job queues a `consent-version-pending` write on every
  * profile holding an active consent of that type on an older version; applying it sets
  * `UpdatedVersionPending: true` on those consents. A re-consent clears it (the consent
@@ -36,7 +36,7 @@ export function versionsOlderThan(
         a.index - b.index,
     )
     .map(({ entry }) => entry.ConsentVersion);
-  const at = ordered.findIndex((name) => normText(name) === normText(version));
+  const at = ordered.findIndex((name) => textKey(name) === textKey(version));
   return at < 0 ? [] : ordered.slice(0, at);
 }
 
@@ -45,12 +45,12 @@ export function consentNeedsNewVersion(
   consent: StoredConsent,
   write: ConsentVersionPendingWrite,
 ): boolean {
-  const older = new Set(write.OlderVersions.map(normText));
+  const older = new Set(write.OlderVersions.map(textKey));
   return (
     consent.IsActive !== false &&
     consent.UpdatedVersionPending !== true &&
-    normText(consent.ConsentType) === normText(write.ConsentType) &&
-    older.has(normText(consent.ConsentVersion))
+    textKey(consent.ConsentType) === textKey(write.ConsentType) &&
+    older.has(textKey(consent.ConsentVersion))
   );
 }
 
@@ -93,7 +93,7 @@ export function markVersionPending(
   return { data: next, consents };
 }
 
-/** Paths of the consent keys (normText of ConsentType), each indexed per client. */
+/** Paths of the consent keys (textKey of ConsentType), each indexed per client. */
 export const CONSENT_KEY_PATHS = [
   'data.Consents.Key',
   'data.Emails.Consents.Key',

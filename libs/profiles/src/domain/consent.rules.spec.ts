@@ -1,5 +1,5 @@
 import { consentDataRule, consentTransitionProblems } from './consent.rules';
-import type { ProfileVocabulary } from './profile-configuration.rules';
+import type { ProfileVocabulary } from './profile-vocabulary';
 import type { ProfileData } from './profile-data.schema';
 
 const at = '2026-03-01T10:00:00.000Z';

@@ -6,7 +6,7 @@ import {
   type ConsentTypeTerms,
 } from '@app/consents';
 import { consentRule, type ElementRule } from './element-rules';
-import type { DataRule } from './profile-data-rules';
+import type { DataRule } from './data-rule';
 import type { ProfileData, StoredConsent } from './profile-data.schema';
 import { CONTACT_LISTS } from './profile-history';
 

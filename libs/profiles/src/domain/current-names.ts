@@ -1,4 +1,4 @@
-import { normText } from './text';
+import { textKey } from '@app/shared';
 
 /** What renaming stored references needs of the client's configuration. */
 export interface CurrentNames {
@@ -68,13 +68,13 @@ function renamedPreferences(preferences: unknown, names: CurrentNames): Element[
 function renamedConsent(consent: Element, names: CurrentNames): Element | undefined {
   if (typeof consent.ConsentType !== 'string') return undefined;
   const current = names.consentTypeName(consent.ConsentType);
-  if (current === undefined || normText(current) === normText(consent.ConsentType)) {
+  if (current === undefined || textKey(current) === textKey(consent.ConsentType)) {
     return undefined;
   }
   return {
     ...consent,
     ConsentType: current,
-    ...('Key' in consent ? { Key: normText(current) } : {}),
+    ...('Key' in consent ? { Key: textKey(current) } : {}),
   };
 }
 

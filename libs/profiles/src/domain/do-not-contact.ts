@@ -1,4 +1,5 @@
-import { normText, phoneDigits } from './element-rules';
+import { textKey } from '@app/shared';
+import { phoneDigits } from './element-rules';
 import type { WriteContext } from './profile-merge';
 import type {
   ProfileData,
@@ -75,7 +76,7 @@ function contactElements(
 ): ContactElement[] {
   if (change.Channel === 'Email') {
     return (data.Emails ?? []).filter(
-      (email) => email.IsActive !== false && normText(email.EmailAddress) === change.Key,
+      (email) => email.IsActive !== false && textKey(email.EmailAddress) === change.Key,
     );
   }
   return (data.PhoneNumbers ?? []).filter(
@@ -92,8 +93,8 @@ function preferencesOf(element: ContactElement, channel: DncApplyWrite['Channel'
 
 const isDncPreference = (preference: StoredPreference, filter: DncApplyWrite['Filter']) =>
   filter !== undefined &&
-  normText(preference.ProgramId) === normText(filter.ProgramId) &&
-  normText(preference.FilterId) === normText(filter.FilterId);
+  textKey(preference.ProgramId) === textKey(filter.ProgramId) &&
+  textKey(preference.FilterId) === textKey(filter.FilterId);
 
 const listsOf = (preference: StoredPreference): string[] =>
   (preference.PreferenceAttributes ?? [])
@@ -153,11 +154,11 @@ function list(
       )
       .flatMap((preference) => preference.ConsentAssociations ?? [])
       .filter((association) => association.IsActive !== false)
-      .map((association) => normText(association.ConsentType)),
+      .map((association) => textKey(association.ConsentType)),
   );
   for (const consent of (element.Consents ?? []) as StoredConsent[]) {
     if (consent.IsActive === false || consent.ConsentStatus !== GRANTED) continue;
-    if (!tied.has(normText(consent.ConsentType))) continue;
+    if (!tied.has(textKey(consent.ConsentType))) continue;
     consent.ConsentStatus = REVOKED;
     consent.ReasonCode = DNC_REASON;
     consent.Edited = { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };

@@ -1,5 +1,6 @@
+import { textKey } from '@app/shared';
 import { preferenceKey } from './preference-key';
-import { normText, phoneDigits } from './text';
+import { phoneDigits } from './text';
 
 /*
  * How each embedded collection matches an element of a request against a stored one
@@ -25,12 +26,12 @@ export interface ElementRule {
   derive?(element: Element): void;
 }
 
-export { normText, phoneDigits } from './text';
+export { phoneDigits } from './text';
 
 const keyOf =
   (...fields: string[]) =>
   (element: Element): string =>
-    fields.map((field) => normText(element[field])).join('|');
+    fields.map((field) => textKey(element[field])).join('|');
 
 export const consentAssociationRule: ElementRule = {
   keyFields: ['ConsentType'],
@@ -69,7 +70,7 @@ export const consentRule: ElementRule = {
   activatable: true,
   derive(element) {
     // The normalised type: what the consent-attribute search looks profiles up by.
-    element.Key = normText(element.ConsentType);
+    element.Key = textKey(element.ConsentType);
   },
 };
 
@@ -108,7 +109,7 @@ export const emailRule: ElementRule = {
   activatable: true,
   derive(element) {
     // The normalised address: what the email searches look profiles up by.
-    element.Key = normText(element.EmailAddress);
+    element.Key = textKey(element.EmailAddress);
   },
 };
 
@@ -150,9 +151,9 @@ export const addressRule: ElementRule = {
   keyFields: ['AddressType', 'Address1', 'PostalCode'],
   key: (element) =>
     [
-      normText(element.AddressType),
-      normText(element.Address1),
-      normText(element.PostalCode).replace(/\s/g, ''),
+      textKey(element.AddressType),
+      textKey(element.Address1),
+      textKey(element.PostalCode).replace(/\s/g, ''),
     ].join('|'),
   fields: ADDRESS_FIELDS,
   nested: { AddressPreferences: preferenceRule, Consents: consentRule },
@@ -169,7 +170,7 @@ export const customFieldRule: ElementRule = {
   activatable: true,
   derive(element) {
     // The normalised name: what the custom-field searches look profiles up by.
-    element.Key = normText(element.Name);
+    element.Key = textKey(element.Name);
   },
 };
 
@@ -195,7 +196,7 @@ export const tagRule: ElementRule = {
   activatable: true,
   derive(element) {
     // The normalised name: what tag counts and tag deletion look profiles up by.
-    element.Key = normText(element.Name);
+    element.Key = textKey(element.Name);
   },
 };
 
@@ -214,12 +215,12 @@ export const alternateIdRule: ElementRule = {
 
 /** Type and value trimmed, spaces folded, lower-cased: pairs match case-insensitively. */
 export function alternateIdKey(type: unknown, value: unknown): string {
-  return `${normText(type)}|${normText(value)}`;
+  return `${textKey(type)}|${textKey(value)}`;
 }
 
 /** Group type and name trimmed, spaces folded, lower-cased: groups match case-insensitively. */
 export function groupKey(type: unknown, name: unknown): string {
-  return `${normText(type)}|${normText(name)}`;
+  return `${textKey(type)}|${textKey(name)}`;
 }
 
 /** The profile's own collections. */

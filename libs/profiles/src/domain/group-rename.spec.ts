@@ -4,6 +4,7 @@ import { applyProfileWrite } from './profile-merge';
 import { transitionProfile } from './profile-transition';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
+import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
 
 const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
 const t2 = { at: '2026-02-01T00:00:00.000Z', userId: 'bob' };
@@ -133,14 +134,19 @@ describe('transitionProfile rename-group', () => {
 
   it('applies the rename and advances appliedSeq', () => {
     const data = withGroups([{ GroupType: 'Household', GroupName: 'Smith' }]);
-    const next = transitionProfile(profile('active', data), write(2), vocabulary);
+    const next = transitionProfile(
+      profile('active', data),
+      write(2),
+      vocabulary,
+      PROFILE_WIRE_FORMAT,
+    );
     expect(next.appliedSeq).toBe(2);
     expect(next.data?.Groups.map((g) => g.GroupName)).toEqual(['Jones']);
     expect(next.data?.Groups[0].Edited.ModifiedBy).toBe('bob');
   });
 
   it('leaves a deleted profile as it is, without failing', () => {
-    const next = transitionProfile(profile('deleted'), write(2), vocabulary);
+    const next = transitionProfile(profile('deleted'), write(2), vocabulary, PROFILE_WIRE_FORMAT);
     expect(next).toMatchObject({ state: 'deleted', appliedSeq: 2, data: undefined });
   });
 });

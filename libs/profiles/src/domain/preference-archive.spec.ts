@@ -8,7 +8,8 @@ import { applyProfileWrite } from './profile-merge';
 import { transitionProfile } from './profile-transition';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
-import type { ProfileVocabulary } from './profile-configuration.rules';
+import type { ProfileVocabulary } from './profile-vocabulary';
+import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
 
 const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
 const t2 = { at: '2026-02-01T00:00:00.000Z', userId: 'bob' };
@@ -351,6 +352,7 @@ describe('transitionProfile: archive-preferences', () => {
         { programs: ['2'], consents: 'write', preferences: 'write' },
       ),
       vocabulary,
+      PROFILE_WIRE_FORMAT,
     );
     expect(next.appliedSeq).toBe(2);
     expect(activeOnes(next.data!)).toEqual(without('profile:2/20'));
@@ -360,7 +362,12 @@ describe('transitionProfile: archive-preferences', () => {
 
   it('refuses a deleted profile', () => {
     expect(() =>
-      transitionProfile(profile('deleted'), write({ GlobalDeactivate: true }), vocabulary),
+      transitionProfile(
+        profile('deleted'),
+        write({ GlobalDeactivate: true }),
+        vocabulary,
+        PROFILE_WIRE_FORMAT,
+      ),
     ).toThrow('The profile was deleted');
   });
 });

@@ -1,4 +1,5 @@
-import { normText, phoneDigits } from './element-rules';
+import { textKey } from '@app/shared';
+import { phoneDigits } from './element-rules';
 import { preferenceIdKey } from './preference-key';
 import type { ProfileData, StoredPreference } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
@@ -59,7 +60,7 @@ type Normalise = (value: unknown) => string;
 
 const given = (value: unknown): boolean =>
   value !== undefined && value !== null && !(typeof value === 'string' && !value.trim());
-const postalCode: Normalise = (value) => normText(value).replace(/\s/g, '');
+const postalCode: Normalise = (value) => textKey(value).replace(/\s/g, '');
 
 /**
  * A list of the body and what its items select: `element` are the fields naming the
@@ -78,19 +79,19 @@ const LISTS: ArchiveList[] = [
   {
     list: 'Emails',
     preferences: 'EmailPreferences',
-    element: { EmailAddressType: normText, EmailAddress: normText },
+    element: { EmailAddressType: textKey, EmailAddress: textKey },
     preference: {},
   },
   {
     list: 'PhoneNumbers',
     preferences: 'PhonePreferences',
-    element: { PhoneType: normText, PhoneNumber: phoneDigits },
+    element: { PhoneType: textKey, PhoneNumber: phoneDigits },
     preference: {},
   },
   {
     list: 'Addresses',
     preferences: 'AddressPreferences',
-    element: { AddressType: normText, Address1: normText, PostalCode: postalCode },
+    element: { AddressType: textKey, Address1: textKey, PostalCode: postalCode },
     preference: {},
   },
   {
@@ -206,9 +207,9 @@ export function archivePreferences(
 /** Makes one preference archived (in place: it belongs to the caller's copy). */
 function archive(preference: StoredPreference, reason: string | undefined, at: string): void {
   // An earlier archival's reason (the preference was brought back since) is replaced.
-  const key = normText(ARCHIVE_REASON_ATTRIBUTE);
+  const key = textKey(ARCHIVE_REASON_ATTRIBUTE);
   const stored = preference.PreferenceAttributes ?? [];
-  const attributes = stored.filter((attribute) => normText(attribute.Key) !== key);
+  const attributes = stored.filter((attribute) => textKey(attribute.Key) !== key);
   if (reason !== undefined) attributes.push({ Key: ARCHIVE_REASON_ATTRIBUTE, Value: reason });
   if (attributes.length || stored.length) preference.PreferenceAttributes = attributes;
   preference.IsActive = false;

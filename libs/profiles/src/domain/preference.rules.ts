@@ -1,11 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { consentRule, normText, preferenceRule, PROFILE_COLLECTIONS } from './element-rules';
+import { textKey } from '@app/shared';
+import { consentRule, preferenceRule, PROFILE_COLLECTIONS } from './element-rules';
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import { preferenceIdKey, preferenceKey } from './preference-key';
 
 /*
- * The preference rules (issue 5 "Preferences"; README "Preferences"):
+ * The preference rules (docs/preferences-consents.md, "Preferences"):
  * - preferenceProblems: every preference a write adds or changes names an existing, active
  *   program, a filter of it, the filter's channel, which must fit the container, and
  *   (optionally) one of the filter's frequencies; it carries the consent associations the
@@ -188,8 +189,8 @@ function checkPreference(
     );
   }
   if (filter && given('FrequencyId')) {
-    const wanted = normText(preference.FrequencyId);
-    if (!filter.FrequencyIds.some((id) => normText(id) === wanted)) {
+    const wanted = textKey(preference.FrequencyId);
+    if (!filter.FrequencyIds.some((id) => textKey(id) === wanted)) {
       const offered = filter.FrequencyIds.length
         ? `offers ${filter.FrequencyIds.map((id) => JSON.stringify(id)).join(', ')}`
         : 'has no frequencies';
@@ -219,8 +220,7 @@ function checkPreference(
     for (const typeName of filter.RequiredConsentTypes) {
       const held = associations.some(
         (association) =>
-          normText(association.ConsentType) === normText(typeName) &&
-          association.IsActive !== false,
+          textKey(association.ConsentType) === textKey(typeName) && association.IsActive !== false,
       );
       if (!held) {
         problems.push(
@@ -229,9 +229,9 @@ function checkPreference(
       }
     }
     if (filter.AttributeIds && Array.isArray(preference.PreferenceAttributes)) {
-      const defined = new Set(filter.AttributeIds.map((id) => normText(id)));
+      const defined = new Set(filter.AttributeIds.map((id) => textKey(id)));
       (preference.PreferenceAttributes as Element[]).forEach((attribute, index) => {
-        if (attribute?.IsActive === false || defined.has(normText(attribute?.Key))) return;
+        if (attribute?.IsActive === false || defined.has(textKey(attribute?.Key))) return;
         // Reserved attributes ($Reason_Code, $DoNotContactLists) are the service's own.
         if (typeof attribute?.Key === 'string' && attribute.Key.startsWith('$')) return;
         const offered = filter.AttributeIds!.length
@@ -244,7 +244,7 @@ function checkPreference(
     }
     const attributes = effectiveAttributes(preference, merged);
     for (const id of filter.RequiredAttributes) {
-      const value = attributes.find((attribute) => normText(attribute.Key) === normText(id))?.Value;
+      const value = attributes.find((attribute) => textKey(attribute.Key) === textKey(id))?.Value;
       if (typeof value !== 'string' || !value.trim()) {
         problems.push(
           `${path}.PreferenceAttributes has no ${JSON.stringify(id)} attribute with a value, which filter ${filter.FilterId} requires`,
@@ -263,9 +263,9 @@ function effectiveAttributes(preference: Element, stored: Element | undefined): 
   const given = elements(preference.PreferenceAttributes);
   if (!stored) return given;
   const result = new Map(
-    elements(stored.PreferenceAttributes).map((a) => [normText(a.Key), a] as const),
+    elements(stored.PreferenceAttributes).map((a) => [textKey(a.Key), a] as const),
   );
-  for (const attribute of given) result.set(normText(attribute.Key), attribute);
+  for (const attribute of given) result.set(textKey(attribute.Key), attribute);
   return [...result.values()];
 }
 
@@ -312,7 +312,7 @@ function repeatsStored(given: Element, stored: Element, kind: string): boolean {
     const keyOf =
       field === 'ConsentAssociations'
         ? consentRule.key
-        : (element: Element) => normText(element.Key);
+        : (element: Element) => textKey(element.Key);
     const storedEntries = elements(stored[field]).filter((entry) => entry.IsActive !== false);
     const givenEntries = elements(given[field]);
     if (!(field in given)) {
@@ -338,7 +338,7 @@ function repeatsStored(given: Element, stored: Element, kind: string): boolean {
 /** Field equality as the rules read values (letter case of the closed vocabularies aside). */
 function sameValue(field: string, given: unknown, stored: unknown): boolean {
   if (field === 'MatchType' || field === 'PreferenceStatus' || field === 'FrequencyId')
-    return normText(given) === normText(stored);
+    return textKey(given) === textKey(stored);
   return isDeepStrictEqual(given, stored);
 }
 
@@ -351,7 +351,7 @@ function parseId(value: unknown): number | undefined {
 
 /** The canonical spelling of a closed-vocabulary value (case-insensitive), or undefined. */
 function canonical(values: string[], value: unknown): string | undefined {
-  return values.find((candidate) => candidate.toLowerCase() === normText(value));
+  return values.find((candidate) => candidate.toLowerCase() === textKey(value));
 }
 
 function elements(value: unknown): Element[] {
@@ -403,7 +403,7 @@ export function preferenceDataRule(
   ctx: WriteContext,
 ): ProfileData {
   const data = structuredClone(after) as unknown as Element;
-  const customer = normText(data.CustomerType) === normText(CUSTOMER_TYPE_NAME);
+  const customer = textKey(data.CustomerType) === textKey(CUSTOMER_TYPE_NAME);
   for (const { given, stored } of containerPairs(data, before as unknown as Element | undefined)) {
     for (const preference of given) {
       if (preference.IsActive === false) continue;
@@ -455,8 +455,8 @@ function applyFilterDefaults(preference: Element, filter: PreferenceFilter | und
 function written(preference: Element, previous: Element): boolean {
   if (previous.IsActive === false) return true;
   const renewed =
-    normText(previous.PreferenceStatus) === 'expired' &&
-    normText(preference.PreferenceStatus) === 'active';
+    textKey(previous.PreferenceStatus) === 'expired' &&
+    textKey(preference.PreferenceStatus) === 'active';
   if (renewed) return true;
   const date = preference.ExpirationDate;
   if (typeof date === 'string' && date !== previous.ExpirationDate) return true;

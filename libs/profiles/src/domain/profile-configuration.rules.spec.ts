@@ -1,9 +1,6 @@
 import { applyProfileWrite } from './profile-merge';
-import {
-  checkAgainstConfiguration,
-  ProfileTypeKind,
-  ProfileVocabulary,
-} from './profile-configuration.rules';
+import { checkAgainstConfiguration } from './profile-configuration.rules';
+import type { ProfileTypeKind, ProfileVocabulary } from './profile-vocabulary';
 
 /** A small in-memory vocabulary: the rules are pure, the real one comes from the configuration module. */
 function vocabulary(): ProfileVocabulary {

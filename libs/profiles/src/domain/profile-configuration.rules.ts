@@ -1,41 +1,9 @@
+import { textKey } from '@app/shared';
 import { consentTransitionProblems } from './consent.rules';
-import { type CurrentNames, withCurrentNames } from './current-names';
+import { withCurrentNames } from './current-names';
 import type { ProfileData } from './profile-data.schema';
-import { preferenceProblems, type PreferenceVocabulary } from './preference.rules';
-
-/** The kinds of type entries a profile names. */
-export type ProfileTypeKind =
-  | 'CustomerTypes'
-  | 'AddressTypes'
-  | 'AlternateIdTypes'
-  | 'GroupTypes'
-  | 'EmailTypes'
-  | 'PhoneTypes';
-
-/**
- * What a profile write needs to know of its client's configuration (the port; the
- * configuration module's snapshot implements it). Names compare case-insensitively.
- */
-export interface ProfileVocabulary extends PreferenceVocabulary, CurrentNames {
-  type(kind: ProfileTypeKind, name: string): { IsActive: boolean } | undefined;
-  consentType(name: string):
-    | {
-        IsActive: boolean;
-        Versions: { ConsentVersion: string; IsActive: boolean; ExpirationInDays?: number }[];
-        /** The most recent version (what a new consent without a version gets). */
-        LatestVersion?: string | null;
-      }
-    | undefined;
-  customField(name: string): { IsActive: boolean } | undefined;
-  /** Type, limits, picklist and update rule of a custom field value; a message or null. */
-  checkCustomFieldValue(
-    name: string,
-    newValue: string | null,
-    currentValue: string | null,
-  ): string | null;
-  /** Names of the active custom fields every profile must have. */
-  requiredCustomFields(): string[];
-}
+import { preferenceProblems } from './preference.rules';
+import type { ProfileTypeKind, ProfileVocabulary } from './profile-vocabulary';
 
 type Element = Record<string, unknown>;
 
@@ -138,7 +106,7 @@ export function checkAgainstConfiguration(
   const stored = new Map(
     (current?.CustomFields ?? [])
       .filter((field) => field.IsActive !== false)
-      .map((field) => [field.Name.trim().toLowerCase(), field.Value ?? null]),
+      .map((field) => [textKey(field.Name), field.Value ?? null]),
   );
   const given = new Set<string>();
   elements(body.CustomFields).forEach((field, index) => {
@@ -148,7 +116,7 @@ export function checkAgainstConfiguration(
     const definition = vocabulary.customField(name);
     named(`${path}.Name`, name, 'custom field', definition);
     if (!definition?.IsActive) return;
-    const key = name.trim().toLowerCase();
+    const key = textKey(name);
     const removing = field.IsActive === false;
     const newValue = removing ? null : typeof field.Value === 'string' ? field.Value : null;
     if (!removing && newValue !== null && newValue !== '') given.add(key);
@@ -165,8 +133,7 @@ export function checkAgainstConfiguration(
     // An overwrite removes the fields it omits: their update rules must allow it.
     for (const [key, value] of stored) {
       if (given.has(key) || value === null || value === '') continue;
-      const name =
-        current.CustomFields.find((field) => field.Name.trim().toLowerCase() === key)?.Name ?? key;
+      const name = current.CustomFields.find((field) => textKey(field.Name) === key)?.Name ?? key;
       if (!vocabulary.customField(name)?.IsActive) continue;
       const message = vocabulary.checkCustomFieldValue(name, null, value);
       if (message) problems.push(`CustomFields (omitted ${JSON.stringify(name)}): ${message}`);
@@ -174,7 +141,7 @@ export function checkAgainstConfiguration(
   }
   if (kind !== 'merge') {
     for (const name of vocabulary.requiredCustomFields()) {
-      if (!given.has(name.trim().toLowerCase())) {
+      if (!given.has(textKey(name))) {
         problems.push(
           `CustomFields: the required custom field ${JSON.stringify(name)} has no value`,
         );

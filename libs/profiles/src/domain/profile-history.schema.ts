@@ -39,7 +39,7 @@ export interface ProfileHistory {
    */
   list?: string;
   container?: HistoryContainer;
-  /** A preference's FilterId, normalised (normText): what the filterId query compares. */
+  /** A preference's FilterId, normalised (textKey): what the filterId query compares. */
   filterKey?: string;
   /** The item's stored fields after the write (contacts without their nested lists). */
   snapshot: Record<string, unknown>;

@@ -1,10 +1,10 @@
+import { textKey } from '@app/shared';
 import {
   addressRule,
   consentRule,
   customFieldRule,
   ElementRule,
   emailRule,
-  normText,
   phoneRule,
   preferenceRule,
   PROFILE_FIELDS,
@@ -163,7 +163,7 @@ function diffProfile(before: ProfileData | undefined, after: ProfileData, stamp:
 function preferenceChange(list: string, container: HistoryContainer | undefined, item: Item) {
   const change: Change = { category: 'preference', list, snapshot: item };
   if (container) change.container = container;
-  change.filterKey = normText(item.FilterId);
+  change.filterKey = textKey(item.FilterId);
   return change;
 }
 

@@ -1,4 +1,4 @@
-import { writerView } from '../mapping/profile-view';
+import { writerView } from './profile-view';
 import { hiddenFrom, scopeViolations } from './profile-scope.rules';
 
 describe('profile scope rules', () => {

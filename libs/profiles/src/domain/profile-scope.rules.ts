@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import { toProfileDto } from '../mapping/profile.mapper';
 import {
   type CallerScope,
   canSeeConsentType,
@@ -7,12 +6,13 @@ import {
   canSeePreference,
   type ProfileView,
   writerView,
-} from '../mapping/profile-view';
+} from './profile-view';
 import type { ProfileData } from './profile-data.schema';
 import { PROFILE_COLLECTIONS, type ElementRule } from './element-rules';
+import type { ProfileWireFormat } from './profile-wire-format';
 
 /*
- * The user-group scope on profile writes (README "Permissions"). A write may not name a
+ * The user-group scope on profile writes (docs/api.md, "Permissions on profile data"). A write may not name a
  * custom field, consent type or program outside the writer's scope, nor write consents or
  * preferences without write access to that area. Elements that the write repeats exactly
  * as the writer sees them stored are not writes (a GET sent back as a PUT stays allowed).
@@ -80,15 +80,12 @@ export function scopeViolations(
 export function writeScopeViolations(
   body: object,
   scope: CallerScope | undefined,
+  wireFormat: ProfileWireFormat,
   stored?: { profileId: number; data?: ProfileData },
 ): string[] {
   if (!scope) return [];
   const view = writerView(scope);
-  const wire = stored?.data
-    ? (JSON.parse(
-        JSON.stringify(toProfileDto(stored.profileId, stored.data, false, view)),
-      ) as Element)
-    : undefined;
+  const wire = stored?.data ? wireFormat.render(stored.profileId, stored.data, view) : undefined;
   return scopeViolations(body as Element, view, wire);
 }
 

@@ -1,12 +1,11 @@
-import { validateProfileBody } from '../dto/validate-profile-body';
-import { toProfileDto } from '../mapping/profile.mapper';
-import { canSeeProgram, type ProfileView, writerView } from '../mapping/profile-view';
+import { canSeeProgram, type ProfileView, writerView } from './profile-view';
 import { archivePreferences, type ArchivePreferencesWrite } from './preference-archive';
 import { renameGroup, type RenameGroupWrite } from './group-rename';
 import { expireProfileData, type ExpireWrite } from './consent-expiry';
 import { markVersionPending, type ConsentVersionPendingWrite } from './consent-version-pending';
 import { type CurrentNames, withCurrentNames } from './current-names';
-import { checkAgainstConfiguration, type ProfileVocabulary } from './profile-configuration.rules';
+import { checkAgainstConfiguration } from './profile-configuration.rules';
+import type { ProfileVocabulary } from './profile-vocabulary';
 import { applyDataRules } from './profile-data-rules';
 import { applyPreserveFlags } from './preference.rules';
 import { applyDoNotContact, type DncApplyWrite } from './do-not-contact';
@@ -22,6 +21,7 @@ import {
 } from './profile-patch';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
+import type { ProfileWireFormat } from './profile-wire-format';
 
 /**
  * The profile with every consent type its data names by a former name named by its current
@@ -49,6 +49,7 @@ export function transitionProfile(
   profile: Profile,
   write: ProfileWrite,
   vocabulary: ProfileVocabulary,
+  wireFormat: ProfileWireFormat,
 ): Profile {
   const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
   // A body accepted before a rename of a consent type it names: the current name applies.
@@ -113,6 +114,7 @@ export function transitionProfile(
         profile,
         body.Operations as ProfilePatchOperation[],
         view,
+        wireFormat,
       );
       patched = withCurrentNames(patched, vocabulary);
       const problems = checkAgainstConfiguration(patched, vocabulary, 'overwrite', profile.data);
@@ -184,13 +186,13 @@ function patchedBody(
   profile: Profile,
   operations: ProfilePatchOperation[],
   view: ProfileView,
+  wireFormat: ProfileWireFormat,
 ): { wire: Record<string, unknown>; patched: Record<string, unknown> } {
-  const wireText = JSON.stringify(toProfileDto(profile.profileId, profile.data!, false, view));
-  const wire = JSON.parse(wireText) as Record<string, unknown>;
+  const wire = wireFormat.render(profile.profileId, profile.data!, view);
   let patched: Record<string, unknown>;
   try {
     patched = applyPatchOperations(
-      JSON.parse(wireText) as Record<string, unknown>,
+      wireFormat.render(profile.profileId, profile.data!, view),
       operations ?? [],
     );
   } catch (error) {
@@ -199,7 +201,7 @@ function patchedBody(
   }
   if (typeof patched !== 'object' || patched === null || Array.isArray(patched))
     throw new PermanentWriteError('The patched profile is not an object');
-  const problems = validateProfileBody(patched);
+  const problems = wireFormat.validate(patched);
   problems.push(...checkProfileInput(patched, 'overwrite'));
   if (problems.length)
     throw new PermanentWriteError(`The patched profile is invalid: ${problems.join('; ')}`);

@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import type { CallerScope } from '../mapping/profile-view';
+import type { CallerScope } from './profile-view';
 
 /**
  * `remove-tag` is the system write of a tag deletion (DELETE /{clientId}/Tags/{tagName});

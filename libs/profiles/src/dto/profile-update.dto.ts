@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** One accepted write of a profile and its outcome (our extension; see README). */
+/** One accepted write of a profile and its outcome (our extension; see docs/api.md). */
 export class ProfileUpdateDto {
   @ApiProperty({ description: 'Acceptance order within the profile, from 1' })
   Sequence: number;

@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
-import { ApiError, parseBooleanValue, queryOf, singleQueryValue } from '@app/shared';
+import { InvalidInputError, parseBooleanValue, queryOf, singleQueryValue } from '@app/shared';
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
 
 const single = singleQueryValue;
@@ -17,7 +17,7 @@ export const AlternateIdParams = createParamDecorator(
       (name) => !(single(query, name) ?? '').trim(),
     );
     if (missing.length) {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         missing.map((name) => `Query parameter ${name} is required (value missing)`).join('; '),
       );
     }

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { ProfileDto } from '../dto/profile.dto';
-import { IMPLIED_FLAG, viewOf } from '../mapping/profile-view';
+import { IMPLIED_FLAG, viewOf } from '../domain/profile-view';
 import {
   type GroupProfilesCriteria,
   type PrimaryProfile,

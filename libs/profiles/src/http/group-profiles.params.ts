@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiError, queryOf, type RawQuery, singleQueryValue } from '@app/shared';
+import { InvalidInputError, queryOf, type RawQuery, singleQueryValue } from '@app/shared';
 import { parseSearch } from './profile-search.params';
 import type { PrimaryProfile } from '../queries/search-group-profiles/search-group-profiles.query';
 
@@ -10,7 +10,8 @@ import type { PrimaryProfile } from '../queries/search-group-profiles/search-gro
 function text(query: RawQuery, name: string, required: boolean): string | undefined {
   const value = singleQueryValue(query, name);
   if (value === undefined || value.trim() === '') {
-    if (required) throw ApiError.badRequest(`Query parameter ${name} is required (value missing)`);
+    if (required)
+      throw new InvalidInputError(`Query parameter ${name} is required (value missing)`);
     return undefined;
   }
   return value;

@@ -13,7 +13,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { ArchivePreferencesCommand } from '../commands/archive-preferences/archive-preferences.command';
 import { ArchivePreferencesDto } from '../dto/archive-preferences.dto';
-import { scopeOf } from '../mapping/profile-view';
+import { scopeOf } from '../domain/profile-view';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
 
 @ApiTags('Profiles')

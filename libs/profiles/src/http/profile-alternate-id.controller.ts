@@ -14,7 +14,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
-import { IMPLIED_FLAG, scopeOf, viewOf } from '../mapping/profile-view';
+import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
 import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';
 import { WriteProfileByAlternateIdCommand } from '../commands/write-profile-by-alternate-id/write-profile-by-alternate-id.command';
 import type { ProfilePatchOperation } from '../domain/profile-patch';

@@ -18,7 +18,7 @@ import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { queryOf, singleQueryValue } from '@app/shared';
 import type { HistoryCategory } from '../domain/profile-history.schema';
 import { ProfileDto } from '../dto/profile.dto';
-import { viewOf } from '../mapping/profile-view';
+import { viewOf } from '../domain/profile-view';
 import {
   GetProfileHistoryQuery,
   type HistoryTarget,

@@ -1,5 +1,5 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { ApiError } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { checkPatchOperations, type ProfilePatchOperation } from '../domain/profile-patch';
 
 /**
@@ -11,7 +11,7 @@ import { checkPatchOperations, type ProfilePatchOperation } from '../domain/prof
 export class PatchOperationsPipe implements PipeTransform<unknown, ProfilePatchOperation[]> {
   transform(body: unknown): ProfilePatchOperation[] {
     const { operations, problems } = checkPatchOperations(body);
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     return operations;
   }
 }
@@ -21,15 +21,15 @@ export class PatchOperationsPipe implements PipeTransform<unknown, ProfilePatchO
 export class PatchRequestPipe implements PipeTransform<unknown, ProfilePatchOperation[]> {
   transform(body: unknown): ProfilePatchOperation[] {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw ApiError.badRequest('The body must be an object {"Operations": [PATCH operations]}');
+      throw new InvalidInputError('The body must be an object {"Operations": [PATCH operations]}');
     }
     const unknown = Object.keys(body).filter((field) => field !== 'Operations');
     if (unknown.length)
-      throw ApiError.badRequest(unknown.map((f) => `Unknown field ${f}`).join('; '));
+      throw new InvalidInputError(unknown.map((f) => `Unknown field ${f}`).join('; '));
     const { operations, problems } = checkPatchOperations(
       (body as { Operations?: unknown }).Operations,
     );
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     return operations;
   }
 }

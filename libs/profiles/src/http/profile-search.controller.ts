@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { ProfileDto } from '../dto/profile.dto';
-import { viewOf } from '../mapping/profile-view';
+import { viewOf } from '../domain/profile-view';
 import type { SearchCriteria } from '../queries/search-profiles/profile-search.criteria';
 import { SearchProfilesQuery } from '../queries/search-profiles/search-profiles.query';
 import { SearchFlagParams, type SearchFlags, SearchParams } from './profile-search.params';

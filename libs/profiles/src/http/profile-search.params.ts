@@ -1,5 +1,11 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiError, parseBooleanValue, queryOf, type RawQuery, singleQueryValue } from '@app/shared';
+import {
+  InvalidInputError,
+  parseBooleanValue,
+  queryOf,
+  type RawQuery,
+  singleQueryValue,
+} from '@app/shared';
 import { phoneDigits } from '../domain/element-rules';
 import {
   type AttributePair,
@@ -29,7 +35,7 @@ function single(query: QueryOf, name: string): string | undefined {
 function required(query: QueryOf, name: string): string {
   const value = single(query, name);
   if (value === undefined) {
-    throw ApiError.badRequest(`Query parameter ${name} is required (value missing)`);
+    throw new InvalidInputError(`Query parameter ${name} is required (value missing)`);
   }
   return value;
 }
@@ -45,7 +51,7 @@ function nameParts(query: QueryOf, requireOne: boolean): NameParts {
     lastName: single(query, 'lastName'),
   };
   if (requireOne && !name.firstName && !name.middleName && !name.lastName) {
-    throw ApiError.badRequest(
+    throw new InvalidInputError(
       'Query parameter firstName, middleName or lastName is required (value missing)',
     );
   }
@@ -71,7 +77,7 @@ export function indexedList(
     const match = pattern.exec(key);
     if (!match) {
       const form = properties.length ? `${prefix}[i].${properties.join('|')}` : `${prefix}[i]`;
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Malformed query parameter ${key} (value ${show(query[key])}): expected ${form} with i from 0`,
       );
     }
@@ -81,13 +87,13 @@ export function indexedList(
     entries.set(index, entry);
   }
   const first = properties.length ? `${prefix}[0].${properties[0]}` : `${prefix}[0]`;
-  if (!entries.size) throw ApiError.badRequest(`Query parameter ${first} is required`);
+  if (!entries.size) throw new InvalidInputError(`Query parameter ${first} is required`);
   const list: Record<string, string | undefined>[] = [];
   for (let index = 0; index < entries.size; index++) {
     const entry = entries.get(index);
     if (!entry) {
       const highest = Math.max(...entries.keys());
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Malformed query parameters ${prefix}: index ${index} is missing (up to ${highest}); indices start at 0 without gaps`,
       );
     }
@@ -105,7 +111,7 @@ function entryValue(
   const value = entry[property];
   if (value === undefined) {
     const name = property ? `${prefix}[${index}].${property}` : `${prefix}[${index}]`;
-    throw ApiError.badRequest(`Query parameter ${name} is required (value missing)`);
+    throw new InvalidInputError(`Query parameter ${name} is required (value missing)`);
   }
   return value;
 }
@@ -124,7 +130,7 @@ export function parseSearch(kind: SearchKind, query: QueryOf): SearchCriteria {
       const phoneNumber = required(query, 'phoneNumber');
       const digits = phoneDigits(phoneNumber);
       if (!digits || digits.length > 15) {
-        throw ApiError.badRequest(
+        throw new InvalidInputError(
           `Invalid phoneNumber (value ${show(phoneNumber)}): must hold 1 to 15 digits`,
         );
       }
@@ -176,7 +182,7 @@ export function parseSearch(kind: SearchKind, query: QueryOf): SearchCriteria {
           (entry, index) => {
             const operator = entryValue(entry, 'customFields', index, 'OperatorId');
             if (!/^[123]$/.test(operator.trim())) {
-              throw ApiError.badRequest(
+              throw new InvalidInputError(
                 `Invalid customFields[${index}].OperatorId (value ${show(operator)}): must be 1 (${SELECT_LIST_OPERATORS[1]}), 2 (${SELECT_LIST_OPERATORS[2]}) or 3 (${SELECT_LIST_OPERATORS[3]})`,
               );
             }
@@ -186,7 +192,7 @@ export function parseSearch(kind: SearchKind, query: QueryOf): SearchCriteria {
               .map((part) => part.trim())
               .filter(Boolean);
             if (!values.length) {
-              throw ApiError.badRequest(
+              throw new InvalidInputError(
                 `Invalid customFields[${index}].Value (value ${show(value)}): no value given`,
               );
             }

@@ -26,7 +26,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
-import { IMPLIED_FLAG, scopeOf, viewOf } from '../mapping/profile-view';
+import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
 import { CreateProfileCommand } from '../commands/create-profile/create-profile.command';
 import { DeleteProfileCommand } from '../commands/delete-profile/delete-profile.command';
 import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';

@@ -1,6 +1,6 @@
 import type { ProfileHistory } from '../domain/profile-history.schema';
 import { canSeeHistoryEntry, toHistoryEntryDto } from './profile-history.mapper';
-import { FULL_VIEW, type ProfileView } from './profile-view';
+import { FULL_VIEW, type ProfileView } from '../domain/profile-view';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const ALTERNATE_IDS = [{ AlternateIdType: 'CRM', AlternateId: 'A1', IsActive: true }];

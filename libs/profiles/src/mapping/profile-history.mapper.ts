@@ -9,7 +9,7 @@ import {
   canSeeCustomField,
   canSeeProgram,
   type ProfileView,
-} from './profile-view';
+} from '../domain/profile-view';
 
 type Item = Record<string, unknown>;
 

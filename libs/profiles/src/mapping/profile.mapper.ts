@@ -22,7 +22,7 @@ import {
   canSeePreference,
   FULL_VIEW,
   type ProfileView,
-} from './profile-view';
+} from '../domain/profile-view';
 
 export const UPDATE_STATUS = { complete: 'Complete', pending: 'Pending Update' } as const;
 

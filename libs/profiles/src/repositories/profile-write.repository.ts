@@ -1,4 +1,4 @@
-import type { CallerScope } from '../mapping/profile-view';
+import type { CallerScope } from '../domain/profile-view';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { BatchedInserts } from '@app/shared';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, Settings } from '@app/shared';
+import { PermissionDeniedError, Settings } from '@app/shared';
 import type { Profile } from '../domain/profile.schema';
 import { ProfileRepository, profileKey } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
@@ -49,7 +49,7 @@ export class SearchCandidates {
     if (ids === null) return this.fromDatabase(clientId, conditions, afterProfileId, limit);
     const cap = this.settings.searchCandidateLimit;
     if (options.capped && ids.length > cap) {
-      throw ApiError.forbidden(
+      throw new PermissionDeniedError(
         `The search is too broad (more than ${cap} candidate profiles); narrow it`,
       );
     }

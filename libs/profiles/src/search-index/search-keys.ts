@@ -1,4 +1,5 @@
-import { alternateIdKey, groupKey, normText } from '../domain/element-rules';
+import { textKey } from '@app/shared';
+import { alternateIdKey, groupKey } from '../domain/element-rules';
 import type { ProfileData } from '../domain/profile-data.schema';
 import type { MatchCriteria, NameParts } from '../queries/search-profiles/profile-search.criteria';
 
@@ -41,7 +42,7 @@ function partialNameGroups(prefix: string, wanted: string): KeyQuery {
 function nameGroups(name: NameParts, partial: boolean): KeyQuery {
   const groups: KeyQuery = [];
   for (const [part, , prefix] of NAME_PARTS) {
-    const wanted = name[part] === undefined ? undefined : normText(name[part]);
+    const wanted = name[part] === undefined ? undefined : textKey(name[part]);
     if (wanted === undefined || wanted === '') continue;
     groups.push(...(partial ? partialNameGroups(prefix, wanted) : [[`${prefix}:${wanted}`]]));
   }
@@ -53,7 +54,7 @@ export function searchKeysOf(data: ProfileData | undefined): Set<string> {
   const keys = new Set<string>();
   if (!data) return keys;
   for (const [, field, prefix] of NAME_PARTS) {
-    const value = normText(data.CustomerName?.[field]);
+    const value = textKey(data.CustomerName?.[field]);
     if (!value) continue;
     keys.add(`${prefix}:${value}`);
     for (const gram of nameGrams(value)) keys.add(`${prefix}~${gram}`);
@@ -64,23 +65,23 @@ export function searchKeysOf(data: ProfileData | undefined): Set<string> {
     addPreferenceKeys(keys, phone.PhonePreferences);
   }
   for (const email of data.Emails ?? []) {
-    keys.add(`email:${email.Key || normText(email.EmailAddress)}`);
+    keys.add(`email:${email.Key || textKey(email.EmailAddress)}`);
     for (const consent of email.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
     addPreferenceKeys(keys, email.EmailPreferences);
   }
   for (const address of data.Addresses ?? []) {
-    keys.add(`city:${normText(address.City)}|${normText(address.StateProvince)}`);
+    keys.add(`city:${textKey(address.City)}|${textKey(address.StateProvince)}`);
     for (const consent of address.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
     addPreferenceKeys(keys, address.AddressPreferences);
   }
   for (const consent of data.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
   addPreferenceKeys(keys, data.ProfilePreferences);
-  for (const tag of data.ProfileTags ?? []) keys.add(`tag:${tag.Key || normText(tag.Name)}`);
+  for (const tag of data.ProfileTags ?? []) keys.add(`tag:${tag.Key || textKey(tag.Name)}`);
   for (const field of data.CustomFields ?? []) {
-    const name = field.Key || normText(field.Name);
-    keys.add(`cf:${name}=${normText(field.Value)}`);
+    const name = field.Key || textKey(field.Name);
+    keys.add(`cf:${name}=${textKey(field.Value)}`);
     if (typeof field.Value === 'string' && field.Value.includes('::')) {
-      for (const value of field.Value.split('::')) keys.add(`cf:${name}=${normText(value)}`);
+      for (const value of field.Value.split('::')) keys.add(`cf:${name}=${textKey(value)}`);
     }
   }
   for (const group of data.Groups ?? []) {
@@ -94,11 +95,11 @@ export function searchKeysOf(data: ProfileData | undefined): Set<string> {
 
 /** Whether the stored data carries the tag (tags have no inactive state on the wire). */
 export function hasTag(data: ProfileData | undefined, key: string): boolean {
-  return (data?.ProfileTags ?? []).some((tag) => (tag.Key || normText(tag.Name)) === key);
+  return (data?.ProfileTags ?? []).some((tag) => (tag.Key || textKey(tag.Name)) === key);
 }
 
 function consentKey(consent: { Key?: string; ConsentType?: string }): string {
-  return consent.Key || normText(consent.ConsentType);
+  return consent.Key || textKey(consent.ConsentType);
 }
 
 function addPreferenceKeys(
@@ -107,7 +108,7 @@ function addPreferenceKeys(
 ): void {
   for (const preference of preferences ?? []) {
     for (const attribute of preference.PreferenceAttributes ?? []) {
-      keys.add(`pattr:${normText(attribute.Key)}`);
+      keys.add(`pattr:${textKey(attribute.Key)}`);
     }
   }
 }
@@ -121,29 +122,27 @@ export function keyQueryOf(criteria: MatchCriteria): KeyQuery {
     case 'phone':
       return [[`phone:${Number(criteria.digits)}`]];
     case 'email':
-      return [[`email:${normText(criteria.emailAddress)}`]];
+      return [[`email:${textKey(criteria.emailAddress)}`]];
     case 'name':
       return nameGroups(criteria.name, criteria.partial);
     case 'address':
       return [
-        [`city:${normText(criteria.address.city)}|${normText(criteria.address.stateProvince)}`],
+        [`city:${textKey(criteria.address.city)}|${textKey(criteria.address.stateProvince)}`],
         ...nameGroups(criteria.name, criteria.partialName),
       ];
     case 'tags':
-      return criteria.tags.map((tag) => [`tag:${normText(tag)}`]);
+      return criteria.tags.map((tag) => [`tag:${textKey(tag)}`]);
     case 'customFields':
-      return criteria.fields.map((field) => [
-        `cf:${normText(field.Name)}=${normText(field.Value)}`,
-      ]);
+      return criteria.fields.map((field) => [`cf:${textKey(field.Name)}=${textKey(field.Value)}`]);
     case 'selectList':
       return criteria.fields.flatMap((field) => {
-        const keys = field.Values.map((value) => `cf:${normText(field.Name)}=${normText(value)}`);
+        const keys = field.Values.map((value) => `cf:${textKey(field.Name)}=${textKey(value)}`);
         // Any of: one group of all the values; Equals and All of: every value.
         return field.OperatorId === 3 ? [keys] : keys.map((key) => [key]);
       });
     case 'consentTypes':
       return [criteria.consentTypeKeys.map((key) => `consent:${key}`)];
     case 'preferenceAttributes':
-      return criteria.attributes.map((attribute) => [`pattr:${normText(attribute.Key)}`]);
+      return criteria.attributes.map((attribute) => [`pattr:${textKey(attribute.Key)}`]);
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HttpStatus } from '@nestjs/common';
-import { ApiError } from '@app/shared';
+import { ConflictError, RetryLaterError } from '@app/shared';
 import { alternateIdKey } from '../domain/element-rules';
 import type { StoredAlternateId } from '../domain/profile-data.schema';
 import { AlternateIdClaimRepository } from '../repositories/alternate-id-claim.repository';
@@ -66,7 +65,7 @@ export class AlternateIdClaims {
         }
       }
       await this.releasePairs(clientId, profileId, claimed);
-      throw ApiError.conflict(
+      throw new ConflictError(
         `AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}" belongs to another profile`,
       );
     }
@@ -109,8 +108,7 @@ export class AlternateIdClaims {
       const holder = await this.profiles.findOne(clientId, holderId);
       if (holder && (await this.beingCreated(clientId, holderId, holder))) {
         if (Date.now() >= deadline) {
-          throw new ApiError(
-            HttpStatus.SERVICE_UNAVAILABLE,
+          throw new RetryLaterError(
             `The profile holding AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}" is still being created; retry`,
           );
         }

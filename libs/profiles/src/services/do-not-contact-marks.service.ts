@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ProgramCatalog } from '@app/config';
 import { DncRepository, type DncEntry } from '@app/consents';
+import { textKey } from '@app/shared';
 import type { DncApplyWrite } from '../domain/do-not-contact';
-import { normText, phoneDigits } from '../domain/element-rules';
+import { phoneDigits } from '../domain/element-rules';
 import type { ProfileData } from '../domain/profile-data.schema';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 import { ProfileWriteIntake } from './profile-write-intake.service';
@@ -76,7 +77,7 @@ export class DoNotContactMarks {
     const added = (keysBefore: Set<string>, keysAfter: string[]) =>
       [...new Set(keysAfter)].filter((key) => key && !keysBefore.has(key));
     const emails = (data?: ProfileData) =>
-      (data?.Emails ?? []).filter((e) => e.IsActive !== false).map((e) => normText(e.EmailAddress));
+      (data?.Emails ?? []).filter((e) => e.IsActive !== false).map((e) => textKey(e.EmailAddress));
     const phones = (data?: ProfileData) =>
       (data?.PhoneNumbers ?? [])
         .filter((p) => p.IsActive !== false)

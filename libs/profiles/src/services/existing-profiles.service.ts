@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { ProfileReadModel, type ProfileSnapshot } from '../read-model/profile-read-model.service';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
@@ -24,7 +24,7 @@ export class ExistingProfiles {
 
   async get(clientId: string, profileId: number): Promise<ProfileSnapshot> {
     const profile = await this.find(clientId, profileId);
-    if (!profile) throw ApiError.notFound(`Profile ${profileId} was not found`);
+    if (!profile) throw new NotFoundError(`Profile ${profileId} was not found`);
     return profile;
   }
 

@@ -6,7 +6,7 @@ import type {
   ProfileWriteKind,
   ProfileWriteStatus,
 } from '../domain/profile-write.schema';
-import type { CallerScope } from '../mapping/profile-view';
+import type { CallerScope } from '../domain/profile-view';
 import { ProfileReadModel } from '../read-model/profile-read-model.service';
 import { PendingProfileRepository } from '../repositories/pending-profile.repository';
 import { ProfileRepository } from '../repositories/profile.repository';

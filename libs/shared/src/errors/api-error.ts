@@ -1,9 +1,11 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
 /**
- * An error answer of the API. The filter renders it as `{"Message": "..."}` with the
- * given status and headers; `emptyBody` answers with no body at all (the spec's 404
- * for an unknown client under the custom authorization scheme).
+ * An error answer that only the transport knows (authentication challenges, throttling,
+ * an announcement Redis could not carry): the filter renders it as `{"Message": "..."}`
+ * with the given status and headers; `emptyBody` answers with no body at all (the spec's
+ * 404 for an unknown client under the custom authorization scheme). What a use case
+ * refuses is a DomainError instead.
  */
 export class ApiError extends HttpException {
   constructor(
@@ -14,21 +16,5 @@ export class ApiError extends HttpException {
     readonly extra: Record<string, unknown> = {},
   ) {
     super(message, status);
-  }
-
-  static badRequest(message: string): ApiError {
-    return new ApiError(HttpStatus.BAD_REQUEST, message);
-  }
-
-  static notFound(message: string): ApiError {
-    return new ApiError(HttpStatus.NOT_FOUND, message);
-  }
-
-  static forbidden(message: string): ApiError {
-    return new ApiError(HttpStatus.FORBIDDEN, message);
-  }
-
-  static conflict(message: string): ApiError {
-    return new ApiError(HttpStatus.CONFLICT, message);
   }
 }

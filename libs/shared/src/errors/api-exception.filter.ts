@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from './api-error';
+import { DOMAIN_ERROR_STATUS, DomainError } from './domain-errors';
 
 /**
  * Renders every error as the original service does: `{"Message": "..."}`. Anything that
@@ -13,6 +14,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+
+    if (exception instanceof DomainError) {
+      const status = DOMAIN_ERROR_STATUS.find(([type]) => exception instanceof type)?.[1] ?? 400;
+      reply.status(status).send({ Message: exception.message });
+      return;
+    }
 
     if (exception instanceof ApiError) {
       reply.status(exception.getStatus()).headers(exception.headers);

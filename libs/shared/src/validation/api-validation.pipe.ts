@@ -1,5 +1,5 @@
 import { ValidationPipe } from '@nestjs/common';
-import { ApiError } from '../errors/api-error';
+import { InvalidInputError } from '../errors/domain-errors';
 import { describeValidationErrors } from './validation-errors';
 
 /**
@@ -12,6 +12,7 @@ export function createApiValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     transform: true,
     validationError: { target: false, value: true },
-    exceptionFactory: (errors) => ApiError.badRequest(describeValidationErrors(errors).join('; ')),
+    exceptionFactory: (errors) =>
+      new InvalidInputError(describeValidationErrors(errors).join('; ')),
   });
 }

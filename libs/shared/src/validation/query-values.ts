@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiError } from '../errors/api-error';
+import { InvalidInputError } from '../errors/domain-errors';
 
 /*
  * Path and query values as sent, parsed by hand: the global validation pipe would turn
@@ -20,7 +20,7 @@ export function queryOf(ctx: ExecutionContext): RawQuery {
 export function singleQueryValue(query: RawQuery, name: string): string | undefined {
   const value = query[name];
   if (Array.isArray(value)) {
-    throw ApiError.badRequest(`Invalid ${name} (value ${JSON.stringify(value)}): give it once`);
+    throw new InvalidInputError(`Invalid ${name} (value ${JSON.stringify(value)}): give it once`);
   }
   return value;
 }
@@ -34,7 +34,7 @@ export function parseIntValue(
   const text = typeof value === 'string' ? value : undefined;
   const number = Number(text);
   if (text === undefined || !/^\d+$/.test(text) || number < min || number > max) {
-    throw ApiError.badRequest(
+    throw new InvalidInputError(
       `Invalid ${name} (value ${JSON.stringify(value ?? null)}): must be an integer from ${min} to ${max}`,
     );
   }
@@ -50,7 +50,7 @@ export function parseBooleanValue(
   if (value === undefined || value === '') return fallback;
   if (/^true$/i.test(value)) return true;
   if (/^false$/i.test(value)) return false;
-  throw ApiError.badRequest(
+  throw new InvalidInputError(
     `Invalid ${name} (value ${JSON.stringify(value)}): must be true or false`,
   );
 }

@@ -1,4 +1,4 @@
-import { nameKeyOf } from '../../common/entry-request';
+import { textKey } from '@app/shared';
 
 /*
  * Consent type rules the DTO cannot express. Versions compare by ConsentVersion, trimmed
@@ -6,7 +6,7 @@ import { nameKeyOf } from '../../common/entry-request';
  */
 
 export function versionKeyOf(version: string): string {
-  return nameKeyOf(version);
+  return textKey(version);
 }
 
 /** Attribute keys are unique within a type (case-insensitive); 400 messages. */
@@ -18,7 +18,7 @@ export function consentTypeProblems(
   const problems: string[] = [];
   const seen = new Map<string, number>();
   (type.Attributes ?? []).forEach((attribute, index) => {
-    const key = nameKeyOf(attribute.Key);
+    const key = textKey(attribute.Key);
     const first = seen.get(key);
     if (first !== undefined) {
       problems.push(

@@ -1,5 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EditedDto, NestedArray, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
+import {
+  EditedDto,
+  NestedArray,
+  OptionalBoolean,
+  OptionalText,
+  ReadOnlyField,
+  textKey,
+} from '@app/shared';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMinSize,
@@ -27,7 +34,7 @@ const CHANNEL_ALIASES: Record<string, ConsentChannel> = { text: 'SMS', 'text/sms
 /** Accepts a channel in any case (and the aliases) and stores its canonical spelling. */
 const canonicalChannel = ({ value }: { value: unknown }): unknown => {
   if (typeof value !== 'string') return value;
-  const key = value.trim().toLowerCase();
+  const key = textKey(value);
   return (
     CONSENT_CHANNELS.find((channel) => channel.toLowerCase() === key) ??
     CHANNEL_ALIASES[key] ??

@@ -139,7 +139,7 @@ export class ConsentTypesController {
       `change is ignored). ${PUBLISHING} New versions are added with add /Versions/-; 409 ` +
       'when the version exists. A new TypeName renames the type: its former names stay its own ' +
       '(no other consent type can take them; consents stored or sent under one are the type’s ' +
-      'and take its current name; see README, Renames). Deactivating the type (IsActive true to false) removes it ' +
+      'and take its current name; see docs/api.md, Renames). Deactivating the type (IsActive true to false) removes it ' +
       'from the RequiredPreferenceConsents of every filter (reactivating does not restore ' +
       'them). ChannelId cannot change while a filter requires the type (400). Served at ' +
       '/{clientId}/ConsentTypes/{typeId} and the older /{clientId}/ConsentType/{typeId}.',

@@ -13,7 +13,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { PatchOperationDto } from '../../common/patch-operation.dto';
 import {
   EntryIdParam,
@@ -189,7 +189,7 @@ export class CustomFieldsController {
   ): Promise<CustomFieldListDto> {
     const type = CUSTOM_FIELD_TYPES.find((known) => known === fieldType);
     if (!type) {
-      throw ApiError.notFound(
+      throw new NotFoundError(
         `Unknown custom field type ${JSON.stringify(fieldType)} (Text, Numeric, DateTime or SelectList)`,
       );
     }

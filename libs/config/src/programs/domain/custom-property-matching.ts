@@ -1,4 +1,4 @@
-import { ApiError } from '@app/shared';
+import { InvalidInputError, textKey } from '@app/shared';
 
 /*
  * Custom property criteria of the IncludeMatching / IncludeAll retrievals.
@@ -34,7 +34,7 @@ export type PropertyView = ReadonlyMap<string, string>;
 export type MatchMode = 'matching' | 'all';
 
 function normalise(text: string): string {
-  return text.trim().toLowerCase();
+  return textKey(text);
 }
 
 /** The criteria of a raw query object (as Fastify parses it). */
@@ -43,7 +43,7 @@ export function parseCriteria(query: Record<string, unknown>): Criterion[] {
   for (const [rawKey, rawValue] of Object.entries(query)) {
     const key = normalise(rawKey);
     if (!key) {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Invalid criterion (value ${JSON.stringify(rawValue)}): the custom property name is empty`,
       );
     }

@@ -1,3 +1,4 @@
+import { textKey } from '@app/shared';
 /*
  * The closed vocabularies of programs and filters. Input is accepted in any letter case
  * and under the aliases older clients send; the canonical value is stored and returned.
@@ -34,7 +35,7 @@ function lookup<T extends string>(
   value: unknown,
 ): T | undefined {
   if (typeof value !== 'string') return undefined;
-  const wanted = value.trim().replace(/\s+/g, ' ').toLowerCase();
+  const wanted = textKey(value);
   return canonical.find((entry) => entry.toLowerCase() === wanted) ?? aliases[wanted];
 }
 

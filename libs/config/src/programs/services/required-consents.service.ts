@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { InvalidInputError, NotFoundError } from '@app/shared';
 import { ConfigBookkeeping } from '../../common/config-bookkeeping.service';
 import { FindConsentTypeQuery } from '../../common/cross-area';
 import type { StoredProgram, StoredRequiredConsent } from '../domain/program.schema';
@@ -72,7 +72,7 @@ export class RequiredConsents {
       }
       resolved.push(result);
     }
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     return resolved;
   }
 
@@ -144,7 +144,7 @@ export class RequiredConsents {
         save: (next, revision) => this.programs.saveNextRevision(next, revision),
       }).catch((error: unknown) => {
         // A program removed meanwhile has nothing left to change.
-        if (!(error instanceof ApiError && error.getStatus() === 404)) throw error;
+        if (!(error instanceof NotFoundError)) throw error;
       });
     }
     if (programs.length) await this.bookkeeping.touch(clientId);

@@ -1,4 +1,4 @@
-import { nameKeyOf } from '../../common/entry-request';
+import { textKey } from '@app/shared';
 
 /** What the DTO rules cannot express about one entry (400 when any). */
 export interface EntryInput {
@@ -51,7 +51,7 @@ export function findRepeatedNames(entries: { TypeName: string }[], kind: string)
   const seen = new Map<string, number>();
   const problems: string[] = [];
   entries.forEach((entry, index) => {
-    const key = nameKeyOf(entry.TypeName);
+    const key = textKey(entry.TypeName);
     const first = seen.get(key);
     if (first === undefined) {
       seen.set(key, index);

@@ -36,7 +36,7 @@ export class TypeEntryRepository {
     return this.stores[kind].findOne(clientId, typeId);
   }
 
-  /** The entries whose current name is one of these normalised names (see nameKeyOf). */
+  /** The entries whose current name is one of these normalised names (see textKey). */
   findByNameKeys(clientId: string, kind: TypeKind, nameKeys: string[]): Promise<StoredTypeEntry[]> {
     return this.stores[kind].findByNameKeys(clientId, nameKeys);
   }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { textKey } from '@app/shared';
 import { toTypeEntry, type TypeEntry } from '../mapping/type-entry.mapper';
 import { TypeDefaultRepository } from '../repositories/type-default.repository';
 import { TypeEntryRepository } from '../repositories/type-entry.repository';
-import { nameKeyOf } from '../../common/entry-request';
 import type { TypeKind } from '../type-kind';
-
 export type { TypeEntry } from '../mapping/type-entry.mapper';
 
 /**
@@ -22,7 +21,7 @@ export class TypeCatalog {
   /** The entry of that name (case-insensitive, surrounding and repeated spaces ignored), or null. */
   async findByName(clientId: string, kind: TypeKind, name: string): Promise<TypeEntry | null> {
     const [found, defaultTypeId] = await Promise.all([
-      this.entries.findByNameKeys(clientId, kind, [nameKeyOf(name)]),
+      this.entries.findByNameKeys(clientId, kind, [textKey(name)]),
       this.defaults.get(clientId, kind),
     ]);
     return found.length ? toTypeEntry(found[0], defaultTypeId) : null;

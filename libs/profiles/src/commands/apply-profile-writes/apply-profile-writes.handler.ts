@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import {
-  ApiError,
+  ConflictError,
   CRASH_POINTS,
   CrashPoints,
   JOB_NAMES,
@@ -11,7 +11,7 @@ import {
   Settings,
 } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
-import type { ProfileVocabulary } from '../../domain/profile-configuration.rules';
+import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import { nextExpiry } from '../../domain/consent-expiry';
 import { historyEntries } from '../../domain/profile-history';
 import { profileBoundViolations } from '../../domain/profile-bounds';
@@ -33,6 +33,7 @@ import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
 import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
 import { WriteStarts } from './write-starts';
+import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 
 const LEASE_TTL_MS = 30000;
 /** The lease is renewed this often while the work runs (a long write keeps it). */
@@ -209,7 +210,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // Consents stored under a consent type's former name take its current one first:
         // the write matches them, and history shows no change for a rename alone.
         const before = withCurrentProfileNames(profile, vocabulary);
-        next = transitionProfile(before, write, vocabulary);
+        next = transitionProfile(before, write, vocabulary, PROFILE_WIRE_FORMAT);
         refuseOverBounds(profile, next);
         // Derived from the data with every save: what the expiry job looks profiles up by.
         next.nextExpiryAt = nextExpiry(next.data);
@@ -321,8 +322,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     try {
       await this.alternateIds.claimAll(after.clientId, after.profileId, added);
     } catch (error) {
-      if (error instanceof ApiError && error.getStatus() === 409)
-        throw new PermanentWriteError(error.message);
+      if (error instanceof ConflictError) throw new PermanentWriteError(error.message);
       throw error;
     }
   }

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { ArchivePreferencesDto } from '../../dto/archive-preferences.dto';
-import type { CallerScope } from '../../mapping/profile-view';
+import type { CallerScope } from '../../domain/profile-view';
 
 /** Archive preferences of a profile; the answer says whether the worker applied it in time. */
 export class ArchivePreferencesCommand extends Command<'archived' | 'pending'> {

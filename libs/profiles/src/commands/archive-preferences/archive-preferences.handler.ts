@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, Settings } from '@app/shared';
+import { InvalidInputError, NotFoundError, PermissionDeniedError, Settings } from '@app/shared';
 import {
   archiveRequestProblems,
   type ArchivePreferencesWrite,
 } from '../../domain/preference-archive';
-import { canSeeProgram, writerView } from '../../mapping/profile-view';
+import { canSeeProgram, writerView } from '../../domain/profile-view';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
@@ -35,7 +35,7 @@ export class ArchivePreferencesHandler implements ICommandHandler<ArchivePrefere
   }: ArchivePreferencesCommand): Promise<'archived' | 'pending'> {
     const request = toWrite(body);
     const problems = archiveRequestProblems(request);
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     // Naming a program outside the user group's scope is refused, as in a profile write.
     const view = writerView(scope);
     const outside = (request.ProfilePreferences ?? [])
@@ -45,7 +45,7 @@ export class ArchivePreferencesHandler implements ICommandHandler<ArchivePrefere
         ({ item, index }) =>
           `ProfilePreferences[${index}].ProgramId (value ${JSON.stringify(item.ProgramId)}) is outside your user group's permissions`,
       );
-    if (outside.length) throw ApiError.forbidden(outside.join('; '));
+    if (outside.length) throw new PermissionDeniedError(outside.join('; '));
 
     const known = await this.existing.get(clientId, profileId);
     const write = await this.intake.accept({
@@ -61,8 +61,8 @@ export class ArchivePreferencesHandler implements ICommandHandler<ArchivePrefere
     if (status === 'failed') {
       const reason = (await this.writes.findById(clientId, write._id))?.failureReason;
       if (reason === 'The profile was deleted' || reason === 'No such profile')
-        throw ApiError.notFound(`Profile ${profileId} was not found`);
-      throw ApiError.badRequest(`The archival was refused: ${reason ?? 'unknown reason'}`);
+        throw new NotFoundError(`Profile ${profileId} was not found`);
+      throw new InvalidInputError(`The archival was refused: ${reason ?? 'unknown reason'}`);
     }
     return status === 'applied' ? 'archived' : 'pending';
   }

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CallerScope } from '../../mapping/profile-view';
+import type { CallerScope } from '../../domain/profile-view';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 
 export class CreateProfileCommand extends Command<ProfileSubmissionResultDto> {

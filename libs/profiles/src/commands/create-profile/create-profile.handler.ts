@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ApiError } from '@app/shared';
+import { InvalidInputError, PermissionDeniedError } from '@app/shared';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import { writeScopeViolations } from '../../domain/profile-scope.rules';
@@ -10,6 +10,7 @@ import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { toSubmissionResult } from '../submission-result';
 import { CreateProfileCommand } from './create-profile.command';
+import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 
 @CommandHandler(CreateProfileCommand)
 export class CreateProfileHandler implements ICommandHandler<CreateProfileCommand> {
@@ -30,9 +31,9 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     const problems = checkProfileInput(input, 'create');
     const vocabulary = await this.configuration.vocabulary(clientId);
     problems.push(...checkAgainstConfiguration(input, vocabulary, 'create'));
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
-    const forbidden = writeScopeViolations(body, scope);
-    if (forbidden.length) throw ApiError.forbidden(forbidden.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    const forbidden = writeScopeViolations(body, scope, PROFILE_WIRE_FORMAT);
+    if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));
 
     const profileId = await this.profiles.claimNewProfileId(clientId);
     // A 409 here leaves an unused pending shell: it is never shown (no write names it).

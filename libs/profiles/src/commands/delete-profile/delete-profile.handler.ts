@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, Settings } from '@app/shared';
+import { NotFoundError, Settings } from '@app/shared';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { DeleteProfileCommand } from './delete-profile.command';
@@ -32,7 +32,7 @@ export class DeleteProfileHandler implements ICommandHandler<DeleteProfileComman
       known,
     });
     const status = await this.intake.waitFor(write, this.settings.syncWriteTimeoutMs);
-    if (status === 'failed') throw ApiError.notFound(`Profile ${profileId} was not found`);
+    if (status === 'failed') throw new NotFoundError(`Profile ${profileId} was not found`);
     return status === 'applied' ? 'deleted' : 'pending';
   }
 }

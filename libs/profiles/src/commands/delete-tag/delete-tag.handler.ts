@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
-import { normText } from '../../domain/element-rules';
+import { NotFoundError, textKey } from '@app/shared';
 import { SearchCandidates } from '../../search-index/search-candidates.service';
 import { hasTag } from '../../search-index/search-keys';
 import { TagRepository } from '../../repositories/tag.repository';
@@ -21,9 +20,9 @@ export class DeleteTagHandler implements ICommandHandler<DeleteTagCommand> {
   ) {}
 
   async execute({ clientId, userId, tagName }: DeleteTagCommand): Promise<void> {
-    const key = normText(tagName);
+    const key = textKey(tagName);
     const tag = await this.tags.findByKey(clientId, key);
-    if (!tag) throw ApiError.notFound(`Tag ${JSON.stringify(tagName)} was not found`);
+    if (!tag) throw new NotFoundError(`Tag ${JSON.stringify(tagName)} was not found`);
     const holders = await this.candidates.all(
       clientId,
       [[`tag:${key}`]],

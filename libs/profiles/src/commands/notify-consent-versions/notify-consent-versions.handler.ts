@@ -8,7 +8,7 @@ import {
   ConsentTypeCatalog,
   type ConsentTypeDetails,
 } from '@app/config';
-import { Clock, type JobCounts, Settings } from '@app/shared';
+import { Clock, type JobCounts, Settings, textKey } from '@app/shared';
 import {
   CONSENT_KEY_PATHS,
   type ConsentVersionPendingWrite,
@@ -16,7 +16,6 @@ import {
   versionsOlderThan,
 } from '../../domain/consent-version-pending';
 import { type CurrentNames, withCurrentNames } from '../../domain/current-names';
-import { normText } from '../../domain/element-rules';
 import type { Profile } from '../../domain/profile.schema';
 import { SearchCandidates } from '../../search-index/search-candidates.service';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
@@ -145,7 +144,7 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
     budget: { pages: number },
     visit: (profile: Profile) => Promise<void>,
   ): Promise<boolean> {
-    const keys = [...new Set(names.map(normText))];
+    const keys = [...new Set(names.map(textKey))];
     const holders = [{ $or: CONSENT_KEY_PATHS.map((path) => ({ [path]: { $in: keys } })) }];
     const limit = this.settings.scheduledJobBatchSize;
     let after = event.cursor ?? 0;
@@ -187,8 +186,8 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
       if (queuedWrite.kind !== 'consent-version-pending' || !queuedWrite.body) return false;
       const body = JSON.parse(queuedWrite.body) as ConsentVersionPendingWrite;
       return (
-        normText(body.ConsentType) === normText(write.ConsentType) &&
-        normText(body.LatestVersion) === normText(write.LatestVersion)
+        textKey(body.ConsentType) === textKey(write.ConsentType) &&
+        textKey(body.LatestVersion) === textKey(write.LatestVersion)
       );
     });
     if (queued) {
@@ -217,11 +216,11 @@ const INTENT_GRACE_MS = 10 * 60 * 1000;
 function savedChange(type: ConsentTypeDetails | null, event: ConfigEvent): boolean {
   if (!type) return false;
   if (event.type === CONSENT_TYPE_RENAMED) {
-    return type.FormerNames.some((name) => normText(name) === normText(event.consentType));
+    return type.FormerNames.some((name) => textKey(name) === textKey(event.consentType));
   }
   return (
     event.type === CONSENT_VERSION_PUBLISHED &&
-    type.Versions.some((entry) => normText(entry.ConsentVersion) === normText(event.consentVersion))
+    type.Versions.some((entry) => textKey(entry.ConsentVersion) === textKey(event.consentVersion))
   );
 }
 
@@ -231,9 +230,9 @@ function allNames(type: ConsentTypeNames): string[] {
 
 /** The type's names as withCurrentNames takes them: any of them is the current one. */
 function currentNamesOf(type: ConsentTypeNames): CurrentNames {
-  const keys = new Set(allNames(type).map(normText));
+  const keys = new Set(allNames(type).map(textKey));
   return {
     renamedConsentTypes: type.FormerNames.length > 0,
-    consentTypeName: (name) => (keys.has(normText(name)) ? type.TypeName : undefined),
+    consentTypeName: (name) => (keys.has(textKey(name)) ? type.TypeName : undefined),
   };
 }

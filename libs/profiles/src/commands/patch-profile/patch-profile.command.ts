@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CallerScope } from '../../mapping/profile-view';
+import type { CallerScope } from '../../domain/profile-view';
 import type { ProfilePatchOperation } from '../../domain/profile-patch';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';

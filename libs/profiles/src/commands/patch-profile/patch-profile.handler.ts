@@ -1,7 +1,13 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { ApiError, Settings } from '@app/shared';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  PermissionDeniedError,
+  Settings,
+} from '@app/shared';
 import { FORBIDDEN_PATCH } from '../../domain/profile-transition';
-import { writerView } from '../../mapping/profile-view';
+import { writerView } from '../../domain/profile-view';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { GetProfileQuery } from '../../queries/get-profile/get-profile.query';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
@@ -39,7 +45,7 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
       : (target as { profileId: number }).profileId;
     const known = profileId === null ? null : await this.existing.find(clientId, profileId);
     if (profileId === null || !known) {
-      throw ApiError.notFound(
+      throw new NotFoundError(
         pair
           ? `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`
           : `Profile ${profileId} was not found`,
@@ -66,12 +72,12 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
     if (status === 'failed') {
       const reason = (await this.writes.findById(clientId, write._id))?.failureReason;
       if (reason === 'The profile was deleted' || reason === 'No such profile')
-        throw ApiError.notFound(`Profile ${profileId} was not found`);
+        throw new NotFoundError(`Profile ${profileId} was not found`);
       // A pair the patch adds that another profile holds: the same 409 as a merge's.
-      if (reason?.includes('belongs to another profile')) throw ApiError.conflict(reason);
+      if (reason?.includes('belongs to another profile')) throw new ConflictError(reason);
       // The patched profile names data outside the writer's user-group scope.
-      if (reason?.startsWith(FORBIDDEN_PATCH)) throw ApiError.forbidden(reason);
-      throw ApiError.badRequest(`The PATCH was refused: ${reason ?? 'unknown reason'}`);
+      if (reason?.startsWith(FORBIDDEN_PATCH)) throw new PermissionDeniedError(reason);
+      throw new InvalidInputError(`The PATCH was refused: ${reason ?? 'unknown reason'}`);
     }
     return { status: 'pending', result: toSubmissionResult(profileId, {}, write, pair) };
   }

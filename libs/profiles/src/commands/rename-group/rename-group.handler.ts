@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ApiError } from '@app/shared';
+import { InvalidInputError, NotFoundError } from '@app/shared';
 import { groupKey } from '../../domain/element-rules';
 import { isActiveMember } from '../../domain/group-membership';
 import type { RenameGroupWrite } from '../../domain/group-rename';
@@ -31,14 +31,14 @@ export class RenameGroupHandler implements ICommandHandler<RenameGroupCommand> {
     const { clientId, userId, groupType, oldGroupName, newGroupName, allowMerge } = command;
     const vocabulary = await this.configuration.vocabulary(clientId);
     if (!vocabulary.type('GroupTypes', groupType)) {
-      throw ApiError.notFound(
+      throw new NotFoundError(
         `Group type ${JSON.stringify(groupType)} is not a group type of this account`,
       );
     }
     const oldKey = groupKey(groupType, oldGroupName);
     const newKey = groupKey(groupType, newGroupName);
     if (oldKey === newKey) {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Invalid NewGroupName (value ${JSON.stringify(newGroupName)}): names the same group as OldGroupName (value ${JSON.stringify(oldGroupName)})`,
       );
     }
@@ -52,7 +52,7 @@ export class RenameGroupHandler implements ICommandHandler<RenameGroupCommand> {
       return false;
     });
     if (!exists) {
-      throw ApiError.notFound(
+      throw new NotFoundError(
         `Group ${JSON.stringify(oldGroupName)} of type ${JSON.stringify(groupType)} has no active member`,
       );
     }
@@ -60,7 +60,7 @@ export class RenameGroupHandler implements ICommandHandler<RenameGroupCommand> {
       page.some((profile) => isActiveMember(profile.data, newKey)),
     );
     if (targetExists && !allowMerge) {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         `Invalid NewGroupName (value ${JSON.stringify(newGroupName)}): group ${JSON.stringify(newGroupName)} of type ${JSON.stringify(groupType)} already exists; AllowMerge must be true to merge group ${JSON.stringify(oldGroupName)} into it`,
       );
     }

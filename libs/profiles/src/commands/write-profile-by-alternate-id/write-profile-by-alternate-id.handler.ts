@@ -1,6 +1,12 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ApiError, Settings } from '@app/shared';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  PermissionDeniedError,
+  Settings,
+} from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
@@ -15,6 +21,7 @@ import { ProfileWriteIntake } from '../../services/profile-write-intake.service'
 import { toSubmissionResult } from '../submission-result';
 import { UpdateProfileCommand } from '../update-profile/update-profile.command';
 import { WriteProfileByAlternateIdCommand } from './write-profile-by-alternate-id.command';
+import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 
 /** Upserts that lose a claim race this many times in a row give up (409). */
 const MAX_ROUNDS = 5;
@@ -47,7 +54,7 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
       );
       if (holder !== null) return this.update(command, holder);
       if (mode === 'overwrite') {
-        throw ApiError.notFound(
+        throw new NotFoundError(
           `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
         );
       }
@@ -55,7 +62,7 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
       if (created) return created;
       // Another upsert claimed the pair first: merge into its profile.
     }
-    throw ApiError.conflict(
+    throw new ConflictError(
       `AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}" is being claimed by other writes; retry`,
     );
   }
@@ -91,9 +98,9 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
     problems.push(
       ...checkAgainstConfiguration(input as Record<string, unknown>, vocabulary, 'create'),
     );
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
-    const forbidden = writeScopeViolations(input, scope);
-    if (forbidden.length) throw ApiError.forbidden(forbidden.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    const forbidden = writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT);
+    if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));
 
     const profileId = await this.profiles.claimNewProfileId(clientId);
     // The pair first: its claim is what makes this request the creator. A lost race
@@ -101,7 +108,7 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
     try {
       await this.alternateIds.claimAll(clientId, profileId, [pair]);
     } catch (error) {
-      if (error instanceof ApiError && error.getStatus() === 409) return null;
+      if (error instanceof ConflictError) return null;
       throw error;
     }
     try {

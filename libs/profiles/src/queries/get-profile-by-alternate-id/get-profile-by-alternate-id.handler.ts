@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toProfileDto } from '../../mapping/profile.mapper';
@@ -59,7 +59,7 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
       profileId = found?.profileId ?? null;
     }
     if (profileId === null) {
-      throw ApiError.notFound(
+      throw new NotFoundError(
         `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
       );
     }

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { ProfileDto } from '../../dto/profile.dto';
-import { FULL_VIEW, type ProfileView } from '../../mapping/profile-view';
+import { FULL_VIEW, type ProfileView } from '../../domain/profile-view';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 
 /** The profile holding an alternate id pair; with matchInactive also one storing it inactive. */

@@ -1,6 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
-import { normText } from '../../domain/element-rules';
+import { NotFoundError, textKey } from '@app/shared';
 import { compareHistoryEntries } from '../../domain/profile-history';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { canSeeHistoryEntry, toHistoryEntryDto } from '../../mapping/profile-history.mapper';
@@ -35,7 +34,7 @@ export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistory
     const profileId = await this.profileIdOf(clientId, target);
     const profile = await this.existing.get(clientId, profileId);
     if (!profile.data) return []; // created but not applied yet: no history so far
-    const filterKey = filterId?.trim() ? normText(filterId) : undefined;
+    const filterKey = filterId?.trim() ? textKey(filterId) : undefined;
     // An entry stored before page counts were kept: the profile document has it.
     const pages =
       profile.historyPages ?? (await this.profiles.findOne(clientId, profileId))?.historyPages ?? 0;
@@ -60,7 +59,7 @@ export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistory
     const { pair } = target;
     const holder = await this.alternateIds.currentHolder(clientId, pair, 0).catch(() => null);
     if (holder === null) {
-      throw ApiError.notFound(
+      throw new NotFoundError(
         `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
       );
     }

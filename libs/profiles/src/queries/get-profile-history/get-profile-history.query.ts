@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { HistoryCategory } from '../../domain/profile-history.schema';
 import type { ProfileDto } from '../../dto/profile.dto';
-import type { ProfileView } from '../../mapping/profile-view';
+import type { ProfileView } from '../../domain/profile-view';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 
 /** A profile named by its id, or by an alternate id pair it holds (case-insensitive). */

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError, Settings } from '@app/shared';
+import { NotFoundError, Settings } from '@app/shared';
 import type { ProfileUpdateListDto } from '../../dto/profile-update.dto';
 import { toProfileUpdateDto } from '../../mapping/profile-update.mapper';
 import { ProfileRepository } from '../../repositories/profile.repository';
@@ -25,7 +25,7 @@ export class GetProfileUpdatesHandler implements IQueryHandler<GetProfileUpdates
   async execute({ clientId, profileId }: GetProfileUpdatesQuery): Promise<ProfileUpdateListDto> {
     const profile = await this.profiles.findOne(clientId, profileId);
     if (!profile || profile.state === 'deleted') {
-      throw ApiError.notFound(`Profile ${profileId} was not found`);
+      throw new NotFoundError(`Profile ${profileId} was not found`);
     }
     const { appliedSeq } = profile;
     const pending = await this.writes.pendingAfter(clientId, profileId, appliedSeq, PENDING_LISTED);
@@ -38,7 +38,7 @@ export class GetProfileUpdatesHandler implements IQueryHandler<GetProfileUpdates
     // A refused create leaves a shell with a failed write: still shown, so the failure is
     // visible; a shell with no write at all is not a profile.
     if (!pending.length && !done.length && appliedSeq === 0) {
-      throw ApiError.notFound(`Profile ${profileId} was not found`);
+      throw new NotFoundError(`Profile ${profileId} was not found`);
     }
     return {
       Updates: [...pending.reverse(), ...done].map((write) =>

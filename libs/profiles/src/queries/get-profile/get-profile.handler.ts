@@ -3,7 +3,7 @@ import { deepFreeze, withKnownJson } from '@app/shared';
 import type { ProfileData } from '../../domain/profile-data.schema';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toPendingProfileDto, toProfileDto } from '../../mapping/profile.mapper';
-import { viewKey } from '../../mapping/profile-view';
+import { viewKey } from '../../domain/profile-view';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { GetProfileQuery } from './get-profile.query';
 

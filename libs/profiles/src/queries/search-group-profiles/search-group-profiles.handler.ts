@@ -1,11 +1,11 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
-import { groupKey, normText } from '../../domain/element-rules';
+import { NotFoundError, PermissionDeniedError, textKey } from '@app/shared';
+import { groupKey } from '../../domain/element-rules';
 import { isActiveMember, isActiveMembership, membershipKey } from '../../domain/group-membership';
 import type { ProfileData } from '../../domain/profile-data.schema';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toProfileDto } from '../../mapping/profile.mapper';
-import type { ProfileView } from '../../mapping/profile-view';
+import type { ProfileView } from '../../domain/profile-view';
 import { type Candidate, SearchCandidates } from '../../search-index/search-candidates.service';
 import { keyQueryOf } from '../../search-index/search-keys';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
@@ -54,9 +54,9 @@ export class SearchGroupProfilesHandler implements IQueryHandler<SearchGroupProf
         if (
           isActiveMembership(group) &&
           group.IsPrimary === true &&
-          normText(group.GroupType) === normText(criteria.groupType) &&
+          textKey(group.GroupType) === textKey(criteria.groupType) &&
           (criteria.groupName === undefined ||
-            normText(group.GroupName) === normText(criteria.groupName))
+            textKey(group.GroupName) === textKey(criteria.groupName))
         ) {
           keys.add(membershipKey(group));
         }
@@ -94,7 +94,7 @@ export class SearchGroupProfilesHandler implements IQueryHandler<SearchGroupProf
       const { pair } = primary;
       profileId = await this.alternateIds.currentHolder(clientId, pair, 0).catch(() => null);
       if (profileId === null) {
-        throw ApiError.notFound(
+        throw new NotFoundError(
           `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
         );
       }
@@ -119,7 +119,7 @@ export class SearchGroupProfilesHandler implements IQueryHandler<SearchGroupProf
         if ([...keys].some((key) => isActiveMember(profile.data, key))) matched.push(profile);
       }
       if (matched.length > MAX_SEARCH_RESULTS) {
-        throw ApiError.forbidden(
+        throw new PermissionDeniedError(
           `More than ${MAX_SEARCH_RESULTS} profiles are members of the group(s); at most ${MAX_SEARCH_RESULTS} are returned, narrow the search`,
         );
       }

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { ProfileDto } from '../../dto/profile.dto';
-import type { ProfileView } from '../../mapping/profile-view';
+import type { ProfileView } from '../../domain/profile-view';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 import type { SearchCriteria } from '../search-profiles/profile-search.criteria';
 

@@ -1,6 +1,6 @@
 import { applyProfileWrite } from '../../domain/profile-merge';
 import type { ProfileData } from '../../domain/profile-data.schema';
-import { type CallerScope, normaliseScope, type ProfileView } from '../../mapping/profile-view';
+import { type CallerScope, normaliseScope, type ProfileView } from '../../domain/profile-view';
 import {
   answeredData,
   candidateConditions,

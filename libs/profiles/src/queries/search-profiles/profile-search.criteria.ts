@@ -1,16 +1,16 @@
+import { textKey } from '@app/shared';
 import type {
   ProfileData,
   StoredConsent,
   StoredCustomField,
   StoredPreference,
 } from '../../domain/profile-data.schema';
-import { normText } from '../../domain/element-rules';
 import {
   canSeeConsentType,
   canSeeCustomField,
   canSeePreference,
   type ProfileView,
-} from '../../mapping/profile-view';
+} from '../../domain/profile-view';
 
 /*
  * What each profile search asks for, the broad query that finds its candidates (dotted
@@ -80,16 +80,16 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A case-insensitive regex equivalent to normText equality (or substring when partial). */
+/** A case-insensitive regex equivalent to textKey equality (or substring when partial). */
 function textRegex(value: string, partial: boolean): Condition {
-  const words = normText(value).split(' ').map(escapeRegex).join('\\s+');
+  const words = textKey(value).split(' ').map(escapeRegex).join('\\s+');
   return { $regex: partial ? words : `^\\s*${words}\\s*$`, $options: 'i' };
 }
 
 function textMatches(stored: unknown, wanted: string | undefined, partial = false): boolean {
   if (wanted === undefined) return true;
-  const have = normText(stored);
-  const want = normText(wanted);
+  const have = textKey(stored);
+  const want = textKey(wanted);
   return partial ? have.includes(want) : have === want;
 }
 
@@ -133,7 +133,7 @@ export function candidateConditions(criteria: MatchCriteria): Condition[] {
     case 'phone':
       return [{ 'data.PhoneNumbers.PhoneNumberNumeric': Number(criteria.digits) }];
     case 'email':
-      return [{ 'data.Emails.Key': normText(criteria.emailAddress) }];
+      return [{ 'data.Emails.Key': textKey(criteria.emailAddress) }];
     case 'name':
       return nameConditions(criteria.name, criteria.partial);
     case 'address':
@@ -143,10 +143,10 @@ export function candidateConditions(criteria: MatchCriteria): Condition[] {
         ...nameConditions(criteria.name, criteria.partialName),
       ];
     case 'tags':
-      return criteria.tags.map((tag) => ({ 'data.ProfileTags.Key': normText(tag) }));
+      return criteria.tags.map((tag) => ({ 'data.ProfileTags.Key': textKey(tag) }));
     case 'customFields':
     case 'selectList':
-      return criteria.fields.map((field) => ({ 'data.CustomFields.Key': normText(field.Name) }));
+      return criteria.fields.map((field) => ({ 'data.CustomFields.Key': textKey(field.Name) }));
     case 'consentTypes':
       return [
         {
@@ -175,7 +175,7 @@ function activeField(
   return (data.CustomFields ?? []).find(
     (field) =>
       isActive(field) &&
-      (field.Key || normText(field.Name)) === normText(name) &&
+      (field.Key || textKey(field.Name)) === textKey(name) &&
       canSeeCustomField(view, field.Name),
   );
 }
@@ -229,8 +229,8 @@ export function preferenceHasAttributes(
     attributes.every((wanted) =>
       (preference.PreferenceAttributes ?? []).some(
         (held) =>
-          normText(held.Key) === normText(wanted.Key) &&
-          normText(held.Value) === normText(wanted.Value),
+          textKey(held.Key) === textKey(wanted.Key) &&
+          textKey(held.Value) === textKey(wanted.Value),
       ),
     )
   );
@@ -239,7 +239,7 @@ export function preferenceHasAttributes(
 /** The values of a stored select-list field (several are joined with `::`). */
 export function selectListValues(value: unknown, separator: RegExp): Set<string> {
   return new Set(
-    (typeof value === 'string' ? value.split(separator) : []).map(normText).filter(Boolean),
+    (typeof value === 'string' ? value.split(separator) : []).map(textKey).filter(Boolean),
   );
 }
 
@@ -288,9 +288,9 @@ export function profileMatches(
     }
     case 'tags': {
       const keys = new Set(
-        (data.ProfileTags ?? []).filter(isActive).map((tag) => tag.Key || normText(tag.Name)),
+        (data.ProfileTags ?? []).filter(isActive).map((tag) => tag.Key || textKey(tag.Name)),
       );
-      return criteria.tags.every((tag) => keys.has(normText(tag)));
+      return criteria.tags.every((tag) => keys.has(textKey(tag)));
     }
     case 'customFields':
       return criteria.fields.every((wanted) => {
@@ -302,7 +302,7 @@ export function profileMatches(
         const field = activeField(data, wanted.Name, view);
         if (!field) return false;
         const stored = selectListValues(field.Value, /::/);
-        const values = wanted.Values.map(normText);
+        const values = wanted.Values.map(textKey);
         switch (wanted.OperatorId) {
           case 1:
             return stored.size === new Set(values).size && values.every((v) => stored.has(v));
@@ -317,7 +317,7 @@ export function profileMatches(
       return consentsOf(data).some(
         (consent) =>
           isActive(consent) &&
-          keys.has(consent.Key || normText(consent.ConsentType)) &&
+          keys.has(consent.Key || textKey(consent.ConsentType)) &&
           canSeeConsentType(view, consent.ConsentType),
       );
     }

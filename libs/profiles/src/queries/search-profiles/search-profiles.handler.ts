@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ApiError } from '@app/shared';
-import { normText } from '../../domain/element-rules';
+import { InvalidInputError, PermissionDeniedError, textKey } from '@app/shared';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toProfileDto } from '../../mapping/profile.mapper';
 import { type Candidate, SearchCandidates } from '../../search-index/search-candidates.service';
@@ -38,7 +37,7 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
     const conditions = candidateConditions(criteria);
     const keys = keyQueryOf(criteria);
     if (!keys.length) {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         'A partial name search needs a name part of at least 2 characters (firstName, middleName or lastName)',
       );
     }
@@ -51,7 +50,7 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
         if (profile.data && profileMatches(profile.data, criteria, view)) matched.push(profile);
       }
       if (matched.length > MAX_SEARCH_RESULTS) {
-        throw ApiError.forbidden(
+        throw new PermissionDeniedError(
           `More than ${MAX_SEARCH_RESULTS} profiles match the search; at most ${MAX_SEARCH_RESULTS} are returned, narrow the search`,
         );
       }
@@ -80,6 +79,6 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
     const vocabulary = await this.configuration.vocabulary(clientId);
     const names = vocabulary.consentTypesWithAttributes(criteria.attributes);
     if (!names.length) return undefined;
-    return { kind: 'consentTypes', consentTypeKeys: names.map((name) => normText(name)) };
+    return { kind: 'consentTypes', consentTypeKeys: names.map((name) => textKey(name)) };
   }
 }

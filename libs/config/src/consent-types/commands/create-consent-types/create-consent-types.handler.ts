@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../common/entry-request';
+import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
 import { ConfigEventOutbox } from '../../config-event-outbox.service';
 import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.rules';
 import { toStoredConsentType } from '../../consent-type.input';
@@ -31,11 +31,11 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
     const problems = types.flatMap((type, index) =>
       consentTypeProblems(type, `ConsentTypes[${index}]`),
     );
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     types.forEach((type, index) => {
       const repeated = repeatedVersion(type.Versions ?? []);
       if (repeated !== null) {
-        throw ApiError.conflict(
+        throw new ConflictError(
           `ConsentTypes[${index}].Versions names version ${JSON.stringify(repeated)} more than once`,
         );
       }
@@ -44,12 +44,12 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
     const names = types.map((type) => type.TypeName.trim());
     const repeated = repeatedNames(names);
     if (repeated.length) {
-      throw ApiError.conflict(
+      throw new ConflictError(
         `Consent type name "${repeated[0]}" is given more than once in the body`,
       );
     }
-    const existing = await this.repository.existingNames(clientId, names.map(nameKeyOf));
-    if (existing.length) throw ApiError.conflict(`Consent type "${existing[0]}" already exists`);
+    const existing = await this.repository.existingNames(clientId, names.map(textKey));
+    if (existing.length) throw new ConflictError(`Consent type "${existing[0]}" already exists`);
 
     const ids = await this.bookkeeping.claimNewEntries(
       clientId,

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { toConsentTypeRevisionDto } from '../../consent-type.mapper';
 import { ConsentTypeRepository } from '../../consent-type.repository';
 import type { ConsentTypeHistoryDto } from '../../dto/consent-type.dto';
@@ -12,7 +12,7 @@ export class GetConsentTypeHistoryHandler implements IQueryHandler<GetConsentTyp
 
   async execute({ clientId, typeId }: GetConsentTypeHistoryQuery): Promise<ConsentTypeHistoryDto> {
     const revisions = await this.repository.revisions(clientId, typeId);
-    if (!revisions.length) throw ApiError.notFound(`Consent type ${typeId} was not found`);
+    if (!revisions.length) throw new NotFoundError(`Consent type ${typeId} was not found`);
     return { ConsentTypeHistory: revisions.map(toConsentTypeRevisionDto) };
   }
 }

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { hasLocalizedFields, toConsentTypeDto } from '../../consent-type.mapper';
 import { ConsentTypeRepository } from '../../consent-type.repository';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
@@ -18,14 +18,14 @@ export class GetConsentTypesHandler implements IQueryHandler<GetConsentTypesQuer
     let stored;
     if (typeId) {
       const one = await this.repository.findOne(clientId, typeId);
-      if (!one) throw ApiError.notFound(`Consent type ${typeId} was not found`);
+      if (!one) throw new NotFoundError(`Consent type ${typeId} was not found`);
       stored = [one];
     } else {
       stored = await this.repository.list(clientId);
     }
     const types = stored.map((type) => toConsentTypeDto(type, { locale, latestVersionOnly }));
     if (locale !== undefined && !types.some(hasLocalizedFields)) {
-      throw ApiError.notFound(`No consent type has localized fields for locale "${locale}"`);
+      throw new NotFoundError(`No consent type has localized fields for locale "${locale}"`);
     }
     return { ConsentTypes: types };
   }

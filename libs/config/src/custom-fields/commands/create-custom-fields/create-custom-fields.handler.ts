@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../common/entry-request';
+import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
 import { CustomFieldChecks } from '../../custom-field-checks.service';
 import { toStoredCustomField } from '../../custom-field.input';
 import { toCustomFieldList } from '../../custom-field.mapper';
@@ -25,22 +25,22 @@ export class CreateCustomFieldsHandler implements ICommandHandler<CreateCustomFi
     fields,
   }: CreateCustomFieldsCommand): Promise<CustomFieldListDto> {
     if (fields.length === 0) {
-      throw ApiError.badRequest(
+      throw new InvalidInputError(
         'The body must hold at least one definition in DateTimeFields, NumericFields, SelectListFields or TextFields',
       );
     }
     const problems = await this.checks.problems(clientId, fields);
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
 
     const names = fields.map((field) => field.dto.Name.trim());
     const repeated = repeatedNames(names);
     if (repeated.length) {
-      throw ApiError.conflict(
+      throw new ConflictError(
         `Custom field name "${repeated[0]}" is given more than once in the body`,
       );
     }
-    const existing = await this.repository.existingNames(clientId, names.map(nameKeyOf));
-    if (existing.length) throw ApiError.conflict(`Custom field "${existing[0]}" already exists`);
+    const existing = await this.repository.existingNames(clientId, names.map(textKey));
+    if (existing.length) throw new ConflictError(`Custom field "${existing[0]}" already exists`);
 
     const ids = await this.bookkeeping.claimNewEntries(
       clientId,

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
 import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
@@ -50,7 +50,7 @@ export class UpdateCustomFieldHandler implements ICommandHandler<UpdateCustomFie
           labels: 'LocalizedDisplayNames',
         });
         const problems = await this.checks.problems(clientId, [{ type: fieldType, dto, path: '' }]);
-        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        if (problems.length) throw new InvalidInputError(problems.join('; '));
         return toStoredCustomField(
           fieldType,
           dto,

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { toCustomFieldList } from '../../custom-field.mapper';
 import { CustomFieldRepository } from '../../custom-field.repository';
 import type { CustomFieldListDto } from '../../dto/custom-field.dto';
@@ -13,7 +13,7 @@ export class GetCustomFieldsHandler implements IQueryHandler<GetCustomFieldsQuer
     let stored;
     if (fieldId) {
       const one = await this.repository.findOne(clientId, fieldId);
-      if (!one) throw ApiError.notFound(`Custom field ${fieldId} was not found`);
+      if (!one) throw new NotFoundError(`Custom field ${fieldId} was not found`);
       stored = [one];
     } else {
       stored = await this.repository.list(clientId);
@@ -24,7 +24,7 @@ export class GetCustomFieldsHandler implements IQueryHandler<GetCustomFieldsQuer
         fields.some((field) => field.LocalizedDisplayNames.length > 0),
       );
       if (!any) {
-        throw ApiError.notFound(
+        throw new NotFoundError(
           `No custom field has localized display names for locale "${locale}"`,
         );
       }

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf, repeatedNames } from '../../../common/entry-request';
+import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
 import type { PicklistListDto } from '../../picklist.dto';
 import { toStoredPicklist } from '../../picklist.input';
 import { toPicklistDto } from '../../picklist.mapper';
@@ -22,15 +22,15 @@ export class CreatePicklistsHandler implements ICommandHandler<CreatePicklistsCo
     const problems = picklists.flatMap((picklist, index) =>
       picklistProblems(picklist, `Picklists[${index}]`),
     );
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
 
     const names = picklists.map((picklist) => picklist.Name.trim());
     const repeated = repeatedNames(names);
     if (repeated.length) {
-      throw ApiError.conflict(`Picklist name "${repeated[0]}" is given more than once in the body`);
+      throw new ConflictError(`Picklist name "${repeated[0]}" is given more than once in the body`);
     }
-    const existing = await this.repository.existingNames(clientId, names.map(nameKeyOf));
-    if (existing.length) throw ApiError.conflict(`Picklist "${existing[0]}" already exists`);
+    const existing = await this.repository.existingNames(clientId, names.map(textKey));
+    if (existing.length) throw new ConflictError(`Picklist "${existing[0]}" already exists`);
 
     const ids = await this.bookkeeping.claimNewEntries(
       clientId,

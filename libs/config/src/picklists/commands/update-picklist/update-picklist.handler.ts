@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
 import { editedOnUpdate, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
@@ -45,7 +45,7 @@ export class UpdatePicklistHandler implements ICommandHandler<UpdatePicklistComm
         const patched = applyPatchOperations(toPicklistDto(stored), operations, ['Id', 'Edited']);
         const dto = validateInput(PicklistDto, patched, 'The patched entry');
         const problems = picklistProblems(dto, '');
-        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        if (problems.length) throw new InvalidInputError(problems.join('; '));
         return toStoredPicklist(
           dto,
           clientId,

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import type { PicklistListDto } from '../../picklist.dto';
 import { hasLocalizedNames, toPicklistDto } from '../../picklist.mapper';
 import { PicklistRepository } from '../../picklist.repository';
@@ -13,14 +13,14 @@ export class GetPicklistsHandler implements IQueryHandler<GetPicklistsQuery> {
     let stored;
     if (picklistId) {
       const one = await this.repository.findOne(clientId, picklistId);
-      if (!one) throw ApiError.notFound(`Picklist ${picklistId} was not found`);
+      if (!one) throw new NotFoundError(`Picklist ${picklistId} was not found`);
       stored = [one];
     } else {
       stored = await this.repository.list(clientId);
     }
     const picklists = stored.map((picklist) => toPicklistDto(picklist, locale));
     if (locale !== undefined && !picklists.some(hasLocalizedNames)) {
-      throw ApiError.notFound(`No picklist has localized names for locale "${locale}"`);
+      throw new NotFoundError(`No picklist has localized names for locale "${locale}"`);
     }
     return { Picklists: picklists };
   }

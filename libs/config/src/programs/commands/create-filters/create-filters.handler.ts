@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnUpdate, nameKeyOf } from '../../../common/entry-request';
+import { editedOnUpdate } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
-import { checkFilterInput, repeats, toStoredFilter } from '../../domain/program-input';
+import { checkFilterInput, repeats, toStoredFilter } from '../../mapping/program-input';
 import { FILTER_KIND, type StoredFilter } from '../../domain/program.schema';
 import type { FilterListDto } from '../../dto/program.dto';
 import { toFilterDto } from '../../mapping/program.mapper';
@@ -28,9 +28,9 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
     const problems = filters.flatMap((filter, index) =>
       checkFilterInput(filter, `Filters[${index}]`),
     );
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     const repeated = repeats(filters, 'Filters', 'Name', (filter) => filter.Name);
-    if (repeated.length) throw ApiError.conflict(repeated.join('; '));
+    if (repeated.length) throw new ConflictError(repeated.join('; '));
 
     let created: StoredFilter[] = [];
     const { before, after } = await saveWithRetry({
@@ -39,16 +39,16 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
       load: () => this.programs.findById(clientId, programId),
       save: (next, revision) => this.programs.saveNextRevision(next, revision),
       change: async (current) => {
-        const names = new Map(current.Filters.map((filter) => [nameKeyOf(filter.Name), filter]));
+        const names = new Map(current.Filters.map((filter) => [textKey(filter.Name), filter]));
         const taken = filters.flatMap((filter, index) => {
-          const holder = names.get(nameKeyOf(filter.Name));
+          const holder = names.get(textKey(filter.Name));
           return holder
             ? [
                 `Filters[${index}].Name "${filter.Name}" already exists in program ${programId} (filter ${holder.ID})`,
               ]
             : [];
         });
-        if (taken.length) throw ApiError.conflict(taken.join('; '));
+        if (taken.length) throw new ConflictError(taken.join('; '));
         const resolved = await this.requiredConsents.resolve(
           clientId,
           filters.map((filter, index) => ({

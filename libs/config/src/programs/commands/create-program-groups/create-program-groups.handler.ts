@@ -1,14 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf } from '../../../common/entry-request';
-import { toStoredGroupFields, unknownMembers } from '../../domain/program-group-input';
+import { editedOnCreate } from '../../../common/entry-request';
+import { toStoredGroupFields, unknownMembers } from '../../mapping/program-group-input';
 import {
   PROGRAM_GROUP_KIND,
   programGroupRevisionKey,
   type StoredProgramGroup,
 } from '../../domain/program-group.schema';
-import { checkProgramGroupInput, repeats } from '../../domain/program-input';
+import { checkProgramGroupInput, repeats } from '../../mapping/program-input';
 import type { ProgramGroupListDto } from '../../dto/program-group.dto';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
 import { ProgramGroupRepository } from '../../repositories/program-group.repository';
@@ -35,12 +35,12 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
       ...checkProgramGroupInput(group, `ProgramGroups[${index}]`),
       ...unknownMembers(group, `ProgramGroups[${index}]`, programIds, groupIds),
     ]);
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
-    const byName = new Map(existingGroups.map((group) => [nameKeyOf(group.Name), group]));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    const byName = new Map(existingGroups.map((group) => [textKey(group.Name), group]));
     const conflicts = [
       ...repeats(groups, 'ProgramGroups', 'Name', (group) => group.Name),
       ...groups.flatMap((group, index) => {
-        const holder = byName.get(nameKeyOf(group.Name));
+        const holder = byName.get(textKey(group.Name));
         return holder
           ? [
               `ProgramGroups[${index}].Name "${group.Name}" already exists (program group ${holder.groupId})`,
@@ -48,7 +48,7 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
           : [];
       }),
     ];
-    if (conflicts.length) throw ApiError.conflict(conflicts.join('; '));
+    if (conflicts.length) throw new ConflictError(conflicts.join('; '));
 
     const names = groups.map((group) => group.Name);
     const ids = await this.bookkeeping.claimNewEntries(

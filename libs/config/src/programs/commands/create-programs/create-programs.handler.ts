@@ -1,13 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf } from '../../../common/entry-request';
+import { editedOnCreate } from '../../../common/entry-request';
 import {
   checkProgramInput,
   repeats,
   toStoredFilter,
   toStoredProgramFields,
-} from '../../domain/program-input';
+} from '../../mapping/program-input';
 import {
   FILTER_KIND,
   PROGRAM_KIND,
@@ -33,14 +33,14 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
     const problems = programs.flatMap((program, index) =>
       checkProgramInput(program, `Programs[${index}]`),
     );
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     const conflicts = [
       ...repeats(programs, 'Programs', 'Name', (program) => program.Name),
       ...programs.flatMap((program, index) =>
         repeats(program.Filters, `Programs[${index}].Filters`, 'Name', (filter) => filter.Name),
       ),
     ];
-    if (conflicts.length) throw ApiError.conflict(conflicts.join('; '));
+    if (conflicts.length) throw new ConflictError(conflicts.join('; '));
 
     // 2. Against the stored configuration: consent types, names taken.
     const lists = programs.flatMap((program, p) =>
@@ -51,15 +51,15 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
     );
     const resolved = await this.requiredConsents.resolve(clientId, lists);
     const existing = new Map(
-      (await this.programs.listAll(clientId)).map((program) => [nameKeyOf(program.Name), program]),
+      (await this.programs.listAll(clientId)).map((program) => [textKey(program.Name), program]),
     );
     const taken = programs.flatMap((program, index) => {
-      const holder = existing.get(nameKeyOf(program.Name));
+      const holder = existing.get(textKey(program.Name));
       return holder
         ? [`Programs[${index}].Name "${program.Name}" already exists (program ${holder.programId})`]
         : [];
     });
-    if (taken.length) throw ApiError.conflict(taken.join('; '));
+    if (taken.length) throw new ConflictError(taken.join('; '));
 
     // 3. Ids and name claims; a claim lost to a concurrent create undoes this one's claims.
     const names = programs.map((program) => program.Name);

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { InvalidInputError, NotFoundError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnUpdate, nameKeyOf, validateArray } from '../../../common/entry-request';
+import { editedOnUpdate, validateArray } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
-import { repeats } from '../../domain/program-input';
+import { repeats } from '../../mapping/program-input';
 import type { StoredKeyValue } from '../../domain/program.schema';
 import { CustomPropertiesChangeDto } from '../../dto/custom-properties-request.dto';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
@@ -21,7 +21,7 @@ import {
 function merge(current: StoredKeyValue[], change: CustomPropertiesChangeDto): StoredKeyValue[] {
   const result = current.map((property) => ({ ...property }));
   for (const property of change.CustomProperties) {
-    const existing = result.find((stored) => nameKeyOf(stored.Key) === nameKeyOf(property.Key));
+    const existing = result.find((stored) => textKey(stored.Key) === textKey(property.Key));
     if (!existing) {
       result.push({ Key: property.Key.trim(), Value: property.Value ?? undefined });
     } else if (property.OverwriteExisting === true) {
@@ -45,7 +45,7 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
       (name) => name.toLowerCase() === command.entity.toLowerCase(),
     );
     if (!entity) {
-      throw ApiError.notFound(
+      throw new NotFoundError(
         `Unknown entity "${command.entity}": custom properties are set on ${CUSTOM_PROPERTY_ENTITIES.join(', ')}`,
       );
     }
@@ -58,7 +58,7 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
       ),
       ...repeats(changes, '', 'ID', (change) => String(change.ID)),
     ];
-    if (problems.length) throw ApiError.badRequest(problems.join('; '));
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
     await this.checkExistence(clientId, entity, changes);
 
     const now = new Date();
@@ -139,7 +139,7 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
     const missing = changes.filter((change) => !known.has(change.ID)).map((change) => change.ID);
     if (missing.length) {
       const label = entity === 'ProgramGroup' ? 'Program group' : entity;
-      throw ApiError.notFound(`${label} ${missing.join(', ')} was not found`);
+      throw new NotFoundError(`${label} ${missing.join(', ')} was not found`);
     }
   }
 }

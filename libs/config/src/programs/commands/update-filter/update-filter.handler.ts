@@ -1,15 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, NotFoundError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import {
-  editedOnUpdate,
-  nameKeyOf,
-  parsePatchOperations,
-  validateInput,
-} from '../../../common/entry-request';
+import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
-import { checkFilterInput, toStoredFilter } from '../../domain/program-input';
+import { checkFilterInput, toStoredFilter } from '../../mapping/program-input';
 import type { StoredFilter } from '../../domain/program.schema';
 import { FilterDto, type FilterListDto } from '../../dto/program.dto';
 import { toPatchableFilter } from '../../mapping/patchable';
@@ -40,7 +35,7 @@ export class UpdateFilterHandler implements ICommandHandler<UpdateFilterCommand>
       save: (next, revision) => this.programs.saveNextRevision(next, revision),
       change: async (current) => {
         const index = current.Filters.findIndex((filter) => filter.ID === filterId);
-        if (index < 0) throw ApiError.notFound(`Filter ${filterId} was not found`);
+        if (index < 0) throw new NotFoundError(`Filter ${filterId} was not found`);
         const stored = current.Filters[index];
         const wire = toPatchableFilter(toFilterDto(stored, current.programId));
         const patched = operations
@@ -52,12 +47,12 @@ export class UpdateFilterHandler implements ICommandHandler<UpdateFilterCommand>
             };
         const body = validateInput(FilterDto, patched, 'The patched entry');
         const problems = checkFilterInput(body, '');
-        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        if (problems.length) throw new InvalidInputError(problems.join('; '));
         const clash = current.Filters.find(
-          (filter) => filter.ID !== filterId && nameKeyOf(filter.Name) === nameKeyOf(body.Name),
+          (filter) => filter.ID !== filterId && textKey(filter.Name) === textKey(body.Name),
         );
         if (clash) {
-          throw ApiError.conflict(
+          throw new ConflictError(
             `Name "${body.Name}" already belongs to filter ${clash.ID} of program ${current.programId}`,
           );
         }

@@ -1,13 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
 import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { findNestingCycle } from '../../domain/program-group-graph';
-import { toStoredGroupFields, unknownMembers } from '../../domain/program-group-input';
+import { toStoredGroupFields, unknownMembers } from '../../mapping/program-group-input';
 import { PROGRAM_GROUP_KIND } from '../../domain/program-group.schema';
-import { checkProgramGroupInput } from '../../domain/program-input';
+import { checkProgramGroupInput } from '../../mapping/program-input';
 import { ProgramGroupDto, type ProgramGroupListDto } from '../../dto/program-group.dto';
 import { toPatchableProgramGroup } from '../../mapping/patchable';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
@@ -51,7 +51,7 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
           ...checkProgramGroupInput(body, ''),
           ...unknownMembers(body, '', programIds, new Set(all.map((group) => group.groupId))),
         ];
-        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        if (problems.length) throw new InvalidInputError(problems.join('; '));
         const next = {
           ...current,
           ...toStoredGroupFields(body),
@@ -61,7 +61,7 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
         edges.set(groupId, next.ProgramGroupIds);
         const cycle = findNestingCycle(edges, groupId);
         if (cycle) {
-          throw ApiError.badRequest(
+          throw new InvalidInputError(
             `Invalid ProgramGroupIds (value ${JSON.stringify(next.ProgramGroupIds)}): program groups would contain themselves (${cycle.join(' -> ')})`,
           );
         }

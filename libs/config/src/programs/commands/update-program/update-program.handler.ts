@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
 import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
@@ -9,7 +9,7 @@ import {
   repeats,
   toStoredFilter,
   toStoredProgramFields,
-} from '../../domain/program-input';
+} from '../../mapping/program-input';
 import { FILTER_KIND, PROGRAM_KIND, type StoredFilter } from '../../domain/program.schema';
 import { ProgramDto, type ProgramListDto } from '../../dto/program.dto';
 import { toPatchableProgram } from '../../mapping/patchable';
@@ -72,9 +72,9 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
             );
           }
         }
-        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        if (problems.length) throw new InvalidInputError(problems.join('; '));
         const conflicts = repeats(filters, 'Filters', 'Name', (filter) => filter.Name);
-        if (conflicts.length) throw ApiError.conflict(conflicts.join('; '));
+        if (conflicts.length) throw new ConflictError(conflicts.join('; '));
 
         const resolved = await this.requiredConsents.resolve(
           clientId,

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import type { ProgramGroupListDto } from '../../dto/program-group.dto';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
 import { ProgramGroupRepository } from '../../repositories/program-group.repository';
@@ -12,7 +12,7 @@ export class GetProgramGroupsHandler implements IQueryHandler<GetProgramGroupsQu
   async execute({ clientId, id }: GetProgramGroupsQuery): Promise<ProgramGroupListDto> {
     if (id) {
       const group = await this.groups.findById(clientId, id);
-      if (!group) throw ApiError.notFound(`Program group ${id} was not found`);
+      if (!group) throw new NotFoundError(`Program group ${id} was not found`);
       return { ProgramGroups: [toProgramGroupDto(group)] };
     }
     return { ProgramGroups: (await this.groups.listAll(clientId)).map(toProgramGroupDto) };

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { InvalidInputError, NotFoundError } from '@app/shared';
 import { canonicalProgramType, PROGRAM_TYPE_INPUTS } from '../../domain/program-vocabulary';
-import { limitToLocale } from '../../domain/text-tag-selection';
+import { limitToLocale } from '../../mapping/text-tag-selection';
 import type { ProgramListDto } from '../../dto/program.dto';
 import { toProgramDto } from '../../mapping/program.mapper';
 import { ProgramRepository } from '../../repositories/program.repository';
@@ -15,7 +15,7 @@ export class GetProgramsHandler implements IQueryHandler<GetProgramsQuery> {
     let stored;
     if (options.id) {
       const program = await this.programs.findById(clientId, options.id);
-      if (!program) throw ApiError.notFound(`Program ${options.id} was not found`);
+      if (!program) throw new NotFoundError(`Program ${options.id} was not found`);
       stored = [program];
     } else {
       stored = await this.programs.listAll(clientId);
@@ -23,7 +23,7 @@ export class GetProgramsHandler implements IQueryHandler<GetProgramsQuery> {
     if (options.programType !== undefined) {
       const type = canonicalProgramType(options.programType);
       if (!type) {
-        throw ApiError.badRequest(
+        throw new InvalidInputError(
           `Invalid programTypeId (value ${JSON.stringify(options.programType)}): must be one of ${PROGRAM_TYPE_INPUTS.join(', ')}`,
         );
       }

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import { editedOnCreate, nameKeyOf } from '../../../common/entry-request';
+import { editedOnCreate } from '../../../common/entry-request';
 import type { StoredTypeEntry } from '../../domain/type-entry.schema';
 import { checkTypeEntries, findRepeatedNames } from '../../domain/type-entry.rules';
 import type { TypeListDto } from '../../dto/type-entry.dto';
@@ -22,16 +22,16 @@ export class CreateTypesHandler implements ICommandHandler<CreateTypesCommand> {
   async execute({ clientId, userId, kind, entries }: CreateTypesCommand): Promise<TypeListDto> {
     // Everything is checked before anything is stored: all or nothing.
     const invalid = checkTypeEntries(entries, kind);
-    if (invalid.length) throw ApiError.badRequest(invalid.join('; '));
+    if (invalid.length) throw new InvalidInputError(invalid.join('; '));
     const repeated = findRepeatedNames(entries, kind);
-    if (repeated.length) throw ApiError.conflict(repeated.join('; '));
+    if (repeated.length) throw new ConflictError(repeated.join('; '));
     const existing = await this.entries.findByNameKeys(
       clientId,
       kind,
-      entries.map((entry) => nameKeyOf(entry.TypeName)),
+      entries.map((entry) => textKey(entry.TypeName)),
     );
     if (existing.length) {
-      throw ApiError.conflict(
+      throw new ConflictError(
         existing
           .map(
             (entry) =>
@@ -58,7 +58,7 @@ export class CreateTypesHandler implements ICommandHandler<CreateTypesCommand> {
       revision: 1,
       current: true,
       TypeName: names[index],
-      nameKey: nameKeyOf(names[index]),
+      nameKey: textKey(names[index]),
       LocalizedFields: entry.LocalizedFields.map((field) => ({
         Locale: field.Locale,
         Name: field.Name,

@@ -1,12 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
-import {
-  editedOnUpdate,
-  nameKeyOf,
-  refuseRename,
-  validateInput,
-} from '../../../common/entry-request';
+import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { checkTypeEntry } from '../../domain/type-entry.rules';
@@ -50,7 +45,7 @@ export class PatchTypeHandler implements ICommandHandler<PatchTypeCommand> {
           firstErrorOnly: true,
         });
         const problems = checkTypeEntry(entry, '');
-        if (problems.length) throw ApiError.badRequest(problems.join('; '));
+        if (problems.length) throw new InvalidInputError(problems.join('; '));
         refuseRename('TypeName', stored.TypeName, entry.TypeName, {
           entry: label.toLowerCase(),
           labels: 'LocalizedFields',
@@ -64,7 +59,7 @@ export class PatchTypeHandler implements ICommandHandler<PatchTypeCommand> {
           revision,
           current: true,
           TypeName: name,
-          nameKey: nameKeyOf(name),
+          nameKey: textKey(name),
           LocalizedFields: entry.LocalizedFields.map((field) => ({
             Locale: field.Locale,
             Name: field.Name,

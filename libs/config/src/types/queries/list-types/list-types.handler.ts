@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { selectLocalized } from '../../../common/locale-selection';
 import type { TypeListDto } from '../../dto/type-entry.dto';
 import { toTypeEntryDto } from '../../mapping/type-entry.mapper';
@@ -23,7 +23,7 @@ export class ListTypesHandler implements IQueryHandler<ListTypesQuery> {
       this.defaults.get(clientId, kind),
     ]);
     if (typeId && !stored.length) {
-      throw ApiError.notFound(`${TYPE_KIND_INFO[kind].label} ${typeId} was not found`);
+      throw new NotFoundError(`${TYPE_KIND_INFO[kind].label} ${typeId} was not found`);
     }
     let answer = stored.map((entry) => toTypeEntryDto(entry, defaultTypeId));
     if (locale !== undefined) {
@@ -32,7 +32,7 @@ export class ListTypesHandler implements IQueryHandler<ListTypesQuery> {
         LocalizedFields: selectLocalized(entry.LocalizedFields, locale),
       }));
       if (!answer.some((entry) => entry.LocalizedFields.length)) {
-        throw ApiError.notFound(
+        throw new NotFoundError(
           `No ${kind} entry${typeId ? ` with TypeId ${typeId}` : ''} has localized fields for locale "${locale}"`,
         );
       }

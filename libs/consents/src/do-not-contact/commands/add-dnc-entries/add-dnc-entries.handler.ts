@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { InvalidInputError, NotFoundError } from '@app/shared';
 import { dncKey } from '../../domain/dnc-value';
 import type { AddDncEntriesResultDto } from '../../dto/do-not-contact.dto';
 import { DncRepository } from '../../dnc.repository';
@@ -17,11 +17,11 @@ export class AddDncEntriesHandler implements ICommandHandler<AddDncEntriesComman
   async execute(command: AddDncEntriesCommand): Promise<AddDncEntriesResultDto> {
     const { clientId, userId, listId, body } = command;
     const list = await this.repository.findList(clientId, listId);
-    if (!list) throw ApiError.notFound(`Do-not-contact list ${listId} was not found`);
+    if (!list) throw new NotFoundError(`Do-not-contact list ${listId} was not found`);
     const keys = body.Entries.map((entry, index) => {
       const key = dncKey(list.ListType, entry.Value);
       if (key === null) {
-        throw ApiError.badRequest(
+        throw new InvalidInputError(
           `Entries[${index}].Value (value ${JSON.stringify(entry.Value)}) is not ${list.ListType === 'Email' ? 'an email address' : 'a phone number of 1 to 15 digits'}`,
         );
       }

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import { dncKey } from '../../domain/dnc-value';
 import { DncRepository } from '../../dnc.repository';
 import { RemoveDncEntryCommand } from './remove-dnc-entry.command';
@@ -11,9 +11,9 @@ export class RemoveDncEntryHandler implements ICommandHandler<RemoveDncEntryComm
 
   async execute({ clientId, userId, listId, value }: RemoveDncEntryCommand): Promise<void> {
     const list = await this.repository.findList(clientId, listId);
-    if (!list) throw ApiError.notFound(`Do-not-contact list ${listId} was not found`);
+    if (!list) throw new NotFoundError(`Do-not-contact list ${listId} was not found`);
     const key = dncKey(list.ListType, value);
     if (key === null || !(await this.repository.unlist(clientId, listId, key, userId, new Date())))
-      throw ApiError.notFound(`${JSON.stringify(value)} is not on do-not-contact list ${listId}`);
+      throw new NotFoundError(`${JSON.stringify(value)} is not on do-not-contact list ${listId}`);
   }
 }

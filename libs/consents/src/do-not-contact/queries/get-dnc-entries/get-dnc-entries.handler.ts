@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import type { DncEntriesDto } from '../../dto/do-not-contact.dto';
 import { toDncEntryDto } from '../../dnc.mapper';
 import { DncRepository } from '../../dnc.repository';
@@ -12,7 +12,7 @@ export class GetDncEntriesHandler implements IQueryHandler<GetDncEntriesQuery> {
 
   async execute({ clientId, listId, after, limit }: GetDncEntriesQuery): Promise<DncEntriesDto> {
     if (!(await this.repository.findList(clientId, listId)))
-      throw ApiError.notFound(`Do-not-contact list ${listId} was not found`);
+      throw new NotFoundError(`Do-not-contact list ${listId} was not found`);
     const page = await this.repository.entriesOf(clientId, listId, after, limit + 1);
     const entries = page.slice(0, limit);
     return {

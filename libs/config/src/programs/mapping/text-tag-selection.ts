@@ -1,4 +1,4 @@
-import { ApiError } from '@app/shared';
+import { InvalidInputError, NotFoundError } from '@app/shared';
 import { LOCALE_PATTERN } from '../../common/localized-field.dto';
 import { selectLocalized } from '../../common/locale-selection';
 import type { ProgramDto } from '../dto/program.dto';
@@ -16,7 +16,7 @@ export function limitToLocale(
   parameter: string,
 ): ProgramDto[] {
   if (!LOCALE_PATTERN.test(locale)) {
-    throw ApiError.badRequest(
+    throw new InvalidInputError(
       `Invalid ${parameter} (value ${JSON.stringify(locale)}): must be a locale code such as en or fr-ca`,
     );
   }
@@ -39,7 +39,7 @@ export function limitToLocale(
     })),
   }));
   if (programs.length && !found) {
-    throw ApiError.notFound(`No program or filter has text tags for locale "${locale}"`);
+    throw new NotFoundError(`No program or filter has text tags for locale "${locale}"`);
   }
   return limited;
 }

@@ -1,6 +1,6 @@
 import type { ProgramGroupDto } from '../dto/program-group.dto';
 import { toStoredKeyValues } from './program-input';
-import type { StoredProgramGroup } from './program-group.schema';
+import type { StoredProgramGroup } from '../domain/program-group.schema';
 
 /** Problems (400) of ids a group body names that the client does not have. */
 export function unknownMembers(

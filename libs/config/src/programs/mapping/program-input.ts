@@ -1,19 +1,19 @@
+import { textKey } from '@app/shared';
 import type {
   CustomPropertyDto,
   FilterDto,
   ProgramDto,
   TextTagLocaleDto,
 } from '../dto/program.dto';
-import { nameKeyOf } from '../../common/entry-request';
 import type { ProgramGroupDto } from '../dto/program-group.dto';
-import { canonicalChannel, canonicalProgramType } from './program-vocabulary';
+import { canonicalChannel, canonicalProgramType } from '../domain/program-vocabulary';
 import type {
   StoredFilter,
   StoredKeyValue,
   StoredProgram,
   StoredRequiredConsent,
   StoredTextTagLocale,
-} from './program.schema';
+} from '../domain/program.schema';
 
 /*
  * Checks a validated body cannot express as DTO rules (repeats within a list), and the
@@ -31,7 +31,7 @@ export function repeats<T>(
   const problems: string[] = [];
   (items ?? []).forEach((item, index) => {
     const raw = keyOf(item);
-    const key = nameKeyOf(raw);
+    const key = textKey(raw);
     const first = seen.get(key);
     if (first === undefined) {
       seen.set(key, index);

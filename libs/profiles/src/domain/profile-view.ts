@@ -1,5 +1,5 @@
 import { type Caller, grants, type PermissionArea } from '@app/auth';
-import { normText } from '../domain/element-rules';
+import { textKey } from '@app/shared';
 
 /**
  * What one retrieval may show: the caller's data scope (spec rule 1: only what the
@@ -30,7 +30,7 @@ export interface CallerScope {
   preferences: AreaAccess;
 }
 
-/** A CallerScope with its names normalised (normText) for lookups. */
+/** A CallerScope with its names normalised (textKey) for lookups. */
 export interface NormalisedScope {
   programs?: Set<string>;
   consentTypes?: Set<string>;
@@ -71,7 +71,7 @@ export function scopeOf(caller: Caller): CallerScope | undefined {
 export function normaliseScope(scope: CallerScope | undefined): NormalisedScope | undefined {
   if (!scope) return undefined;
   const set = (names: string[] | undefined) =>
-    names ? new Set(names.map((name) => normText(name))) : undefined;
+    names ? new Set(names.map((name) => textKey(name))) : undefined;
   return {
     programs: set(scope.programs),
     consentTypes: set(scope.consentTypes),
@@ -107,7 +107,7 @@ export function writerView(scope: CallerScope | undefined): ProfileView {
 }
 
 const allows = (names: Set<string> | undefined, value: unknown) =>
-  names === undefined || names.has(normText(value));
+  names === undefined || names.has(textKey(value));
 
 export function canSeeProgram(view: ProfileView, programId: unknown): boolean {
   return view.scope?.preferences !== 'none' && allows(view.scope?.programs, programId);
@@ -121,9 +121,9 @@ export function canSeeCustomField(view: ProfileView, name: unknown): boolean {
   return allows(view.scope?.customFields, name);
 }
 
-/** A preference is implied when its MatchType says so (case-insensitive); see README. */
+/** A preference is implied when its MatchType says so (case-insensitive); see docs/preferences-consents.md. */
 export function isImpliedPreference(preference: { MatchType?: string }): boolean {
-  return normText(preference.MatchType) === 'implied';
+  return textKey(preference.MatchType) === 'implied';
 }
 
 /** Whether a preference is shown: its program is in scope, and implied ones only on request. */

@@ -1,0 +1,36 @@
+/**
+ * What a use case refuses, in the domain's words. Domain code, handlers and the worker
+ * throw these and catch them by type; ApiExceptionFilter alone gives them a wire status
+ * (`DOMAIN_ERROR_STATUS`). Errors that only exist on the wire (401 with its challenge,
+ * 429 with Retry-After) stay ApiErrors of the transport.
+ */
+export abstract class DomainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The request says something invalid (400). */
+export class InvalidInputError extends DomainError {}
+
+/** What the request names does not exist, or must not be known to exist (404). */
+export class NotFoundError extends DomainError {}
+
+/** The caller's user group may not do or see this (403). */
+export class PermissionDeniedError extends DomainError {}
+
+/** The request contradicts what is stored (taken name or id, concurrent change) (409). */
+export class ConflictError extends DomainError {}
+
+/** A condition that passes on its own (a profile still being created); retry (503). */
+export class RetryLaterError extends DomainError {}
+
+/** The wire status of each domain error (the exception filter's table). */
+export const DOMAIN_ERROR_STATUS: ReadonlyArray<[new (message: string) => DomainError, number]> = [
+  [InvalidInputError, 400],
+  [PermissionDeniedError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [RetryLaterError, 503],
+];

@@ -1,0 +1,9 @@
+/**
+ * Text as every name and key of the service compares it: trimmed, runs of white space folded
+ * to one space, lower-cased ('' for anything that is not text). The one normaliser: type,
+ * consent-type, custom-field, program and group names, element keys and search keys all go
+ * through it, so two modules never disagree on whether two names are the same.
+ */
+export function textKey(value: unknown): string {
+  return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').toLowerCase() : '';
+}
