@@ -1,7 +1,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { DncRepository } from '@app/consents';
+import { DncRepository } from '../../libs/consents/src/do-not-contact/dnc.repository';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';

@@ -3,7 +3,7 @@ export {
   DoNotContactApiModule,
   DoNotContactPersistenceModule,
 } from './do-not-contact/do-not-contact.module';
-export { DncRepository } from './do-not-contact/dnc.repository';
+export { DoNotContactLists } from './do-not-contact/services/do-not-contact-lists.service';
 export type { DncEntry, DncListType } from './do-not-contact/domain/dnc-list.schema';
 export * from './consent-transitions';
 export * from './consent-expiry';

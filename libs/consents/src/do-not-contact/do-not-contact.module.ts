@@ -13,10 +13,14 @@ import {
   DncPendingChangeSchema,
 } from './domain/dnc-list.schema';
 import { DoNotContactController } from './http/do-not-contact.controller';
+import { DoNotContactLists } from './services/do-not-contact-lists.service';
 import { GetDncEntriesHandler } from './queries/get-dnc-entries/get-dnc-entries.handler';
 import { GetDncListsHandler } from './queries/get-dnc-lists/get-dnc-lists.handler';
 
-/** The collections of the do-not-contact add-on and their repository (api and worker). */
+/**
+ * The collections of the do-not-contact add-on, their repository (this module's own) and
+ * the port other modules use (DoNotContactLists), for the api and the worker.
+ */
 @Module({
   imports: [
     MongooseModule.forFeature([
@@ -25,8 +29,8 @@ import { GetDncListsHandler } from './queries/get-dnc-lists/get-dnc-lists.handle
       { name: DncPendingChange.name, schema: DncPendingChangeSchema },
     ]),
   ],
-  providers: [DncRepository],
-  exports: [DncRepository],
+  providers: [DncRepository, DoNotContactLists],
+  exports: [DncRepository, DoNotContactLists],
 })
 export class DoNotContactPersistenceModule {}
 

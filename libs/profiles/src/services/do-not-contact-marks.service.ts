@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProgramCatalog } from '@app/config';
-import { DncRepository, type DncEntry } from '@app/consents';
+import { DoNotContactLists, type DncEntry } from '@app/consents';
 import { textKey } from '@app/shared';
 import type { DncApplyWrite } from '../domain/do-not-contact';
 import { phoneDigits } from '../domain/element-rules';
@@ -22,7 +22,7 @@ export const DNC_SYSTEM_USER = 'system:do-not-contact';
 @Injectable()
 export class DoNotContactMarks {
   constructor(
-    private readonly entries: DncRepository,
+    private readonly entries: DoNotContactLists,
     private readonly programs: ProgramCatalog,
     private readonly intake: ProfileWriteIntake,
     private readonly writes: ProfileWriteRepository,

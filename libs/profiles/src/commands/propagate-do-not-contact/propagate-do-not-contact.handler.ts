@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DncRepository, type DncEntry } from '@app/consents';
+import { DoNotContactLists, type DncEntry } from '@app/consents';
 import { Clock, Settings } from '@app/shared';
 import { holdsListedValue } from '../../domain/do-not-contact';
 import { SearchCandidates } from '../../search-index/search-candidates.service';
@@ -24,7 +24,7 @@ const ENTRIES_PER_RUN = 100;
 @CommandHandler(PropagateDoNotContactCommand)
 export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDoNotContactCommand> {
   constructor(
-    private readonly entries: DncRepository,
+    private readonly entries: DoNotContactLists,
     private readonly marks: DoNotContactMarks,
     private readonly candidates: SearchCandidates,
     private readonly clock: Clock,
