@@ -5,6 +5,7 @@ import { DncRepository } from '../../libs/consents/src/do-not-contact/dnc.reposi
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
+import { DO_NOT_CONTACT_PROPAGATION } from '@app/profiles';
 import { profileClient, runJob } from '../jobs/job-helpers';
 
 type Entry = Record<string, any>;
@@ -78,10 +79,10 @@ describe('Do-not-contact propagation', () => {
     expect((await entriesOf(listId))[0].Propagation).toBe('Pending');
 
     // Batch size 1: a run stopped after one page leaves the change pending...
-    await runJob(app, 'do-not-contact-propagation', { maxPages: 1 });
+    await runJob(app, DO_NOT_CONTACT_PROPAGATION, { maxPages: 1 });
     expect((await entriesOf(listId))[0].Propagation).toBe('Pending');
     // ...and the next run resumes after it.
-    const run = await runJob(app, 'do-not-contact-propagation');
+    const run = await runJob(app, DO_NOT_CONTACT_PROPAGATION);
     expect(run.outcome).toBe('ok');
     expect((await entriesOf(listId))[0].Propagation).toBe('Complete');
 
@@ -115,7 +116,7 @@ describe('Do-not-contact propagation', () => {
     expect(await profiles.operations(bob)).toEqual(['create']);
 
     // Another run finds nothing to do.
-    const idle = await runJob(app, 'do-not-contact-propagation');
+    const idle = await runJob(app, DO_NOT_CONTACT_PROPAGATION);
     expect(idle.counts).toEqual({ entries: 0, profiles: 0 });
 
     // Leaving the list archives the do-not-contact preference (kept in history).
@@ -124,8 +125,8 @@ describe('Do-not-contact propagation', () => {
       undefined,
       'delete',
     ).then((res) => expect(res.status).toBe(204));
-    await runJob(app, 'do-not-contact-propagation');
-    await runJob(app, 'do-not-contact-propagation');
+    await runJob(app, DO_NOT_CONTACT_PROPAGATION);
+    await runJob(app, DO_NOT_CONTACT_PROPAGATION);
     expect((await entriesOf(listId))[0]).toMatchObject({
       Status: 'Removed',
       Propagation: 'Complete',
@@ -149,7 +150,7 @@ describe('Do-not-contact propagation', () => {
   it('an email added to a profile after its listing gets the mark too', async () => {
     const listId = (await lists('', { Name: 'Late', ListType: 'Email' })).body.ListId;
     await lists(`/${listId}/Entries`, { Entries: [{ Value: 'late@example.com' }] });
-    await runJob(app, 'do-not-contact-propagation');
+    await runJob(app, DO_NOT_CONTACT_PROPAGATION);
     const dana = await profiles.create({ Emails: [emailWithOffers('dana@example.com')] });
     await profiles.complete(dana);
     // A merge adds the listed address: the worker queues the list's mark behind it.
@@ -180,7 +181,7 @@ describe('Do-not-contact propagation', () => {
     await profiles.complete(carl);
     const listId = (await lists('', { Name: 'Registry', ListType: 'Phone' })).body.ListId;
     await lists(`/${listId}/Entries`, { Entries: [{ Value: '1-555-010-7000' }] });
-    await runJob(app, 'do-not-contact-propagation');
+    await runJob(app, DO_NOT_CONTACT_PROPAGATION);
     const profile = await profiles.complete(carl);
     expect(profile.PhoneNumbers[0].PhonePreferences).toEqual([
       expect.objectContaining({

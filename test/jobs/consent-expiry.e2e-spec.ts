@@ -1,5 +1,9 @@
 import request from 'supertest';
-import { JOB_NAMES } from '@app/shared';
+import {
+  CONSENT_EXPIRY,
+  CONSENT_VERSION_NOTIFICATION,
+  DO_NOT_CONTACT_PROPAGATION,
+} from '@app/profiles';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
@@ -13,7 +17,7 @@ import {
 } from './job-helpers';
 
 type Entry = Record<string, any>;
-const EXPIRY = JOB_NAMES.consentExpiry;
+const EXPIRY = CONSENT_EXPIRY;
 
 /**
  * The consent-expiry job: consents and preferences past their
@@ -208,9 +212,9 @@ describe('Scheduled job: consent and preference expiry', () => {
   it('shows each job’s last run and outcome at GET /Jobs/Status, without authorization', async () => {
     const last = (await jobRuns(app, EXPIRY))[0];
     const res = await request(app.http).get('/Profiles/v4/Jobs/Status').expect(200);
-    const expiry = (res.body.Jobs as Entry[]).find((job) => job.Name === EXPIRY)!;
+    const expiry = (res.body.Jobs as Entry[]).find((job) => job.Name === EXPIRY.name)!;
     expect(expiry).toEqual({
-      Name: EXPIRY,
+      Name: EXPIRY.name,
       IntervalMs: 0,
       LastRun: {
         StartedAt: last.startedAt.toISOString(),
@@ -222,9 +226,9 @@ describe('Scheduled job: consent and preference expiry', () => {
       LastFinishedRun: expect.objectContaining({ StartedAt: last.startedAt.toISOString() }),
     });
     expect((res.body.Jobs as Entry[]).map((job) => job.Name)).toEqual([
-      EXPIRY,
-      JOB_NAMES.consentVersionNotification,
-      JOB_NAMES.doNotContactPropagation,
+      EXPIRY.name,
+      CONSENT_VERSION_NOTIFICATION.name,
+      DO_NOT_CONTACT_PROPAGATION.name,
     ]);
     expect(JSON.stringify(res.body)).not.toContain(tenant.clientId);
   });
@@ -269,6 +273,6 @@ describe('Scheduled job: consent expiry with two workers', () => {
     });
     expect(await profiles.operations(id)).toEqual(['create', 'expire']);
     const status = await request(app.http).get('/Profiles/v4/Jobs/Status').expect(200);
-    expect(status.body.Jobs[0]).toMatchObject({ Name: EXPIRY, IntervalMs: 500 });
+    expect(status.body.Jobs[0]).toMatchObject({ Name: EXPIRY.name, IntervalMs: 500 });
   });
 });

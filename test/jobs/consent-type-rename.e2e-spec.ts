@@ -1,13 +1,13 @@
 import request from 'supertest';
 import { TenantAdminService } from '@app/auth';
-import { JOB_NAMES } from '@app/shared';
+import { CONSENT_VERSION_NOTIFICATION } from '@app/profiles';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { startTestApp, type TestApp } from '../harness/test-app';
 import { createConsentType, itemsWith, profileClient, runJob } from './job-helpers';
 
 type Entry = Record<string, any>;
-const CONFIG_EVENTS = JOB_NAMES.consentVersionNotification;
+const CONFIG_EVENTS = CONSENT_VERSION_NOTIFICATION;
 
 /**
  * A consent type's name is a label: after a rename, consents granted

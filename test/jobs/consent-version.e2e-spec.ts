@@ -1,13 +1,14 @@
 import request from 'supertest';
 import { ConfigEventOutbox } from '@app/config';
-import { Clock, JOB_NAMES } from '@app/shared';
+import { CONSENT_VERSION_NOTIFICATION } from '@app/profiles';
+import { Clock } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { createConsentType, itemsWith, profileClient, runJob } from './job-helpers';
 
 type Entry = Record<string, any>;
-const VERSIONS = JOB_NAMES.consentVersionNotification;
+const VERSIONS = CONSENT_VERSION_NOTIFICATION;
 
 /**
  * The new-consent-version job: when a consent type gets a new version, active
@@ -135,7 +136,7 @@ describe('Scheduled job: new consent version notification', () => {
 
   it('shows the last run at GET /Jobs/Status', async () => {
     const res = await request(app.http).get('/Profiles/v4/Jobs/Status').expect(200);
-    expect((res.body.Jobs as Entry[]).find((job) => job.Name === VERSIONS)).toMatchObject({
+    expect((res.body.Jobs as Entry[]).find((job) => job.Name === VERSIONS.name)).toMatchObject({
       LastRun: { Outcome: 'ok', Counts: { events: 1, profiles: 1, consents: 1 } },
     });
   });

@@ -1,6 +1,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import { JOB_NAMES, RedisService } from '@app/shared';
+import { CONSENT_EXPIRY } from '@app/profiles';
+import { RedisService } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
 import { recordEngineCommands } from '../harness/engine-commands';
 import { createTestTenant, type TestTenant } from '../harness/session';
@@ -49,9 +50,9 @@ describe('Scheduled job: expiry through the due-time index', () => {
         : undefined,
     );
     // The first run builds the index (there is none yet); the runs after it read the index.
-    await runJob(app, JOB_NAMES.consentExpiry);
+    await runJob(app, CONSENT_EXPIRY);
     const commands = await recordEngineCommands([app.api, ...app.workers], async () => {
-      const run = await runJob(app, JOB_NAMES.consentExpiry);
+      const run = await runJob(app, CONSENT_EXPIRY);
       expect(run.counts).toMatchObject({ profiles: 0 });
     });
     expect(commands.filter((command) => command.collection === 'profiles')).toEqual([]);
@@ -64,7 +65,7 @@ describe('Scheduled job: expiry through the due-time index', () => {
     await redis.client.del(redis.key('expiry'), redis.key('expiry', 'built'));
 
     app.advance(11 * DAY_MS);
-    const run = await runJob(app, JOB_NAMES.consentExpiry);
+    const run = await runJob(app, CONSENT_EXPIRY);
     expect(run.outcome).toBe('ok');
     expect(run.counts).toMatchObject({ profiles: 4 });
     await eventually(async () => {

@@ -1,17 +1,21 @@
 import request from 'supertest';
-import { JOB_NAMES, JobQueue, JobRunLog, type JobRun, type ScheduledRunPayload } from '@app/shared';
+import {
+  JobQueue,
+  JobRunLog,
+  type JobRun,
+  type ScheduledJobDefinition,
+  type ScheduledRunPayload,
+} from '@app/shared';
 import type { TestTenant } from '../harness/session';
 import { eventually, type TestApp } from '../harness/test-app';
 
 type Entry = Record<string, any>;
-export type ScheduledJob = (typeof JOB_NAMES)[
-  'consentExpiry' | 'consentVersionNotification' | 'doNotContactPropagation'];
 
 export const DAY_MS = 24 * 3600 * 1000;
 
 /** The runs of a scheduled job recorded in job_runs, newest first. */
-export function jobRuns(app: TestApp, name: ScheduledJob): Promise<JobRun[]> {
-  return app.api.get(JobRunLog, { strict: false }).recent(name);
+export function jobRuns(app: TestApp, job: ScheduledJobDefinition): Promise<JobRun[]> {
+  return app.api.get(JobRunLog, { strict: false }).recent(job.name);
 }
 
 /**
@@ -20,13 +24,13 @@ export function jobRuns(app: TestApp, name: ScheduledJob): Promise<JobRun[]> {
  */
 export async function runJob(
   app: TestApp,
-  name: ScheduledJob,
+  job: ScheduledJobDefinition,
   payload: ScheduledRunPayload = {},
 ): Promise<JobRun> {
-  const before = new Set((await jobRuns(app, name)).map((run) => run._id));
-  await app.api.get(JobQueue, { strict: false }).enqueue(name, payload);
+  const before = new Set((await jobRuns(app, job)).map((run) => run._id));
+  await app.api.get(JobQueue, { strict: false }).enqueue(job, payload);
   return eventually(async () => {
-    const run = (await jobRuns(app, name)).find((candidate) => !before.has(candidate._id));
+    const run = (await jobRuns(app, job)).find((candidate) => !before.has(candidate._id));
     return run && run.outcome !== 'running' ? run : undefined;
   });
 }

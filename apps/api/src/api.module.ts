@@ -3,7 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
 import { ConfigurationApiModule } from '@app/config';
 import { DoNotContactApiModule } from '@app/consents';
-import { ProfilesApiModule } from '@app/profiles';
+import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
 
 /** The HTTP process: each area contributes its own controllers and use cases. */
@@ -17,7 +17,7 @@ export class ApiModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
-        QueueModule.forProducer(),
+        QueueModule.forProducer(PROFILE_JOBS),
         AuthApiModule,
         ConfigurationApiModule,
         ProfilesApiModule,

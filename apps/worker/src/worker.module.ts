@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ProfilesWorkerModule } from '@app/profiles';
+import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
 import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
 
 /** The background process: job handlers only, no HTTP. Scales apart from the api. */
@@ -14,7 +14,7 @@ export class WorkerModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
-        QueueModule.forWorker(),
+        QueueModule.forWorker(PROFILE_JOBS),
         ProfilesWorkerModule,
       ],
     };

@@ -1,2 +1,3 @@
 export * from './profiles-api.module';
 export * from './profiles-worker.module';
+export * from './worker/profile-jobs';

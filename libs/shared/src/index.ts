@@ -9,6 +9,7 @@ export * from './validation/query-values';
 export * from './database/database.module';
 export * from './database/duplicate-key';
 export * from './queue/queue.constants';
+export * from './queue/job-definition';
 export * from './queue/queue.module';
 export * from './queue/job-queue.service';
 export * from './queue/lease.service';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { CRASH_POINTS, CrashPoints, JOB_NAMES, JobQueue, Settings } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, JobQueue, Settings } from '@app/shared';
 import type {
   ProfileWrite,
   ProfileWriteKind,
@@ -12,6 +12,7 @@ import { PendingProfileRepository } from '../repositories/pending-profile.reposi
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.repository';
 import { WriteLanes } from './write-lanes';
+import { APPLY_PROFILE_WRITES } from '../worker/profile-jobs';
 
 /** Well inside REQUEST_DEADLINE_MS: a stalled Redis must not turn an accepted write into a 503. */
 const ENQUEUE_TIMEOUT_MS = 1000;
@@ -85,7 +86,7 @@ export class ProfileWriteIntake {
       // The write is already recorded: a slow or absent Redis must not hold the answer.
       const lane = this.lanes.laneOf(write.clientId, write.userId);
       await this.queue.enqueue(
-        JOB_NAMES.applyProfileWrites,
+        APPLY_PROFILE_WRITES,
         {
           clientId: write.clientId,
           profileId: write.profileId,

@@ -1,17 +1,18 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { HandlesJob, JOB_NAMES, JobHandler, JobPayloads, Settings } from '@app/shared';
+import { HandlesJob, JobHandler, Settings } from '@app/shared';
 import { ApplyProfileWritesCommand } from '../commands/apply-profile-writes/apply-profile-writes.command';
 import { SweepPendingWritesCommand } from '../commands/sweep-pending-writes/sweep-pending-writes.command';
+import { APPLY_PROFILE_WRITES, type ApplyProfileWritesPayload } from './profile-jobs';
 
 /* Job handlers and timers only hand off to commands; the use cases live in the handlers. */
 
 @Injectable()
-@HandlesJob(JOB_NAMES.applyProfileWrites)
-export class ApplyProfileWritesJob implements JobHandler<typeof JOB_NAMES.applyProfileWrites> {
+@HandlesJob(APPLY_PROFILE_WRITES)
+export class ApplyProfileWritesJob implements JobHandler<ApplyProfileWritesPayload> {
   constructor(private readonly commands: CommandBus) {}
 
-  async handle(payload: JobPayloads[typeof JOB_NAMES.applyProfileWrites]): Promise<void> {
+  async handle(payload: ApplyProfileWritesPayload): Promise<void> {
     await this.commands.execute(
       new ApplyProfileWritesCommand(
         payload.clientId,

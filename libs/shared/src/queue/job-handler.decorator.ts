@@ -1,15 +1,16 @@
 import { SetMetadata } from '@nestjs/common';
-import type { JobCounts, JobName, JobPayloads, ScheduledJobName } from './queue.constants';
+import type { JobDefinition } from './job-definition';
+import type { JobCounts } from './queue.constants';
 
 export const JOB_HANDLER_METADATA = 'pcp:job-handler';
 
 /**
- * A provider that handles one job name; the worker refuses to start without exactly one.
- * A scheduled job's handler returns what it changed (recorded with the run).
+ * A provider that handles one job; the worker refuses to start without exactly one per
+ * defined job. A scheduled job's handler returns what it changed (recorded with the run).
  */
-export interface JobHandler<N extends JobName> {
-  handle(payload: JobPayloads[N]): Promise<N extends ScheduledJobName ? JobCounts : void>;
+export interface JobHandler<P, R extends void | JobCounts = void> {
+  handle(payload: P): Promise<R>;
 }
 
-export const HandlesJob = (name: JobName): ClassDecorator =>
-  SetMetadata(JOB_HANDLER_METADATA, name);
+export const HandlesJob = (job: JobDefinition<unknown>): ClassDecorator =>
+  SetMetadata(JOB_HANDLER_METADATA, job.name);

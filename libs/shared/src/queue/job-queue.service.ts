@@ -1,14 +1,12 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { isScheduled, type JobDefinition } from './job-definition';
 import {
   BULK_JOBS_QUEUE,
   DEFAULT_JOB_OPTIONS,
-  isScheduledJob,
   type JobLane,
   JOBS_QUEUE,
-  JobName,
-  JobPayloads,
   SCHEDULED_JOB_OPTIONS,
 } from './queue.constants';
 
@@ -21,23 +19,24 @@ export class JobQueue {
   ) {}
 
   /**
-   * Adds a job. Enqueuing a scheduled job's name runs it once now, besides its schedule
+   * Adds a job of `job`'s definition. Enqueuing a scheduled job runs it once now, besides its schedule
    * (tests do this instead of waiting for the interval). While Redis is unreachable the client would hold the command until it
    * reconnects; `timeoutMs` bounds that wait (the caller decides what a late enqueue means).
    * `delayMs`: the job becomes runnable only after that time. `lane: 'bulk'` puts a
    * profile-write job in the background lane (BULK_JOBS_QUEUE).
    */
-  async enqueue<N extends JobName>(
-    name: N,
-    payload: JobPayloads[N],
+  async enqueue<P>(
+    job: JobDefinition<P>,
+    payload: P,
     options: { timeoutMs?: number; delayMs?: number; lane?: JobLane } = {},
   ): Promise<void> {
-    const queue = options.lane === 'bulk' ? this.bulk : this.queue;
+    const { name } = job;
+    const queue = options.lane === 'bulk' && job.lanes === 'both' ? this.bulk : this.queue;
     if (options.timeoutMs !== undefined && queue.client.status !== 'ready') {
       // Disconnected: the command would only wait in the client's queue until the timeout.
       throw new Error(`enqueue of ${name}: Redis is not connected`);
     }
-    const jobOptions = isScheduledJob(name) ? SCHEDULED_JOB_OPTIONS : DEFAULT_JOB_OPTIONS;
+    const jobOptions = isScheduled(job) ? SCHEDULED_JOB_OPTIONS : DEFAULT_JOB_OPTIONS;
     const added = queue.add(name, payload, {
       ...jobOptions,
       ...(options.delayMs ? { delay: options.delayMs } : {}),

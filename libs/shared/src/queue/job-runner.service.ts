@@ -1,22 +1,24 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { Settings } from '../settings/settings';
+import {
+  isScheduled,
+  JOB_DEFINITIONS,
+  type JobDefinition,
+  type ScheduledJobDefinition,
+} from './job-definition';
 import { JOB_HANDLER_METADATA, JobHandler } from './job-handler.decorator';
 import { JobRunLog } from './job-run-log.service';
 import { LeaseService } from './lease.service';
-import {
-  BULK_JOBS_QUEUE,
-  isScheduledJob,
-  JOB_NAMES,
-  JobCounts,
-  JOBS_QUEUE,
-  JobName,
-  SCHEDULED_JOB_OPTIONS,
-  SCHEDULED_JOBS,
-  ScheduledJobName,
-} from './queue.constants';
+import { BULK_JOBS_QUEUE, JobCounts, JOBS_QUEUE, SCHEDULED_JOB_OPTIONS } from './queue.constants';
 
 /** A scheduled run holds this lease while it runs (renewed), so runs never overlap. */
 const RUN_LEASE_TTL_MS = 60000;
@@ -24,10 +26,11 @@ const RUN_LEASE_TTL_MS = 60000;
 const SCHEDULE_REFRESH_MS = 60000;
 
 /**
- * The consumer side: binds each job name to the one provider decorated with
- * `@HandlesJob(name)`. It refuses to start when a job name has no handler or two, so a
- * job can never sit in Redis with nobody to run it. It also registers the schedules of
- * SCHEDULED_JOBS and records every scheduled run in `job_runs`.
+ * The consumer side: binds each defined job (JOB_DEFINITIONS, from the libs through the
+ * app) to the one provider decorated with `@HandlesJob(definition)`. It refuses to start
+ * when a defined job has no handler or two, or a handler's job is not defined, so a job can
+ * never sit in Redis with nobody to run it. It also registers the schedules of the
+ * scheduled jobs and records every scheduled run in `job_runs`.
  */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -42,36 +45,39 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly settings: Settings,
     private readonly runs: JobRunLog,
     private readonly lease: LeaseService,
+    @Inject(JOB_DEFINITIONS) private readonly jobs: JobDefinition<unknown>[],
   ) {}
 
   onApplicationBootstrap(): void {
-    const handlers = new Map<JobName, JobHandler<JobName>>();
+    const handlers = new Map<string, JobHandler<unknown, void | JobCounts>>();
     for (const wrapper of this.discovery.getProviders()) {
       if (!wrapper.metatype || !wrapper.instance) continue;
-      const name = this.reflector.get<JobName | undefined>(JOB_HANDLER_METADATA, wrapper.metatype);
+      const name = this.reflector.get<string | undefined>(JOB_HANDLER_METADATA, wrapper.metatype);
       if (!name) continue;
       if (handlers.has(name)) throw new Error(`Two handlers for job "${name}"`);
-      handlers.set(name, wrapper.instance as JobHandler<JobName>);
+      if (!this.jobs.some((job) => job.name === name))
+        throw new Error(`A handler for job "${name}", which no lib defines to the app`);
+      handlers.set(name, wrapper.instance as JobHandler<unknown, void | JobCounts>);
     }
-    for (const name of Object.values(JOB_NAMES)) {
-      const handler = handlers.get(name);
-      if (!handler) throw new Error(`No handler for job "${name}"`);
+    for (const job of this.jobs) {
+      const handler = handlers.get(job.name);
+      if (!handler) throw new Error(`No handler for job "${job.name}"`);
       // The promise settles when processing stops: with an error when Redis failed while
       // Bull recorded a job's outcome (the job is then retried as stalled). Logged: left
-      // unhandled, it would end the process. Profile writes are served in both lanes, each
-      // with the full concurrency (see BULK_JOBS_QUEUE).
-      const lanes = name === JOB_NAMES.applyProfileWrites ? [this.queue, this.bulk] : [this.queue];
+      // unhandled, it would end the process. Jobs served in both lanes get the full
+      // concurrency in each (see BULK_JOBS_QUEUE).
+      const lanes = job.lanes === 'both' ? [this.queue, this.bulk] : [this.queue];
       for (const lane of lanes) {
         lane
-          .process(name, this.settings.workerConcurrency, async (job: Job) => {
-            if (isScheduledJob(name)) {
-              await this.runScheduled(name, job, handler as JobHandler<ScheduledJobName>);
+          .process(job.name, this.settings.workerConcurrency, async (run: Job) => {
+            if (isScheduled(job)) {
+              await this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>);
             } else {
-              await handler.handle(job.data);
+              await handler.handle(run.data);
             }
           })
           .catch((error: unknown) =>
-            this.logger.warn(`processing of "${name}" jobs stopped: ${String(error)}`),
+            this.logger.warn(`processing of "${job.name}" jobs stopped: ${String(error)}`),
           );
       }
     }
@@ -98,7 +104,9 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    */
   private async registerSchedules(): Promise<void> {
     const existing = await this.queue.getRepeatableJobs();
-    for (const { name, intervalSetting } of SCHEDULED_JOBS) {
+    for (const { name, intervalSetting } of this.jobs.filter((job): job is ScheduledJobDefinition =>
+      isScheduled(job),
+    )) {
       const every = this.settings[intervalSetting];
       for (const repeat of existing) {
         if (repeat.name === name && Number(repeat.every) !== every) {
@@ -116,9 +124,9 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    * run of the same job in progress (a slow run outlasting its interval) is skipped.
    */
   private async runScheduled(
-    name: ScheduledJobName,
+    { name }: ScheduledJobDefinition,
     job: Job,
-    handler: JobHandler<ScheduledJobName>,
+    handler: JobHandler<unknown, JobCounts>,
   ): Promise<void> {
     const trigger = job.opts.repeat ? 'schedule' : 'trigger';
     const runId = await this.runs.start(name, String(job.id), trigger, new Date());
@@ -134,7 +142,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       RUN_LEASE_TTL_MS / 3,
     );
     try {
-      const counts: JobCounts = await handler.handle(job.data as object);
+      const counts: JobCounts = await handler.handle(job.data);
       this.logger.log(`${name}: ok ${JSON.stringify(counts)}`);
       await this.runs.finish(runId, 'ok', new Date(), { counts });
     } catch (error) {

@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import {
   ApiOkResponse,
   ApiOperation,
@@ -8,7 +8,12 @@ import {
 } from '@nestjs/swagger';
 import { Settings } from '../settings/settings';
 import { JobRunLog } from './job-run-log.service';
-import { SCHEDULED_JOBS } from './queue.constants';
+import {
+  isScheduled,
+  JOB_DEFINITIONS,
+  type JobDefinition,
+  type ScheduledJobDefinition,
+} from './job-definition';
 
 export class JobRunDto {
   @ApiProperty({ format: 'date-time' }) StartedAt: string;
@@ -51,6 +56,7 @@ export class JobStatusController {
   constructor(
     private readonly runs: JobRunLog,
     private readonly settings: Settings,
+    @Inject(JOB_DEFINITIONS) private readonly jobs: JobDefinition<unknown>[],
   ) {}
 
   @Get('Status')
@@ -65,16 +71,18 @@ export class JobStatusController {
   @ApiOkResponse({ type: JobStatusListDto })
   async status(): Promise<JobStatusListDto> {
     const Jobs = await Promise.all(
-      SCHEDULED_JOBS.map(async ({ name, intervalSetting }) => {
-        const recent = await this.runs.recent(name);
-        const finished = recent.find((run) => run.outcome !== 'running');
-        return {
-          Name: name,
-          IntervalMs: this.settings[intervalSetting],
-          LastRun: recent[0] ? toJobRunDto(recent[0]) : null,
-          LastFinishedRun: finished ? toJobRunDto(finished) : null,
-        };
-      }),
+      this.jobs
+        .filter((job): job is ScheduledJobDefinition => isScheduled(job))
+        .map(async ({ name, intervalSetting }) => {
+          const recent = await this.runs.recent(name);
+          const finished = recent.find((run) => run.outcome !== 'running');
+          return {
+            Name: name,
+            IntervalMs: this.settings[intervalSetting],
+            LastRun: recent[0] ? toJobRunDto(recent[0]) : null,
+            LastFinishedRun: finished ? toJobRunDto(finished) : null,
+          };
+        }),
     );
     return { Jobs };
   }

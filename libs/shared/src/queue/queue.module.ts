@@ -4,6 +4,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ClockModule } from '../clock';
 import { Settings } from '../settings/settings';
+import { JOB_DEFINITIONS, type JobDefinition } from './job-definition';
 import { JobQueue } from './job-queue.service';
 import { JobRunLog } from './job-run-log.service';
 import { JobRun, JobRunSchema } from './job-run.schema';
@@ -34,26 +35,35 @@ const bullImports = [
  */
 @Module({})
 export class QueueModule {
-  /** Producer side (the api, and the worker when it schedules); serves GET Jobs/Status. */
-  static forProducer(): DynamicModule {
+  /**
+   * Producer side (the api); serves GET Jobs/Status. `jobs`: the job definitions of the
+   * libs the app composes.
+   */
+  static forProducer(jobs: JobDefinition<unknown>[]): DynamicModule {
     return {
       module: QueueModule,
       global: true,
       imports: bullImports,
       controllers: [JobStatusController],
-      providers: [JobQueue, LeaseService, JobRunLog],
-      exports: [JobQueue, LeaseService, JobRunLog],
+      providers: [JobQueue, LeaseService, JobRunLog, { provide: JOB_DEFINITIONS, useValue: jobs }],
+      exports: [JobQueue, LeaseService, JobRunLog, JOB_DEFINITIONS],
     };
   }
 
-  /** Producer and consumer side (the worker). */
-  static forWorker(): DynamicModule {
+  /** Producer and consumer side (the worker): runs a handler for each of `jobs`. */
+  static forWorker(jobs: JobDefinition<unknown>[]): DynamicModule {
     return {
       module: QueueModule,
       global: true,
       imports: [...bullImports, DiscoveryModule],
-      providers: [JobQueue, LeaseService, JobRunLog, JobRunner],
-      exports: [JobQueue, LeaseService, JobRunLog],
+      providers: [
+        JobQueue,
+        LeaseService,
+        JobRunLog,
+        JobRunner,
+        { provide: JOB_DEFINITIONS, useValue: jobs },
+      ],
+      exports: [JobQueue, LeaseService, JobRunLog, JOB_DEFINITIONS],
     };
   }
 }

@@ -5,7 +5,6 @@ import {
   ConflictError,
   CRASH_POINTS,
   CrashPoints,
-  JOB_NAMES,
   JobQueue,
   LeaseService,
   Settings,
@@ -34,6 +33,7 @@ import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
 import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
 import { WriteStarts } from './write-starts';
 import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
+import { APPLY_PROFILE_WRITES } from '../../worker/profile-jobs';
 
 const LEASE_TTL_MS = 30000;
 /** The lease is renewed this often while the work runs (a long write keeps it). */
@@ -107,7 +107,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       // back to the queue, later, and ends.
       const delayMs = Math.min(BUSY_DELAY_MAX_MS, BUSY_DELAY_MS * 2 ** (busy ?? 0));
       await this.queue.enqueue(
-        JOB_NAMES.applyProfileWrites,
+        APPLY_PROFILE_WRITES,
         {
           clientId,
           profileId,
@@ -151,7 +151,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       `lease of ${clientId}|${profileId} lapsed while this job saved: re-applying after its saves`,
     );
     await this.queue.enqueue(
-      JOB_NAMES.applyProfileWrites,
+      APPLY_PROFILE_WRITES,
       { clientId, profileId, lane: 'bulk' },
       { lane: 'bulk' },
     );

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { JOB_NAMES, JobQueue, Settings } from '@app/shared';
+import { JobQueue, Settings } from '@app/shared';
 import { PendingProfileRepository } from '../../repositories/pending-profile.repository';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { SweepPendingWritesCommand } from './sweep-pending-writes.command';
+import { APPLY_PROFILE_WRITES } from '../../worker/profile-jobs';
 
 const MARKERS_PER_SWEEP = 500;
 
@@ -46,7 +47,7 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
         await this.markers.mark(clientId, profileId, marker.since);
       }
       await this.queue.enqueue(
-        JOB_NAMES.applyProfileWrites,
+        APPLY_PROFILE_WRITES,
         { clientId, profileId, lane: 'bulk' },
         { lane: 'bulk' },
       );

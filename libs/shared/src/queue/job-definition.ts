@@ -1,0 +1,47 @@
+import type { Settings } from '../settings/settings';
+import type { ScheduledRunPayload } from './queue.constants';
+
+/** Settings fields holding a number (a schedule's interval in ms). */
+export type IntervalSetting = {
+  [K in keyof Settings]-?: Settings[K] extends number ? K : never;
+}[keyof Settings];
+
+/**
+ * A job, as the lib that owns it defines it (`defineJob`): its name, the type of its
+ * payload (the contract between the producer and the handler), the lanes it is served in
+ * and, for a scheduled job, the setting holding its interval. Producers enqueue the
+ * definition, the handler is marked `@HandlesJob(definition)`, and the apps hand every
+ * definition to QueueModule, whose worker side refuses to start when a defined job has no
+ * handler or two.
+ */
+export interface JobDefinition<P = unknown> {
+  readonly name: string;
+  /** 'both': served in the interactive and the bulk lane (profile writes); else 'main'. */
+  readonly lanes: 'main' | 'both';
+  /** A scheduled job (a Bull repeatable job): the interval's setting; 0 turns it off. */
+  readonly intervalSetting?: IntervalSetting;
+  /** Never set: carries the payload type. */
+  readonly payloadType?: P;
+}
+
+/** A scheduled job's definition: its runs take a ScheduledRunPayload. */
+export type ScheduledJobDefinition = JobDefinition<ScheduledRunPayload> & {
+  readonly intervalSetting: IntervalSetting;
+};
+
+export function defineJob<P>(definition: Omit<JobDefinition<P>, 'payloadType'>): JobDefinition<P> {
+  return definition;
+}
+
+export function defineScheduledJob(
+  definition: Omit<ScheduledJobDefinition, 'payloadType' | 'lanes'>,
+): ScheduledJobDefinition {
+  return { ...definition, lanes: 'main' };
+}
+
+export function isScheduled(job: JobDefinition<unknown>): job is ScheduledJobDefinition {
+  return job.intervalSetting !== undefined;
+}
+
+/** The injection token of every job definition the app runs or produces (QueueModule). */
+export const JOB_DEFINITIONS = Symbol('JOB_DEFINITIONS');

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { DiscoveryService, Reflector } from '@nestjs/core';
+import type { Queue } from 'bull';
+import type { Settings } from '../settings/settings';
+import { defineJob, defineScheduledJob, type JobDefinition } from './job-definition';
+import { HandlesJob } from './job-handler.decorator';
+import type { JobRunLog } from './job-run-log.service';
+import { JobRunner } from './job-runner.service';
+import type { LeaseService } from './lease.service';
+
+/*
+ * How the worker binds the jobs the libs define to their handlers. The queues are stand-ins
+ * that record which job names they were told to process: what is tested is the binding,
+ * not Bull (the e2e suites run the real queue).
+ */
+
+const WRITE = defineJob<{ id: number }>({ name: 'write', lanes: 'both' });
+const NIGHTLY = defineScheduledJob({ name: 'nightly', intervalSetting: 'consentExpiryIntervalMs' });
+
+@Injectable()
+@HandlesJob(WRITE)
+class WriteJob {
+  handle = async () => undefined;
+}
+
+@Injectable()
+@HandlesJob(NIGHTLY)
+class NightlyJob {
+  handle = async () => ({});
+}
+
+@Injectable()
+@HandlesJob(NIGHTLY)
+class SecondNightlyJob {
+  handle = async () => ({});
+}
+
+function fakeQueue() {
+  const processed: string[] = [];
+  const queue = {
+    process: (name: string) => {
+      processed.push(name);
+      return new Promise(() => undefined);
+    },
+    getRepeatableJobs: async () => [],
+    add: async () => undefined,
+    removeRepeatableByKey: async () => undefined,
+  };
+  return { queue: queue as unknown as Queue, processed };
+}
+
+function runner(jobs: JobDefinition<unknown>[], handlerClasses: (new () => object)[]) {
+  const main = fakeQueue();
+  const bulk = fakeQueue();
+  const discovery = {
+    getProviders: () => handlerClasses.map((metatype) => ({ metatype, instance: new metatype() })),
+  } as unknown as DiscoveryService;
+  const settings = { workerConcurrency: 2, consentExpiryIntervalMs: 0 } as Settings;
+  const jobRunner = new JobRunner(
+    main.queue,
+    bulk.queue,
+    discovery,
+    new Reflector(),
+    settings,
+    {} as JobRunLog,
+    {} as LeaseService,
+    jobs,
+  );
+  return { jobRunner, main: main.processed, bulk: bulk.processed };
+}
+
+describe('JobRunner', () => {
+  it('serves each defined job in its lanes', () => {
+    const { jobRunner, main, bulk } = runner([WRITE, NIGHTLY], [WriteJob, NightlyJob]);
+    jobRunner.onApplicationBootstrap();
+    jobRunner.onApplicationShutdown();
+    expect(main).toEqual(['write', 'nightly']);
+    expect(bulk).toEqual(['write']);
+  });
+
+  it('refuses to start when a defined job has no handler', () => {
+    const { jobRunner } = runner([WRITE, NIGHTLY], [WriteJob]);
+    expect(() => jobRunner.onApplicationBootstrap()).toThrow('No handler for job "nightly"');
+  });
+
+  it('refuses to start with two handlers for one job', () => {
+    const { jobRunner } = runner([WRITE, NIGHTLY], [WriteJob, NightlyJob, SecondNightlyJob]);
+    expect(() => jobRunner.onApplicationBootstrap()).toThrow('Two handlers for job "nightly"');
+  });
+
+  it('refuses to start with a handler for a job no lib defined to the app', () => {
+    const { jobRunner } = runner([WRITE], [WriteJob, NightlyJob]);
+    expect(() => jobRunner.onApplicationBootstrap()).toThrow(/job "nightly", which no lib defines/);
+  });
+});
