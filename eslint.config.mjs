@@ -10,16 +10,40 @@ const noForeignRepositories = {
   importNamePattern: 'Repository$',
   message: "another lib's repository: use the port, command or query it exports",
 };
+// The engine is reached through repositories only: a model or connection is injected
+// nowhere else, so every query sits where its tenant scope and its cost are reviewed.
+const noModelInjection = {
+  name: '@nestjs/mongoose',
+  importNames: ['InjectModel', 'InjectConnection'],
+  message: 'inject models and connections in a *.repository.ts file only',
+};
+// Domain code knows nothing of the transport: wire shapes reach it through ports.
+const noTransport = {
+  group: ['**/http/*', '**/dto/*', '**/mapping/*', '@nestjs/swagger', 'fastify'],
+  message: 'domain code imports nothing from http/, dto/ or mapping/ (nor the HTTP framework)',
+};
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.data/**', 'scripts/**', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.tools/**',
+      '.data/**',
+      'scripts/**',
+      'eslint.config.mjs',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
@@ -28,20 +52,37 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noForeignRepositories] }] },
   },
   {
-    // Domain code knows nothing of the transport: wire shapes reach it through ports.
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['**/*.repository.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noModelInjection], patterns: [noForeignRepositories] },
+      ],
+    },
+  },
+  {
     files: ['libs/**/domain/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
+        { paths: [noModelInjection], patterns: [noForeignRepositories, noTransport] },
+      ],
+    },
+  },
+  {
+    // Composite keys (`<client>|...`) are built in each lib's keys.ts only: one place per
+    // lib says how a tenant's documents are addressed.
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['**/keys.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
         {
-          patterns: [
-            noForeignRepositories,
-            {
-              group: ['**/http/*', '**/dto/*', '**/mapping/*', '@nestjs/swagger', 'fastify'],
-              message: 'domain code imports nothing from http/, dto/ or mapping/ (nor the HTTP framework)',
-            },
-          ],
+          selector:
+            "TemplateLiteral:matches([expressions.0.name='clientId'], [expressions.0.property.name='clientId']) > TemplateElement[value.raw=/^\\|/]",
+          message: "build composite keys in the lib's keys.ts",
         },
       ],
     },

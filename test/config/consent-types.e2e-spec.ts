@@ -1,7 +1,7 @@
 import { QueryBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import { FindConsentTypeQuery } from '../../libs/config/src/common/cross-area';
-import { ConfigEventOutbox } from '../../libs/config/src/consent-types/config-event-outbox.service';
+import { ConfigEventOutbox } from '../../libs/config/src/consent-types/config-event-outbox.repository';
 import { ConsentTypeCatalog } from '../../libs/config/src/consent-types/consent-type-catalog.service';
 import { TenantAdminService } from '@app/auth';
 import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
@@ -55,7 +55,7 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
 
   async function eventsOf(typeId: number): Promise<any[]> {
     const outbox = app.api.get(ConfigEventOutbox);
-    const pending = await outbox.pending(10000);
+    const pending = await outbox.pendingAcrossTenants(10000);
     return pending.filter((event) => event.clientId === tenant.clientId && event.typeId === typeId);
   }
 

@@ -1,7 +1,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { NAME_CLAIM_GRACE_MS } from '../../libs/config/src/common/config-bookkeeping.service';
+import { NAME_CLAIM_GRACE_MS } from '../../libs/config/src/common/config-bookkeeping.repository';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { startTestApp, type TestApp } from '../harness/test-app';
 

@@ -1,10 +1,11 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { alternateIdClaimKey } from '../../libs/profiles/src/domain/alternate-id-claim.schema';
+
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
+import { alternateIdClaimKey } from '../../libs/profiles/src/keys';
 
 /**
  * GET, POST (upsert), PUT and PATCH of /{clientId}/Profile/AlternateId?alternateIdType=&alternateId=,

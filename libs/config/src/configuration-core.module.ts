@@ -6,7 +6,7 @@ import {
   ConfigStamp,
   ConfigStampSchema,
 } from './common/config-bookkeeping.schema';
-import { ConfigBookkeeping } from './common/config-bookkeeping.service';
+import { ConfigBookkeeping } from './common/config-bookkeeping.repository';
 
 const providers = [ConfigBookkeeping];
 

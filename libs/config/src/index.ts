@@ -6,7 +6,7 @@ export { ConfigurationReaderModule } from './reader/configuration-reader.module'
 export { ConfigurationReader } from './reader/configuration-reader.service';
 export type { ClientVocabulary } from './reader/client-vocabulary';
 export { ConsentTypeCatalog } from './consent-types/consent-type-catalog.service';
-export { ConfigEventOutbox } from './consent-types/config-event-outbox.service';
+export { ConfigEventOutbox } from './consent-types/config-event-outbox.repository';
 export type { ConsentTypeDetails } from './consent-types/consent-type.mapper';
 export {
   CONSENT_TYPE_RENAMED,

@@ -14,7 +14,7 @@ export * from './queue/queue.module';
 export * from './queue/job-queue.service';
 export * from './queue/lease.service';
 export * from './queue/job-handler.decorator';
-export * from './queue/job-run-log.service';
+export * from './queue/job-run-log.repository';
 export * from './queue/job-run.schema';
 export * from './clock';
 export * from './wire/edited.dto';

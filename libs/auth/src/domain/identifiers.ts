@@ -23,8 +23,3 @@ export function isPlainName(value: string, maxLength: number): boolean {
   }
   return true;
 }
-
-/** `_id` of a user document. */
-export function userKey(clientId: string, userId: string): string {
-  return `${clientId}|${userId}`;
-}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { userKey } from '../domain/identifiers';
+import { userKey } from '../keys';
 import type { TenantUser } from '../domain/tenant';
 import { UserAccount } from '../schemas/user.schema';
 

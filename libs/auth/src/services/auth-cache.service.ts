@@ -9,6 +9,7 @@ import {
 } from '../repositories/oauth-client.repository';
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
+import { userKey } from '../keys';
 import { AuthStampChannel } from './auth-stamp-channel';
 
 /** Entries one process keeps per kind before it starts over (bounded memory). */
@@ -236,7 +237,7 @@ export class AuthCache implements OnModuleDestroy {
   }
 
   user(clientId: string, userId: string, stamps: AuthStamps | null): Promise<TenantUser | null> {
-    return this.cached(this.userCache, `${clientId}|${userId}`, stamps?.tenant, () =>
+    return this.cached(this.userCache, userKey(clientId, userId), stamps?.tenant, () =>
       this.users.find(clientId, userId),
     );
   }

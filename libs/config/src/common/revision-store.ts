@@ -26,15 +26,6 @@ export interface NamedRevision extends Revisioned {
   nameKey: string;
 }
 
-export function revisionKey(
-  clientId: string,
-  kind: string,
-  entryId: number,
-  revision: number,
-): string {
-  return `${clientId}|${kind}|${entryId}|${revision}`;
-}
-
 /** Keeps the highest revision of each entry, in the order entries first appear. */
 export function latestRevisions<T extends { revision: number }>(
   revisions: T[],

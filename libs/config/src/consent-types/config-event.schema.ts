@@ -30,5 +30,5 @@ export class ConfigEvent {
   @Prop({ type: Number }) cursor?: number;
 }
 export const ConfigEventSchema = SchemaFactory.createForClass(ConfigEvent);
-// Serves: ConfigEventOutbox.pending (unprocessed events of every client, oldest first).
+// Serves: ConfigEventOutbox.pendingAcrossTenants (unprocessed events of every client, oldest first).
 ConfigEventSchema.index({ processedAt: 1, at: 1 });

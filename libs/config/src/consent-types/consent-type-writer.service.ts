@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { ConflictError, InvalidInputError, textKey } from '@app/shared';
-import { ConfigBookkeeping } from '../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../common/config-bookkeeping.repository';
 import {
   ConsentTypeDeactivatedEvent,
   ConsentTypeRenamedEvent,
@@ -9,7 +9,7 @@ import {
 } from '../common/cross-area';
 import { editedOnUpdate, validateInput } from '../common/entry-request';
 import { saveWithRetry } from '../common/save-with-retry';
-import { ConfigEventOutbox } from './config-event-outbox.service';
+import { ConfigEventOutbox } from './config-event-outbox.repository';
 import { consentTypeProblems, missingVersions, repeatedVersion } from './domain/consent-type.rules';
 import { toStoredConsentType } from './consent-type.input';
 import { toConsentTypeDto } from './consent-type.mapper';

@@ -6,12 +6,9 @@ import {
   type StoredEdited,
 } from '../common/entry-request';
 import { versionKeyOf } from './domain/consent-type.rules';
-import {
-  consentTypeKey,
-  type StoredConsentType,
-  type StoredConsentVersion,
-} from './consent-type.schema';
+import { type StoredConsentType, type StoredConsentVersion } from './consent-type.schema';
 import type { ConsentTypeDto, ConsentVersionDto } from './dto/consent-type.dto';
+import { consentTypeKey } from '../keys';
 
 /**
  * A validated consent type body → the stored document. Versions already stored (matched

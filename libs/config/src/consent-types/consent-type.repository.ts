@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { RevisionStore } from '../common/revision-store';
-import { consentTypeKey, StoredConsentType } from './consent-type.schema';
+import { StoredConsentType } from './consent-type.schema';
+import { consentTypeKey } from '../keys';
 
 /** The `config_consent_types` revisions; every method is scoped by client id. */
 @Injectable()

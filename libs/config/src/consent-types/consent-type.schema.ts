@@ -82,10 +82,6 @@ ConsentTypeSchema.index({ clientId: 1, current: 1, typeId: 1 });
 // Serves: lookups by name (FindConsentTypeQuery, ConsentTypeCatalog.findByName, create pre-check).
 ConsentTypeSchema.index({ clientId: 1, nameKey: 1, current: 1 });
 
-export function consentTypeKey(clientId: string, typeId: number, revision: number): string {
-  return `${clientId}|consent-type|${typeId}|${revision}`;
-}
-
 export const CONSENT_TYPE_KIND = 'consent-type';
 
 /** Every name a consent type keeps claimed: the current one and all former ones. */

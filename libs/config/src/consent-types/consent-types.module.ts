@@ -4,7 +4,7 @@ import { ConfigurationCoreModule } from '../configuration-core.module';
 import { CreateConsentTypesHandler } from './commands/create-consent-types/create-consent-types.handler';
 import { PublishConsentVersionHandler } from './commands/publish-consent-version/publish-consent-version.handler';
 import { UpdateConsentTypeHandler } from './commands/update-consent-type/update-consent-type.handler';
-import { ConfigEventOutbox } from './config-event-outbox.service';
+import { ConfigEventOutbox } from './config-event-outbox.repository';
 import { ConfigEvent, ConfigEventSchema } from './config-event.schema';
 import { ConsentTypeCatalog } from './consent-type-catalog.service';
 import { ConsentTypeWriter } from './consent-type-writer.service';

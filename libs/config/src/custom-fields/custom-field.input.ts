@@ -4,7 +4,7 @@ import { orUndefined, type StoredEdited } from '../common/entry-request';
 import type { CustomFieldType } from './domain/custom-field-value';
 import type { DefinitionShape } from './domain/custom-field-definition.rules';
 import { UpdateRule } from './domain/update-rules';
-import { customFieldKey, type StoredCustomField } from './custom-field.schema';
+import { type StoredCustomField } from './custom-field.schema';
 import {
   DateTimeCustomFieldDto,
   NumericCustomFieldDto,
@@ -12,6 +12,7 @@ import {
   TextCustomFieldDto,
 } from './dto/custom-field.dto';
 import type { AnyCustomFieldDto } from './custom-field.mapper';
+import { customFieldKey } from '../keys';
 
 /** The DTO class that validates a definition of each type. */
 export const DTO_CLASS: Record<CustomFieldType, ClassConstructor<AnyCustomFieldDto>> = {

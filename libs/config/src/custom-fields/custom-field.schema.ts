@@ -65,8 +65,4 @@ CustomFieldSchema.index({ clientId: 1, current: 1, fieldId: 1 });
 // Serves: lookups by name (CustomFieldCatalog.findByName) and the name pre-check of a create.
 CustomFieldSchema.index({ clientId: 1, nameKey: 1, current: 1 });
 
-export function customFieldKey(clientId: string, fieldId: number, revision: number): string {
-  return `${clientId}|custom-field|${fieldId}|${revision}`;
-}
-
 export const CUSTOM_FIELD_KIND = 'custom-field';

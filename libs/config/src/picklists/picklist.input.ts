@@ -1,7 +1,8 @@
 import { textKey } from '@app/shared';
 import { orUndefined, type StoredEdited } from '../common/entry-request';
 import type { PicklistDto } from './picklist.dto';
-import { picklistKey, type StoredPicklist } from './picklist.schema';
+import { type StoredPicklist } from './picklist.schema';
+import { picklistKey } from '../keys';
 
 /** A validated picklist body → the stored document (names trimmed, absent fields omitted). */
 export function toStoredPicklist(

@@ -48,8 +48,4 @@ PicklistSchema.index({ clientId: 1, current: 1, picklistId: 1 });
 // Serves: the name pre-check of a create (which of these names exist already).
 PicklistSchema.index({ clientId: 1, nameKey: 1, current: 1 });
 
-export function picklistKey(clientId: string, picklistId: number, revision: number): string {
-  return `${clientId}|picklist|${picklistId}|${revision}`;
-}
-
 export const PICKLIST_KIND = 'picklist';

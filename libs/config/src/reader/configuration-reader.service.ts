@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigBookkeeping } from '../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../common/config-bookkeeping.repository';
 import { ConsentTypeCatalog } from '../consent-types/consent-type-catalog.service';
 import { CustomFieldCatalog } from '../custom-fields/custom-field-catalog.service';
 import { ProgramRepository } from '../programs/repositories/program.repository';

@@ -4,9 +4,7 @@ import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { DncEntry, DncList, type DncListType, DncPendingChange } from './domain/dnc-list.schema';
-
-const listKey = (clientId: string, listId: number) => `${clientId}|${listId}`;
-const entryKey = (clientId: string, listId: number, key: string) => `${clientId}|${listId}|${key}`;
+import { dncEntryKey, dncListKey } from '../keys';
 
 /** The `dnc_lists` and `dnc_entries` collections; every method is scoped by client id. */
 @Injectable()
@@ -22,7 +20,7 @@ export class DncRepository {
   }
 
   findList(clientId: string, listId: number): Promise<DncList | null> {
-    return this.lists.findById(listKey(clientId, listId)).lean<DncList>().exec();
+    return this.lists.findById(dncListKey(clientId, listId)).lean<DncList>().exec();
   }
 
   /** Claims the next list id by inserting the list (the unique `_id` decides). */
@@ -34,7 +32,7 @@ export class DncRepository {
       .lean<DncList[]>()
       .exec();
     for (let listId = (last?.listId ?? 0) + 1; ; listId++) {
-      const doc: DncList = { ...list, _id: listKey(list.clientId, listId), listId };
+      const doc: DncList = { ...list, _id: dncListKey(list.clientId, listId), listId };
       try {
         await this.lists.create(doc);
         return doc;
@@ -61,7 +59,7 @@ export class DncRepository {
 
   findEntry(clientId: string, listId: number, key: string): Promise<DncEntry | null> {
     return this.entries
-      .findById(entryKey(clientId, listId, key))
+      .findById(dncEntryKey(clientId, listId, key))
       .lean<DncEntry>()
       .exec();
   }
@@ -80,7 +78,7 @@ export class DncRepository {
     changedBy: string;
     at: Date;
   }): Promise<'added' | 'unchanged'> {
-    const _id = entryKey(entry.clientId, entry.listId, entry.key);
+    const _id = dncEntryKey(entry.clientId, entry.listId, entry.key);
     const existing = await this.entries.findById(_id).lean<DncEntry>().exec();
     if (existing?.state === 'listed') return 'unchanged';
     const doc = {
@@ -111,7 +109,7 @@ export class DncRepository {
     changedBy: string,
     at: Date,
   ): Promise<boolean> {
-    const _id = entryKey(clientId, listId, key);
+    const _id = dncEntryKey(clientId, listId, key);
     const existing = await this.entries.findById(_id).lean<DncEntry>().exec();
     if (existing?.state !== 'listed') return false;
     await this.entries
@@ -152,7 +150,7 @@ export class DncRepository {
       lists.flatMap((list) =>
         keys.map((key) =>
           this.entries
-            .findById(entryKey(clientId, list.listId, key))
+            .findById(dncEntryKey(clientId, list.listId, key))
             .lean<DncEntry>()
             .exec(),
         ),
@@ -165,7 +163,7 @@ export class DncRepository {
    * Changes not yet applied to the profiles (any client), oldest first: the entries named
    * by the pending-change markers (a scan of the backlog only), each read by `_id`.
    */
-  async pendingPropagation(limit: number): Promise<DncEntry[]> {
+  async pendingPropagationAcrossTenants(limit: number): Promise<DncEntry[]> {
     const markers = await this.pending.find({}).lean<DncPendingChange[]>().exec();
     markers.sort(
       (a, b) => a.changedAt.getTime() - b.changedAt.getTime() || a._id.localeCompare(b._id),

@@ -1,5 +1,4 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { textKey } from '@app/shared';
 
 /**
  * Which profile holds an alternate id. `_id` is `<clientId>|<type>|<value>` lower-cased:
@@ -36,7 +35,3 @@ export class AlternateIdClaimEnd {
 export const AlternateIdClaimEndSchema = SchemaFactory.createForClass(AlternateIdClaimEnd);
 // No secondary index: claims are read, inserted and deleted by `_id` only (a deleted
 // profile's claims are released pair by pair from its stored alternate ids).
-
-export function alternateIdClaimKey(clientId: string, type: string, value: string): string {
-  return `${clientId}|${textKey(type)}|${textKey(value)}`;
-}

@@ -18,6 +18,7 @@ import type {
 } from './profile-history.schema';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
+import { historyEntryKey } from '../keys';
 
 type Item = Record<string, unknown>;
 
@@ -86,7 +87,7 @@ export function historyEntries(
     userId: write.userId,
   });
   return changes.map((change, n) => ({
-    _id: `${write.clientId}|${write.profileId}|${write.seq}|${n}`,
+    _id: historyEntryKey(write.clientId, write.profileId, write.seq, n),
     clientId: write.clientId,
     profileId: write.profileId,
     seq: write.seq,

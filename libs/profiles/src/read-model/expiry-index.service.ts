@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RedisService } from '@app/shared';
 import type { Profile } from '../domain/profile.schema';
-import { profileKey } from '../repositories/profile.repository';
+import { profileKey } from '../keys';
 
 /**
  * When each profile next has a consent or preference due to expire: a Redis sorted set

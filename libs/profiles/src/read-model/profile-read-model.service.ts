@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { deepFreeze, RedisService } from '@app/shared';
 import type { ProfileData } from '../domain/profile-data.schema';
 import type { Profile, ProfileState } from '../domain/profile.schema';
+import { profileKey } from '../keys';
 
 /**
  * What GET needs of a profile, as the worker last saved it: its state, the sequence
@@ -203,6 +204,6 @@ export class ProfileReadModel {
   }
 
   private key(clientId: string, profileId: number): string {
-    return this.redis.key('pm', `${clientId}|${profileId}`);
+    return this.redis.key('pm', profileKey(clientId, profileId));
   }
 }

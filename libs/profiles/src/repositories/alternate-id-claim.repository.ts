@@ -3,11 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
-import {
-  AlternateIdClaim,
-  AlternateIdClaimEnd,
-  alternateIdClaimKey,
-} from '../domain/alternate-id-claim.schema';
+import { AlternateIdClaim, AlternateIdClaimEnd } from '../domain/alternate-id-claim.schema';
+import { alternateIdClaimEndKey, alternateIdClaimKey } from '../keys';
 
 /** The `alternate_id_claims` collection: which profile holds each alternate id. */
 @Injectable()
@@ -99,7 +96,7 @@ export class AlternateIdClaimRepository {
   private async endHolding(claim: AlternateIdClaim): Promise<boolean> {
     const holding = claim.token ?? `legacy:${claim.profileId}`;
     try {
-      await this.ends.create({ _id: `${claim._id}|end:${holding}`, at: new Date() });
+      await this.ends.create({ _id: alternateIdClaimEndKey(claim._id, holding), at: new Date() });
       return true;
     } catch (error) {
       if (isDuplicateKeyError(error)) return false;

@@ -4,7 +4,7 @@ import { BatchedInserts, type InsertOutcome } from '@app/shared';
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import { PendingProfile } from '../domain/pending-profile.schema';
-import { profileKey } from './profile.repository';
+import { profileKey } from '../keys';
 
 /** The `pending_profiles` collection (see PendingProfile): the sweeper's work list. */
 @Injectable()
@@ -28,8 +28,11 @@ export class PendingProfileRepository {
     });
   }
 
-  /** Up to `limit` markers. A scan, but of the backlog only (markers leave when caught up). */
-  list(limit: number): Promise<PendingProfile[]> {
+  /**
+   * Up to `limit` markers of every tenant (the sweeper's deliberate cross-tenant read). A
+   * scan, but of the backlog only (markers leave when caught up).
+   */
+  listAcrossTenants(limit: number): Promise<PendingProfile[]> {
     return this.markers.find({}).limit(limit).lean<PendingProfile[]>().exec();
   }
 

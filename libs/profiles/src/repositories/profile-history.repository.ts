@@ -8,6 +8,7 @@ import {
   type ProfileHistory,
   ProfileHistoryDoc,
 } from '../domain/profile-history.schema';
+import { historyPageKey } from '../keys';
 
 /**
  * Entries per page. The worker reads and replaces the last page with every write, so a
@@ -16,9 +17,6 @@ import {
  * in ten `_id` lookups.
  */
 export const HISTORY_PAGE_ENTRIES = 10;
-
-const pageId = (clientId: string, profileId: number, page: number) =>
-  `${clientId}|${profileId}|p${page}`;
 
 /** Last pages one worker process remembers (see `lastPages`). */
 const MAX_REMEMBERED_PAGES = 5000;
@@ -106,7 +104,7 @@ export class ProfileHistoryRepository {
     const docs = await Promise.all(
       Array.from({ length: pages }, (_, page) =>
         this.docs
-          .findById(pageId(clientId, profileId, page))
+          .findById(historyPageKey(clientId, profileId, page))
           .lean<ProfileHistoryDoc>()
           .exec(),
       ),
@@ -137,9 +135,9 @@ export class ProfileHistoryRepository {
    */
   async eraseProfile(clientId: string, profileId: number, pages: number): Promise<void> {
     for (let page = 0; ; page++) {
-      this.lastPages.delete(pageId(clientId, profileId, page));
+      this.lastPages.delete(historyPageKey(clientId, profileId, page));
       const { deletedCount } = await this.docs.deleteOne({
-        _id: pageId(clientId, profileId, page),
+        _id: historyPageKey(clientId, profileId, page),
       });
       if (!deletedCount && page >= pages) return;
     }
@@ -160,7 +158,7 @@ export class ProfileHistoryRepository {
     const pages: ProfileHistory[][] = Array.from({ length: count }, () => []);
     const remembered =
       count && !options.fresh
-        ? this.lastPages.get(pageId(clientId, profileId, count - 1))
+        ? this.lastPages.get(historyPageKey(clientId, profileId, count - 1))
         : undefined;
     if (remembered && remembered.seq === seq - 1) {
       pages[count - 1] = [...remembered.entries];
@@ -168,7 +166,7 @@ export class ProfileHistoryRepository {
     }
     for (let page = count - 1; page >= 0; page--) {
       const doc = await this.docs
-        .findById(pageId(clientId, profileId, page))
+        .findById(historyPageKey(clientId, profileId, page))
         .lean<ProfileHistoryDoc>()
         .exec();
       pages[page] = doc?.entries ?? [];
@@ -201,12 +199,13 @@ export class ProfileHistoryRepository {
    */
   private async save(history: LoadedHistory, seq?: number): Promise<void> {
     const { clientId, profileId, pages } = history;
-    const last = pageId(clientId, profileId, pages.length - 1);
+    const last = historyPageKey(clientId, profileId, pages.length - 1);
     this.lastPages.delete(last);
-    for (const page of history.changed) this.lastPages.delete(pageId(clientId, profileId, page));
+    for (const page of history.changed)
+      this.lastPages.delete(historyPageKey(clientId, profileId, page));
     for (const page of [...history.changed].sort((a, b) => a - b)) {
       if (page >= pages.length) continue;
-      const _id = pageId(clientId, profileId, page);
+      const _id = historyPageKey(clientId, profileId, page);
       await this.docs.replaceOne({ _id }, { _id, entries: pages[page] }, { upsert: true });
     }
     if (seq !== undefined && pages.length) {

@@ -1,4 +1,3 @@
-import type { CallerScope } from '../domain/profile-view';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { BatchedInserts } from '@app/shared';
@@ -9,10 +8,8 @@ import {
   ProfileWriteKind,
   type ProfileWriteStatus,
 } from '../domain/profile-write.schema';
-
-export function writeKey(clientId: string, profileId: number, seq: number): string {
-  return `${clientId}|${profileId}|${seq}`;
-}
+import type { CallerScope } from '../domain/profile-view';
+import { writeKey } from '../keys';
 
 /**
  * Where a write stands, given the profile's appliedSeq: a write is applied once the

@@ -3,12 +3,9 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
 import { Profile, ProfileIdHint } from '../domain/profile.schema';
+import { profileKey } from '../keys';
 
 const INT32_MAX = 2147483647;
-
-export function profileKey(clientId: string, profileId: number): string {
-  return `${clientId}|${profileId}`;
-}
 
 /** The `profiles` collection; every method is scoped by client id. */
 @Injectable()
@@ -17,6 +14,21 @@ export class ProfileRepository {
     @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
     @InjectModel(ProfileIdHint.name) private readonly hints: Model<ProfileIdHint>,
   ) {}
+
+  /**
+   * Every profile of every tenant, in batches (the fields a search key needs): a
+   * deliberate cross-tenant scan, only for rebuilding the search key index after Redis lost
+   * it. Never on a request path.
+   */
+  crossTenantScanForIndexRebuild(
+    batchSize: number,
+  ): AsyncIterable<Pick<Profile, 'clientId' | 'profileId' | 'state' | 'data'>> {
+    return this.profiles
+      .find({}, { clientId: 1, profileId: 1, state: 1, data: 1 })
+      .lean<Profile>()
+      .batchSize(batchSize)
+      .cursor();
+  }
 
   findOne(clientId: string, profileId: number): Promise<Profile | null> {
     return this.profiles.findById(profileKey(clientId, profileId)).lean<Profile>().exec();

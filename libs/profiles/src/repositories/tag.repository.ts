@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
 import { TagEntry } from '../domain/tag.schema';
+import { tagLinkHintKey, tagLinkKey, tagNameKey } from '../keys';
 
 /** The `tags` collection: a client's tag names and their ProfileTagLink numbers. */
 @Injectable()
@@ -19,7 +20,7 @@ export class TagRepository {
 
   findByKey(clientId: string, key: string): Promise<TagEntry | null> {
     return this.tags
-      .findById(`${clientId}|name:${key}`)
+      .findById(tagNameKey(clientId, key))
       .lean<TagEntry>()
       .exec()
       .then((tag) => (tag?.clientId === clientId ? tag : null));
@@ -31,7 +32,7 @@ export class TagRepository {
     const link = await this.claimLink(clientId);
     try {
       await this.tags.create({
-        _id: `${clientId}|name:${key}`,
+        _id: tagNameKey(clientId, key),
         clientId,
         type: 'tag',
         Name: name,
@@ -45,7 +46,7 @@ export class TagRepository {
   }
 
   async remove(clientId: string, key: string): Promise<void> {
-    await this.tags.deleteOne({ _id: `${clientId}|name:${key}` });
+    await this.tags.deleteOne({ _id: tagNameKey(clientId, key) });
   }
 
   /**
@@ -53,12 +54,12 @@ export class TagRepository {
    * document (`<client>|link-hint`, by `_id`) only says where to start probing.
    */
   private async claimLink(clientId: string): Promise<number> {
-    const hintId = `${clientId}|link-hint`;
+    const hintId = tagLinkHintKey(clientId);
     const hint = await this.tags.findById(hintId).lean<TagEntry>().exec();
     for (let link = (hint?.ProfileTagLink ?? 0) + 1; ; link++) {
       try {
         await this.tags.create({
-          _id: `${clientId}|link:${link}`,
+          _id: tagLinkKey(clientId, link),
           clientId,
           type: 'link',
           ProfileTagLink: link,

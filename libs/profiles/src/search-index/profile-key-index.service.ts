@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import type { Model } from 'mongoose';
 import { LeaseService, RedisService } from '@app/shared';
-import { Profile } from '../domain/profile.schema';
+import type { Profile } from '../domain/profile.schema';
+import { ProfileRepository } from '../repositories/profile.repository';
 import { type KeyQuery, searchKeysOf } from './search-keys';
 
 const REBUILD_PAGE = 500;
@@ -26,7 +25,7 @@ export class ProfileKeyIndex {
   constructor(
     private readonly redis: RedisService,
     private readonly lease: LeaseService,
-    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+    private readonly profiles: ProfileRepository,
   ) {}
 
   /** Before the save of `after`: its keys that `before` lacks. */
@@ -81,12 +80,7 @@ export class ProfileKeyIndex {
       // sort per page would decode the whole collection for every page.
       let count = 0;
       let pipeline = this.redis.client.pipeline();
-      const cursor = this.profiles
-        .find({}, { clientId: 1, profileId: 1, state: 1, data: 1 })
-        .lean<Profile>()
-        .batchSize(REBUILD_PAGE)
-        .cursor();
-      for await (const profile of cursor) {
+      for await (const profile of this.profiles.crossTenantScanForIndexRebuild(REBUILD_PAGE)) {
         for (const key of searchKeysOf(liveData(profile))) {
           pipeline.sadd(this.key(profile.clientId, key), profile.profileId);
         }
@@ -124,6 +118,6 @@ export class ProfileKeyIndex {
 }
 
 /** What a profile is found by: its data while it exists (a deleted one has none). */
-function liveData(profile: Profile) {
+function liveData(profile: Pick<Profile, 'state' | 'data'>) {
   return profile.state === 'deleted' ? undefined : profile.data;
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { PermissionDeniedError, Settings } from '@app/shared';
 import type { Profile } from '../domain/profile.schema';
-import { ProfileRepository, profileKey } from '../repositories/profile.repository';
+import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 import { ExistingProfiles } from '../services/existing-profiles.service';
 import { ProfileKeyIndex } from './profile-key-index.service';
 import type { KeyQuery } from './search-keys';
+import { profileKey } from '../keys';
 
 const WALK_PAGE = 200;
 

@@ -13,6 +13,7 @@ import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.repository';
 import { WriteLanes } from './write-lanes';
 import { APPLY_PROFILE_WRITES } from '../worker/profile-jobs';
+import { profileKey } from '../keys';
 
 /** Well inside REQUEST_DEADLINE_MS: a stalled Redis must not turn an accepted write into a 503. */
 const ENQUEUE_TIMEOUT_MS = 1000;
@@ -114,7 +115,7 @@ export class ProfileWriteIntake {
    * of a busy profile.
    */
   private async mark(clientId: string, profileId: number, since: Date): Promise<void> {
-    const key = `${clientId}|${profileId}`;
+    const key = profileKey(clientId, profileId);
     const inserted = this.markedAt.get(key);
     if (inserted !== undefined && Date.now() - inserted < this.settings.staleWriteMs / 2) return;
     if ((await this.pending.mark(clientId, profileId, since)) === 'inserted') {

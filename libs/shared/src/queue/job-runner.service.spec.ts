@@ -4,7 +4,7 @@ import type { Queue } from 'bull';
 import type { Settings } from '../settings/settings';
 import { defineJob, defineScheduledJob, type JobDefinition } from './job-definition';
 import { HandlesJob } from './job-handler.decorator';
-import type { JobRunLog } from './job-run-log.service';
+import type { JobRunLog } from './job-run-log.repository';
 import { JobRunner } from './job-runner.service';
 import type { LeaseService } from './lease.service';
 

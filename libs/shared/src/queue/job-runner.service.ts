@@ -16,7 +16,7 @@ import {
   type ScheduledJobDefinition,
 } from './job-definition';
 import { JOB_HANDLER_METADATA, JobHandler } from './job-handler.decorator';
-import { JobRunLog } from './job-run-log.service';
+import { JobRunLog } from './job-run-log.repository';
 import { LeaseService } from './lease.service';
 import { BULK_JOBS_QUEUE, JobCounts, JOBS_QUEUE, SCHEDULED_JOB_OPTIONS } from './queue.constants';
 

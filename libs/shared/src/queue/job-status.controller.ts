@@ -7,7 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Settings } from '../settings/settings';
-import { JobRunLog } from './job-run-log.service';
+import { JobRunLog } from './job-run-log.repository';
 import {
   isScheduled,
   JOB_DEFINITIONS,

@@ -6,7 +6,7 @@ import { ClockModule } from '../clock';
 import { Settings } from '../settings/settings';
 import { JOB_DEFINITIONS, type JobDefinition } from './job-definition';
 import { JobQueue } from './job-queue.service';
-import { JobRunLog } from './job-run-log.service';
+import { JobRunLog } from './job-run-log.repository';
 import { JobRun, JobRunSchema } from './job-run.schema';
 import { JobRunner } from './job-runner.service';
 import { JobStatusController } from './job-status.controller';

@@ -1,7 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
-import { revisionKey } from '../../common/revision-store';
+
 import { StoredKeyValue, StoredKeyValueSchema } from './program.schema';
+import { revisionKey } from '../../keys';
 
 /**
  * A program group (`config_program_groups`): programs and nested groups it contains. Stored

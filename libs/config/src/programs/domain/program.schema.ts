@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
-import { revisionKey } from '../../common/revision-store';
+import { revisionKey } from '../../keys';
 
 /*
  * A program and its filters, stored as one document per revision (`config_programs`): a

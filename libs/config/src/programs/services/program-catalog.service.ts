@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigBookkeeping } from '../../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../../common/config-bookkeeping.repository';
 import type { StoredProgram } from '../domain/program.schema';
 import { canonicalChannel, type Channel } from '../domain/program-vocabulary';
 import { ProgramRepository } from '../repositories/program.repository';

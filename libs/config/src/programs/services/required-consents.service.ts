@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { InvalidInputError, NotFoundError } from '@app/shared';
-import { ConfigBookkeeping } from '../../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../../common/config-bookkeeping.repository';
 import { FindConsentTypeQuery } from '../../common/cross-area';
 import type { StoredProgram, StoredRequiredConsent } from '../domain/program.schema';
 import type { RequiredPreferenceConsentDto } from '../dto/program.dto';

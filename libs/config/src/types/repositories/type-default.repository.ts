@@ -4,6 +4,7 @@ import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
 import { TypeDefault } from '../domain/type-entry.schema';
 import type { TypeKind } from '../type-kind';
+import { typeDefaultKey } from '../../keys';
 
 const NO_DEFAULT = 0;
 
@@ -45,7 +46,7 @@ export class TypeDefaultRepository {
       const seq = (latest?.seq ?? 0) + 1;
       try {
         await this.defaults.create({
-          _id: `${clientId}|${kind}|${seq}`,
+          _id: typeDefaultKey(clientId, kind, seq),
           clientId,
           kind,
           seq,

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { revisionKey, RevisionStore } from '../../common/revision-store';
+import { RevisionStore } from '../../common/revision-store';
 import { StoredTypeEntry } from '../domain/type-entry.schema';
 import { TYPE_KINDS, type TypeKind } from '../type-kind';
+import { revisionKey } from '../../keys';
 
 export function typeEntryKey(
   clientId: string,

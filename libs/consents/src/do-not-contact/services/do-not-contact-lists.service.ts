@@ -18,8 +18,8 @@ export class DoNotContactLists {
   }
 
   /** List changes not yet applied to the profiles (every client), oldest first. */
-  pendingPropagation(limit: number): Promise<DncEntry[]> {
-    return this.entries.pendingPropagation(limit);
+  pendingPropagationAcrossTenants(limit: number): Promise<DncEntry[]> {
+    return this.entries.pendingPropagationAcrossTenants(limit);
   }
 
   /** Progress of an entry's propagation, kept unless the entry changed meanwhile. */

@@ -34,6 +34,7 @@ import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
 import { WriteStarts } from './write-starts';
 import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 import { APPLY_PROFILE_WRITES } from '../../worker/profile-jobs';
+import { profileKey, profileLeaseKey } from '../../keys';
 
 const LEASE_TTL_MS = 30000;
 /** The lease is renewed this often while the work runs (a long write keeps it). */
@@ -99,7 +100,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       const published = await this.readModel.read(clientId, profileId);
       if (published && published.appliedSeq >= seq) return;
     }
-    const name = `profile:${clientId}|${profileId}`;
+    const name = profileLeaseKey(clientId, profileId);
     const token = await this.lease.acquire(name, LEASE_TTL_MS);
     if (!token) {
       // Another job is applying this profile (and may take this write with it). Waiting
@@ -148,7 +149,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    */
   private async healLateSave(clientId: string, profileId: number): Promise<void> {
     this.logger.warn(
-      `lease of ${clientId}|${profileId} lapsed while this job saved: re-applying after its saves`,
+      `lease of ${profileKey(clientId, profileId)} lapsed while this job saved: re-applying after its saves`,
     );
     await this.queue.enqueue(
       APPLY_PROFILE_WRITES,

@@ -65,7 +65,7 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
   async execute({ maxPages }: NotifyConsentVersionsCommand): Promise<JobCounts> {
     const counts: Counts = { events: 0, profiles: 0, consents: 0, alreadyQueued: 0, renamed: 0 };
     const budget = { pages: maxPages ?? Infinity };
-    for (const event of await this.outbox.pending(EVENTS_PER_RUN)) {
+    for (const event of await this.outbox.pendingAcrossTenants(EVENTS_PER_RUN)) {
       const type = await this.consentTypes.findById(event.clientId, event.typeId);
       if (!savedChange(type, event)) {
         // Recorded before its change was saved: the save may still come (leave it), or it

@@ -35,7 +35,7 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
     const batchSize = this.settings.scheduledJobBatchSize;
     const counts: DncPropagationCounts = { entries: 0, profiles: 0 };
     let pages = 0;
-    for (const entry of await this.entries.pendingPropagation(ENTRIES_PER_RUN)) {
+    for (const entry of await this.entries.pendingPropagationAcrossTenants(ENTRIES_PER_RUN)) {
       const write = await this.marks.writeFor(entry);
       for (let after = entry.cursor; ;) {
         if (command.maxPages !== undefined && pages >= command.maxPages) return counts;

@@ -36,7 +36,7 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
     await this.keyIndex.ensureBuilt();
     const before = Date.now() - this.settings.staleWriteMs;
     let requeued = 0;
-    for (const marker of await this.markers.list(MARKERS_PER_SWEEP)) {
+    for (const marker of await this.markers.listAcrossTenants(MARKERS_PER_SWEEP)) {
       const { clientId, profileId } = marker;
       // A marker younger than STALE_WRITE_MS is left alone, even when caught up: the api
       // relies on a marker it inserted staying that long (ProfileWriteIntake.mark).

@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, InvalidInputError, textKey } from '@app/shared';
-import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
-import { ConfigEventOutbox } from '../../config-event-outbox.service';
+import { ConfigEventOutbox } from '../../config-event-outbox.repository';
 import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.rules';
 import { toStoredConsentType } from '../../consent-type.input';
 import { toConsentTypeDto } from '../../consent-type.mapper';

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, InvalidInputError, textKey } from '@app/shared';
-import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { checkFilterInput, repeats, toStoredFilter } from '../../mapping/program-input';

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, InvalidInputError, textKey } from '@app/shared';
-import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnCreate } from '../../../common/entry-request';
 import {
   checkProgramInput,

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { InvalidInputError, NotFoundError, textKey } from '@app/shared';
-import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, validateArray } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { repeats } from '../../mapping/program-input';

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { InvalidInputError, textKey } from '@app/shared';
-import { ConfigBookkeeping } from '../../../common/config-bookkeeping.service';
+import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
 import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';

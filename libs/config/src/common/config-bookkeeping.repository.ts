@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
 import { INT32_MAX } from './entry-request';
 import type { NameClaims } from './save-with-retry';
+import { entryIdClaimKey, entryNameClaimKey } from '../keys';
 
 /**
  * How long the Redis copy of a stamp lives: it bounds how long a change whose copy could
@@ -82,7 +83,7 @@ export class ConfigBookkeeping {
       const outcomes = await insertEach(
         this.claims.collection,
         candidates.map((id) => ({
-          _id: `${clientId}|${kind}|id:${id}`,
+          _id: entryIdClaimKey(clientId, kind, id),
           clientId,
           kind,
           entryId: id,
@@ -109,7 +110,7 @@ export class ConfigBookkeeping {
     entryId: number,
     holder: NameHolder,
   ): Promise<boolean> {
-    const _id = nameKey(clientId, kind, name);
+    const _id = entryNameClaimKey(clientId, kind, name);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         await this.claims.create({ _id, clientId, kind, entryId, claimedAt: new Date() });
@@ -143,7 +144,11 @@ export class ConfigBookkeeping {
   }
 
   async releaseName(clientId: string, kind: string, name: string, entryId: number): Promise<void> {
-    await this.claims.deleteOne({ _id: nameKey(clientId, kind, name), clientId, entryId });
+    await this.claims.deleteOne({
+      _id: entryNameClaimKey(clientId, kind, name),
+      clientId,
+      entryId,
+    });
   }
 
   /**
@@ -165,7 +170,7 @@ export class ConfigBookkeeping {
     const outcomes = await insertEach(
       this.claims.collection,
       names.map((name, index) => ({
-        _id: nameKey(clientId, kind, name),
+        _id: entryNameClaimKey(clientId, kind, name),
         clientId,
         kind,
         entryId: ids[index],
@@ -259,8 +264,4 @@ export class ConfigBookkeeping {
     const doc = await this.stamps.findById(clientId).lean<ConfigStamp>().exec();
     return doc?.stamp ?? 'initial';
   }
-}
-
-function nameKey(clientId: string, kind: string, name: string): string {
-  return `${clientId}|${kind}|name:${textKey(name)}`;
 }

@@ -7,10 +7,7 @@ import {
   CONSENT_TYPE_RENAMED,
   CONSENT_VERSION_PUBLISHED,
 } from './config-event.schema';
-
-export function consentVersionEventId(clientId: string, typeId: number, version: string): string {
-  return `${clientId}|consent-version|${typeId}|${version}`;
-}
+import { consentTypeRenamedEventId, consentVersionEventId } from '../keys';
 
 /**
  * The `config_events` outbox. The api records events after saving the change they
@@ -60,7 +57,7 @@ export class ConfigEventOutbox {
   ): Promise<void> {
     try {
       await this.events.create({
-        _id: `${clientId}|${CONSENT_TYPE_RENAMED}|${typeId}|${revision}`,
+        _id: consentTypeRenamedEventId(clientId, typeId, revision),
         clientId,
         type: CONSENT_TYPE_RENAMED,
         consentType: formerName,
@@ -73,8 +70,11 @@ export class ConfigEventOutbox {
     }
   }
 
-  /** Unprocessed events, oldest first. */
-  pending(limit: number): Promise<ConfigEvent[]> {
+  /**
+   * Unprocessed events of every tenant, oldest first (the outbox job's deliberate
+   * cross-tenant read).
+   */
+  pendingAcrossTenants(limit: number): Promise<ConfigEvent[]> {
     return this.events
       .find({ processedAt: null })
       .sort({ at: 1, _id: 1 })

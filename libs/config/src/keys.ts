@@ -1,0 +1,58 @@
+import { textKey } from '@app/shared';
+
+/*
+ * Every composite `_id` of the configuration module, in one place. Each starts with the
+ * client id: a document is only ever reached through its tenant's key, so no lookup can
+ * cross tenants, and addressing by `_id` keeps the engine's cost constant.
+ */
+
+/** One stored revision of a configuration entry (types, consent types, fields, ...). */
+export function revisionKey(
+  clientId: string,
+  kind: string,
+  entryId: number,
+  revision: number,
+): string {
+  return `${clientId}|${kind}|${entryId}|${revision}`;
+}
+
+export function picklistKey(clientId: string, picklistId: number, revision: number): string {
+  return revisionKey(clientId, 'picklist', picklistId, revision);
+}
+
+export function consentTypeKey(clientId: string, typeId: number, revision: number): string {
+  return revisionKey(clientId, 'consent-type', typeId, revision);
+}
+
+export function customFieldKey(clientId: string, fieldId: number, revision: number): string {
+  return revisionKey(clientId, 'custom-field', fieldId, revision);
+}
+
+/** The claim of an entry id of one kind. */
+export function entryIdClaimKey(clientId: string, kind: string, id: number): string {
+  return `${clientId}|${kind}|id:${id}`;
+}
+
+/** The claim of an entry name of one kind (the name compared as a text key). */
+export function entryNameClaimKey(clientId: string, kind: string, name: string): string {
+  return `${clientId}|${kind}|name:${textKey(name)}`;
+}
+
+/** The n-th change of a type kind's default. */
+export function typeDefaultKey(clientId: string, kind: string, seq: number): string {
+  return `${clientId}|${kind}|${seq}`;
+}
+
+/** The outbox event of a consent type's new version (one per version). */
+export function consentVersionEventId(clientId: string, typeId: number, version: string): string {
+  return `${clientId}|consent-version|${typeId}|${version}`;
+}
+
+/** The outbox event of a consent type's rename (one per revision). */
+export function consentTypeRenamedEventId(
+  clientId: string,
+  typeId: number,
+  revision: number,
+): string {
+  return `${clientId}|consent-type-renamed|${typeId}|${revision}`;
+}

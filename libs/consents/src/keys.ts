@@ -1,0 +1,14 @@
+/*
+ * Every composite `_id` of the consents module (the do-not-contact lists), in one place.
+ * Each starts with the client id: a list or entry is only reached through its tenant's key.
+ */
+
+/** A do-not-contact list. */
+export function dncListKey(clientId: string, listId: number): string {
+  return `${clientId}|${listId}`;
+}
+
+/** An entry of a list, by its value's key. */
+export function dncEntryKey(clientId: string, listId: number, key: string): string {
+  return `${clientId}|${listId}|${key}`;
+}
