@@ -29,3 +29,4 @@ export * from './http/pre-serialized';
 export * from './crash-points/crash-points';
 export * from './events/consent-type-renamed.event';
 export * from './text/text-key';
+export * from './json-patch/json-patch';

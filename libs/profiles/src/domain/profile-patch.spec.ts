@@ -1,9 +1,8 @@
+import { applyPatchOperations, PatchRefusedError } from '@app/shared';
 import {
-  applyPatchOperations,
   checkPatchOperations,
   keepInactiveElements,
   orderPatchOperations,
-  PatchRefusedError,
   type ProfilePatchOperation,
 } from './profile-patch';
 import type { ProfileData } from './profile-data.schema';

@@ -1,4 +1,3 @@
-import { applyPatch, deepClone, JsonPatchError, type Operation } from 'fast-json-patch';
 import { PROFILE_COLLECTIONS, type ElementRule } from './element-rules';
 import type { ProfileData } from './profile-data.schema';
 
@@ -102,34 +101,6 @@ export function orderPatchOperations(operations: ProfilePatchOperation[]): Profi
     ...tail.filter((operation) => operation.op === 'replace'),
     ...tail.filter((operation) => operation.op !== 'replace'),
   ];
-}
-
-/** A patch the profile refuses (a failed test, a path that does not resolve). */
-export class PatchRefusedError extends Error {}
-
-/**
- * Applies the operations, in order, to a copy of the profile's wire shape; all or
- * nothing (the original is never changed). Throws PatchRefusedError naming the operation.
- */
-export function applyPatchOperations(
-  wire: object,
-  operations: ProfilePatchOperation[],
-): Record<string, unknown> {
-  try {
-    return applyPatch(deepClone(wire), operations as Operation[], true, false)
-      .newDocument as Record<string, unknown>;
-  } catch (error) {
-    if (!(error instanceof JsonPatchError)) throw error;
-    const index = error.index ?? 0;
-    const operation = operations[index];
-    const reason =
-      error.name === 'TEST_OPERATION_FAILED'
-        ? 'test failed: the value at the path differs'
-        : error.message.split('\n')[0];
-    throw new PatchRefusedError(
-      `Operations[${index}] (${operation?.op} ${operation?.path}) was refused: ${reason}; nothing was changed`,
-    );
-  }
 }
 
 type Element = Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { applyPatchOperations, PatchRefusedError } from '@app/shared';
 import { canSeeProgram, type ProfileView, writerView } from './profile-view';
 import { archivePreferences, type ArchivePreferencesWrite } from './preference-archive';
 import { renameGroup, type RenameGroupWrite } from './group-rename';
@@ -13,10 +14,8 @@ import { checkProfileInput } from './profile-input.rules';
 import { applyProfileWrite } from './profile-merge';
 import { hiddenFrom, scopeViolations } from './profile-scope.rules';
 import {
-  applyPatchOperations,
   keepInactiveElements,
   keepUnnamedElements,
-  PatchRefusedError,
   type ProfilePatchOperation,
 } from './profile-patch';
 import type { Profile } from './profile.schema';

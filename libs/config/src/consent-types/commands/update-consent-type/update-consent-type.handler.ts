@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPatchOperations } from '../../../common/json-patch';
+import { applyPatchOperations } from '@app/shared';
 import { ConsentTypeWriter } from '../../consent-type-writer.service';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { UpdateConsentTypeCommand } from './update-consent-type.command';

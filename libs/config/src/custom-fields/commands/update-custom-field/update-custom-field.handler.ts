@@ -1,8 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { InvalidInputError } from '@app/shared';
+import { applyPatchOperations, InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
-import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { CustomFieldChecks } from '../../custom-field-checks.service';
 import { DTO_CLASS, toStoredCustomField } from '../../custom-field.input';

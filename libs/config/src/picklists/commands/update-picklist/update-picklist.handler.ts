@@ -1,8 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { InvalidInputError } from '@app/shared';
+import { applyPatchOperations, InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, validateInput } from '../../../common/entry-request';
-import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { PicklistDto, type PicklistListDto } from '../../picklist.dto';
 import { toStoredPicklist } from '../../picklist.input';

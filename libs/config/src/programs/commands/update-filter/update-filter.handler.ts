@@ -1,8 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, NotFoundError, textKey } from '@app/shared';
+import {
+  applyPatchOperations,
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  textKey,
+} from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
-import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { checkFilterInput, toStoredFilter } from '../../mapping/program-input';
 import type { StoredFilter } from '../../domain/program.schema';

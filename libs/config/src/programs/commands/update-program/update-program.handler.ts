@@ -1,8 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError } from '@app/shared';
+import { applyPatchOperations, ConflictError, InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
-import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import {
   checkProgramInput,

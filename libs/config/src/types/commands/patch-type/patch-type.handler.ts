@@ -1,8 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { InvalidInputError, textKey } from '@app/shared';
+import { applyPatchOperations, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
-import { applyPatchOperations } from '../../../common/json-patch';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { checkTypeEntry } from '../../domain/type-entry.rules';
 import { TypeEntryDto, type TypeListDto } from '../../dto/type-entry.dto';
