@@ -1,5 +1,19 @@
 import { textKey } from '@app/shared';
 import { preferenceKey } from './preference-key';
+import type {
+  ProfileData,
+  StoredAddress,
+  StoredAlternateId,
+  StoredConsent,
+  StoredConsentAssociation,
+  StoredCustomField,
+  StoredEmail,
+  StoredGroup,
+  StoredPhone,
+  StoredPreference,
+  StoredPreferenceAttribute,
+  StoredProfileTag,
+} from './profile-data.schema';
 import { phoneDigits } from './text';
 
 /*
@@ -9,6 +23,9 @@ import { phoneDigits } from './text';
  */
 
 type Element = Record<string, unknown>;
+
+/** The field names of a stored element class: a misspelt one fails to compile. */
+type FieldOf<E> = Extract<keyof E, string>;
 
 export interface ElementRule {
   /** What the key is made of, for messages ("EmailAddress"). */
@@ -26,6 +43,23 @@ export interface ElementRule {
   derive?(element: Element): void;
 }
 
+/**
+ * An ElementRule checked against its stored element class `E`: the key fields, plain
+ * fields and nested collections it names must be fields of `E`, and `derive` sees `E`'s
+ * field types. The merge then walks the rule untyped.
+ */
+function elementRule<E>(
+  rule: Omit<ElementRule, 'keyFields' | 'fields' | 'nested' | 'derive'> & {
+    keyFields: FieldOf<E>[];
+    fields: FieldOf<E>[];
+    nested: { [K in FieldOf<E>]?: ElementRule };
+    derive?(element: Partial<E> & Element): void;
+  },
+): ElementRule {
+  // The checks above are compile-time only: at run time the rule is the same object.
+  return rule as unknown as ElementRule;
+}
+
 export { phoneDigits } from './text';
 
 const keyOf =
@@ -33,25 +67,25 @@ const keyOf =
   (element: Element): string =>
     fields.map((field) => textKey(element[field])).join('|');
 
-export const consentAssociationRule: ElementRule = {
+export const consentAssociationRule = elementRule<StoredConsentAssociation>({
   keyFields: ['ConsentType'],
   key: keyOf('ConsentType'),
   fields: ['ConsentType', 'ConsentVersion', 'IsActive', 'Locale', 'ReasonCode'],
   nested: {},
   stamp: 'none',
   activatable: true,
-};
+});
 
-export const preferenceAttributeRule: ElementRule = {
+export const preferenceAttributeRule = elementRule<StoredPreferenceAttribute>({
   keyFields: ['Key'],
   key: keyOf('Key'),
   fields: ['Key', 'Value'],
   nested: {},
   stamp: 'none',
   activatable: false,
-};
+});
 
-export const consentRule: ElementRule = {
+export const consentRule = elementRule<StoredConsent>({
   keyFields: ['ConsentType'],
   key: keyOf('ConsentType'),
   fields: [
@@ -72,9 +106,9 @@ export const consentRule: ElementRule = {
     // The normalised type: what the consent-attribute search looks profiles up by.
     element.Key = textKey(element.ConsentType);
   },
-};
+});
 
-export const preferenceRule: ElementRule = {
+export const preferenceRule = elementRule<StoredPreference>({
   keyFields: ['ProgramId', 'ChannelId', 'FilterId'],
   // Ids as numbers, channel aliases as their channel ("SMS" is "Text/SMS").
   key: preferenceKey,
@@ -98,9 +132,9 @@ export const preferenceRule: ElementRule = {
   },
   stamp: 'lastModified',
   activatable: true,
-};
+});
 
-export const emailRule: ElementRule = {
+export const emailRule = elementRule<StoredEmail>({
   keyFields: ['EmailAddress'],
   key: keyOf('EmailAddress'),
   fields: ['EmailAddressType', 'EmailAddress', 'IsDefault', 'IsActive'],
@@ -111,9 +145,9 @@ export const emailRule: ElementRule = {
     // The normalised address: what the email searches look profiles up by.
     element.Key = textKey(element.EmailAddress);
   },
-};
+});
 
-export const phoneRule: ElementRule = {
+export const phoneRule = elementRule<StoredPhone>({
   keyFields: ['PhoneNumber'],
   key: (element) => phoneDigits(element.PhoneNumber),
   fields: ['PhoneType', 'PhoneNumber', 'IsDefault', 'IsMobile', 'IsActive'],
@@ -123,9 +157,9 @@ export const phoneRule: ElementRule = {
   derive(element) {
     element.PhoneNumberNumeric = Number(phoneDigits(element.PhoneNumber));
   },
-};
+});
 
-export const ADDRESS_FIELDS = [
+export const ADDRESS_FIELDS: FieldOf<StoredAddress>[] = [
   'AddressType',
   'IsActive',
   'IsDefault',
@@ -147,7 +181,7 @@ export const ADDRESS_FIELDS = [
 ];
 
 /** An address is the same address when its type, first line and postal code agree. */
-export const addressRule: ElementRule = {
+export const addressRule = elementRule<StoredAddress>({
   keyFields: ['AddressType', 'Address1', 'PostalCode'],
   key: (element) =>
     [
@@ -159,9 +193,9 @@ export const addressRule: ElementRule = {
   nested: { AddressPreferences: preferenceRule, Consents: consentRule },
   stamp: 'edited',
   activatable: true,
-};
+});
 
-export const customFieldRule: ElementRule = {
+export const customFieldRule = elementRule<StoredCustomField>({
   keyFields: ['Name'],
   key: keyOf('Name'),
   fields: ['Name', 'Value', 'IsActive'],
@@ -172,9 +206,9 @@ export const customFieldRule: ElementRule = {
     // The normalised name: what the custom-field searches look profiles up by.
     element.Key = textKey(element.Name);
   },
-};
+});
 
-export const groupRule: ElementRule = {
+export const groupRule = elementRule<StoredGroup>({
   keyFields: ['GroupType', 'GroupName'],
   key: keyOf('GroupType', 'GroupName'),
   fields: ['GroupType', 'GroupName', 'IsPrimary', 'IsActive'],
@@ -185,9 +219,9 @@ export const groupRule: ElementRule = {
     // The normalised type and name: what group lookups (rename, group profiles) use.
     element.Key = groupKey(element.GroupType, element.GroupName);
   },
-};
+});
 
-export const tagRule: ElementRule = {
+export const tagRule = elementRule<StoredProfileTag>({
   keyFields: ['Name'],
   key: keyOf('Name'),
   fields: ['Name'],
@@ -198,9 +232,9 @@ export const tagRule: ElementRule = {
     // The normalised name: what tag counts and tag deletion look profiles up by.
     element.Key = textKey(element.Name);
   },
-};
+});
 
-export const alternateIdRule: ElementRule = {
+export const alternateIdRule = elementRule<StoredAlternateId>({
   keyFields: ['AlternateIdType', 'AlternateId'],
   key: keyOf('AlternateIdType', 'AlternateId'),
   fields: ['AlternateIdType', 'AlternateId', 'IsActive'],
@@ -211,7 +245,7 @@ export const alternateIdRule: ElementRule = {
     // The normalised pair: what a lookup by alternate id (matchInactive) searches.
     element.Key = alternateIdKey(element.AlternateIdType, element.AlternateId);
   },
-};
+});
 
 /** Type and value trimmed, spaces folded, lower-cased: pairs match case-insensitively. */
 export function alternateIdKey(type: unknown, value: unknown): string {
@@ -237,7 +271,7 @@ export const PROFILE_COLLECTIONS: Record<string, ElementRule> = {
 };
 
 /** The profile's standard fields (CustomerName is merged field by field). */
-export const PROFILE_FIELDS = [
+export const PROFILE_FIELDS: FieldOf<ProfileData>[] = [
   'IsActive',
   'RegistrationConfirmed',
   'CustomerType',
