@@ -1,8 +1,8 @@
 import { QueryBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import { FindConsentTypeQuery } from '../../libs/config/src/common/cross-area';
-import { ConfigEventOutbox } from '../../libs/config/src/consent-types/config-event-outbox.repository';
-import { ConsentTypeCatalog } from '../../libs/config/src/consent-types/consent-type-catalog.service';
+import { ConfigEventOutbox } from '../../libs/config/src/consent-types/repositories/config-event-outbox.repository';
+import { ConsentTypeCatalog } from '../../libs/config/src/consent-types/services/consent-type-catalog.service';
 import { TenantAdminService } from '@app/auth';
 import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CustomFieldCatalog } from '../../libs/config/src/custom-fields/custom-field-catalog.service';
+import { CustomFieldCatalog } from '../../libs/config/src/custom-fields/services/custom-field-catalog.service';
 import { checkCustomFieldValue } from '../../libs/config/src/custom-fields/domain/custom-field-value';
 import { TenantAdminService } from '@app/auth';
 import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';

@@ -104,6 +104,7 @@ describe('Tags: GET /{clientId}/Tags and DELETE /{clientId}/Tags/{tagName}', () 
   });
 
   it('keeps each account’s tags to itself', async () => {
+    await createApplied({ CustomerType: 'C', ProfileTags: [{ Name: 'mine-only' }] });
     const other = await createTestTenant(app);
     const otherAuth = await other.bearer();
     const res = await request(app.http)
@@ -112,9 +113,9 @@ describe('Tags: GET /{clientId}/Tags and DELETE /{clientId}/Tags/{tagName}', () 
       .expect(200);
     expect(res.body).toEqual({ TagCounts: [] });
     await request(app.http)
-      .delete(`/Profiles/v4/${other.clientId}/Tags/vip`)
+      .delete(`/Profiles/v4/${other.clientId}/Tags/mine-only`)
       .set('Authorization', otherAuth)
       .expect(404);
-    expect((await counts()).vip).toBe(2);
+    expect((await counts())['mine-only']).toBe(1);
   });
 });

@@ -77,13 +77,18 @@ describe('Scheduled job: new consent version notification', () => {
     expect(await flagged(holders[0])).toEqual([false]);
   });
 
-  it('a run stopped halfway keeps its cursor on the event; the next resumes after it', async () => {
+  // One story, so that it runs alone (`-t`) as well as in the file: each step builds on the
+  // one before it.
+  it('flags consents on older versions: a run stopped halfway resumes, the latest version and other types are left alone, history shows it, a later-published version flags the rest', async () => {
+    // Whatever earlier events wait is processed first (nothing is older than a first version).
+    await runJob(app, VERSIONS);
     await publish('2');
     latest = await profiles.create({
       Consents: [{ ConsentType: 'News', ConsentVersion: '2', ConsentStatus: 1 }],
     });
     await profiles.complete(latest);
 
+    // A run stopped halfway keeps its cursor on the event; the next resumes after it.
     const partial = await runJob(app, VERSIONS, { maxPages: 1 });
     expect(partial.outcome).toBe('ok');
     expect(partial.counts).toMatchObject({ events: 0, profiles: 2, consents: 2 });
@@ -102,47 +107,49 @@ describe('Scheduled job: new consent version notification', () => {
       await eventually(async () => ((await flagged(id))[0] ? true : undefined));
       expect(await profiles.operations(id)).toEqual(['create', 'consent-version-pending']);
     }
-  });
 
-  it('leaves consents on the latest version and of other types alone', async () => {
+    // Consents on the latest version and of other types are left alone.
     expect(await flagged(latest)).toEqual([false]);
     expect(await profiles.operations(latest)).toEqual(['create']);
     const terms = await profiles.complete(termsOnly);
     expect(terms.Consents[0].UpdatedVersionPending).not.toBe(true);
     expect(await profiles.operations(termsOnly)).toEqual(['create']);
-  });
 
-  it('shows the flag in consent history, stamped by the job', async () => {
+    // The flag shows in consent history, stamped by the job.
     const history = newsConsents(await profiles.history(onEmail, 'Consents'));
     expect(history.map((c) => c.UpdatedVersionPending === true)).toEqual([false, true]);
     expect(history[1].Edited).toMatchObject({ ModifiedBy: 'system:consent-version' });
-  });
 
-  it('changes nothing when it runs again', async () => {
-    const run = await runJob(app, VERSIONS);
-    expect(run.counts).toMatchObject({ events: 0, profiles: 0, consents: 0 });
-    expect(await profiles.operations(holders[0])).toEqual(['create', 'consent-version-pending']);
-  });
-
-  it('a later version flags consents on every older one, by publication order', async () => {
+    // A later version flags consents on every older one, by publication order: "0.9" was
+    // published last, so consents on 1 and 2 are older than it.
     await publish('0.9');
-    const run = await runJob(app, VERSIONS);
-    // "0.9" was published last: consents on 1 and 2 are older than it.
-    expect(run.counts).toMatchObject({ events: 1, profiles: 1, consents: 1 });
+    const later = await runJob(app, VERSIONS);
+    expect(later.counts).toMatchObject({ events: 1, profiles: 1, consents: 1 });
     await eventually(async () => ((await flagged(latest))[0] ? true : undefined));
     expect(await profiles.operations(latest)).toEqual(['create', 'consent-version-pending']);
     expect(await profiles.operations(holders[0])).toEqual(['create', 'consent-version-pending']);
   });
 
+  it('changes nothing when it runs again', async () => {
+    await runJob(app, VERSIONS);
+    const before = await profiles.operations(holders[0]);
+    const run = await runJob(app, VERSIONS);
+    expect(run.counts).toMatchObject({ events: 0, profiles: 0, consents: 0 });
+    expect(await profiles.operations(holders[0])).toEqual(before);
+  });
+
   it('shows the last run at GET /Jobs/Status', async () => {
+    const run = await runJob(app, VERSIONS);
     const res = await request(app.http).get('/Profiles/v4/Jobs/Status').expect(200);
     expect((res.body.Jobs as Entry[]).find((job) => job.Name === VERSIONS.name)).toMatchObject({
-      LastRun: { Outcome: 'ok', Counts: { events: 1, profiles: 1, consents: 1 } },
+      LastRun: { Outcome: 'ok', Counts: run.counts },
     });
   });
 
   it('drops, after a grace period, an event whose change was never saved (a crash between the two)', async () => {
     // Events are recorded before the type's save: a crash in between leaves this one.
+    await runJob(app, VERSIONS);
+    const before = await profiles.operations(holders[0]);
     const outbox = app.api.get(ConfigEventOutbox, { strict: false });
     const now = app.api.get(Clock, { strict: false }).now();
     await outbox.recordConsentVersions(tenant.clientId, typeId, 'News', ['never-saved'], now);
@@ -154,6 +161,6 @@ describe('Scheduled job: new consent version notification', () => {
     const second = await runJob(app, VERSIONS);
     expect(second.counts).toMatchObject({ events: 0, profiles: 0 });
     expect((await eventOf('never-saved'))?.processedAt).toBeTruthy();
-    expect(await profiles.operations(holders[0])).toEqual(['create', 'consent-version-pending']);
+    expect(await profiles.operations(holders[0])).toEqual(before);
   });
 });

@@ -1,11 +1,11 @@
 import { textKey } from '@app/shared';
-import type { ConsentTypeDetails } from '../consent-types/consent-type.mapper';
-import type { ResolvedCustomField } from '../custom-fields/custom-field-catalog.service';
+import type { ConsentTypeDetails } from '../consent-types/mapping/consent-type.mapper';
+import type { ResolvedCustomField } from '../custom-fields/services/custom-field-catalog.service';
 import { checkCustomFieldValue } from '../custom-fields/domain/custom-field-value';
 import type { StoredProgram } from '../programs/domain/program.schema';
 import { canonicalChannel } from '../programs/domain/program-vocabulary';
 import type { TypeEntry } from '../types/services/type-catalog.service';
-import type { TypeKind } from '../types/type-kind';
+import type { TypeKind } from '../types/domain/type-kind';
 
 /**
  * One client's configuration as a profile write needs it, loaded at once and looked up

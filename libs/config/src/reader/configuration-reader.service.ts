@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigBookkeeping } from '../common/config-bookkeeping.repository';
-import { ConsentTypeCatalog } from '../consent-types/consent-type-catalog.service';
-import { CustomFieldCatalog } from '../custom-fields/custom-field-catalog.service';
+import { ConsentTypeCatalog } from '../consent-types/services/consent-type-catalog.service';
+import { CustomFieldCatalog } from '../custom-fields/services/custom-field-catalog.service';
 import { ProgramRepository } from '../programs/repositories/program.repository';
 import { TypeCatalog } from '../types/services/type-catalog.service';
-import { TYPE_KINDS, type TypeKind } from '../types/type-kind';
+import { TYPE_KINDS, type TypeKind } from '../types/domain/type-kind';
 import { ClientVocabulary } from './client-vocabulary';
 
 const MAX_CACHED_CLIENTS = 1000;

@@ -2,4 +2,4 @@
 export { TypesModule } from './types.module';
 export { TypesPersistenceModule } from './types-persistence.module';
 export { TypeCatalog, type TypeEntry } from './services/type-catalog.service';
-export { TYPE_KINDS, isTypeKind, type TypeKind } from './type-kind';
+export { TYPE_KINDS, isTypeKind, type TypeKind } from './domain/type-kind';

@@ -23,10 +23,7 @@ import {
 } from 'class-validator';
 import { LOCALE_PATTERN, LocalizedFieldDto } from '../../common/localized-field.dto';
 import { INT32_MAX } from '../../common/entry-request';
-
-/** Channels a consent type can be bound to (the contact element channels of the spec). */
-export const CONSENT_CHANNELS = ['Email', 'Phone', 'SMS', 'Mail'] as const;
-export type ConsentChannel = (typeof CONSENT_CHANNELS)[number];
+import { CONSENT_CHANNELS, type ConsentChannel } from '../domain/consent-channel';
 
 /** Other spellings of the text channel (the programs area stores it as "Text/SMS"). */
 const CHANNEL_ALIASES: Record<string, ConsentChannel> = { text: 'SMS', 'text/sms': 'SMS' };

@@ -23,8 +23,8 @@ import {
 } from '../../common/entry-request';
 import { CreateCustomFieldsCommand } from '../commands/create-custom-fields/create-custom-fields.command';
 import { UpdateCustomFieldCommand } from '../commands/update-custom-field/update-custom-field.command';
-import type { CustomFieldInput } from '../custom-field-checks.service';
-import { LIST_KEY } from '../custom-field.mapper';
+import type { CustomFieldInput } from '../services/custom-field-checks.service';
+import { LIST_KEY } from '../mapping/custom-field.mapper';
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../domain/custom-field-value';
 import {
   CreateCustomFieldsDto,

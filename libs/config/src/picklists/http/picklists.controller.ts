@@ -22,7 +22,7 @@ import {
   ListQueryParam,
   parsePatchOperations,
 } from '../../common/entry-request';
-import { PicklistListDto } from '../picklist.dto';
+import { PicklistListDto } from '../dto/picklist.dto';
 import { GetPicklistsQuery } from '../queries/get-picklists/get-picklists.query';
 
 const PICKLIST_FIELDS =

@@ -13,7 +13,7 @@ import {
 } from 'class-validator';
 import { EditedDto, OptionalBoolean, ReadOnlyField } from '@app/shared';
 import { LocalizedFieldDto } from '../../common/localized-field.dto';
-import type { TypeKind } from '../type-kind';
+import type { TypeKind } from '../domain/type-kind';
 
 export const TYPE_NAME_MAX = 100;
 export const LOCALIZED_FIELDS_MAX = 100;

@@ -23,7 +23,7 @@ import { CreateTypesCommand } from '../commands/create-types/create-types.comman
 import { PatchTypeCommand } from '../commands/patch-type/patch-type.command';
 import { typeListDtoOf, type TypeListDto } from '../dto/type-entry.dto';
 import { ListTypesQuery } from '../queries/list-types/list-types.query';
-import { TYPE_KIND_INFO, TYPE_KINDS, type TypeKind } from '../type-kind';
+import { TYPE_KIND_INFO, TYPE_KINDS, type TypeKind } from '../domain/type-kind';
 import { ApiTypeIdParam, ApiTypeListQuery } from './type-params';
 
 const ENTRY_RULES =

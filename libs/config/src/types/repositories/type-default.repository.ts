@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError } from '@app/shared';
 import type { Model } from 'mongoose';
 import { TypeDefault } from '../domain/type-entry.schema';
-import type { TypeKind } from '../type-kind';
+import type { TypeKind } from '../domain/type-kind';
 import { typeDefaultKey } from '../../keys';
 
 const NO_DEFAULT = 0;

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { RevisionStore } from '../../common/revision-store';
 import { StoredTypeEntry } from '../domain/type-entry.schema';
-import { TYPE_KINDS, type TypeKind } from '../type-kind';
+import { TYPE_KINDS, type TypeKind } from '../domain/type-kind';
 import { revisionKey } from '../../keys';
 
 export function typeEntryKey(

@@ -3,7 +3,7 @@ import { textKey } from '@app/shared';
 import { toTypeEntry, type TypeEntry } from '../mapping/type-entry.mapper';
 import { TypeDefaultRepository } from '../repositories/type-default.repository';
 import { TypeEntryRepository } from '../repositories/type-entry.repository';
-import type { TypeKind } from '../type-kind';
+import type { TypeKind } from '../domain/type-kind';
 export type { TypeEntry } from '../mapping/type-entry.mapper';
 
 /**

@@ -2,12 +2,12 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
-import { ConfigEventOutbox } from '../../config-event-outbox.repository';
+import { ConfigEventOutbox } from '../../repositories/config-event-outbox.repository';
 import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.rules';
-import { toStoredConsentType } from '../../consent-type.input';
-import { toConsentTypeDto } from '../../consent-type.mapper';
-import { ConsentTypeRepository } from '../../consent-type.repository';
-import { CONSENT_TYPE_KIND, namesOf } from '../../consent-type.schema';
+import { toStoredConsentType } from '../../mapping/consent-type.input';
+import { toConsentTypeDto } from '../../mapping/consent-type.mapper';
+import { ConsentTypeRepository } from '../../repositories/consent-type.repository';
+import { CONSENT_TYPE_KIND, namesOf } from '../../domain/consent-type.schema';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { CreateConsentTypesCommand } from './create-consent-types.command';
 

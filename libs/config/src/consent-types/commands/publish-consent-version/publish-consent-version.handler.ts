@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConsentTypeWriter } from '../../consent-type-writer.service';
+import { ConsentTypeWriter } from '../../services/consent-type-writer.service';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { PublishConsentVersionCommand } from './publish-consent-version.command';
 

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { applyPatchOperations } from '@app/shared';
-import { ConsentTypeWriter } from '../../consent-type-writer.service';
+import { ConsentTypeWriter } from '../../services/consent-type-writer.service';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { UpdateConsentTypeCommand } from './update-consent-type.command';
 

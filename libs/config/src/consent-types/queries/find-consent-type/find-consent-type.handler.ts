@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { type ConsentTypeSummary, FindConsentTypeQuery } from '../../../common/cross-area';
-import { ConsentTypeCatalog } from '../../consent-type-catalog.service';
+import { ConsentTypeCatalog } from '../../services/consent-type-catalog.service';
 
 /** For other areas: the consent type of that name (case-insensitive), or null. */
 @QueryHandler(FindConsentTypeQuery)

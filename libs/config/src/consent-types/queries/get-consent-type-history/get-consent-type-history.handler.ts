@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '@app/shared';
-import { toConsentTypeRevisionDto } from '../../consent-type.mapper';
-import { ConsentTypeRepository } from '../../consent-type.repository';
+import { toConsentTypeRevisionDto } from '../../mapping/consent-type.mapper';
+import { ConsentTypeRepository } from '../../repositories/consent-type.repository';
 import type { ConsentTypeHistoryDto } from '../../dto/consent-type.dto';
 import { GetConsentTypeHistoryQuery } from './get-consent-type-history.query';
 

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '@app/shared';
-import { hasLocalizedFields, toConsentTypeDto } from '../../consent-type.mapper';
-import { ConsentTypeRepository } from '../../consent-type.repository';
+import { hasLocalizedFields, toConsentTypeDto } from '../../mapping/consent-type.mapper';
+import { ConsentTypeRepository } from '../../repositories/consent-type.repository';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { GetConsentTypesQuery } from './get-consent-types.query';
 

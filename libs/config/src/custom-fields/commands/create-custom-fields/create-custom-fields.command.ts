@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CustomFieldInput } from '../../custom-field-checks.service';
+import type { CustomFieldInput } from '../../services/custom-field-checks.service';
 import type { CustomFieldListDto } from '../../dto/custom-field.dto';
 
 export class CreateCustomFieldsCommand extends Command<CustomFieldListDto> {

@@ -2,11 +2,11 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
-import { CustomFieldChecks } from '../../custom-field-checks.service';
-import { toStoredCustomField } from '../../custom-field.input';
-import { toCustomFieldList } from '../../custom-field.mapper';
-import { CustomFieldRepository } from '../../custom-field.repository';
-import { CUSTOM_FIELD_KIND } from '../../custom-field.schema';
+import { CustomFieldChecks } from '../../services/custom-field-checks.service';
+import { toStoredCustomField } from '../../mapping/custom-field.input';
+import { toCustomFieldList } from '../../mapping/custom-field.mapper';
+import { CustomFieldRepository } from '../../repositories/custom-field.repository';
+import { CUSTOM_FIELD_KIND } from '../../domain/custom-field.schema';
 import type { CustomFieldListDto } from '../../dto/custom-field.dto';
 import { CreateCustomFieldsCommand } from './create-custom-fields.command';
 

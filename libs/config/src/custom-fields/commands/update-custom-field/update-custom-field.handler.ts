@@ -3,10 +3,10 @@ import { applyPatchOperations, InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
-import { CustomFieldChecks } from '../../custom-field-checks.service';
-import { DTO_CLASS, toStoredCustomField } from '../../custom-field.input';
-import { toCustomFieldDto, toCustomFieldList } from '../../custom-field.mapper';
-import { CustomFieldRepository } from '../../custom-field.repository';
+import { CustomFieldChecks } from '../../services/custom-field-checks.service';
+import { DTO_CLASS, toStoredCustomField } from '../../mapping/custom-field.input';
+import { toCustomFieldDto, toCustomFieldList } from '../../mapping/custom-field.mapper';
+import { CustomFieldRepository } from '../../repositories/custom-field.repository';
 import type { CustomFieldListDto } from '../../dto/custom-field.dto';
 import { UpdateCustomFieldCommand } from './update-custom-field.command';
 

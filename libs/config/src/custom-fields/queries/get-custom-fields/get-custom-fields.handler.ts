@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '@app/shared';
-import { toCustomFieldList } from '../../custom-field.mapper';
-import { CustomFieldRepository } from '../../custom-field.repository';
+import { toCustomFieldList } from '../../mapping/custom-field.mapper';
+import { CustomFieldRepository } from '../../repositories/custom-field.repository';
 import type { CustomFieldListDto } from '../../dto/custom-field.dto';
 import { GetCustomFieldsQuery } from './get-custom-fields.query';
 

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { PicklistDto, PicklistListDto } from '../../picklist.dto';
+import type { PicklistDto, PicklistListDto } from '../../dto/picklist.dto';
 
 export class CreatePicklistsCommand extends Command<PicklistListDto> {
   constructor(

@@ -2,12 +2,12 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, InvalidInputError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
-import type { PicklistListDto } from '../../picklist.dto';
-import { toStoredPicklist } from '../../picklist.input';
-import { toPicklistDto } from '../../picklist.mapper';
-import { PicklistRepository } from '../../picklist.repository';
-import { picklistProblems } from '../../picklist.rules';
-import { PICKLIST_KIND } from '../../picklist.schema';
+import type { PicklistListDto } from '../../dto/picklist.dto';
+import { toStoredPicklist } from '../../mapping/picklist.input';
+import { toPicklistDto } from '../../mapping/picklist.mapper';
+import { PicklistRepository } from '../../repositories/picklist.repository';
+import { picklistProblems } from '../../domain/picklist.rules';
+import { PICKLIST_KIND } from '../../domain/picklist.schema';
 import { CreatePicklistsCommand } from './create-picklists.command';
 
 /** Creates every picklist of the body or none: all rules and names are checked first. */

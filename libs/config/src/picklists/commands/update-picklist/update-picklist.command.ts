@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { PatchOperationDto } from '../../../common/patch-operation.dto';
-import type { PicklistListDto } from '../../picklist.dto';
+import type { PicklistListDto } from '../../dto/picklist.dto';
 
 export class UpdatePicklistCommand extends Command<PicklistListDto> {
   constructor(

@@ -3,12 +3,12 @@ import { applyPatchOperations, InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, validateInput } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
-import { PicklistDto, type PicklistListDto } from '../../picklist.dto';
-import { toStoredPicklist } from '../../picklist.input';
-import { toPicklistDto } from '../../picklist.mapper';
-import { PicklistRepository } from '../../picklist.repository';
-import { picklistProblems } from '../../picklist.rules';
-import { PICKLIST_KIND } from '../../picklist.schema';
+import { PicklistDto, type PicklistListDto } from '../../dto/picklist.dto';
+import { toStoredPicklist } from '../../mapping/picklist.input';
+import { toPicklistDto } from '../../mapping/picklist.mapper';
+import { PicklistRepository } from '../../repositories/picklist.repository';
+import { picklistProblems } from '../../domain/picklist.rules';
+import { PICKLIST_KIND } from '../../domain/picklist.schema';
 import { UpdatePicklistCommand } from './update-picklist.command';
 
 /**

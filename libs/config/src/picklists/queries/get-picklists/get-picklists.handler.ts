@@ -1,8 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '@app/shared';
-import type { PicklistListDto } from '../../picklist.dto';
-import { hasLocalizedNames, toPicklistDto } from '../../picklist.mapper';
-import { PicklistRepository } from '../../picklist.repository';
+import type { PicklistListDto } from '../../dto/picklist.dto';
+import { hasLocalizedNames, toPicklistDto } from '../../mapping/picklist.mapper';
+import { PicklistRepository } from '../../repositories/picklist.repository';
 import { GetPicklistsQuery } from './get-picklists.query';
 
 @QueryHandler(GetPicklistsQuery)

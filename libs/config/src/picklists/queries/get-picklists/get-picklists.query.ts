@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { PicklistListDto } from '../../picklist.dto';
+import type { PicklistListDto } from '../../dto/picklist.dto';
 
 export class GetPicklistsQuery extends Query<PicklistListDto> {
   constructor(

@@ -8,7 +8,7 @@ import type { TypeListDto } from '../../dto/type-entry.dto';
 import { toTypeEntryDto } from '../../mapping/type-entry.mapper';
 import { TypeDefaultRepository } from '../../repositories/type-default.repository';
 import { TypeEntryRepository, typeEntryKey } from '../../repositories/type-entry.repository';
-import { TYPE_KIND_INFO } from '../../type-kind';
+import { TYPE_KIND_INFO } from '../../domain/type-kind';
 import { CreateTypesCommand } from './create-types.command';
 
 @CommandHandler(CreateTypesCommand)

@@ -5,7 +5,7 @@ import type { TypeListDto } from '../../dto/type-entry.dto';
 import { toTypeEntryDto } from '../../mapping/type-entry.mapper';
 import { TypeDefaultRepository } from '../../repositories/type-default.repository';
 import { TypeEntryRepository } from '../../repositories/type-entry.repository';
-import { TYPE_KIND_INFO } from '../../type-kind';
+import { TYPE_KIND_INFO } from '../../domain/type-kind';
 import { ListTypesQuery } from './list-types.query';
 
 @QueryHandler(ListTypesQuery)

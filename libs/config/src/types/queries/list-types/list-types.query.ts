@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { TypeListDto } from '../../dto/type-entry.dto';
-import type { TypeKind } from '../../type-kind';
+import type { TypeKind } from '../../domain/type-kind';
 
 /** The entries of a kind: all (`typeId` 0) or one; with `locale`, its localised fields only. */
 export class ListTypesQuery extends Query<TypeListDto> {

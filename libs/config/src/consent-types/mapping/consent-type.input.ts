@@ -4,11 +4,11 @@ import {
   editedOnUpdate,
   orUndefined,
   type StoredEdited,
-} from '../common/entry-request';
-import { versionKeyOf } from './domain/consent-type.rules';
-import { type StoredConsentType, type StoredConsentVersion } from './consent-type.schema';
-import type { ConsentTypeDto, ConsentVersionDto } from './dto/consent-type.dto';
-import { consentTypeKey } from '../keys';
+} from '../../common/entry-request';
+import { versionKeyOf } from '../domain/consent-type.rules';
+import { type StoredConsentType, type StoredConsentVersion } from '../domain/consent-type.schema';
+import type { ConsentTypeDto, ConsentVersionDto } from '../dto/consent-type.dto';
+import { consentTypeKey } from '../../keys';
 
 /**
  * A validated consent type body → the stored document. Versions already stored (matched

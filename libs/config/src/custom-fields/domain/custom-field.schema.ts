@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { StoredEdited, StoredEditedSchema } from '../common/entry-request';
-import type { CustomFieldType, SelectListDisplayType } from './domain/custom-field-value';
+import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
+import type { CustomFieldType, SelectListDisplayType } from './custom-field-value';
 
 @Schema({ _id: false })
 export class StoredDisplayName {

@@ -1,18 +1,18 @@
 import type { ClassConstructor } from 'class-transformer';
 import { textKey } from '@app/shared';
-import { orUndefined, type StoredEdited } from '../common/entry-request';
-import type { CustomFieldType } from './domain/custom-field-value';
-import type { DefinitionShape } from './domain/custom-field-definition.rules';
-import { UpdateRule } from './domain/update-rules';
-import { type StoredCustomField } from './custom-field.schema';
+import { orUndefined, type StoredEdited } from '../../common/entry-request';
+import type { CustomFieldType } from '../domain/custom-field-value';
+import type { DefinitionShape } from '../domain/custom-field-definition.rules';
+import { UpdateRule } from '../domain/update-rules';
+import { type StoredCustomField } from '../domain/custom-field.schema';
 import {
   DateTimeCustomFieldDto,
   NumericCustomFieldDto,
   SelectListCustomFieldDto,
   TextCustomFieldDto,
-} from './dto/custom-field.dto';
+} from '../dto/custom-field.dto';
 import type { AnyCustomFieldDto } from './custom-field.mapper';
-import { customFieldKey } from '../keys';
+import { customFieldKey } from '../../keys';
 
 /** The DTO class that validates a definition of each type. */
 export const DTO_CLASS: Record<CustomFieldType, ClassConstructor<AnyCustomFieldDto>> = {

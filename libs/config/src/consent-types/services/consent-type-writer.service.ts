@@ -1,21 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { EventBus, QueryBus } from '@nestjs/cqrs';
 import { ConflictError, InvalidInputError, textKey } from '@app/shared';
-import { ConfigBookkeeping } from '../common/config-bookkeeping.repository';
+import { ConfigBookkeeping } from '../../common/config-bookkeeping.repository';
 import {
   ConsentTypeDeactivatedEvent,
   ConsentTypeRenamedEvent,
   IsConsentTypeRequiredQuery,
-} from '../common/cross-area';
-import { editedOnUpdate, validateInput } from '../common/entry-request';
-import { saveWithRetry } from '../common/save-with-retry';
-import { ConfigEventOutbox } from './config-event-outbox.repository';
-import { consentTypeProblems, missingVersions, repeatedVersion } from './domain/consent-type.rules';
-import { toStoredConsentType } from './consent-type.input';
-import { toConsentTypeDto } from './consent-type.mapper';
-import { ConsentTypeRepository } from './consent-type.repository';
-import { CONSENT_TYPE_KIND, namesOf, type StoredConsentType } from './consent-type.schema';
-import { ConsentTypeDto, type ConsentTypeListDto } from './dto/consent-type.dto';
+} from '../../common/cross-area';
+import { editedOnUpdate, validateInput } from '../../common/entry-request';
+import { saveWithRetry } from '../../common/save-with-retry';
+import { ConfigEventOutbox } from '../repositories/config-event-outbox.repository';
+import {
+  consentTypeProblems,
+  missingVersions,
+  repeatedVersion,
+} from '../domain/consent-type.rules';
+import { toStoredConsentType } from '../mapping/consent-type.input';
+import { toConsentTypeDto } from '../mapping/consent-type.mapper';
+import { ConsentTypeRepository } from '../repositories/consent-type.repository';
+import { CONSENT_TYPE_KIND, namesOf, type StoredConsentType } from '../domain/consent-type.schema';
+import { ConsentTypeDto, type ConsentTypeListDto } from '../dto/consent-type.dto';
 
 /**
  * Changes one consent type: the change (a PATCH, a new version) is applied to its wire

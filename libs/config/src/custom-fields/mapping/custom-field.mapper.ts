@@ -1,7 +1,7 @@
-import { selectLocalized } from '../common/locale-selection';
-import { orNull, toEditedDto } from '../common/entry-request';
-import type { CustomFieldDefinition, CustomFieldType } from './domain/custom-field-value';
-import type { StoredCustomField } from './custom-field.schema';
+import { selectLocalized } from '../../common/locale-selection';
+import { orNull, toEditedDto } from '../../common/entry-request';
+import type { CustomFieldDefinition, CustomFieldType } from '../domain/custom-field-value';
+import type { StoredCustomField } from '../domain/custom-field.schema';
 import type {
   CheckboxState,
   CustomFieldBaseDto,
@@ -10,7 +10,7 @@ import type {
   NumericCustomFieldDto,
   SelectListCustomFieldDto,
   TextCustomFieldDto,
-} from './dto/custom-field.dto';
+} from '../dto/custom-field.dto';
 
 export type AnyCustomFieldDto =
   TextCustomFieldDto | NumericCustomFieldDto | DateTimeCustomFieldDto | SelectListCustomFieldDto;

@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { StoredEdited, StoredEditedSchema } from '../common/entry-request';
+import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
 
 @Schema({ _id: false })
 export class StoredLocalizedName {

@@ -1,13 +1,13 @@
-import type { ConsentTypeSummary } from '../common/cross-area';
-import { selectLocalized } from '../common/locale-selection';
-import { orNull, toEditedDto } from '../common/entry-request';
-import { latestVersion } from './domain/consent-type.rules';
-import type { StoredConsentType, StoredConsentVersion } from './consent-type.schema';
+import type { ConsentTypeSummary } from '../../common/cross-area';
+import { selectLocalized } from '../../common/locale-selection';
+import { orNull, toEditedDto } from '../../common/entry-request';
+import { latestVersion } from '../domain/consent-type.rules';
+import type { StoredConsentType, StoredConsentVersion } from '../domain/consent-type.schema';
 import type {
   ConsentTypeDto,
   ConsentTypeRevisionDto,
   ConsentVersionDto,
-} from './dto/consent-type.dto';
+} from '../dto/consent-type.dto';
 
 export interface ConsentTypeView {
   /** Only the localised fields selected for this locale (the type's and each version's). */

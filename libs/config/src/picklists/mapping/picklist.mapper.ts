@@ -1,7 +1,7 @@
-import { selectLocalized } from '../common/locale-selection';
-import { orNull, toEditedDto } from '../common/entry-request';
-import type { PicklistDto, PicklistOptionDto } from './picklist.dto';
-import type { StoredPicklist, StoredPicklistOption } from './picklist.schema';
+import { selectLocalized } from '../../common/locale-selection';
+import { orNull, toEditedDto } from '../../common/entry-request';
+import type { PicklistDto, PicklistOptionDto } from '../dto/picklist.dto';
+import type { StoredPicklist, StoredPicklistOption } from '../domain/picklist.schema';
 
 /**
  * Stored picklist → wire. With a locale, each option carries only the names selected for

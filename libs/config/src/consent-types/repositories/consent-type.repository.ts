@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { RevisionStore } from '../common/revision-store';
-import { StoredConsentType } from './consent-type.schema';
-import { consentTypeKey } from '../keys';
+import { RevisionStore } from '../../common/revision-store';
+import { StoredConsentType } from '../domain/consent-type.schema';
+import { consentTypeKey } from '../../keys';
 
 /** The `config_consent_types` revisions; every method is scoped by client id. */
 @Injectable()

@@ -6,8 +6,8 @@ import {
   ConfigEvent,
   CONSENT_TYPE_RENAMED,
   CONSENT_VERSION_PUBLISHED,
-} from './config-event.schema';
-import { consentTypeRenamedEventId, consentVersionEventId } from '../keys';
+} from '../domain/config-event.schema';
+import { consentTypeRenamedEventId, consentVersionEventId } from '../../keys';
 
 /**
  * The `config_events` outbox. The api records events after saving the change they

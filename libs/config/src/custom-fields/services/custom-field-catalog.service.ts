@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { textKey } from '@app/shared';
-import { PicklistCatalog } from '../picklists/picklist-catalog.service';
-import { toDefinitionView, type CustomFieldDefinitionView } from './custom-field.mapper';
-import { CustomFieldRepository } from './custom-field.repository';
-import type { StoredCustomField } from './custom-field.schema';
+import { PicklistCatalog } from '../../picklists/services/picklist-catalog.service';
+import { toDefinitionView, type CustomFieldDefinitionView } from '../mapping/custom-field.mapper';
+import { CustomFieldRepository } from '../repositories/custom-field.repository';
+import type { StoredCustomField } from '../domain/custom-field.schema';
 
 /** A custom field definition with what `checkCustomFieldValue` needs besides it. */
 export interface ResolvedCustomField {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PicklistRepository } from './picklist.repository';
-import type { StoredPicklist } from './picklist.schema';
+import { PicklistRepository } from '../repositories/picklist.repository';
+import type { StoredPicklist } from '../domain/picklist.schema';
 
 /** What other areas (custom fields, the profile validation) may know of a picklist. */
 export interface PicklistSummary {

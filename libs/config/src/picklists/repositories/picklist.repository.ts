@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { RevisionStore } from '../common/revision-store';
-import { StoredPicklist } from './picklist.schema';
+import { RevisionStore } from '../../common/revision-store';
+import { StoredPicklist } from '../domain/picklist.schema';
 
 /** The `config_picklists` revisions; every method is scoped by client id. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { textKey } from '@app/shared';
-import { type ConsentTypeDetails, toConsentTypeDetails } from './consent-type.mapper';
-import { ConsentTypeRepository } from './consent-type.repository';
+import { type ConsentTypeDetails, toConsentTypeDetails } from '../mapping/consent-type.mapper';
+import { ConsentTypeRepository } from '../repositories/consent-type.repository';
 
 /** Read access to a client's consent types, for other areas and the profile validation. */
 @Injectable()

@@ -1,8 +1,8 @@
 import { textKey } from '@app/shared';
-import { orUndefined, type StoredEdited } from '../common/entry-request';
-import type { PicklistDto } from './picklist.dto';
-import { type StoredPicklist } from './picklist.schema';
-import { picklistKey } from '../keys';
+import { orUndefined, type StoredEdited } from '../../common/entry-request';
+import type { PicklistDto } from '../dto/picklist.dto';
+import { type StoredPicklist } from '../domain/picklist.schema';
+import { picklistKey } from '../../keys';
 
 /** A validated picklist body → the stored document (names trimmed, absent fields omitted). */
 export function toStoredPicklist(

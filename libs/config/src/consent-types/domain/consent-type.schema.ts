@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { StoredEdited, StoredEditedSchema } from '../common/entry-request';
-import type { ConsentChannel } from './dto/consent-type.dto';
+import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
+import type { ConsentChannel } from './consent-channel';
 
 @Schema({ _id: false })
 export class StoredTypeLocalizedField {

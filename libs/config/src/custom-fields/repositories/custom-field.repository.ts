@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { RevisionStore } from '../common/revision-store';
-import { StoredCustomField } from './custom-field.schema';
+import { RevisionStore } from '../../common/revision-store';
+import { StoredCustomField } from '../domain/custom-field.schema';
 
 /** The `config_custom_fields` revisions; every method is scoped by client id. */
 @Injectable()

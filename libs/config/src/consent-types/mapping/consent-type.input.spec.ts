@@ -1,5 +1,5 @@
 import { mergeVersions } from './consent-type.input';
-import type { StoredConsentVersion } from './consent-type.schema';
+import type { StoredConsentVersion } from '../domain/consent-type.schema';
 
 const earlier = new Date('2024-01-01T00:00:00.000Z');
 const now = new Date('2024-06-01T12:00:00.000Z');

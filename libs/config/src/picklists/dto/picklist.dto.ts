@@ -15,8 +15,8 @@ import {
   NotContains,
   ValidateNested,
 } from 'class-validator';
-import { LocalizedFieldDto } from '../common/localized-field.dto';
-import { INT32_MAX } from '../common/entry-request';
+import { LocalizedFieldDto } from '../../common/localized-field.dto';
+import { INT32_MAX } from '../../common/entry-request';
 
 export const MULTI_VALUE_DELIMITER = '::';
 

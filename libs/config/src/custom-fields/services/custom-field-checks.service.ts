@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { PicklistCatalog, type PicklistSummary } from '../picklists/picklist-catalog.service';
-import { customFieldDefinitionProblems } from './domain/custom-field-definition.rules';
-import type { CustomFieldType } from './domain/custom-field-value';
-import { toDefinitionShape } from './custom-field.input';
-import type { AnyCustomFieldDto } from './custom-field.mapper';
-import type { SelectListCustomFieldDto } from './dto/custom-field.dto';
+import {
+  PicklistCatalog,
+  type PicklistSummary,
+} from '../../picklists/services/picklist-catalog.service';
+import { customFieldDefinitionProblems } from '../domain/custom-field-definition.rules';
+import type { CustomFieldType } from '../domain/custom-field-value';
+import { toDefinitionShape } from '../mapping/custom-field.input';
+import type { AnyCustomFieldDto } from '../mapping/custom-field.mapper';
+import type { SelectListCustomFieldDto } from '../dto/custom-field.dto';
 
 export interface CustomFieldInput {
   type: CustomFieldType;
