@@ -136,32 +136,19 @@ export class ClientVocabulary {
   }
 }
 
-/** What a profile write needs of a filter: the preference rules (channel, frequencies, consents, expiry). */
-export interface VocabularyFilter {
-  ProgramId: number;
-  FilterId: number;
-  ChannelId: string;
-  IsActive: boolean;
-  FrequencyIds: string[];
-  OptInCustomerExpirationDays?: number;
-  OptOutCustomerExpirationDays?: number;
-  OptInNonCustomerExpirationDays?: number;
-  OptOutNonCustomerExpirationDays?: number;
-  RequiredConsentTypes: string[];
-  /** IDs of the filter's preference attributes marked IsRequired. */
-  RequiredAttributes: string[];
-  /** IDs of every attribute the filter defines: a preference may carry only these. */
-  AttributeIds?: string[];
-  /** The PreferenceType (1 opt-in, 2 opt-out) a preference written without one gets. */
-  DefaultPreferenceValue?: number;
-}
+/**
+ * What a profile write needs of a filter. The contract is the profiles module's
+ * (`PreferenceFilter` in its preference rules): it is declared there once, and this
+ * snapshot meets it structurally (the compiler checks it where profiles take the vocabulary).
+ */
+type VocabularyFilter = ReturnType<typeof toVocabularyFilter>;
 
 /** `currentName` gives a required consent type's current name (filters keep the name they were configured with). */
 function toVocabularyFilter(
   program: StoredProgram,
   filter: StoredProgram['Filters'][number],
   currentName: (consentType: string) => string,
-): VocabularyFilter {
+) {
   return {
     ProgramId: program.programId,
     FilterId: filter.ID,
