@@ -5,7 +5,7 @@ import { DncRepository } from '../../libs/consents/src/do-not-contact/dnc.reposi
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
-import { DO_NOT_CONTACT_PROPAGATION } from '@app/profiles';
+import { DO_NOT_CONTACT_PROPAGATION } from '@app/consents';
 import { profileClient, runJob } from '../jobs/job-helpers';
 
 type Entry = Record<string, any>;

@@ -1,9 +1,6 @@
 import request from 'supertest';
-import {
-  CONSENT_EXPIRY,
-  CONSENT_VERSION_NOTIFICATION,
-  DO_NOT_CONTACT_PROPAGATION,
-} from '@app/profiles';
+import { CONSENT_VERSION_NOTIFICATION, DO_NOT_CONTACT_PROPAGATION } from '@app/consents';
+import { CONSENT_EXPIRY } from '@app/profiles';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';

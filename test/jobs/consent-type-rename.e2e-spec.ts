@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { TenantAdminService } from '@app/auth';
-import { CONSENT_VERSION_NOTIFICATION } from '@app/profiles';
+import { CONSENT_VERSION_NOTIFICATION } from '@app/consents';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { startTestApp, type TestApp } from '../harness/test-app';

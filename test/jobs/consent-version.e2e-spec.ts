@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ConfigEventOutbox } from '@app/config';
-import { CONSENT_VERSION_NOTIFICATION } from '@app/profiles';
+import { CONSENT_VERSION_NOTIFICATION } from '@app/consents';
 import { Clock } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';

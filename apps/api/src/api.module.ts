@@ -2,9 +2,11 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
 import { ConfigurationApiModule } from '@app/config';
-import { DoNotContactApiModule } from '@app/consents';
+import { CONSENT_JOBS, DoNotContactApiModule } from '@app/consents';
+import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
+import { PROFILE_RULES } from '../../profile-rules';
 
 /** The HTTP process: each area contributes its own controllers and use cases. */
 @Module({})
@@ -17,10 +19,12 @@ export class ApiModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
-        QueueModule.forProducer(PROFILE_JOBS),
+        QueueModule.forProducer([...PROFILE_JOBS, ...CONSENT_JOBS]),
+        PROFILE_RULES,
         AuthApiModule,
         ConfigurationApiModule,
         ProfilesApiModule,
+        PreferencesApiModule,
         DoNotContactApiModule,
       ],
     };

@@ -1,7 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import {
+  CONSENT_JOBS,
+  ConsentsWorkerModule,
+  DoNotContactMarks,
+  DoNotContactMarksModule,
+} from '@app/consents';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
 import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
+import { PROFILE_RULES } from '../../profile-rules';
 
 /** The background process: job handlers only, no HTTP. Scales apart from the api. */
 @Module({})
@@ -14,8 +21,13 @@ export class WorkerModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
-        QueueModule.forWorker(PROFILE_JOBS),
-        ProfilesWorkerModule,
+        QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS]),
+        PROFILE_RULES,
+        ProfilesWorkerModule.register({
+          hookModules: [DoNotContactMarksModule],
+          applyHooks: [DoNotContactMarks],
+        }),
+        ConsentsWorkerModule,
       ],
     };
   }

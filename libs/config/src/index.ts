@@ -8,3 +8,4 @@ export type { ClientVocabulary } from './reader/client-vocabulary';
 export * from './consent-types';
 export * from './custom-fields';
 export * from './picklists';
+export * from './consent-status/consent-status';

@@ -1,10 +1,14 @@
-export * from './consent-status';
+// Public surface of @app/consents: other libs import nothing deeper.
 export {
   DoNotContactApiModule,
   DoNotContactPersistenceModule,
 } from './do-not-contact/do-not-contact.module';
+export { ConsentsWorkerModule, DoNotContactMarksModule } from './consents-worker.module';
+export { DoNotContactMarks } from './do-not-contact/services/do-not-contact-marks.service';
 export { DoNotContactLists } from './do-not-contact/services/do-not-contact-lists.service';
 export type { DncEntry, DncListType } from './do-not-contact/domain/dnc-list.schema';
-export * from './consent-transitions';
-export * from './consent-expiry';
-export * from './consent-write';
+export { CONSENT_PROFILE_RULES } from './profile-rules/consent-profile-rules';
+export * from './worker/consent-jobs';
+export * from './domain/consent-transitions';
+export * from './domain/consent-expiry';
+export * from './domain/consent-write';

@@ -1,3 +1,69 @@
+// Public surface of @app/profiles: other libs import nothing deeper.
 export * from './profiles-api.module';
 export * from './profiles-worker.module';
+export * from './profile-rules.module';
+export * from './profile-ports.module';
 export * from './worker/profile-jobs';
+
+// The rule port (what a rule module such as Consents or Preferences implements) and the
+// profile aggregate's types and element identities the rules read.
+export type {
+  ProfileBody,
+  ProfileRuleModule,
+  RuleWriteContext,
+  RuleWriteKind,
+} from './domain/profile-rules.port';
+export { ProfileRules } from './domain/profile-rules';
+export type { DataRule } from './domain/data-rule';
+export { PermanentWriteError } from './domain/permanent-write-error';
+export type {
+  PreferenceFilter,
+  PreferenceVocabulary,
+  ProfileVocabulary,
+} from './domain/profile-vocabulary';
+export type {
+  Edited,
+  ProfileData,
+  StoredAddress,
+  StoredConsent,
+  StoredConsentAssociation,
+  StoredEmail,
+  StoredPhone,
+  StoredPreference,
+  StoredPreferenceAttribute,
+} from './domain/profile-data.schema';
+export type { WriteContext } from './domain/profile-merge';
+export { applyProfileWrite } from './domain/profile-merge';
+export {
+  consentRule,
+  type ElementRule,
+  phoneDigits,
+  preferenceRule,
+  PROFILE_COLLECTIONS,
+} from './domain/element-rules';
+export { CONTACT_LISTS } from './domain/profile-history';
+export { preferenceIdKey, preferenceKey } from './domain/preference-key';
+export {
+  canSeeProgram,
+  type CallerScope,
+  type ProfileView,
+  scopeOf,
+  writerView,
+} from './domain/profile-view';
+// The `{profileId}` path parameter, for the routes of other modules under a profile.
+export { ApiProfileIdParam, ProfileIdParam } from './http/profile-id.param';
+export { type CurrentNames, withCurrentNames } from './domain/current-names';
+export { deactivateUnrestated } from './domain/profile-merge';
+
+// Ports for other modules' jobs and use cases (ProfilePortsModule, ProfilesWorkerModule).
+export {
+  type HeldProfile,
+  type HeldValue,
+  ProfileHolders,
+} from './services/profile-holders.service';
+export { ProfileWriteQueue } from './services/profile-write-queue.service';
+export {
+  type AppliedWrite,
+  PROFILE_APPLY_HOOKS,
+  type ProfileApplyHook,
+} from './services/profile-apply-hook';

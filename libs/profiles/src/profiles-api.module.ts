@@ -21,8 +21,6 @@ import { GroupsController } from './http/groups.controller';
 import { GroupProfilesController } from './http/group-profiles.controller';
 import { RenameGroupHandler } from './commands/rename-group/rename-group.handler';
 import { SearchGroupProfilesHandler } from './queries/search-group-profiles/search-group-profiles.handler';
-import { PreferenceArchiveController } from './http/preference-archive.controller';
-import { ArchivePreferencesHandler } from './commands/archive-preferences/archive-preferences.handler';
 
 /** The Profile Data API: controllers and the use cases they hand off to. */
 @Module({
@@ -35,7 +33,6 @@ import { ArchivePreferencesHandler } from './commands/archive-preferences/archiv
     ProfileController,
     TagsController,
     GroupsController,
-    PreferenceArchiveController,
   ],
   providers: [
     CreateProfileHandler,
@@ -52,7 +49,6 @@ import { ArchivePreferencesHandler } from './commands/archive-preferences/archiv
     DeleteTagHandler,
     RenameGroupHandler,
     SearchGroupProfilesHandler,
-    ArchivePreferencesHandler,
   ],
 })
 export class ProfilesApiModule {}

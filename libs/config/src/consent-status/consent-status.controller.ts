@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiAuth } from '@app/auth';
-import { ConsentStatus } from '@app/consents';
+import { ConsentStatus } from './consent-status';
 import { ConsentStatusListDto } from './consent-status.dto';
 
 @ApiTags('Configuration')

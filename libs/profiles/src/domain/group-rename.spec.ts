@@ -2,6 +2,9 @@ import { renameGroup } from './group-rename';
 import type { ProfileData } from './profile-data.schema';
 import { applyProfileWrite } from './profile-merge';
 import { transitionProfile } from './profile-transition';
+import { ProfileRules } from './profile-rules';
+
+const NO_RULES = new ProfileRules([]);
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
 import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
@@ -139,6 +142,7 @@ describe('transitionProfile rename-group', () => {
       write(2),
       vocabulary,
       PROFILE_WIRE_FORMAT,
+      NO_RULES,
     );
     expect(next.appliedSeq).toBe(2);
     expect(next.data?.Groups.map((g) => g.GroupName)).toEqual(['Jones']);
@@ -146,7 +150,13 @@ describe('transitionProfile rename-group', () => {
   });
 
   it('leaves a deleted profile as it is, without failing', () => {
-    const next = transitionProfile(profile('deleted'), write(2), vocabulary, PROFILE_WIRE_FORMAT);
+    const next = transitionProfile(
+      profile('deleted'),
+      write(2),
+      vocabulary,
+      PROFILE_WIRE_FORMAT,
+      NO_RULES,
+    );
     expect(next).toMatchObject({ state: 'deleted', appliedSeq: 2, data: undefined });
   });
 });

@@ -1,5 +1,10 @@
 import { applyProfileWrite } from './profile-merge';
 import { checkAgainstConfiguration } from './profile-configuration.rules';
+import { ProfileRules } from './profile-rules';
+import type { ProfileRuleModule } from './profile-rules.port';
+
+/** Profiles alone: the rule modules (consents, preferences) have their own specs. */
+const NO_RULES = new ProfileRules([]);
 import type { ProfileTypeKind, ProfileVocabulary } from './profile-vocabulary';
 
 /** A small in-memory vocabulary: the rules are pure, the real one comes from the configuration module. */
@@ -92,7 +97,7 @@ const valid = {
 
 describe('checkAgainstConfiguration', () => {
   it('accepts a body that names only active configuration, case-insensitively', () => {
-    expect(checkAgainstConfiguration(valid, vocabulary(), 'create')).toEqual([]);
+    expect(checkAgainstConfiguration(valid, vocabulary(), NO_RULES, 'create')).toEqual([]);
   });
 
   it('names each unknown or inactive entry with its path and value', () => {
@@ -121,6 +126,7 @@ describe('checkAgainstConfiguration', () => {
         ],
       },
       vocabulary(),
+      NO_RULES,
       'create',
     );
     expect(problems).toEqual([
@@ -145,6 +151,7 @@ describe('checkAgainstConfiguration', () => {
           ],
         },
         vocabulary(),
+        NO_RULES,
         'merge',
         current,
       ),
@@ -155,25 +162,31 @@ describe('checkAgainstConfiguration', () => {
   });
 
   it('requires the required custom fields on create and overwrite, not on merge', () => {
-    expect(checkAgainstConfiguration({ CustomerType: 'Customer' }, vocabulary(), 'create')).toEqual(
-      ['CustomFields: the required custom field "SignupSource" has no value'],
-    );
-    expect(checkAgainstConfiguration({ CustomerType: 'Customer' }, vocabulary(), 'merge')).toEqual(
-      [],
-    );
+    expect(
+      checkAgainstConfiguration({ CustomerType: 'Customer' }, vocabulary(), NO_RULES, 'create'),
+    ).toEqual(['CustomFields: the required custom field "SignupSource" has no value']);
+    expect(
+      checkAgainstConfiguration({ CustomerType: 'Customer' }, vocabulary(), NO_RULES, 'merge'),
+    ).toEqual([]);
   });
 
   it('applies the update rule of a field an overwrite removes', () => {
     const current = applyProfileWrite(undefined, valid, 'overwrite', { at: 't', userId: 'u' });
     expect(
-      checkAgainstConfiguration({ CustomerType: 'Customer' }, vocabulary(), 'overwrite', current),
+      checkAgainstConfiguration(
+        { CustomerType: 'Customer' },
+        vocabulary(),
+        NO_RULES,
+        'overwrite',
+        current,
+      ),
     ).toEqual([
       'CustomFields (omitted "SignupSource"): "SignupSource" cannot be changed once set (value null)',
       'CustomFields: the required custom field "SignupSource" has no value',
     ]);
   });
 
-  it('matches a consent stored under a former consent type name with the current name', () => {
+  it('hands the rule modules the body and the stored profile under current consent type names, and reports their problems', () => {
     const ctx = { at: 't', userId: 'u' };
     const stored = applyProfileWrite(
       undefined,
@@ -184,12 +197,27 @@ describe('checkAgainstConfiguration', () => {
       'overwrite',
       ctx,
     );
-    const revoke = { Consents: [{ ConsentType: 'Marketing', ConsentStatus: 3 }] };
-    expect(checkAgainstConfiguration(revoke, vocabulary(), 'merge', stored)).toEqual([]);
-    // The same revoke of a type never granted is refused: the match above is what allows it.
-    const unrelated = applyProfileWrite(undefined, valid, 'overwrite', ctx);
-    expect(checkAgainstConfiguration(revoke, vocabulary(), 'merge', unrelated)).toEqual([
-      expect.stringContaining('never granted'),
-    ]);
+    const seen: string[] = [];
+    // A fake rule module: what the port hands it, and what it answers, is all Profiles knows.
+    const recorder: ProfileRuleModule = {
+      name: 'recorder',
+      problems: (body, _vocabulary, kind, current) => {
+        const names = (consents: unknown) =>
+          (consents as { ConsentType: string }[]).map((c) => c.ConsentType).join();
+        seen.push(`${kind}: body ${names(body.Consents)}, stored ${names(current?.Consents)}`);
+        return ['Consents[0]: refused by the recorder'];
+      },
+    };
+    const revoke = { Consents: [{ ConsentType: 'promotions', ConsentStatus: 3 }] };
+    expect(
+      checkAgainstConfiguration(
+        revoke,
+        vocabulary(),
+        new ProfileRules([recorder]),
+        'merge',
+        stored,
+      ),
+    ).toEqual(['Consents[0]: refused by the recorder']);
+    expect(seen).toEqual(['merge: body Marketing, stored Marketing']);
   });
 });

@@ -1,8 +1,7 @@
 import { textKey } from '@app/shared';
-import { consentTransitionProblems } from './consent.rules';
 import { withCurrentNames } from './current-names';
 import type { ProfileData } from './profile-data.schema';
-import { preferenceProblems } from './preference.rules';
+import type { ProfileRules } from './profile-rules';
 import type { ProfileTypeKind, ProfileVocabulary } from './profile-vocabulary';
 
 type Element = Record<string, unknown>;
@@ -31,6 +30,7 @@ const CONTACT_CONTAINERS: [string, string][] = [
 export function checkAgainstConfiguration(
   body: Element,
   vocabulary: ProfileVocabulary,
+  rules: ProfileRules,
   kind: 'create' | 'merge' | 'overwrite',
   current?: ProfileData,
 ): string[] {
@@ -92,8 +92,8 @@ export function checkAgainstConfiguration(
       checkConsents(preference.ConsentAssociations, `${path}[${index}].ConsentAssociations`),
     );
 
-  problems.push(...consentTransitionProblems(body, current));
-  problems.push(...preferenceProblems(body, vocabulary, kind, current));
+  // The rule modules' own problems (consent transitions, preferences), in their order.
+  problems.push(...rules.problems(body, vocabulary, kind, current));
   checkConsents(body.Consents, 'Consents');
   checkPreferences(body.ProfilePreferences, 'ProfilePreferences');
   for (const [collection, preferences] of CONTACT_CONTAINERS) {

@@ -163,3 +163,50 @@ function findRepeatedIn(
   }
   return null;
 }
+
+const CONTACT_COLLECTIONS = ['Emails', 'PhoneNumbers', 'Addresses'] as const;
+type ContactCollection = (typeof CONTACT_COLLECTIONS)[number];
+
+/**
+ * A merge that drops what it does not restate (PreservePreferences or PreserveConsents
+ * false): every active element of the named containers, on the profile (`profile`) and on
+ * each contact element (`contact`), that the body does not restate (compared by `key`) is
+ * deactivated and stamped; elements `hidden` from the writer (outside their user group's
+ * scope) are left alone. `after` is the merged data, `input` the body; returns a copy.
+ */
+export function deactivateUnrestated(
+  after: ProfileData,
+  input: Element,
+  containers: { profile?: string; contact: (collection: ContactCollection) => string },
+  key: (element: Element) => string,
+  stamp: (element: Element) => void,
+  hidden: (collection: string, element: Element) => boolean,
+): ProfileData {
+  const data = structuredClone(after) as unknown as Element;
+  const deactivate = (list: unknown, container: string, restated: Element[]) => {
+    const named = new Set(restated.map(key));
+    for (const element of elements(list)) {
+      if (element.IsActive === false || named.has(key(element)) || hidden(container, element))
+        continue;
+      element.IsActive = false;
+      stamp(element);
+    }
+  };
+  if (containers.profile) {
+    deactivate(data[containers.profile], containers.profile, elements(input[containers.profile]));
+  }
+  for (const collection of CONTACT_COLLECTIONS) {
+    const rule = PROFILE_COLLECTIONS[collection];
+    const container = containers.contact(collection);
+    const given = elements(input[collection]);
+    for (const element of elements(data[collection])) {
+      const restated = given.find((candidate) => rule.key(candidate) === rule.key(element));
+      deactivate(element[container], container, elements(restated?.[container]));
+    }
+  }
+  return data as unknown as ProfileData;
+}
+
+function elements(value: unknown): Element[] {
+  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Element[]) : [];
+}

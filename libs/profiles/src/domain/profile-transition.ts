@@ -1,16 +1,12 @@
 import { applyPatchOperations, PatchRefusedError } from '@app/shared';
-import { canSeeProgram, type ProfileView, writerView } from './profile-view';
-import { archivePreferences, type ArchivePreferencesWrite } from './preference-archive';
+import { type ProfileView, writerView } from './profile-view';
 import { renameGroup, type RenameGroupWrite } from './group-rename';
-import { expireProfileData, type ExpireWrite } from './consent-expiry';
-import { markVersionPending, type ConsentVersionPendingWrite } from './consent-version-pending';
 import { type CurrentNames, withCurrentNames } from './current-names';
 import { checkAgainstConfiguration } from './profile-configuration.rules';
 import type { ProfileVocabulary } from './profile-vocabulary';
-import { applyDataRules } from './profile-data-rules';
-import { applyPreserveFlags } from './preference.rules';
-import { applyDoNotContact, type DncApplyWrite } from './do-not-contact';
 import { checkProfileInput } from './profile-input.rules';
+import type { ProfileRules } from './profile-rules';
+import { PermanentWriteError } from './permanent-write-error';
 import { applyProfileWrite } from './profile-merge';
 import { hiddenFrom, scopeViolations } from './profile-scope.rules';
 import {
@@ -32,8 +28,12 @@ export function withCurrentProfileNames(profile: Profile, names: CurrentNames): 
   return data === profile.data ? profile : { ...profile, data };
 }
 
-/** A write that can never apply (the same input would fail again): recorded, not retried. */
-export class PermanentWriteError extends Error {}
+export { PermanentWriteError };
+
+/** Body of an `expire` write: the time (ISO 8601) the expiry job ran as. */
+export interface ExpireWrite {
+  AsOf: string;
+}
 
 /** How the refusal of a patch outside the writer's scope starts (the api answers 403). */
 export const FORBIDDEN_PATCH = 'Forbidden:';
@@ -49,6 +49,7 @@ export function transitionProfile(
   write: ProfileWrite,
   vocabulary: ProfileVocabulary,
   wireFormat: ProfileWireFormat,
+  rules: ProfileRules,
 ): Profile {
   const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
   // A body accepted before a rename of a consent type it names: the current name applies.
@@ -57,7 +58,7 @@ export function transitionProfile(
     vocabulary,
   );
   if (write.kind === 'create' || write.kind === 'merge' || write.kind === 'overwrite') {
-    const problems = checkAgainstConfiguration(body, vocabulary, write.kind, profile.data);
+    const problems = checkAgainstConfiguration(body, vocabulary, rules, write.kind, profile.data);
     if (problems.length) throw new PermanentWriteError(problems.join('; '));
   }
   const next: Profile = { ...profile, appliedSeq: write.seq, lastFailure: undefined };
@@ -68,7 +69,7 @@ export function transitionProfile(
       return {
         ...next,
         state: 'active',
-        data: applyDataRules(
+        data: rules.derive(
           undefined,
           applyProfileWrite(undefined, body, 'overwrite', ctx),
           vocabulary,
@@ -82,7 +83,7 @@ export function transitionProfile(
       let data = applyProfileWrite(profile.data, body, write.kind, ctx);
       if (write.kind === 'merge') {
         const view = writerView(write.scope);
-        data = applyPreserveFlags(data, body, ctx, (c, element) => hiddenFrom(view, c, element));
+        data = rules.afterMerge(data, body, ctx, (c, element) => hiddenFrom(view, c, element));
       }
       if (write.kind === 'overwrite' && write.scope) {
         // An overwrite covers what its writer can see: the rest is kept as stored.
@@ -91,7 +92,7 @@ export function transitionProfile(
           hiddenFrom(view, collection, element),
         );
       }
-      return { ...next, data: applyDataRules(profile.data, data, vocabulary, ctx) };
+      return { ...next, data: rules.derive(profile.data, data, vocabulary, ctx) };
     }
     case 'remove-tag': {
       if (profile.state === 'deleted' || !profile.data) return next;
@@ -116,7 +117,13 @@ export function transitionProfile(
         wireFormat,
       );
       patched = withCurrentNames(patched, vocabulary);
-      const problems = checkAgainstConfiguration(patched, vocabulary, 'overwrite', profile.data);
+      const problems = checkAgainstConfiguration(
+        patched,
+        vocabulary,
+        rules,
+        'overwrite',
+        profile.data,
+      );
       if (problems.length) throw new PermanentWriteError(problems.join('; '));
       const forbidden = scopeViolations(patched, view, wire);
       if (forbidden.length)
@@ -126,7 +133,7 @@ export function transitionProfile(
         applyProfileWrite(profile.data, patched, 'overwrite', ctx),
         (collection, element) => hiddenFrom(view, collection, element),
       );
-      return { ...next, data: applyDataRules(profile.data, data, vocabulary, ctx) };
+      return { ...next, data: rules.derive(profile.data, data, vocabulary, ctx) };
     }
     case 'delete':
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
@@ -136,42 +143,21 @@ export function transitionProfile(
       if (profile.state !== 'active' || !profile.data) return next;
       return {
         ...next,
-        data: expireProfileData(profile.data, (body as unknown as ExpireWrite).AsOf, ctx).data,
+        data: rules.expire(profile.data, (body as unknown as ExpireWrite).AsOf, ctx).data,
       };
     case 'rename-consent-type':
       // The renaming itself is withCurrentProfileNames, done before every transition: this
       // write only gives a profile no other write touches its turn to store the current name.
       if (profile.state === 'deleted' || !profile.data) return next;
       return { ...next, data: withCurrentNames(profile.data, vocabulary) };
-    case 'consent-version-pending': {
-      if (profile.state !== 'active' || !profile.data) return next;
-      const pending = body as unknown as ConsentVersionPendingWrite;
-      const ConsentType = vocabulary.consentTypeName(pending.ConsentType) ?? pending.ConsentType;
-      return {
-        ...next,
-        data: markVersionPending(profile.data, { ...pending, ConsentType }, ctx).data,
-      };
+    default: {
+      // A write kind of a rule module (consents, preferences).
+      const apply = rules.writeKind(write.kind);
+      if (!apply)
+        throw new PermanentWriteError(`No rule module applies writes of kind ${write.kind}`);
+      const data = apply(profile, body, { ...ctx, vocabulary, view: writerView(write.scope) });
+      return data === undefined ? next : { ...next, data };
     }
-    case 'archive-preferences': {
-      if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
-      if (!profile.data) throw new PermanentWriteError('The profile was never created');
-      // Only preferences of programs the writer's user group may see are archived.
-      const view = writerView(write.scope);
-      const data = archivePreferences(
-        profile.data,
-        body as ArchivePreferencesWrite,
-        (programId) => canSeeProgram(view, programId),
-        ctx,
-      );
-      return { ...next, data };
-    }
-    case 'dnc-apply':
-      // A profile deleted meanwhile has nothing to mark (no failure).
-      if (profile.state === 'deleted' || !profile.data) return next;
-      return {
-        ...next,
-        data: applyDoNotContact(profile.data, body as unknown as DncApplyWrite, ctx),
-      };
   }
 }
 

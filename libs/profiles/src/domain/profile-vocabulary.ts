@@ -1,5 +1,4 @@
 import type { CurrentNames } from './current-names';
-import type { PreferenceVocabulary } from './preference.rules';
 
 /** The kinds of type entries a profile names. */
 export type ProfileTypeKind =
@@ -33,4 +32,36 @@ export interface ProfileVocabulary extends PreferenceVocabulary, CurrentNames {
   ): string | null;
   /** Names of the active custom fields every profile must have. */
   requiredCustomFields(): string[];
+}
+
+/** What the preference rules know of a filter (and its program). */
+export interface PreferenceFilter {
+  ProgramId: number;
+  FilterId: number;
+  /** Canonical channel: Phone, Text/SMS, Email, Mail or Solicit. */
+  ChannelId: string;
+  IsActive: boolean;
+  /** Every frequency id the filter offers, in any locale. */
+  FrequencyIds: string[];
+  OptInCustomerExpirationDays?: number;
+  OptOutCustomerExpirationDays?: number;
+  OptInNonCustomerExpirationDays?: number;
+  OptOutNonCustomerExpirationDays?: number;
+  /** TypeNames of the consent types a preference on the filter must be associated with. */
+  RequiredConsentTypes: string[];
+  /** Keys (the filter's attribute IDs) a preference on the filter must carry with a value. */
+  RequiredAttributes: string[];
+  /** IDs of every attribute the filter defines: a preference may carry only these. */
+  AttributeIds?: string[];
+  /** The PreferenceType (1 opt-in, 2 opt-out) a preference written without one gets. */
+  DefaultPreferenceValue?: number;
+}
+
+/** The part of the configuration port the preference rules use. */
+export interface PreferenceVocabulary {
+  program(programId: number): { IsActive: boolean } | undefined;
+  /** Filter ids are unique per client: the filter of that id, whatever its program. */
+  filter(filterId: number): PreferenceFilter | undefined;
+  /** The canonical channel of a ChannelId ("sms" gives "Text/SMS"), or undefined. */
+  channel(value: string): string | undefined;
 }

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { CONSENT_STATUS_VALUES } from '@app/consents';
+import { CONSENT_STATUS_VALUES } from '@app/config';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
 

@@ -18,28 +18,14 @@ export const APPLY_PROFILE_WRITES = defineJob<ApplyProfileWritesPayload>({
   lanes: 'both',
 });
 
-/** Scheduled: mark consents and preferences past their ExpirationDate as expired. */
+/**
+ * Scheduled: mark what is past its ExpirationDate as expired (the rule modules say what:
+ * consents, preferences), through one `expire` write per profile with something due.
+ */
 export const CONSENT_EXPIRY = defineScheduledJob({
   name: 'consent-expiry',
   intervalSetting: 'consentExpiryIntervalMs',
 });
 
-/** Scheduled: the configuration's outbox (new consent versions, consent-type renames). */
-export const CONSENT_VERSION_NOTIFICATION = defineScheduledJob({
-  name: 'consent-version-notification',
-  intervalSetting: 'consentVersionIntervalMs',
-});
-
-/** Scheduled: apply do-not-contact list changes to the profiles holding the values. */
-export const DO_NOT_CONTACT_PROPAGATION = defineScheduledJob({
-  name: 'do-not-contact-propagation',
-  intervalSetting: 'dncPropagationIntervalMs',
-});
-
 /** Every job of the profiles module, for the apps to hand to QueueModule. */
-export const PROFILE_JOBS = [
-  APPLY_PROFILE_WRITES,
-  CONSENT_EXPIRY,
-  CONSENT_VERSION_NOTIFICATION,
-  DO_NOT_CONTACT_PROPAGATION,
-];
+export const PROFILE_JOBS = [APPLY_PROFILE_WRITES, CONSENT_EXPIRY];

@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import {
@@ -11,7 +11,7 @@ import {
 } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
-import { nextExpiry } from '../../domain/consent-expiry';
+import { ProfileRules } from '../../domain/profile-rules';
 import { historyEntries } from '../../domain/profile-history';
 import { profileBoundViolations } from '../../domain/profile-bounds';
 import {
@@ -29,7 +29,7 @@ import { ExpiryIndex } from '../../read-model/expiry-index.service';
 import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { TagRepository } from '../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
-import { DoNotContactMarks } from '../../services/do-not-contact-marks.service';
+import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from '../../services/profile-apply-hook';
 import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
 import { WriteStarts } from './write-starts';
 import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
@@ -79,7 +79,8 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly settings: Settings,
     private readonly configuration: ConfigurationReader,
     private readonly history: ProfileHistoryRepository,
-    private readonly doNotContact: DoNotContactMarks,
+    @Inject(PROFILE_APPLY_HOOKS) private readonly applyHooks: ProfileApplyHook[],
+    private readonly rules: ProfileRules,
     private readonly readModel: ProfileReadModel,
     private readonly expiryIndex: ExpiryIndex,
     private readonly keyIndex: ProfileKeyIndex,
@@ -211,20 +212,14 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // Consents stored under a consent type's former name take its current one first:
         // the write matches them, and history shows no change for a rename alone.
         const before = withCurrentProfileNames(profile, vocabulary);
-        next = transitionProfile(before, write, vocabulary, PROFILE_WIRE_FORMAT);
+        next = transitionProfile(before, write, vocabulary, PROFILE_WIRE_FORMAT, this.rules);
         refuseOverBounds(profile, next);
         // Derived from the data with every save: what the expiry job looks profiles up by.
-        next.nextExpiryAt = nextExpiry(next.data);
+        next.nextExpiryAt = this.rules.nextDue(next.data);
         if (write.kind === 'patch') await this.claimPatchedPairs(profile, next);
-        // An email or phone the write adds that is on a do-not-contact list gets the list's
-        // mark, queued behind this write before its save (a death after the save loses none).
-        await this.doNotContact.markAddedContacts(
-          write.clientId,
-          write.profileId,
-          write.seq,
-          before.data,
-          next.data,
-        );
+        // Follow-up writes of the rule modules (a do-not-contact mark on an added email),
+        // queued behind this write before its save (a death after the save loses none).
+        for (const hook of this.applyHooks) await hook.beforeSave(write, before.data, next.data);
         // History is written before the save, without a transaction: readers only see
         // entries up to the profile's appliedSeq, so these stay invisible until the save
         // below. A crash before it leaves invisible entries that a retry rewrites

@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import { InvalidInputError, PermissionDeniedError } from '@app/shared';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
+import { ProfileRules } from '../../domain/profile-rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import { writeScopeViolations } from '../../domain/profile-scope.rules';
 import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
@@ -19,6 +20,7 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     private readonly alternateIds: AlternateIdClaims,
     private readonly intake: ProfileWriteIntake,
     private readonly configuration: ConfigurationReader,
+    private readonly rules: ProfileRules,
   ) {}
 
   async execute({
@@ -30,7 +32,7 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     const input = body as Record<string, unknown>;
     const problems = checkProfileInput(input, 'create');
     const vocabulary = await this.configuration.vocabulary(clientId);
-    problems.push(...checkAgainstConfiguration(input, vocabulary, 'create'));
+    problems.push(...checkAgainstConfiguration(input, vocabulary, this.rules, 'create'));
     if (problems.length) throw new InvalidInputError(problems.join('; '));
     const forbidden = writeScopeViolations(body, scope, PROFILE_WIRE_FORMAT);
     if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, type JobCounts, Settings } from '@app/shared';
-import { expireProfileData, type ExpireWrite } from '../../domain/consent-expiry';
+import { ProfileRules } from '../../domain/profile-rules';
+import type { ExpireWrite } from '../../domain/profile-transition';
 import type { Profile } from '../../domain/profile.schema';
 import { ExpiryCandidates } from '../../repositories/expiry-candidates.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
@@ -31,6 +32,7 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
     private readonly intake: ProfileWriteIntake,
     private readonly clock: Clock,
     private readonly settings: Settings,
+    private readonly rules: ProfileRules,
   ) {}
 
   async execute({ maxPages }: ExpireConsentsCommand): Promise<JobCounts> {
@@ -43,8 +45,8 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
       const { profiles: page, last } = await this.candidates.page(asOf, offset, limit);
       counts.candidates += page.length;
       for (const profile of page) {
-        const due = expireProfileData(profile.data!, body.AsOf, { at: body.AsOf, userId: '' });
-        if (!due.counts.consents && !due.counts.preferences) continue;
+        const due = this.rules.expire(profile.data!, body.AsOf, { at: body.AsOf, userId: '' });
+        if (!Object.values(due.counts).some((count) => count > 0)) continue;
         if (await this.expiryPending(profile)) {
           counts.alreadyQueued++;
           continue;
@@ -57,8 +59,8 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
           userId: EXPIRY_USER,
         });
         counts.profiles++;
-        counts.consents += due.counts.consents;
-        counts.preferences += due.counts.preferences;
+        counts.consents += due.counts.consents ?? 0;
+        counts.preferences += due.counts.preferences ?? 0;
       }
       if (last) break;
       offset += page.length;

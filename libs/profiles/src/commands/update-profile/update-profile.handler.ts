@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import { InvalidInputError, PermissionDeniedError } from '@app/shared';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
+import { ProfileRules } from '../../domain/profile-rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import { writeScopeViolations } from '../../domain/profile-scope.rules';
 import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
@@ -19,6 +20,7 @@ export class UpdateProfileHandler implements ICommandHandler<UpdateProfileComman
     private readonly alternateIds: AlternateIdClaims,
     private readonly intake: ProfileWriteIntake,
     private readonly configuration: ConfigurationReader,
+    private readonly rules: ProfileRules,
   ) {}
 
   async execute(command: UpdateProfileCommand): Promise<ProfileSubmissionResultDto> {
@@ -31,7 +33,7 @@ export class UpdateProfileHandler implements ICommandHandler<UpdateProfileComman
     // Checked here against the stored values for a quick 400; the worker checks again
     // against the values stored when it applies the write (update rules are decided then).
     const vocabulary = await this.configuration.vocabulary(clientId);
-    const refused = checkAgainstConfiguration(input, vocabulary, mode, profile.data);
+    const refused = checkAgainstConfiguration(input, vocabulary, this.rules, mode, profile.data);
     if (refused.length) throw new InvalidInputError(refused.join('; '));
     const forbidden = writeScopeViolations(body, scope, PROFILE_WIRE_FORMAT, profile);
     if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));

@@ -9,6 +9,7 @@ import {
 } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
+import { ProfileRules } from '../../domain/profile-rules';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import { writeScopeViolations } from '../../domain/profile-scope.rules';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
@@ -42,6 +43,7 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
     private readonly intake: ProfileWriteIntake,
     private readonly configuration: ConfigurationReader,
     private readonly settings: Settings,
+    private readonly rules: ProfileRules,
   ) {}
 
   async execute(command: WriteProfileByAlternateIdCommand): Promise<ProfileSubmissionResultDto> {
@@ -96,7 +98,12 @@ export class WriteProfileByAlternateIdHandler implements ICommandHandler<WritePr
     const problems = checkProfileInput(input as Record<string, unknown>, 'create');
     const vocabulary = await this.configuration.vocabulary(clientId);
     problems.push(
-      ...checkAgainstConfiguration(input as Record<string, unknown>, vocabulary, 'create'),
+      ...checkAgainstConfiguration(
+        input as Record<string, unknown>,
+        vocabulary,
+        this.rules,
+        'create',
+      ),
     );
     if (problems.length) throw new InvalidInputError(problems.join('; '));
     const forbidden = writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT);

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { ProgramCatalog } from '@app/config';
+import {
+  type AppliedWrite,
+  phoneDigits,
+  type ProfileApplyHook,
+  type ProfileData,
+  ProfileWriteQueue,
+} from '@app/profiles';
+import { textKey } from '@app/shared';
+import type { DncEntry } from '../domain/dnc-list.schema';
+import type { DncApplyWrite } from '../domain/do-not-contact-marks';
+import { DoNotContactLists } from './do-not-contact-lists.service';
+
+/** Who system writes of do-not-contact changes name as their author (Edited.ModifiedBy). */
+export const DNC_SYSTEM_USER = 'system:do-not-contact';
+
+/**
+ * Turns do-not-contact list entries into `dnc-apply` writes on profiles: for the
+ * propagation job (a list changed) and after a profile write that adds an email or phone
+ * already listed (so a contact element added later shows the listing too).
+ */
+@Injectable()
+export class DoNotContactMarks implements ProfileApplyHook {
+  constructor(
+    private readonly entries: DoNotContactLists,
+    private readonly programs: ProgramCatalog,
+    private readonly profiles: ProfileWriteQueue,
+  ) {}
+
+  /** The write that applies the entry's current state to a profile. */
+  async writeFor(entry: DncEntry): Promise<DncApplyWrite> {
+    const write: DncApplyWrite = {
+      Channel: entry.ListType,
+      Key: entry.key,
+      ListId: entry.listId,
+      Listed: entry.state === 'listed',
+      ...(entry.ReasonCode ? { ReasonCode: entry.ReasonCode } : {}),
+    };
+    if (!write.Listed) return write;
+    const filter = await this.programs.doNotContactFilter(entry.clientId, entry.ListType);
+    if (filter) {
+      write.Filter = {
+        ProgramId: String(filter.ProgramId),
+        ChannelId: filter.ChannelId,
+        FilterId: String(filter.FilterId),
+      };
+    }
+    return write;
+  }
+
+  /** Queues the entry's write on one profile. */
+  async queue(entry: DncEntry, profileId: number, write: DncApplyWrite): Promise<void> {
+    await this.profiles.queue({
+      clientId: entry.clientId,
+      profileId,
+      kind: 'dnc-apply',
+      body: write,
+      userId: DNC_SYSTEM_USER,
+    });
+  }
+
+  /**
+   * When a write is applied, before its save: emails and phones that become active on the
+   * profile and are on a list get that list's mark, queued behind write `seq` (so a worker
+   * that dies after the save loses no mark). A mark an earlier attempt of the same write
+   * queued (it died before its save) is not queued again. Returns the writes queued.
+   */
+  async beforeSave(
+    { clientId, profileId, seq }: AppliedWrite,
+    before: ProfileData | undefined,
+    after: ProfileData | undefined,
+  ): Promise<number> {
+    if (!after || after.IsActive === false) return 0;
+    const added = (keysBefore: Set<string>, keysAfter: string[]) =>
+      [...new Set(keysAfter)].filter((key) => key && !keysBefore.has(key));
+    const emails = (data?: ProfileData) =>
+      (data?.Emails ?? []).filter((e) => e.IsActive !== false).map((e) => textKey(e.EmailAddress));
+    const phones = (data?: ProfileData) =>
+      (data?.PhoneNumbers ?? [])
+        .filter((p) => p.IsActive !== false)
+        .map((p) => phoneDigits(p.PhoneNumber));
+    const listed = [
+      ...(await this.entries.listedWithKeys(
+        clientId,
+        'Email',
+        added(new Set(emails(before)), emails(after)),
+      )),
+      ...(await this.entries.listedWithKeys(
+        clientId,
+        'Phone',
+        added(new Set(phones(before)), phones(after)),
+      )),
+    ];
+    if (!listed.length) return 0;
+    const queued = await this.profiles.pendingBodies<DncApplyWrite>(
+      { clientId, profileId },
+      seq,
+      'dnc-apply',
+    );
+    let count = 0;
+    for (const entry of listed) {
+      const write = await this.writeFor(entry);
+      if (queued.some((other) => other.ListId === write.ListId && other.Key === write.Key)) {
+        continue;
+      }
+      await this.queue(entry, profileId, write);
+      count++;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,206 @@
+import { applyProfileWrite, type ProfileData, type ProfileVocabulary } from '@app/profiles';
+import { applyPreserveConsents, consentDataRule, consentTransitionProblems } from './consent.rules';
+
+const at = '2026-03-01T10:00:00.000Z';
+const ctx = { at, userId: 'u1' };
+
+const vocabulary = {
+  consentType: (name: string) =>
+    name.trim().toLowerCase() === 'terms'
+      ? {
+          IsActive: true,
+          LatestVersion: '2.0',
+          Versions: [
+            { ConsentVersion: '1.0', IsActive: true },
+            { ConsentVersion: '2.0', IsActive: true, ExpirationInDays: 10 },
+          ],
+        }
+      : undefined,
+} as unknown as ProfileVocabulary;
+
+function stored(): ProfileData {
+  return {
+    Consents: [{ ConsentType: 'Terms', ConsentVersion: '1.0', ConsentStatus: 1, IsActive: true }],
+    Emails: [
+      {
+        EmailAddress: 'Ann@example.com',
+        Consents: [{ ConsentType: 'Terms', ConsentStatus: 2, IsActive: true }],
+      },
+    ],
+    PhoneNumbers: [
+      {
+        PhoneNumber: '(555) 010-2030',
+        Consents: [{ ConsentType: 'Terms', ConsentStatus: 1, IsActive: false }],
+      },
+    ],
+    Addresses: [],
+  } as unknown as ProfileData;
+}
+
+describe('consentTransitionProblems', () => {
+  it('compares each consent with the stored one of its type in the same container', () => {
+    const body = {
+      Consents: [{ ConsentType: ' TERMS ', ConsentStatus: 2 }],
+      Emails: [
+        { EmailAddress: 'ann@EXAMPLE.com', Consents: [{ ConsentType: 'terms', ConsentStatus: 3 }] },
+        { EmailAddress: 'new@example.com', Consents: [{ ConsentType: 'Terms', ConsentStatus: 3 }] },
+      ],
+    };
+    expect(consentTransitionProblems(body, stored())).toEqual([
+      'Consents[0].ConsentStatus (ConsentType " TERMS "): Granted (1) → Denied (2) is not allowed: a granted consent is withdrawn with Revoked (3)',
+      'Emails[0].Consents[0].ConsentStatus (ConsentType "terms"): Denied (2) → Revoked (3) is not allowed: only a granted consent can be revoked',
+      'Emails[1].Consents[0].ConsentStatus (ConsentType "Terms"): no consent → Revoked (3) is not allowed: the consent was never granted, so there is nothing to revoke',
+    ]);
+  });
+
+  it('allows the allowed changes, restatements and writes without a status', () => {
+    const body = {
+      Consents: [{ ConsentType: 'Terms', ConsentStatus: 3 }],
+      Emails: [
+        { EmailAddress: 'ann@example.com', Consents: [{ ConsentType: 'Terms', ConsentStatus: 1 }] },
+      ],
+      PhoneNumbers: [{ PhoneNumber: '555-010-2030', Consents: [{ ConsentType: 'Terms' }] }],
+    };
+    expect(consentTransitionProblems(body, stored())).toEqual([]);
+    expect(
+      consentTransitionProblems(
+        { Consents: [{ ConsentType: 'Terms', ConsentStatus: 1 }] },
+        stored(),
+      ),
+    ).toEqual([]);
+  });
+
+  it('treats an inactive stored consent as none, and ConsentStatus null as NotSet', () => {
+    expect(
+      consentTransitionProblems(
+        {
+          Consents: [{ ConsentType: 'Terms', ConsentStatus: null }],
+          PhoneNumbers: [
+            { PhoneNumber: '5550102030', Consents: [{ ConsentType: 'Terms', ConsentStatus: 3 }] },
+          ],
+        },
+        stored(),
+      ),
+    ).toEqual([
+      expect.stringMatching(/^Consents\[0\]\.ConsentStatus .*Granted \(1\) → NotSet \(4\)/),
+      expect.stringMatching(
+        /^PhoneNumbers\[0\]\.Consents\[0\]\.ConsentStatus .*no consent → Revoked/,
+      ),
+    ]);
+  });
+
+  it('checks a create against nothing stored', () => {
+    expect(
+      consentTransitionProblems({ Consents: [{ ConsentType: 'Terms', ConsentStatus: 3 }] }),
+    ).toHaveLength(1);
+  });
+});
+
+describe('consentDataRule', () => {
+  it('settles consents of the profile and of each contact element against their stored ones', () => {
+    const before = stored();
+    const after = structuredClone(before) as unknown as Record<string, any>;
+    after.Consents[0].ConsentStatus = 3;
+    after.Emails[0].Consents[0].ConsentStatus = 1;
+    after.Emails[0].Consents[0].ConsentVersion = '2.0';
+    after.Emails.push({ EmailAddress: 'new@example.com', Consents: [{ ConsentType: 'Terms' }] });
+    const result = consentDataRule(
+      before,
+      after as ProfileData,
+      vocabulary,
+      ctx,
+    ) as unknown as Record<string, any>;
+    expect(result.Consents[0]).toEqual({
+      ConsentType: 'Terms',
+      ConsentVersion: '1.0',
+      ConsentStatus: 3,
+      ConsentDate: at,
+      Expired: false,
+      UpdatedVersionPending: true,
+      IsActive: true,
+    });
+    expect(result.Emails[0].Consents[0]).toEqual({
+      ConsentType: 'Terms',
+      ConsentVersion: '2.0',
+      ConsentStatus: 1,
+      ConsentDate: at,
+      ExpirationDate: '2026-03-11T10:00:00.000Z',
+      Expired: false,
+      UpdatedVersionPending: false,
+      IsActive: true,
+    });
+    // A new consent without a status: the latest version, no date of its own.
+    expect(result.Emails[1].Consents[0]).toEqual({
+      ConsentType: 'Terms',
+      ConsentVersion: '2.0',
+      ExpirationDate: '2026-03-11T10:00:00.000Z',
+      Expired: false,
+      UpdatedVersionPending: false,
+    });
+    // Untouched: the inactive phone consent.
+    expect(result.PhoneNumbers).toEqual(before.PhoneNumbers);
+  });
+
+  it('changes nothing in a write that leaves consents alone', () => {
+    const before = stored();
+    expect(consentDataRule(before, structuredClone(before), vocabulary, ctx)).toEqual(before);
+  });
+});
+
+describe('applyPreserveConsents', () => {
+  const edited = { CreateDate: at, CreatedBy: 'u', ModifiedDate: at, ModifiedBy: 'u' };
+  const current = {
+    IsActive: true,
+    Edited: edited,
+    Consents: [{ ConsentType: 'Terms', Key: 'terms', IsActive: true }],
+    ProfilePreferences: [],
+    Emails: [
+      {
+        EmailAddress: 'a@b.io',
+        Key: 'a@b.io',
+        IsActive: true,
+        EmailPreferences: [{ ProgramId: '1', ChannelId: 'Email', FilterId: '10', IsActive: true }],
+        Consents: [
+          { ConsentType: 'Email', Key: 'email', IsActive: true },
+          { ConsentType: 'Marketing', Key: 'marketing', IsActive: true },
+        ],
+      },
+    ],
+    PhoneNumbers: [],
+    Addresses: [],
+  } as unknown as ProfileData;
+  const later = { at: '2026-04-01T00:00:00.000Z', userId: 'u2' };
+  const merge = (
+    body: Record<string, unknown>,
+    hidden: (collection: string, element: Record<string, unknown>) => boolean = () => false,
+  ) => applyPreserveConsents(applyProfileWrite(current, body, 'merge', later), body, later, hidden);
+  const active = (list: { IsActive: boolean }[]) => list.map((e) => e.IsActive);
+
+  it('changes nothing unless the write sends false', () => {
+    const body = { Emails: [{ EmailAddress: 'a@b.io', Consents: [{ ConsentType: 'email' }] }] };
+    expect(merge(body)).toEqual(applyProfileWrite(current, body, 'merge', later));
+  });
+
+  it('PreserveConsents false deactivates the contact elements consents the write does not restate', () => {
+    const data = merge({
+      PreserveConsents: false,
+      Emails: [{ EmailAddress: 'a@b.io', Consents: [{ ConsentType: 'email' }] }],
+    });
+    expect(active(data.Emails[0].Consents)).toEqual([true, false]);
+    expect(data.Emails[0].Consents[1].Edited).toMatchObject({
+      ModifiedDate: later.at,
+      ModifiedBy: 'u2',
+    });
+    // Profile-level consents and preferences are kept.
+    expect(active(data.Consents)).toEqual([true]);
+    expect(active(data.Emails[0].EmailPreferences)).toEqual([true]);
+  });
+
+  it('leaves alone what is hidden from the writer', () => {
+    const data = merge(
+      { PreserveConsents: false },
+      (collection, element) => collection === 'Consents' && element.ConsentType === 'Marketing',
+    );
+    expect(active(data.Emails[0].Consents)).toEqual([false, true]);
+  });
+});

@@ -1,0 +1,45 @@
+import type { ProfileRuleModule } from '@app/profiles';
+import { expireConsents, nextConsentDue } from '../domain/consent-due';
+import {
+  applyPreserveConsents,
+  consentDataRule,
+  consentTransitionProblems,
+} from '../domain/consent.rules';
+import {
+  type ConsentVersionPendingWrite,
+  markVersionPending,
+} from '../domain/consent-version-pending';
+import {
+  applyDoNotContact,
+  type DncApplyWrite,
+} from '../do-not-contact/domain/do-not-contact-marks';
+
+/**
+ * What Consents plugs into the profile write pipeline (the port Profiles declares): the
+ * status transitions a write may make, the values a written consent is stored with, the
+ * PreserveConsents flag, consent expiry, and the system writes of its jobs (a newer
+ * version published, a do-not-contact list change).
+ */
+export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
+  name: 'consents',
+  problems: (body, _vocabulary, _kind, current) => consentTransitionProblems(body, current),
+  derive: consentDataRule,
+  afterMerge: applyPreserveConsents,
+  expire: expireConsents,
+  nextDue: nextConsentDue,
+  writeKinds: {
+    'consent-version-pending': (profile, body, ctx) => {
+      if (profile.state !== 'active' || !profile.data) return undefined;
+      const pending = body as unknown as ConsentVersionPendingWrite;
+      // Queued under the name the type had then: the current name applies.
+      const ConsentType =
+        ctx.vocabulary.consentTypeName(pending.ConsentType) ?? pending.ConsentType;
+      return markVersionPending(profile.data, { ...pending, ConsentType }, ctx).data;
+    },
+    'dnc-apply': (profile, body, ctx) => {
+      // A profile deleted meanwhile has nothing to mark (no failure).
+      if (profile.state === 'deleted' || !profile.data) return undefined;
+      return applyDoNotContact(profile.data, body as unknown as DncApplyWrite, ctx);
+    },
+  },
+};

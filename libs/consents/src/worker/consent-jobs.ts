@@ -1,0 +1,16 @@
+import { defineScheduledJob } from '@app/shared';
+
+/** Scheduled: the configuration's outbox (new consent versions, consent-type renames). */
+export const CONSENT_VERSION_NOTIFICATION = defineScheduledJob({
+  name: 'consent-version-notification',
+  intervalSetting: 'consentVersionIntervalMs',
+});
+
+/** Scheduled: apply do-not-contact list changes to the profiles holding the values. */
+export const DO_NOT_CONTACT_PROPAGATION = defineScheduledJob({
+  name: 'do-not-contact-propagation',
+  intervalSetting: 'dncPropagationIntervalMs',
+});
+
+/** Every job of the consents module, for the apps to hand to QueueModule. */
+export const CONSENT_JOBS = [CONSENT_VERSION_NOTIFICATION, DO_NOT_CONTACT_PROPAGATION];

@@ -1,0 +1,4 @@
+// Public surface of @app/preferences: other libs import nothing deeper.
+export { PreferencesApiModule } from './preferences-api.module';
+export { ArchivePreferencesCommand } from './commands/archive-preferences/archive-preferences.command';
+export { PREFERENCE_PROFILE_RULES } from './profile-rules/preference-profile-rules';

@@ -1,0 +1,35 @@
+import { canSeeProgram, PermanentWriteError, type ProfileRuleModule } from '@app/profiles';
+import { archivePreferences, type ArchivePreferencesWrite } from '../domain/preference-archive';
+import { expirePreferences, nextPreferenceDue } from '../domain/preference-expiry';
+import {
+  applyPreservePreferences,
+  preferenceDataRule,
+  preferenceProblems,
+} from '../domain/preference.rules';
+
+/**
+ * What Preferences plugs into the profile write pipeline (the port Profiles declares): the
+ * checks of written preferences against the programs and filters, the values they are
+ * stored with, the PreservePreferences flag, preference expiry, and archival.
+ */
+export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
+  name: 'preferences',
+  problems: preferenceProblems,
+  derive: preferenceDataRule,
+  afterMerge: applyPreservePreferences,
+  expire: expirePreferences,
+  nextDue: nextPreferenceDue,
+  writeKinds: {
+    'archive-preferences': (profile, body, ctx) => {
+      if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
+      if (!profile.data) throw new PermanentWriteError('The profile was never created');
+      // Only preferences of programs the writer's user group may see are archived.
+      return archivePreferences(
+        profile.data,
+        body as unknown as ArchivePreferencesWrite,
+        (programId) => canSeeProgram(ctx.view, programId),
+        ctx,
+      );
+    },
+  },
+};

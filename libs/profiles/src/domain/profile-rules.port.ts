@@ -1,0 +1,69 @@
+import type { DataRule } from './data-rule';
+import type { ProfileData } from './profile-data.schema';
+import type { WriteContext } from './profile-merge';
+import type { ProfileView } from './profile-view';
+import type { ProfileVocabulary } from './profile-vocabulary';
+import type { Profile } from './profile.schema';
+
+/** A profile body or stored profile as the rules read it (JSON, fields by name). */
+export type ProfileBody = Record<string, unknown>;
+
+/** What a write kind of a rule module is given besides the stored profile and the body. */
+export interface RuleWriteContext extends WriteContext {
+  vocabulary: ProfileVocabulary;
+  /** What the writer may see (their user group's scope). */
+  view: ProfileView;
+}
+
+/**
+ * How a write kind a rule module owns changes the profile: the new data, or undefined to
+ * leave the profile as it is (applied, nothing changed). Throws PermanentWriteError to
+ * refuse the write (recorded as failed, never retried).
+ */
+export type RuleWriteKind = (
+  profile: Profile,
+  body: ProfileBody,
+  ctx: RuleWriteContext,
+) => ProfileData | undefined;
+
+/**
+ * The port through which a rule module (Consents, Preferences) plugs into the profile write
+ * pipeline. Profiles owns the aggregate, the ordered writes and their storage; a module
+ * owns the meaning of its part of the profile. Every member is pure and deterministic:
+ * time comes from the write, so a retried write gives the same result.
+ */
+export interface ProfileRuleModule {
+  readonly name: string;
+  /**
+   * Problems of a create, merge or overwrite body (or a patched profile) against the
+   * configuration and the stored profile: one message each, naming the field by its path
+   * and the value. Checked at acceptance (400) and again by the worker.
+   */
+  problems?(
+    body: ProfileBody,
+    vocabulary: ProfileVocabulary,
+    kind: 'create' | 'merge' | 'overwrite',
+    current?: ProfileData,
+  ): string[];
+  /** Derives the stored values of the module's part after a write merged. */
+  derive?: DataRule;
+  /**
+   * After a merge: what the body's flags drop (PreservePreferences, PreserveConsents).
+   * `hidden` tells the elements outside the writer's scope, which are left alone.
+   */
+  afterMerge?(
+    data: ProfileData,
+    body: ProfileBody,
+    ctx: WriteContext,
+    hidden: (collection: string, element: ProfileBody) => boolean,
+  ): ProfileData;
+  /**
+   * Scheduled expiry: the data with what is due as of `asOf` (ms) marked expired, and how
+   * many items were marked; the same object when nothing was due.
+   */
+  expire?(data: ProfileData, asOf: number, ctx: WriteContext): { data: ProfileData; count: number };
+  /** The earliest moment (ms) something of the module's part becomes due, or null. */
+  nextDue?(data: ProfileData): number | null;
+  /** The system write kinds the module queues, and how each applies. */
+  writeKinds?: Partial<Record<string, RuleWriteKind>>;
+}

@@ -1,0 +1,105 @@
+import type { ProfileData } from './profile-data.schema';
+import type { WriteContext } from './profile-merge';
+import type { ProfileBody, ProfileRuleModule, RuleWriteKind } from './profile-rules.port';
+import type { ProfileVocabulary } from './profile-vocabulary';
+
+/**
+ * The rule modules of the write pipeline, in the order the app composed them (each
+ * module's step sees what the previous ones made). Provided by ProfileRulesModule.
+ */
+export class ProfileRules {
+  private readonly kinds = new Map<string, RuleWriteKind>();
+
+  constructor(readonly modules: readonly ProfileRuleModule[]) {
+    for (const module of modules) {
+      for (const [kind, apply] of Object.entries(module.writeKinds ?? {})) {
+        if (!apply) continue;
+        if (this.kinds.has(kind))
+          throw new Error(`Two rule modules claim the write kind "${kind}" (${module.name})`);
+        this.kinds.set(kind, apply);
+      }
+    }
+  }
+
+  problems(
+    body: ProfileBody,
+    vocabulary: ProfileVocabulary,
+    kind: 'create' | 'merge' | 'overwrite',
+    current?: ProfileData,
+  ): string[] {
+    return this.modules.flatMap(
+      (module) => module.problems?.(body, vocabulary, kind, current) ?? [],
+    );
+  }
+
+  derive(
+    before: ProfileData | undefined,
+    after: ProfileData,
+    vocabulary: ProfileVocabulary,
+    ctx: WriteContext,
+  ): ProfileData {
+    return this.modules.reduce(
+      (data, module) => (module.derive ? module.derive(before, data, vocabulary, ctx) : data),
+      after,
+    );
+  }
+
+  afterMerge(
+    data: ProfileData,
+    body: ProfileBody,
+    ctx: WriteContext,
+    hidden: (collection: string, element: ProfileBody) => boolean,
+  ): ProfileData {
+    return this.modules.reduce(
+      (next, module) => (module.afterMerge ? module.afterMerge(next, body, ctx, hidden) : next),
+      data,
+    );
+  }
+
+  /**
+   * What is due as of `asOfIso` marked by every module, with each module's count by name.
+   * Unchanged data is returned as the same object, so a write that finds nothing due
+   * changes nothing (not even Edited).
+   */
+  expire(
+    data: ProfileData,
+    asOfIso: string,
+    ctx: WriteContext,
+  ): { data: ProfileData; counts: Record<string, number> } {
+    const counts: Record<string, number> = {};
+    const asOf = Date.parse(asOfIso);
+    if (Number.isNaN(asOf)) return { data, counts };
+    let next = data;
+    for (const module of this.modules) {
+      if (!module.expire) continue;
+      const result = module.expire(next, asOf, ctx);
+      counts[module.name] = result.count;
+      next = result.data;
+    }
+    if (next === data) return { data, counts };
+    return {
+      data: { ...next, Edited: { ...data.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId } },
+      counts,
+    };
+  }
+
+  /**
+   * The earliest moment something of an active profile becomes due, or undefined. The
+   * worker stores it with every save (`Profile.nextExpiryAt`), and the expiry job asks only
+   * for profiles whose moment has come.
+   */
+  nextDue(data: ProfileData | undefined): Date | undefined {
+    if (!data || data.IsActive === false) return undefined;
+    let earliest = Infinity;
+    for (const module of this.modules) {
+      const due = module.nextDue?.(data);
+      if (due !== undefined && due !== null && due < earliest) earliest = due;
+    }
+    return earliest === Infinity ? undefined : new Date(earliest);
+  }
+
+  /** How a write kind owned by a rule module applies, if one owns it. */
+  writeKind(kind: string): RuleWriteKind | undefined {
+    return this.kinds.get(kind);
+  }
+}

@@ -1,0 +1,25 @@
+import type { ProfileData } from '../domain/profile-data.schema';
+
+/** The write being applied, as an apply hook sees it. */
+export interface AppliedWrite {
+  clientId: string;
+  profileId: number;
+  seq: number;
+}
+
+/**
+ * The asynchronous side of a rule module in the worker's apply step (the port's other
+ * half, next to ProfileRuleModule): called after a write's transition and before the
+ * profile's save, so what it queues behind write `seq` survives a death after the save.
+ * A retry of the same write calls it again: it must not queue twice.
+ */
+export interface ProfileApplyHook {
+  beforeSave(
+    write: AppliedWrite,
+    before: ProfileData | undefined,
+    after: ProfileData | undefined,
+  ): Promise<unknown>;
+}
+
+/** Injection token: the apply hooks the app composed (ProfilesWorkerModule.register). */
+export const PROFILE_APPLY_HOOKS = Symbol('PROFILE_APPLY_HOOKS');
