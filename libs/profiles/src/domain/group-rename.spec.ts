@@ -3,11 +3,11 @@ import type { ProfileData } from './profile-data.schema';
 import { applyProfileWrite } from './profile-merge';
 import { transitionProfile } from './profile-transition';
 import { ProfileRules } from './profile-rules';
-
-const NO_RULES = new ProfileRules([]);
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
 import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
+
+const NO_RULES = new ProfileRules([]);
 
 const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
 const t2 = { at: '2026-02-01T00:00:00.000Z', userId: 'bob' };

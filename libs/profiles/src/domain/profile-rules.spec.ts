@@ -1,0 +1,180 @@
+import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
+import { PermanentWriteError } from './permanent-write-error';
+import type { ProfileData } from './profile-data.schema';
+import { applyProfileWrite } from './profile-merge';
+import { ProfileRules } from './profile-rules';
+import type { ProfileRuleModule } from './profile-rules.port';
+import { transitionProfile } from './profile-transition';
+import type { ProfileVocabulary } from './profile-vocabulary';
+import type { Profile } from './profile.schema';
+import type { ProfileWrite } from './profile-write.schema';
+
+/*
+ * The seam between Profiles and its rule modules: the write pipeline runs here against
+ * fake modules of the port (ProfileRuleModule), as it runs against Consents and
+ * Preferences in the apps. Only what the port hands over and takes back is relied on.
+ */
+
+const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
+const vocabulary = {
+  type: () => ({ IsActive: true }),
+  consentType: () => undefined,
+  customField: () => undefined,
+  checkCustomFieldValue: () => null,
+  requiredCustomFields: () => [],
+  renamedConsentTypes: false,
+  consentTypeName: () => undefined,
+  program: () => undefined,
+  filter: () => undefined,
+  channel: () => undefined,
+} as unknown as ProfileVocabulary;
+
+const stored = (): Profile =>
+  ({
+    _id: 'c|1',
+    clientId: 'c',
+    profileId: 1,
+    state: 'active',
+    appliedSeq: 1,
+    data: applyProfileWrite(undefined, { CustomerType: 'Customer' }, 'overwrite', t1),
+  }) as Profile;
+
+const write = (seq: number, kind: string, body: object, scope?: ProfileWrite['scope']) =>
+  ({
+    _id: `c|1|${seq}`,
+    clientId: 'c',
+    profileId: 1,
+    seq,
+    kind,
+    body: JSON.stringify(body),
+    userId: 'bob',
+    scope,
+    acceptedAt: new Date('2026-02-01T00:00:00.000Z'),
+    status: 'pending',
+    attempts: 0,
+  }) as ProfileWrite;
+
+/** A fake module that records what it is handed and stamps what it derives. */
+function recordingModule(name: string, log: string[]): ProfileRuleModule {
+  return {
+    name,
+    problems: (_body, _vocabulary, kind) => (log.push(`${name} problems ${kind}`), []),
+    derive: (_before, after) => (
+      log.push(`${name} derive`),
+      { ...after, CustomerType: `${after.CustomerType}+${name}` }
+    ),
+    afterMerge: (data, body) => (log.push(`${name} afterMerge ${Object.keys(body)}`), data),
+  };
+}
+
+describe('ProfileRules against fake rule modules', () => {
+  it('runs every module in the composed order for a merge: problems, afterMerge, derive', () => {
+    const log: string[] = [];
+    const rules = new ProfileRules([recordingModule('a', log), recordingModule('b', log)]);
+    const next = transitionProfile(
+      stored(),
+      write(2, 'merge', { CustomerType: 'Prospect' }),
+      vocabulary,
+      PROFILE_WIRE_FORMAT,
+      rules,
+    );
+    expect(log).toEqual([
+      'a problems merge',
+      'b problems merge',
+      'a afterMerge CustomerType',
+      'b afterMerge CustomerType',
+      'a derive',
+      'b derive',
+    ]);
+    // Each module's step sees what the previous one made.
+    expect(next.data).toMatchObject({ CustomerType: 'Prospect+a+b' });
+  });
+
+  it("refuses a write a module finds a problem in, with the module's message", () => {
+    const refusing: ProfileRuleModule = { name: 'refusing', problems: () => ['Consents[0]: no'] };
+    expect(() =>
+      transitionProfile(
+        stored(),
+        write(2, 'merge', { CustomerType: 'Prospect' }),
+        vocabulary,
+        PROFILE_WIRE_FORMAT,
+        new ProfileRules([refusing]),
+      ),
+    ).toThrow(new PermanentWriteError('Consents[0]: no'));
+  });
+
+  it("hands a module's own write kind to it, with the writer's view; undefined leaves the data", () => {
+    const seen: unknown[] = [];
+    const owner: ProfileRuleModule = {
+      name: 'owner',
+      writeKinds: {
+        'dnc-apply': (profile, body, ctx) => {
+          seen.push([profile.appliedSeq, body, ctx.userId, [...(ctx.view.scope?.programs ?? [])]]);
+          return { ...profile.data!, LastName: String(body.Key) };
+        },
+        'consent-version-pending': () => undefined,
+      },
+    };
+    const rules = new ProfileRules([owner]);
+    const marked = transitionProfile(
+      stored(),
+      write(
+        2,
+        'dnc-apply',
+        { Key: 'x' },
+        { programs: ['7'], consents: 'write', preferences: 'write' },
+      ),
+      vocabulary,
+      PROFILE_WIRE_FORMAT,
+      rules,
+    );
+    expect(seen).toEqual([[1, { Key: 'x' }, 'bob', ['7']]]);
+    expect(marked).toMatchObject({ appliedSeq: 2, data: { LastName: 'x' } });
+    const before = stored();
+    const unchanged = transitionProfile(
+      before,
+      write(2, 'consent-version-pending', {}),
+      vocabulary,
+      PROFILE_WIRE_FORMAT,
+      rules,
+    );
+    expect(unchanged).toMatchObject({ appliedSeq: 2 });
+    expect(unchanged.data).toBe(before.data);
+  });
+
+  it('refuses a write kind no module owns, and two modules claiming one kind', () => {
+    expect(() =>
+      transitionProfile(
+        stored(),
+        write(2, 'dnc-apply', {}),
+        vocabulary,
+        PROFILE_WIRE_FORMAT,
+        new ProfileRules([]),
+      ),
+    ).toThrow(PermanentWriteError);
+    const claim = (name: string): ProfileRuleModule => ({
+      name,
+      writeKinds: { 'dnc-apply': () => undefined },
+    });
+    expect(() => new ProfileRules([claim('a'), claim('b')])).toThrow('dnc-apply');
+  });
+
+  it('expires through every module: counts by module, Edited stamped once, same object when nothing is due', () => {
+    const due = (name: string, count: number): ProfileRuleModule => ({
+      name,
+      expire: (data) => (count ? { data: { ...data, Suffix: name }, count } : { data, count }),
+      nextDue: () => (name === 'a' ? Date.parse('2026-05-01') : Date.parse('2026-03-01')),
+    });
+    const data = stored().data as ProfileData;
+    const ctx = { at: '2026-04-01T00:00:00.000Z', userId: 'system' };
+    const some = new ProfileRules([due('a', 2), due('b', 0)]).expire(data, ctx.at, ctx);
+    expect(some.counts).toEqual({ a: 2, b: 0 });
+    expect(some.data.Edited).toMatchObject({ ModifiedDate: ctx.at, ModifiedBy: 'system' });
+    const none = new ProfileRules([due('a', 0), due('b', 0)]).expire(data, ctx.at, ctx);
+    expect(none.data).toBe(data);
+    expect(new ProfileRules([due('a', 0), due('b', 0)]).nextDue(data)?.toISOString()).toBe(
+      '2026-03-01T00:00:00.000Z',
+    );
+    expect(new ProfileRules([due('a', 0)]).nextDue({ ...data, IsActive: false })).toBeUndefined();
+  });
+});
