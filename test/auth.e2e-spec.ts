@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { TenantAdminService } from '@app/auth';
+import { AuthSettings, TenantAdminService } from '@app/auth';
 import {
   createTestTenant,
   fetchBearer,
@@ -33,7 +33,7 @@ describe('authentication', () => {
     app = await startTestApp({ workers: 0 });
     admin = app.api.get(TenantAdminService);
     tenant = await createTestTenant(app);
-    realm = app.settings.authRealm;
+    realm = app.api.get(AuthSettings).authRealm;
   });
 
   afterAll(async () => {
@@ -77,7 +77,7 @@ describe('authentication', () => {
         expires_in: 3600,
         scope: `${tenant.clientId}/${tenant.userId}`,
       });
-      const claims = jwt.verify(response.body.access_token, app.settings.jwtSecret, {
+      const claims = jwt.verify(response.body.access_token, app.api.get(AuthSettings).jwtSecret, {
         algorithms: ['HS256'],
       }) as jwt.JwtPayload;
       expect(claims).toMatchObject({
@@ -236,7 +236,7 @@ describe('authentication', () => {
           iat: now - 7200,
           exp: now - 3600,
         },
-        app.settings.jwtSecret,
+        app.api.get(AuthSettings).jwtSecret,
         { algorithm: 'HS256' },
       );
       const response = await get(tenant.clientId, `Bearer ${expired}`);

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
+import { AuthSettings } from '@app/auth';
 import { createTestTenant, requestToken, type TestTenant } from './harness/session';
 import { startTestApp, type TestApp } from './harness/test-app';
 
@@ -54,7 +55,7 @@ describe('unexpected server conditions', () => {
     expect(response.text).not.toMatch(/\bat \S+ \(|\.ts:\d+|node_modules|stack/i);
     expect(response.text).not.toMatch(/mongo|ferret|connection|topology|buffer/i);
     expect(response.text).not.toContain(app.settings.mongodbUri);
-    expect(response.text).not.toContain(app.settings.jwtSecret);
+    expect(response.text).not.toContain(app.api.get(AuthSettings).jwtSecret);
   };
 
   it('answers a profile read with 503 {Message}, not 500', async () => {

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { AuthSettingsModule } from '@app/auth';
 import {
   CONSENT_JOBS,
   ConsentsWorkerModule,
@@ -21,6 +22,8 @@ export class WorkerModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
+        // The configuration areas the worker reads bring controllers whose guard reads these.
+        AuthSettingsModule,
         QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS]),
         PROFILE_RULES,
         ProfilesWorkerModule.register({

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { AuthSettingsModule } from './auth-settings';
 import { ClientRepository } from './repositories/client.repository';
 import { OAuthClientRepository } from './repositories/oauth-client.repository';
 import { RevokedTokenRepository } from './repositories/revoked-token.repository';
@@ -17,11 +18,12 @@ import { TokenThrottle } from './services/token-throttle.service';
 
 /**
  * The auth module's collections and services, without HTTP (the admin CLI uses this
- * alone). Needs the Settings, the database connection and the RedisModule from the
+ * alone). Reads its own settings (AuthSettings); needs the Settings, the database connection and the RedisModule from the
  * importing app.
  */
 @Module({
   imports: [
+    AuthSettingsModule,
     MongooseModule.forFeature([
       { name: ClientAccount.name, schema: ClientAccountSchema },
       { name: UserAccount.name, schema: UserAccountSchema },

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ConfigurationReaderModule } from '@app/config';
+import { settingsProvider } from '@app/shared';
+import { ProfileSettings } from './profile-settings';
 import {
   AlternateIdClaim,
   AlternateIdClaimEnd,
@@ -62,7 +64,7 @@ const providers = [
       { name: PendingProfile.name, schema: PendingProfileSchema },
     ]),
   ],
-  providers,
-  exports: [...providers, ConfigurationReaderModule],
+  providers: [settingsProvider(ProfileSettings), ...providers],
+  exports: [...providers, ProfileSettings, ConfigurationReaderModule],
 })
 export class ProfilesPersistenceModule {}

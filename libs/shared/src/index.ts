@@ -1,4 +1,6 @@
 export * from './settings/settings';
+export * from './settings/env-reader';
+export * from './settings/settings-provider';
 export * from './settings/settings.module';
 export * from './errors/api-error';
 export * from './errors/domain-errors';

@@ -1,13 +1,13 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { Settings } from '@app/shared';
 import { clientNotFound, customAuthError, permissionDenied } from '../auth-errors';
 import { grants, type PermissionAccess, type PermissionArea } from '../domain/permissions';
 import type { Caller } from '../domain/tenant';
 import { BEARER_STRATEGY } from './bearer-jwt.strategy';
 import { CALLER_PROPERTY, type CallerRequest } from './caller-request';
 import { CUSTOMAUTH3_STRATEGY } from './customauth3.strategy';
+import { AuthSettings } from '../auth-settings';
 
 /** Metadata key of the permission an operation needs (set by `@ApiAuth`). */
 export const REQUIRED_PERMISSION = 'auth:required-permission';
@@ -26,7 +26,7 @@ export interface RequiredPermission {
 export class ApiAuthGuard extends AuthGuard([BEARER_STRATEGY, CUSTOMAUTH3_STRATEGY]) {
   constructor(
     private readonly reflector: Reflector,
-    private readonly settings: Settings,
+    private readonly settings: AuthSettings,
   ) {
     super();
   }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { RedisService, Settings } from '@app/shared';
+import { RedisService } from '@app/shared';
 import type { TenantClient, TenantUser } from '../domain/tenant';
 import { ClientRepository } from '../repositories/client.repository';
 import {
@@ -11,6 +11,7 @@ import { RevokedTokenRepository } from '../repositories/revoked-token.repository
 import { UserRepository } from '../repositories/user.repository';
 import { userKey } from '../keys';
 import { AuthStampChannel } from './auth-stamp-channel';
+import { AuthSettings } from '../auth-settings';
 
 /** Entries one process keeps per kind before it starts over (bounded memory). */
 const MAX_ENTRIES = 20000;
@@ -71,7 +72,7 @@ export class AuthCache implements OnModuleDestroy {
 
   constructor(
     private readonly redis: RedisService,
-    private readonly settings: Settings,
+    private readonly settings: AuthSettings,
     private readonly clients: ClientRepository,
     private readonly users: UserRepository,
     private readonly revokedTokens: RevokedTokenRepository,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Settings } from '@app/shared';
 import { type AccessTokenClaims, verifyAccessToken } from '../domain/access-token';
 import { groupOf, type Caller } from '../domain/tenant';
 import { bearerError } from '../auth-errors';
 import { AuthCache } from './auth-cache.service';
+import { AuthSettings } from '../auth-settings';
 
 /** Verified tokens one process remembers before it starts over (bounded memory). */
 const MAX_VERIFIED_TOKENS = 10000;
@@ -26,7 +26,7 @@ export class BearerAuthService {
 
   constructor(
     private readonly cache: AuthCache,
-    private readonly settings: Settings,
+    private readonly settings: AuthSettings,
   ) {}
 
   async authenticate(token: string, now = Date.now()): Promise<Caller> {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Settings } from '@app/shared';
 import {
   checkIssuedTime,
   isSignatureValid,
@@ -10,6 +9,7 @@ import {
 import { groupOf, type Caller } from '../domain/tenant';
 import { clientNotFoundEmpty, customAuthError } from '../auth-errors';
 import { AuthCache } from './auth-cache.service';
+import { AuthSettings } from '../auth-settings';
 
 /** Verified headers one process remembers before it starts over (bounded memory). */
 const MAX_VERIFIED_HEADERS = 10000;
@@ -34,7 +34,7 @@ export class CustomAuthService {
 
   constructor(
     private readonly cache: AuthCache,
-    private readonly settings: Settings,
+    private readonly settings: AuthSettings,
   ) {}
 
   /**

@@ -5,7 +5,6 @@ import {
   InvalidInputError,
   isDuplicateKeyError,
   NotFoundError,
-  Settings,
   textKey,
 } from '@app/shared';
 import {
@@ -39,6 +38,7 @@ import { OAuthClientRepository } from '../repositories/oauth-client.repository';
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { AuthCache } from './auth-cache.service';
+import { AuthSettings } from '../auth-settings';
 
 export interface CreatedClient {
   clientId: string;
@@ -85,7 +85,7 @@ export class TenantAdminService {
     private readonly oauthClients: OAuthClientRepository,
     private readonly revoked: RevokedTokenRepository,
     private readonly cache: AuthCache,
-    private readonly settings: Settings,
+    private readonly settings: AuthSettings,
   ) {}
 
   async createClient(input: { clientId: string; userId: string }): Promise<CreatedClient> {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
-import { RedisService, Settings } from '@app/shared';
+import { RedisService } from '@app/shared';
 import { tokenThrottledError } from '../auth-errors';
 import { AuthCache } from './auth-cache.service';
+import { AuthSettings } from '../auth-settings';
 
 /**
  * Throttles repeated failed authentications per OAuth client id at the token endpoint:
@@ -19,7 +20,7 @@ export class TokenThrottle {
 
   constructor(
     redis: RedisService,
-    private readonly settings: Settings,
+    private readonly settings: AuthSettings,
     private readonly cache: AuthCache,
   ) {
     const options = {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Settings } from '@app/shared';
 import { issueAccessToken } from '../domain/access-token';
 import {
   hashSecret,
@@ -18,6 +17,7 @@ import { tokenRequestError } from '../auth-errors';
 import { OAuthClientRepository } from '../repositories/oauth-client.repository';
 import { AuthCache } from './auth-cache.service';
 import { TokenThrottle } from './token-throttle.service';
+import { AuthSettings } from '../auth-settings';
 
 /** The body of a successful token response. */
 export interface TokenResponse {
@@ -39,7 +39,7 @@ export class TokenService {
     private readonly cache: AuthCache,
     private readonly oauthClients: OAuthClientRepository,
     private readonly throttle: TokenThrottle,
-    private readonly settings: Settings,
+    private readonly settings: AuthSettings,
   ) {}
 
   /** A token, or an ApiError (400, `{error, error_description, Message}`). */

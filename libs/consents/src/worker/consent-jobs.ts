@@ -3,13 +3,13 @@ import { defineScheduledJob } from '@app/shared';
 /** Scheduled: the configuration's outbox (new consent versions, consent-type renames). */
 export const CONSENT_VERSION_NOTIFICATION = defineScheduledJob({
   name: 'consent-version-notification',
-  intervalSetting: 'consentVersionIntervalMs',
+  interval: { env: 'CONSENT_VERSION_INTERVAL_MS', defaultMs: 60_000 },
 });
 
 /** Scheduled: apply do-not-contact list changes to the profiles holding the values. */
 export const DO_NOT_CONTACT_PROPAGATION = defineScheduledJob({
   name: 'do-not-contact-propagation',
-  intervalSetting: 'dncPropagationIntervalMs',
+  interval: { env: 'DNC_PROPAGATION_INTERVAL_MS', defaultMs: 60_000 },
 });
 
 /** Every job of the consents module, for the apps to hand to QueueModule. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PermissionDeniedError, Settings } from '@app/shared';
+import { PermissionDeniedError } from '@app/shared';
 import type { Profile } from '../domain/profile.schema';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
@@ -7,6 +7,7 @@ import { ExistingProfiles } from '../services/existing-profiles.service';
 import { ProfileKeyIndex } from './profile-key-index.service';
 import type { KeyQuery } from './search-keys';
 import { profileKey } from '../keys';
+import { ProfileSettings } from '../profile-settings';
 
 const WALK_PAGE = 200;
 
@@ -30,7 +31,7 @@ export class SearchCandidates {
     private readonly existing: ExistingProfiles,
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
-    private readonly settings: Settings,
+    private readonly settings: ProfileSettings,
   ) {}
 
   /**

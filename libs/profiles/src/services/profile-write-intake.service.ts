@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { CRASH_POINTS, CrashPoints, JobQueue, Settings } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, JobQueue } from '@app/shared';
 import type {
   ProfileWrite,
   ProfileWriteKind,
@@ -14,6 +14,7 @@ import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.
 import { WriteLanes } from './write-lanes';
 import { APPLY_PROFILE_WRITES } from '../worker/profile-jobs';
 import { profileKey } from '../keys';
+import { ProfileSettings } from '../profile-settings';
 
 /** Well inside REQUEST_DEADLINE_MS: a stalled Redis must not turn an accepted write into a 503. */
 const ENQUEUE_TIMEOUT_MS = 1000;
@@ -41,7 +42,7 @@ export class ProfileWriteIntake {
     private readonly profiles: ProfileRepository,
     private readonly readModel: ProfileReadModel,
     private readonly queue: JobQueue,
-    private readonly settings: Settings,
+    private readonly settings: ProfileSettings,
     private readonly crashPoints: CrashPoints,
   ) {
     this.lanes = new WriteLanes(settings.tenantBurstPerSecond);

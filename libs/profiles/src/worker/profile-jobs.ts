@@ -24,7 +24,7 @@ export const APPLY_PROFILE_WRITES = defineJob<ApplyProfileWritesPayload>({
  */
 export const CONSENT_EXPIRY = defineScheduledJob({
   name: 'consent-expiry',
-  intervalSetting: 'consentExpiryIntervalMs',
+  interval: { env: 'CONSENT_EXPIRY_INTERVAL_MS', defaultMs: 3_600_000 },
 });
 
 /** Every job of the profiles module, for the apps to hand to QueueModule. */

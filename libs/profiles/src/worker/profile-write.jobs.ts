@@ -1,9 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { HandlesJob, JobHandler, Settings } from '@app/shared';
+import { HandlesJob, JobHandler } from '@app/shared';
 import { ApplyProfileWritesCommand } from '../commands/apply-profile-writes/apply-profile-writes.command';
 import { SweepPendingWritesCommand } from '../commands/sweep-pending-writes/sweep-pending-writes.command';
 import { APPLY_PROFILE_WRITES, type ApplyProfileWritesPayload } from './profile-jobs';
+import { ProfileSettings } from '../profile-settings';
 
 /* Job handlers and timers only hand off to commands; the use cases live in the handlers. */
 
@@ -38,7 +39,7 @@ export class PendingWriteSweeper implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     private readonly commands: CommandBus,
-    private readonly settings: Settings,
+    private readonly settings: ProfileSettings,
   ) {}
 
   onApplicationBootstrap(): void {

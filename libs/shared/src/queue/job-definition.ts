@@ -1,15 +1,17 @@
+import { EnvReader } from '../settings/env-reader';
 import type { Settings } from '../settings/settings';
 import type { ScheduledRunPayload } from './queue.constants';
 
-/** Settings fields holding a number (a schedule's interval in ms). */
-export type IntervalSetting = {
-  [K in keyof Settings]-?: Settings[K] extends number ? K : never;
-}[keyof Settings];
+/** The environment variable holding a schedule's interval in ms, and its default. */
+export interface IntervalSetting {
+  readonly env: string;
+  readonly defaultMs: number;
+}
 
 /**
  * A job, as the lib that owns it defines it (`defineJob`): its name, the type of its
  * payload (the contract between the producer and the handler), the lanes it is served in
- * and, for a scheduled job, the setting holding its interval. Producers enqueue the
+ * and, for a scheduled job, the variable holding its interval (the job's own setting). Producers enqueue the
  * definition, the handler is marked `@HandlesJob(definition)`, and the apps hand every
  * definition to QueueModule, whose worker side refuses to start when a defined job has no
  * handler or two.
@@ -18,15 +20,15 @@ export interface JobDefinition<P = unknown> {
   readonly name: string;
   /** 'both': served in the interactive and the bulk lane (profile writes); else 'main'. */
   readonly lanes: 'main' | 'both';
-  /** A scheduled job (a Bull repeatable job): the interval's setting; 0 turns it off. */
-  readonly intervalSetting?: IntervalSetting;
+  /** A scheduled job (a Bull repeatable job): its interval's variable; 0 turns it off. */
+  readonly interval?: IntervalSetting;
   /** Never set: carries the payload type. */
   readonly payloadType?: P;
 }
 
 /** A scheduled job's definition: its runs take a ScheduledRunPayload. */
 export type ScheduledJobDefinition = JobDefinition<ScheduledRunPayload> & {
-  readonly intervalSetting: IntervalSetting;
+  readonly interval: IntervalSetting;
 };
 
 export function defineJob<P>(definition: Omit<JobDefinition<P>, 'payloadType'>): JobDefinition<P> {
@@ -40,7 +42,12 @@ export function defineScheduledJob(
 }
 
 export function isScheduled(job: JobDefinition<unknown>): job is ScheduledJobDefinition {
-  return job.intervalSetting !== undefined;
+  return job.interval !== undefined;
+}
+
+/** A scheduled job's interval in ms, read from the process's environment. */
+export function intervalOf(job: ScheduledJobDefinition, settings: Settings): number {
+  return new EnvReader(settings.env).int(job.interval.env, job.interval.defaultMs);
 }
 
 /** The injection token of every job definition the app runs or produces (QueueModule). */

@@ -15,7 +15,10 @@ import type { LeaseService } from './lease.service';
  */
 
 const WRITE = defineJob<{ id: number }>({ name: 'write', lanes: 'both' });
-const NIGHTLY = defineScheduledJob({ name: 'nightly', intervalSetting: 'consentExpiryIntervalMs' });
+const NIGHTLY = defineScheduledJob({
+  name: 'nightly',
+  interval: { env: 'NIGHTLY_INTERVAL_MS', defaultMs: 0 },
+});
 
 @Injectable()
 @HandlesJob(WRITE)
@@ -55,7 +58,7 @@ function runner(jobs: JobDefinition<unknown>[], handlerClasses: (new () => objec
   const discovery = {
     getProviders: () => handlerClasses.map((metatype) => ({ metatype, instance: new metatype() })),
   } as unknown as DiscoveryService;
-  const settings = { workerConcurrency: 2, consentExpiryIntervalMs: 0 } as Settings;
+  const settings = { workerConcurrency: 2, env: {} } as unknown as Settings;
   const jobRunner = new JobRunner(
     main.queue,
     bulk.queue,

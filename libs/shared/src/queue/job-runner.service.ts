@@ -10,6 +10,7 @@ import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { Settings } from '../settings/settings';
 import {
+  intervalOf,
   isScheduled,
   JOB_DEFINITIONS,
   type JobDefinition,
@@ -104,10 +105,9 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    */
   private async registerSchedules(): Promise<void> {
     const existing = await this.queue.getRepeatableJobs();
-    for (const { name, intervalSetting } of this.jobs.filter((job): job is ScheduledJobDefinition =>
-      isScheduled(job),
-    )) {
-      const every = this.settings[intervalSetting];
+    for (const job of this.jobs.filter((job): job is ScheduledJobDefinition => isScheduled(job))) {
+      const { name } = job;
+      const every = intervalOf(job, this.settings);
       for (const repeat of existing) {
         if (repeat.name === name && Number(repeat.every) !== every) {
           await this.queue.removeRepeatableByKey(repeat.key);

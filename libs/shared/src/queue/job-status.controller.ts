@@ -9,6 +9,7 @@ import {
 import { Settings } from '../settings/settings';
 import { JobRunLog } from './job-run-log.repository';
 import {
+  intervalOf,
   isScheduled,
   JOB_DEFINITIONS,
   type JobDefinition,
@@ -73,12 +74,13 @@ export class JobStatusController {
     const Jobs = await Promise.all(
       this.jobs
         .filter((job): job is ScheduledJobDefinition => isScheduled(job))
-        .map(async ({ name, intervalSetting }) => {
+        .map(async (job) => {
+          const { name } = job;
           const recent = await this.runs.recent(name);
           const finished = recent.find((run) => run.outcome !== 'running');
           return {
             Name: name,
-            IntervalMs: this.settings[intervalSetting],
+            IntervalMs: intervalOf(job, this.settings),
             LastRun: recent[0] ? toJobRunDto(recent[0]) : null,
             LastFinishedRun: finished ? toJobRunDto(finished) : null,
           };

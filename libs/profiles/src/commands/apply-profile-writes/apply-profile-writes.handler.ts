@@ -1,14 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import {
-  ConflictError,
-  CRASH_POINTS,
-  CrashPoints,
-  JobQueue,
-  LeaseService,
-  Settings,
-} from '@app/shared';
+import { ConflictError, CRASH_POINTS, CrashPoints, JobQueue, LeaseService } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import { ProfileRules } from '../../domain/profile-rules';
@@ -35,6 +28,7 @@ import { WriteStarts } from './write-starts';
 import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 import { APPLY_PROFILE_WRITES } from '../../worker/profile-jobs';
 import { profileKey, profileLeaseKey } from '../../keys';
+import { ProfileSettings } from '../../profile-settings';
 
 const LEASE_TTL_MS = 30000;
 /** The lease is renewed this often while the work runs (a long write keeps it). */
@@ -76,7 +70,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly alternateIds: AlternateIdClaims,
     private readonly tags: TagRepository,
     private readonly lease: LeaseService,
-    private readonly settings: Settings,
+    private readonly settings: ProfileSettings,
     private readonly configuration: ConfigurationReader,
     private readonly history: ProfileHistoryRepository,
     @Inject(PROFILE_APPLY_HOOKS) private readonly applyHooks: ProfileApplyHook[],

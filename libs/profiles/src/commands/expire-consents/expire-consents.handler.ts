@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, type JobCounts, Settings } from '@app/shared';
+import { Clock, type JobCounts } from '@app/shared';
 import { ProfileRules } from '../../domain/profile-rules';
 import type { ExpireWrite } from '../../domain/profile-transition';
 import type { Profile } from '../../domain/profile.schema';
@@ -8,6 +8,7 @@ import { ExpiryCandidates } from '../../repositories/expiry-candidates.repositor
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { ExpireConsentsCommand } from './expire-consents.command';
+import { ProfileSettings } from '../../profile-settings';
 
 /** The user id the expiry writes carry (Edited.ModifiedBy, history, Updates). */
 export const EXPIRY_USER = 'system:consent-expiry';
@@ -31,7 +32,7 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
     private readonly writes: ProfileWriteRepository,
     private readonly intake: ProfileWriteIntake,
     private readonly clock: Clock,
-    private readonly settings: Settings,
+    private readonly settings: ProfileSettings,
     private readonly rules: ProfileRules,
   ) {}
 

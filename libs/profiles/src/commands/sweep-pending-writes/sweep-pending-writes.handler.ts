@@ -1,12 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { JobQueue, Settings } from '@app/shared';
+import { JobQueue } from '@app/shared';
 import { PendingProfileRepository } from '../../repositories/pending-profile.repository';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { SweepPendingWritesCommand } from './sweep-pending-writes.command';
 import { APPLY_PROFILE_WRITES } from '../../worker/profile-jobs';
+import { ProfileSettings } from '../../profile-settings';
 
 const MARKERS_PER_SWEEP = 500;
 
@@ -27,7 +28,7 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
     private readonly queue: JobQueue,
-    private readonly settings: Settings,
+    private readonly settings: ProfileSettings,
     private readonly keyIndex: ProfileKeyIndex,
   ) {}
 

@@ -1,10 +1,11 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { NotFoundError, Settings } from '@app/shared';
+import { NotFoundError } from '@app/shared';
 import type { ProfileUpdateListDto } from '../../dto/profile-update.dto';
 import { toProfileUpdateDto } from '../../mapping/profile-update.mapper';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository, statusOf } from '../../repositories/profile-write.repository';
 import { GetProfileUpdatesQuery } from './get-profile-updates.query';
+import { ProfileSettings } from '../../profile-settings';
 
 /** Pending writes listed at most (each is one `_id` lookup). */
 const PENDING_LISTED = 100;
@@ -19,7 +20,7 @@ export class GetProfileUpdatesHandler implements IQueryHandler<GetProfileUpdates
   constructor(
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
-    private readonly settings: Settings,
+    private readonly settings: ProfileSettings,
   ) {}
 
   async execute({ clientId, profileId }: GetProfileUpdatesQuery): Promise<ProfileUpdateListDto> {

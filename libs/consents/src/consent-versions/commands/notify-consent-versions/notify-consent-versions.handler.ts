@@ -8,7 +8,7 @@ import {
   ConsentTypeCatalog,
   type ConsentTypeDetails,
 } from '@app/config';
-import { Clock, type JobCounts, Settings, textKey } from '@app/shared';
+import { Clock, type JobCounts, textKey } from '@app/shared';
 import {
   type CurrentNames,
   type HeldProfile,
@@ -22,6 +22,7 @@ import {
   versionsOlderThan,
 } from '../../../domain/consent-version-pending';
 import { NotifyConsentVersionsCommand } from './notify-consent-versions.command';
+import { ConsentSettings } from '../../../consent-settings';
 
 /** The user id the version writes carry (Edited.ModifiedBy, history, Updates). */
 export const CONSENT_VERSION_USER = 'system:consent-version';
@@ -58,7 +59,7 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
     private readonly holders: ProfileHolders,
     private readonly profiles: ProfileWriteQueue,
     private readonly clock: Clock,
-    private readonly settings: Settings,
+    private readonly settings: ConsentSettings,
   ) {}
 
   async execute({ maxPages }: NotifyConsentVersionsCommand): Promise<JobCounts> {

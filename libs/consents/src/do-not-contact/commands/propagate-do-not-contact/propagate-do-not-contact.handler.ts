@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { type HeldValue, ProfileHolders } from '@app/profiles';
-import { Clock, Settings } from '@app/shared';
+import { Clock } from '@app/shared';
 import type { DncEntry } from '../../domain/dnc-list.schema';
 import { holdsListedValue } from '../../domain/do-not-contact-marks';
 import { DoNotContactLists } from '../../services/do-not-contact-lists.service';
@@ -9,6 +9,7 @@ import {
   type DncPropagationCounts,
   PropagateDoNotContactCommand,
 } from './propagate-do-not-contact.command';
+import { ConsentSettings } from '../../../consent-settings';
 
 /** List changes taken per run; the next run takes the rest. */
 const ENTRIES_PER_RUN = 100;
@@ -29,7 +30,7 @@ export class PropagateDoNotContactHandler implements ICommandHandler<PropagateDo
     private readonly marks: DoNotContactMarks,
     private readonly holders: ProfileHolders,
     private readonly clock: Clock,
-    private readonly settings: Settings,
+    private readonly settings: ConsentSettings,
   ) {}
 
   async execute(command: PropagateDoNotContactCommand): Promise<DncPropagationCounts> {

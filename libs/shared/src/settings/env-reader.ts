@@ -1,0 +1,41 @@
+/**
+ * Typed values from the process environment, refused with a message naming the variable
+ * and the value. The mechanism every lib's settings class is built with: shared owns the
+ * process settings (Settings), each lib declares its own (ProfileSettings, AuthSettings...).
+ */
+export class EnvReader {
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  text(name: string, fallback: string): string {
+    return this.env[name] || fallback;
+  }
+
+  optional(name: string): string | undefined {
+    return this.env[name] || undefined;
+  }
+
+  required(name: string): string {
+    const value = this.env[name];
+    if (!value) throw new Error(`Environment variable ${name} is required`);
+    return value;
+  }
+
+  /** A non-negative integer; `min` raises what is read to at least that. */
+  int(name: string, fallback: number, min = 0): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return Math.max(min, fallback);
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0) {
+      throw new Error(`Environment variable ${name} must be a non-negative integer, got "${raw}"`);
+    }
+    return Math.max(min, value);
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    throw new Error(`Environment variable ${name} must be true or false, got "${raw}"`);
+  }
+}
