@@ -23,6 +23,31 @@ const noTransport = {
   message: 'domain code imports nothing from http/, dto/ or mapping/ (nor the HTTP framework)',
 };
 
+// Composite keys (`<client>|...`) are built in each lib's keys.ts only: one place per lib
+// says how a tenant's documents are addressed.
+const keyTemplates = {
+  selector:
+    "TemplateLiteral:matches([expressions.0.name='clientId'], [expressions.0.property.name='clientId']) > TemplateElement[value.raw=/^\\|/]",
+  message: "build composite keys in the lib's keys.ts",
+};
+// Tenant scope as a type: a repository keeps a tenant-scoped collection's model only wrapped
+// in TenantScopedModel, whose queries take a TenantFilter (the client id or a TenantKey) or
+// an explicit acrossTenants(...).
+const rawModels = ['TSParameterProperty', 'PropertyDefinition > TSTypeAnnotation'].map(
+  (where) => ({
+    selector: `${where} TSTypeReference[typeName.name='Model']`,
+    message: 'keep a model only wrapped: new TenantScopedModel(model) (tenant-scope.ts)',
+  }),
+);
+// The collections that belong to no tenant: job runs, revoked tokens (by jti), OAuth
+// clients (looked up by their id before the tenant is known); and the wrapper itself.
+const globalCollections = [
+  'libs/shared/src/database/tenant-scope.ts',
+  'libs/shared/src/queue/job-run-log.repository.ts',
+  'libs/auth/src/repositories/revoked-token.repository.ts',
+  'libs/auth/src/repositories/oauth-client.repository.ts',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -72,20 +97,13 @@ export default tseslint.config(
     },
   },
   {
-    // Composite keys (`<client>|...`) are built in each lib's keys.ts only: one place per
-    // lib says how a tenant's documents are addressed.
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
     ignores: ['**/keys.ts', '**/*.spec.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "TemplateLiteral:matches([expressions.0.name='clientId'], [expressions.0.property.name='clientId']) > TemplateElement[value.raw=/^\\|/]",
-          message: "build composite keys in the lib's keys.ts",
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', keyTemplates, ...rawModels] },
+  },
+  {
+    files: globalCollections,
+    rules: { 'no-restricted-syntax': ['error', keyTemplates] },
   },
   {
     // Tests read JSON response bodies, which are untyped by nature.

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { ConfigEventOutbox } from '@app/config';
 import { CONSENT_VERSION_NOTIFICATION } from '@app/consents';
-import { Clock } from '@app/shared';
+import { Clock, tenantKey } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
@@ -39,7 +39,7 @@ describe('Scheduled job: new consent version notification', () => {
   const eventOf = (version: string) =>
     app.api
       .get(ConfigEventOutbox, { strict: false })
-      .findById(`${tenant.clientId}|consent-version|${typeId}|${version}`);
+      .findById(tenantKey(tenant.clientId, 'consent-version', typeId, version));
   const newsConsents = (profile: Entry) =>
     itemsWith(profile, 'ConsentType').filter(
       (consent) => String(consent.ConsentType).toLowerCase() === 'news',

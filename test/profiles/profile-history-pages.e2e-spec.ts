@@ -1,4 +1,5 @@
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
+import { tenantKey } from '@app/shared';
 import type { Connection } from 'mongoose';
 import type { HistoryEntry } from '../../libs/profiles/src/domain/profile-history';
 import { ProfileHistoryDoc } from '../../libs/profiles/src/domain/profile-history.schema';
@@ -44,7 +45,7 @@ describe('Profile history pages', () => {
   /** `count` entries of write `seq` (standard fields), numbered n = 0.. */
   const entriesOf = (seq: number, count: number, tag = ''): HistoryEntry[] =>
     Array.from({ length: count }, (_, n) => ({
-      _id: `${clientId}|${profileId}|${seq}|${n}`,
+      _id: tenantKey(clientId, profileId, seq, n),
       clientId,
       profileId,
       seq,

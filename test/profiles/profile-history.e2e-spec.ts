@@ -2,6 +2,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { tenantKey } from '@app/shared';
 import { TenantAdminService } from '@app/auth';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
@@ -474,7 +475,7 @@ describe('Profile history', () => {
       .findOne({ _id: `${tenant.clientId}|${profileId}` });
     await app.api.get(ProfileHistoryRepository).record(stored?.historyPages ?? 0, [
       {
-        _id: `${tenant.clientId}|${profileId}|${seq}|0`,
+        _id: tenantKey(tenant.clientId, profileId, seq, 0),
         clientId: tenant.clientId,
         profileId,
         seq,

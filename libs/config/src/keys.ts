@@ -1,4 +1,4 @@
-import { textKey } from '@app/shared';
+import { textKey, tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
 
 /*
  * Every composite `_id` of the configuration module, in one place. Each starts with the
@@ -6,46 +6,55 @@ import { textKey } from '@app/shared';
  * cross tenants, and addressing by `_id` keeps the engine's cost constant.
  */
 
+/** The stamp of a client's configuration (changes with every configuration write). */
+export function configStampKey(clientId: string): TenantKey {
+  return tenantRootKey(clientId);
+}
+
 /** One stored revision of a configuration entry (types, consent types, fields, ...). */
 export function revisionKey(
   clientId: string,
   kind: string,
   entryId: number,
   revision: number,
-): string {
-  return `${clientId}|${kind}|${entryId}|${revision}`;
+): TenantKey {
+  return tenantKey(clientId, kind, entryId, revision);
 }
 
-export function picklistKey(clientId: string, picklistId: number, revision: number): string {
+export function picklistKey(clientId: string, picklistId: number, revision: number): TenantKey {
   return revisionKey(clientId, 'picklist', picklistId, revision);
 }
 
-export function consentTypeKey(clientId: string, typeId: number, revision: number): string {
+export function consentTypeKey(clientId: string, typeId: number, revision: number): TenantKey {
   return revisionKey(clientId, 'consent-type', typeId, revision);
 }
 
-export function customFieldKey(clientId: string, fieldId: number, revision: number): string {
+export function customFieldKey(clientId: string, fieldId: number, revision: number): TenantKey {
   return revisionKey(clientId, 'custom-field', fieldId, revision);
 }
 
 /** The claim of an entry id of one kind. */
-export function entryIdClaimKey(clientId: string, kind: string, id: number): string {
-  return `${clientId}|${kind}|id:${id}`;
+export function entryIdClaimKey(clientId: string, kind: string, id: number): TenantKey {
+  return tenantKey(clientId, kind, `id:${id}`);
 }
 
 /** The claim of an entry name of one kind (the name compared as a text key). */
-export function entryNameClaimKey(clientId: string, kind: string, name: string): string {
-  return `${clientId}|${kind}|name:${textKey(name)}`;
+export function entryNameClaimKey(clientId: string, kind: string, name: string): TenantKey {
+  return tenantKey(clientId, kind, `name:${textKey(name)}`);
 }
 
 /** The n-th change of a type kind's default. */
-export function typeDefaultKey(clientId: string, kind: string, seq: number): string {
-  return `${clientId}|${kind}|${seq}`;
+export function typeDefaultKey(clientId: string, kind: string, seq: number): TenantKey {
+  return tenantKey(clientId, kind, seq);
 }
 
 /** The outbox event of a consent type's new version (one per version). */
-export function consentVersionEventId(clientId: string, typeId: number, version: string): string {
-  return `${clientId}|consent-version|${typeId}|${version}`;
+export function consentVersionEventId(
+  clientId: string,
+  typeId: number,
+  version: string,
+): TenantKey {
+  return tenantKey(clientId, `consent-version`, typeId, version);
 }
 
 /** The outbox event of a consent type's rename (one per revision). */
@@ -53,6 +62,6 @@ export function consentTypeRenamedEventId(
   clientId: string,
   typeId: number,
   revision: number,
-): string {
-  return `${clientId}|consent-type-renamed|${typeId}|${revision}`;
+): TenantKey {
+  return tenantKey(clientId, `consent-type-renamed`, typeId, revision);
 }

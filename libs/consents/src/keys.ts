@@ -1,14 +1,16 @@
+import { tenantKey, type TenantKey } from '@app/shared';
+
 /*
  * Every composite `_id` of the consents module (the do-not-contact lists), in one place.
  * Each starts with the client id: a list or entry is only reached through its tenant's key.
  */
 
 /** A do-not-contact list. */
-export function dncListKey(clientId: string, listId: number): string {
-  return `${clientId}|${listId}`;
+export function dncListKey(clientId: string, listId: number): TenantKey {
+  return tenantKey(clientId, listId);
 }
 
 /** An entry of a list, by its value's key. */
-export function dncEntryKey(clientId: string, listId: number, key: string): string {
-  return `${clientId}|${listId}|${key}`;
+export function dncEntryKey(clientId: string, listId: number, key: string): TenantKey {
+  return tenantKey(clientId, listId, key);
 }

@@ -1,4 +1,4 @@
-import { textKey } from '@app/shared';
+import { textKey, tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
 
 /*
  * Every composite `_id` (and Redis key part) of the profiles module, in one place. Each
@@ -8,8 +8,13 @@ import { textKey } from '@app/shared';
  */
 
 /** A profile (`profiles`), its pending marker, its read model entry. */
-export function profileKey(clientId: string, profileId: number): string {
-  return `${clientId}|${profileId}`;
+export function profileKey(clientId: string, profileId: number): TenantKey {
+  return tenantKey(clientId, profileId);
+}
+
+/** Where a client's next profile id is probed from (`profile_id_hints`). */
+export function profileIdHintKey(clientId: string): TenantKey {
+  return tenantRootKey(clientId);
 }
 
 /** The lease a worker holds on a profile while it applies its writes. */
@@ -18,18 +23,19 @@ export function profileLeaseKey(clientId: string, profileId: number): string {
 }
 
 /** The end of one holding of an alternate-id claim (`token`: that holding's). */
-export function alternateIdClaimEndKey(claimKey: string, token: string): string {
-  return `${claimKey}|end:${token}`;
+export function alternateIdClaimEndKey(claimKey: TenantKey, token: string): TenantKey {
+  // The claim's key starts with its tenant's client id; this extends it.
+  return `${claimKey}|end:${token}` as TenantKey;
 }
 
 /** An accepted write of a profile (`profile_writes`), by sequence number. */
-export function writeKey(clientId: string, profileId: number, seq: number): string {
-  return `${clientId}|${profileId}|${seq}`;
+export function writeKey(clientId: string, profileId: number, seq: number): TenantKey {
+  return tenantKey(clientId, profileId, seq);
 }
 
 /** A page of a profile's history (`profile_history`). */
-export function historyPageKey(clientId: string, profileId: number, page: number): string {
-  return `${clientId}|${profileId}|p${page}`;
+export function historyPageKey(clientId: string, profileId: number, page: number): TenantKey {
+  return tenantKey(clientId, profileId, `p${page}`);
 }
 
 /** The n-th history entry of one write. */
@@ -38,26 +44,26 @@ export function historyEntryKey(
   profileId: number,
   seq: number,
   n: number,
-): string {
-  return `${clientId}|${profileId}|${seq}|${n}`;
+): TenantKey {
+  return tenantKey(clientId, profileId, seq, n);
 }
 
 /** The claim of an alternate id (type and value compared as text keys). */
-export function alternateIdClaimKey(clientId: string, type: string, value: string): string {
-  return `${clientId}|${textKey(type)}|${textKey(value)}`;
+export function alternateIdClaimKey(clientId: string, type: string, value: string): TenantKey {
+  return tenantKey(clientId, textKey(type), textKey(value));
 }
 
 /** A tag of the client's tag list, by its key. */
-export function tagNameKey(clientId: string, key: string): string {
-  return `${clientId}|name:${key}`;
+export function tagNameKey(clientId: string, key: string): TenantKey {
+  return tenantKey(clientId, `name:${key}`);
 }
 
 /** The claim of a ProfileTagLink number. */
-export function tagLinkKey(clientId: string, link: number): string {
-  return `${clientId}|link:${link}`;
+export function tagLinkKey(clientId: string, link: number): TenantKey {
+  return tenantKey(clientId, `link:${link}`);
 }
 
 /** Where the next ProfileTagLink number is probed from. */
-export function tagLinkHintKey(clientId: string): string {
-  return `${clientId}|link-hint`;
+export function tagLinkHintKey(clientId: string): TenantKey {
+  return tenantKey(clientId, `link-hint`);
 }

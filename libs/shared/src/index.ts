@@ -10,6 +10,7 @@ export * from './validation/api-validation.pipe';
 export * from './validation/query-values';
 export * from './database/database.module';
 export * from './database/duplicate-key';
+export * from './database/tenant-scope';
 export * from './queue/queue.constants';
 export * from './queue/job-definition';
 export * from './queue/queue.module';

@@ -1,24 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import type { DataScope, UserGroup } from '../domain/permissions';
 import type { TenantClient } from '../domain/tenant';
 import { ClientAccount, type UserGroupEntry } from '../schemas/client.schema';
+import { clientAccountKey } from '../keys';
 
 /** The `clients` collection: lean reads mapped to TenantClient, whole-field writes. */
 @Injectable()
 export class ClientRepository {
-  constructor(@InjectModel(ClientAccount.name) private readonly model: Model<ClientAccount>) {}
+  private readonly model: TenantScopedModel<ClientAccount>;
+
+  constructor(@InjectModel(ClientAccount.name) model: Model<ClientAccount>) {
+    this.model = new TenantScopedModel(model);
+  }
 
   async findById(clientId: string): Promise<TenantClient | null> {
-    const doc = await this.model.findById(clientId).lean<ClientAccount>().exec();
+    const doc = await this.model.findById(clientAccountKey(clientId)).lean<ClientAccount>().exec();
     return doc ? toTenantClient(doc) : null;
   }
 
   /** Throws the engine's duplicate-key error (11000) when the client id is taken. */
   async insert(client: Omit<TenantClient, 'revision'>): Promise<void> {
     await this.model.create({
-      _id: client.clientId,
+      _id: clientAccountKey(client.clientId),
       apiHashKey: client.apiHashKey,
       tokenLifetimeSeconds: client.tokenLifetimeSeconds,
       customAuthWindowSeconds: client.customAuthWindowSeconds,
@@ -35,7 +41,9 @@ export class ClientRepository {
       Pick<TenantClient, 'apiHashKey' | 'tokenLifetimeSeconds' | 'customAuthWindowSeconds'>
     >,
   ): Promise<boolean> {
-    const result = await this.model.updateOne({ _id: clientId }, { $set: changes }).exec();
+    const result = await this.model
+      .updateOne({ _id: clientAccountKey(clientId) }, { $set: changes })
+      .exec();
     return result.matchedCount === 1;
   }
 
@@ -47,7 +55,7 @@ export class ClientRepository {
   ): Promise<boolean> {
     const result = await this.model
       .updateOne(
-        { _id: clientId, revision: expectedRevision },
+        { _id: clientAccountKey(clientId), revision: expectedRevision },
         { $set: { userGroups: groups.map(toEntry), revision: expectedRevision + 1 } },
       )
       .exec();

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { userKey } from '../keys';
 import type { TenantUser } from '../domain/tenant';
@@ -8,7 +9,11 @@ import { UserAccount } from '../schemas/user.schema';
 /** The `users` collection, keyed by `<clientId>|<userId>`. */
 @Injectable()
 export class UserRepository {
-  constructor(@InjectModel(UserAccount.name) private readonly model: Model<UserAccount>) {}
+  private readonly model: TenantScopedModel<UserAccount>;
+
+  constructor(@InjectModel(UserAccount.name) model: Model<UserAccount>) {
+    this.model = new TenantScopedModel(model);
+  }
 
   async find(clientId: string, userId: string): Promise<TenantUser | null> {
     const doc = await this.model.findById(userKey(clientId, userId)).lean<UserAccount>().exec();

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { DEFAULT_TOKEN_LIFETIME_SECONDS } from '../domain/access-token';
 import { DEFAULT_CUSTOM_AUTH_WINDOW_SECONDS } from '../domain/custom-auth';
@@ -52,7 +53,7 @@ export const UserGroupEntrySchema = SchemaFactory.createForClass(UserGroupEntry)
 @Schema({ collection: 'clients', versionKey: false })
 export class ClientAccount {
   @Prop({ type: String, required: true })
-  _id: string;
+  _id: TenantKey;
 
   /** APIHashKey: the CUSTOMAUTH3 private key. */
   @Prop({ type: String, required: true })

@@ -1,10 +1,11 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 /** A user of a tenant. `_id` is `<clientId>|<userId>` (uniqueness through `_id` only). */
 @Schema({ collection: 'users', versionKey: false })
 export class UserAccount {
   @Prop({ type: String, required: true })
-  _id: string;
+  _id: TenantKey;
 
   @Prop({ type: String, required: true })
   clientId: string;

@@ -8,13 +8,14 @@ import {
   isDuplicateKeyError,
   RedisService,
   textKey,
+  TenantScopedModel,
 } from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
 import { INT32_MAX } from './entry-request';
 import type { NameClaims } from './save-with-retry';
-import { entryIdClaimKey, entryNameClaimKey } from '../keys';
+import { configStampKey, entryIdClaimKey, entryNameClaimKey } from '../keys';
 
 /**
  * How long the Redis copy of a stamp lives: it bounds how long a change whose copy could
@@ -46,12 +47,18 @@ export type NameHolder = (entryId: number) => Promise<string | string[] | null>;
 export class ConfigBookkeeping {
   private readonly logger = new Logger('ConfigBookkeeping');
 
+  private readonly stamps: TenantScopedModel<ConfigStamp>;
+  private readonly claims: TenantScopedModel<ConfigClaim>;
+
   constructor(
-    @InjectModel(ConfigStamp.name) private readonly stamps: Model<ConfigStamp>,
-    @InjectModel(ConfigClaim.name) private readonly claims: Model<ConfigClaim>,
+    @InjectModel(ConfigStamp.name) stamps: Model<ConfigStamp>,
+    @InjectModel(ConfigClaim.name) claims: Model<ConfigClaim>,
     private readonly redis: RedisService,
     private readonly crashPoints: CrashPoints,
-  ) {}
+  ) {
+    this.stamps = new TenantScopedModel(stamps);
+    this.claims = new TenantScopedModel(claims);
+  }
 
   /** The next free int32 id of `kind` for the client (1, 2, ...). */
   async nextId(clientId: string, kind: string): Promise<number> {
@@ -227,7 +234,11 @@ export class ConfigBookkeeping {
    */
   async touch(clientId: string): Promise<void> {
     const stamp = randomUUID();
-    await this.stamps.updateOne({ _id: clientId }, { $set: { stamp } }, { upsert: true });
+    await this.stamps.updateOne(
+      { _id: configStampKey(clientId) },
+      { $set: { stamp } },
+      { upsert: true },
+    );
     try {
       await this.redis.client.set(this.copyKey(clientId), stamp, 'EX', STAMP_COPY_TTL_SECONDS);
     } catch (error) {
@@ -261,7 +272,7 @@ export class ConfigBookkeeping {
   }
 
   async stampOf(clientId: string): Promise<string> {
-    const doc = await this.stamps.findById(clientId).lean<ConfigStamp>().exec();
+    const doc = await this.stamps.findById(configStampKey(clientId)).lean<ConfigStamp>().exec();
     return doc?.stamp ?? 'initial';
   }
 }

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 /**
@@ -7,7 +8,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
  */
 @Schema({ collection: 'config_stamps', versionKey: false })
 export class ConfigStamp {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) stamp: string;
 }
 export const ConfigStampSchema = SchemaFactory.createForClass(ConfigStamp);
@@ -19,7 +20,7 @@ export const ConfigStampSchema = SchemaFactory.createForClass(ConfigStamp);
  */
 @Schema({ collection: 'config_claims', versionKey: false })
 export class ConfigClaim {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) kind: string;
   /** The id of the entry holding a name claim (for id claims: the id itself). */

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@app/shared';
+import { isDuplicateKeyError, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 
 /**
@@ -13,7 +13,7 @@ import type { Model } from 'mongoose';
  * of each entry. They are the entry's history.
  */
 export interface Revisioned {
-  _id: string;
+  _id: TenantKey;
   clientId: string;
   /** +1 per save (the first revision is 1, or 0 for programs and program groups). */
   revision: number;
@@ -47,11 +47,15 @@ export function latestRevisions<T extends { revision: number }>(
  * `{clientId, nameKey, current}` (each behind the partition's fields).
  */
 export class RevisionStore<T extends Revisioned> {
+  private readonly model: TenantScopedModel<T>;
+
   constructor(
-    private readonly model: Model<T>,
+    model: Model<T>,
     private readonly idField: keyof T & string,
     private readonly partition: Record<string, unknown> = {},
-  ) {}
+  ) {
+    this.model = new TenantScopedModel(model);
+  }
 
   private idOf = (entry: T): number => entry[this.idField] as unknown as number;
 

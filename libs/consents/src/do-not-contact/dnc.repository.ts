@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { isDuplicateKeyError, acrossTenants, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { DncEntry, DncList, type DncListType, DncPendingChange } from './domain/dnc-list.schema';
@@ -9,11 +9,19 @@ import { dncEntryKey, dncListKey } from '../keys';
 /** The `dnc_lists` and `dnc_entries` collections; every method is scoped by client id. */
 @Injectable()
 export class DncRepository {
+  private readonly lists: TenantScopedModel<DncList>;
+  private readonly entries: TenantScopedModel<DncEntry>;
+  private readonly pending: TenantScopedModel<DncPendingChange>;
+
   constructor(
-    @InjectModel(DncList.name) private readonly lists: Model<DncList>,
-    @InjectModel(DncEntry.name) private readonly entries: Model<DncEntry>,
-    @InjectModel(DncPendingChange.name) private readonly pending: Model<DncPendingChange>,
-  ) {}
+    @InjectModel(DncList.name) lists: Model<DncList>,
+    @InjectModel(DncEntry.name) entries: Model<DncEntry>,
+    @InjectModel(DncPendingChange.name) pending: Model<DncPendingChange>,
+  ) {
+    this.lists = new TenantScopedModel(lists);
+    this.entries = new TenantScopedModel(entries);
+    this.pending = new TenantScopedModel(pending);
+  }
 
   listsOf(clientId: string): Promise<DncList[]> {
     return this.lists.find({ clientId }).sort({ listId: 1 }).lean<DncList[]>().exec();
@@ -164,7 +172,7 @@ export class DncRepository {
    * by the pending-change markers (a scan of the backlog only), each read by `_id`.
    */
   async pendingPropagationAcrossTenants(limit: number): Promise<DncEntry[]> {
-    const markers = await this.pending.find({}).lean<DncPendingChange[]>().exec();
+    const markers = await this.pending.find(acrossTenants()).lean<DncPendingChange[]>().exec();
     markers.sort(
       (a, b) => a.changedAt.getTime() - b.changedAt.getTime() || a._id.localeCompare(b._id),
     );
@@ -213,7 +221,7 @@ export class DncRepository {
     return now?.version === entry.version && now?.changeId === entry.changeId;
   }
 
-  private async markPending(_id: string, changedAt: Date): Promise<void> {
+  private async markPending(_id: TenantKey, changedAt: Date): Promise<void> {
     try {
       await this.pending.create({ _id, changedAt });
     } catch (error) {

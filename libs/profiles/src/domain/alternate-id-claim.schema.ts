@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 /**
@@ -7,7 +8,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
  */
 @Schema({ collection: 'alternate_id_claims', versionKey: false })
 export class AlternateIdClaim {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) profileId: number;
   /**
@@ -29,7 +30,7 @@ export const AlternateIdClaimSchema = SchemaFactory.createForClass(AlternateIdCl
  */
 @Schema({ collection: 'alternate_id_claim_ends', versionKey: false })
 export class AlternateIdClaimEnd {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) at: Date;
 }
 export const AlternateIdClaimEndSchema = SchemaFactory.createForClass(AlternateIdClaimEnd);

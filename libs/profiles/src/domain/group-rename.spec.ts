@@ -1,3 +1,4 @@
+import { tenantKey } from '@app/shared';
 import { renameGroup } from './group-rename';
 import type { ProfileData } from './profile-data.schema';
 import { applyProfileWrite } from './profile-merge';
@@ -114,7 +115,7 @@ describe('renameGroup', () => {
 
 describe('transitionProfile rename-group', () => {
   const write = (seq: number): ProfileWrite => ({
-    _id: `c|1|${seq}`,
+    _id: tenantKey('c', 1, seq),
     clientId: 'c',
     profileId: 1,
     seq,
@@ -126,7 +127,7 @@ describe('transitionProfile rename-group', () => {
     attempts: 0,
   });
   const profile = (state: Profile['state'], data?: ProfileData): Profile => ({
-    _id: 'c|1',
+    _id: tenantKey('c', 1),
     clientId: 'c',
     profileId: 1,
     state,

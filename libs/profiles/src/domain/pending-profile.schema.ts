@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 /**
@@ -9,7 +10,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
  */
 @Schema({ collection: 'pending_profiles', versionKey: false })
 export class PendingProfile {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) profileId: number;
   /** When the marker was inserted (the oldest accepted write it stands for, or older). */

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 /** What a history entry is about (one query per category). */
@@ -23,7 +24,7 @@ export interface HistoryContainer {
  * profile's appliedSeq: those of a write not (yet) saved are invisible.
  */
 export interface ProfileHistory {
-  _id: string;
+  _id: TenantKey;
   clientId: string;
   profileId: number;
   /** Sequence number of the write (profile_writes) that made the change. */
@@ -54,7 +55,7 @@ export interface ProfileHistory {
  */
 @Schema({ collection: 'profile_history', versionKey: false })
 export class ProfileHistoryDoc {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   /** The page's entries (ProfileHistory, stored as they are). */
   @Prop({ type: [Object], default: undefined }) entries?: ProfileHistory[];
 }

@@ -1,3 +1,4 @@
+import { tenantKey } from '@app/shared';
 import { compareHistoryEntries, historyEntries, type HistoryEntry } from './profile-history';
 import type { ProfileData } from './profile-data.schema';
 import { applyProfileWrite, type WriteMode } from './profile-merge';
@@ -9,7 +10,7 @@ const T2 = '2026-02-01T00:00:00.000Z';
 
 function writeOf(seq: number, kind: ProfileWriteKind, at: string): ProfileWrite {
   return {
-    _id: `c1|7|${seq}`,
+    _id: tenantKey('c1', 7, seq),
     clientId: 'c1',
     profileId: 7,
     seq,
@@ -23,7 +24,7 @@ function writeOf(seq: number, kind: ProfileWriteKind, at: string): ProfileWrite 
 
 function profileOf(data: ProfileData | undefined, appliedSeq: number): Profile {
   return {
-    _id: 'c1|7',
+    _id: tenantKey('c1', 7),
     clientId: 'c1',
     profileId: 7,
     state: data ? 'active' : 'pending',
@@ -298,7 +299,7 @@ describe('compareHistoryEntries', () => {
     category: HistoryEntry['category'],
     snapshot: Record<string, unknown> = {},
   ): HistoryEntry => ({
-    _id: `c1|7|${seq}|0`,
+    _id: tenantKey('c1', 7, seq, 0),
     clientId: 'c1',
     profileId: 7,
     seq,

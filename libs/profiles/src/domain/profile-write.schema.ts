@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { CallerScope } from './profile-view';
 
@@ -35,7 +36,7 @@ export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
  */
 @Schema({ collection: 'profile_writes', versionKey: false })
 export class ProfileWrite {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) profileId: number;
   @Prop({ required: true }) seq: number;

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { ProfileData, ProfileDataSchema } from './profile-data.schema';
 
@@ -19,7 +20,7 @@ export class LastWriteFailure {
  */
 @Schema({ collection: 'profiles', versionKey: false, timestamps: true })
 export class Profile {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) profileId: number;
   @Prop({ required: true, default: 'pending' }) state: ProfileState;
@@ -49,7 +50,7 @@ export const ProfileSchema = SchemaFactory.createForClass(Profile);
 /** Highest profile id handed out per client: a hint for the next claim, not a counter. */
 @Schema({ collection: 'profile_id_hints', versionKey: false })
 export class ProfileIdHint {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) last: number;
 }
 export const ProfileIdHintSchema = SchemaFactory.createForClass(ProfileIdHint);

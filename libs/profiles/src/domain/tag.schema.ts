@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 /**
@@ -7,7 +8,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
  */
 @Schema({ collection: 'tags', versionKey: false })
 export class TagEntry {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   /** `tag` for a tag, `link` for a number claim. */
   @Prop({ required: true }) type: 'tag' | 'link' | 'link-hint';

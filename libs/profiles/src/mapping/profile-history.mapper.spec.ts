@@ -1,3 +1,4 @@
+import { tenantKey } from '@app/shared';
 import type { ProfileHistory } from '../domain/profile-history.schema';
 import { canSeeHistoryEntry, toHistoryEntryDto } from './profile-history.mapper';
 import { FULL_VIEW, type ProfileView } from '../domain/profile-view';
@@ -7,7 +8,7 @@ const ALTERNATE_IDS = [{ AlternateIdType: 'CRM', AlternateId: 'A1', IsActive: tr
 
 function entry(fields: Partial<ProfileHistory>): ProfileHistory {
   return {
-    _id: 'c1|7|1|0',
+    _id: tenantKey('c1', 7, 1, 0),
     clientId: 'c1',
     profileId: 7,
     seq: 1,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RedisService } from '@app/shared';
+import { RedisService, type TenantKey } from '@app/shared';
 import type { Profile } from '../domain/profile.schema';
 import { profileKey } from '../keys';
 
@@ -39,9 +39,12 @@ export class ExpiryIndex {
     await this.redis.client.zrem(this.key(), id);
   }
 
-  /** Members due by `asOf`, in due order, `offset` into that order. */
-  async due(asOf: Date, offset: number, limit: number): Promise<string[]> {
-    return this.redis.client.zrangebyscore(
+  /**
+   * Members due by `asOf`, in due order, `offset` into that order: the profile keys `add`
+   * wrote (every client's: the expiry job's deliberate cross-tenant read).
+   */
+  async due(asOf: Date, offset: number, limit: number): Promise<TenantKey[]> {
+    const members = await this.redis.client.zrangebyscore(
       this.key(),
       '-inf',
       asOf.getTime(),
@@ -49,6 +52,7 @@ export class ExpiryIndex {
       offset,
       limit,
     );
+    return members as TenantKey[];
   }
 
   async isBuilt(): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { isDuplicateKeyError, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { AlternateIdClaim, AlternateIdClaimEnd } from '../domain/alternate-id-claim.schema';
@@ -9,10 +9,16 @@ import { alternateIdClaimEndKey, alternateIdClaimKey } from '../keys';
 /** The `alternate_id_claims` collection: which profile holds each alternate id. */
 @Injectable()
 export class AlternateIdClaimRepository {
+  private readonly claims: TenantScopedModel<AlternateIdClaim>;
+  private readonly ends: TenantScopedModel<AlternateIdClaimEnd>;
+
   constructor(
-    @InjectModel(AlternateIdClaim.name) private readonly claims: Model<AlternateIdClaim>,
-    @InjectModel(AlternateIdClaimEnd.name) private readonly ends: Model<AlternateIdClaimEnd>,
-  ) {}
+    @InjectModel(AlternateIdClaim.name) claims: Model<AlternateIdClaim>,
+    @InjectModel(AlternateIdClaimEnd.name) ends: Model<AlternateIdClaimEnd>,
+  ) {
+    this.claims = new TenantScopedModel(claims);
+    this.ends = new TenantScopedModel(ends);
+  }
 
   /** Returns the profile that holds the pair after the attempt (ours when it was free). */
   async claim(clientId: string, type: string, value: string, profileId: number): Promise<number> {
@@ -35,7 +41,7 @@ export class AlternateIdClaimRepository {
   }
 
   /** By `_id` only (the embedded engine serves no other filter); the tenant checked in code. */
-  private async find(_id: string, clientId: string): Promise<AlternateIdClaim | null> {
+  private async find(_id: TenantKey, clientId: string): Promise<AlternateIdClaim | null> {
     const claim = await this.claims.findById(_id).lean<AlternateIdClaim>().exec();
     return claim?.clientId === clientId ? claim : null;
   }

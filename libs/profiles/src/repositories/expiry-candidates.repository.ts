@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { acrossTenants, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { Profile } from '../domain/profile.schema';
 import { ExpiryIndex } from '../read-model/expiry-index.service';
@@ -16,10 +17,14 @@ const REBUILD_PAGE = 500;
 export class ExpiryCandidates {
   private readonly logger = new Logger('ExpiryCandidates');
 
+  private readonly profiles: TenantScopedModel<Profile>;
+
   constructor(
-    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+    @InjectModel(Profile.name) profiles: Model<Profile>,
     private readonly index: ExpiryIndex,
-  ) {}
+  ) {
+    this.profiles = new TenantScopedModel(profiles);
+  }
 
   /**
    * One page of due profiles, `offset` into the due order. Members found not due are moved
@@ -58,7 +63,7 @@ export class ExpiryCandidates {
     let count = 0;
     let batch: Profile[] = [];
     const cursor = this.profiles
-      .find({}, { _id: 1, state: 1, nextExpiryAt: 1 })
+      .find(acrossTenants(), { _id: 1, state: 1, nextExpiryAt: 1 })
       .lean<Profile>()
       .batchSize(REBUILD_PAGE)
       .cursor();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { BatchedInserts, type InsertOutcome } from '@app/shared';
+import { BatchedInserts, type InsertOutcome, acrossTenants, TenantScopedModel } from '@app/shared';
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import { PendingProfile } from '../domain/pending-profile.schema';
@@ -12,7 +12,10 @@ export class PendingProfileRepository {
   /** Acceptances arriving together share one engine command (group commit). */
   private readonly inserts: BatchedInserts<PendingProfile>;
 
-  constructor(@InjectModel(PendingProfile.name) private readonly markers: Model<PendingProfile>) {
+  private readonly markers: TenantScopedModel<PendingProfile>;
+
+  constructor(@InjectModel(PendingProfile.name) markers: Model<PendingProfile>) {
+    this.markers = new TenantScopedModel(markers);
     this.inserts = new BatchedInserts(
       () => this.markers.collection as unknown as Collection<PendingProfile>,
     );
@@ -33,7 +36,7 @@ export class PendingProfileRepository {
    * scan, but of the backlog only (markers leave when caught up).
    */
   listAcrossTenants(limit: number): Promise<PendingProfile[]> {
-    return this.markers.find({}).limit(limit).lean<PendingProfile[]>().exec();
+    return this.markers.find(acrossTenants()).limit(limit).lean<PendingProfile[]>().exec();
   }
 
   async clear(clientId: string, profileId: number): Promise<void> {

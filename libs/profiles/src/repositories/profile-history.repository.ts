@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { TenantScopedModel } from '@app/shared';
 import { LRUCache } from 'lru-cache';
 import type { Model } from 'mongoose';
 import type { HistoryEntry } from '../domain/profile-history';
@@ -52,9 +53,11 @@ export class ProfileHistoryRepository {
     max: MAX_REMEMBERED_PAGES,
   });
 
-  constructor(
-    @InjectModel(ProfileHistoryDoc.name) private readonly docs: Model<ProfileHistoryDoc>,
-  ) {}
+  private readonly docs: TenantScopedModel<ProfileHistoryDoc>;
+
+  constructor(@InjectModel(ProfileHistoryDoc.name) docs: Model<ProfileHistoryDoc>) {
+    this.docs = new TenantScopedModel(docs);
+  }
 
   /**
    * Appends one write's entries after the `pages` pages the profile counts and returns the

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { BatchedInserts } from '@app/shared';
+import { BatchedInserts, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import {
@@ -32,7 +32,10 @@ export class ProfileWriteRepository {
   /** Acceptances arriving together share one engine command (group commit). */
   private readonly inserts: BatchedInserts<ProfileWrite>;
 
-  constructor(@InjectModel(ProfileWrite.name) private readonly writes: Model<ProfileWrite>) {
+  private readonly writes: TenantScopedModel<ProfileWrite>;
+
+  constructor(@InjectModel(ProfileWrite.name) writes: Model<ProfileWrite>) {
+    this.writes = new TenantScopedModel(writes);
     this.inserts = new BatchedInserts(
       () => this.writes.collection as unknown as Collection<ProfileWrite>,
     );
@@ -72,7 +75,7 @@ export class ProfileWriteRepository {
     }
   }
 
-  async findById(clientId: string, id: string): Promise<ProfileWrite | null> {
+  async findById(clientId: string, id: TenantKey): Promise<ProfileWrite | null> {
     const write = await this.writes.findById(id).lean<ProfileWrite>().exec();
     return write?.clientId === clientId ? write : null;
   }
@@ -126,7 +129,7 @@ export class ProfileWriteRepository {
   }
 
   /** Records the outcome before the profile's appliedSeq moves past the write. */
-  async markFailed(id: string, reason: string): Promise<void> {
+  async markFailed(id: TenantKey, reason: string): Promise<void> {
     await this.writes.updateOne(
       { _id: id },
       { $set: { status: 'failed', appliedAt: new Date(), failureReason: reason } },
@@ -134,7 +137,7 @@ export class ProfileWriteRepository {
   }
 
   /** Counts one failed attempt; returns the new count. */
-  async countAttempt(clientId: string, id: string): Promise<number> {
+  async countAttempt(clientId: string, id: TenantKey): Promise<number> {
     await this.writes.updateOne({ _id: id }, { $inc: { attempts: 1 } });
     const write = await this.findById(clientId, id);
     return write?.attempts ?? 0;

@@ -1,19 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { isDuplicateKeyError, acrossTenants, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { Profile, ProfileIdHint } from '../domain/profile.schema';
-import { profileKey } from '../keys';
+import { profileIdHintKey, profileKey } from '../keys';
 
 const INT32_MAX = 2147483647;
 
 /** The `profiles` collection; every method is scoped by client id. */
 @Injectable()
 export class ProfileRepository {
+  private readonly profiles: TenantScopedModel<Profile>;
+  private readonly hints: TenantScopedModel<ProfileIdHint>;
+
   constructor(
-    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
-    @InjectModel(ProfileIdHint.name) private readonly hints: Model<ProfileIdHint>,
-  ) {}
+    @InjectModel(Profile.name) profiles: Model<Profile>,
+    @InjectModel(ProfileIdHint.name) hints: Model<ProfileIdHint>,
+  ) {
+    this.profiles = new TenantScopedModel(profiles);
+    this.hints = new TenantScopedModel(hints);
+  }
 
   /**
    * Every profile of every tenant, in batches (the fields a search key needs): a
@@ -24,7 +30,7 @@ export class ProfileRepository {
     batchSize: number,
   ): AsyncIterable<Pick<Profile, 'clientId' | 'profileId' | 'state' | 'data'>> {
     return this.profiles
-      .find({}, { clientId: 1, profileId: 1, state: 1, data: 1 })
+      .find(acrossTenants(), { clientId: 1, profileId: 1, state: 1, data: 1 })
       .lean<Profile>()
       .batchSize(batchSize)
       .cursor();
@@ -39,7 +45,7 @@ export class ProfileRepository {
    * hint only says where to start looking; the insert (unique `_id`) decides.
    */
   async claimNewProfileId(clientId: string): Promise<number> {
-    const hint = await this.hints.findById(clientId).lean<ProfileIdHint>().exec();
+    const hint = await this.hints.findById(profileIdHintKey(clientId)).lean<ProfileIdHint>().exec();
     for (let candidate = (hint?.last ?? 0) + 1; candidate <= INT32_MAX; candidate++) {
       try {
         await this.profiles.create({
@@ -54,7 +60,11 @@ export class ProfileRepository {
         throw error;
       }
       await this.hints
-        .updateOne({ _id: clientId }, { $max: { last: candidate } }, { upsert: true })
+        .updateOne(
+          { _id: profileIdHintKey(clientId) },
+          { $max: { last: candidate } },
+          { upsert: true },
+        )
         .catch(
           // A lost hint update only makes the next claim probe further.
           () => undefined,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { isDuplicateKeyError, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { TagEntry } from '../domain/tag.schema';
 import { tagLinkHintKey, tagLinkKey, tagNameKey } from '../keys';
@@ -8,7 +8,11 @@ import { tagLinkHintKey, tagLinkKey, tagNameKey } from '../keys';
 /** The `tags` collection: a client's tag names and their ProfileTagLink numbers. */
 @Injectable()
 export class TagRepository {
-  constructor(@InjectModel(TagEntry.name) private readonly tags: Model<TagEntry>) {}
+  private readonly tags: TenantScopedModel<TagEntry>;
+
+  constructor(@InjectModel(TagEntry.name) tags: Model<TagEntry>) {
+    this.tags = new TenantScopedModel(tags);
+  }
 
   list(clientId: string): Promise<TagEntry[]> {
     return this.tags

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 export const CONSENT_VERSION_PUBLISHED = 'consent-version-published';
@@ -12,7 +13,7 @@ export const CONSENT_TYPE_RENAMED = 'consent-type-renamed';
  */
 @Schema({ collection: 'config_events', versionKey: false })
 export class ConfigEvent {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ type: String, required: true }) clientId: string;
   @Prop({ type: String, required: true }) type: string;
   /** TypeName of the consent type when the version was published; for a rename, the former name. */

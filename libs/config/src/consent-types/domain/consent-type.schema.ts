@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
 import type { ConsentChannel } from './consent-channel';
@@ -49,7 +50,7 @@ const ConsentAttributeSchema = SchemaFactory.createForClass(StoredConsentAttribu
  */
 @Schema({ collection: 'config_consent_types', versionKey: false })
 export class StoredConsentType {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ type: String, required: true }) clientId: string;
   @Prop({ type: Number, required: true }) typeId: number;
   @Prop({ type: Number, required: true }) revision: number;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { isDuplicateKeyError, acrossTenants, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import {
   ConfigEvent,
@@ -16,7 +16,11 @@ import { consentTypeRenamedEventId, consentVersionEventId } from '../../keys';
  */
 @Injectable()
 export class ConfigEventOutbox {
-  constructor(@InjectModel(ConfigEvent.name) private readonly events: Model<ConfigEvent>) {}
+  private readonly events: TenantScopedModel<ConfigEvent>;
+
+  constructor(@InjectModel(ConfigEvent.name) events: Model<ConfigEvent>) {
+    this.events = new TenantScopedModel(events);
+  }
 
   /** Records that versions were published; an event recorded before is left as it is. */
   async recordConsentVersions(
@@ -76,7 +80,7 @@ export class ConfigEventOutbox {
    */
   pendingAcrossTenants(limit: number): Promise<ConfigEvent[]> {
     return this.events
-      .find({ processedAt: null })
+      .find(acrossTenants({ processedAt: null }))
       .sort({ at: 1, _id: 1 })
       .limit(limit)
       .lean<ConfigEvent[]>()
@@ -84,16 +88,16 @@ export class ConfigEventOutbox {
   }
 
   /** Records how far the worker got with an event (see ConfigEvent.cursor). */
-  async saveCursor(id: string, cursor: number): Promise<void> {
+  async saveCursor(id: TenantKey, cursor: number): Promise<void> {
     await this.events.updateOne({ _id: id, processedAt: null }, { $set: { cursor } });
   }
 
   /** One event by id (tests and tools read its cursor and processedAt). */
-  findById(id: string): Promise<ConfigEvent | null> {
+  findById(id: TenantKey): Promise<ConfigEvent | null> {
     return this.events.findById(id).lean<ConfigEvent>().exec();
   }
 
-  async markProcessed(id: string): Promise<void> {
+  async markProcessed(id: TenantKey): Promise<void> {
     await this.events.updateOne(
       { _id: id, processedAt: null },
       { $set: { processedAt: new Date() } },

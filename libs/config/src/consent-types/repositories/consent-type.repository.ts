@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { RevisionStore } from '../../common/revision-store';
 import { StoredConsentType } from '../domain/consent-type.schema';
@@ -8,10 +9,11 @@ import { consentTypeKey } from '../../keys';
 /** The `config_consent_types` revisions; every method is scoped by client id. */
 @Injectable()
 export class ConsentTypeRepository extends RevisionStore<StoredConsentType> {
-  constructor(
-    @InjectModel(StoredConsentType.name) private readonly types: Model<StoredConsentType>,
-  ) {
+  private readonly types: TenantScopedModel<StoredConsentType>;
+
+  constructor(@InjectModel(StoredConsentType.name) types: Model<StoredConsentType>) {
     super(types, 'typeId');
+    this.types = new TenantScopedModel(types);
   }
 
   /**

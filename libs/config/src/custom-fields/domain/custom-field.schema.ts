@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
 import type { CustomFieldType, SelectListDisplayType } from './custom-field-value';
@@ -19,7 +20,7 @@ const DisplayNameSchema = SchemaFactory.createForClass(StoredDisplayName);
  */
 @Schema({ collection: 'config_custom_fields', versionKey: false })
 export class StoredCustomField {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ type: String, required: true }) clientId: string;
   @Prop({ type: Number, required: true }) fieldId: number;
   @Prop({ type: String, required: true }) fieldType: CustomFieldType;

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
 
@@ -26,7 +27,7 @@ const PicklistOptionSchema = SchemaFactory.createForClass(StoredPicklistOption);
  */
 @Schema({ collection: 'config_picklists', versionKey: false })
 export class StoredPicklist {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ type: String, required: true }) clientId: string;
   @Prop({ type: Number, required: true }) picklistId: number;
   @Prop({ type: Number, required: true }) revision: number;

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
 
@@ -11,7 +12,7 @@ import { revisionKey } from '../../keys';
 @Schema({ collection: 'config_program_groups', versionKey: false })
 export class StoredProgramGroup {
   /** `<clientId>|programGroup|<groupId>|<revision>` */
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) groupId: number;
   @Prop({ required: true, default: 0 }) revision: number;
@@ -37,6 +38,6 @@ export function programGroupRevisionKey(
   clientId: string,
   groupId: number,
   revision: number,
-): string {
+): TenantKey {
   return revisionKey(clientId, PROGRAM_GROUP_KIND, groupId, revision);
 }

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
 import { revisionKey } from '../../keys';
@@ -86,7 +87,7 @@ const FilterSchema = SchemaFactory.createForClass(StoredFilter);
 @Schema({ collection: 'config_programs', versionKey: false })
 export class StoredProgram {
   /** `<clientId>|program|<programId>|<revision>` */
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) programId: number;
   /** 0 for the create, then one more for every change. */
@@ -119,7 +120,11 @@ StoredProgramSchema.index({ clientId: 1, requiredConsentTypes: 1 });
 export const PROGRAM_KIND = 'program';
 export const FILTER_KIND = 'filter';
 
-export function programRevisionKey(clientId: string, programId: number, revision: number): string {
+export function programRevisionKey(
+  clientId: string,
+  programId: number,
+  revision: number,
+): TenantKey {
   return revisionKey(clientId, PROGRAM_KIND, programId, revision);
 }
 

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { StoredEdited, StoredEditedSchema } from '../../common/entry-request';
 
@@ -16,7 +17,7 @@ const StoredLocalizedFieldSchema = SchemaFactory.createForClass(StoredLocalizedF
  */
 @Schema({ collection: 'config_types', versionKey: false })
 export class StoredTypeEntry {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) kind: string;
   @Prop({ required: true }) typeId: number;
@@ -50,7 +51,7 @@ StoredTypeEntrySchema.index({ clientId: 1, kind: 1, nameKey: 1, current: 1 });
  */
 @Schema({ collection: 'config_types_defaults', versionKey: false })
 export class TypeDefault {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) kind: string;
   @Prop({ required: true }) seq: number;

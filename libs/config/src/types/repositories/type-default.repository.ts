@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError } from '@app/shared';
+import { isDuplicateKeyError, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { TypeDefault } from '../domain/type-entry.schema';
 import type { TypeKind } from '../domain/type-kind';
@@ -15,7 +15,11 @@ const NO_DEFAULT = 0;
  */
 @Injectable()
 export class TypeDefaultRepository {
-  constructor(@InjectModel(TypeDefault.name) private readonly defaults: Model<TypeDefault>) {}
+  private readonly defaults: TenantScopedModel<TypeDefault>;
+
+  constructor(@InjectModel(TypeDefault.name) defaults: Model<TypeDefault>) {
+    this.defaults = new TenantScopedModel(defaults);
+  }
 
   /** The type id of the default entry, or null when the kind has none. */
   async get(clientId: string, kind: TypeKind): Promise<number | null> {

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
@@ -11,7 +12,7 @@ export function typeEntryKey(
   kind: TypeKind,
   typeId: number,
   revision: number,
-): string {
+): TenantKey {
   return revisionKey(clientId, kind, typeId, revision);
 }
 

@@ -1,3 +1,4 @@
+import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
 export type DncListType = 'Email' | 'Phone';
@@ -9,7 +10,7 @@ export const DNC_LIST_TYPES: DncListType[] = ['Email', 'Phone'];
  */
 @Schema({ collection: 'dnc_lists', versionKey: false })
 export class DncList {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) listId: number;
   @Prop({ required: true }) Name: string;
@@ -32,7 +33,7 @@ export type DncEntryState = 'listed' | 'removed';
  */
 @Schema({ collection: 'dnc_entries', versionKey: false })
 export class DncEntry {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) listId: number;
   @Prop({ type: String, required: true }) ListType: DncListType;
@@ -69,7 +70,7 @@ DncEntrySchema.index({ clientId: 1, listId: 1, key: 1 });
  */
 @Schema({ collection: 'dnc_pending_changes', versionKey: false })
 export class DncPendingChange {
-  @Prop({ type: String }) _id: string;
+  @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) changedAt: Date;
 }
 export const DncPendingChangeSchema = SchemaFactory.createForClass(DncPendingChange);

@@ -1,3 +1,4 @@
+import { tenantKey } from '@app/shared';
 import { Test } from '@nestjs/testing';
 import { ProgramCatalog } from '@app/config';
 import { type ProfileData, ProfileWriteQueue } from '@app/profiles';
@@ -14,7 +15,7 @@ import { DoNotContactMarks } from './do-not-contact-marks.service';
  */
 describe('DoNotContactMarks against fakes of the ProfileWriteQueue and DoNotContactLists ports', () => {
   const entry = (over: Partial<DncEntry>): DncEntry => ({
-    _id: 'x',
+    _id: tenantKey('acme', 1, 'x'),
     clientId: 'acme',
     listId: 1,
     ListType: 'Email',

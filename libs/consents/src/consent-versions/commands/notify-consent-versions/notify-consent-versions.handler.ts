@@ -8,7 +8,7 @@ import {
   ConsentTypeCatalog,
   type ConsentTypeDetails,
 } from '@app/config';
-import { Clock, type JobCounts, textKey } from '@app/shared';
+import { Clock, type JobCounts, textKey, type TenantKey } from '@app/shared';
 import {
   type CurrentNames,
   type HeldProfile,
@@ -139,7 +139,7 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
    * event's cursor; false when the page budget ran out.
    */
   private async walkHolders(
-    event: { _id: string; clientId: string; cursor?: number | null },
+    event: { _id: TenantKey; clientId: string; cursor?: number | null },
     names: string[],
     budget: { pages: number },
     visit: (profile: HeldProfile) => Promise<void>,
