@@ -479,10 +479,14 @@ describe('Programs, filters, program groups, custom properties, required consent
       const cases: [Op[] | unknown, number, string][] = [
         [[{ op: 'replace', path: '/Id', value: 5 }], 400, 'Operations[0].path "/Id" is read-only'],
         [[{ op: 'replace', path: '/Edited', value: {} }], 400, 'read-only'],
-        [[{ op: 'move', from: '/Name', path: '/Description' }], 400, '"move" is not supported'],
+        [
+          [{ op: 'move', from: '/Name', path: '/Description' }],
+          400,
+          'move and copy are not supported',
+        ],
         [[{ op: 'jump', path: '/Name' }], 400, 'Invalid Operations[0].op (value "jump")'],
-        [[], 400, 'non-empty JSON array'],
-        [{ op: 'replace' }, 400, 'non-empty JSON array'],
+        [[], 400, 'non-empty array of PATCH operations'],
+        [{ op: 'replace' }, 400, 'non-empty array of PATCH operations'],
         [
           [{ op: 'replace', path: '/ProgramType', value: 'Promo' }],
           400,

@@ -499,7 +499,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
           ]);
           expect({ op, status: response.status }).toEqual({ op, status: 400 });
           expect(response.body.Message).toBe(
-            `Operations[0].op "${op}" is not supported (use add, remove, replace or test)`,
+            `Invalid Operations[0].op (value "${op}"): move and copy are not supported (use add, remove, replace or test)`,
           );
         }
         expect(await current(one.TypeId)).toEqual(one);
@@ -577,7 +577,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
             [{ op: 'replace', path: '/TypeName', value: 'x', extra: 1 }],
             'Unknown field Operations[0].extra',
           ],
-          [['replace'], 'Operations[0] (value "replace"): must be an object'],
+          [['replace'], 'Invalid Operations[0] (value "replace"): must be an object'],
         ];
         for (const [body, message] of cases) {
           const response = await patch(clientId, a, 'AddressTypes', one.TypeId, body);

@@ -33,3 +33,4 @@ export * from './crash-points/crash-points';
 export * from './events/consent-type-renamed.event';
 export * from './text/text-key';
 export * from './json-patch/json-patch';
+export * from './json-patch/patch-body';

@@ -1,7 +1,6 @@
 import {
   createParamDecorator,
   type ExecutionContext,
-  Injectable,
   type PipeTransform,
   type Type as ClassType,
 } from '@nestjs/common';
@@ -17,7 +16,6 @@ import {
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { LOCALE_PATTERN } from './localized-field.dto';
-import { PatchOperationDto } from './patch-operation.dto';
 
 /*
  * Request plumbing of every configuration area: path ids, the list query (Id, locale, flags),
@@ -77,38 +75,6 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
 /** A boolean query flag (`true`/`false`, any case; absent or empty: the default). */
 export function booleanQueryFlag(query: ListQuery, name: string, fallback = false): boolean {
   return parseBooleanValue(name, query.raw[name.toLowerCase()], fallback);
-}
-
-const MAX_OPERATIONS = 1000;
-
-/**
- * A PATCH body: a non-empty array of `{op, path, value, from}` operations, else a 400.
- * `asArrayBody` words a body that is no array like any array body (validateArray), as the
- * programs area always has (its suite pins both wordings).
- */
-export function parsePatchOperations(
-  body: unknown,
-  { asArrayBody = false }: { asArrayBody?: boolean } = {},
-): PatchOperationDto[] {
-  if (Array.isArray(body) && body.length > MAX_OPERATIONS) {
-    throw new InvalidInputError(
-      `The body has ${body.length} operations; at most ${MAX_OPERATIONS}`,
-    );
-  }
-  return validateArray(PatchOperationDto, body, {
-    item: (index) => `Operations[${index}]`,
-    notArray: asArrayBody
-      ? undefined
-      : 'The body must be a non-empty array of PATCH operations ({"op", "path", "value"})',
-  });
-}
-
-/** `@Body(PatchOperationsPipe)`: parsePatchOperations as a pipe. */
-@Injectable()
-export class PatchOperationsPipe implements PipeTransform<unknown, PatchOperationDto[]> {
-  transform(body: unknown): PatchOperationDto[] {
-    return parsePatchOperations(body);
-  }
 }
 
 export interface ValidateOptions {

@@ -1,88 +1,9 @@
+import type { CheckedPatchOperation } from '@app/shared';
 import { PROFILE_COLLECTIONS, type ElementRule } from './element-rules';
 import type { ProfileData } from './profile-data.schema';
 
-/** One JSON Patch operation as stored with a queued `patch` write (move and copy refused). */
-export interface ProfilePatchOperation {
-  op: 'add' | 'remove' | 'replace' | 'test';
-  path: string;
-  value?: unknown;
-}
-
-export const SUPPORTED_PATCH_OPS = ['add', 'remove', 'replace', 'test'] as const;
-export const MAX_PATCH_OPERATIONS = 1000;
-
-/**
- * What can be checked of a PATCH body without the profile: a non-empty array of objects
- * with a supported `op`, a JSON pointer `path` (`/...`, `~` only as `~0`/`~1`) and a
- * `value` where the op needs one. Returns the problems (each names `<label>[i]`), or
- * the operations in the order they are applied (see `orderPatchOperations`).
- */
-export function checkPatchOperations(
-  body: unknown,
-  label = 'Operations',
-): { operations: ProfilePatchOperation[]; problems: string[] } {
-  if (!Array.isArray(body) || body.length === 0) {
-    return {
-      operations: [],
-      problems: [
-        `${label} must be a non-empty array of PATCH operations ({"op", "path", "value"})`,
-      ],
-    };
-  }
-  if (body.length > MAX_PATCH_OPERATIONS) {
-    return {
-      operations: [],
-      problems: [`${label} has ${body.length} operations; at most ${MAX_PATCH_OPERATIONS}`],
-    };
-  }
-  const problems: string[] = [];
-  const operations: ProfilePatchOperation[] = [];
-  body.forEach((item: unknown, index) => {
-    const here = `${label}[${index}]`;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      problems.push(`Invalid ${here} (value ${JSON.stringify(item)}): must be an object`);
-      return;
-    }
-    const { op, path, value, from, ...rest } = item as Record<string, unknown>;
-    for (const field of Object.keys(rest)) problems.push(`Unknown field ${here}.${field}`);
-    if (op === 'move' || op === 'copy') {
-      problems.push(
-        `Invalid ${here}.op (value "${op}"): move and copy are not supported (use add, remove, replace or test)`,
-      );
-      return;
-    }
-    if (typeof op !== 'string' || !(SUPPORTED_PATCH_OPS as readonly string[]).includes(op)) {
-      problems.push(
-        `Invalid ${here}.op (value ${JSON.stringify(op ?? null)}): must be one of add, remove, replace, test`,
-      );
-      return;
-    }
-    if (typeof path !== 'string' || !isJsonPointer(path)) {
-      problems.push(
-        `Invalid ${here}.path (value ${JSON.stringify(path ?? null)}): must be a JSON pointer to a field of the profile ("/Emails/0/EmailAddress")`,
-      );
-      return;
-    }
-    if (from !== undefined && typeof from !== 'string') {
-      problems.push(`Invalid ${here}.from (value ${JSON.stringify(from)}): must be a string`);
-    }
-    if (op !== 'remove' && value === undefined) {
-      problems.push(`Invalid ${here}.value (value missing): ${op} needs a value`);
-      return;
-    }
-    operations.push(
-      op === 'remove'
-        ? { op, path }
-        : { op: op as ProfilePatchOperation['op'], path, value: value as unknown },
-    );
-  });
-  return { operations: problems.length ? [] : orderPatchOperations(operations), problems };
-}
-
-/** `/a/b~1c` (a pointer to the whole document, "", is refused: a profile is patched, not replaced). */
-function isJsonPointer(path: string): boolean {
-  return path.startsWith('/') && !/~[^01]|~$/.test(path);
-}
+/** One JSON Patch operation as stored with a queued `patch` write (checked by the PATCH pipe). */
+export type ProfilePatchOperation = CheckedPatchOperation;
 
 /**
  * Spec rule 4: in a request with both replace and remove operations, replace operations

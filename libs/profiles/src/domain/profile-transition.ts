@@ -12,6 +12,7 @@ import { hiddenFrom, scopeViolations } from './profile-scope.rules';
 import {
   keepInactiveElements,
   keepUnnamedElements,
+  orderPatchOperations,
   type ProfilePatchOperation,
 } from './profile-patch';
 import type { Profile } from './profile.schema';
@@ -176,9 +177,10 @@ function patchedBody(
   const wire = wireFormat.render(profile.profileId, profile.data!, view);
   let patched: Record<string, unknown>;
   try {
+    // Spec rule 4 (replace before remove) decides the order they apply in.
     patched = applyPatchOperations(
       wireFormat.render(profile.profileId, profile.data!, view),
-      operations ?? [],
+      orderPatchOperations(operations ?? []),
     );
   } catch (error) {
     if (error instanceof PatchRefusedError) throw new PermanentWriteError(error.message);

@@ -1,4 +1,4 @@
-import { WaitsForWorker } from '@app/shared';
+import { PatchRequestPipe, WaitsForWorker } from '@app/shared';
 import { Body, Controller, Get, HttpCode, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
@@ -23,7 +23,6 @@ import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
 import { GetProfileByAlternateIdQuery } from '../queries/get-profile-by-alternate-id/get-profile-by-alternate-id.query';
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
 import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.query';
-import { PatchRequestPipe } from './profile-patch.pipes';
 
 @ApiTags('Profiles')
 @ApiBadRequestResponse({

@@ -1,4 +1,4 @@
-import { WaitsForWorker } from '@app/shared';
+import { PatchOperationsPipe, WaitsForWorker } from '@app/shared';
 import {
   Body,
   Controller,
@@ -39,7 +39,6 @@ import { GetProfileUpdatesQuery } from '../queries/get-profile-updates/get-profi
 import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
 import { BooleanQuery } from './alternate-id.query';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
-import { PatchOperationsPipe } from './profile-patch.pipes';
 
 @ApiTags('Profiles')
 @ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })

@@ -12,6 +12,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { parsePatchOperations } from '@app/shared';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { PatchOperationDto } from '../../common/patch-operation.dto';
 import {
@@ -19,7 +20,6 @@ import {
   EntryIdParam,
   type ListQuery,
   ListQueryParam,
-  parsePatchOperations,
 } from '../../common/entry-request';
 import { CreateConsentTypesCommand } from '../commands/create-consent-types/create-consent-types.command';
 import { PublishConsentVersionCommand } from '../commands/publish-consent-version/publish-consent-version.command';

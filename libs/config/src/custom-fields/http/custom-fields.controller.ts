@@ -13,14 +13,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
-import { NotFoundError } from '@app/shared';
+import { NotFoundError, parsePatchOperations } from '@app/shared';
 import { PatchOperationDto } from '../../common/patch-operation.dto';
-import {
-  EntryIdParam,
-  type ListQuery,
-  ListQueryParam,
-  parsePatchOperations,
-} from '../../common/entry-request';
+import { EntryIdParam, type ListQuery, ListQueryParam } from '../../common/entry-request';
 import { CreateCustomFieldsCommand } from '../commands/create-custom-fields/create-custom-fields.command';
 import { UpdateCustomFieldCommand } from '../commands/update-custom-field/update-custom-field.command';
 import type { CustomFieldInput } from '../services/custom-field-checks.service';

@@ -12,16 +12,12 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { parsePatchOperations } from '@app/shared';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { PatchOperationDto } from '../../common/patch-operation.dto';
 import { CreatePicklistsCommand } from '../commands/create-picklists/create-picklists.command';
 import { UpdatePicklistCommand } from '../commands/update-picklist/update-picklist.command';
-import {
-  EntryIdParam,
-  type ListQuery,
-  ListQueryParam,
-  parsePatchOperations,
-} from '../../common/entry-request';
+import { EntryIdParam, type ListQuery, ListQueryParam } from '../../common/entry-request';
 import { PicklistListDto } from '../dto/picklist.dto';
 import { GetPicklistsQuery } from '../queries/get-picklists/get-picklists.query';
 

@@ -10,12 +10,12 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { PatchOperationsPipe } from '@app/shared';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import {
   EntryIdParam,
   type ListQuery,
   ListQueryParam,
-  PatchOperationsPipe,
   ValidatedBodyPipe,
 } from '../../common/entry-request';
 import { PatchOperationDto } from '../../common/patch-operation.dto';

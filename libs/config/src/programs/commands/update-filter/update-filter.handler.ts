@@ -5,9 +5,10 @@ import {
   InvalidInputError,
   NotFoundError,
   textKey,
+  parsePatchOperations,
 } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, validateInput } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { checkFilterInput, toStoredFilter } from '../../mapping/program-input';
 import type { StoredFilter } from '../../domain/program.schema';
@@ -28,10 +29,7 @@ export class UpdateFilterHandler implements ICommandHandler<UpdateFilterCommand>
 
   async execute(command: UpdateFilterCommand): Promise<FilterListDto> {
     const { clientId, userId, filterId, change } = command;
-    const operations =
-      'operations' in change
-        ? parsePatchOperations(change.operations, { asArrayBody: true })
-        : undefined;
+    const operations = 'operations' in change ? parsePatchOperations(change.operations) : undefined;
     let updated: StoredFilter | undefined;
     const { before, after } = await saveWithRetry({
       what: `Filter ${filterId}`,

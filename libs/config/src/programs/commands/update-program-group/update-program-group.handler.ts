@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPatchOperations, InvalidInputError } from '@app/shared';
+import { applyPatchOperations, InvalidInputError, parsePatchOperations } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, validateInput } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { findNestingCycle } from '../../domain/program-group-graph';
 import { toStoredGroupFields, unknownMembers } from '../../mapping/program-group-input';
@@ -24,7 +24,7 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
 
   async execute(command: UpdateProgramGroupCommand): Promise<ProgramGroupListDto> {
     const { clientId, userId, groupId } = command;
-    const operations = parsePatchOperations(command.operations, { asArrayBody: true });
+    const operations = parsePatchOperations(command.operations);
     const { after } = await saveWithRetry({
       what: `Program group ${groupId}`,
       notFound: `Program group ${groupId} was not found`,

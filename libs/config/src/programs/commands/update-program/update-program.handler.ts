@@ -1,7 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPatchOperations, ConflictError, InvalidInputError } from '@app/shared';
+import {
+  applyPatchOperations,
+  ConflictError,
+  InvalidInputError,
+  parsePatchOperations,
+} from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, parsePatchOperations, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, validateInput } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import {
   checkProgramInput,
@@ -27,7 +32,7 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
 
   async execute(command: UpdateProgramCommand): Promise<ProgramListDto> {
     const { clientId, userId, programId } = command;
-    const operations = parsePatchOperations(command.operations, { asArrayBody: true });
+    const operations = parsePatchOperations(command.operations);
     const { before, after } = await saveWithRetry({
       what: `Program ${programId}`,
       notFound: `Program ${programId} was not found`,
