@@ -1,4 +1,5 @@
 import type { ProfileData, StoredConsent, WriteContext } from '@app/profiles';
+import { activeConsentLists, changeConsents } from './consent-containers';
 
 /*
  * Expiry of consents on profiles (docs/preferences-consents.md): the worker's expiry job
@@ -31,39 +32,21 @@ export function expireConsents(
   asOf: number,
   ctx: WriteContext,
 ): { data: ProfileData; count: number } {
-  let count = 0;
-  const expire = (list: StoredConsent[] | undefined): StoredConsent[] =>
-    (list ?? []).map((consent) => {
-      if (!consentIsDue(consent, asOf)) return consent;
-      count++;
-      return {
-        ...consent,
-        Expired: true,
-        Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
-      };
-    });
-  const activeOnly = <T extends { IsActive?: boolean; Consents?: StoredConsent[] }>(element: T) =>
-    element.IsActive === false ? element : { ...element, Consents: expire(element.Consents) };
-  const next: ProfileData = {
-    ...data,
-    Consents: expire(data.Consents),
-    Emails: (data.Emails ?? []).map(activeOnly),
-    PhoneNumbers: (data.PhoneNumbers ?? []).map(activeOnly),
-    Addresses: (data.Addresses ?? []).map(activeOnly),
-  };
-  return count ? { data: next, count } : { data, count };
+  return changeConsents(data, (consent) =>
+    consentIsDue(consent, asOf)
+      ? {
+          ...consent,
+          Expired: true,
+          Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
+        }
+      : undefined,
+  );
 }
 
 /** The earliest ExpirationDate (ms) of an active consent not yet expired, or null. */
 export function nextConsentDue(data: ProfileData): number | null {
   let earliest: number | null = null;
-  const lists = [
-    data.Consents,
-    ...[...(data.Emails ?? []), ...(data.PhoneNumbers ?? []), ...(data.Addresses ?? [])]
-      .filter((element) => element.IsActive !== false)
-      .map((element) => element.Consents),
-  ];
-  for (const list of lists) {
+  for (const list of activeConsentLists(data)) {
     for (const consent of list ?? []) {
       if (consent.IsActive === false || consent.Expired === true) continue;
       const time = expirationTime(consent.ExpirationDate);

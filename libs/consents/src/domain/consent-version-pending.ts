@@ -1,5 +1,6 @@
 import { textKey } from '@app/shared';
 import type { ProfileData, StoredConsent, WriteContext } from '@app/profiles';
+import { changeConsents } from './consent-containers';
 
 /*
  * New consent versions (docs/preferences-consents.md): when a consent type gets a new version, the worker's
@@ -63,31 +64,16 @@ export function markVersionPending(
   write: ConsentVersionPendingWrite,
   ctx: WriteContext,
 ): { data: ProfileData; consents: number } {
-  let consents = 0;
-  const mark = (list: StoredConsent[] | undefined): StoredConsent[] =>
-    (list ?? []).map((consent) => {
-      if (!consentNeedsNewVersion(consent, write)) return consent;
-      consents++;
-      return {
-        ...consent,
-        UpdatedVersionPending: true,
-        Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
-      };
-    });
-  const next: ProfileData = {
-    ...data,
-    Consents: mark(data.Consents),
-    Emails: (data.Emails ?? []).map((email) =>
-      email.IsActive === false ? email : { ...email, Consents: mark(email.Consents) },
-    ),
-    PhoneNumbers: (data.PhoneNumbers ?? []).map((phone) =>
-      phone.IsActive === false ? phone : { ...phone, Consents: mark(phone.Consents) },
-    ),
-    Addresses: (data.Addresses ?? []).map((address) =>
-      address.IsActive === false ? address : { ...address, Consents: mark(address.Consents) },
-    ),
-  };
-  if (!consents) return { data, consents };
-  next.Edited = { ...data.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };
-  return { data: next, consents };
+  const marked = changeConsents(data, (consent) =>
+    consentNeedsNewVersion(consent, write)
+      ? {
+          ...consent,
+          UpdatedVersionPending: true,
+          Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
+        }
+      : undefined,
+  );
+  if (!marked.count) return { data, consents: 0 };
+  const Edited = { ...data.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };
+  return { data: { ...marked.data, Edited }, consents: marked.count };
 }

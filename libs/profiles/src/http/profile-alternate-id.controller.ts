@@ -1,11 +1,11 @@
 import { PatchRequestPipe, WaitsForWorker } from '@app/shared';
-import { Body, Controller, Get, HttpCode, Patch, Post, Put, Res } from '@nestjs/common';
+import { QueuedProfileWrite } from './queued-profile-write.decorator';
+import { Body, Controller, Get, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiBody,
-  ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -65,63 +65,38 @@ export class ProfileAlternateIdController {
 
   @WaitsForWorker()
   @Post()
-  @HttpCode(202)
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({
-    summary: 'Upsert by alternate id (queued)',
-    description:
-      'Merges into the profile holding the pair; otherwise creates a profile from the body with the pair added to its AlternateIds (CustomerType then required). Simultaneous upserts of a new pair create one profile: the first to claim the pair creates it, the others merge into it.',
-  })
+  @QueuedProfileWrite(
+    {
+      summary: 'Upsert by alternate id (queued)',
+      description:
+        'Merges into the profile holding the pair; otherwise creates a profile from the body with the pair added to its AlternateIds (CustomerType then required). Simultaneous upserts of a new pair create one profile: the first to claim the pair creates it, the others merge into it.',
+    },
+    'Another alternate id of the body belongs to another profile',
+  )
   @ApiAlternateIdQuery()
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
-  @ApiConflictResponse({
-    description: 'Another alternate id of the body belongs to another profile',
-  })
   upsert(
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
-    return this.commands.execute(
-      new WriteProfileByAlternateIdCommand(
-        caller.clientId,
-        caller.userId,
-        pair,
-        body,
-        'upsert',
-        scopeOf(caller),
-      ),
-    );
+    return this.write(caller, pair, body, 'upsert');
   }
 
   @WaitsForWorker()
   @Put()
-  @HttpCode(202)
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({
+  @QueuedProfileWrite({
     summary: 'Overwrite the profile holding an alternate id (queued)',
     description:
       'As PUT by id: what the body omits is removed. Answers 202 with the submission result, like PUT by id (the spec also lists 200 Profile; this service queues every overwrite).',
   })
   @ApiAlternateIdQuery()
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
   @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
-  @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
   overwrite(
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
-    return this.commands.execute(
-      new WriteProfileByAlternateIdCommand(
-        caller.clientId,
-        caller.userId,
-        pair,
-        body,
-        'overwrite',
-        scopeOf(caller),
-      ),
-    );
+    return this.write(caller, pair, body, 'overwrite');
   }
 
   @WaitsForWorker()
@@ -154,5 +129,23 @@ export class ProfileAlternateIdController {
     );
     reply.status(outcome.status === 'applied' ? 200 : 202);
     return outcome.status === 'applied' ? outcome.profile : outcome.result;
+  }
+
+  private write(
+    caller: Caller,
+    pair: AlternateIdPair,
+    body: ProfileDto,
+    mode: 'upsert' | 'overwrite',
+  ): Promise<ProfileSubmissionResultDto> {
+    return this.commands.execute(
+      new WriteProfileByAlternateIdCommand(
+        caller.clientId,
+        caller.userId,
+        pair,
+        body,
+        mode,
+        scopeOf(caller),
+      ),
+    );
   }
 }

@@ -1,22 +1,10 @@
 import { PatchOperationsPipe, WaitsForWorker } from '@app/shared';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiBody,
-  ApiConflictResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -39,6 +27,7 @@ import { GetProfileUpdatesQuery } from '../queries/get-profile-updates/get-profi
 import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
 import { BooleanQuery } from './alternate-id.query';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
+import { QueuedProfileWrite } from './queued-profile-write.decorator';
 
 @ApiTags('Profiles')
 @ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
@@ -51,11 +40,7 @@ export class ProfileController {
   ) {}
 
   @Post()
-  @HttpCode(202)
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({ summary: 'Create a profile (queued)' })
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
-  @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
+  @QueuedProfileWrite({ summary: 'Create a profile (queued)' })
   create(
     @CurrentCaller() caller: Caller,
     @Body() body: ProfileDto,
@@ -83,39 +68,33 @@ export class ProfileController {
 
   @Post(':profileId')
   @ApiProfileIdParam()
-  @HttpCode(202)
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({ summary: 'Merge into a profile: only what the body names changes (queued)' })
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
-  @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
+  @QueuedProfileWrite({
+    summary: 'Merge into a profile: only what the body names changes (queued)',
+  })
   merge(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @Body() body: ProfileDto,
   ): Promise<ProfileSubmissionResultDto> {
-    return this.commands.execute(
-      new UpdateProfileCommand(
-        caller.clientId,
-        caller.userId,
-        profileId,
-        body,
-        'merge',
-        scopeOf(caller),
-      ),
-    );
+    return this.update(caller, profileId, body, 'merge');
   }
 
   @Put(':profileId')
   @ApiProfileIdParam()
-  @HttpCode(202)
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({ summary: 'Overwrite a profile: what the body omits is removed (queued)' })
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
-  @ApiConflictResponse({ description: 'An alternate id of the body belongs to another profile' })
+  @QueuedProfileWrite({ summary: 'Overwrite a profile: what the body omits is removed (queued)' })
   overwrite(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @Body() body: ProfileDto,
+  ): Promise<ProfileSubmissionResultDto> {
+    return this.update(caller, profileId, body, 'overwrite');
+  }
+
+  private update(
+    caller: Caller,
+    profileId: number,
+    body: ProfileDto,
+    mode: 'merge' | 'overwrite',
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
       new UpdateProfileCommand(
@@ -123,7 +102,7 @@ export class ProfileController {
         caller.userId,
         profileId,
         body,
-        'overwrite',
+        mode,
         scopeOf(caller),
       ),
     );

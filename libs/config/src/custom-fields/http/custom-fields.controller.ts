@@ -1,20 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
   ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
   ApiParam,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ConfigCreate, ConfigPatch, ConfigRead } from '../../common/config-route.decorators';
+import { type Caller, CurrentCaller } from '@app/auth';
 import { NotFoundError, parsePatchOperations } from '@app/shared';
-import { PatchOperationDto } from '../../common/patch-operation.dto';
+
 import { EntryIdParam, type ListQuery, ListQueryParam } from '../../common/entry-request';
 import { CreateCustomFieldsCommand } from '../commands/create-custom-fields/create-custom-fields.command';
 import { UpdateCustomFieldCommand } from '../commands/update-custom-field/update-custom-field.command';
@@ -66,17 +62,18 @@ export class CustomFieldsController {
   ) {}
 
   @Get('CustomFields')
-  @ApiAuth('configuration', 'read')
-  @ApiOperation({
-    summary: 'Retrieve custom field definitions',
-    description:
-      `${FIELDS} With locale, LocalizedDisplayNames holds only the names selected for the ` +
-      'locale (a region falls back to its language and back); 404 when no definition of the ' +
-      'answer has one. Query names match case-insensitively.',
-  })
+  @ConfigRead(
+    {
+      summary: 'Retrieve custom field definitions',
+      description:
+        `${FIELDS} With locale, LocalizedDisplayNames holds only the names selected for the ` +
+        'locale (a region falls back to its language and back); 404 when no definition of the ' +
+        'answer has one. Query names match case-insensitively.',
+    },
+    CustomFieldListDto,
+  )
   @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
   @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
-  @ApiOkResponse({ type: CustomFieldListDto })
   list(
     @CurrentCaller() caller: Caller,
     @ListQueryParam() query: ListQuery,
@@ -85,30 +82,31 @@ export class CustomFieldsController {
   }
 
   @Get('CustomFields/UpdateRules')
-  @ApiAuth('configuration', 'read')
-  @ApiOperation({
-    summary: 'The custom field update rules',
-    description:
-      'The sources disagree on the enumeration: an older page lists Always=1, ' +
-      'IfCurrentValueIsBlank=2, IfNewValueIsBlank=3, IfNewValueIsNotBlank=4; the v4 pages name ' +
-      'Always, If Current Value Is Blank, If New Value Is Not Blank and Never, and the v4 ' +
-      'text-field page uses the ids 1, 2, 4 and 5. We keep those v4 ids (3 is unused): ' +
-      '1 Always, 2 IfCurrentValueIsBlank, 4 IfNewValueIsNotBlank, 5 Never.',
-  })
-  @ApiOkResponse({ type: UpdateRuleListDto })
+  @ConfigRead(
+    {
+      summary: 'The custom field update rules',
+      description:
+        'The sources disagree on the enumeration: an older page lists Always=1, ' +
+        'IfCurrentValueIsBlank=2, IfNewValueIsBlank=3, IfNewValueIsNotBlank=4; the v4 pages name ' +
+        'Always, If Current Value Is Blank, If New Value Is Not Blank and Never, and the v4 ' +
+        'text-field page uses the ids 1, 2, 4 and 5. We keep those v4 ids (3 is unused): ' +
+        '1 Always, 2 IfCurrentValueIsBlank, 4 IfNewValueIsNotBlank, 5 Never.',
+    },
+    UpdateRuleListDto,
+  )
   updateRules(): Promise<UpdateRuleListDto> {
     return this.queries.execute(new GetUpdateRulesQuery());
   }
 
   @Post('CustomFields')
-  @HttpCode(201)
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
-    summary: 'Create custom field definitions of any types (extension)',
-    description: `${CREATE} ${FIELDS}`,
-  })
-  @ApiCreatedResponse({ type: CustomFieldListDto })
-  @ApiConflictResponse({ description: 'A name exists already or is given twice in the body' })
+  @ConfigCreate(
+    {
+      summary: 'Create custom field definitions of any types (extension)',
+      description: `${CREATE} ${FIELDS}`,
+    },
+    CustomFieldListDto,
+    'A name exists already or is given twice in the body',
+  )
   createAny(
     @CurrentCaller() caller: Caller,
     @Body() body: CreateCustomFieldsDto,
@@ -120,62 +118,62 @@ export class CustomFieldsController {
   }
 
   @Post('CustomFields/Text')
-  @HttpCode(201)
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({ summary: 'Create Text custom fields', description: `${CREATE} ${FIELDS}` })
-  @ApiCreatedResponse({ type: CustomFieldListDto })
-  @ApiConflictResponse({ description: 'A name exists already or is given twice in the body' })
+  @ConfigCreate(
+    { summary: 'Create Text custom fields', description: `${CREATE} ${FIELDS}` },
+    CustomFieldListDto,
+    'A name exists already or is given twice in the body',
+  )
   createText(@CurrentCaller() caller: Caller, @Body() body: CreateTextFieldsDto) {
     return this.create(caller, 'Text', body.TextFields);
   }
 
   @Post('CustomFields/Numeric')
-  @HttpCode(201)
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({ summary: 'Create Numeric custom fields', description: `${CREATE} ${FIELDS}` })
-  @ApiCreatedResponse({ type: CustomFieldListDto })
-  @ApiConflictResponse({ description: 'A name exists already or is given twice in the body' })
+  @ConfigCreate(
+    { summary: 'Create Numeric custom fields', description: `${CREATE} ${FIELDS}` },
+    CustomFieldListDto,
+    'A name exists already or is given twice in the body',
+  )
   createNumeric(@CurrentCaller() caller: Caller, @Body() body: CreateNumericFieldsDto) {
     return this.create(caller, 'Numeric', body.NumericFields);
   }
 
   @Post('CustomFields/DateTime')
-  @HttpCode(201)
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({ summary: 'Create DateTime custom fields', description: `${CREATE} ${FIELDS}` })
-  @ApiCreatedResponse({ type: CustomFieldListDto })
-  @ApiConflictResponse({ description: 'A name exists already or is given twice in the body' })
+  @ConfigCreate(
+    { summary: 'Create DateTime custom fields', description: `${CREATE} ${FIELDS}` },
+    CustomFieldListDto,
+    'A name exists already or is given twice in the body',
+  )
   createDateTime(@CurrentCaller() caller: Caller, @Body() body: CreateDateTimeFieldsDto) {
     return this.create(caller, 'DateTime', body.DateTimeFields);
   }
 
   @Post('CustomFields/SelectList')
-  @HttpCode(201)
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({ summary: 'Create SelectList custom fields', description: `${CREATE} ${FIELDS}` })
-  @ApiCreatedResponse({ type: CustomFieldListDto })
-  @ApiConflictResponse({ description: 'A name exists already or is given twice in the body' })
+  @ConfigCreate(
+    { summary: 'Create SelectList custom fields', description: `${CREATE} ${FIELDS}` },
+    CustomFieldListDto,
+    'A name exists already or is given twice in the body',
+  )
   createSelectList(@CurrentCaller() caller: Caller, @Body() body: CreateSelectListFieldsDto) {
     return this.create(caller, 'SelectList', body.SelectListFields);
   }
 
   @Patch(['CustomField/:fieldType/:Id', 'CustomFields/:fieldType/:Id'])
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
-    summary: 'Update a custom field definition with PATCH operations',
-    description:
-      `${FIELDS} The operations (add, remove, replace, test) apply to the definition as GET ` +
-      'returns it (without locale); the result is validated like a create of its type. Id ' +
-      'and Edited are read-only; the type cannot change (an id of another type is 404). ' +
-      'Served at /{clientId}/CustomField/{type}/{Id} (older route) and ' +
-      '/{clientId}/CustomFields/{type}/{Id}. The answer holds the four lists, the updated ' +
-      'definition in its own.',
-  })
+  @ConfigPatch(
+    {
+      summary: 'Update a custom field definition with PATCH operations',
+      description:
+        `${FIELDS} The operations (add, remove, replace, test) apply to the definition as GET ` +
+        'returns it (without locale); the result is validated like a create of its type. Id ' +
+        'and Edited are read-only; the type cannot change (an id of another type is 404). ' +
+        'Served at /{clientId}/CustomField/{type}/{Id} (older route) and ' +
+        '/{clientId}/CustomFields/{type}/{Id}. The answer holds the four lists, the updated ' +
+        'definition in its own.',
+    },
+    CustomFieldListDto,
+    'The new name belongs to another custom field',
+  )
   @ApiParam({ name: 'fieldType', enum: CUSTOM_FIELD_TYPES })
   @ApiParam({ name: 'Id', type: 'integer', format: 'int32' })
-  @ApiBody({ type: [PatchOperationDto] })
-  @ApiOkResponse({ type: CustomFieldListDto })
-  @ApiConflictResponse({ description: 'The new name belongs to another custom field' })
   update(
     @CurrentCaller() caller: Caller,
     @Param('fieldType') fieldType: string,

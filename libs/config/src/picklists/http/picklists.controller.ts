@@ -1,20 +1,16 @@
-import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
   ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
   ApiParam,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import { parsePatchOperations } from '@app/shared';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
-import { PatchOperationDto } from '../../common/patch-operation.dto';
+import { ConfigCreate, ConfigPatch, ConfigRead } from '../../common/config-route.decorators';
+import { type Caller, CurrentCaller } from '@app/auth';
+
 import { CreatePicklistsCommand } from '../commands/create-picklists/create-picklists.command';
 import { UpdatePicklistCommand } from '../commands/update-picklist/update-picklist.command';
 import { EntryIdParam, type ListQuery, ListQueryParam } from '../../common/entry-request';
@@ -42,17 +38,18 @@ export class PicklistsController {
   ) {}
 
   @Get('Picklists')
-  @ApiAuth('configuration', 'read')
-  @ApiOperation({
-    summary: 'Retrieve picklists',
-    description:
-      `${PICKLIST_FIELDS} With locale, each option carries only the names selected for the ` +
-      'locale (a region falls back to its language and back); 404 when no option of the ' +
-      'answer has a name for it. Query names match case-insensitively.',
-  })
+  @ConfigRead(
+    {
+      summary: 'Retrieve picklists',
+      description:
+        `${PICKLIST_FIELDS} With locale, each option carries only the names selected for the ` +
+        'locale (a region falls back to its language and back); 404 when no option of the ' +
+        'answer has a name for it. Query names match case-insensitively.',
+    },
+    PicklistListDto,
+  )
   @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
   @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
-  @ApiOkResponse({ type: PicklistListDto })
   list(
     @CurrentCaller() caller: Caller,
     @ListQueryParam() query: ListQuery,
@@ -61,14 +58,14 @@ export class PicklistsController {
   }
 
   @Post('Picklists')
-  @HttpCode(201)
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
-    summary: 'Create picklists',
-    description: `${PICKLIST_FIELDS} All entries of the body are created, or none.`,
-  })
-  @ApiCreatedResponse({ type: PicklistListDto })
-  @ApiConflictResponse({ description: 'A name exists already or is given twice in the body' })
+  @ConfigCreate(
+    {
+      summary: 'Create picklists',
+      description: `${PICKLIST_FIELDS} All entries of the body are created, or none.`,
+    },
+    PicklistListDto,
+    'A name exists already or is given twice in the body',
+  )
   create(@CurrentCaller() caller: Caller, @Body() body: PicklistListDto): Promise<PicklistListDto> {
     return this.commands.execute(
       new CreatePicklistsCommand(caller.clientId, caller.userId, body.Picklists),
@@ -76,18 +73,18 @@ export class PicklistsController {
   }
 
   @Patch(['Picklist/:Id', 'Picklists/:Id'])
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
-    summary: 'Update a picklist with PATCH operations',
-    description:
-      `${PICKLIST_FIELDS} The operations (add, remove, replace, test) apply to the picklist as ` +
-      'GET returns it (without locale); the result is validated like a create. Id and Edited ' +
-      'are read-only. Served at /{clientId}/Picklist/{Id} (older route) and /{clientId}/Picklists/{Id}.',
-  })
+  @ConfigPatch(
+    {
+      summary: 'Update a picklist with PATCH operations',
+      description:
+        `${PICKLIST_FIELDS} The operations (add, remove, replace, test) apply to the picklist as ` +
+        'GET returns it (without locale); the result is validated like a create. Id and Edited ' +
+        'are read-only. Served at /{clientId}/Picklist/{Id} (older route) and /{clientId}/Picklists/{Id}.',
+    },
+    PicklistListDto,
+    'The new name belongs to another picklist',
+  )
   @ApiParam({ name: 'Id', type: 'integer', format: 'int32' })
-  @ApiBody({ type: [PatchOperationDto] })
-  @ApiOkResponse({ type: PicklistListDto })
-  @ApiConflictResponse({ description: 'The new name belongs to another picklist' })
   update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('Id') picklistId: number,

@@ -2,16 +2,15 @@ import { Body, Controller, Patch, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ConfigPatch } from '../../common/config-route.decorators';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { EntryIdParam } from '../../common/entry-request';
-import { PatchOperationDto } from '../../common/patch-operation.dto';
+
 import { UpdateFilterCommand } from '../commands/update-filter/update-filter.command';
 import { FilterListDto, RequiredPreferenceConsentListDto } from '../dto/program.dto';
 import { PATCH_RULES } from './docs';
@@ -32,14 +31,14 @@ export class FiltersController {
 
   @Patch(':filterId')
   @ApiIdParam('filterId', 'Filter id')
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
-    summary: 'Update a filter with PATCH operations',
-    description: `${PATCH_RULES} Read-only: ID, ProgramID. Filter names are unique within the program (409).`,
-  })
-  @ApiBody({ type: [PatchOperationDto] })
-  @ApiOkResponse({ type: FilterListDto })
-  @ApiConflictResponse({ description: 'The new name belongs to another filter of the program' })
+  @ConfigPatch(
+    {
+      summary: 'Update a filter with PATCH operations',
+      description: `${PATCH_RULES} Read-only: ID, ProgramID. Filter names are unique within the program (409).`,
+    },
+    FilterListDto,
+    'The new name belongs to another filter of the program',
+  )
   update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('filterId') filterId: number,

@@ -1,20 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
   ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
   ApiParam,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ConfigCreate, ConfigPatch, ConfigRead } from '../../common/config-route.decorators';
+import { type Caller, CurrentCaller } from '@app/auth';
 import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
-import { PatchOperationDto } from '../../common/patch-operation.dto';
+
 import { CreateFiltersCommand } from '../commands/create-filters/create-filters.command';
 import { CreateProgramsCommand } from '../commands/create-programs/create-programs.command';
 import { UpdateProgramCommand } from '../commands/update-program/update-program.command';
@@ -45,15 +41,16 @@ export class ProgramsController {
   ) {}
 
   @Get()
-  @ApiAuth('configuration', 'read')
-  @ApiOperation({
-    summary: 'List programs with their filters',
-    description: `Programs in id order, active and inactive. ${IDS_AS_STRINGS} localeId: ${LOCALE_RULE} \`locale\` is accepted as another name of localeId.`,
-  })
+  @ConfigRead(
+    {
+      summary: 'List programs with their filters',
+      description: `Programs in id order, active and inactive. ${IDS_AS_STRINGS} localeId: ${LOCALE_RULE} \`locale\` is accepted as another name of localeId.`,
+    },
+    ProgramListDto,
+  )
   @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
   @ApiQuery({ name: 'localeId', required: false, example: 'en-us' })
   @ApiQuery({ name: 'locale', required: false, description: 'Alias of localeId' })
-  @ApiOkResponse({ type: ProgramListDto })
   @ApiNotFoundResponse({ description: 'Unknown Id, or no text tags for the locale' })
   list(
     @CurrentCaller() caller: Caller,
@@ -73,13 +70,14 @@ export class ProgramsController {
   }
 
   @Get('IncludeMatching')
-  @ApiAuth('configuration', 'read')
-  @ApiOperation({
-    summary: 'Programs matching custom property criteria, with only their matching filters',
-    description: PROGRAM_MATCHING,
-  })
+  @ConfigRead(
+    {
+      summary: 'Programs matching custom property criteria, with only their matching filters',
+      description: PROGRAM_MATCHING,
+    },
+    ProgramListDto,
+  )
   @ApiQuery(CRITERIA_QUERY)
-  @ApiOkResponse({ type: ProgramListDto })
   includeMatching(
     @CurrentCaller() caller: Caller,
     @RawQuery() query: Record<string, unknown>,
@@ -88,13 +86,14 @@ export class ProgramsController {
   }
 
   @Get('IncludeAll')
-  @ApiAuth('configuration', 'read')
-  @ApiOperation({
-    summary: 'Programs matching custom property criteria, with all their filters',
-    description: `The same programs as IncludeMatching, each with all of its filters. ${PROGRAM_MATCHING}`,
-  })
+  @ConfigRead(
+    {
+      summary: 'Programs matching custom property criteria, with all their filters',
+      description: `The same programs as IncludeMatching, each with all of its filters. ${PROGRAM_MATCHING}`,
+    },
+    ProgramListDto,
+  )
   @ApiQuery(CRITERIA_QUERY)
-  @ApiOkResponse({ type: ProgramListDto })
   includeAll(
     @CurrentCaller() caller: Caller,
     @RawQuery() query: Record<string, unknown>,
@@ -103,14 +102,15 @@ export class ProgramsController {
   }
 
   @Get('ProgramType/:programTypeId')
-  @ApiAuth('configuration', 'read')
-  @ApiOperation({
-    summary: 'Programs of one program type',
-    description: `The type is matched case-insensitively; "DNC" and "Do Not Contact" name "Do Not Contact (DNC)". locale: ${LOCALE_RULE}`,
-  })
+  @ConfigRead(
+    {
+      summary: 'Programs of one program type',
+      description: `The type is matched case-insensitively; "DNC" and "Do Not Contact" name "Do Not Contact (DNC)". locale: ${LOCALE_RULE}`,
+    },
+    ProgramListDto,
+  )
   @ApiParam({ name: 'programTypeId', enum: PROGRAM_TYPE_INPUTS })
   @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
-  @ApiOkResponse({ type: ProgramListDto })
   @ApiNotFoundResponse({ description: 'No text tags for the locale' })
   byType(
     @CurrentCaller() caller: Caller,
@@ -126,14 +126,14 @@ export class ProgramsController {
   }
 
   @Post()
-  @HttpCode(201)
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
-    summary: 'Create programs with their filters',
-    description: `All or nothing. Program names are unique per client and filter names per program (case-insensitive): a name taken or repeated in the body answers 409. A RequiredPreferenceConsents TypeName must name an active consent type (400). ${IDS_AS_STRINGS}`,
-  })
-  @ApiCreatedResponse({ type: ProgramListDto })
-  @ApiConflictResponse({ description: 'A program or filter name exists or repeats' })
+  @ConfigCreate(
+    {
+      summary: 'Create programs with their filters',
+      description: `All or nothing. Program names are unique per client and filter names per program (case-insensitive): a name taken or repeated in the body answers 409. A RequiredPreferenceConsents TypeName must name an active consent type (400). ${IDS_AS_STRINGS}`,
+    },
+    ProgramListDto,
+    'A program or filter name exists or repeats',
+  )
   create(@CurrentCaller() caller: Caller, @Body() body: ProgramListDto): Promise<ProgramListDto> {
     return this.commands.execute(
       new CreateProgramsCommand(caller.clientId, caller.userId, body.Programs),
@@ -142,15 +142,15 @@ export class ProgramsController {
 
   @Patch(':programId')
   @ApiIdParam('programId', 'Program id')
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
-    summary: 'Update a program and its filters with PATCH operations',
-    description: `${PATCH_RULES} Filters keep their ID: a filter of the result with the ID of one of the program's filters updates it, one without ID is added (and gets an ID); a filter cannot be removed (deactivate it with IsActive false) or given another program's ID (400). A rename to a taken name answers 409.`,
-  })
-  @ApiBody({ type: [PatchOperationDto] })
-  @ApiOkResponse({ type: ProgramListDto })
+  @ConfigPatch(
+    {
+      summary: 'Update a program and its filters with PATCH operations',
+      description: `${PATCH_RULES} Filters keep their ID: a filter of the result with the ID of one of the program's filters updates it, one without ID is added (and gets an ID); a filter cannot be removed (deactivate it with IsActive false) or given another program's ID (400). A rename to a taken name answers 409.`,
+    },
+    ProgramListDto,
+    'The new name belongs to another program or filter',
+  )
   @ApiNotFoundResponse({ description: 'Unknown program' })
-  @ApiConflictResponse({ description: 'The new name belongs to another program or filter' })
   update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('programId') programId: number,
@@ -162,16 +162,16 @@ export class ProgramsController {
   }
 
   @Post(':programId/Filters')
-  @HttpCode(201)
+  @ConfigCreate(
+    {
+      summary: 'Add filters to a program',
+      description: `All or nothing; filter names are unique within the program (409). ${IDS_AS_STRINGS}`,
+    },
+    FilterListDto,
+    'A filter name exists in the program or repeats',
+  )
   @ApiIdParam('programId', 'Program id')
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
-    summary: 'Add filters to a program',
-    description: `All or nothing; filter names are unique within the program (409). ${IDS_AS_STRINGS}`,
-  })
-  @ApiCreatedResponse({ type: FilterListDto })
   @ApiNotFoundResponse({ description: 'Unknown program' })
-  @ApiConflictResponse({ description: 'A filter name exists in the program or repeats' })
   addFilters(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('programId') programId: number,
