@@ -535,10 +535,11 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
     );
     expect(await catalog.findByName(tenant.clientId, 'No such field')).toBeNull();
     expect(await catalog.findByName('another-client', 'Loyalty Tier')).toBeNull();
-    const text = await catalog.findById(
-      tenant.clientId,
-      (await get().expect(200)).body.TextFields[0].Id,
-    );
+    // A field of another type has no picklist values (created here: the test runs alone too).
+    const created = (
+      await post('/Text', { TextFields: [textField({ Name: 'Catalog text' })] }).expect(201)
+    ).body.TextFields[0];
+    const text = await catalog.findById(tenant.clientId, created.Id);
     expect(text?.picklistValues).toBeNull();
   });
 

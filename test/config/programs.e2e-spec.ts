@@ -234,10 +234,11 @@ describe('Programs, filters, program groups, custom properties, required consent
     });
 
     it('GET by Id answers one program; an unknown Id is 404, a malformed one 400', async () => {
+      const [mine] = await createPrograms(client, [program('Read by id')]);
       const all = (await client.get('/Programs')).body.Programs;
-      const one = await client.get(`/Programs?Id=${all[1].Id}`);
+      const one = await client.get(`/Programs?Id=${mine.Id}`);
       expect(one.status).toBe(200);
-      expect(one.body).toEqual({ Programs: [all[1]] });
+      expect(one.body).toEqual({ Programs: [mine] });
       expect((await client.get('/Programs?Id=0')).body.Programs).toHaveLength(all.length);
       const unknown = await client.get('/Programs?Id=9999');
       expect(unknown.status).toBe(404);
@@ -325,12 +326,13 @@ describe('Programs, filters, program groups, custom properties, required consent
     });
 
     it('answers 409 for a taken or repeated name (case-insensitive), creating nothing', async () => {
+      await createPrograms(client, [program('Taken name')]);
       const before = (await client.get('/Programs')).body.Programs.length;
       const taken = await client.post('/Programs', {
-        Programs: [program('Fresh one'), program('  NEWSLETTER ')],
+        Programs: [program('Fresh one'), program('  TAKEN name ')],
       });
       expect(taken.status).toBe(409);
-      expect(taken.body.Message).toContain('Programs[1].Name "  NEWSLETTER " already exists');
+      expect(taken.body.Message).toContain('Programs[1].Name "  TAKEN name " already exists');
       const repeated = await client.post('/Programs', {
         Programs: [program('Twice'), program('twice')],
       });
