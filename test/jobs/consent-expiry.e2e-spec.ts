@@ -41,13 +41,7 @@ describe('Scheduled job: consent and preference expiry', () => {
     await createConsentType(app, tenant, 'Promo', [{ ConsentVersion: '1', ExpirationInDays: 10 }]);
     await createConsentType(app, tenant, 'Survey', [{ ConsentVersion: '1', ExpirationInDays: 40 }]);
     profiles = profileClient(app, tenant);
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  it('changes nothing while no date has passed', async () => {
+    // Created here, not in the first test, so that every test can run alone.
     due = await profiles.create({
       Consents: [
         { ConsentType: 'Promo', ConsentStatus: 1 },
@@ -80,6 +74,16 @@ describe('Scheduled job: consent and preference expiry', () => {
       ],
     });
     untouched = await profiles.create({ Consents: [{ ConsentType: 'Terms', ConsentStatus: 1 }] });
+    // Applied before any test moves the clock (the job looks at saved profiles only).
+    await profiles.complete(due);
+    await profiles.complete(untouched);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('changes nothing while no date has passed', async () => {
     const stored = await profiles.complete(due);
     await profiles.complete(untouched);
     // The dates the writes stored (10 and 40 days on): what the clock is moved past.
@@ -98,58 +102,66 @@ describe('Scheduled job: consent and preference expiry', () => {
     expect(await profiles.operations(due)).toEqual(['create']);
   });
 
-  it('expires, as of the moved clock, what is past its date and nothing else', async () => {
-    app.advance(20 * DAY_MS);
-    const run = await runJob(app, EXPIRY);
-    expect(run.outcome).toBe('ok');
-    expect(run.counts).toMatchObject({ profiles: 1, consents: 2, preferences: 2 });
+  describe('once the clock passed the first dates', () => {
+    let firstRun: Awaited<ReturnType<typeof runJob>>;
 
-    const profile = await eventually(async () => {
-      const current = await profiles.complete(due);
-      return current.Consents.find((c: Entry) => c.ConsentType === 'Promo')?.Expired === true
-        ? current
-        : undefined;
+    beforeAll(async () => {
+      app.advance(20 * DAY_MS);
+      firstRun = await runJob(app, EXPIRY);
+      const profile = await eventually(async () => {
+        const current = await profiles.complete(due);
+        return current.Consents.find((c: Entry) => c.ConsentType === 'Promo')?.Expired === true
+          ? current
+          : undefined;
+      });
+      dueEdited = profile.Edited;
     });
-    const consent = (list: Entry[], type: string) => list.find((c) => c.ConsentType === type)!;
-    expect(consent(profile.Consents, 'Promo')).toMatchObject({
-      Expired: true,
-      Edited: expect.objectContaining({ ModifiedBy: 'system:consent-expiry' }),
+
+    it('expires, as of the moved clock, what is past its date and nothing else', async () => {
+      expect(firstRun.outcome).toBe('ok');
+      expect(firstRun.counts).toMatchObject({ profiles: 1, consents: 2, preferences: 2 });
+      const profile = await profiles.complete(due);
+      const consent = (list: Entry[], type: string) => list.find((c) => c.ConsentType === type)!;
+      expect(consent(profile.Consents, 'Promo')).toMatchObject({
+        Expired: true,
+        Edited: expect.objectContaining({ ModifiedBy: 'system:consent-expiry' }),
+      });
+      expect(consent(profile.Consents, 'Survey').Expired).not.toBe(true);
+      expect(consent(profile.Emails[0].Consents, 'Promo').Expired).toBe(true);
+      // Expired, not deleted: still returned, with status Expired.
+      expect(profile.Emails[0].EmailPreferences).toEqual([
+        expect.objectContaining({ PreferenceStatus: 'Expired' }),
+      ]);
+      expect(profile.ProfilePreferences).toEqual([
+        expect.objectContaining({ PreferenceStatus: 'Expired' }),
+      ]);
+      expect(profile.Addresses[0].AddressPreferences).toEqual([
+        expect.objectContaining({ PreferenceStatus: 'Active' }),
+      ]);
+      expect(await profiles.operations(due)).toEqual(['create', 'expire']);
+      expect(await profiles.operations(untouched)).toEqual(['create']);
     });
-    expect(consent(profile.Consents, 'Survey').Expired).not.toBe(true);
-    expect(consent(profile.Emails[0].Consents, 'Promo').Expired).toBe(true);
-    // Expired, not deleted: still returned, with status Expired.
-    expect(profile.Emails[0].EmailPreferences).toEqual([
-      expect.objectContaining({ PreferenceStatus: 'Expired' }),
-    ]);
-    expect(profile.ProfilePreferences).toEqual([
-      expect.objectContaining({ PreferenceStatus: 'Expired' }),
-    ]);
-    expect(profile.Addresses[0].AddressPreferences).toEqual([
-      expect.objectContaining({ PreferenceStatus: 'Active' }),
-    ]);
-    dueEdited = profile.Edited;
 
-    expect(await profiles.operations(due)).toEqual(['create', 'expire']);
-    expect(await profiles.operations(untouched)).toEqual(['create']);
-  });
+    it('records the change in consent and preference history', async () => {
+      const consents = itemsWith(await profiles.history(due, 'Consents'), 'ConsentType');
+      expect(
+        consents.filter((c) => c.ConsentType === 'Promo').map((c) => c.Expired ?? false),
+      ).toEqual([false, false, true, true]);
+      const preferences = itemsWith(await profiles.history(due, 'Preferences'), 'FilterId');
+      const solicit = preferences.filter(
+        (p) => p.FilterId === programs.newsletter.solicit.FilterId,
+      );
+      expect(solicit.map((p) => p.PreferenceStatus)).toEqual(['Active', 'Expired']);
+    });
 
-  it('records the change in consent and preference history', async () => {
-    const consents = itemsWith(await profiles.history(due, 'Consents'), 'ConsentType');
-    expect(
-      consents.filter((c) => c.ConsentType === 'Promo').map((c) => c.Expired ?? false),
-    ).toEqual([false, false, true, true]);
-    const preferences = itemsWith(await profiles.history(due, 'Preferences'), 'FilterId');
-    const solicit = preferences.filter((p) => p.FilterId === programs.newsletter.solicit.FilterId);
-    expect(solicit.map((p) => p.PreferenceStatus)).toEqual(['Active', 'Expired']);
-  });
-
-  it('changes nothing when it runs again', async () => {
-    const run = await runJob(app, EXPIRY);
-    expect(run.outcome).toBe('ok');
-    expect(run.counts).toMatchObject({ profiles: 0, consents: 0, preferences: 0 });
-    const profile = await profiles.complete(due);
-    expect(profile.Edited).toEqual(dueEdited);
-    expect(await profiles.operations(due)).toEqual(['create', 'expire']);
+    it('changes nothing when it runs again', async () => {
+      const run = await runJob(app, EXPIRY);
+      expect(run.outcome).toBe('ok');
+      expect(run.counts).toMatchObject({ profiles: 0, consents: 0, preferences: 0 });
+      const profile = await profiles.complete(due);
+      expect(profile.Edited).toEqual(dueEdited);
+      expect(await profiles.operations(due)).toEqual(['create', 'expire']);
+    });
   });
 
   it('a run stopped halfway loses nothing and repeats nothing', async () => {
@@ -207,6 +219,7 @@ describe('Scheduled job: consent and preference expiry', () => {
   });
 
   it('shows each job’s last run and outcome at GET /Jobs/Status, without authorization', async () => {
+    await runJob(app, EXPIRY);
     const last = (await jobRuns(app, EXPIRY))[0];
     const res = await request(app.http).get('/Profiles/v4/Jobs/Status').expect(200);
     const expiry = (res.body.Jobs as Entry[]).find((job) => job.Name === EXPIRY.name)!;
