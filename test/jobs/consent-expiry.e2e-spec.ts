@@ -176,11 +176,12 @@ describe('Scheduled job: consent and preference expiry', () => {
     const partial = await runJob(app, EXPIRY, { maxPages: 1 });
     expect(partial.outcome).toBe('ok');
     expect(partial.counts!.candidates).toBe(2);
-    const first = partial.counts!.profiles;
-    expect(first).toBeLessThan(3);
+    expect(partial.counts!.profiles).toBeLessThan(3);
 
+    // The tenant's other profiles may be due too (when this test runs alone): what counts is
+    // that the rest came in the next run and each of these three got exactly one expire write.
     const rest = await runJob(app, EXPIRY);
-    expect(rest.counts!.profiles + first).toBe(3);
+    expect(rest.counts!.profiles).toBeGreaterThan(0);
     for (const id of ids) {
       await eventually(async () => {
         const profile = await profiles.complete(id);
