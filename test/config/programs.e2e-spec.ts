@@ -477,7 +477,38 @@ describe('Programs, filters, program groups, custom properties, required consent
       await createPrograms(client, [program('News')]);
     });
 
+    /**
+     * A client of its own with the programs as the first test leaves them ("Daily news" with
+     * Daily email, News text and Daily post; "Alerts"), and with `digest` the two filters the
+     * POST test adds: each later test starts from this, so that it also runs alone.
+     */
+    async function afterRename(digest = false): Promise<{ client: Client; news: any }> {
+      const own = await newClient();
+      const [daily] = await createPrograms(own, [
+        program('Daily news', {
+          CustomProperties: kv({ Tier: 'Gold' }),
+          Filters: [
+            filter('Daily email'),
+            filter('News text', { ChannelID: 'Text' }),
+            filter('Daily post', { ChannelID: 'Mail' }),
+          ],
+        }),
+        program('Alerts', { Filters: [filter('Alerts email')] }),
+      ]);
+      if (digest) {
+        const added = await own.post(`/Programs/${daily.Id}/Filters`, {
+          Filters: [
+            filter('Weekly digest', { CustomProperties: kv({ OnlineOnly: 'True' }) }),
+            filter('Solicit', { ChannelID: 'solicit' }),
+          ],
+        });
+        expect(added.status).toBe(201);
+      }
+      return { client: own, news: (await own.get(`/Programs?Id=${daily.Id}`)).body.Programs[0] };
+    }
+
     it('PATCH refusals: 400 for bad operations or results, 404 unknown, 409 taken name', async () => {
+      const { client, news } = await afterRename();
       const cases: [Op[] | unknown, number, string][] = [
         [[{ op: 'replace', path: '/Id', value: 5 }], 400, 'Operations[0].path "/Id" is read-only'],
         [[{ op: 'replace', path: '/Edited', value: {} }], 400, 'read-only'],
@@ -543,15 +574,16 @@ describe('Programs, filters, program groups, custom properties, required consent
     });
 
     it('a filter can be deactivated through the program PATCH', async () => {
+      const { client, news } = await afterRename();
       const response = await client.patch(`/Programs/${news.Id}`, [
         { op: 'replace', path: '/Filters/2/IsActive', value: false },
       ]);
       expect(response.status).toBe(200);
       expect(response.body.Programs[0].Filters[2].IsActive).toBe(false);
-      news = response.body.Programs[0];
     });
 
     it('POST Programs/{id}/Filters adds filters (201); names are unique within the program', async () => {
+      const { client, news } = await afterRename();
       const response = await client.post(`/Programs/${news.Id}/Filters`, {
         Filters: [
           filter('Weekly digest', { CustomProperties: kv({ OnlineOnly: 'True' }) }),
@@ -602,10 +634,10 @@ describe('Programs, filters, program groups, custom properties, required consent
         Filters: [filter('Weekly digest')],
       });
       expect(same.status).toBe(201);
-      news = (await client.get(`/Programs?Id=${news.Id}`)).body.Programs[0];
     });
 
     it('PATCH Filters/{id} changes one filter', async () => {
+      const { client, news } = await afterRename(true);
       const target = news.Filters[3];
       const response = await client.patch(`/Filters/${target.ID}`, [
         { op: 'replace', path: '/Description', value: 'Once a week' },
@@ -628,6 +660,7 @@ describe('Programs, filters, program groups, custom properties, required consent
     });
 
     it('PATCH Filters/{id} refusals', async () => {
+      const { client, news } = await afterRename(true);
       const target = news.Filters[3];
       const cases: [Op[], number, string][] = [
         [[{ op: 'replace', path: '/ID', value: 1 }], 400, 'read-only'],
