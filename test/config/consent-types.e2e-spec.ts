@@ -1,36 +1,20 @@
 import { QueryBus } from '@nestjs/cqrs';
-import request from 'supertest';
 import { FindConsentTypeQuery } from '../../libs/config/src/common/cross-area';
 import { ConfigEventOutbox } from '../../libs/config/src/consent-types/repositories/config-event-outbox.repository';
 import { ConsentTypeCatalog } from '../../libs/config/src/consent-types/services/consent-type-catalog.service';
-import { TenantAdminService } from '@app/auth';
-import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
-import { eventually, startTestApp, TestApp } from '../harness/test-app';
+import { editedBy } from '../harness/configuration';
+import { configReaderBearer, createTestTenant, useTenantApp } from '../harness/session';
+import { eventually } from '../harness/test-app';
 
 describe('Consent types: /{clientId}/ConsentTypes, versions and their events', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let auth: string;
-  const base = () => `/Profiles/v4/${tenant.clientId}`;
-
-  const get = (query = '', who = auth, client = tenant.clientId) =>
-    request(app.http).get(`/Profiles/v4/${client}/ConsentTypes${query}`).set('Authorization', who);
-  const post = (body: unknown) =>
-    request(app.http)
-      .post(`${base()}/ConsentTypes`)
-      .set('Authorization', auth)
-      .send(body as object);
+  const suite = useTenantApp({ workers: 0 });
+  const get = (query = '', who?: string, client?: string) =>
+    suite.api(who, client).get(`/ConsentTypes${query}`);
+  const post = (body: unknown) => suite.api().post('/ConsentTypes', body);
   const patch = (typeId: number | string, body: unknown, route = 'ConsentTypes') =>
-    request(app.http)
-      .patch(`${base()}/${route}/${typeId}`)
-      .set('Authorization', auth)
-      .set('Content-Type', 'application/json-patch+json')
-      .send(JSON.stringify(body));
+    suite.api().patch(`/${route}/${typeId}`, body);
   const publish = (typeId: number, body: unknown, route = 'ConsentTypes') =>
-    request(app.http)
-      .post(`${base()}/${route}/${typeId}/Versions`)
-      .set('Authorization', auth)
-      .send(body as object);
+    suite.api().post(`/${route}/${typeId}/Versions`, body);
 
   let counter = 0;
   const version = (ConsentVersion: string, extra: Record<string, unknown> = {}) => ({
@@ -54,49 +38,38 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
   }
 
   async function eventsOf(typeId: number): Promise<any[]> {
-    const outbox = app.api.get(ConfigEventOutbox);
+    const outbox = suite.app.api.get(ConfigEventOutbox);
     const pending = await outbox.pendingAcrossTenants(10000);
-    return pending.filter((event) => event.clientId === tenant.clientId && event.typeId === typeId);
+    return pending.filter(
+      (event) => event.clientId === suite.tenant.clientId && event.typeId === typeId,
+    );
   }
 
   async function programRequiring(typeName: string): Promise<{ programId: number }> {
-    const res = await request(app.http)
-      .post(`${base()}/Programs`)
-      .set('Authorization', auth)
-      .send({
-        Programs: [
-          {
-            Name: `Program for ${typeName}`,
-            ProgramType: 'Marketing',
-            Filters: [
-              {
-                Name: 'Newsletter',
-                ChannelID: 'Email',
-                RequiredPreferenceConsents: [{ TypeName: typeName, DisplayOrder: 1 }],
-              },
-            ],
-          },
-        ],
-      });
+    const res = await suite.api().post('/Programs', {
+      Programs: [
+        {
+          Name: `Program for ${typeName}`,
+          ProgramType: 'Marketing',
+          Filters: [
+            {
+              Name: 'Newsletter',
+              ChannelID: 'Email',
+              RequiredPreferenceConsents: [{ TypeName: typeName, DisplayOrder: 1 }],
+            },
+          ],
+        },
+      ],
+    });
     expect(res.status).toBe(201);
     return { programId: res.body.Programs[0].Id };
   }
 
   async function requiredConsentsOf(programId: number): Promise<string[]> {
-    const res = await request(app.http)
-      .get(`${base()}/Programs`)
-      .set('Authorization', auth)
-      .expect(200);
+    const res = await suite.api().get('/Programs').expect(200);
     const program = res.body.Programs.find((p: any) => p.Id === programId);
     return program.Filters[0].RequiredPreferenceConsents.map((c: any) => c.TypeName);
   }
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-    tenant = await createTestTenant(app);
-    auth = await tenant.bearer();
-  });
-  afterAll(() => app.close());
 
   it('creates consent types with 201 and answers every field, defaults included', async () => {
     const res = await post({
@@ -117,12 +90,7 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
       ],
     });
     expect(res.status).toBe(201);
-    const edited = {
-      CreateDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      CreatedBy: tenant.userId,
-      ModifiedDate: expect.any(String),
-      ModifiedBy: tenant.userId,
-    };
+    const edited = editedBy(suite.tenant.userId);
     const [email, terms] = res.body.ConsentTypes;
     expect(email).toEqual({
       TypeId: expect.any(Number),
@@ -185,7 +153,7 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
     const sms = await created({ ChannelId: 'Text/SMS', TypeId: 5000, Edited: { CreatedBy: 'x' } });
     expect(sms.ChannelId).toBe('SMS');
     expect(sms.TypeId).not.toBe(5000);
-    expect(sms.Edited.CreatedBy).toBe(tenant.userId);
+    expect(sms.Edited.CreatedBy).toBe(suite.tenant.userId);
     const fax = await post({ ConsentTypes: [consentType({ ChannelId: 'Fax' })] });
     expect(fax.status).toBe(400);
     expect(fax.body.Message).toContain('Invalid ConsentTypes[0].ChannelId (value "Fax")');
@@ -473,8 +441,8 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
     expect(events.map((event) => event.consentVersion).sort()).toEqual(['1.0', '2.0', '3.0']);
     const published = events.find((event) => event.consentVersion === '3.0');
     expect(published).toEqual({
-      _id: `${tenant.clientId}|consent-version|${type.TypeId}|3.0`,
-      clientId: tenant.clientId,
+      _id: `${suite.tenant.clientId}|consent-version|${type.TypeId}|3.0`,
+      clientId: suite.tenant.clientId,
       type: 'consent-version-published',
       consentType: type.TypeName,
       typeId: type.TypeId,
@@ -489,7 +457,7 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
     expect(await eventsOf(type.TypeId)).toHaveLength(4);
 
     // The worker marks events processed; they leave the pending list.
-    const outbox = app.api.get(ConfigEventOutbox);
+    const outbox = suite.app.api.get(ConfigEventOutbox);
     await outbox.markProcessed(published!._id);
     const left = await eventsOf(type.TypeId);
     expect(left.map((event) => event.consentVersion ?? event.type).sort()).toEqual([
@@ -548,9 +516,9 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
       ChannelId: 'SMS',
       Versions: [version('1.0', { ExpirationInDays: 10 }), version('2.0', { IsActive: false })],
     });
-    const queries = app.api.get(QueryBus);
+    const queries = suite.app.api.get(QueryBus);
     const found = await queries.execute(
-      new FindConsentTypeQuery(tenant.clientId, '  lookup   TERMS '),
+      new FindConsentTypeQuery(suite.tenant.clientId, '  lookup   TERMS '),
     );
     expect(found).toMatchObject({
       TypeId: type.TypeId,
@@ -562,75 +530,52 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
         { ConsentVersion: '2.0', IsActive: false },
       ],
     });
-    expect(await queries.execute(new FindConsentTypeQuery(tenant.clientId, 'Nope'))).toBeNull();
+    expect(
+      await queries.execute(new FindConsentTypeQuery(suite.tenant.clientId, 'Nope')),
+    ).toBeNull();
     expect(
       await queries.execute(new FindConsentTypeQuery('other-client', 'Lookup Terms')),
     ).toBeNull();
 
-    const catalog = app.api.get(ConsentTypeCatalog);
-    const byId = await catalog.findById(tenant.clientId, type.TypeId);
+    const catalog = suite.app.api.get(ConsentTypeCatalog);
+    const byId = await catalog.findById(suite.tenant.clientId, type.TypeId);
     expect(byId?.LatestVersion).toBe('2.0');
     expect(byId?.Versions[0].PublishedDate).toBe(type.Versions[0].PublishedDate);
-    expect((await catalog.list(tenant.clientId)).map((t) => t.TypeId)).toContain(type.TypeId);
-    expect(await catalog.findByName(tenant.clientId, 'lookup terms')).toEqual(byId);
+    expect((await catalog.list(suite.tenant.clientId)).map((t) => t.TypeId)).toContain(type.TypeId);
+    expect(await catalog.findByName(suite.tenant.clientId, 'lookup terms')).toEqual(byId);
   });
 
   it('keeps one client’s consent types invisible to another', async () => {
     const mine = await created({ TypeName: 'Private consent' });
-    const other = await createTestTenant(app);
+    const other = await createTestTenant(suite.app);
     const otherAuth = await other.bearer();
     expect((await get('', otherAuth, other.clientId).expect(200)).body).toEqual({
       ConsentTypes: [],
     });
     await get(`?Id=${mine.TypeId}`, otherAuth, other.clientId).expect(404);
-    await request(app.http)
-      .patch(`/Profiles/v4/${other.clientId}/ConsentTypes/${mine.TypeId}`)
-      .set('Authorization', otherAuth)
-      .send([{ op: 'replace', path: '/IsActive', value: false }])
+    const theirApi = suite.api(otherAuth, other.clientId);
+    await theirApi
+      .patch(`/ConsentTypes/${mine.TypeId}`, [{ op: 'replace', path: '/IsActive', value: false }])
       .expect(404);
-    await request(app.http)
-      .post(`/Profiles/v4/${other.clientId}/ConsentTypes/${mine.TypeId}/Versions`)
-      .set('Authorization', otherAuth)
-      .send(version('9.9'))
-      .expect(404);
-    const theirs = await request(app.http)
-      .post(`/Profiles/v4/${other.clientId}/ConsentTypes`)
-      .set('Authorization', otherAuth)
-      .send({ ConsentTypes: [consentType({ TypeName: 'Private consent' })] })
+    await theirApi.post(`/ConsentTypes/${mine.TypeId}/Versions`, version('9.9')).expect(404);
+    const theirs = await theirApi
+      .post('/ConsentTypes', { ConsentTypes: [consentType({ TypeName: 'Private consent' })] })
       .expect(201);
     expect(theirs.body.ConsentTypes[0].TypeId).toBe(1);
     const still = (await get(`?Id=${mine.TypeId}`).expect(200)).body.ConsentTypes[0];
     expect(still).toEqual(mine);
   });
 
-  async function readerBearer(): Promise<string> {
-    const admin = app.api.get(TenantAdminService);
-    await admin.defineUserGroup(tenant.clientId, 'Config readers', [
-      { area: 'configuration', access: 'read' },
-    ]);
-    await admin.addUser({ clientId: tenant.clientId, userId: 'reader', group: 'Config readers' });
-    return fetchBearer(app, tenant, 'reader');
-  }
-
   it('needs configuration read to list and configuration write to create, update or publish', async () => {
     const type = await created();
-    const reader = await readerBearer();
+    const reader = await configReaderBearer(suite.app, suite.tenant);
+    const readerApi = suite.api(reader);
     await get('', reader).expect(200);
-    await request(app.http)
-      .post(`${base()}/ConsentTypes`)
-      .set('Authorization', reader)
-      .send({ ConsentTypes: [consentType()] })
+    await readerApi.post('/ConsentTypes', { ConsentTypes: [consentType()] }).expect(403);
+    await readerApi
+      .patch(`/ConsentType/${type.TypeId}`, [{ op: 'replace', path: '/IsActive', value: false }])
       .expect(403);
-    await request(app.http)
-      .patch(`${base()}/ConsentType/${type.TypeId}`)
-      .set('Authorization', reader)
-      .send([{ op: 'replace', path: '/IsActive', value: false }])
-      .expect(403);
-    await request(app.http)
-      .post(`${base()}/ConsentTypes/${type.TypeId}/Versions`)
-      .set('Authorization', reader)
-      .send(version('5.0'))
-      .expect(403);
+    await readerApi.post(`/ConsentTypes/${type.TypeId}/Versions`, version('5.0')).expect(403);
     expect(await eventsOf(type.TypeId)).toHaveLength(1);
   });
 

@@ -1,30 +1,16 @@
-import request from 'supertest';
 import { CustomFieldCatalog } from '../../libs/config/src/custom-fields/services/custom-field-catalog.service';
 import { checkCustomFieldValue } from '../../libs/config/src/custom-fields/domain/custom-field-value';
-import { TenantAdminService } from '@app/auth';
-import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
-import { startTestApp, TestApp } from '../harness/test-app';
+import { editedBy } from '../harness/configuration';
+import { configReaderBearer, createTestTenant, useTenantApp } from '../harness/session';
 
 describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<Type>/{Id}', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let auth: string;
+  const suite = useTenantApp({ workers: 0 });
   let picklistId: number;
-  const base = () => `/Profiles/v4/${tenant.clientId}`;
 
-  const get = (query = '', who = auth, client = tenant.clientId) =>
-    request(app.http).get(`/Profiles/v4/${client}/CustomFields${query}`).set('Authorization', who);
-  const post = (path: string, body: unknown) =>
-    request(app.http)
-      .post(`${base()}/CustomFields${path}`)
-      .set('Authorization', auth)
-      .send(body as object);
-  const patch = (path: string, body: unknown) =>
-    request(app.http)
-      .patch(`${base()}/${path}`)
-      .set('Authorization', auth)
-      .set('Content-Type', 'application/json-patch+json')
-      .send(JSON.stringify(body));
+  const get = (query = '', who?: string, client?: string) =>
+    suite.api(who, client).get(`/CustomFields${query}`);
+  const post = (path: string, body: unknown) => suite.api().post(`/CustomFields${path}`, body);
+  const patch = (path: string, body: unknown) => suite.api().patch(`/${path}`, body);
 
   let counter = 0;
   const names = (name: string) => [
@@ -56,13 +42,9 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
   };
 
   beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-    tenant = await createTestTenant(app);
-    auth = await tenant.bearer();
-    const res = await request(app.http)
-      .post(`${base()}/Picklists`)
-      .set('Authorization', auth)
-      .send({
+    const res = await suite
+      .api()
+      .post('/Picklists', {
         Picklists: [
           {
             Name: 'Tiers',
@@ -77,7 +59,6 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
       .expect(201);
     picklistId = res.body.Picklists[0].Id;
   });
-  afterAll(() => app.close());
 
   it('creates each type with 201 and answers every field of it, defaults included', async () => {
     const text = await post('/Text', {
@@ -98,11 +79,18 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
       ],
     });
     expect(text.status).toBe(201);
-    const edited = {
-      CreateDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      CreatedBy: tenant.userId,
-      ModifiedDate: expect.any(String),
-      ModifiedBy: tenant.userId,
+    const edited = editedBy(suite.tenant.userId);
+    /** The common fields of a definition created with only its name and display names. */
+    const defaults = {
+      Id: expect.any(Number),
+      LocalizedDisplayNames: expect.any(Array),
+      Description: null,
+      UpdateRuleId: 1,
+      DisplayOrder: null,
+      IsReadOnly: false,
+      IsRequired: false,
+      IsActive: true,
+      Edited: edited,
     };
     expect(text.body).toEqual({
       DateTimeFields: [],
@@ -138,59 +126,35 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
       ],
     }).expect(201);
     expect(numeric.body.NumericFields[0]).toEqual({
-      Id: expect.any(Number),
+      ...defaults,
       Name: expect.stringMatching(/^Score/),
-      LocalizedDisplayNames: expect.any(Array),
-      Description: null,
-      UpdateRuleId: 1,
-      DisplayOrder: null,
-      IsReadOnly: false,
-      IsRequired: false,
-      IsActive: true,
       MinValue: 0,
       MaxValue: 100,
       DecimalPlaces: 1,
       DefaultValue: 2.5,
       FieldMask: null,
-      Edited: edited,
     });
 
     const date = await post('/DateTime', {
       DateTimeFields: [dateField({ MinDate: '2000-01-01', MaxDate: '2100-01-01T00:00:00Z' })],
     }).expect(201);
     expect(date.body.DateTimeFields[0]).toEqual({
-      Id: expect.any(Number),
+      ...defaults,
       Name: expect.stringMatching(/^Joined/),
-      LocalizedDisplayNames: expect.any(Array),
-      Description: null,
-      UpdateRuleId: 1,
-      DisplayOrder: null,
-      IsReadOnly: false,
-      IsRequired: false,
-      IsActive: true,
       MinDate: '2000-01-01',
       MaxDate: '2100-01-01T00:00:00Z',
       DefaultValue: null,
-      Edited: edited,
     });
 
     const select = await post('/SelectList', {
       SelectListFields: [selectField({ DisplayType: 'MultiSelect', DefaultState: 'Checked' })],
     }).expect(201);
     expect(select.body.SelectListFields[0]).toEqual({
-      Id: expect.any(Number),
+      ...defaults,
       Name: expect.stringMatching(/^Tier/),
-      LocalizedDisplayNames: expect.any(Array),
-      Description: null,
-      UpdateRuleId: 1,
-      DisplayOrder: null,
-      IsReadOnly: false,
-      IsRequired: false,
-      IsActive: true,
       PicklistId: picklistId,
       DisplayType: 'MultiSelect',
       DefaultState: 'Checked',
-      Edited: edited,
     });
 
     // One id space across the types; GET by Id finds each in its own list.
@@ -238,10 +202,7 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
   });
 
   it('lists the update rules', async () => {
-    const res = await request(app.http)
-      .get(`${base()}/CustomFields/UpdateRules`)
-      .set('Authorization', auth)
-      .expect(200);
+    const res = await suite.api().get('/CustomFields/UpdateRules').expect(200);
     expect(res.body.UpdateRules.map((rule: any) => [rule.Id, rule.Name])).toEqual([
       [1, 'Always'],
       [2, 'IfCurrentValueIsBlank'],
@@ -517,8 +478,8 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
         SelectListFields: [selectField({ Name: 'Loyalty Tier', DisplayType: 'MultiSelect' })],
       }).expect(201)
     ).body.SelectListFields[0];
-    const catalog = app.api.get(CustomFieldCatalog);
-    const found = await catalog.findByName(tenant.clientId, '  loyalty   TIER ');
+    const catalog = suite.app.api.get(CustomFieldCatalog);
+    const found = await catalog.findByName(suite.tenant.clientId, '  loyalty   TIER ');
     expect(found?.definition).toMatchObject({
       Id: select.Id,
       FieldType: 'SelectList',
@@ -533,20 +494,20 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
     expect(checkCustomFieldValue(found!.definition, found!.picklistValues, 'OLD', null)).toContain(
       '"OLD" is not an active value',
     );
-    expect(await catalog.findByName(tenant.clientId, 'No such field')).toBeNull();
+    expect(await catalog.findByName(suite.tenant.clientId, 'No such field')).toBeNull();
     expect(await catalog.findByName('another-client', 'Loyalty Tier')).toBeNull();
     // A field of another type has no picklist values (created here: the test runs alone too).
     const created = (
       await post('/Text', { TextFields: [textField({ Name: 'Catalog text' })] }).expect(201)
     ).body.TextFields[0];
-    const text = await catalog.findById(tenant.clientId, created.Id);
+    const text = await catalog.findById(suite.tenant.clientId, created.Id);
     expect(text?.picklistValues).toBeNull();
   });
 
   it('keeps one client’s custom fields invisible to another', async () => {
     const mine = (await post('/Text', { TextFields: [textField({ Name: 'Private' })] }).expect(201))
       .body.TextFields[0];
-    const other = await createTestTenant(app);
+    const other = await createTestTenant(suite.app);
     const otherAuth = await other.bearer();
     const theirs = await get('', otherAuth, other.clientId).expect(200);
     expect(theirs.body).toEqual({
@@ -556,56 +517,35 @@ describe('Custom fields: /{clientId}/CustomFields and /{clientId}/CustomField/<T
       TextFields: [],
     });
     await get(`?Id=${mine.Id}`, otherAuth, other.clientId).expect(404);
-    await request(app.http)
-      .patch(`/Profiles/v4/${other.clientId}/CustomField/Text/${mine.Id}`)
-      .set('Authorization', otherAuth)
-      .send([{ op: 'replace', path: '/Name', value: 'Stolen' }])
+    const theirApi = suite.api(otherAuth, other.clientId);
+    await theirApi
+      .patch(`/CustomField/Text/${mine.Id}`, [{ op: 'replace', path: '/Name', value: 'Stolen' }])
       .expect(404);
     // This client's picklist is unknown to the other client.
-    const select = await request(app.http)
-      .post(`/Profiles/v4/${other.clientId}/CustomFields/SelectList`)
-      .set('Authorization', otherAuth)
-      .send({ SelectListFields: [selectField()] });
+    const select = await theirApi.post('/CustomFields/SelectList', {
+      SelectListFields: [selectField()],
+    });
     expect(select.status).toBe(400);
     expect(select.body.Message).toContain('no picklist of this client has this id');
     // The name is free for the other client.
-    await request(app.http)
-      .post(`/Profiles/v4/${other.clientId}/CustomFields/Text`)
-      .set('Authorization', otherAuth)
-      .send({ TextFields: [textField({ Name: 'Private' })] })
+    await theirApi
+      .post('/CustomFields/Text', { TextFields: [textField({ Name: 'Private' })] })
       .expect(201);
     expect((await get(`?Id=${mine.Id}`).expect(200)).body.TextFields[0].Name).toBe('Private');
   });
 
-  async function readerBearer(): Promise<string> {
-    const admin = app.api.get(TenantAdminService);
-    await admin.defineUserGroup(tenant.clientId, 'Config readers', [
-      { area: 'configuration', access: 'read' },
-    ]);
-    await admin.addUser({ clientId: tenant.clientId, userId: 'reader', group: 'Config readers' });
-    return fetchBearer(app, tenant, 'reader');
-  }
-
   it('needs configuration read to list and configuration write to create or update', async () => {
     const field = (await post('/Text', { TextFields: [textField()] }).expect(201)).body
       .TextFields[0];
-    const reader = await readerBearer();
+    const reader = await configReaderBearer(suite.app, suite.tenant);
+    const readerApi = suite.api(reader);
     await get('', reader).expect(200);
-    await request(app.http)
-      .get(`${base()}/CustomFields/UpdateRules`)
-      .set('Authorization', reader)
-      .expect(200);
+    await readerApi.get('/CustomFields/UpdateRules').expect(200);
     for (const path of ['', '/Text']) {
-      await request(app.http)
-        .post(`${base()}/CustomFields${path}`)
-        .set('Authorization', reader)
-        .send({ TextFields: [textField()] })
-        .expect(403);
+      await readerApi.post(`/CustomFields${path}`, { TextFields: [textField()] }).expect(403);
     }
-    await request(app.http)
-      .patch(`${base()}/CustomField/Text/${field.Id}`)
-      .set('Authorization', reader)
-      .send([{ op: 'replace', path: '/Name', value: 'x' }])
+    await readerApi
+      .patch(`/CustomField/Text/${field.Id}`, [{ op: 'replace', path: '/Name', value: 'x' }])
       .expect(403);
   });
 

@@ -2,10 +2,8 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { NAME_CLAIM_GRACE_MS } from '../../libs/config/src/common/config-bookkeeping.repository';
-import { createTestTenant, type TestTenant } from '../harness/session';
-import { startTestApp, type TestApp } from '../harness/test-app';
-
-const localized = (name: string) => [{ Locale: 'en-us', Name: name }];
+import { localized, testConsentType } from '../harness/configuration';
+import { useTenantApp } from '../harness/session';
 
 /**
  * A configuration create or rename claims the name first (`config_claims`, `_id` per name)
@@ -16,63 +14,43 @@ const localized = (name: string) => [{ Locale: 'en-us', Name: name }];
  * The state a crash leaves is written directly: the claim, without its entry.
  */
 describe('Configuration name claims left by a crash', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let auth: string;
+  const suite = useTenantApp({ workers: 0 });
   let db: Connection;
-  const base = () => `/Profiles/v4/${tenant.clientId}`;
+  const base = () => `/Profiles/v4/${suite.tenant.clientId}`;
   const long = () => new Date(Date.now() - NAME_CLAIM_GRACE_MS - 1000);
 
   /** The claim a create of `name` left when it died before storing its entry. */
   const leftClaim = (kind: string, name: string, entryId: number, claimedAt: Date | null) =>
     db.collection('config_claims').insertOne({
-      _id: `${tenant.clientId}|${kind}|name:${name.toLowerCase()}`,
-      clientId: tenant.clientId,
+      _id: `${suite.tenant.clientId}|${kind}|name:${name.toLowerCase()}`,
+      clientId: suite.tenant.clientId,
       kind,
       entryId,
       ...(claimedAt ? { claimedAt } : {}),
     } as object);
 
   const createConsentType = (TypeName: string) =>
-    request(app.http)
+    request(suite.app.http)
       .post(`${base()}/ConsentTypes`)
-      .set('Authorization', auth)
-      .send({
-        ConsentTypes: [
-          {
-            TypeName,
-            IsActive: true,
-            LocalizedFields: localized(TypeName),
-            Versions: [
-              {
-                ConsentVersion: '1.0',
-                LocalizedFields: [{ ConsentLanguage: 'I agree', Locale: 'en-us', Name: TypeName }],
-              },
-            ],
-          },
-        ],
-      });
+      .set('Authorization', suite.auth)
+      .send({ ConsentTypes: [testConsentType(TypeName)] });
   const createTextFields = (names: string[]) =>
-    request(app.http)
+    request(suite.app.http)
       .post(`${base()}/CustomFields/Text`)
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .send({
         TextFields: names.map((Name) => ({ Name, LocalizedDisplayNames: localized(Name) })),
       });
   const renameConsentType = (id: number, TypeName: string) =>
-    request(app.http)
+    request(suite.app.http)
       .patch(`${base()}/ConsentTypes/${id}`)
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .set('Content-Type', 'application/json-patch+json')
       .send(JSON.stringify([{ op: 'replace', path: '/TypeName', value: TypeName }]));
 
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-    tenant = await createTestTenant(app);
-    auth = await tenant.bearer();
-    db = app.api.get<Connection>(getConnectionToken());
+  beforeAll(() => {
+    db = suite.app.api.get<Connection>(getConnectionToken());
   });
-  afterAll(() => app.close());
 
   it('a consent type name whose create died after its claim can be created once the claim is old', async () => {
     await leftClaim('consent-type', 'ghost', 901, long());
@@ -107,7 +85,7 @@ describe('Configuration name claims left by a crash', () => {
     const heldId: number = held.body.ConsentTypes[0].TypeId;
     await db
       .collection('config_claims')
-      .updateOne({ _id: `${tenant.clientId}|consent-type|name:epsilon` } as object, {
+      .updateOne({ _id: `${suite.tenant.clientId}|consent-type|name:epsilon` } as object, {
         $set: { claimedAt: long() },
       });
     const other = await createConsentType('Zeta').expect(201);

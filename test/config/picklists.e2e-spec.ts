@@ -1,34 +1,14 @@
-import request from 'supertest';
-import { TenantAdminService } from '@app/auth';
-import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
-import { startTestApp, TestApp } from '../harness/test-app';
+import { editedBy } from '../harness/configuration';
+import { configReaderBearer, createTestTenant, useTenantApp } from '../harness/session';
 
 describe('Picklists: GET/POST /{clientId}/Picklists, PATCH /{clientId}/Picklist(s)/{Id}', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let auth: string;
-  const base = () => `/Profiles/v4/${tenant.clientId}`;
+  const suite = useTenantApp({ workers: 0 });
 
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-    tenant = await createTestTenant(app);
-    auth = await tenant.bearer();
-  });
-  afterAll(() => app.close());
-
-  const get = (query = '', who = auth, client = tenant.clientId) =>
-    request(app.http).get(`/Profiles/v4/${client}/Picklists${query}`).set('Authorization', who);
-  const post = (body: unknown) =>
-    request(app.http)
-      .post(`${base()}/Picklists`)
-      .set('Authorization', auth)
-      .send(body as object);
+  const get = (query = '', who?: string, client?: string) =>
+    suite.api(who, client).get(`/Picklists${query}`);
+  const post = (body: unknown) => suite.api().post('/Picklists', body);
   const patch = (id: number | string, body: unknown, route = 'Picklist') =>
-    request(app.http)
-      .patch(`${base()}/${route}/${id}`)
-      .set('Authorization', auth)
-      .set('Content-Type', 'application/json-patch+json')
-      .send(JSON.stringify(body));
+    suite.api().patch(`/${route}/${id}`, body);
 
   let counter = 0;
   function picklist(overrides: Record<string, unknown> = {}) {
@@ -84,12 +64,7 @@ describe('Picklists: GET/POST /{clientId}/Picklists, PATCH /{clientId}/Picklist(
           IsActive: true,
         },
       ],
-      Edited: {
-        CreateDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        CreatedBy: tenant.userId,
-        ModifiedDate: expect.any(String),
-        ModifiedBy: tenant.userId,
-      },
+      Edited: editedBy(suite.tenant.userId),
     });
     expect(other.Id).toBe(colours.Id + 1);
 
@@ -106,7 +81,7 @@ describe('Picklists: GET/POST /{clientId}/Picklists, PATCH /{clientId}/Picklist(
       Picklists: [picklist({ Id: 999, Edited: { CreatedBy: 'someone' } })],
     }).expect(201);
     expect(res.body.Picklists[0].Id).not.toBe(999);
-    expect(res.body.Picklists[0].Edited.CreatedBy).toBe(tenant.userId);
+    expect(res.body.Picklists[0].Edited.CreatedBy).toBe(suite.tenant.userId);
   });
 
   it('GET with an unknown Id answers 404, with a malformed Id 400', async () => {
@@ -284,21 +259,18 @@ describe('Picklists: GET/POST /{clientId}/Picklists, PATCH /{clientId}/Picklist(
 
   it('keeps one client’s picklists invisible to another', async () => {
     const mine = await created({ Name: 'Private list' });
-    const other = await createTestTenant(app);
+    const other = await createTestTenant(suite.app);
     const otherAuth = await other.bearer();
     const theirs = await get('', otherAuth, other.clientId).expect(200);
     expect(theirs.body).toEqual({ Picklists: [] });
     await get(`?Id=${mine.Id}`, otherAuth, other.clientId).expect(404);
-    await request(app.http)
-      .patch(`/Profiles/v4/${other.clientId}/Picklist/${mine.Id}`)
-      .set('Authorization', otherAuth)
-      .send([{ op: 'replace', path: '/Name', value: 'Stolen' }])
+    const theirApi = suite.api(otherAuth, other.clientId);
+    await theirApi
+      .patch(`/Picklist/${mine.Id}`, [{ op: 'replace', path: '/Name', value: 'Stolen' }])
       .expect(404);
     // The same name is free for the other client; its ids start at 1.
-    const res = await request(app.http)
-      .post(`/Profiles/v4/${other.clientId}/Picklists`)
-      .set('Authorization', otherAuth)
-      .send({ Picklists: [picklist({ Name: 'Private list' })] })
+    const res = await theirApi
+      .post('/Picklists', { Picklists: [picklist({ Name: 'Private list' })] })
       .expect(201);
     expect(res.body.Picklists[0].Id).toBe(1);
     // Another tenant's token on this client's path: 404 as for an unknown client.
@@ -306,31 +278,18 @@ describe('Picklists: GET/POST /{clientId}/Picklists, PATCH /{clientId}/Picklist(
     expect((await get(`?Id=${mine.Id}`).expect(200)).body.Picklists[0].Name).toBe('Private list');
   });
 
-  async function readerBearer(): Promise<string> {
-    const admin = app.api.get(TenantAdminService);
-    await admin.defineUserGroup(tenant.clientId, 'Config readers', [
-      { area: 'configuration', access: 'read' },
-    ]);
-    await admin.addUser({ clientId: tenant.clientId, userId: 'reader', group: 'Config readers' });
-    return fetchBearer(app, tenant, 'reader');
-  }
-
   it('needs configuration read to list and configuration write to create or update', async () => {
     const list = await created();
-    const reader = await readerBearer();
+    const reader = await configReaderBearer(suite.app, suite.tenant);
     await get('', reader).expect(200);
-    const denied = await request(app.http)
-      .post(`${base()}/Picklists`)
-      .set('Authorization', reader)
-      .send({ Picklists: [picklist()] });
+    const denied = await suite.api(reader).post('/Picklists', { Picklists: [picklist()] });
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({
       Message: 'The user group "Config readers" has no write permission on configuration',
     });
-    await request(app.http)
-      .patch(`${base()}/Picklist/${list.Id}`)
-      .set('Authorization', reader)
-      .send([{ op: 'replace', path: '/Name', value: 'x' }])
+    await suite
+      .api(reader)
+      .patch(`/Picklist/${list.Id}`, [{ op: 'replace', path: '/Name', value: 'x' }])
       .expect(403);
   });
 

@@ -1,21 +1,23 @@
 import request from 'supertest';
 import { QueryBus } from '@nestjs/cqrs';
 import { IsConsentTypeRequiredQuery } from '@app/config/common/cross-area';
-import { TenantAdminService } from '@app/auth';
 import { ProgramCatalog } from '@app/config/programs';
-import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
+import { editedBy } from '../harness/configuration';
+import {
+  configReaderBearer,
+  createTestTenant,
+  tenantApi,
+  type TenantApi,
+  type TestTenant,
+} from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
 type Op = { op: string; path: string; value?: unknown; from?: string };
 
-/** A client of the API for one tenant. */
-interface Client {
+/** A client of the API for one tenant, as its administrator. */
+interface Client extends TenantApi {
   clientId: string;
   tenant: TestTenant;
-  get(path: string): request.Test;
-  post(path: string, body: unknown): request.Test;
-  put(path: string, body: unknown): request.Test;
-  patch(path: string, ops: unknown): request.Test;
 }
 
 const kv = (entries: Record<string, string | undefined>) =>
@@ -48,29 +50,8 @@ describe('Programs, filters, program groups, custom properties, required consent
 
   async function newClient(): Promise<Client> {
     const tenant = await createTestTenant(app);
-    const auth = await tenant.bearer();
-    const url = (path: string) => `/Profiles/v4/${tenant.clientId}${path}`;
-    return {
-      clientId: tenant.clientId,
-      tenant,
-      get: (path) => request(app.http).get(url(path)).set('Authorization', auth),
-      post: (path, body) =>
-        request(app.http)
-          .post(url(path))
-          .set('Authorization', auth)
-          .send(body as object),
-      put: (path, body) =>
-        request(app.http)
-          .put(url(path))
-          .set('Authorization', auth)
-          .send(body as object),
-      patch: (path, ops) =>
-        request(app.http)
-          .patch(url(path))
-          .set('Authorization', auth)
-          .set('Content-Type', 'application/json-patch+json')
-          .send(JSON.stringify(ops)),
-    };
+    const api = tenantApi(app, tenant.clientId, await tenant.bearer());
+    return { ...api, clientId: tenant.clientId, tenant };
   }
 
   async function createPrograms(client: Client, programs: object[]): Promise<any[]> {
@@ -209,12 +190,7 @@ describe('Programs, filters, program groups, custom properties, required consent
           },
           expect.objectContaining({ Name: 'News by text', ChannelID: 'Text/SMS', IsActive: true }),
         ],
-        Edited: {
-          CreateDate: expect.any(String),
-          CreatedBy: client.tenant.userId,
-          ModifiedDate: expect.any(String),
-          ModifiedBy: client.tenant.userId,
-        },
+        Edited: editedBy(client.tenant.userId),
       });
       expect(news.Filters[1].ID).not.toBe(news.Filters[0].ID);
       expect(news.Filters[1]).not.toHaveProperty('OptInPreferenceCount');
@@ -835,12 +811,7 @@ describe('Programs, filters, program groups, custom properties, required consent
         CustomProperties: [{ Key: 'Brand', Value: 'Acme' }],
         ProgramIds: [p3.Id],
         ProgramGroupIds: [europe.Id],
-        Edited: {
-          CreateDate: expect.any(String),
-          CreatedBy: client.tenant.userId,
-          ModifiedDate: expect.any(String),
-          ModifiedBy: client.tenant.userId,
-        },
+        Edited: editedBy(client.tenant.userId),
       });
       const list = await client.get('/ProgramGroups');
       expect(list.status).toBe(200);
@@ -1460,12 +1431,7 @@ describe('Programs, filters, program groups, custom properties, required consent
         program('Owned', { Filters: [filter('Owned email')] }),
       ]);
       const [group] = await createGroups(client, [{ Name: 'Owned group' }]);
-      const admin = app.api.get(TenantAdminService);
-      await admin.defineUserGroup(client.clientId, 'Config readers', [
-        { area: 'configuration', access: 'read' },
-      ]);
-      await admin.addUser({ clientId: client.clientId, userId: 'reader', group: 'Config readers' });
-      const reader = await fetchBearer(app, client.tenant, 'reader');
+      const reader = await configReaderBearer(app, client.tenant);
       const url = (path: string) => `/Profiles/v4/${client.clientId}${path}`;
       for (const path of [
         '/Programs',

@@ -1,27 +1,21 @@
 import request from 'supertest';
 import { configureTestTenant } from '../harness/configuration';
-import { createTestTenant, TestTenant } from '../harness/session';
-import { eventually, startTestApp, TestApp } from '../harness/test-app';
+import { createTestTenant, useTenantApp } from '../harness/session';
+import { eventually } from '../harness/test-app';
 
 describe('Tags: GET /{clientId}/Tags and DELETE /{clientId}/Tags/{tagName}', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let auth: string;
-  const profiles = () => `/Profiles/v4/${tenant.clientId}/Profile`;
-  const tags = () => `/Profiles/v2/${tenant.clientId}/Tags`;
+  const suite = useTenantApp();
+  const profiles = () => `/Profiles/v4/${suite.tenant.clientId}/Profile`;
+  const tags = () => `/Profiles/v2/${suite.tenant.clientId}/Tags`;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
-    auth = await tenant.bearer();
+    await configureTestTenant(suite.app, suite.tenant);
   });
-  afterAll(() => app.close());
 
   async function createApplied(body: object): Promise<number> {
-    const res = await request(app.http)
+    const res = await request(suite.app.http)
       .post(profiles())
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .send(body)
       .expect(202);
     const id = res.body.ProfileId as number;
@@ -31,13 +25,18 @@ describe('Tags: GET /{clientId}/Tags and DELETE /{clientId}/Tags/{tagName}', () 
 
   function complete(id: number): Promise<any> {
     return eventually(async () => {
-      const res = await request(app.http).get(`${profiles()}/${id}`).set('Authorization', auth);
+      const res = await request(suite.app.http)
+        .get(`${profiles()}/${id}`)
+        .set('Authorization', suite.auth);
       return res.body.UpdateStatus === 'Complete' ? res.body : undefined;
     });
   }
 
   async function counts(): Promise<Record<string, number>> {
-    const res = await request(app.http).get(tags()).set('Authorization', auth).expect(200);
+    const res = await request(suite.app.http)
+      .get(tags())
+      .set('Authorization', suite.auth)
+      .expect(200);
     return Object.fromEntries(
       res.body.TagCounts.map((entry: any) => [entry.Tag.Name, entry.Count]),
     );
@@ -51,7 +50,10 @@ describe('Tags: GET /{clientId}/Tags and DELETE /{clientId}/Tags/{tagName}', () 
     await createApplied({ CustomerType: 'C', ProfileTags: [{ Name: 'VIP' }] });
     await createApplied({ CustomerType: 'C' });
     expect(await counts()).toEqual({ vip: 2, newsletter: 1 });
-    const res = await request(app.http).get(tags()).set('Authorization', auth).expect(200);
+    const res = await request(suite.app.http)
+      .get(tags())
+      .set('Authorization', suite.auth)
+      .expect(200);
     for (const entry of res.body.TagCounts) {
       expect(entry.Tag).toEqual({
         Name: expect.any(String),
@@ -76,9 +78,9 @@ describe('Tags: GET /{clientId}/Tags and DELETE /{clientId}/Tags/{tagName}', () 
     });
     expect((await counts())['Spring Sale']).toBe(2);
 
-    await request(app.http)
+    await request(suite.app.http)
       .delete(`${tags()}/SPRING%20SALE`)
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .expect(204);
 
     const after = await eventually(async () => {
@@ -96,23 +98,23 @@ describe('Tags: GET /{clientId}/Tags and DELETE /{clientId}/Tags/{tagName}', () 
   });
 
   it('answers 404 for a tag the account does not have', async () => {
-    const res = await request(app.http)
+    const res = await request(suite.app.http)
       .delete(`${tags()}/no-such-tag`)
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .expect(404);
     expect(res.body.Message).toBe('Tag "no-such-tag" was not found');
   });
 
   it('keeps each account’s tags to itself', async () => {
     await createApplied({ CustomerType: 'C', ProfileTags: [{ Name: 'mine-only' }] });
-    const other = await createTestTenant(app);
+    const other = await createTestTenant(suite.app);
     const otherAuth = await other.bearer();
-    const res = await request(app.http)
+    const res = await request(suite.app.http)
       .get(`/Profiles/v4/${other.clientId}/Tags`)
       .set('Authorization', otherAuth)
       .expect(200);
     expect(res.body).toEqual({ TagCounts: [] });
-    await request(app.http)
+    await request(suite.app.http)
       .delete(`/Profiles/v4/${other.clientId}/Tags/mine-only`)
       .set('Authorization', otherAuth)
       .expect(404);

@@ -1,8 +1,13 @@
 import request from 'supertest';
-import { TenantAdminService } from '@app/auth';
 import { TypeCatalog } from '@app/config/types';
-import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
-import { startTestApp, type TestApp } from '../harness/test-app';
+import { editedBy } from '../harness/configuration';
+import {
+  configReaderBearer,
+  createTestTenant,
+  tenantApi,
+  type TestTenant,
+  useTenantApp,
+} from '../harness/session';
 
 /** The six kinds with their older singular PATCH alias. */
 const KINDS = [
@@ -23,39 +28,20 @@ const entry = (TypeName: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTypes, GroupTypes, EmailTypes, PhoneTypes)', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let auth: string;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-    tenant = await createTestTenant(app);
-    auth = await tenant.bearer();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const suite = useTenantApp({ workers: 0 });
 
   /** A tenant of its own, for tests that need an empty configuration. */
   async function freshTenant(): Promise<{ clientId: string; auth: string; tenant: TestTenant }> {
-    const other = await createTestTenant(app);
+    const other = await createTestTenant(suite.app);
     return { clientId: other.clientId, auth: await other.bearer(), tenant: other };
   }
 
-  const base = (clientId: string) => `/Profiles/v4/${clientId}`;
-
   function post(clientId: string, authorization: string, kind: string, body: unknown) {
-    return request(app.http)
-      .post(`${base(clientId)}/${kind}`)
-      .set('Authorization', authorization)
-      .send(body as object);
+    return tenantApi(suite.app, clientId, authorization).post(`/${kind}`, body);
   }
 
   function get(clientId: string, authorization: string, kind: string, query = '') {
-    return request(app.http)
-      .get(`${base(clientId)}/${kind}${query}`)
-      .set('Authorization', authorization);
+    return tenantApi(suite.app, clientId, authorization).get(`/${kind}${query}`);
   }
 
   function patch(
@@ -65,11 +51,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
     typeId: number | string,
     body: unknown,
   ) {
-    return request(app.http)
-      .patch(`${base(clientId)}/${kind}/${typeId}`)
-      .set('Authorization', authorization)
-      .set('Content-Type', 'application/json-patch+json')
-      .send(JSON.stringify(body));
+    return tenantApi(suite.app, clientId, authorization).patch(`/${kind}/${typeId}`, body);
   }
 
   async function create(
@@ -108,12 +90,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
       expect(response.status).toBe(201);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(Object.keys(response.body)).toEqual(['AddressTypes']);
-      const stamp = {
-        CreateDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        CreatedBy: t.userId,
-        ModifiedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        ModifiedBy: t.userId,
-      };
+      const stamp = editedBy(t.userId);
       expect(response.body.AddressTypes).toEqual([
         {
           TypeId: 1,
@@ -450,8 +427,8 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
 
       it('accepts application/json too', async () => {
         const one = await createOne('JsonBody');
-        const response = await request(app.http)
-          .patch(`${base(clientId)}/AddressTypes/${one.TypeId}`)
+        const response = await request(suite.app.http)
+          .patch(`/Profiles/v4/${clientId}/AddressTypes/${one.TypeId}`)
           .set('Authorization', a)
           .send([{ op: 'replace', path: '/IsActive', value: false }]);
         expect(response.status).toBe(200);
@@ -843,7 +820,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
 
     it('a token of one client used on another client’s path answers 404', async () => {
       const owner = await freshTenant();
-      const response = await get(owner.clientId, auth, 'AddressTypes');
+      const response = await get(owner.clientId, suite.auth, 'AddressTypes');
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ Message: `Client ${owner.clientId} was not found` });
     });
@@ -851,31 +828,29 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
 
   describe('authorization', () => {
     it('needs configuration read to GET and configuration write to POST and PATCH', async () => {
-      const admin = app.api.get(TenantAdminService);
-      await admin.defineUserGroup(tenant.clientId, 'Config readers', [
-        { area: 'configuration', access: 'read' },
-      ]);
-      await admin.addUser({ clientId: tenant.clientId, userId: 'reader', group: 'Config readers' });
-      const reader = await fetchBearer(app, tenant, 'reader');
-      await create(tenant.clientId, auth, 'GroupTypes', [entry('Household')]);
+      const reader = await configReaderBearer(suite.app, suite.tenant);
+      await create(suite.tenant.clientId, suite.auth, 'GroupTypes', [entry('Household')]);
 
-      expect((await get(tenant.clientId, reader, 'GroupTypes')).status).toBe(200);
-      const created = await post(tenant.clientId, reader, 'GroupTypes', {
+      expect((await get(suite.tenant.clientId, reader, 'GroupTypes')).status).toBe(200);
+      const created = await post(suite.tenant.clientId, reader, 'GroupTypes', {
         GroupTypes: [entry('Team')],
       });
       expect(created.status).toBe(403);
       expect(created.body.Message).toEqual(expect.any(String));
-      const patched = await patch(tenant.clientId, reader, 'GroupTypes', 1, [
+      const patched = await patch(suite.tenant.clientId, reader, 'GroupTypes', 1, [
         { op: 'replace', path: '/IsActive', value: false },
       ]);
       expect(patched.status).toBe(403);
-      expect((await request(app.http).get(`${base(tenant.clientId)}/GroupTypes`)).status).toBe(401);
+      expect(
+        (await request(suite.app.http).get(`/Profiles/v4/${suite.tenant.clientId}/GroupTypes`))
+          .status,
+      ).toBe(401);
     });
 
     it('answers the same under the legacy /Profiles/v2 prefix', async () => {
-      const response = await request(app.http)
-        .get(`/Profiles/v2/${tenant.clientId}/GroupTypes`)
-        .set('Authorization', auth);
+      const response = await request(suite.app.http)
+        .get(`/Profiles/v2/${suite.tenant.clientId}/GroupTypes`)
+        .set('Authorization', suite.auth);
       expect(response.status).toBe(200);
       expect(response.body.GroupTypes).toEqual(expect.any(Array));
     });
@@ -889,7 +864,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
         entry('Customer', { IsDefault: true }),
         entry('Prospect', { IsActive: false }),
       ]);
-      const catalog = app.api.get(TypeCatalog);
+      const catalog = suite.app.api.get(TypeCatalog);
       expect(await catalog.findByName(clientId, 'CustomerTypes', '  customer ')).toEqual({
         TypeId: 1,
         TypeName: 'Customer',
@@ -925,7 +900,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
 
   describe('API documentation', () => {
     it('documents every route of every kind, the singular PATCH aliases and the wrapper schemas', async () => {
-      const response = await request(app.http).get('/Profiles/v4/docs-json');
+      const response = await request(suite.app.http).get('/Profiles/v4/docs-json');
       expect(response.status).toBe(200);
       const { paths, components } = response.body;
       for (const [kind, singular] of KINDS) {

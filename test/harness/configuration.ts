@@ -2,7 +2,29 @@ import request from 'supertest';
 import type { TestTenant } from './session';
 import type { TestApp } from './test-app';
 
-const localized = (name: string) => [{ Locale: 'en-us', Name: name }];
+/** LocalizedFields (or LocalizedDisplayNames) with one en-us entry named `name`. */
+export const localized = (name: string) => [{ Locale: 'en-us', Name: name }];
+
+/** The Edited stamp a configuration entry answers after `userId` created or changed it. */
+export function editedBy(userId: string) {
+  const isoDate = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
+  return { CreateDate: isoDate, CreatedBy: userId, ModifiedDate: isoDate, ModifiedBy: userId };
+}
+
+/** A consent type of a create body: active, with version 1.0 in en-us. */
+export function testConsentType(TypeName: string) {
+  return {
+    TypeName,
+    IsActive: true,
+    LocalizedFields: localized(TypeName),
+    Versions: [
+      {
+        ConsentVersion: '1.0',
+        LocalizedFields: [{ ConsentLanguage: 'I agree', Locale: 'en-us', Name: TypeName }],
+      },
+    ],
+  };
+}
 
 /** The vocabulary the profile suites use, configured through the Configuration API itself. */
 export const TEST_VOCABULARY = {
@@ -87,19 +109,7 @@ export async function configureTestTenant(
       })),
     });
   }
-  await post('ConsentTypes', {
-    ConsentTypes: TEST_VOCABULARY.ConsentTypes.map((TypeName) => ({
-      TypeName,
-      IsActive: true,
-      LocalizedFields: localized(TypeName),
-      Versions: [
-        {
-          ConsentVersion: '1.0',
-          LocalizedFields: [{ ConsentLanguage: 'I agree', Locale: 'en-us', Name: TypeName }],
-        },
-      ],
-    })),
-  });
+  await post('ConsentTypes', { ConsentTypes: TEST_VOCABULARY.ConsentTypes.map(testConsentType) });
   await post('CustomFields/Text', {
     TextFields: TEST_VOCABULARY.TextFields.map((Name) => ({
       Name,

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { TenantAdminService } from '@app/auth';
-import type { TestApp } from './test-app';
+import { startTestApp, type TestApp } from './test-app';
 
 export const TOKEN_URL = '/oauth2/v1/token';
 
@@ -126,4 +126,79 @@ export async function createTestTenant(
     },
   };
   return tenant;
+}
+
+/** Requests to one client's paths (`/Profiles/v4/{clientId}<path>`) with one Authorization. */
+export interface TenantApi {
+  get(path: string): request.Test;
+  post(path: string, body: unknown): request.Test;
+  put(path: string, body: unknown): request.Test;
+  /** Sends `operations` as a JSON Patch document (application/json-patch+json). */
+  patch(path: string, operations: unknown): request.Test;
+}
+
+export function tenantApi(app: TestApp, clientId: string, authorization: string): TenantApi {
+  const url = (path: string) => `/Profiles/v4/${clientId}${path}`;
+  return {
+    get: (path) => request(app.http).get(url(path)).set('Authorization', authorization),
+    post: (path, body) =>
+      request(app.http)
+        .post(url(path))
+        .set('Authorization', authorization)
+        .send(body as object),
+    put: (path, body) =>
+      request(app.http)
+        .put(url(path))
+        .set('Authorization', authorization)
+        .send(body as object),
+    patch: (path, operations) =>
+      request(app.http)
+        .patch(url(path))
+        .set('Authorization', authorization)
+        .set('Content-Type', 'application/json-patch+json')
+        .send(JSON.stringify(operations)),
+  };
+}
+
+/**
+ * A bearer token of user `reader` in group "Config readers", which may read the tenant's
+ * configuration and nothing else (the permission tests of the configuration areas).
+ */
+export async function configReaderBearer(app: TestApp, tenant: TestTenant): Promise<string> {
+  const admin = app.api.get(TenantAdminService);
+  await admin.defineUserGroup(tenant.clientId, 'Config readers', [
+    { area: 'configuration', access: 'read' },
+  ]);
+  await admin.addUser({ clientId: tenant.clientId, userId: 'reader', group: 'Config readers' });
+  return fetchBearer(app, tenant, 'reader');
+}
+
+/** A suite's app and the tenant it works as, with the tenant administrator's bearer. */
+export interface TenantApp {
+  app: TestApp;
+  tenant: TestTenant;
+  auth: string;
+  /** The API of `clientId` as `authorization`; by default the tenant's, as its administrator. */
+  api(authorization?: string, clientId?: string): TenantApi;
+}
+
+/**
+ * Registers the set-up and tear-down of a suite that works as one tenant: beforeAll starts an
+ * app (see startTestApp) and creates the tenant, afterAll closes the app. The fields of the
+ * answer are set once the suite's first beforeAll has run.
+ */
+export function useTenantApp(options: Parameters<typeof startTestApp>[0] = {}): TenantApp {
+  const suite = {
+    api: (authorization = suite.auth, clientId = suite.tenant.clientId) =>
+      tenantApi(suite.app, clientId, authorization),
+  } as TenantApp;
+  beforeAll(async () => {
+    suite.app = await startTestApp(options);
+    suite.tenant = await createTestTenant(suite.app);
+    suite.auth = await suite.tenant.bearer();
+  });
+  afterAll(async () => {
+    await suite.app?.close();
+  });
+  return suite;
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { mongooseFeatures } from '@app/shared';
 import { AuthSettingsModule } from './auth-settings';
 import { ClientRepository } from './repositories/client.repository';
 import { OAuthClientRepository } from './repositories/oauth-client.repository';
@@ -24,12 +24,12 @@ import { TokenThrottle } from './services/token-throttle.service';
 @Module({
   imports: [
     AuthSettingsModule,
-    MongooseModule.forFeature([
-      { name: ClientAccount.name, schema: ClientAccountSchema },
-      { name: UserAccount.name, schema: UserAccountSchema },
-      { name: OAuthClient.name, schema: OAuthClientSchema },
-      { name: RevokedToken.name, schema: RevokedTokenSchema },
-    ]),
+    mongooseFeatures(
+      [ClientAccount, ClientAccountSchema],
+      [UserAccount, UserAccountSchema],
+      [OAuthClient, OAuthClientSchema],
+      [RevokedToken, RevokedTokenSchema],
+    ),
   ],
   providers: [
     ClientRepository,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { mongooseFeatures } from '@app/shared';
 import {
   ConfigClaim,
   ConfigClaimSchema,
@@ -15,12 +15,7 @@ const providers = [ConfigBookkeeping];
  * Configuration API and the profile write validation (api and worker) both use it.
  */
 @Module({
-  imports: [
-    MongooseModule.forFeature([
-      { name: ConfigStamp.name, schema: ConfigStampSchema },
-      { name: ConfigClaim.name, schema: ConfigClaimSchema },
-    ]),
-  ],
+  imports: [mongooseFeatures([ConfigStamp, ConfigStampSchema], [ConfigClaim, ConfigClaimSchema])],
   providers,
   exports: providers,
 })

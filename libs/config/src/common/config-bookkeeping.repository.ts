@@ -13,7 +13,7 @@ import {
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
-import { INT32_MAX } from './entry-request';
+import { INT32_MAX, repeatedNames } from './entry-request';
 import type { NameClaims } from './save-with-retry';
 import { configStampKey, entryIdClaimKey, entryNameClaimKey } from '../keys';
 
@@ -36,6 +36,14 @@ export const NAME_CLAIM_GRACE_MS = 2 * 60 * 1000;
  * their former names), or null when no such entry is stored.
  */
 export type NameHolder = (entryId: number) => Promise<string | string[] | null>;
+
+/** What claimUniqueNames reads of an area's entries. */
+export interface NamedEntryStore {
+  /** The stored names among `nameKeys` (textKey of each). */
+  existingNames(clientId: string, nameKeys: string[]): Promise<string[]>;
+  /** What NameHolder answers for entry `entryId` of the client. */
+  namesHeldBy(clientId: string, entryId: number): Promise<string | string[] | null>;
+}
 
 /**
  * Ids, unique names and the change stamp of a client's configuration entries. The stamp
@@ -156,6 +164,33 @@ export class ConfigBookkeeping {
       clientId,
       entryId,
     });
+  }
+
+  /**
+   * The ids of a create whose entries need new and distinct names (picklists, custom fields,
+   * consent types): 409 when a name repeats in the body or an entry of `store` holds it
+   * (messages name an entry `label`), then claimNewEntries.
+   */
+  async claimUniqueNames(
+    clientId: string,
+    kind: string,
+    label: string,
+    names: string[],
+    store: NamedEntryStore,
+  ): Promise<number[]> {
+    const repeated = repeatedNames(names);
+    if (repeated.length) {
+      throw new ConflictError(`${label} name "${repeated[0]}" is given more than once in the body`);
+    }
+    const existing = await store.existingNames(clientId, names.map(textKey));
+    if (existing.length) throw new ConflictError(`${label} "${existing[0]}" already exists`);
+    return this.claimNewEntries(
+      clientId,
+      kind,
+      names,
+      (index) => `${label} "${names[index]}" already exists`,
+      (entryId) => store.namesHeldBy(clientId, entryId),
+    );
   }
 
   /**

@@ -1,41 +1,82 @@
-import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
+import { applyDecorators, Controller, HttpCode, type Type } from '@nestjs/common';
 import {
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  type ApiOperationOptions,
+  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth } from '@app/auth';
+import { ApiAuth, type PermissionAccess } from '@app/auth';
+import { ApiIntParam, ApiStandardErrors } from '@app/shared';
+import { ApiListQuery } from './entry-request';
 import { PatchOperationDto } from './patch-operation.dto';
 
 /*
- * The three kinds of route every configuration area has, each one decorator: who may call
- * it and what it answers, so the areas' controllers say only what differs.
+ * The kinds of route every configuration area has, each one decorator: who may call it, its
+ * path id and what it answers, so the areas' controllers say only what differs.
  */
 
-/** A read: configuration read permission, 200 with `ok`. */
-export function ConfigRead(operation: ApiOperationOptions, ok: Type<unknown>): MethodDecorator {
+/** The 409 of a create whose names must be new and distinct. */
+export const NAME_TAKEN_OR_REPEATED = 'A name exists already or is given twice in the body';
+
+/** A configuration controller at `path`: its tag, the 400 of every route and a shared 404. */
+export function ConfigController(
+  path: string,
+  options: { tag?: string; notFound?: string } = {},
+): ClassDecorator {
   return applyDecorators(
-    ApiAuth('configuration', 'read'),
-    ApiOperation(operation),
-    ApiOkResponse({ type: ok }),
+    ApiTags(options.tag ?? 'Configuration'),
+    ApiStandardErrors({ notFound: options.notFound }),
+    Controller(path),
   );
 }
 
-/** A create of entries: configuration write permission, 201 with `created`, 409 `conflict`. */
+/** What a configuration route documents besides its answers. */
+export interface ConfigRouteDocs {
+  summary: string;
+  description?: string;
+  /** The int32 path id of the entry (EntryIdParam): its name, or name and description. */
+  id?: string | { name: string; description: string };
+  /** A 404 of this route, besides the controller's. */
+  notFound?: string;
+}
+
+type OkRouteDocs = ConfigRouteDocs & { ok: Type<unknown> };
+
+/** A read: configuration read permission, 200 with `ok`. */
+export function ConfigRead(docs: OkRouteDocs): MethodDecorator {
+  return answersOk('read', docs);
+}
+
+/** Another change of one entry (a PUT, say): configuration write permission, 200 with `ok`. */
+export function ConfigWrite(docs: OkRouteDocs): MethodDecorator {
+  return answersOk('write', docs);
+}
+
+/**
+ * A list of entries: configuration read permission, the `Id` query and, unless `locale` is
+ * false, the `locale` query (what ListQueryParam reads); 200 with `ok`.
+ */
+export function ConfigList(docs: OkRouteDocs & { locale?: boolean }): MethodDecorator {
+  return applyDecorators(ConfigRead(docs), ApiListQuery({ locale: docs.locale }));
+}
+
+/**
+ * A create of entries: configuration write permission, 201 with `created`, 409 `conflict`
+ * (by default: a name taken or repeated). `body` documents a body the explorer cannot see
+ * (one validated by a pipe of its own).
+ */
 export function ConfigCreate(
-  operation: ApiOperationOptions,
-  created: Type<unknown>,
-  conflict: string,
+  docs: ConfigRouteDocs & { created: Type<unknown>; conflict?: string; body?: Type<unknown> },
 ): MethodDecorator {
   return applyDecorators(
     HttpCode(201),
-    ApiAuth('configuration', 'write'),
-    ApiOperation(operation),
-    ApiCreatedResponse({ type: created }),
-    ApiConflictResponse({ description: conflict }),
+    ...routeDocs('write', docs),
+    ...(docs.body ? [ApiBody({ type: docs.body })] : []),
+    ApiCreatedResponse({ type: docs.created }),
+    ApiConflictResponse({ description: docs.conflict ?? NAME_TAKEN_OR_REPEATED }),
   );
 }
 
@@ -43,16 +84,32 @@ export function ConfigCreate(
  * A PATCH of one entry: configuration write permission, a JSON array of operations, 200
  * with `ok`, 409 `conflict`.
  */
-export function ConfigPatch(
-  operation: ApiOperationOptions,
-  ok: Type<unknown>,
-  conflict: string,
-): MethodDecorator {
+export function ConfigPatch(docs: OkRouteDocs & { conflict: string }): MethodDecorator {
   return applyDecorators(
-    ApiAuth('configuration', 'write'),
-    ApiOperation(operation),
+    answersOk('write', docs),
     ApiBody({ type: [PatchOperationDto] }),
-    ApiOkResponse({ type: ok }),
-    ApiConflictResponse({ description: conflict }),
+    ApiConflictResponse({ description: docs.conflict }),
   );
+}
+
+function answersOk(access: PermissionAccess, docs: OkRouteDocs): MethodDecorator {
+  return applyDecorators(...routeDocs(access, docs), ApiOkResponse({ type: docs.ok }));
+}
+
+/** Who may call the route (configuration `access`) and what it documents besides answers. */
+function routeDocs(
+  access: PermissionAccess,
+  { summary, description, id, notFound }: ConfigRouteDocs,
+): MethodDecorator[] {
+  const decorators: MethodDecorator[] = [
+    ApiAuth('configuration', access),
+    ApiOperation({ summary, description }),
+  ];
+  if (id !== undefined) {
+    decorators.push(
+      typeof id === 'string' ? ApiIntParam(id) : ApiIntParam(id.name, id.description),
+    );
+  }
+  if (notFound) decorators.push(ApiNotFoundResponse({ description: notFound }));
+  return decorators;
 }

@@ -1,10 +1,12 @@
 import {
+  applyDecorators,
   createParamDecorator,
   type ExecutionContext,
   type PipeTransform,
   type Type as ClassType,
 } from '@nestjs/common';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { ApiQuery } from '@nestjs/swagger';
 import {
   describeValidationErrors,
   type EditedDto,
@@ -53,6 +55,17 @@ export const ListQueryParam = createParamDecorator((_: unknown, ctx: ExecutionCo
   const request = ctx.switchToHttp().getRequest<{ query?: Record<string, unknown> }>();
   return parseListQuery(request.query ?? {});
 });
+
+/** Documents the `Id` query of a list (ListQueryParam, parseIdQuery), and `locale` unless told not to. */
+export function ApiListQuery(options: { locale?: boolean } = {}): MethodDecorator {
+  const decorators = [
+    ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' }),
+  ];
+  if (options.locale !== false) {
+    decorators.push(ApiQuery({ name: 'locale', required: false, example: 'en-us' }));
+  }
+  return applyDecorators(...decorators);
+}
 
 export function parseListQuery(query: Record<string, unknown>): ListQuery {
   const raw: Record<string, string> = {};

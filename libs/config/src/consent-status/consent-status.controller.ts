@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiAuth } from '@app/auth';
+import { ApiTags } from '@nestjs/swagger';
+import { ConfigRead } from '../common/config-route.decorators';
 import { ConsentStatus } from './consent-status';
 import { ConsentStatusListDto } from './consent-status.dto';
 
@@ -8,9 +8,7 @@ import { ConsentStatusListDto } from './consent-status.dto';
 @Controller(':clientId/ConsentStatus')
 export class ConsentStatusController {
   @Get()
-  @ApiAuth('configuration', 'read')
-  @ApiOperation({ summary: 'The consent statuses and their values' })
-  @ApiOkResponse({ type: ConsentStatusListDto })
+  @ConfigRead({ summary: 'The consent statuses and their values', ok: ConsentStatusListDto })
   list(): ConsentStatusListDto {
     return {
       ConsentStatus: Object.entries(ConsentStatus)

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { mongooseFeatures } from '@app/shared';
 import { ConfigurationCoreModule } from '../configuration-core.module';
 import { CreateConsentTypesHandler } from './commands/create-consent-types/create-consent-types.handler';
 import { PublishConsentVersionHandler } from './commands/publish-consent-version/publish-consent-version.handler';
@@ -19,10 +19,7 @@ import { GetConsentTypeHistoryHandler } from './queries/get-consent-type-history
 @Module({
   imports: [
     ConfigurationCoreModule,
-    MongooseModule.forFeature([
-      { name: StoredConsentType.name, schema: ConsentTypeSchema },
-      { name: ConfigEvent.name, schema: ConfigEventSchema },
-    ]),
+    mongooseFeatures([StoredConsentType, ConsentTypeSchema], [ConfigEvent, ConfigEventSchema]),
   ],
   controllers: [ConsentTypesController],
   providers: [

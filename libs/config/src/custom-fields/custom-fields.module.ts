@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { mongooseFeatures } from '@app/shared';
 import { ConfigurationCoreModule } from '../configuration-core.module';
 import { PicklistsModule } from '../picklists/picklists.module';
 import { CreateCustomFieldsHandler } from './commands/create-custom-fields/create-custom-fields.handler';
@@ -17,7 +17,7 @@ import { GetUpdateRulesHandler } from './queries/get-update-rules/get-update-rul
   imports: [
     ConfigurationCoreModule,
     PicklistsModule,
-    MongooseModule.forFeature([{ name: StoredCustomField.name, schema: CustomFieldSchema }]),
+    mongooseFeatures([StoredCustomField, CustomFieldSchema]),
   ],
   controllers: [CustomFieldsController],
   providers: [

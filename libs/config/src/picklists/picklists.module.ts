@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { mongooseFeatures } from '@app/shared';
 import { ConfigurationCoreModule } from '../configuration-core.module';
 import { CreatePicklistsHandler } from './commands/create-picklists/create-picklists.handler';
 import { UpdatePicklistHandler } from './commands/update-picklist/update-picklist.handler';
@@ -11,10 +11,7 @@ import { GetPicklistsHandler } from './queries/get-picklists/get-picklists.handl
 
 /** Picklists: controllers, use cases and repositories of this configuration area. */
 @Module({
-  imports: [
-    ConfigurationCoreModule,
-    MongooseModule.forFeature([{ name: StoredPicklist.name, schema: PicklistSchema }]),
-  ],
+  imports: [ConfigurationCoreModule, mongooseFeatures([StoredPicklist, PicklistSchema])],
   controllers: [PicklistsController],
   providers: [
     PicklistRepository,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { mongooseFeatures } from '@app/shared';
 import { ConfigurationCoreModule } from '../configuration-core.module';
 import { StoredProgramGroup, StoredProgramGroupSchema } from './domain/program-group.schema';
 import { StoredProgram, StoredProgramSchema } from './domain/program.schema';
@@ -16,10 +16,10 @@ const providers = [ProgramRepository, ProgramGroupRepository, ProgramCatalog];
 @Module({
   imports: [
     ConfigurationCoreModule,
-    MongooseModule.forFeature([
-      { name: StoredProgram.name, schema: StoredProgramSchema },
-      { name: StoredProgramGroup.name, schema: StoredProgramGroupSchema },
-    ]),
+    mongooseFeatures(
+      [StoredProgram, StoredProgramSchema],
+      [StoredProgramGroup, StoredProgramGroupSchema],
+    ),
   ],
   providers,
   exports: providers,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { mongooseFeatures } from '@app/shared';
 import {
   StoredTypeEntry,
   StoredTypeEntrySchema,
@@ -18,10 +18,7 @@ const providers = [TypeEntryRepository, TypeDefaultRepository, TypeCatalog];
  */
 @Module({
   imports: [
-    MongooseModule.forFeature([
-      { name: StoredTypeEntry.name, schema: StoredTypeEntrySchema },
-      { name: TypeDefault.name, schema: TypeDefaultSchema },
-    ]),
+    mongooseFeatures([StoredTypeEntry, StoredTypeEntrySchema], [TypeDefault, TypeDefaultSchema]),
   ],
   providers,
   exports: providers,

@@ -199,6 +199,108 @@ describe('settleConsent', () => {
     ).toMatchObject({ ConsentDate: at, Expired: false, ConsentVersion: '1.0' });
   });
 
+  it('keeps a ConsentDate sent with a status change', () => {
+    const revoked = settleConsent(
+      undefined,
+      { ConsentStatus: Revoked, ConsentVersion: '1.0', ConsentDate: at },
+      noExpiry,
+      at,
+    );
+    const regranted = settleConsent(
+      revoked,
+      { ...revoked, ConsentStatus: Granted, ConsentDate: '2026-01-02T03:04:05Z' },
+      noExpiry,
+      '2026-03-02T00:00:00.000Z',
+    );
+    expect(regranted).toMatchObject({
+      ConsentStatus: Granted,
+      ConsentDate: '2026-01-02T03:04:05Z',
+    });
+  });
+
+  it('stores the latest version when ConsentVersion is omitted, and keeps the stored one on later writes', () => {
+    const { NotSet } = ConsentStatus;
+    expect(
+      settleConsent<ConsentRecord>(undefined, { ConsentStatus: NotSet }, terms, at).ConsentVersion,
+    ).toBe('2.0');
+    const older = settleConsent(
+      undefined,
+      { ConsentStatus: NotSet, ConsentVersion: '1.0' },
+      terms,
+      at,
+    );
+    // A merge restates the stored fields; a PUT names only what it sends.
+    for (const written of [{ ...older, ConsentStatus: Granted }, { ConsentStatus: Granted }]) {
+      expect(settleConsent<ConsentRecord>(older, written, terms, at).ConsentVersion).toBe('1.0');
+    }
+  });
+
+  it("sets ExpirationDate from the version's ExpirationInDays, ignoring a sent one", () => {
+    expect(
+      settleConsent(
+        undefined,
+        {
+          ConsentStatus: Granted,
+          ConsentVersion: '1.0',
+          ConsentDate: '2030-05-01T00:00:00Z',
+          ExpirationDate: '2099-01-01T00:00:00Z',
+        },
+        terms,
+        at,
+      ),
+    ).toMatchObject({
+      ConsentDate: '2030-05-01T00:00:00Z',
+      ExpirationDate: '2030-05-31T00:00:00.000Z',
+      Expired: false,
+    });
+    expect(
+      settleConsent(undefined, { ConsentStatus: Granted, ConsentVersion: '2.0' }, terms, at),
+    ).toMatchObject({
+      ConsentDate: at,
+      ExpirationDate: '2027-03-01T10:00:00.000Z',
+      Expired: false,
+    });
+  });
+
+  it('stores no ExpirationDate for a version without ExpirationInDays unless the writer sends one', () => {
+    const plain = settleConsent<ConsentRecord>(
+      undefined,
+      { ConsentStatus: Granted, ConsentVersion: '1.0' },
+      noExpiry,
+      at,
+    );
+    expect(plain).not.toHaveProperty('ExpirationDate');
+    expect(plain.Expired).toBe(false);
+    const dated = settleConsent(
+      undefined,
+      { ConsentStatus: Granted, ConsentVersion: '1.0', ExpirationDate: '2099-01-01T00:00:00Z' },
+      noExpiry,
+      at,
+    );
+    expect(dated).toMatchObject({ ExpirationDate: '2099-01-01T00:00:00Z', Expired: false });
+    // A new answer without a date of its own drops the old answer's date.
+    expect(
+      settleConsent(dated, { ...dated, ConsentStatus: Revoked }, noExpiry, at),
+    ).not.toHaveProperty('ExpirationDate');
+  });
+
+  it('marks a back-dated consent already past its expiry as expired, and a renewal clears it', () => {
+    const backDated = settleConsent(
+      undefined,
+      { ConsentStatus: Granted, ConsentVersion: '1.0', ConsentDate: '2020-01-01T00:00:00Z' },
+      terms,
+      at,
+    );
+    expect(backDated).toMatchObject({ ExpirationDate: '2020-01-31T00:00:00.000Z', Expired: true });
+    const renewed = settleConsent(
+      backDated,
+      { ...backDated, ConsentStatus: Granted, ConsentDate: '2030-01-01T00:00:00Z' },
+      terms,
+      at,
+    );
+    expect(renewed).toMatchObject({ ExpirationDate: '2030-01-31T00:00:00.000Z', Expired: false });
+  });
+
   it('leaves the flags alone for an unknown type', () => {
     expect(settleConsent(undefined, { ConsentStatus: Granted }, undefined, at)).toEqual({
       ConsentStatus: Granted,

@@ -92,7 +92,113 @@ describe('consentTransitionProblems', () => {
   it('checks a create against nothing stored', () => {
     expect(
       consentTransitionProblems({ Consents: [{ ConsentType: 'Terms', ConsentStatus: 3 }] }),
-    ).toHaveLength(1);
+    ).toEqual([
+      'Consents[0].ConsentStatus (ConsentType "Terms"): no consent → Revoked (3) is not allowed: the consent was never granted, so there is nothing to revoke',
+    ]);
+  });
+
+  describe('a refusal from each stored status, on the profile and on a contact element', () => {
+    const email = 'refused@example.com';
+    const current = {
+      Consents: [
+        { ConsentType: 'Terms', ConsentStatus: 1, IsActive: true },
+        { ConsentType: 'Mail', ConsentStatus: 2, IsActive: true },
+        { ConsentType: 'Email', ConsentStatus: 4, IsActive: true },
+        { ConsentType: 'Sms', ConsentStatus: 3, IsActive: true },
+      ],
+      Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 2 }] }],
+    } as unknown as ProfileData;
+    it.each([
+      [
+        { Consents: [{ ConsentType: 'Terms', ConsentStatus: 2 }] },
+        'Consents[0].ConsentStatus (ConsentType "Terms"): Granted (1) → Denied (2) is not allowed',
+      ],
+      [
+        { Consents: [{ ConsentType: 'Terms', ConsentStatus: null }] },
+        'Consents[0].ConsentStatus (ConsentType "Terms"): Granted (1) → NotSet (4) is not allowed',
+      ],
+      [
+        { Consents: [{ ConsentType: 'Mail', ConsentStatus: 3 }] },
+        'Consents[0].ConsentStatus (ConsentType "Mail"): Denied (2) → Revoked (3) is not allowed',
+      ],
+      [
+        { Consents: [{ ConsentType: 'Email', ConsentStatus: 3 }] },
+        'Consents[0].ConsentStatus (ConsentType "Email"): NotSet (4) → Revoked (3) is not allowed',
+      ],
+      [
+        { Consents: [{ ConsentType: 'Sms', ConsentStatus: 2 }] },
+        'Consents[0].ConsentStatus (ConsentType "Sms"): Revoked (3) → Denied (2) is not allowed',
+      ],
+      [
+        { Consents: [{ ConsentType: 'Marketing', ConsentStatus: 3 }] },
+        'Consents[0].ConsentStatus (ConsentType "Marketing"): no consent → Revoked (3) is not allowed',
+      ],
+      [
+        {
+          Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 3 }] }],
+        },
+        'Emails[0].Consents[0].ConsentStatus (ConsentType "Email"): Denied (2) → Revoked (3) is not allowed',
+      ],
+    ])('refuses %j', (body, message) => {
+      expect(consentTransitionProblems(body, current)).toEqual([expect.stringContaining(message)]);
+    });
+  });
+
+  it('allows a walk through every allowed transition, on the profile and on a contact element', () => {
+    const email = 'walk@example.com';
+    const write = (before: ProfileData | undefined, body: Record<string, unknown>) => {
+      expect(consentTransitionProblems(body, before)).toEqual([]);
+      return consentDataRule(
+        before,
+        applyProfileWrite(before, body, before ? 'merge' : 'overwrite', ctx),
+        vocabulary,
+        ctx,
+      );
+    };
+    const statuses = (data: ProfileData) => ({
+      profile: Object.fromEntries(data.Consents.map((c) => [c.ConsentType, c.ConsentStatus])),
+      email: Object.fromEntries(
+        data.Emails[0].Consents.map((c) => [c.ConsentType, c.ConsentStatus]),
+      ),
+    });
+    // new → NotSet, new → Denied, new → Granted.
+    let data = write(undefined, {
+      CustomerType: 'Customer',
+      Consents: [
+        { ConsentType: 'Terms', ConsentStatus: 4 },
+        { ConsentType: 'Mail', ConsentStatus: 2 },
+        { ConsentType: 'Sms', ConsentStatus: 1 },
+        { ConsentType: 'Marketing', ConsentStatus: 4 },
+      ],
+      Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 4 }] }],
+    });
+    // Terms: NotSet → Denied → Granted → Granted → Revoked → Granted.
+    // Marketing: NotSet → Granted. The email consent follows Terms.
+    for (const [terms, marketing] of [[2, 1], [1], [1], [3], [1]]) {
+      const Consents = [{ ConsentType: 'Terms', ConsentStatus: terms }];
+      if (marketing) Consents.push({ ConsentType: 'Marketing', ConsentStatus: marketing });
+      data = write(data, {
+        Consents,
+        Emails: [
+          { EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: terms }] },
+        ],
+      });
+      expect(statuses(data).profile.Terms).toBe(terms);
+      expect(statuses(data).email.Email).toBe(terms);
+    }
+    // Mail: Denied → Granted → Revoked → Granted; Sms stays Granted (restated).
+    for (const mail of [1, 3, 1]) {
+      data = write(data, {
+        Consents: [
+          { ConsentType: 'Mail', ConsentStatus: mail },
+          { ConsentType: 'Sms', ConsentStatus: 1 },
+        ],
+      });
+    }
+    expect(statuses(data)).toEqual({
+      profile: { Terms: 1, Mail: 1, Sms: 1, Marketing: 1 },
+      email: { Email: 1 },
+    });
   });
 });
 

@@ -182,6 +182,148 @@ describe('archivePreferences: scope rules', () => {
   });
 });
 
+describe('archivePreferences: what each item selects on a profile with two emails of one type', () => {
+  // Program 1 (a filter per channel: 10 Solicit, 11 Email, 12 Text/SMS, 13 Phone, 14 Mail)
+  // and program 2 (21 Email).
+  const news = (FilterId: string, ChannelId: string, extra: object = {}) =>
+    pref('1', FilterId, { ChannelId, ...extra });
+  const offers = pref('2', '21');
+  const stored = () =>
+    applyProfileWrite(
+      undefined,
+      {
+        CustomerType: 'Customer',
+        ProfilePreferences: [news('10', 'Solicit')],
+        Emails: [
+          {
+            EmailAddress: 'ann@example.com',
+            EmailAddressType: 'Personal',
+            EmailPreferences: [
+              news('11', 'Email', { PreferenceAttributes: [{ Key: 'Topic', Value: 'News' }] }),
+              offers,
+            ],
+          },
+          {
+            EmailAddress: 'bob@example.com',
+            EmailAddressType: 'Personal',
+            EmailPreferences: [news('11', 'Email'), offers],
+          },
+        ],
+        PhoneNumbers: [
+          {
+            PhoneNumber: '+1 (555) 010-2030',
+            PhoneType: 'Mobile',
+            PhonePreferences: [news('12', 'Text/SMS'), news('13', 'Phone')],
+          },
+        ],
+        Addresses: [
+          {
+            AddressType: 'Home',
+            Address1: '1 Main Street',
+            PostalCode: 'AB1 2CD',
+            City: 'Springfield',
+            AddressPreferences: [news('14', 'Mail')],
+          },
+        ],
+      },
+      'overwrite',
+      t1,
+    );
+  const every = [
+    'profile:1/10',
+    'ann@example.com:1/11',
+    'ann@example.com:2/21',
+    'bob@example.com:1/11',
+    'bob@example.com:2/21',
+    '+1 (555) 010-2030:1/12',
+    '+1 (555) 010-2030:1/13',
+    'Home:1/14',
+  ];
+  const archiving = (request: object) =>
+    archivePreferences(stored(), request as ArchivePreferencesWrite, everything, t2);
+
+  it.each([
+    [
+      'a type alone archives the preferences of every element of that type, on all filters',
+      { Emails: [{ EmailAddressType: 'personal' }] },
+      [
+        'ann@example.com:1/11',
+        'ann@example.com:2/21',
+        'bob@example.com:1/11',
+        'bob@example.com:2/21',
+      ],
+    ],
+    [
+      'type and value archive that element on all its filters (emails compare case-insensitively)',
+      { Emails: [{ EmailAddressType: 'Personal', EmailAddress: ' ANN@Example.com ' }] },
+      ['ann@example.com:1/11', 'ann@example.com:2/21'],
+    ],
+    [
+      'type, value and FilterId archive only that filter (phones compare by digits)',
+      {
+        PhoneNumbers: [
+          {
+            PhoneType: 'Mobile',
+            PhoneNumber: '1.555.010.2030',
+            PhoneNumberNumeric: 1,
+            FilterId: '12',
+          },
+        ],
+        Emails: [{ EmailAddressType: 'Personal', EmailAddress: 'bob@example.com', FilterId: '21' }],
+      },
+      ['+1 (555) 010-2030:1/12', 'bob@example.com:2/21'],
+    ],
+    [
+      'a value alone archives that element under any type',
+      { Emails: [{ EmailAddress: 'bob@example.com' }] },
+      ['bob@example.com:1/11', 'bob@example.com:2/21'],
+    ],
+    [
+      'addresses by their key (AddressType, Address1, PostalCode) and profile preferences by filter',
+      {
+        Addresses: [{ AddressType: 'HOME', Address1: '1 main  street', PostalCode: 'ab12cd' }],
+        ProfilePreferences: [{ FilterId: '10' }],
+      },
+      ['Home:1/14', 'profile:1/10'],
+    ],
+  ])('%s', (_case, request, archived) => {
+    expect(activeOnes(archiving(request))).toEqual(
+      every.filter((name) => !archived.includes(name)),
+    );
+  });
+
+  it('a type the element does not have selects nothing: the data comes back as it was', () => {
+    const data = stored();
+    const request = {
+      Emails: [{ EmailAddressType: 'Work', EmailAddress: 'ann@example.com' }],
+      Addresses: [{ AddressType: 'Home', PostalCode: 'ZZ9 9ZZ' }],
+    };
+    expect(archivePreferences(data, request, everything, t2)).toBe(data);
+  });
+
+  it('GlobalDeactivate archives every preference with its reason; the contact elements stay', () => {
+    const data = archiving({ GlobalDeactivate: true, Reason_Code: 'GDPR' });
+    expect(activeOnes(data)).toEqual([]);
+    const all = [
+      ...data.ProfilePreferences,
+      ...data.Emails.flatMap((e) => e.EmailPreferences),
+      ...data.PhoneNumbers.flatMap((p) => p.PhonePreferences),
+      ...data.Addresses.flatMap((a) => a.AddressPreferences),
+    ];
+    expect(all).toHaveLength(every.length);
+    for (const preference of all) {
+      expect(preference.PreferenceAttributes).toContainEqual({
+        Key: '$Reason_Code',
+        Value: 'GDPR',
+      });
+      expect(preference.LastModifiedDate).toBe(t2.at);
+    }
+    expect(data.Emails.map((e) => e.IsActive)).toEqual([true, true]);
+    expect(data.PhoneNumbers.map((p) => p.IsActive)).toEqual([true]);
+    expect(data.Addresses.map((a) => a.IsActive)).toEqual([true]);
+  });
+});
+
 describe('archivePreferences: what an archived preference looks like', () => {
   it('is inactive, stamped with the write time and keeps its other fields', () => {
     const before = profileData();
@@ -311,12 +453,21 @@ describe('archiveRequestProblems', () => {
   });
 
   it('refuses a body that archives nothing', () => {
-    for (const body of [{}, { GlobalDeactivate: false }, { Reason_Code: 'X', Emails: [] }]) {
+    for (const body of [
+      {},
+      { GlobalDeactivate: false },
+      { GlobalDeactivate: false, Reason_Code: 'X' },
+      { Emails: [] },
+      { Reason_Code: 'X', Emails: [] },
+    ]) {
       expect(archiveRequestProblems(body)).toEqual([expect.stringContaining('Nothing to archive')]);
     }
   });
 
   it('refuses an item that names nothing, naming the item and the fields it may give', () => {
+    expect(archiveRequestProblems({ Emails: [{ Reason_Code: 'X' }] })).toEqual([
+      'Emails[0] selects nothing: give at least one of EmailAddressType, EmailAddress, FilterId',
+    ]);
     expect(
       archiveRequestProblems({
         GlobalDeactivate: true,

@@ -85,7 +85,11 @@ describe('preferenceProblems', () => {
       'ProgramId (value "9") names no program',
     ],
     ['a program named by text', pref('10', 'Email', { ProgramId: 'News' }), 'names no program'],
-    ['an inactive program', pref('20', 'Email', { ProgramId: '2' }), 'is an inactive program'],
+    [
+      'an inactive program',
+      pref('20', 'Email', { ProgramId: '2' }),
+      'ProgramId (value "2") is an inactive program',
+    ],
     ['an unknown filter', pref('99', 'Email'), 'FilterId (value "99") names no filter'],
     [
       'a filter of another program',
@@ -256,6 +260,35 @@ describe('preferenceDataRule', () => {
     expect(emailPrefs(optOutCustomer)[0]).not.toHaveProperty('ExpirationDate');
   });
 
+  // Filter 10: opt-in 365 days (customer) / 30 (not); opt-out none / 10.
+  it.each([
+    ['Customer', 1, '2027-01-01T00:00:00.000Z'],
+    ['customer', 2, undefined],
+    ['Prospect', 1, '2026-01-31T00:00:00.000Z'],
+    ['Prospect', 2, '2026-01-11T00:00:00.000Z'],
+  ])(
+    'dates a %s preference of type %s by the filter days for its customer kind: %s',
+    (CustomerType, PreferenceType, expiration) => {
+      const data = after(undefined, {
+        ...withEmail(pref('10', 'Email', { PreferenceType })),
+        CustomerType,
+      });
+      expect(emailPrefs(data)[0].PreferenceStatus).toBe('Active');
+      if (expiration === undefined)
+        expect(emailPrefs(data)[0]).not.toHaveProperty('ExpirationDate');
+      else expect(emailPrefs(data)[0].ExpirationDate).toBe(expiration);
+    },
+  );
+
+  it('gives no ExpirationDate on a filter without days', () => {
+    const data = after(undefined, {
+      CustomerType: 'Customer',
+      ProfilePreferences: [pref('13', 'Solicit', { PreferenceType: 1 })],
+    });
+    expect(data.ProfilePreferences[0].PreferenceStatus).toBe('Active');
+    expect(data.ProfilePreferences[0]).not.toHaveProperty('ExpirationDate');
+  });
+
   it('keeps a sent ExpirationDate earlier than the computed one, ignores a later one', () => {
     const early = after(
       undefined,
@@ -272,6 +305,22 @@ describe('preferenceDataRule', () => {
       withEmail(pref('14', 'Email', { ExpirationDate: '2030-01-01' })),
     );
     expect(emailPrefs(noDays)[0].ExpirationDate).toBe('2030-01-01');
+  });
+
+  it('on a stored preference too: an earlier sent date is kept, a later one recomputes from the write', () => {
+    const first = after(undefined, withEmail(pref('10', 'Email', { PreferenceType: 1 })));
+    const early = after(
+      first,
+      withEmail(pref('10', 'Email', { ExpirationDate: '2026-01-02T00:00:00.000Z' })),
+      '2026-06-01T00:00:00.000Z',
+    );
+    expect(emailPrefs(early)[0].ExpirationDate).toBe('2026-01-02T00:00:00.000Z');
+    const late = after(
+      early,
+      withEmail(pref('10', 'Email', { ExpirationDate: '2040-01-01T00:00:00.000Z' })),
+      '2026-07-01T00:00:00.000Z',
+    );
+    expect(emailPrefs(late)[0].ExpirationDate).toBe('2027-07-01T00:00:00.000Z');
   });
 
   it('recomputes a changed preference from the write time, leaves an unchanged one alone', () => {

@@ -140,6 +140,19 @@ describe('checkAgainstConfiguration', () => {
     ]);
   });
 
+  it('names a consent version the type does not have, in a merge too', () => {
+    const body = {
+      Consents: [{ ConsentType: 'Marketing', ConsentVersion: '9.9', ConsentStatus: 1 }],
+    };
+    const current = applyProfileWrite(undefined, valid, 'overwrite', {
+      at: '2026-01-01T00:00:00.000Z',
+      userId: 'u',
+    });
+    expect(checkAgainstConfiguration(body, vocabulary(), NO_RULES, 'merge', current)).toEqual([
+      'Consents[0].ConsentVersion (value "9.9") names no version of consent type "Marketing" of this account',
+    ]);
+  });
+
   it('checks custom field values and update rules against the stored value', () => {
     const current = applyProfileWrite(undefined, valid, 'overwrite', { at: 't', userId: 'u' });
     expect(

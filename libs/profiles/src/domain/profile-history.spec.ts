@@ -279,6 +279,55 @@ describe('historyEntries', () => {
     expect([...store.values()]).toEqual(first.entries);
   });
 
+  it('records each consent status change once, on the profile and on a contact element; a restatement records nothing', () => {
+    const email = 'walk@example.com';
+    const writes: Record<string, unknown>[] = [
+      {
+        CustomerType: 'Customer',
+        Consents: [
+          { ConsentType: 'Terms', ConsentStatus: 4 },
+          { ConsentType: 'Mail', ConsentStatus: 2 },
+          { ConsentType: 'Sms', ConsentStatus: 1 },
+          { ConsentType: 'Marketing', ConsentStatus: 4 },
+        ],
+        Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 4 }] }],
+      },
+      ...[[2, 1], [1], [1], [3], [1]].map(([terms, marketing]) => ({
+        Consents: [
+          { ConsentType: 'Terms', ConsentStatus: terms },
+          ...(marketing ? [{ ConsentType: 'Marketing', ConsentStatus: marketing }] : []),
+        ],
+        Emails: [
+          { EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: terms }] },
+        ],
+      })),
+      ...[1, 3, 1].map((mail) => ({
+        Consents: [
+          { ConsentType: 'Mail', ConsentStatus: mail },
+          { ConsentType: 'Sms', ConsentStatus: 1 },
+        ],
+      })),
+    ];
+    let profile = profileOf(undefined, 0);
+    const recorded: HistoryEntry[] = [];
+    writes.forEach((body, index) => {
+      const at = new Date(Date.parse(T1) + index * 1000).toISOString();
+      const result = apply(profile, body, index ? 'merge' : 'create', index + 1, at);
+      profile = result.after;
+      recorded.push(...result.entries);
+    });
+    const consents = recorded.filter((entry) => entry.category === 'consent');
+    const ofType = (type: string, inEmail = false) =>
+      consents
+        .filter((entry) => entry.snapshot.ConsentType === type && !!entry.container === inEmail)
+        .map((entry) => entry.snapshot.ConsentStatus);
+    expect(ofType('Terms')).toEqual([4, 2, 1, 3, 1]);
+    expect(ofType('Mail')).toEqual([2, 1, 3, 1]);
+    expect(ofType('Sms')).toEqual([1]);
+    expect(ofType('Marketing')).toEqual([4, 1]);
+    expect(ofType('Email', true)).toEqual([4, 2, 1, 3, 1]);
+  });
+
   it('records nothing for a tag removal or a delete', () => {
     const { after } = created();
     const untagged: Profile = {

@@ -115,6 +115,52 @@ describe('applyProfileWrite', () => {
     expect(data.CustomFields[0]).toMatchObject({ Name: 'tier', Value: 'Gold', IsActive: false });
   });
 
+  describe('an archived preference named again', () => {
+    const email = { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'F1', PreferenceType: 1 };
+    const solicit = { ProgramId: 'P1', ChannelId: 'Solicit', FilterId: 'S1', PreferenceType: 1 };
+    const topic = [{ Key: 'Topic', Value: 'News' }];
+    const body = {
+      CustomerType: 'Customer',
+      ProfilePreferences: [solicit],
+      Emails: [
+        {
+          EmailAddress: 'ann@example.com',
+          EmailPreferences: [{ ...email, PreferenceAttributes: topic }],
+        },
+      ],
+    };
+    /** Both preferences archived (inactive, with the archival's reason). */
+    function archived(): ProfileData {
+      const data = applyProfileWrite(undefined, body, 'overwrite', t1);
+      for (const preference of [data.ProfilePreferences[0], data.Emails[0].EmailPreferences[0]]) {
+        preference.IsActive = false;
+        preference.PreferenceAttributes = [
+          ...(preference.PreferenceAttributes ?? []),
+          { Key: '$Reason_Code', Value: 'GONE' },
+        ];
+      }
+      return data;
+    }
+
+    it('comes back when a later overwrite restates it, without its archival reason', () => {
+      const data = applyProfileWrite(archived(), body, 'overwrite', t2);
+      expect(data.ProfilePreferences[0].IsActive).toBe(true);
+      expect(data.Emails[0].EmailPreferences[0]).toMatchObject({
+        IsActive: true,
+        PreferenceAttributes: topic,
+      });
+    });
+
+    it('comes back when a later merge names it; what the merge does not name stays archived', () => {
+      const data = applyProfileWrite(archived(), { Emails: body.Emails }, 'merge', t2);
+      expect(data.Emails[0].EmailPreferences[0]).toMatchObject({
+        IsActive: true,
+        PreferenceAttributes: topic,
+      });
+      expect(data.ProfilePreferences[0].IsActive).toBe(false);
+    });
+  });
+
   it('merge matches tags by name, case-insensitively', () => {
     const data = applyProfileWrite(
       created(),

@@ -1,8 +1,8 @@
 import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { MongooseModule } from '@nestjs/mongoose';
 import { ClockModule } from '../clock';
+import { mongooseFeatures } from '../database/mongoose-features';
 import { Settings } from '../settings/settings';
 import { JOB_DEFINITIONS, type JobDefinition } from './job-definition';
 import { JobQueue } from './job-queue.service';
@@ -24,7 +24,7 @@ const bullImports = [
   BullModule.registerQueue({ name: JOBS_QUEUE }, { name: BULK_JOBS_QUEUE }),
   // The Clock every scheduled job reads; global, so both apps get one through here.
   ClockModule,
-  MongooseModule.forFeature([{ name: JobRun.name, schema: JobRunSchema }]),
+  mongooseFeatures([JobRun, JobRunSchema]),
 ];
 
 /**

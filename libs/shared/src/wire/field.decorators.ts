@@ -1,17 +1,23 @@
 import { applyDecorators, Type as ClassType } from '@nestjs/common';
-import { ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsInt,
   IsOptional,
   IsString,
+  Matches,
+  Max,
   MaxLength,
+  Min,
   ValidateNested,
 } from 'class-validator';
+import { INT32_MAX } from '../validation/query-values';
 
 /*
- * The field shapes the profile DTOs repeat: each validates and documents at once, so the
+ * The field shapes the DTOs repeat: each validates and documents at once, so the
  * OpenAPI document and the checks cannot drift apart.
  */
 
@@ -46,5 +52,56 @@ export function NestedArray(type: () => ClassType<unknown>): PropertyDecorator {
     IsArray(),
     ValidateNested({ each: true }),
     Type(type),
+  );
+}
+
+/** A required, non-empty array of nested elements, each validated as `type()`. */
+export function RequiredNestedArray(
+  type: () => ClassType<unknown>,
+  options: ApiPropertyOptions = {},
+): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: () => type(), isArray: true, ...options } as ApiPropertyOptions),
+    IsArray(),
+    ArrayMinSize(1),
+    ValidateNested({ each: true }),
+    Type(type),
+  );
+}
+
+/**
+ * A required string with at least one non-space character, at most `maxLength` long.
+ * `blank` is the message for an empty or all-space value.
+ */
+export function RequiredText(
+  maxLength: number,
+  options: ApiPropertyOptions = {},
+  blank = 'must not be blank',
+): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: String, minLength: 1, maxLength, ...options } as ApiPropertyOptions),
+    IsString(),
+    Matches(/\S/, { message: blank }),
+    MaxLength(maxLength),
+  );
+}
+
+/** An optional integer from `min` to `max` (int32 max unless given). */
+export function OptionalInt(
+  min: number,
+  options: ApiPropertyOptions & { maximum?: number } = {},
+): PropertyDecorator {
+  const max = options.maximum ?? INT32_MAX;
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: min,
+      ...options,
+      maximum: max,
+    } as ApiPropertyOptions),
+    IsOptional(),
+    IsInt(),
+    Min(min),
+    Max(max),
   );
 }

@@ -3,26 +3,16 @@ import {
   EditedDto,
   NestedArray,
   OptionalBoolean,
+  OptionalInt,
   OptionalText,
   ReadOnlyField,
+  RequiredNestedArray,
+  RequiredText,
   textKey,
 } from '@app/shared';
-import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMinSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { LOCALE_PATTERN, LocalizedFieldDto } from '../../common/localized-field.dto';
-import { INT32_MAX } from '../../common/entry-request';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional } from 'class-validator';
+import { LocaleCode, LocalizedFieldDto } from '../../common/localized-field.dto';
 import { CONSENT_CHANNELS, type ConsentChannel } from '../domain/consent-channel';
 
 /** Other spellings of the text channel (the programs area stores it as "Text/SMS"). */
@@ -41,24 +31,13 @@ const canonicalChannel = ({ value }: { value: unknown }): unknown => {
 
 /** The consent language of a version in one locale. */
 export class ConsentVersionLocalizedFieldDto {
-  @ApiPropertyOptional({
-    maxLength: 10000,
-    description: 'The consent text shown to the person in this locale',
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(10000)
+  @OptionalText(10000, { description: 'The consent text shown to the person in this locale' })
   ConsentLanguage?: string;
 
-  @ApiProperty({ example: 'en-us', description: 'Locale code (fr, fr-ca)' })
-  @IsString()
-  @Matches(LOCALE_PATTERN, { message: 'must be a locale code such as en or fr-ca' })
+  @LocaleCode({ description: 'Locale code (fr, fr-ca)' })
   Locale: string;
 
-  @ApiProperty({ maxLength: 256 })
-  @IsString()
-  @Matches(/\S/, { message: 'must not be blank' })
-  @MaxLength(256)
+  @RequiredText(256)
   Name: string;
 
   @OptionalText(1000)
@@ -67,33 +46,16 @@ export class ConsentVersionLocalizedFieldDto {
 
 /** One version of a consent type: what a person consents to, per locale. */
 export class ConsentVersionDto {
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 50,
+  @RequiredText(50, {
     example: '1.0',
     description: 'Unique within the consent type (case-insensitive); never changes once published',
   })
-  @IsString()
-  @Matches(/\S/, { message: 'must not be blank' })
-  @MaxLength(50)
   ConsentVersion: string;
 
-  @ApiProperty({ type: [ConsentVersionLocalizedFieldDto], description: 'At least one' })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ValidateNested({ each: true })
-  @Type(() => ConsentVersionLocalizedFieldDto)
+  @RequiredNestedArray(() => ConsentVersionLocalizedFieldDto, { description: 'At least one' })
   LocalizedFields: ConsentVersionLocalizedFieldDto[];
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 0,
-    description: 'Days a consent given to this version lasts; absent: no expiry',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
+  @OptionalInt(0, { description: 'Days a consent given to this version lasts; absent: no expiry' })
   ExpirationInDays?: number;
 
   @OptionalBoolean({ description: 'Default true' })
@@ -115,10 +77,7 @@ export class ConsentVersionDto {
 
 /** A key-value attribute of a consent type (field names of our design, as elsewhere). */
 export class ConsentAttributeDto {
-  @ApiProperty({ maxLength: 100, description: 'Unique within the type (case-insensitive)' })
-  @IsString()
-  @Matches(/\S/, { message: 'must not be blank' })
-  @MaxLength(100)
+  @RequiredText(100, { description: 'Unique within the type (case-insensitive)' })
   Key: string;
 
   @OptionalText(1000)
@@ -129,14 +88,9 @@ export class ConsentTypeDto {
   @ReadOnlyField({ type: 'integer', description: 'Set by the service' })
   TypeId?: number;
 
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 100,
+  @RequiredText(100, {
     description: 'Unique per client (case-insensitive); the ConsentType of profile consents',
   })
-  @IsString()
-  @Matches(/\S/, { message: 'must not be blank' })
-  @MaxLength(100)
   TypeName: string;
 
   @NestedArray(() => LocalizedFieldDto)
@@ -172,11 +126,7 @@ export class ConsentTypeDto {
 }
 
 export class ConsentTypeListDto {
-  @ApiProperty({ type: [ConsentTypeDto] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ValidateNested({ each: true })
-  @Type(() => ConsentTypeDto)
+  @RequiredNestedArray(() => ConsentTypeDto)
   ConsentTypes: ConsentTypeDto[];
 }
 

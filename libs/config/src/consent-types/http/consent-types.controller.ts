@@ -1,16 +1,15 @@
-import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
+import { Body, Get, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiQuery } from '@nestjs/swagger';
+import { type CheckedPatchOperation, PatchOperationsPipe } from '@app/shared';
 import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
-import { parsePatchOperations } from '@app/shared';
-import { ConfigCreate, ConfigPatch, ConfigRead } from '../../common/config-route.decorators';
+  ConfigController,
+  ConfigCreate,
+  ConfigList,
+  ConfigPatch,
+  ConfigRead,
+} from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
-
 import {
   booleanQueryFlag,
   EntryIdParam,
@@ -45,10 +44,9 @@ const PUBLISHING =
   'Adding a version publishes it: it gets its PublishedDate and one event ' +
   '"consent-version-published" is recorded for the worker.';
 
-@ApiTags('Configuration')
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or consent type, or no fields for the locale' })
-@Controller(':clientId')
+@ConfigController(':clientId', {
+  notFound: 'Unknown client or consent type, or no fields for the locale',
+})
 export class ConsentTypesController {
   constructor(
     private readonly commands: CommandBus,
@@ -56,21 +54,17 @@ export class ConsentTypesController {
   ) {}
 
   @Get('ConsentTypes')
-  @ConfigRead(
-    {
-      summary: 'Retrieve consent types with their versions',
-      description:
-        `${FIELDS} latestVersionOnly=true returns only the most recent version of each type: ` +
-        'the last published one (greatest PublishedDate; of versions published together, the ' +
-        'later in the list), whether active or not. With locale, the type and each version ' +
-        'carry only the localised fields selected for it (a region falls back to its language ' +
-        'and back); 404 when no type of the answer has any, its own or a version’s. Query ' +
-        'names match case-insensitively.',
-    },
-    ConsentTypeListDto,
-  )
-  @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
-  @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
+  @ConfigList({
+    summary: 'Retrieve consent types with their versions',
+    description:
+      `${FIELDS} latestVersionOnly=true returns only the most recent version of each type: ` +
+      'the last published one (greatest PublishedDate; of versions published together, the ' +
+      'later in the list), whether active or not. With locale, the type and each version ' +
+      'carry only the localised fields selected for it (a region falls back to its language ' +
+      'and back); 404 when no type of the answer has any, its own or a version’s. Query ' +
+      'names match case-insensitively.',
+    ok: ConsentTypeListDto,
+  })
   @ApiQuery({ name: 'latestVersionOnly', required: false, type: Boolean })
   list(
     @CurrentCaller() caller: Caller,
@@ -87,18 +81,16 @@ export class ConsentTypesController {
   }
 
   @Get(['ConsentTypes/:typeId/History', 'ConsentType/:typeId/History'])
-  @ConfigRead(
-    {
-      summary: 'Retrieve every revision of a consent type (extension)',
-      description:
-        'Each change of a consent type (create, PATCH, a published version) is stored as its next ' +
-        'revision and never changed: this answers them newest first, each with who made it and ' +
-        'when (Edited), its TypeName and FormerNames (a rename shows as a new TypeName with the ' +
-        'old one added to FormerNames), IsActive, ChannelId and the ConsentVersion of each version.',
-    },
-    ConsentTypeHistoryDto,
-  )
-  @ApiParam({ name: 'typeId', type: 'integer', format: 'int32' })
+  @ConfigRead({
+    summary: 'Retrieve every revision of a consent type (extension)',
+    description:
+      'Each change of a consent type (create, PATCH, a published version) is stored as its next ' +
+      'revision and never changed: this answers them newest first, each with who made it and ' +
+      'when (Edited), its TypeName and FormerNames (a rename shows as a new TypeName with the ' +
+      'old one added to FormerNames), IsActive, ChannelId and the ConsentVersion of each version.',
+    id: 'typeId',
+    ok: ConsentTypeHistoryDto,
+  })
   history(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('typeId') typeId: number,
@@ -107,16 +99,13 @@ export class ConsentTypesController {
   }
 
   @Post('ConsentTypes')
-  @ConfigCreate(
-    {
-      summary: 'Create consent types',
-      description:
-        `${FIELDS} All entries of the body are created, or none; 409 when a TypeName exists or ` +
-        `repeats in the body, or a type names a version twice. ${PUBLISHING}`,
-    },
-    ConsentTypeListDto,
-    'A name exists already or is given twice in the body',
-  )
+  @ConfigCreate({
+    summary: 'Create consent types',
+    description:
+      `${FIELDS} All entries of the body are created, or none; 409 when a TypeName exists or ` +
+      `repeats in the body, or a type names a version twice. ${PUBLISHING}`,
+    created: ConsentTypeListDto,
+  })
   create(
     @CurrentCaller() caller: Caller,
     @Body() body: ConsentTypeListDto,
@@ -127,49 +116,44 @@ export class ConsentTypesController {
   }
 
   @Patch(['ConsentTypes/:typeId', 'ConsentType/:typeId'])
-  @ConfigPatch(
-    {
-      summary: 'Update a consent type with PATCH operations',
-      description:
-        `${FIELDS} The operations (add, remove, replace, test) apply to the type as GET returns ` +
-        'it (without locale or latestVersionOnly); the result is validated like a create. ' +
-        'TypeId and Edited are read-only; so are a version’s Edited and PublishedDate (a ' +
-        `change is ignored). ${PUBLISHING} New versions are added with add /Versions/-; 409 ` +
-        'when the version exists. A new TypeName renames the type: its former names stay its own ' +
-        '(no other consent type can take them; consents stored or sent under one are the type’s ' +
-        'and take its current name; see docs/api.md, Renames). Deactivating the type (IsActive true to false) removes it ' +
-        'from the RequiredPreferenceConsents of every filter (reactivating does not restore ' +
-        'them). ChannelId cannot change while a filter requires the type (400). Served at ' +
-        '/{clientId}/ConsentTypes/{typeId} and the older /{clientId}/ConsentType/{typeId}.',
-    },
-    ConsentTypeListDto,
-    'The new name or version exists already',
-  )
-  @ApiParam({ name: 'typeId', type: 'integer', format: 'int32' })
+  @ConfigPatch({
+    summary: 'Update a consent type with PATCH operations',
+    description:
+      `${FIELDS} The operations (add, remove, replace, test) apply to the type as GET returns ` +
+      'it (without locale or latestVersionOnly); the result is validated like a create. ' +
+      'TypeId and Edited are read-only; so are a version’s Edited and PublishedDate (a ' +
+      `change is ignored). ${PUBLISHING} New versions are added with add /Versions/-; 409 ` +
+      'when the version exists. A new TypeName renames the type: its former names stay its own ' +
+      '(no other consent type can take them; consents stored or sent under one are the type’s ' +
+      'and take its current name; see docs/api.md, Renames). Deactivating the type (IsActive true to false) removes it ' +
+      'from the RequiredPreferenceConsents of every filter (reactivating does not restore ' +
+      'them). ChannelId cannot change while a filter requires the type (400). Served at ' +
+      '/{clientId}/ConsentTypes/{typeId} and the older /{clientId}/ConsentType/{typeId}.',
+    id: 'typeId',
+    ok: ConsentTypeListDto,
+    conflict: 'The new name or version exists already',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('typeId') typeId: number,
-    @Body() body: unknown,
+    @Body(PatchOperationsPipe) operations: CheckedPatchOperation[],
   ): Promise<ConsentTypeListDto> {
-    const operations = parsePatchOperations(body);
     return this.commands.execute(
       new UpdateConsentTypeCommand(caller.clientId, caller.userId, typeId, operations),
     );
   }
 
   @Post(['ConsentTypes/:typeId/Versions', 'ConsentType/:typeId/Versions'])
-  @ConfigCreate(
-    {
-      summary: 'Publish a new version of a consent type (extension)',
-      description:
-        'A convenience equal to PATCH add /Versions/- with the body as the value: the body is ' +
-        `one version. ${PUBLISHING} Answers 201 with { ConsentTypes: [the type with all its ` +
-        'versions] }; 409 when the type already has this ConsentVersion.',
-    },
-    ConsentTypeListDto,
-    'The version exists already',
-  )
-  @ApiParam({ name: 'typeId', type: 'integer', format: 'int32' })
+  @ConfigCreate({
+    summary: 'Publish a new version of a consent type (extension)',
+    description:
+      'A convenience equal to PATCH add /Versions/- with the body as the value: the body is ' +
+      `one version. ${PUBLISHING} Answers 201 with { ConsentTypes: [the type with all its ` +
+      'versions] }; 409 when the type already has this ConsentVersion.',
+    id: 'typeId',
+    created: ConsentTypeListDto,
+    conflict: 'The version exists already',
+  })
   publish(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('typeId') typeId: number,

@@ -1,5 +1,5 @@
 import type { ConsentTypeSummary } from '../../common/cross-area';
-import { selectLocalized } from '../../common/locale-selection';
+import { toLocalizedDtos } from '../../common/locale-selection';
 import { orNull, toEditedDto } from '../../common/entry-request';
 import { latestVersion } from '../domain/consent-type.rules';
 import type { StoredConsentType, StoredConsentVersion } from '../domain/consent-type.schema';
@@ -25,11 +25,6 @@ export function toConsentTypeDto(
   view: ConsentTypeView = {},
 ): ConsentTypeDto {
   const { locale } = view;
-  const typeFields = type.LocalizedFields.map((field) => ({
-    Locale: field.Locale,
-    Name: field.Name,
-    Description: orNull(field.Description) as string,
-  }));
   let versions = type.Versions;
   if (view.latestVersionOnly) {
     const latest = latestVersion(versions);
@@ -38,7 +33,7 @@ export function toConsentTypeDto(
   return {
     TypeId: type.typeId,
     TypeName: type.TypeName,
-    LocalizedFields: locale === undefined ? typeFields : selectLocalized(typeFields, locale),
+    LocalizedFields: toLocalizedDtos(type.LocalizedFields, locale),
     IsActive: type.IsActive !== false,
     IsDefault: type.IsDefault === true,
     ChannelId: orNull(type.ChannelId),
@@ -52,15 +47,11 @@ export function toConsentTypeDto(
 }
 
 function toVersionDto(version: StoredConsentVersion, locale?: string): ConsentVersionDto {
-  const fields = version.LocalizedFields.map((field) => ({
-    ConsentLanguage: orNull(field.ConsentLanguage) as string,
-    Locale: field.Locale,
-    Name: field.Name,
-    Description: orNull(field.Description) as string,
-  }));
   return {
     ConsentVersion: version.ConsentVersion,
-    LocalizedFields: locale === undefined ? fields : selectLocalized(fields, locale),
+    LocalizedFields: toLocalizedDtos(version.LocalizedFields, locale, (field) => ({
+      ConsentLanguage: orNull(field.ConsentLanguage) as string,
+    })),
     ExpirationInDays: orNull(version.ExpirationInDays) as number,
     IsActive: version.IsActive !== false,
     IsAssociatedWithProfiles: version.IsAssociatedWithProfiles === true,

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { RevisionStore } from '../../common/revision-store';
-import { StoredConsentType } from '../domain/consent-type.schema';
+import { namesOf, StoredConsentType } from '../domain/consent-type.schema';
 import { consentTypeKey } from '../../keys';
 
 /** The `config_consent_types` revisions; every method is scoped by client id. */
@@ -37,5 +37,11 @@ export class ConsentTypeRepository extends RevisionStore<StoredConsentType> {
   /** The stored names among `nameKeys` (normalised names). */
   async existingNames(clientId: string, nameKeys: string[]): Promise<string[]> {
     return (await this.findByNameKeys(clientId, nameKeys)).map((type) => type.TypeName);
+  }
+
+  /** A type holds its former names too (see StoredConsentType.FormerNames). */
+  async namesHeldBy(clientId: string, entryId: number): Promise<string[] | null> {
+    const type = await this.findOne(clientId, entryId);
+    return type && namesOf(type);
   }
 }

@@ -54,7 +54,7 @@ export class ConsentTypeWriter {
         CONSENT_TYPE_KIND,
         typeId,
         (name) => `Consent type "${name}" already exists`,
-        (id) => this.repository.findOne(clientId, id).then((entry) => entry && namesOf(entry)),
+        (id) => this.repository.namesHeldBy(clientId, id),
       ),
       nameOf: (type) => type.TypeName,
       heldNames: namesOf,

@@ -67,3 +67,12 @@ CustomFieldSchema.index({ clientId: 1, current: 1, fieldId: 1 });
 CustomFieldSchema.index({ clientId: 1, nameKey: 1, current: 1 });
 
 export const CUSTOM_FIELD_KIND = 'custom-field';
+
+/** The fields each type adds to the common ones, in the order the wire shows them. */
+export const TYPE_FIELDS = {
+  Text: ['MinLength', 'MaxLength', 'DefaultValue', 'ValidationRegex', 'FieldMask'],
+  Numeric: ['MinValue', 'MaxValue', 'DecimalPlaces', 'DefaultValue', 'FieldMask'],
+  DateTime: ['MinDate', 'MaxDate', 'DefaultValue'],
+  SelectList: ['PicklistId', 'DisplayType', 'DefaultState'],
+} as const satisfies Record<CustomFieldType, readonly (keyof StoredCustomField)[]>;
+export type TypeField = (typeof TYPE_FIELDS)[CustomFieldType][number];

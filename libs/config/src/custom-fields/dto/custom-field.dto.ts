@@ -1,21 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
-import { Type } from 'class-transformer';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import {
-  ArrayMinSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+  EditedDto,
+  NestedArray,
+  OptionalBoolean,
+  OptionalInt,
+  OptionalText,
+  ReadOnlyField,
+  RequiredNestedArray,
+  RequiredText,
+} from '@app/shared';
+import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { LocalizedFieldDto } from '../../common/localized-field.dto';
 import { INT32_MAX } from '../../common/entry-request';
 import {
@@ -28,13 +23,12 @@ import { UPDATE_RULE_IDS } from '../domain/update-rules';
 export const CHECKBOX_STATES = ['Unchecked', 'Checked', 'Indeterminate'] as const;
 export type CheckboxState = (typeof CHECKBOX_STATES)[number];
 
-function OptionalInt(min: number, max: number, description: string): PropertyDecorator {
+/** An optional finite number. */
+function OptionalNumber(options: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: min, maximum: max, description }),
+    ApiPropertyOptional({ type: Number, ...options } as ApiPropertyOptions),
     IsOptional(),
-    IsInt(),
-    Min(min),
-    Max(max),
+    IsNumber({ allowNaN: false, allowInfinity: false }),
   );
 }
 
@@ -49,24 +43,12 @@ export class CustomFieldBaseDto {
   @ReadOnlyField({ type: () => EditedDto })
   Edited?: EditedDto;
 
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 94,
-    description: 'Unique per client across all four types (case-insensitive)',
-  })
-  @IsString()
-  @Matches(/\S/, { message: 'must not be blank' })
-  @MaxLength(94)
+  @RequiredText(94, { description: 'Unique per client across all four types (case-insensitive)' })
   Name: string;
 
-  @ApiProperty({
-    type: [LocalizedFieldDto],
+  @RequiredNestedArray(() => LocalizedFieldDto, {
     description: 'Display name per locale, as {Locale, Name, Description} (at least one)',
   })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ValidateNested({ each: true })
-  @Type(() => LocalizedFieldDto)
   LocalizedDisplayNames: LocalizedFieldDto[];
 
   @OptionalText(256)
@@ -83,7 +65,7 @@ export class CustomFieldBaseDto {
   @IsIn(UPDATE_RULE_IDS, { message: `must be one of ${UPDATE_RULE_IDS.join(', ')}` })
   UpdateRuleId?: number;
 
-  @OptionalInt(0, INT32_MAX, 'Order in a user interface')
+  @OptionalInt(0, { description: 'Order in a user interface' })
   DisplayOrder?: number;
 
   @OptionalBoolean({ description: 'Stored for user interfaces; the API does not enforce it' })
@@ -97,10 +79,16 @@ export class CustomFieldBaseDto {
 }
 
 export class TextCustomFieldDto extends CustomFieldBaseDto {
-  @OptionalInt(0, CUSTOM_FIELD_VALUE_MAX_LENGTH, 'Minimum length of a value')
+  @OptionalInt(0, {
+    maximum: CUSTOM_FIELD_VALUE_MAX_LENGTH,
+    description: 'Minimum length of a value',
+  })
   MinLength?: number;
 
-  @OptionalInt(0, CUSTOM_FIELD_VALUE_MAX_LENGTH, 'Maximum length of a value (4000 when absent)')
+  @OptionalInt(0, {
+    maximum: CUSTOM_FIELD_VALUE_MAX_LENGTH,
+    description: 'Maximum length of a value (4000 when absent)',
+  })
   MaxLength?: number;
 
   @OptionalText(CUSTOM_FIELD_VALUE_MAX_LENGTH, {
@@ -120,22 +108,16 @@ export class TextCustomFieldDto extends CustomFieldBaseDto {
 }
 
 export class NumericCustomFieldDto extends CustomFieldBaseDto {
-  @ApiPropertyOptional({ type: Number })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @OptionalNumber()
   MinValue?: number;
 
-  @ApiPropertyOptional({ type: Number })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @OptionalNumber()
   MaxValue?: number;
 
-  @OptionalInt(0, 15, 'Most decimals a value may have (any when absent)')
+  @OptionalInt(0, { maximum: 15, description: 'Most decimals a value may have (any when absent)' })
   DecimalPlaces?: number;
 
-  @ApiPropertyOptional({ type: Number, description: 'Must itself pass the field checks' })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @OptionalNumber({ description: 'Must itself pass the field checks' })
   DefaultValue?: number;
 
   @OptionalText(4000, { description: 'Display mask for user interfaces (not enforced)' })
@@ -196,58 +178,38 @@ export class CustomFieldListDto {
   TextFields: TextCustomFieldDto[];
 }
 
-function OptionalList(type: () => new () => object): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional({ type: () => [type()] }),
-    IsOptional(),
-    IsArray(),
-    ValidateNested({ each: true }),
-    Type(type),
-  );
-}
-
-function RequiredList(type: () => new () => object): PropertyDecorator {
-  return applyDecorators(
-    ApiProperty({ type: () => [type()] }),
-    IsArray(),
-    ArrayMinSize(1),
-    ValidateNested({ each: true }),
-    Type(type),
-  );
-}
-
 /** POST /{clientId}/CustomFields: definitions of any types at once. */
 export class CreateCustomFieldsDto {
-  @OptionalList(() => DateTimeCustomFieldDto)
+  @NestedArray(() => DateTimeCustomFieldDto)
   DateTimeFields?: DateTimeCustomFieldDto[];
 
-  @OptionalList(() => NumericCustomFieldDto)
+  @NestedArray(() => NumericCustomFieldDto)
   NumericFields?: NumericCustomFieldDto[];
 
-  @OptionalList(() => SelectListCustomFieldDto)
+  @NestedArray(() => SelectListCustomFieldDto)
   SelectListFields?: SelectListCustomFieldDto[];
 
-  @OptionalList(() => TextCustomFieldDto)
+  @NestedArray(() => TextCustomFieldDto)
   TextFields?: TextCustomFieldDto[];
 }
 
 export class CreateTextFieldsDto {
-  @RequiredList(() => TextCustomFieldDto)
+  @RequiredNestedArray(() => TextCustomFieldDto)
   TextFields: TextCustomFieldDto[];
 }
 
 export class CreateNumericFieldsDto {
-  @RequiredList(() => NumericCustomFieldDto)
+  @RequiredNestedArray(() => NumericCustomFieldDto)
   NumericFields: NumericCustomFieldDto[];
 }
 
 export class CreateDateTimeFieldsDto {
-  @RequiredList(() => DateTimeCustomFieldDto)
+  @RequiredNestedArray(() => DateTimeCustomFieldDto)
   DateTimeFields: DateTimeCustomFieldDto[];
 }
 
 export class CreateSelectListFieldsDto {
-  @RequiredList(() => SelectListCustomFieldDto)
+  @RequiredNestedArray(() => SelectListCustomFieldDto)
   SelectListFields: SelectListCustomFieldDto[];
 }
 

@@ -1,16 +1,15 @@
-import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Get, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiParam } from '@nestjs/swagger';
 import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
-import { ConfigCreate, ConfigPatch, ConfigRead } from '../../common/config-route.decorators';
+  ConfigController,
+  ConfigCreate,
+  ConfigList,
+  ConfigPatch,
+  ConfigRead,
+} from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
-import { NotFoundError, parsePatchOperations } from '@app/shared';
-
+import { type CheckedPatchOperation, NotFoundError, PatchOperationsPipe } from '@app/shared';
 import { EntryIdParam, type ListQuery, ListQueryParam } from '../../common/entry-request';
 import { CreateCustomFieldsCommand } from '../commands/create-custom-fields/create-custom-fields.command';
 import { UpdateCustomFieldCommand } from '../commands/update-custom-field/update-custom-field.command';
@@ -51,10 +50,17 @@ const CREATE =
   'created or none; 409 when a name exists (in any type) or repeats in the body. The answer ' +
   'is 201 with the four lists holding the created definitions.';
 
-@ApiTags('Configuration')
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or custom field, or no names for the locale' })
-@Controller(':clientId')
+/** POST /{clientId}/CustomFields/<type>: the same documentation for each type. */
+const CreateOfType = (type: CustomFieldType): MethodDecorator =>
+  ConfigCreate({
+    summary: `Create ${type} custom fields`,
+    description: `${CREATE} ${FIELDS}`,
+    created: CustomFieldListDto,
+  });
+
+@ConfigController(':clientId', {
+  notFound: 'Unknown client or custom field, or no names for the locale',
+})
 export class CustomFieldsController {
   constructor(
     private readonly commands: CommandBus,
@@ -62,18 +68,14 @@ export class CustomFieldsController {
   ) {}
 
   @Get('CustomFields')
-  @ConfigRead(
-    {
-      summary: 'Retrieve custom field definitions',
-      description:
-        `${FIELDS} With locale, LocalizedDisplayNames holds only the names selected for the ` +
-        'locale (a region falls back to its language and back); 404 when no definition of the ' +
-        'answer has one. Query names match case-insensitively.',
-    },
-    CustomFieldListDto,
-  )
-  @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
-  @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
+  @ConfigList({
+    summary: 'Retrieve custom field definitions',
+    description:
+      `${FIELDS} With locale, LocalizedDisplayNames holds only the names selected for the ` +
+      'locale (a region falls back to its language and back); 404 when no definition of the ' +
+      'answer has one. Query names match case-insensitively.',
+    ok: CustomFieldListDto,
+  })
   list(
     @CurrentCaller() caller: Caller,
     @ListQueryParam() query: ListQuery,
@@ -82,31 +84,26 @@ export class CustomFieldsController {
   }
 
   @Get('CustomFields/UpdateRules')
-  @ConfigRead(
-    {
-      summary: 'The custom field update rules',
-      description:
-        'The sources disagree on the enumeration: an older page lists Always=1, ' +
-        'IfCurrentValueIsBlank=2, IfNewValueIsBlank=3, IfNewValueIsNotBlank=4; the v4 pages name ' +
-        'Always, If Current Value Is Blank, If New Value Is Not Blank and Never, and the v4 ' +
-        'text-field page uses the ids 1, 2, 4 and 5. We keep those v4 ids (3 is unused): ' +
-        '1 Always, 2 IfCurrentValueIsBlank, 4 IfNewValueIsNotBlank, 5 Never.',
-    },
-    UpdateRuleListDto,
-  )
+  @ConfigRead({
+    summary: 'The custom field update rules',
+    description:
+      'The sources disagree on the enumeration: an older page lists Always=1, ' +
+      'IfCurrentValueIsBlank=2, IfNewValueIsBlank=3, IfNewValueIsNotBlank=4; the v4 pages name ' +
+      'Always, If Current Value Is Blank, If New Value Is Not Blank and Never, and the v4 ' +
+      'text-field page uses the ids 1, 2, 4 and 5. We keep those v4 ids (3 is unused): ' +
+      '1 Always, 2 IfCurrentValueIsBlank, 4 IfNewValueIsNotBlank, 5 Never.',
+    ok: UpdateRuleListDto,
+  })
   updateRules(): Promise<UpdateRuleListDto> {
     return this.queries.execute(new GetUpdateRulesQuery());
   }
 
   @Post('CustomFields')
-  @ConfigCreate(
-    {
-      summary: 'Create custom field definitions of any types (extension)',
-      description: `${CREATE} ${FIELDS}`,
-    },
-    CustomFieldListDto,
-    'A name exists already or is given twice in the body',
-  )
+  @ConfigCreate({
+    summary: 'Create custom field definitions of any types (extension)',
+    description: `${CREATE} ${FIELDS}`,
+    created: CustomFieldListDto,
+  })
   createAny(
     @CurrentCaller() caller: Caller,
     @Body() body: CreateCustomFieldsDto,
@@ -118,67 +115,49 @@ export class CustomFieldsController {
   }
 
   @Post('CustomFields/Text')
-  @ConfigCreate(
-    { summary: 'Create Text custom fields', description: `${CREATE} ${FIELDS}` },
-    CustomFieldListDto,
-    'A name exists already or is given twice in the body',
-  )
+  @CreateOfType('Text')
   createText(@CurrentCaller() caller: Caller, @Body() body: CreateTextFieldsDto) {
     return this.create(caller, 'Text', body.TextFields);
   }
 
   @Post('CustomFields/Numeric')
-  @ConfigCreate(
-    { summary: 'Create Numeric custom fields', description: `${CREATE} ${FIELDS}` },
-    CustomFieldListDto,
-    'A name exists already or is given twice in the body',
-  )
+  @CreateOfType('Numeric')
   createNumeric(@CurrentCaller() caller: Caller, @Body() body: CreateNumericFieldsDto) {
     return this.create(caller, 'Numeric', body.NumericFields);
   }
 
   @Post('CustomFields/DateTime')
-  @ConfigCreate(
-    { summary: 'Create DateTime custom fields', description: `${CREATE} ${FIELDS}` },
-    CustomFieldListDto,
-    'A name exists already or is given twice in the body',
-  )
+  @CreateOfType('DateTime')
   createDateTime(@CurrentCaller() caller: Caller, @Body() body: CreateDateTimeFieldsDto) {
     return this.create(caller, 'DateTime', body.DateTimeFields);
   }
 
   @Post('CustomFields/SelectList')
-  @ConfigCreate(
-    { summary: 'Create SelectList custom fields', description: `${CREATE} ${FIELDS}` },
-    CustomFieldListDto,
-    'A name exists already or is given twice in the body',
-  )
+  @CreateOfType('SelectList')
   createSelectList(@CurrentCaller() caller: Caller, @Body() body: CreateSelectListFieldsDto) {
     return this.create(caller, 'SelectList', body.SelectListFields);
   }
 
   @Patch(['CustomField/:fieldType/:Id', 'CustomFields/:fieldType/:Id'])
-  @ConfigPatch(
-    {
-      summary: 'Update a custom field definition with PATCH operations',
-      description:
-        `${FIELDS} The operations (add, remove, replace, test) apply to the definition as GET ` +
-        'returns it (without locale); the result is validated like a create of its type. Id ' +
-        'and Edited are read-only; the type cannot change (an id of another type is 404). ' +
-        'Served at /{clientId}/CustomField/{type}/{Id} (older route) and ' +
-        '/{clientId}/CustomFields/{type}/{Id}. The answer holds the four lists, the updated ' +
-        'definition in its own.',
-    },
-    CustomFieldListDto,
-    'The new name belongs to another custom field',
-  )
+  @ConfigPatch({
+    summary: 'Update a custom field definition with PATCH operations',
+    description:
+      `${FIELDS} The operations (add, remove, replace, test) apply to the definition as GET ` +
+      'returns it (without locale); the result is validated like a create of its type. Id ' +
+      'and Edited are read-only; the type cannot change (an id of another type is 404). ' +
+      'Served at /{clientId}/CustomField/{type}/{Id} (older route) and ' +
+      '/{clientId}/CustomFields/{type}/{Id}. The answer holds the four lists, the updated ' +
+      'definition in its own.',
+    id: 'Id',
+    ok: CustomFieldListDto,
+    conflict: 'The new name belongs to another custom field',
+  })
   @ApiParam({ name: 'fieldType', enum: CUSTOM_FIELD_TYPES })
-  @ApiParam({ name: 'Id', type: 'integer', format: 'int32' })
   update(
     @CurrentCaller() caller: Caller,
     @Param('fieldType') fieldType: string,
     @EntryIdParam('Id') fieldId: number,
-    @Body() body: unknown,
+    @Body(PatchOperationsPipe) operations: CheckedPatchOperation[],
   ): Promise<CustomFieldListDto> {
     const type = CUSTOM_FIELD_TYPES.find((known) => known === fieldType);
     if (!type) {
@@ -186,7 +165,6 @@ export class CustomFieldsController {
         `Unknown custom field type ${JSON.stringify(fieldType)} (Text, Numeric, DateTime or SelectList)`,
       );
     }
-    const operations = parsePatchOperations(body);
     return this.commands.execute(
       new UpdateCustomFieldCommand(caller.clientId, caller.userId, type, fieldId, operations),
     );

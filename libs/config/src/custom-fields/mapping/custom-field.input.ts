@@ -4,7 +4,7 @@ import { orUndefined, type StoredEdited } from '../../common/entry-request';
 import type { CustomFieldType } from '../domain/custom-field-value';
 import type { DefinitionShape } from '../domain/custom-field-definition.rules';
 import { UpdateRule } from '../domain/update-rules';
-import { type StoredCustomField } from '../domain/custom-field.schema';
+import { type StoredCustomField, TYPE_FIELDS, type TypeField } from '../domain/custom-field.schema';
 import {
   DateTimeCustomFieldDto,
   NumericCustomFieldDto,
@@ -59,39 +59,12 @@ export function toStoredCustomField(
     IsActive: dto.IsActive ?? true,
     Edited: edited,
   };
-  switch (type) {
-    case 'Text': {
-      const text = dto as TextCustomFieldDto;
-      stored.MinLength = orUndefined(text.MinLength);
-      stored.MaxLength = orUndefined(text.MaxLength);
-      stored.DefaultValue = orUndefined(text.DefaultValue);
-      stored.ValidationRegex = orUndefined(text.ValidationRegex);
-      stored.FieldMask = orUndefined(text.FieldMask);
-      break;
-    }
-    case 'Numeric': {
-      const numeric = dto as NumericCustomFieldDto;
-      stored.MinValue = orUndefined(numeric.MinValue);
-      stored.MaxValue = orUndefined(numeric.MaxValue);
-      stored.DecimalPlaces = orUndefined(numeric.DecimalPlaces);
-      stored.DefaultValue = numeric.DefaultValue == null ? undefined : String(numeric.DefaultValue);
-      stored.FieldMask = orUndefined(numeric.FieldMask);
-      break;
-    }
-    case 'DateTime': {
-      const dateTime = dto as DateTimeCustomFieldDto;
-      stored.MinDate = orUndefined(dateTime.MinDate);
-      stored.MaxDate = orUndefined(dateTime.MaxDate);
-      stored.DefaultValue = orUndefined(dateTime.DefaultValue);
-      break;
-    }
-    case 'SelectList': {
-      const select = dto as SelectListCustomFieldDto;
-      stored.PicklistId = select.PicklistId;
-      stored.DisplayType = select.DisplayType;
-      stored.DefaultState = orUndefined(select.DefaultState);
-      break;
-    }
+  const own = stored as Partial<Record<TypeField, unknown>>;
+  const given = dto as Partial<Record<TypeField, unknown>>;
+  for (const key of TYPE_FIELDS[type]) own[key] = orUndefined(given[key]);
+  // Numeric values are stored as text.
+  if (type === 'Numeric' && own.DefaultValue !== undefined) {
+    own.DefaultValue = String(own.DefaultValue);
   }
   return stored;
 }

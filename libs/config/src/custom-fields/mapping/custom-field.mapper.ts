@@ -1,9 +1,8 @@
-import { selectLocalized } from '../../common/locale-selection';
+import { toLocalizedDtos } from '../../common/locale-selection';
 import { orNull, toEditedDto } from '../../common/entry-request';
 import type { CustomFieldDefinition, CustomFieldType } from '../domain/custom-field-value';
-import type { StoredCustomField } from '../domain/custom-field.schema';
+import { type StoredCustomField, TYPE_FIELDS, type TypeField } from '../domain/custom-field.schema';
 import type {
-  CheckboxState,
   CustomFieldBaseDto,
   CustomFieldListDto,
   DateTimeCustomFieldDto,
@@ -29,15 +28,10 @@ export const LIST_KEY: Record<CustomFieldType, keyof CustomFieldListDto> = {
  * null so a PATCH can replace them.
  */
 export function toCustomFieldDto(field: StoredCustomField, locale?: string): AnyCustomFieldDto {
-  const names = field.LocalizedDisplayNames.map((name) => ({
-    Locale: name.Locale,
-    Name: name.Name,
-    Description: orNull(name.Description) as string,
-  }));
   const base: CustomFieldBaseDto = {
     Id: field.fieldId,
     Name: field.Name,
-    LocalizedDisplayNames: locale === undefined ? names : selectLocalized(names, locale),
+    LocalizedDisplayNames: toLocalizedDtos(field.LocalizedDisplayNames, locale),
     Description: orNull(field.Description) as string,
     UpdateRuleId: field.UpdateRuleId,
     DisplayOrder: orNull(field.DisplayOrder) as number,
@@ -45,45 +39,13 @@ export function toCustomFieldDto(field: StoredCustomField, locale?: string): Any
     IsRequired: field.IsRequired === true,
     IsActive: field.IsActive !== false,
   };
-  const edited = { Edited: toEditedDto(field.Edited) };
-  switch (field.fieldType) {
-    case 'Text':
-      return {
-        ...base,
-        MinLength: orNull(field.MinLength) as number,
-        MaxLength: orNull(field.MaxLength) as number,
-        DefaultValue: orNull(field.DefaultValue) as string,
-        ValidationRegex: orNull(field.ValidationRegex) as string,
-        FieldMask: orNull(field.FieldMask) as string,
-        ...edited,
-      };
-    case 'Numeric':
-      return {
-        ...base,
-        MinValue: orNull(field.MinValue) as number,
-        MaxValue: orNull(field.MaxValue) as number,
-        DecimalPlaces: orNull(field.DecimalPlaces) as number,
-        DefaultValue: (field.DefaultValue == null ? null : Number(field.DefaultValue)) as number,
-        FieldMask: orNull(field.FieldMask) as string,
-        ...edited,
-      };
-    case 'DateTime':
-      return {
-        ...base,
-        MinDate: orNull(field.MinDate) as string,
-        MaxDate: orNull(field.MaxDate) as string,
-        DefaultValue: orNull(field.DefaultValue) as string,
-        ...edited,
-      };
-    case 'SelectList':
-      return {
-        ...base,
-        PicklistId: field.PicklistId as number,
-        DisplayType: field.DisplayType as SelectListCustomFieldDto['DisplayType'],
-        DefaultState: orNull(field.DefaultState) as CheckboxState,
-        ...edited,
-      };
+  const own: Partial<Record<TypeField, unknown>> = {};
+  for (const key of TYPE_FIELDS[field.fieldType]) own[key] = orNull(field[key]);
+  // Numeric values are stored as text.
+  if (field.fieldType === 'Numeric' && own.DefaultValue !== null) {
+    own.DefaultValue = Number(own.DefaultValue);
   }
+  return { ...base, ...own, Edited: toEditedDto(field.Edited) } as AnyCustomFieldDto;
 }
 
 export function emptyCustomFieldList(): CustomFieldListDto {

@@ -15,4 +15,8 @@ export class CustomFieldRepository extends RevisionStore<StoredCustomField> {
   async existingNames(clientId: string, nameKeys: string[]): Promise<string[]> {
     return (await this.findByNameKeys(clientId, nameKeys)).map((field) => field.Name);
   }
+
+  async namesHeldBy(clientId: string, entryId: number): Promise<string | null> {
+    return (await this.findOne(clientId, entryId))?.Name ?? null;
+  }
 }

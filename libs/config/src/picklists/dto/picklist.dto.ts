@@ -1,22 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
-import { Type } from 'class-transformer';
+import { ApiProperty } from '@nestjs/swagger';
 import {
-  ArrayMinSize,
-  IsArray,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  NotContains,
-  ValidateNested,
-} from 'class-validator';
+  EditedDto,
+  OptionalBoolean,
+  OptionalInt,
+  OptionalText,
+  ReadOnlyField,
+  RequiredNestedArray,
+  RequiredText,
+} from '@app/shared';
+import { IsNotEmpty, IsString, MaxLength, NotContains } from 'class-validator';
 import { LocalizedFieldDto } from '../../common/localized-field.dto';
-import { INT32_MAX } from '../../common/entry-request';
 
 export const MULTI_VALUE_DELIMITER = '::';
 
@@ -36,21 +29,12 @@ export class PicklistOptionDto {
   @NotContains(MULTI_VALUE_DELIMITER, { message: 'must not contain "::"' })
   Value: string;
 
-  @ApiProperty({
-    type: [LocalizedFieldDto],
+  @RequiredNestedArray(() => LocalizedFieldDto, {
     description: 'Display name of the option per locale (at least one); selected by `locale`',
   })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ValidateNested({ each: true })
-  @Type(() => LocalizedFieldDto)
   LocalizedNames: LocalizedFieldDto[];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Order in a user interface' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(INT32_MAX)
+  @OptionalInt(0, { description: 'Order in a user interface' })
   DisplayOrder?: number;
 
   @OptionalBoolean({ description: 'Default true; an inactive option is refused as a new value' })
@@ -65,14 +49,7 @@ export class PicklistDto {
   @ReadOnlyField({ type: () => EditedDto })
   Edited?: EditedDto;
 
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 100,
-    description: 'Unique per client (case-insensitive)',
-  })
-  @IsString()
-  @Matches(/\S/, { message: 'must not be blank' })
-  @MaxLength(100)
+  @RequiredText(100, { description: 'Unique per client (case-insensitive)' })
   Name: string;
 
   @OptionalText(256)
@@ -81,19 +58,11 @@ export class PicklistDto {
   @OptionalBoolean({ description: 'Default true' })
   IsActive?: boolean;
 
-  @ApiProperty({ type: [PicklistOptionDto], description: 'The options (at least one)' })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ValidateNested({ each: true })
-  @Type(() => PicklistOptionDto)
+  @RequiredNestedArray(() => PicklistOptionDto, { description: 'The options (at least one)' })
   FieldSelectOptions: PicklistOptionDto[];
 }
 
 export class PicklistListDto {
-  @ApiProperty({ type: [PicklistDto] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ValidateNested({ each: true })
-  @Type(() => PicklistDto)
+  @RequiredNestedArray(() => PicklistDto)
   Picklists: PicklistDto[];
 }

@@ -1,16 +1,13 @@
-import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
+import { Body, Get, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { type CheckedPatchOperation, PatchOperationsPipe } from '@app/shared';
 import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
-import { parsePatchOperations } from '@app/shared';
-import { ConfigCreate, ConfigPatch, ConfigRead } from '../../common/config-route.decorators';
+  ConfigController,
+  ConfigCreate,
+  ConfigList,
+  ConfigPatch,
+} from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
-
 import { CreatePicklistsCommand } from '../commands/create-picklists/create-picklists.command';
 import { UpdatePicklistCommand } from '../commands/update-picklist/update-picklist.command';
 import { EntryIdParam, type ListQuery, ListQueryParam } from '../../common/entry-request';
@@ -27,10 +24,9 @@ const PICKLIST_FIELDS =
   '(default true; an inactive option, or any option of an inactive picklist, is refused ' +
   'as a new custom field value but an already stored value stays valid).';
 
-@ApiTags('Configuration')
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or picklist, or no names for the locale' })
-@Controller(':clientId')
+@ConfigController(':clientId', {
+  notFound: 'Unknown client or picklist, or no names for the locale',
+})
 export class PicklistsController {
   constructor(
     private readonly commands: CommandBus,
@@ -38,18 +34,14 @@ export class PicklistsController {
   ) {}
 
   @Get('Picklists')
-  @ConfigRead(
-    {
-      summary: 'Retrieve picklists',
-      description:
-        `${PICKLIST_FIELDS} With locale, each option carries only the names selected for the ` +
-        'locale (a region falls back to its language and back); 404 when no option of the ' +
-        'answer has a name for it. Query names match case-insensitively.',
-    },
-    PicklistListDto,
-  )
-  @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
-  @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
+  @ConfigList({
+    summary: 'Retrieve picklists',
+    description:
+      `${PICKLIST_FIELDS} With locale, each option carries only the names selected for the ` +
+      'locale (a region falls back to its language and back); 404 when no option of the ' +
+      'answer has a name for it. Query names match case-insensitively.',
+    ok: PicklistListDto,
+  })
   list(
     @CurrentCaller() caller: Caller,
     @ListQueryParam() query: ListQuery,
@@ -58,14 +50,11 @@ export class PicklistsController {
   }
 
   @Post('Picklists')
-  @ConfigCreate(
-    {
-      summary: 'Create picklists',
-      description: `${PICKLIST_FIELDS} All entries of the body are created, or none.`,
-    },
-    PicklistListDto,
-    'A name exists already or is given twice in the body',
-  )
+  @ConfigCreate({
+    summary: 'Create picklists',
+    description: `${PICKLIST_FIELDS} All entries of the body are created, or none.`,
+    created: PicklistListDto,
+  })
   create(@CurrentCaller() caller: Caller, @Body() body: PicklistListDto): Promise<PicklistListDto> {
     return this.commands.execute(
       new CreatePicklistsCommand(caller.clientId, caller.userId, body.Picklists),
@@ -73,24 +62,21 @@ export class PicklistsController {
   }
 
   @Patch(['Picklist/:Id', 'Picklists/:Id'])
-  @ConfigPatch(
-    {
-      summary: 'Update a picklist with PATCH operations',
-      description:
-        `${PICKLIST_FIELDS} The operations (add, remove, replace, test) apply to the picklist as ` +
-        'GET returns it (without locale); the result is validated like a create. Id and Edited ' +
-        'are read-only. Served at /{clientId}/Picklist/{Id} (older route) and /{clientId}/Picklists/{Id}.',
-    },
-    PicklistListDto,
-    'The new name belongs to another picklist',
-  )
-  @ApiParam({ name: 'Id', type: 'integer', format: 'int32' })
+  @ConfigPatch({
+    summary: 'Update a picklist with PATCH operations',
+    description:
+      `${PICKLIST_FIELDS} The operations (add, remove, replace, test) apply to the picklist as ` +
+      'GET returns it (without locale); the result is validated like a create. Id and Edited ' +
+      'are read-only. Served at /{clientId}/Picklist/{Id} (older route) and /{clientId}/Picklists/{Id}.',
+    id: 'Id',
+    ok: PicklistListDto,
+    conflict: 'The new name belongs to another picklist',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('Id') picklistId: number,
-    @Body() body: unknown,
+    @Body(PatchOperationsPipe) operations: CheckedPatchOperation[],
   ): Promise<PicklistListDto> {
-    const operations = parsePatchOperations(body);
     return this.commands.execute(
       new UpdatePicklistCommand(caller.clientId, caller.userId, picklistId, operations),
     );

@@ -1,4 +1,4 @@
-import { selectLocalized } from '../../common/locale-selection';
+import { toLocalizedDtos } from '../../common/locale-selection';
 import { orNull, toEditedDto } from '../../common/entry-request';
 import type { PicklistDto, PicklistOptionDto } from '../dto/picklist.dto';
 import type { StoredPicklist, StoredPicklistOption } from '../domain/picklist.schema';
@@ -19,14 +19,9 @@ export function toPicklistDto(picklist: StoredPicklist, locale?: string): Pickli
 }
 
 function toOptionDto(option: StoredPicklistOption, locale?: string): PicklistOptionDto {
-  const names = option.LocalizedNames.map((name) => ({
-    Locale: name.Locale,
-    Name: name.Name,
-    Description: orNull(name.Description) as string,
-  }));
   return {
     Value: option.Value,
-    LocalizedNames: locale === undefined ? names : selectLocalized(names, locale),
+    LocalizedNames: toLocalizedDtos(option.LocalizedNames, locale),
     DisplayOrder: orNull(option.DisplayOrder) as number,
     IsActive: option.IsActive !== false,
   };

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { OptionalInt as SharedOptionalInt, RequiredText as SharedRequiredText } from '@app/shared';
 import {
   ArrayNotEmpty,
   IsArray,
@@ -8,7 +9,6 @@ import {
   IsString,
   Matches,
   Max,
-  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
@@ -16,31 +16,14 @@ import { Type } from 'class-transformer';
 import type { Type as ClassType } from '@nestjs/common';
 import { INT32_MAX } from '../../common/entry-request';
 
-/** A required, non-blank string of at most `maxLength` characters. */
+/** A required, non-blank string of at most `maxLength` characters (this area's message). */
 export function RequiredText(maxLength: number, options: ApiPropertyOptions = {}) {
-  return applyDecorators(
-    ApiProperty({ type: String, minLength: 1, maxLength, ...options } as ApiPropertyOptions),
-    IsString(),
-    Matches(/\S/, { message: '$property must not be empty' }),
-    MaxLength(maxLength),
-  );
+  return SharedRequiredText(maxLength, options, '$property must not be empty');
 }
 
-/** An optional integer from `min` to int32 max. */
+/** An optional int32 from `min`. */
 export function OptionalInt(min: number, options: ApiPropertyOptions = {}) {
-  return applyDecorators(
-    ApiPropertyOptional({
-      type: 'integer',
-      format: 'int32',
-      minimum: min,
-      maximum: INT32_MAX,
-      ...options,
-    } as ApiPropertyOptions),
-    IsOptional(),
-    IsInt(),
-    Min(min),
-    Max(INT32_MAX),
-  );
+  return SharedOptionalInt(min, { format: 'int32', ...options });
 }
 
 /** An optional list of int32 ids (1 and up). */

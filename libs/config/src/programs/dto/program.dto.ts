@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { EditedDto, NestedArray, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
-import { LOCALE_PATTERN } from '../../common/localized-field.dto';
+import { LOCALE_PATTERN, LocaleCode } from '../../common/localized-field.dto';
 import { CHANNEL_INPUTS, PROGRAM_TYPE_INPUTS } from '../domain/program-vocabulary';
 import { OneOfText, OptionalInt, RequiredList, RequiredText } from './program-fields';
 
@@ -31,9 +31,7 @@ export class DisplayTagDto {
 
 /** The text tags of one locale. */
 export class TextTagLocaleDto {
-  @ApiProperty({ example: 'en-us', description: 'Locale code, unique within the entry' })
-  @IsString()
-  @Matches(LOCALE_PATTERN, { message: LOCALE_MESSAGE })
+  @LocaleCode({ description: 'Locale code, unique within the entry' }, LOCALE_MESSAGE)
   ID: string;
 
   @NestedArray(() => DisplayTagDto)
@@ -62,9 +60,7 @@ export class FrequencyDto {
 
 /** The frequencies offered in one locale. */
 export class FrequencyLocaleDto {
-  @ApiProperty({ example: 'en-us', description: 'Locale code, unique within the filter' })
-  @IsString()
-  @Matches(LOCALE_PATTERN, { message: LOCALE_MESSAGE })
+  @LocaleCode({ description: 'Locale code, unique within the filter' }, LOCALE_MESSAGE)
   ID: string;
 
   @NestedArray(() => FrequencyDto)

@@ -1,15 +1,14 @@
-import { Body, Controller, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ConfigController, ConfigWrite } from '../../common/config-route.decorators';
 import { EntryIdParam } from '../../common/entry-request';
 import {
   CUSTOM_PROPERTY_ENTITIES,
@@ -18,25 +17,22 @@ import {
 } from '../commands/set-custom-properties/set-custom-properties.command';
 import { CustomPropertiesChangeDto } from '../dto/custom-properties-request.dto';
 import { RequiredPreferenceConsentListDto } from '../dto/program.dto';
-import { REQUIRED_CONSENTS_RULES, replaceRequiredConsents } from './filters.controller';
-import { ApiIdParam, RawBody } from './request-params';
+import { FILTER_ID, REQUIRED_CONSENTS_RULES, replaceRequiredConsents } from './filters.controller';
+import { RawBody } from './request-params';
 
 /** Routes of the older configuration API (`/Config/...`) this area still serves. */
-@ApiTags('Configuration: programs')
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@Controller(':clientId/Config')
+@ConfigController(':clientId/Config', { tag: 'Configuration: programs' })
 export class ConfigRoutesController {
   constructor(private readonly commands: CommandBus) {}
 
   @Put('RequiredPreferenceConsents/:filterId')
-  @ApiIdParam('filterId', 'Filter id')
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
+  @ConfigWrite({
     summary: 'Replace the consents a filter requires (older route)',
     description: `Same as PUT /{clientId}/Filters/{filterId}/RequiredPreferenceConsents. ${REQUIRED_CONSENTS_RULES}`,
+    id: FILTER_ID,
+    ok: RequiredPreferenceConsentListDto,
+    notFound: 'Unknown filter',
   })
-  @ApiOkResponse({ type: RequiredPreferenceConsentListDto })
-  @ApiNotFoundResponse({ description: 'Unknown filter' })
   replaceRequiredConsents(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('filterId') filterId: number,

@@ -1,20 +1,12 @@
-import { Body, Controller, Patch, Put } from '@nestjs/common';
+import { Body, Patch, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { ConfigPatch } from '../../common/config-route.decorators';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ConfigController, ConfigPatch, ConfigWrite } from '../../common/config-route.decorators';
+import { type Caller, CurrentCaller } from '@app/auth';
 import { EntryIdParam } from '../../common/entry-request';
-
 import { UpdateFilterCommand } from '../commands/update-filter/update-filter.command';
 import { FilterListDto, RequiredPreferenceConsentListDto } from '../dto/program.dto';
 import { PATCH_RULES } from './docs';
-import { ApiIdParam, RawBody } from './request-params';
+import { RawBody } from './request-params';
 
 export const REQUIRED_CONSENTS_RULES =
   "Replaces the filter's RequiredPreferenceConsents with the list of the body (an empty list clears it). " +
@@ -22,23 +14,23 @@ export const REQUIRED_CONSENTS_RULES =
   'and appear once; a type the filter already requires is kept as is. When a consent type is deactivated it ' +
   'is removed from every filter; reactivating it does not restore the requirement. Answers 200 with the new list.';
 
-@ApiTags('Configuration: programs')
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown filter' })
-@Controller(':clientId/Filters')
+export const FILTER_ID = { name: 'filterId', description: 'Filter id' };
+
+@ConfigController(':clientId/Filters', {
+  tag: 'Configuration: programs',
+  notFound: 'Unknown filter',
+})
 export class FiltersController {
   constructor(private readonly commands: CommandBus) {}
 
   @Patch(':filterId')
-  @ApiIdParam('filterId', 'Filter id')
-  @ConfigPatch(
-    {
-      summary: 'Update a filter with PATCH operations',
-      description: `${PATCH_RULES} Read-only: ID, ProgramID. Filter names are unique within the program (409).`,
-    },
-    FilterListDto,
-    'The new name belongs to another filter of the program',
-  )
+  @ConfigPatch({
+    summary: 'Update a filter with PATCH operations',
+    description: `${PATCH_RULES} Read-only: ID, ProgramID. Filter names are unique within the program (409).`,
+    id: FILTER_ID,
+    ok: FilterListDto,
+    conflict: 'The new name belongs to another filter of the program',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('filterId') filterId: number,
@@ -50,13 +42,12 @@ export class FiltersController {
   }
 
   @Put(':filterId/RequiredPreferenceConsents')
-  @ApiIdParam('filterId', 'Filter id')
-  @ApiAuth('configuration', 'write')
-  @ApiOperation({
+  @ConfigWrite({
     summary: 'Replace the consents a filter requires',
     description: REQUIRED_CONSENTS_RULES,
+    id: FILTER_ID,
+    ok: RequiredPreferenceConsentListDto,
   })
-  @ApiOkResponse({ type: RequiredPreferenceConsentListDto })
   replaceRequiredConsents(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('filterId') filterId: number,

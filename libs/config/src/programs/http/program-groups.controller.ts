@@ -1,30 +1,25 @@
-import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Get, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ConfigCreate, ConfigPatch, ConfigRead } from '../../common/config-route.decorators';
+import {
+  ConfigController,
+  ConfigCreate,
+  ConfigList,
+  ConfigPatch,
+  ConfigRead,
+} from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
 import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
-
 import { CreateProgramGroupsCommand } from '../commands/create-program-groups/create-program-groups.command';
 import { UpdateProgramGroupCommand } from '../commands/update-program-group/update-program-group.command';
 import { ProgramGroupListDto, ProgramGroupTreeListDto } from '../dto/program-group.dto';
 import { GetMatchingProgramGroupsQuery } from '../queries/get-matching-program-groups/get-matching-program-groups.query';
 import { GetProgramGroupsQuery } from '../queries/get-program-groups/get-program-groups.query';
 import { GROUP_MATCHING, PATCH_RULES } from './docs';
-import { ApiIdParam, RawBody, RawQuery } from './request-params';
+import { ApiCriteriaQuery, RawBody, RawQuery } from './request-params';
 
-const CRITERIA_QUERY = {
-  name: 'criteria',
-  required: false,
-  style: 'form',
-  explode: true,
-  description: 'Custom property names, each with an optional value: ?Brand=Acme&Region',
-  schema: { type: 'object', additionalProperties: { type: 'string' } },
-} as const;
+const CRITERIA_EXAMPLE = '?Brand=Acme&Region';
 
-@ApiTags('Configuration: programs')
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@Controller(':clientId/ProgramGroups')
+@ConfigController(':clientId/ProgramGroups', { tag: 'Configuration: programs' })
 export class ProgramGroupsController {
   constructor(
     private readonly commands: CommandBus,
@@ -32,30 +27,26 @@ export class ProgramGroupsController {
   ) {}
 
   @Get()
-  @ConfigRead(
-    {
-      summary: 'List program groups',
-      description:
-        'Groups in id order, active and inactive, each with the ids of its programs (ProgramIds) and nested groups (ProgramGroupIds).',
-    },
-    ProgramGroupListDto,
-  )
-  @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
-  @ApiNotFoundResponse({ description: 'Unknown Id' })
+  @ConfigList({
+    summary: 'List program groups',
+    description:
+      'Groups in id order, active and inactive, each with the ids of its programs (ProgramIds) and nested groups (ProgramGroupIds).',
+    ok: ProgramGroupListDto,
+    notFound: 'Unknown Id',
+    locale: false,
+  })
   list(@CurrentCaller() caller: Caller, @Query('Id') id?: string): Promise<ProgramGroupListDto> {
     return this.queries.execute(new GetProgramGroupsQuery(caller.clientId, parseIdQuery(id)));
   }
 
   @Get('IncludeMatching')
-  @ConfigRead(
-    {
-      summary:
-        'Program groups matching custom property criteria, with only the nested entries that match',
-      description: `Nested groups and programs are kept when they are returned themselves, programs with only their matching filters. ${GROUP_MATCHING}`,
-    },
-    ProgramGroupTreeListDto,
-  )
-  @ApiQuery(CRITERIA_QUERY)
+  @ConfigRead({
+    summary:
+      'Program groups matching custom property criteria, with only the nested entries that match',
+    description: `Nested groups and programs are kept when they are returned themselves, programs with only their matching filters. ${GROUP_MATCHING}`,
+    ok: ProgramGroupTreeListDto,
+  })
+  @ApiCriteriaQuery(CRITERIA_EXAMPLE)
   includeMatching(
     @CurrentCaller() caller: Caller,
     @RawQuery() query: Record<string, unknown>,
@@ -66,14 +57,12 @@ export class ProgramGroupsController {
   }
 
   @Get('IncludeAll')
-  @ConfigRead(
-    {
-      summary: 'Program groups matching custom property criteria, with all nested entries',
-      description: `The same groups as IncludeMatching, each with all its nested groups, programs and filters. ${GROUP_MATCHING}`,
-    },
-    ProgramGroupTreeListDto,
-  )
-  @ApiQuery(CRITERIA_QUERY)
+  @ConfigRead({
+    summary: 'Program groups matching custom property criteria, with all nested entries',
+    description: `The same groups as IncludeMatching, each with all its nested groups, programs and filters. ${GROUP_MATCHING}`,
+    ok: ProgramGroupTreeListDto,
+  })
+  @ApiCriteriaQuery(CRITERIA_EXAMPLE)
   includeAll(
     @CurrentCaller() caller: Caller,
     @RawQuery() query: Record<string, unknown>,
@@ -82,15 +71,13 @@ export class ProgramGroupsController {
   }
 
   @Post()
-  @ConfigCreate(
-    {
-      summary: 'Create program groups',
-      description:
-        'All or nothing. Names are unique per client (case-insensitive; taken or repeated: 409). ProgramIds and ProgramGroupIds must name existing programs and groups (400), each once.',
-    },
-    ProgramGroupListDto,
-    'A name exists or repeats',
-  )
+  @ConfigCreate({
+    summary: 'Create program groups',
+    description:
+      'All or nothing. Names are unique per client (case-insensitive; taken or repeated: 409). ProgramIds and ProgramGroupIds must name existing programs and groups (400), each once.',
+    created: ProgramGroupListDto,
+    conflict: 'A name exists or repeats',
+  })
   create(
     @CurrentCaller() caller: Caller,
     @Body() body: ProgramGroupListDto,
@@ -101,16 +88,14 @@ export class ProgramGroupsController {
   }
 
   @Patch(':programGroupId')
-  @ApiIdParam('programGroupId', 'Program group id')
-  @ConfigPatch(
-    {
-      summary: 'Update a program group with PATCH operations',
-      description: `${PATCH_RULES} ProgramIds and ProgramGroupIds must name existing entries; a group may not contain itself, directly or through nested groups (400 naming the cycle). A rename to a taken name answers 409.`,
-    },
-    ProgramGroupListDto,
-    'The new name belongs to another program group',
-  )
-  @ApiNotFoundResponse({ description: 'Unknown program group' })
+  @ConfigPatch({
+    summary: 'Update a program group with PATCH operations',
+    description: `${PATCH_RULES} ProgramIds and ProgramGroupIds must name existing entries; a group may not contain itself, directly or through nested groups (400 naming the cycle). A rename to a taken name answers 409.`,
+    id: { name: 'programGroupId', description: 'Program group id' },
+    ok: ProgramGroupListDto,
+    conflict: 'The new name belongs to another program group',
+    notFound: 'Unknown program group',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('programGroupId') groupId: number,

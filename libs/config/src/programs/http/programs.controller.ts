@@ -1,16 +1,15 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiParam, ApiQuery } from '@nestjs/swagger';
 import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
-import { ConfigCreate, ConfigPatch, ConfigRead } from '../../common/config-route.decorators';
+  ConfigController,
+  ConfigCreate,
+  ConfigList,
+  ConfigPatch,
+  ConfigRead,
+} from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
 import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
-
 import { CreateFiltersCommand } from '../commands/create-filters/create-filters.command';
 import { CreateProgramsCommand } from '../commands/create-programs/create-programs.command';
 import { UpdateProgramCommand } from '../commands/update-program/update-program.command';
@@ -19,21 +18,12 @@ import { FilterListDto, ProgramListDto } from '../dto/program.dto';
 import { GetMatchingProgramsQuery } from '../queries/get-matching-programs/get-matching-programs.query';
 import { GetProgramsQuery } from '../queries/get-programs/get-programs.query';
 import { IDS_AS_STRINGS, LOCALE_RULE, PATCH_RULES, PROGRAM_MATCHING } from './docs';
-import { ApiIdParam, RawBody, RawQuery } from './request-params';
+import { ApiCriteriaQuery, RawBody, RawQuery } from './request-params';
 
-const CRITERIA_QUERY = {
-  name: 'criteria',
-  required: false,
-  style: 'form',
-  explode: true,
-  description:
-    'Custom property names, each with an optional value: ?Jurisdiction=EU&LifeCycleStage',
-  schema: { type: 'object', additionalProperties: { type: 'string' } },
-} as const;
+const CRITERIA_EXAMPLE = '?Jurisdiction=EU&LifeCycleStage';
+const PROGRAM_ID = { name: 'programId', description: 'Program id' };
 
-@ApiTags('Configuration: programs')
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@Controller(':clientId/Programs')
+@ConfigController(':clientId/Programs', { tag: 'Configuration: programs' })
 export class ProgramsController {
   constructor(
     private readonly commands: CommandBus,
@@ -41,17 +31,15 @@ export class ProgramsController {
   ) {}
 
   @Get()
-  @ConfigRead(
-    {
-      summary: 'List programs with their filters',
-      description: `Programs in id order, active and inactive. ${IDS_AS_STRINGS} localeId: ${LOCALE_RULE} \`locale\` is accepted as another name of localeId.`,
-    },
-    ProgramListDto,
-  )
-  @ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' })
+  @ConfigList({
+    summary: 'List programs with their filters',
+    description: `Programs in id order, active and inactive. ${IDS_AS_STRINGS} localeId: ${LOCALE_RULE} \`locale\` is accepted as another name of localeId.`,
+    ok: ProgramListDto,
+    notFound: 'Unknown Id, or no text tags for the locale',
+    locale: false,
+  })
   @ApiQuery({ name: 'localeId', required: false, example: 'en-us' })
   @ApiQuery({ name: 'locale', required: false, description: 'Alias of localeId' })
-  @ApiNotFoundResponse({ description: 'Unknown Id, or no text tags for the locale' })
   list(
     @CurrentCaller() caller: Caller,
     @Query('Id') id?: string,
@@ -70,14 +58,12 @@ export class ProgramsController {
   }
 
   @Get('IncludeMatching')
-  @ConfigRead(
-    {
-      summary: 'Programs matching custom property criteria, with only their matching filters',
-      description: PROGRAM_MATCHING,
-    },
-    ProgramListDto,
-  )
-  @ApiQuery(CRITERIA_QUERY)
+  @ConfigRead({
+    summary: 'Programs matching custom property criteria, with only their matching filters',
+    description: PROGRAM_MATCHING,
+    ok: ProgramListDto,
+  })
+  @ApiCriteriaQuery(CRITERIA_EXAMPLE)
   includeMatching(
     @CurrentCaller() caller: Caller,
     @RawQuery() query: Record<string, unknown>,
@@ -86,14 +72,12 @@ export class ProgramsController {
   }
 
   @Get('IncludeAll')
-  @ConfigRead(
-    {
-      summary: 'Programs matching custom property criteria, with all their filters',
-      description: `The same programs as IncludeMatching, each with all of its filters. ${PROGRAM_MATCHING}`,
-    },
-    ProgramListDto,
-  )
-  @ApiQuery(CRITERIA_QUERY)
+  @ConfigRead({
+    summary: 'Programs matching custom property criteria, with all their filters',
+    description: `The same programs as IncludeMatching, each with all of its filters. ${PROGRAM_MATCHING}`,
+    ok: ProgramListDto,
+  })
+  @ApiCriteriaQuery(CRITERIA_EXAMPLE)
   includeAll(
     @CurrentCaller() caller: Caller,
     @RawQuery() query: Record<string, unknown>,
@@ -102,16 +86,14 @@ export class ProgramsController {
   }
 
   @Get('ProgramType/:programTypeId')
-  @ConfigRead(
-    {
-      summary: 'Programs of one program type',
-      description: `The type is matched case-insensitively; "DNC" and "Do Not Contact" name "Do Not Contact (DNC)". locale: ${LOCALE_RULE}`,
-    },
-    ProgramListDto,
-  )
+  @ConfigRead({
+    summary: 'Programs of one program type',
+    description: `The type is matched case-insensitively; "DNC" and "Do Not Contact" name "Do Not Contact (DNC)". locale: ${LOCALE_RULE}`,
+    ok: ProgramListDto,
+    notFound: 'No text tags for the locale',
+  })
   @ApiParam({ name: 'programTypeId', enum: PROGRAM_TYPE_INPUTS })
   @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
-  @ApiNotFoundResponse({ description: 'No text tags for the locale' })
   byType(
     @CurrentCaller() caller: Caller,
     @Param('programTypeId') programType: string,
@@ -126,14 +108,12 @@ export class ProgramsController {
   }
 
   @Post()
-  @ConfigCreate(
-    {
-      summary: 'Create programs with their filters',
-      description: `All or nothing. Program names are unique per client and filter names per program (case-insensitive): a name taken or repeated in the body answers 409. A RequiredPreferenceConsents TypeName must name an active consent type (400). ${IDS_AS_STRINGS}`,
-    },
-    ProgramListDto,
-    'A program or filter name exists or repeats',
-  )
+  @ConfigCreate({
+    summary: 'Create programs with their filters',
+    description: `All or nothing. Program names are unique per client and filter names per program (case-insensitive): a name taken or repeated in the body answers 409. A RequiredPreferenceConsents TypeName must name an active consent type (400). ${IDS_AS_STRINGS}`,
+    created: ProgramListDto,
+    conflict: 'A program or filter name exists or repeats',
+  })
   create(@CurrentCaller() caller: Caller, @Body() body: ProgramListDto): Promise<ProgramListDto> {
     return this.commands.execute(
       new CreateProgramsCommand(caller.clientId, caller.userId, body.Programs),
@@ -141,16 +121,14 @@ export class ProgramsController {
   }
 
   @Patch(':programId')
-  @ApiIdParam('programId', 'Program id')
-  @ConfigPatch(
-    {
-      summary: 'Update a program and its filters with PATCH operations',
-      description: `${PATCH_RULES} Filters keep their ID: a filter of the result with the ID of one of the program's filters updates it, one without ID is added (and gets an ID); a filter cannot be removed (deactivate it with IsActive false) or given another program's ID (400). A rename to a taken name answers 409.`,
-    },
-    ProgramListDto,
-    'The new name belongs to another program or filter',
-  )
-  @ApiNotFoundResponse({ description: 'Unknown program' })
+  @ConfigPatch({
+    summary: 'Update a program and its filters with PATCH operations',
+    description: `${PATCH_RULES} Filters keep their ID: a filter of the result with the ID of one of the program's filters updates it, one without ID is added (and gets an ID); a filter cannot be removed (deactivate it with IsActive false) or given another program's ID (400). A rename to a taken name answers 409.`,
+    id: PROGRAM_ID,
+    ok: ProgramListDto,
+    conflict: 'The new name belongs to another program or filter',
+    notFound: 'Unknown program',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('programId') programId: number,
@@ -162,16 +140,14 @@ export class ProgramsController {
   }
 
   @Post(':programId/Filters')
-  @ConfigCreate(
-    {
-      summary: 'Add filters to a program',
-      description: `All or nothing; filter names are unique within the program (409). ${IDS_AS_STRINGS}`,
-    },
-    FilterListDto,
-    'A filter name exists in the program or repeats',
-  )
-  @ApiIdParam('programId', 'Program id')
-  @ApiNotFoundResponse({ description: 'Unknown program' })
+  @ConfigCreate({
+    summary: 'Add filters to a program',
+    description: `All or nothing; filter names are unique within the program (409). ${IDS_AS_STRINGS}`,
+    id: PROGRAM_ID,
+    created: FilterListDto,
+    conflict: 'A filter name exists in the program or repeats',
+    notFound: 'Unknown program',
+  })
   addFilters(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('programId') programId: number,

@@ -1,8 +1,16 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { ApiParam } from '@nestjs/swagger';
+import { ApiQuery } from '@nestjs/swagger';
 
-export const ApiIdParam = (name: string, description: string): MethodDecorator =>
-  ApiParam({ name, type: 'integer', format: 'int32', description });
+/** The custom property criteria of IncludeMatching and IncludeAll (any query parameter). */
+export const ApiCriteriaQuery = (example: string): MethodDecorator =>
+  ApiQuery({
+    name: 'criteria',
+    required: false,
+    style: 'form',
+    explode: true,
+    description: `Custom property names, each with an optional value: ${example}`,
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
+  });
 
 /** The query string as parsed (every parameter, for custom property criteria). */
 export const RawQuery = createParamDecorator(

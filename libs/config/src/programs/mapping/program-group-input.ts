@@ -1,5 +1,5 @@
 import type { ProgramGroupDto } from '../dto/program-group.dto';
-import { toStoredKeyValues } from './program-input';
+import { toStoredEntryFields } from './program-input';
 import type { StoredProgramGroup } from '../domain/program-group.schema';
 
 /** Problems (400) of ids a group body names that the client does not have. */
@@ -34,10 +34,7 @@ export function toStoredGroupFields(
   'Name' | 'Description' | 'IsActive' | 'CustomProperties' | 'ProgramIds' | 'ProgramGroupIds'
 > {
   return {
-    Name: group.Name.trim(),
-    Description: group.Description ?? undefined,
-    IsActive: group.IsActive ?? true,
-    CustomProperties: toStoredKeyValues(group.CustomProperties),
+    ...toStoredEntryFields(group),
     ProgramIds: [...(group.ProgramIds ?? [])],
     ProgramGroupIds: [...(group.ProgramGroupIds ?? [])],
   };

@@ -6,13 +6,20 @@ import { toKeyValueDtos } from './program.mapper';
 
 /* Stored program group → wire: every returned field is listed here. */
 
-export function toProgramGroupDto(group: StoredProgramGroup): ProgramGroupDto {
+/** The fields a group has in both shapes (its members aside). */
+function ownFields(group: StoredProgramGroup) {
   return {
     Id: group.groupId,
     Name: group.Name,
     Description: group.Description,
     IsActive: group.IsActive !== false,
     CustomProperties: toKeyValueDtos(group.CustomProperties),
+  };
+}
+
+export function toProgramGroupDto(group: StoredProgramGroup): ProgramGroupDto {
+  return {
+    ...ownFields(group),
     ProgramIds: [...(group.ProgramIds ?? [])],
     ProgramGroupIds: [...(group.ProgramGroupIds ?? [])],
     Edited: toEditedDto(group.Edited),
@@ -25,11 +32,7 @@ export function toProgramGroupTreeDto(
   programs: ProgramDto[],
 ): ProgramGroupTreeDto {
   return {
-    Id: group.groupId,
-    Name: group.Name,
-    Description: group.Description,
-    IsActive: group.IsActive !== false,
-    CustomProperties: toKeyValueDtos(group.CustomProperties),
+    ...ownFields(group),
     ProgramGroups: nested,
     Programs: programs,
     Edited: toEditedDto(group.Edited),

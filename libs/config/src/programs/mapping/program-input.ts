@@ -132,6 +132,21 @@ export function toStoredKeyValues(values: CustomPropertyDto[] | undefined): Stor
   }));
 }
 
+/** The stored fields a program, a filter and a program group have alike. */
+export function toStoredEntryFields(entry: {
+  Name: string;
+  Description?: string | null;
+  IsActive?: boolean | null;
+  CustomProperties?: CustomPropertyDto[];
+}): Pick<StoredProgram, 'Name' | 'Description' | 'IsActive' | 'CustomProperties'> {
+  return {
+    Name: entry.Name.trim(),
+    Description: entry.Description ?? undefined,
+    IsActive: entry.IsActive ?? true,
+    CustomProperties: toStoredKeyValues(entry.CustomProperties),
+  };
+}
+
 function toStoredLocales(locales: TextTagLocaleDto[] | undefined): StoredTextTagLocale[] {
   return (locales ?? []).map((locale) => ({
     ID: locale.ID,
@@ -147,8 +162,7 @@ export function toStoredFilter(
 ): StoredFilter {
   return {
     ID: id,
-    Name: filter.Name.trim(),
-    Description: filter.Description ?? undefined,
+    ...toStoredEntryFields(filter),
     ChannelID: canonicalChannel(filter.ChannelID) as string,
     DefaultLocaleID: filter.DefaultLocaleID ?? undefined,
     DefaultPreferenceValue: filter.DefaultPreferenceValue ?? undefined,
@@ -156,7 +170,6 @@ export function toStoredFilter(
     OptOutCustomerExpirationDays: filter.OptOutCustomerExpirationDays ?? undefined,
     OptInNonCustomerExpirationDays: filter.OptInNonCustomerExpirationDays ?? undefined,
     OptOutNonCustomerExpirationDays: filter.OptOutNonCustomerExpirationDays ?? undefined,
-    CustomProperties: toStoredKeyValues(filter.CustomProperties),
     Locales: toStoredLocales(filter.Locales),
     FrequencyLocales: (filter.FrequencyLocales ?? []).map((locale) => ({
       ID: locale.ID,
@@ -174,7 +187,6 @@ export function toStoredFilter(
       IsRequired: attribute.IsRequired ?? undefined,
     })),
     RequiredPreferenceConsents: requiredConsents,
-    IsActive: filter.IsActive ?? true,
   };
 }
 
@@ -186,11 +198,8 @@ export function toStoredProgramFields(
   'Name' | 'Description' | 'ProgramType' | 'IsActive' | 'CustomProperties' | 'Locales'
 > {
   return {
-    Name: program.Name.trim(),
-    Description: program.Description ?? undefined,
+    ...toStoredEntryFields(program),
     ProgramType: canonicalProgramType(program.ProgramType) as string,
-    IsActive: program.IsActive ?? true,
-    CustomProperties: toStoredKeyValues(program.CustomProperties),
     Locales: toStoredLocales(program.Locales),
   };
 }

@@ -1,13 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiQuery } from '@nestjs/swagger';
 
-export const ApiTypeIdParam = (): MethodDecorator =>
-  ApiParam({
-    name: 'typeId',
-    type: 'integer',
-    format: 'int32',
-    description: 'TypeId of the entry (1 to 2147483647)',
-  });
+/** The path id of a PATCH (ConfigPatch `id`). */
+export const TYPE_ID = { name: 'typeId', description: 'TypeId of the entry (1 to 2147483647)' };
 
 export const ApiTypeListQuery = (): MethodDecorator =>
   applyDecorators(

@@ -1,30 +1,25 @@
-import { Body, Controller, Get, HttpCode, Patch, Post, type Type } from '@nestjs/common';
+import { Body, Get, Patch, Post, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { type CheckedPatchOperation, PatchOperationsPipe } from '@app/shared';
+import { type Caller, CurrentCaller } from '@app/auth';
 import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { PatchOperationsPipe } from '@app/shared';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+  ConfigController,
+  ConfigCreate,
+  ConfigPatch,
+  ConfigRead,
+} from '../../common/config-route.decorators';
 import {
   EntryIdParam,
   type ListQuery,
   ListQueryParam,
   ValidatedBodyPipe,
 } from '../../common/entry-request';
-import { PatchOperationDto } from '../../common/patch-operation.dto';
 import { CreateTypesCommand } from '../commands/create-types/create-types.command';
 import { PatchTypeCommand } from '../commands/patch-type/patch-type.command';
 import { typeListDtoOf, type TypeListDto } from '../dto/type-entry.dto';
 import { ListTypesQuery } from '../queries/list-types/list-types.query';
 import { TYPE_KIND_INFO, TYPE_KINDS, type TypeKind } from '../domain/type-kind';
-import { ApiTypeIdParam, ApiTypeListQuery } from './type-params';
+import { ApiTypeListQuery, TYPE_ID } from './type-params';
 
 const ENTRY_RULES =
   'Entry fields: TypeId (read-only), TypeName (required, 1-100 characters, unique per client and kind ' +
@@ -42,11 +37,7 @@ function createTypesController(kind: TypeKind): Type<unknown> {
   const ListDto = typeListDtoOf(kind);
   const plural = `${label.toLowerCase()}s`;
 
-  @ApiTags('Configuration')
-  @ApiBadRequestResponse({
-    description: 'Malformed request; the Message names the field and value',
-  })
-  @Controller(':clientId')
+  @ConfigController(':clientId')
   class TypesController {
     constructor(
       private readonly commands: CommandBus,
@@ -54,20 +45,17 @@ function createTypesController(kind: TypeKind): Type<unknown> {
     ) {}
 
     @Get(kind)
-    @ApiAuth('configuration', 'read')
-    @ApiOperation({
+    @ConfigRead({
       summary: `Retrieve ${plural}`,
       description:
         `${label}s classify ${classifies}. Answers { "${kind}": [...] } in TypeId order, active and ` +
         'inactive entries alike (IsActive tells them apart). With locale, each entry carries only the ' +
         'LocalizedFields selected for it (an entry without any keeps an empty list); 404 when no ' +
         `returned entry has localised fields for the locale. ${ENTRY_RULES}`,
+      ok: ListDto,
+      notFound: 'Unknown client, unknown Id, or no localised fields for the locale',
     })
     @ApiTypeListQuery()
-    @ApiOkResponse({ type: ListDto })
-    @ApiNotFoundResponse({
-      description: 'Unknown client, unknown Id, or no localised fields for the locale',
-    })
     list(
       @CurrentCaller() caller: Caller,
       @ListQueryParam() query: ListQuery,
@@ -78,20 +66,18 @@ function createTypesController(kind: TypeKind): Type<unknown> {
     }
 
     @Post(kind)
-    @HttpCode(201)
-    @ApiAuth('configuration', 'write')
-    @ApiOperation({
+    @ConfigCreate({
       summary: `Create ${plural}`,
       description:
         `Body { "${kind}": [entries] } (1 to 100 entries). All or nothing: every entry is checked ` +
         'first, and on any error none is created. 409 when a TypeName already exists for this kind ' +
         '(case-insensitive) or repeats within the body; 400 when more than one entry of the body has ' +
         `IsDefault true. Answers 201 with the created entries. ${ENTRY_RULES}`,
+      body: ListDto,
+      created: ListDto,
+      conflict: 'A TypeName exists already or repeats in the body',
+      notFound: 'Unknown client',
     })
-    @ApiBody({ type: ListDto })
-    @ApiCreatedResponse({ type: ListDto })
-    @ApiConflictResponse({ description: 'A TypeName exists already or repeats in the body' })
-    @ApiNotFoundResponse({ description: 'Unknown client' })
     create(
       @CurrentCaller() caller: Caller,
       @Body(new ValidatedBodyPipe(ListDto, { firstErrorOnly: true })) body: TypeListDto,
@@ -102,9 +88,7 @@ function createTypesController(kind: TypeKind): Type<unknown> {
     }
 
     @Patch([`${kind}/:typeId`, `${singular}/:typeId`])
-    @ApiTypeIdParam()
-    @ApiAuth('configuration', 'write')
-    @ApiOperation({
+    @ConfigPatch({
       summary: `Update ${label.toLowerCase()}`,
       description:
         'Body: a JSON array of PATCH operations (add, remove, replace, test) applied in order to the ' +
@@ -114,15 +98,15 @@ function createTypesController(kind: TypeKind): Type<unknown> {
         '(400 naming the field); remove operations on several array elements are sent in descending ' +
         'index order. A rename to a TypeName another entry of the kind has is a 409. Answers 200 with ' +
         `{ "${kind}": [the updated entry] }. ${ENTRY_RULES}`,
+      id: TYPE_ID,
+      ok: ListDto,
+      conflict: 'The new TypeName belongs to another entry',
+      notFound: 'Unknown client or typeId',
     })
-    @ApiBody({ type: PatchOperationDto, isArray: true })
-    @ApiOkResponse({ type: ListDto })
-    @ApiNotFoundResponse({ description: 'Unknown client or typeId' })
-    @ApiConflictResponse({ description: 'The new TypeName belongs to another entry' })
     patch(
       @CurrentCaller() caller: Caller,
       @EntryIdParam('typeId') typeId: number,
-      @Body(PatchOperationsPipe) operations: PatchOperationDto[],
+      @Body(PatchOperationsPipe) operations: CheckedPatchOperation[],
     ): Promise<TypeListDto> {
       return this.commands.execute(
         new PatchTypeCommand(caller.clientId, caller.userId, kind, typeId, operations),

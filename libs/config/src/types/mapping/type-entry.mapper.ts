@@ -17,14 +17,7 @@ export interface TypeEntry {
  * kind's default (config_types_defaults), which decides IsDefault.
  */
 export function toTypeEntryDto(entry: StoredTypeEntry, defaultTypeId: number | null): TypeEntryDto {
-  return {
-    TypeId: entry.typeId,
-    TypeName: entry.TypeName,
-    LocalizedFields: (entry.LocalizedFields ?? []).map(toLocalizedField),
-    IsDefault: entry.typeId === defaultTypeId,
-    IsActive: entry.IsActive !== false,
-    Edited: toEditedDto(entry.Edited),
-  };
+  return { ...toTypeEntry(entry, defaultTypeId), Edited: toEditedDto(entry.Edited) };
 }
 
 /** Stored entry → the read model of TypeCatalog (no Edited). */

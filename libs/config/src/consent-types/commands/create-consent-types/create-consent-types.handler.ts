@@ -1,13 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { ConflictError, InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
+import { editedOnCreate } from '../../../common/entry-request';
 import { ConfigEventOutbox } from '../../repositories/config-event-outbox.repository';
 import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.rules';
 import { toStoredConsentType } from '../../mapping/consent-type.input';
 import { toConsentTypeDto } from '../../mapping/consent-type.mapper';
 import { ConsentTypeRepository } from '../../repositories/consent-type.repository';
-import { CONSENT_TYPE_KIND, namesOf } from '../../domain/consent-type.schema';
+import { CONSENT_TYPE_KIND } from '../../domain/consent-type.schema';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { CreateConsentTypesCommand } from './create-consent-types.command';
 
@@ -42,21 +42,12 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
     });
 
     const names = types.map((type) => type.TypeName.trim());
-    const repeated = repeatedNames(names);
-    if (repeated.length) {
-      throw new ConflictError(
-        `Consent type name "${repeated[0]}" is given more than once in the body`,
-      );
-    }
-    const existing = await this.repository.existingNames(clientId, names.map(textKey));
-    if (existing.length) throw new ConflictError(`Consent type "${existing[0]}" already exists`);
-
-    const ids = await this.bookkeeping.claimNewEntries(
+    const ids = await this.bookkeeping.claimUniqueNames(
       clientId,
       CONSENT_TYPE_KIND,
+      'Consent type',
       names,
-      (index) => `Consent type "${names[index]}" already exists`,
-      (id) => this.repository.findOne(clientId, id).then((entry) => entry && namesOf(entry)),
+      this.repository,
     );
     const now = new Date();
     const created = types.map((type, index) =>

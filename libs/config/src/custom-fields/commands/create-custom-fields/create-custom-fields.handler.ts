@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
+import { editedOnCreate } from '../../../common/entry-request';
 import { CustomFieldChecks } from '../../services/custom-field-checks.service';
 import { toStoredCustomField } from '../../mapping/custom-field.input';
 import { toCustomFieldList } from '../../mapping/custom-field.mapper';
@@ -33,21 +33,12 @@ export class CreateCustomFieldsHandler implements ICommandHandler<CreateCustomFi
     if (problems.length) throw new InvalidInputError(problems.join('; '));
 
     const names = fields.map((field) => field.dto.Name.trim());
-    const repeated = repeatedNames(names);
-    if (repeated.length) {
-      throw new ConflictError(
-        `Custom field name "${repeated[0]}" is given more than once in the body`,
-      );
-    }
-    const existing = await this.repository.existingNames(clientId, names.map(textKey));
-    if (existing.length) throw new ConflictError(`Custom field "${existing[0]}" already exists`);
-
-    const ids = await this.bookkeeping.claimNewEntries(
+    const ids = await this.bookkeeping.claimUniqueNames(
       clientId,
       CUSTOM_FIELD_KIND,
+      'Custom field',
       names,
-      (index) => `Custom field "${names[index]}" already exists`,
-      (id) => this.repository.findOne(clientId, id).then((entry) => entry?.Name ?? null),
+      this.repository,
     );
     const edited = editedOnCreate(userId, new Date());
     const created = fields.map((field, index) =>

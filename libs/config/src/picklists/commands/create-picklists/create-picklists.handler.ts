@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate, repeatedNames } from '../../../common/entry-request';
+import { editedOnCreate } from '../../../common/entry-request';
 import type { PicklistListDto } from '../../dto/picklist.dto';
 import { toStoredPicklist } from '../../mapping/picklist.input';
 import { toPicklistDto } from '../../mapping/picklist.mapper';
@@ -25,19 +25,12 @@ export class CreatePicklistsHandler implements ICommandHandler<CreatePicklistsCo
     if (problems.length) throw new InvalidInputError(problems.join('; '));
 
     const names = picklists.map((picklist) => picklist.Name.trim());
-    const repeated = repeatedNames(names);
-    if (repeated.length) {
-      throw new ConflictError(`Picklist name "${repeated[0]}" is given more than once in the body`);
-    }
-    const existing = await this.repository.existingNames(clientId, names.map(textKey));
-    if (existing.length) throw new ConflictError(`Picklist "${existing[0]}" already exists`);
-
-    const ids = await this.bookkeeping.claimNewEntries(
+    const ids = await this.bookkeeping.claimUniqueNames(
       clientId,
       PICKLIST_KIND,
+      'Picklist',
       names,
-      (index) => `Picklist "${names[index]}" already exists`,
-      (id) => this.repository.findOne(clientId, id).then((entry) => entry?.Name ?? null),
+      this.repository,
     );
     const edited = editedOnCreate(userId, new Date());
     const created = picklists.map((picklist, index) =>

@@ -38,7 +38,7 @@ export class UpdatePicklistHandler implements ICommandHandler<UpdatePicklistComm
         PICKLIST_KIND,
         picklistId,
         (name) => `Picklist "${name}" already exists`,
-        (id) => this.repository.findOne(clientId, id).then((entry) => entry?.Name ?? null),
+        (id) => this.repository.namesHeldBy(clientId, id),
       ),
       change: async (stored) => {
         const patched = applyPatchOperations(toPicklistDto(stored), operations, ['Id', 'Edited']);
