@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
 import { ConfigurationApiModule } from '@app/config';
-import { CONSENT_JOBS, DoNotContactApiModule } from '@app/consents';
+import { CONSENT_JOBS, ConsentsApiModule } from '@app/consents';
 import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
@@ -25,7 +25,7 @@ export class ApiModule {
         ConfigurationApiModule,
         ProfilesApiModule,
         PreferencesApiModule,
-        DoNotContactApiModule,
+        ConsentsApiModule,
       ],
     };
   }

@@ -1,13 +1,12 @@
 // Public surface of @app/consents: other libs import nothing deeper.
-export {
-  DoNotContactApiModule,
-  DoNotContactPersistenceModule,
-} from './do-not-contact/do-not-contact.module';
+export { ConsentsApiModule } from './consents-api.module';
+export { DoNotContactPersistenceModule } from './do-not-contact/do-not-contact.module';
 export { ConsentsWorkerModule, DoNotContactMarksModule } from './consents-worker.module';
 export { DoNotContactMarks } from './do-not-contact/services/do-not-contact-marks.service';
 export { DoNotContactLists } from './do-not-contact/services/do-not-contact-lists.service';
 export type { DncEntry, DncListType } from './do-not-contact/domain/dnc-list.schema';
 export { CONSENT_PROFILE_RULES } from './profile-rules/consent-profile-rules';
+export type { ConsentAttributeSearch } from './search/consent-attribute-search';
 export * from './worker/consent-jobs';
 export * from './domain/consent-transitions';
 export * from './domain/consent-expiry';

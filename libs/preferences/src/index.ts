@@ -2,3 +2,4 @@
 export { PreferencesApiModule } from './preferences-api.module';
 export { ArchivePreferencesCommand } from './commands/archive-preferences/archive-preferences.command';
 export { PREFERENCE_PROFILE_RULES } from './profile-rules/preference-profile-rules';
+export type { PreferenceAttributeSearch } from './search/preference-attribute-search';

@@ -8,10 +8,14 @@ export * from './worker/profile-jobs';
 // The rule port (what a rule module such as Consents or Preferences implements) and the
 // profile aggregate's types and element identities the rules read.
 export type {
+  KeyQuery,
   ProfileBody,
   ProfileRuleModule,
+  ProfileSearchRule,
   RuleWriteContext,
   RuleWriteKind,
+  SearchCondition,
+  SearchCriteriaOf,
 } from './domain/profile-rules.port';
 export { ProfileRules } from './domain/profile-rules';
 export type { DataRule } from './domain/data-rule';
@@ -44,7 +48,10 @@ export {
 export { CONTACT_LISTS } from './domain/profile-history';
 export { preferenceIdKey, preferenceKey } from './domain/preference-key';
 export {
+  canSeeConsentType,
+  canSeePreference,
   canSeeProgram,
+  normaliseScope,
   type CallerScope,
   type ProfileView,
   scopeOf,
@@ -54,6 +61,22 @@ export {
 export { ApiProfileIdParam, ProfileIdParam } from './http/profile-id.param';
 export { type CurrentNames, withCurrentNames } from './domain/current-names';
 export { deactivateUnrestated } from './domain/profile-merge';
+
+// For the profile searches of other modules: their routes dispatch SearchProfilesQuery.
+export { ProfileDto } from './dto/profile.dto';
+export type { AttributePair } from './queries/search-profiles/profile-search.criteria';
+export { SearchProfilesQuery } from './queries/search-profiles/search-profiles.query';
+export {
+  ProfileSearchRoutes,
+  SEARCH_ATTRIBUTES,
+  SEARCH_RESULT,
+  searchProfilesQuery,
+} from './http/profile-search.api';
+export {
+  SearchAttributeParams,
+  SearchFlagParams,
+  type SearchFlags,
+} from './http/profile-search.params';
 
 // Ports for other modules' jobs and use cases (ProfilePortsModule, ProfilesWorkerModule).
 export {

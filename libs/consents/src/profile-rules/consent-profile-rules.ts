@@ -13,12 +13,14 @@ import {
   applyDoNotContact,
   type DncApplyWrite,
 } from '../do-not-contact/domain/do-not-contact-marks';
+import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-attribute-search';
 
 /**
  * What Consents plugs into the profile write pipeline (the port Profiles declares): the
  * status transitions a write may make, the values a written consent is stored with, the
  * PreserveConsents flag, consent expiry, and the system writes of its jobs (a newer
- * version published, a do-not-contact list change).
+ * version published, a do-not-contact list change), and the search by consent-type
+ * attributes (its index keys and matcher).
  */
 export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   name: 'consents',
@@ -42,4 +44,6 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
       return applyDoNotContact(profile.data, body as unknown as DncApplyWrite, ctx);
     },
   },
+  searchKeys: consentSearchKeys,
+  searches: [CONSENT_ATTRIBUTE_SEARCH],
 };

@@ -6,11 +6,16 @@ import {
   preferenceDataRule,
   preferenceProblems,
 } from '../domain/preference.rules';
+import {
+  PREFERENCE_ATTRIBUTE_SEARCH,
+  preferenceSearchKeys,
+} from '../search/preference-attribute-search';
 
 /**
  * What Preferences plugs into the profile write pipeline (the port Profiles declares): the
  * checks of written preferences against the programs and filters, the values they are
- * stored with, the PreservePreferences flag, preference expiry, and archival.
+ * stored with, the PreservePreferences flag, preference expiry, archival, and the search
+ * by preference attributes (its index keys and matcher).
  */
 export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
   name: 'preferences',
@@ -32,4 +37,6 @@ export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
       );
     },
   },
+  searchKeys: preferenceSearchKeys,
+  searches: [PREFERENCE_ATTRIBUTE_SEARCH],
 };

@@ -61,6 +61,7 @@ function vocabulary(): ProfileVocabulary {
       return null;
     },
     requiredCustomFields: () => ['SignupSource'],
+    consentTypesWithAttributes: () => [],
     // One program and Email filter; preference.rules.spec.ts covers the preference rules.
     program: (id) => (id === 1 ? { IsActive: true } : undefined),
     filter: (id) =>

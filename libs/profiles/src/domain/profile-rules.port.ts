@@ -8,6 +8,39 @@ import type { Profile } from './profile.schema';
 /** A profile body or stored profile as the rules read it (JSON, fields by name). */
 export type ProfileBody = Record<string, unknown>;
 
+/** A key query of the search key index: the profiles holding a key of every group. */
+export type KeyQuery = string[][];
+
+/** One condition of a candidate query (a MongoDB filter on the stored profile document). */
+export type SearchCondition = Record<string, unknown>;
+
+/** Criteria of a profile search; a rule module's searches have kinds of their own. */
+export interface SearchCriteriaOf<Kind extends string = string> {
+  readonly kind: Kind;
+}
+
+/**
+ * A profile search a rule module owns (its route lives in the module, which dispatches
+ * SearchProfilesQuery; Profiles runs it): candidates from the search key index (or, while
+ * the index is being built, from `candidateConditions`), each checked by `matches`.
+ */
+export interface ProfileSearchRule<C extends SearchCriteriaOf = SearchCriteriaOf> {
+  readonly kind: C['kind'];
+  /**
+   * The criteria against the configuration (names resolved, say), or undefined when
+   * nothing can match (an empty answer, no read).
+   */
+  resolve?(criteria: C, vocabulary: ProfileVocabulary): C | undefined;
+  /** The key lookup: a superset of the matches, over keys the module's `searchKeys` adds. */
+  keyQuery(criteria: C): KeyQuery;
+  /** The candidate query's conditions (a superset of the matches; never empty). */
+  candidateConditions(criteria: C): SearchCondition[];
+  /** Whether an active profile matches, on active elements the view may see only. */
+  matches(data: ProfileData, criteria: C, view: ProfileView): boolean;
+  /** The data a matched profile is answered with (default: as stored). */
+  answer?(data: ProfileData, criteria: C, view: ProfileView): ProfileData;
+}
+
 /** What a write kind of a rule module is given besides the stored profile and the body. */
 export interface RuleWriteContext extends WriteContext {
   vocabulary: ProfileVocabulary;
@@ -66,4 +99,11 @@ export interface ProfileRuleModule {
   nextDue?(data: ProfileData): number | null;
   /** The system write kinds the module queues, and how each applies. */
   writeKinds?: Partial<Record<string, RuleWriteKind>>;
+  /**
+   * The search keys of the module's part of a profile, from every element, active or not
+   * (the index needs a superset; the exact check is `matches`).
+   */
+  searchKeys?(data: ProfileData): Iterable<string>;
+  /** The profile searches the module owns. */
+  searches?: readonly ProfileSearchRule[];
 }

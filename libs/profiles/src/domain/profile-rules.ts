@@ -1,6 +1,11 @@
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
-import type { ProfileBody, ProfileRuleModule, RuleWriteKind } from './profile-rules.port';
+import type {
+  ProfileBody,
+  ProfileRuleModule,
+  ProfileSearchRule,
+  RuleWriteKind,
+} from './profile-rules.port';
 import type { ProfileVocabulary } from './profile-vocabulary';
 
 /**
@@ -9,6 +14,7 @@ import type { ProfileVocabulary } from './profile-vocabulary';
  */
 export class ProfileRules {
   private readonly kinds = new Map<string, RuleWriteKind>();
+  private readonly searches = new Map<string, ProfileSearchRule>();
 
   constructor(readonly modules: readonly ProfileRuleModule[]) {
     for (const module of modules) {
@@ -17,6 +23,11 @@ export class ProfileRules {
         if (this.kinds.has(kind))
           throw new Error(`Two rule modules claim the write kind "${kind}" (${module.name})`);
         this.kinds.set(kind, apply);
+      }
+      for (const search of module.searches ?? []) {
+        if (this.searches.has(search.kind))
+          throw new Error(`Two rule modules claim the search "${search.kind}" (${module.name})`);
+        this.searches.set(search.kind, search);
       }
     }
   }
@@ -101,5 +112,17 @@ export class ProfileRules {
   /** How a write kind owned by a rule module applies, if one owns it. */
   writeKind(kind: string): RuleWriteKind | undefined {
     return this.kinds.get(kind);
+  }
+
+  /** The profile search of that kind a rule module owns, if one owns it. */
+  search(kind: string): ProfileSearchRule | undefined {
+    return this.searches.get(kind);
+  }
+
+  /** Adds the search keys every module derives from the data. */
+  addSearchKeys(data: ProfileData, keys: Set<string>): void {
+    for (const module of this.modules) {
+      for (const key of module.searchKeys?.(data) ?? []) keys.add(key);
+    }
   }
 }

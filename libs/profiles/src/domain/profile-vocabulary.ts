@@ -32,6 +32,11 @@ export interface ProfileVocabulary extends PreferenceVocabulary, CurrentNames {
   ): string | null;
   /** Names of the active custom fields every profile must have. */
   requiredCustomFields(): string[];
+  /**
+   * Names (former ones included) of the consent types whose attributes include every
+   * given Key/Value pair.
+   */
+  consentTypesWithAttributes(pairs: { Key: string; Value: string }[]): string[];
 }
 
 /** What the preference rules know of a filter (and its program). */

@@ -1,45 +1,11 @@
-import { applyDecorators, Controller, Get } from '@nestjs/common';
+import { applyDecorators, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBadRequestResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { ProfileDto } from '../dto/profile.dto';
-import { viewOf } from '../domain/profile-view';
 import type { SearchCriteria } from '../queries/search-profiles/profile-search.criteria';
-import { SearchProfilesQuery } from '../queries/search-profiles/search-profiles.query';
+import { ProfileSearchRoutes, SEARCH_RESULT, searchProfilesQuery } from './profile-search.api';
 import { SearchFlagParams, type SearchFlags, SearchParams } from './profile-search.params';
-
-const RESULT =
-  'Answers a JSON array of Profile objects (the content of GET profile: active elements only, UpdateStatus as there), in profile id order, possibly empty. Only active profiles of the caller\'s client are searched, and only active elements match; custom fields, consents and preferences the caller\'s user group may not see never match (nor do implied preferences unless implied=true). Text compares trimmed, with spaces folded, case-insensitively. At most 50 profiles: when more match, 403 {"Message": ...}.';
-
-const ATTRIBUTES =
-  'Query parameters attributes[i].Key and attributes[i].Value, both required, i from 0 without gaps (a malformed key is a 400 naming it); keys and values compare trimmed, spaces folded, case-insensitively.';
-
-/** The flags every search takes (spec and compatibility notes: implied, includeConsentHistory). */
-const ApiSearchFlags = (): ClassDecorator =>
-  applyDecorators(
-    ApiQuery({
-      name: 'implied',
-      required: false,
-      type: Boolean,
-      description:
-        'true: implied preferences (MatchType "Implied") are returned and can match as well as expressed ones. Default false. Not true/false: 400.',
-    }),
-    ApiQuery({
-      name: 'includeConsentHistory',
-      required: false,
-      type: Boolean,
-      description:
-        'Default true. A profile holds one consent per consent type and container, so true and false give the same answer. Not true/false: 400.',
-    }),
-  );
 
 const ApiNameQueries = (description: string): MethodDecorator =>
   applyDecorators(
@@ -48,14 +14,7 @@ const ApiNameQueries = (description: string): MethodDecorator =>
     ApiQuery({ name: 'lastName', required: false, description }),
   );
 
-@ApiTags('Profile search')
-@ApiBadRequestResponse({
-  description: 'A missing or malformed query parameter; the Message names it and its value',
-})
-@ApiForbiddenResponse({ description: 'More than 50 profiles match' })
-@ApiNotFoundResponse({ description: 'Unknown client' })
-@ApiSearchFlags()
-@Controller(':clientId/Profile')
+@ProfileSearchRoutes()
 export class ProfileSearchController {
   constructor(private readonly queries: QueryBus) {}
 
@@ -64,20 +23,14 @@ export class ProfileSearchController {
     criteria: SearchCriteria,
     flags: SearchFlags,
   ): Promise<ProfileDto[]> {
-    return this.queries.execute(
-      new SearchProfilesQuery(
-        caller.clientId,
-        criteria,
-        viewOf(caller, { implied: flags.implied }),
-      ),
-    );
+    return this.queries.execute(searchProfilesQuery(caller, criteria, flags));
   }
 
   @Get('Phone')
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Profiles by phone number (compared by its digits)',
-    description: `Matches an active phone whose digits (PhoneNumberNumeric) equal those of phoneNumber (punctuation ignored), and whose PhoneType equals phoneType when given. ${RESULT}`,
+    description: `Matches an active phone whose digits (PhoneNumberNumeric) equal those of phoneNumber (punctuation ignored), and whose PhoneType equals phoneType when given. ${SEARCH_RESULT}`,
   })
   @ApiQuery({ name: 'phoneNumber', required: true, description: 'Any punctuation; 1-15 digits' })
   @ApiQuery({ name: 'phoneType', required: false, description: 'Case-insensitive' })
@@ -94,7 +47,7 @@ export class ProfileSearchController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Profiles by email address',
-    description: `Matches an active email with that address and, when given, EmailAddressType. ${RESULT}`,
+    description: `Matches an active email with that address and, when given, EmailAddressType. ${SEARCH_RESULT}`,
   })
   @ApiQuery({ name: 'emailAddress', required: true, description: 'Case-insensitive' })
   @ApiQuery({ name: 'emailType', required: false, description: 'Case-insensitive' })
@@ -111,7 +64,7 @@ export class ProfileSearchController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Profiles by exact name',
-    description: `Each supplied name part must equal the CustomerName part; at least one is required. ${RESULT}`,
+    description: `Each supplied name part must equal the CustomerName part; at least one is required. ${SEARCH_RESULT}`,
   })
   @ApiNameQueries('Exact, case-insensitive')
   @ApiOkResponse({ type: ProfileDto, isArray: true })
@@ -127,7 +80,7 @@ export class ProfileSearchController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Profiles by partial name',
-    description: `Each supplied name part must occur in the CustomerName part (substring); at least one is required. ${RESULT}`,
+    description: `Each supplied name part must occur in the CustomerName part (substring); at least one is required. ${SEARCH_RESULT}`,
   })
   @ApiNameQueries('Substring, case-insensitive')
   @ApiOkResponse({ type: ProfileDto, isArray: true })
@@ -143,7 +96,7 @@ export class ProfileSearchController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Profiles by address',
-    description: `One active address must match every supplied address field, and the CustomerName every supplied name part, exactly; partialAddress1Match=true makes address1, partialNameMatch=true the name parts, substring matches. ${RESULT}`,
+    description: `One active address must match every supplied address field, and the CustomerName every supplied name part, exactly; partialAddress1Match=true makes address1, partialNameMatch=true the name parts, substring matches. ${SEARCH_RESULT}`,
   })
   @ApiQuery({ name: 'address1', required: false })
   @ApiQuery({ name: 'address2', required: false })
@@ -167,7 +120,7 @@ export class ProfileSearchController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Profiles carrying all listed tags',
-    description: `Query parameters tags[0], tags[1], ... (indices from 0 without gaps; a malformed key is a 400). Tag names compare case-insensitively. ${RESULT}`,
+    description: `Query parameters tags[0], tags[1], ... (indices from 0 without gaps; a malformed key is a 400). Tag names compare case-insensitively. ${SEARCH_RESULT}`,
   })
   @ApiQuery({ name: 'tags[0]', required: true, description: 'Then tags[1], tags[2], ...' })
   @ApiOkResponse({ type: ProfileDto, isArray: true })
@@ -183,7 +136,7 @@ export class ProfileSearchController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Profiles by custom field values',
-    description: `Query parameters customFields[i].Name and customFields[i].Value, i from 0 without gaps. Every listed field must be an active custom field of the profile with that value (name and value case-insensitive). ${RESULT}`,
+    description: `Query parameters customFields[i].Name and customFields[i].Value, i from 0 without gaps. Every listed field must be an active custom field of the profile with that value (name and value case-insensitive). ${SEARCH_RESULT}`,
   })
   @ApiQuery({ name: 'customFields[0].Name', required: true })
   @ApiQuery({ name: 'customFields[0].Value', required: true })
@@ -200,7 +153,7 @@ export class ProfileSearchController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: 'Profiles by select-list custom field values',
-    description: `Query parameters customFields[i].OperatorId, .Name and .Value, i from 0 without gaps; several values are joined with a colon (a:b). Operators: 1 Equals (the stored values are exactly the given set), 2 All of (the stored values include every given value), 3 Any of (they include at least one). Stored multi-select values are joined with "::". Every listed field must match on an active custom field. ${RESULT}`,
+    description: `Query parameters customFields[i].OperatorId, .Name and .Value, i from 0 without gaps; several values are joined with a colon (a:b). Operators: 1 Equals (the stored values are exactly the given set), 2 All of (the stored values include every given value), 3 Any of (they include at least one). Stored multi-select values are joined with "::". Every listed field must match on an active custom field. ${SEARCH_RESULT}`,
   })
   @ApiQuery({ name: 'customFields[0].OperatorId', required: true, enum: [1, 2, 3] })
   @ApiQuery({ name: 'customFields[0].Name', required: true })
@@ -209,40 +162,6 @@ export class ProfileSearchController {
   bySelectList(
     @CurrentCaller() caller: Caller,
     @SearchParams('selectList') criteria: SearchCriteria,
-    @SearchFlagParams() flags: SearchFlags,
-  ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria, flags);
-  }
-
-  @Get('Consent/Attributes')
-  @ApiAuth('profiles', 'read')
-  @ApiOperation({
-    summary: 'Profiles holding a consent of a type carrying all listed attributes',
-    description: `${ATTRIBUTES} Consent types (configuration) carry Attributes [{Key, Value}]. Matches a profile holding an active consent (profile level, or on an active email, phone or address) whose ConsentType is a consent type (active or not) whose attributes include every listed Key/Value pair. The consent status is not considered. No consent type carries them all: an empty array. ${RESULT}`,
-  })
-  @ApiQuery({ name: 'attributes[0].Key', required: true })
-  @ApiQuery({ name: 'attributes[0].Value', required: true })
-  @ApiOkResponse({ type: ProfileDto, isArray: true })
-  byConsentAttributes(
-    @CurrentCaller() caller: Caller,
-    @SearchParams('consentAttributes') criteria: SearchCriteria,
-    @SearchFlagParams() flags: SearchFlags,
-  ): Promise<ProfileDto[]> {
-    return this.search(caller, criteria, flags);
-  }
-
-  @Get('Preference/Attributes')
-  @ApiAuth('profiles', 'read')
-  @ApiOperation({
-    summary: 'Profiles with a preference holding all listed attributes',
-    description: `${ATTRIBUTES} Matches a profile with an active preference (ProfilePreferences, or the preferences of an active email, phone or address) whose PreferenceAttributes include every listed Key/Value pair. In the answer, only the preferences holding all listed attributes are returned (in every container); the rest of each profile is as GET profile returns it. ${RESULT}`,
-  })
-  @ApiQuery({ name: 'attributes[0].Key', required: true })
-  @ApiQuery({ name: 'attributes[0].Value', required: true })
-  @ApiOkResponse({ type: ProfileDto, isArray: true })
-  byPreferenceAttributes(
-    @CurrentCaller() caller: Caller,
-    @SearchParams('preferenceAttributes') criteria: SearchCriteria,
     @SearchFlagParams() flags: SearchFlags,
   ): Promise<ProfileDto[]> {
     return this.search(caller, criteria, flags);

@@ -117,7 +117,7 @@ function entryValue(
 }
 
 /** `attributes[i].Key` and `attributes[i].Value`, both required, i from 0 without gaps. */
-function attributePairs(query: QueryOf): AttributePair[] {
+export function attributePairs(query: QueryOf): AttributePair[] {
   return indexedList(query, 'attributes', ['Key', 'Value']).map((entry, index) => ({
     Key: entryValue(entry, 'attributes', index, 'Key'),
     Value: entryValue(entry, 'attributes', index, 'Value'),
@@ -204,9 +204,6 @@ export function parseSearch(kind: SearchKind, query: QueryOf): SearchCriteria {
           },
         ),
       };
-    case 'consentAttributes':
-    case 'preferenceAttributes':
-      return { kind, attributes: attributePairs(query) };
   }
 }
 
@@ -231,6 +228,11 @@ export function parseSearchFlags(query: QueryOf): SearchFlags {
 /** The criteria of a profile search, parsed from the request's query parameters. */
 export const SearchParams = createParamDecorator(
   (kind: SearchKind, ctx: ExecutionContext): SearchCriteria => parseSearch(kind, queryOf(ctx)),
+);
+
+/** The `attributes[i].Key` / `.Value` pairs of an attribute search (a rule module's). */
+export const SearchAttributeParams = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): AttributePair[] => attributePairs(queryOf(ctx)),
 );
 
 /** The `implied` and `includeConsentHistory` flags of a profile search (400 if not boolean). */

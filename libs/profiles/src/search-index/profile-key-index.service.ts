@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { LeaseService, RedisService } from '@app/shared';
+import { ProfileRules } from '../domain/profile-rules';
 import type { Profile } from '../domain/profile.schema';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { type KeyQuery, searchKeysOf } from './search-keys';
@@ -26,19 +27,20 @@ export class ProfileKeyIndex {
     private readonly redis: RedisService,
     private readonly lease: LeaseService,
     private readonly profiles: ProfileRepository,
+    private readonly rules: ProfileRules,
   ) {}
 
   /** Before the save of `after`: its keys that `before` lacks. */
   async beforeSave(before: Profile, after: Profile): Promise<void> {
-    const had = searchKeysOf(liveData(before));
-    const added = [...searchKeysOf(liveData(after))].filter((key) => !had.has(key));
+    const had = searchKeysOf(liveData(before), this.rules);
+    const added = [...searchKeysOf(liveData(after), this.rules)].filter((key) => !had.has(key));
     await this.apply('sadd', after.clientId, after.profileId, added);
   }
 
   /** After the save: the keys `after` no longer has. */
   async afterSave(before: Profile, after: Profile): Promise<void> {
-    const has = searchKeysOf(liveData(after));
-    const dropped = [...searchKeysOf(liveData(before))].filter((key) => !has.has(key));
+    const has = searchKeysOf(liveData(after), this.rules);
+    const dropped = [...searchKeysOf(liveData(before), this.rules)].filter((key) => !has.has(key));
     await this.apply('srem', after.clientId, after.profileId, dropped);
   }
 
@@ -81,7 +83,7 @@ export class ProfileKeyIndex {
       let count = 0;
       let pipeline = this.redis.client.pipeline();
       for await (const profile of this.profiles.crossTenantScanForIndexRebuild(REBUILD_PAGE)) {
-        for (const key of searchKeysOf(liveData(profile))) {
+        for (const key of searchKeysOf(liveData(profile), this.rules)) {
           pipeline.sadd(this.key(profile.clientId, key), profile.profileId);
         }
         if (++count % REBUILD_PAGE === 0) {

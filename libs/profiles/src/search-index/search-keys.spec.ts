@@ -1,4 +1,5 @@
 import type { ProfileData } from '../domain/profile-data.schema';
+import { ProfileRules } from '../domain/profile-rules';
 import { hasTag, keyQueryOf, nameGrams, searchKeysOf } from './search-keys';
 
 const data = {
@@ -14,9 +15,14 @@ const data = {
   AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'X1', Key: 'crm|x1', IsActive: false }],
 } as unknown as ProfileData;
 
+/** A rule module's keys are added to the profile's own. */
+const rules = new ProfileRules([
+  { name: 'fake', searchKeys: (stored) => (stored.Consents ?? []).map((c) => `fake:${c.Key}`) },
+]);
+
 describe('search keys', () => {
   it('derives a key for everything a search looks up, inactive elements included', () => {
-    const keys = searchKeysOf(data);
+    const keys = searchKeysOf(data, rules);
     for (const key of [
       'first:ann',
       "last:o'brien",
@@ -28,19 +34,18 @@ describe('search keys', () => {
       'cf:colors=red',
       'cf:colors=blue',
       'tag:vip',
-      'consent:terms',
-      'pattr:topic',
+      'fake:terms',
       'group:household|smith',
       'altid:crm|x1',
     ]) {
       expect(keys).toContain(key);
     }
-    expect(searchKeysOf(undefined).size).toBe(0);
+    expect(searchKeysOf(undefined, rules).size).toBe(0);
     expect(hasTag(data, 'vip')).toBe(true);
   });
 
   it('asks every search for keys its matches must hold', () => {
-    const keys = searchKeysOf(data);
+    const keys = searchKeysOf(data, rules);
     const holds = (query: string[][]) => query.every((group) => group.some((k) => keys.has(k)));
     expect(holds(keyQueryOf({ kind: 'email', emailAddress: ' ANN@example.com' }))).toBe(true);
     expect(holds(keyQueryOf({ kind: 'phone', digits: '15550102030' }))).toBe(true);

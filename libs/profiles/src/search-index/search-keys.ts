@@ -1,7 +1,9 @@
 import { textKey } from '@app/shared';
 import { alternateIdKey, groupKey } from '../domain/element-rules';
 import type { ProfileData } from '../domain/profile-data.schema';
-import type { MatchCriteria, NameParts } from '../queries/search-profiles/profile-search.criteria';
+import type { ProfileRules } from '../domain/profile-rules';
+import type { KeyQuery } from '../domain/profile-rules.port';
+import type { NameParts, SearchCriteria } from '../queries/search-profiles/profile-search.criteria';
 
 /*
  * The keys a profile is found by, without reading every profile: each search asks the key
@@ -12,7 +14,7 @@ import type { MatchCriteria, NameParts } from '../queries/search-profiles/profil
  */
 
 /** A key query: the profiles holding at least one key of every group (AND of ORs). */
-export type KeyQuery = string[][];
+export type { KeyQuery };
 
 const NAME_PARTS = [
   ['firstName', 'FirstName', 'first'],
@@ -49,10 +51,11 @@ function nameGroups(name: NameParts, partial: boolean): KeyQuery {
   return groups;
 }
 
-/** Every key of a profile's data. */
-export function searchKeysOf(data: ProfileData | undefined): Set<string> {
+/** Every key of a profile's data: the profile's own, then those of the rule modules. */
+export function searchKeysOf(data: ProfileData | undefined, rules: ProfileRules): Set<string> {
   const keys = new Set<string>();
   if (!data) return keys;
+  rules.addSearchKeys(data, keys);
   for (const [, field, prefix] of NAME_PARTS) {
     const value = textKey(data.CustomerName?.[field]);
     if (!value) continue;
@@ -61,21 +64,13 @@ export function searchKeysOf(data: ProfileData | undefined): Set<string> {
   }
   for (const phone of data.PhoneNumbers ?? []) {
     if (phone.PhoneNumberNumeric !== undefined) keys.add(`phone:${phone.PhoneNumberNumeric}`);
-    for (const consent of phone.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
-    addPreferenceKeys(keys, phone.PhonePreferences);
   }
   for (const email of data.Emails ?? []) {
     keys.add(`email:${email.Key || textKey(email.EmailAddress)}`);
-    for (const consent of email.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
-    addPreferenceKeys(keys, email.EmailPreferences);
   }
   for (const address of data.Addresses ?? []) {
     keys.add(`city:${textKey(address.City)}|${textKey(address.StateProvince)}`);
-    for (const consent of address.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
-    addPreferenceKeys(keys, address.AddressPreferences);
   }
-  for (const consent of data.Consents ?? []) keys.add(`consent:${consentKey(consent)}`);
-  addPreferenceKeys(keys, data.ProfilePreferences);
   for (const tag of data.ProfileTags ?? []) keys.add(`tag:${tag.Key || textKey(tag.Name)}`);
   for (const field of data.CustomFields ?? []) {
     const name = field.Key || textKey(field.Name);
@@ -98,26 +93,11 @@ export function hasTag(data: ProfileData | undefined, key: string): boolean {
   return (data?.ProfileTags ?? []).some((tag) => (tag.Key || textKey(tag.Name)) === key);
 }
 
-function consentKey(consent: { Key?: string; ConsentType?: string }): string {
-  return consent.Key || textKey(consent.ConsentType);
-}
-
-function addPreferenceKeys(
-  keys: Set<string>,
-  preferences: { PreferenceAttributes?: { Key?: string }[] }[] | undefined,
-): void {
-  for (const preference of preferences ?? []) {
-    for (const attribute of preference.PreferenceAttributes ?? []) {
-      keys.add(`pattr:${textKey(attribute.Key)}`);
-    }
-  }
-}
-
 /**
  * The key query of a search: its candidates are a superset of its matches. Empty: the
  * search names nothing the index can look up (a partial name of single characters only).
  */
-export function keyQueryOf(criteria: MatchCriteria): KeyQuery {
+export function keyQueryOf(criteria: SearchCriteria): KeyQuery {
   switch (criteria.kind) {
     case 'phone':
       return [[`phone:${Number(criteria.digits)}`]];
@@ -140,9 +120,5 @@ export function keyQueryOf(criteria: MatchCriteria): KeyQuery {
         // Any of: one group of all the values; Equals and All of: every value.
         return field.OperatorId === 3 ? [keys] : keys.map((key) => [key]);
       });
-    case 'consentTypes':
-      return [criteria.consentTypeKeys.map((key) => `consent:${key}`)];
-    case 'preferenceAttributes':
-      return criteria.attributes.map((attribute) => [`pattr:${textKey(attribute.Key)}`]);
   }
 }

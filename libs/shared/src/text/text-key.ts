@@ -7,3 +7,16 @@
 export function textKey(value: unknown): string {
   return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').toLowerCase() : '';
 }
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A MongoDB condition equivalent to textKey equality with `value` (or to containing it,
+ * when partial): a case-insensitive regex, for the broad queries that find candidates.
+ */
+export function textKeyCondition(value: string, partial = false): Record<string, unknown> {
+  const words = textKey(value).split(' ').map(escapeRegex).join('\\s+');
+  return { $regex: partial ? words : `^\\s*${words}\\s*$`, $options: 'i' };
+}

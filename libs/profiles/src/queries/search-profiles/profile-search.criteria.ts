@@ -1,16 +1,7 @@
-import { textKey } from '@app/shared';
-import type {
-  ProfileData,
-  StoredConsent,
-  StoredCustomField,
-  StoredPreference,
-} from '../../domain/profile-data.schema';
-import {
-  canSeeConsentType,
-  canSeeCustomField,
-  canSeePreference,
-  type ProfileView,
-} from '../../domain/profile-view';
+import { textKey, textKeyCondition } from '@app/shared';
+import type { ProfileData, StoredCustomField } from '../../domain/profile-data.schema';
+import type { SearchCondition } from '../../domain/profile-rules.port';
+import { canSeeCustomField, type ProfileView } from '../../domain/profile-view';
 
 /*
  * What each profile search asks for, the broad query that finds its candidates (dotted
@@ -18,7 +9,8 @@ import {
  * check of a candidate in code (the same active element must satisfy every condition).
  * The check ignores what the caller's view hides (custom fields, consents and preferences
  * outside its scope, implied preferences unless asked for): a profile that matched only
- * through hidden data would reveal it.
+ * through hidden data would reveal it. The searches of consents and preferences are the
+ * rule modules' (ProfileSearchRule); these are the profile's own.
  */
 
 export interface NameParts {
@@ -62,29 +54,18 @@ export type SearchCriteria =
   | {
       kind: 'selectList';
       fields: { OperatorId: SelectListOperatorId; Name: string; Values: string[] }[];
-    }
-  | { kind: 'consentAttributes'; attributes: AttributePair[] }
-  | { kind: 'preferenceAttributes'; attributes: AttributePair[] };
+    };
 
-/**
- * What the matcher takes: the criteria, with consent attributes resolved (from the
- * configuration) to the normalised names of the consent types carrying them.
- */
-export type MatchCriteria =
-  | Exclude<SearchCriteria, { kind: 'consentAttributes' }>
-  | { kind: 'consentTypes'; consentTypeKeys: string[] };
-
-type Condition = Record<string, unknown>;
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A case-insensitive regex equivalent to textKey equality (or substring when partial). */
-function textRegex(value: string, partial: boolean): Condition {
-  const words = textKey(value).split(' ').map(escapeRegex).join('\\s+');
-  return { $regex: partial ? words : `^\\s*${words}\\s*$`, $options: 'i' };
-}
+/** The kinds of the profile's own searches (any other kind is a rule module's). */
+export const PROFILE_SEARCH_KINDS: ReadonlySet<string> = new Set<SearchCriteria['kind']>([
+  'phone',
+  'email',
+  'name',
+  'address',
+  'tags',
+  'customFields',
+  'selectList',
+]);
 
 function textMatches(stored: unknown, wanted: string | undefined, partial = false): boolean {
   if (wanted === undefined) return true;
@@ -99,9 +80,9 @@ const NAME_FIELDS = [
   ['lastName', 'LastName'],
 ] as const;
 
-function nameConditions(name: NameParts, partial: boolean): Condition[] {
+function nameConditions(name: NameParts, partial: boolean): SearchCondition[] {
   return NAME_FIELDS.filter(([part]) => name[part] !== undefined).map(([part, field]) => ({
-    [`data.CustomerName.${field}`]: textRegex(name[part]!, partial),
+    [`data.CustomerName.${field}`]: textKeyCondition(name[part]!, partial),
   }));
 }
 
@@ -111,24 +92,8 @@ function nameMatches(data: ProfileData, name: NameParts, partial: boolean): bool
   );
 }
 
-/** Where consents are stored: on the profile and on each kind of contact element. */
-const CONSENT_KEY_PATHS = [
-  'data.Consents.Key',
-  'data.Emails.Consents.Key',
-  'data.PhoneNumbers.Consents.Key',
-  'data.Addresses.Consents.Key',
-];
-
-/** Where preference attributes are stored: the profile's preferences and each contact's. */
-const PREFERENCE_ATTRIBUTE_KEY_PATHS = [
-  'data.ProfilePreferences.PreferenceAttributes.Key',
-  'data.Emails.EmailPreferences.PreferenceAttributes.Key',
-  'data.PhoneNumbers.PhonePreferences.PreferenceAttributes.Key',
-  'data.Addresses.AddressPreferences.PreferenceAttributes.Key',
-];
-
 /** Conditions of the candidate query (a superset of the matches; never empty). */
-export function candidateConditions(criteria: MatchCriteria): Condition[] {
+export function candidateConditions(criteria: SearchCriteria): SearchCondition[] {
   switch (criteria.kind) {
     case 'phone':
       return [{ 'data.PhoneNumbers.PhoneNumberNumeric': Number(criteria.digits) }];
@@ -138,8 +103,8 @@ export function candidateConditions(criteria: MatchCriteria): Condition[] {
       return nameConditions(criteria.name, criteria.partial);
     case 'address':
       return [
-        { 'data.Addresses.City': textRegex(criteria.address.city, false) },
-        { 'data.Addresses.StateProvince': textRegex(criteria.address.stateProvince, false) },
+        { 'data.Addresses.City': textKeyCondition(criteria.address.city, false) },
+        { 'data.Addresses.StateProvince': textKeyCondition(criteria.address.stateProvince, false) },
         ...nameConditions(criteria.name, criteria.partialName),
       ];
     case 'tags':
@@ -147,20 +112,6 @@ export function candidateConditions(criteria: MatchCriteria): Condition[] {
     case 'customFields':
     case 'selectList':
       return criteria.fields.map((field) => ({ 'data.CustomFields.Key': textKey(field.Name) }));
-    case 'consentTypes':
-      return [
-        {
-          $or: CONSENT_KEY_PATHS.map((path) => ({ [path]: { $in: criteria.consentTypeKeys } })),
-        },
-      ];
-    case 'preferenceAttributes':
-      // Attribute keys are stored as sent, so they are compared by a case-insensitive
-      // anchored regex; values are checked in code only.
-      return criteria.attributes.map((attribute) => ({
-        $or: PREFERENCE_ATTRIBUTE_KEY_PATHS.map((path) => ({
-          [path]: textRegex(attribute.Key, false),
-        })),
-      }));
   }
 }
 
@@ -180,62 +131,6 @@ function activeField(
   );
 }
 
-/** The profile's active contact elements, each kind with its preference container. */
-function activeContacts(data: ProfileData) {
-  return [
-    ...(data.Emails ?? []).filter(isActive).map((email) => ({
-      consents: email.Consents,
-      preferences: email.EmailPreferences,
-    })),
-    ...(data.PhoneNumbers ?? []).filter(isActive).map((phone) => ({
-      consents: phone.Consents,
-      preferences: phone.PhonePreferences,
-    })),
-    ...(data.Addresses ?? []).filter(isActive).map((address) => ({
-      consents: address.Consents,
-      preferences: address.AddressPreferences,
-    })),
-  ];
-}
-
-/** Every consent of the profile itself and of its active contact elements. */
-function consentsOf(data: ProfileData): StoredConsent[] {
-  return [
-    ...(data.Consents ?? []),
-    ...activeContacts(data).flatMap((contact) => contact.consents ?? []),
-  ];
-}
-
-/** Every preference of the profile itself and of its active contact elements. */
-function preferencesOf(data: ProfileData): StoredPreference[] {
-  return [
-    ...(data.ProfilePreferences ?? []),
-    ...activeContacts(data).flatMap((contact) => contact.preferences ?? []),
-  ];
-}
-
-/**
- * Whether a preference is active, visible to the view and holds every listed attribute
- * (keys and values compared trimmed, spaces folded, case-insensitively).
- */
-export function preferenceHasAttributes(
-  preference: StoredPreference,
-  attributes: AttributePair[],
-  view: ProfileView,
-): boolean {
-  return (
-    isActive(preference) &&
-    canSeePreference(view, preference) &&
-    attributes.every((wanted) =>
-      (preference.PreferenceAttributes ?? []).some(
-        (held) =>
-          textKey(held.Key) === textKey(wanted.Key) &&
-          textKey(held.Value) === textKey(wanted.Value),
-      ),
-    )
-  );
-}
-
 /** The values of a stored select-list field (several are joined with `::`). */
 export function selectListValues(value: unknown, separator: RegExp): Set<string> {
   return new Set(
@@ -249,7 +144,7 @@ export function selectListValues(value: unknown, separator: RegExp): Set<string>
  */
 export function profileMatches(
   data: ProfileData,
-  criteria: MatchCriteria,
+  criteria: SearchCriteria,
   view: ProfileView,
 ): boolean {
   if (data.IsActive === false) return false;
@@ -312,51 +207,5 @@ export function profileMatches(
             return values.some((value) => stored.has(value));
         }
       });
-    case 'consentTypes': {
-      const keys = new Set(criteria.consentTypeKeys);
-      return consentsOf(data).some(
-        (consent) =>
-          isActive(consent) &&
-          keys.has(consent.Key || textKey(consent.ConsentType)) &&
-          canSeeConsentType(view, consent.ConsentType),
-      );
-    }
-    case 'preferenceAttributes':
-      return preferencesOf(data).some((preference) =>
-        preferenceHasAttributes(preference, criteria.attributes, view),
-      );
   }
-}
-
-/**
- * The data a matched profile is answered with: as stored, except that the preference
- * attribute search keeps only the preferences holding every listed attribute (spec: "only
- * preferences containing all listed attributes are returned"), in every container.
- */
-export function answeredData(
-  data: ProfileData,
-  criteria: MatchCriteria,
-  view: ProfileView,
-): ProfileData {
-  if (criteria.kind !== 'preferenceAttributes') return data;
-  const keep = (preferences: StoredPreference[] | undefined) =>
-    (preferences ?? []).filter((preference) =>
-      preferenceHasAttributes(preference, criteria.attributes, view),
-    );
-  return {
-    ...data,
-    ProfilePreferences: keep(data.ProfilePreferences),
-    Emails: (data.Emails ?? []).map((email) => ({
-      ...email,
-      EmailPreferences: keep(email.EmailPreferences),
-    })),
-    PhoneNumbers: (data.PhoneNumbers ?? []).map((phone) => ({
-      ...phone,
-      PhonePreferences: keep(phone.PhonePreferences),
-    })),
-    Addresses: (data.Addresses ?? []).map((address) => ({
-      ...address,
-      AddressPreferences: keep(address.AddressPreferences),
-    })),
-  };
 }

@@ -1,14 +1,15 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { InvalidInputError, PermissionDeniedError, textKey } from '@app/shared';
+import { InvalidInputError, PermissionDeniedError } from '@app/shared';
+import { ProfileRules } from '../../domain/profile-rules';
+import type { ProfileSearchRule, SearchCriteriaOf } from '../../domain/profile-rules.port';
 import type { ProfileDto } from '../../dto/profile.dto';
 import { toProfileDto } from '../../mapping/profile.mapper';
 import { type Candidate, SearchCandidates } from '../../search-index/search-candidates.service';
 import { keyQueryOf } from '../../search-index/search-keys';
 import {
-  answeredData,
   candidateConditions,
-  type MatchCriteria,
+  PROFILE_SEARCH_KINDS,
   profileMatches,
   type SearchCriteria,
 } from './profile-search.criteria';
@@ -16,6 +17,13 @@ import { SearchProfilesQuery } from './search-profiles.query';
 
 /** Spec "Limits": a search returns at most 50 profiles; more matches give 403. */
 export const MAX_SEARCH_RESULTS = 50;
+
+/** The profile's own searches, run as a rule module's are. */
+const PROFILE_SEARCH: Omit<ProfileSearchRule<SearchCriteria>, 'kind'> = {
+  keyQuery: keyQueryOf,
+  candidateConditions,
+  matches: profileMatches,
+};
 
 /**
  * Reads candidates from the search key index (SearchCandidates; the database while the
@@ -29,13 +37,17 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
   constructor(
     private readonly candidates: SearchCandidates,
     private readonly configuration: ConfigurationReader,
+    private readonly rules: ProfileRules,
   ) {}
 
   async execute({ clientId, criteria: search, view }: SearchProfilesQuery): Promise<ProfileDto[]> {
-    const criteria = await this.resolve(clientId, search);
+    const rule = this.ruleOf(search);
+    const criteria = rule.resolve
+      ? rule.resolve(search, await this.configuration.vocabulary(clientId))
+      : search;
     if (!criteria) return [];
-    const conditions = candidateConditions(criteria);
-    const keys = keyQueryOf(criteria);
+    const conditions = rule.candidateConditions(criteria);
+    const keys = rule.keyQuery(criteria);
     if (!keys.length) {
       throw new InvalidInputError(
         'A partial name search needs a name part of at least 2 characters (firstName, middleName or lastName)',
@@ -47,7 +59,7 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
     for (;;) {
       const page = await this.candidates.page(clientId, keys, conditions, after, pageSize);
       for (const profile of page) {
-        if (profile.data && profileMatches(profile.data, criteria, view)) matched.push(profile);
+        if (profile.data && rule.matches(profile.data, criteria, view)) matched.push(profile);
       }
       if (matched.length > MAX_SEARCH_RESULTS) {
         throw new PermissionDeniedError(
@@ -60,25 +72,19 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
     return matched.map((profile) =>
       toProfileDto(
         profile.profileId,
-        answeredData(profile.data!, criteria, view),
+        rule.answer ? rule.answer(profile.data!, criteria, view) : profile.data!,
         profile.pending,
         view,
       ),
     );
   }
 
-  /**
-   * Consent attributes belong to consent types (configuration, read from the cached
-   * reader): they become the consent types carrying them all. None: nothing can match.
-   */
-  private async resolve(
-    clientId: string,
-    criteria: SearchCriteria,
-  ): Promise<MatchCriteria | undefined> {
-    if (criteria.kind !== 'consentAttributes') return criteria;
-    const vocabulary = await this.configuration.vocabulary(clientId);
-    const names = vocabulary.consentTypesWithAttributes(criteria.attributes);
-    if (!names.length) return undefined;
-    return { kind: 'consentTypes', consentTypeKeys: names.map((name) => textKey(name)) };
+  private ruleOf(criteria: SearchCriteria | SearchCriteriaOf): Omit<ProfileSearchRule, 'kind'> {
+    if (PROFILE_SEARCH_KINDS.has(criteria.kind))
+      return PROFILE_SEARCH as Omit<ProfileSearchRule, 'kind'>;
+    const rule = this.rules.search(criteria.kind);
+    // A route dispatching a kind no module registered is a wiring mistake, not bad input.
+    if (!rule) throw new Error(`No profile search of kind "${criteria.kind}" is registered`);
+    return rule;
   }
 }
