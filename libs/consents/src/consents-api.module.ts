@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DoNotContactApiModule } from './do-not-contact/do-not-contact.module';
 import { ConsentSearchController } from './http/consent-search.controller';
+import { ConsentHistoryController } from './http/consent-history.controller';
 
 /**
  * The consent routes of the Data API: the do-not-contact lists and the profile search by
@@ -8,6 +9,6 @@ import { ConsentSearchController } from './http/consent-search.controller';
  */
 @Module({
   imports: [DoNotContactApiModule],
-  controllers: [ConsentSearchController],
+  controllers: [ConsentHistoryController, ConsentSearchController],
 })
 export class ConsentsApiModule {}

@@ -3,6 +3,7 @@ import { ProfilePortsModule } from '@app/profiles';
 import { ArchivePreferencesHandler } from './commands/archive-preferences/archive-preferences.handler';
 import { PreferenceArchiveController } from './http/preference-archive.controller';
 import { PreferenceSearchController } from './http/preference-search.controller';
+import { PreferenceHistoryController } from './http/preference-history.controller';
 
 /**
  * The preference routes of the Data API: archival (a queued write Preferences owns) and
@@ -10,7 +11,11 @@ import { PreferenceSearchController } from './http/preference-search.controller'
  */
 @Module({
   imports: [ProfilePortsModule],
-  controllers: [PreferenceArchiveController, PreferenceSearchController],
+  controllers: [
+    PreferenceHistoryController,
+    PreferenceArchiveController,
+    PreferenceSearchController,
+  ],
   providers: [ArchivePreferencesHandler],
 })
 export class PreferencesApiModule {}

@@ -8,8 +8,12 @@ export * from './worker/profile-jobs';
 // The rule port (what a rule module such as Consents or Preferences implements) and the
 // profile aggregate's types and element identities the rules read.
 export type {
+  ContactPair,
+  HistoryChange,
+  HistoryDiff,
   KeyQuery,
   ProfileBody,
+  ProfileHistoryRule,
   ProfileRuleModule,
   ProfileSearchRule,
   RuleWriteContext,
@@ -77,6 +81,26 @@ export {
   SearchFlagParams,
   type SearchFlags,
 } from './http/profile-search.params';
+
+// For the history categories of other modules: their routes dispatch GetProfileHistoryQuery.
+export type { ProfileHistory } from './domain/profile-history.schema';
+export { compareHistoryEntries, historyEntries } from './domain/profile-history';
+export { historyItemInContainer, toHistoryEdited } from './mapping/profile-history.mapper';
+export type { ConsentAssociationDto, ConsentDto } from './dto/consent.dto';
+export type { PreferenceDto } from './dto/preference.dto';
+export {
+  GetProfileHistoryQuery,
+  type HistoryTarget,
+} from './queries/get-profile-history/get-profile-history.query';
+export {
+  HISTORY_ENTRY_SHAPE,
+  type HistoryRouteText,
+  profileHistoryQuery,
+  ProfileHistoryRoute,
+  ProfileHistoryRoutes,
+} from './http/profile-history.api';
+export { AlternateIdParams } from './http/alternate-id.query';
+export type { AlternateIdPair } from './services/alternate-id-claims.service';
 
 // Ports for other modules' jobs and use cases (ProfilePortsModule, ProfilesWorkerModule).
 export {

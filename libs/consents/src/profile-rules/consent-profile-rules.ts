@@ -13,14 +13,15 @@ import {
   applyDoNotContact,
   type DncApplyWrite,
 } from '../do-not-contact/domain/do-not-contact-marks';
+import { CONSENT_HISTORY } from '../history/consent-history';
 import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-attribute-search';
 
 /**
  * What Consents plugs into the profile write pipeline (the port Profiles declares): the
  * status transitions a write may make, the values a written consent is stored with, the
  * PreserveConsents flag, consent expiry, and the system writes of its jobs (a newer
- * version published, a do-not-contact list change), and the search by consent-type
- * attributes (its index keys and matcher).
+ * version published, a do-not-contact list change), the search by consent-type
+ * attributes (its index keys and matcher) and the history of consents.
  */
 export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   name: 'consents',
@@ -46,4 +47,5 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   },
   searchKeys: consentSearchKeys,
   searches: [CONSENT_ATTRIBUTE_SEARCH],
+  history: [CONSENT_HISTORY],
 };

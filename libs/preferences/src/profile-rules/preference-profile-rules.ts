@@ -6,6 +6,7 @@ import {
   preferenceDataRule,
   preferenceProblems,
 } from '../domain/preference.rules';
+import { PREFERENCE_HISTORY } from '../history/preference-history';
 import {
   PREFERENCE_ATTRIBUTE_SEARCH,
   preferenceSearchKeys,
@@ -14,8 +15,8 @@ import {
 /**
  * What Preferences plugs into the profile write pipeline (the port Profiles declares): the
  * checks of written preferences against the programs and filters, the values they are
- * stored with, the PreservePreferences flag, preference expiry, archival, and the search
- * by preference attributes (its index keys and matcher).
+ * stored with, the PreservePreferences flag, preference expiry, archival, the search by
+ * preference attributes (its index keys and matcher) and the history of preferences.
  */
 export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
   name: 'preferences',
@@ -39,4 +40,5 @@ export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
   },
   searchKeys: preferenceSearchKeys,
   searches: [PREFERENCE_ATTRIBUTE_SEARCH],
+  history: [PREFERENCE_HISTORY],
 };

@@ -1,8 +1,11 @@
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 
-/** What a history entry is about (one query per category). */
-export type HistoryCategory = 'standard' | 'customField' | 'contact' | 'preference' | 'consent';
+/** The history categories of the profile itself (rule modules add their own). */
+export type ProfileHistoryCategory = 'standard' | 'customField' | 'contact';
+
+/** What a history entry is about (one query per category): the profile's or a module's. */
+export type HistoryCategory = string;
 
 export type ContactList = 'Emails' | 'PhoneNumbers' | 'Addresses';
 

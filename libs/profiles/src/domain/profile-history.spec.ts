@@ -1,7 +1,15 @@
 import { tenantKey } from '@app/shared';
+import { consentRule, emailRule, preferenceRule } from './element-rules';
 import { compareHistoryEntries, historyEntries, type HistoryEntry } from './profile-history';
 import type { ProfileData } from './profile-data.schema';
 import { applyProfileWrite, type WriteMode } from './profile-merge';
+import { ProfileRules } from './profile-rules';
+import type {
+  HistoryChange,
+  HistoryDiff,
+  ProfileHistoryRule,
+  ProfileRuleModule,
+} from './profile-rules.port';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite, ProfileWriteKind } from './profile-write.schema';
 
@@ -32,6 +40,77 @@ function profileOf(data: ProfileData | undefined, appliedSeq: number): Profile {
     data,
   };
 }
+
+/** A fake rule module owning one history category (the real ones are Consents' and Preferences'). */
+function fakeModule(
+  category: string,
+  changes: ProfileHistoryRule['changes'],
+  compare?: ProfileHistoryRule['compare'],
+): ProfileRuleModule {
+  return {
+    name: `fake-${category}`,
+    history: [
+      {
+        category,
+        changes,
+        canSee: () => true,
+        toEntry: (entry) => entry.snapshot,
+        ...(compare ? { compare } : {}),
+      },
+    ],
+  };
+}
+
+/**
+ * Records every preference of the profile and of its contact elements, whole (attributes
+ * and associations part of it), in the list and contact element the profile names.
+ */
+const FAKE_PREFERENCES = fakeModule('fakePreference', (before, after, diff) => [
+  ...diff
+    .changedItems(before?.ProfilePreferences, after.ProfilePreferences, preferenceRule, {
+      whole: true,
+    })
+    .map((snapshot): HistoryChange => ({
+      category: 'fakePreference',
+      list: 'ProfilePreferences',
+      snapshot,
+    })),
+  ...diff.contacts.flatMap((contact) =>
+    diff
+      .changedItems(
+        contact.before?.[contact.preferences],
+        contact.after?.[contact.preferences],
+        preferenceRule,
+        { whole: true },
+      )
+      .map((snapshot): HistoryChange => ({
+        category: 'fakePreference',
+        list: contact.preferences,
+        container: contact.container,
+        filterKey: `filter:${String(snapshot.FilterId)}`,
+        snapshot,
+      })),
+  ),
+]);
+
+/** Records every changed consent of the profile and of its contact elements. */
+const FAKE_CONSENTS = fakeModule('fakeConsent', (before, after, diff) => [
+  ...diff
+    .changedItems(before?.Consents, after.Consents, consentRule)
+    .map((snapshot): HistoryChange => ({ category: 'fakeConsent', list: 'Consents', snapshot })),
+  ...diff.contacts.flatMap((contact) =>
+    diff
+      .changedItems(contact.before?.Consents, contact.after?.Consents, consentRule)
+      .map((snapshot): HistoryChange => ({
+        category: 'fakeConsent',
+        list: 'Consents',
+        container: contact.container,
+        snapshot,
+      })),
+  ),
+]);
+
+const RULES = new ProfileRules([FAKE_PREFERENCES, FAKE_CONSENTS]);
 
 const CREATE_BODY = {
   CustomerType: 'Customer',
@@ -71,6 +150,7 @@ function apply(
   mode: WriteMode | 'create',
   seq: number,
   at: string,
+  rules: ProfileRules = RULES,
 ): { after: Profile; entries: HistoryEntry[] } {
   const write = writeOf(seq, mode === 'create' ? 'create' : mode, at);
   const data = applyProfileWrite(
@@ -81,10 +161,11 @@ function apply(
   );
   // What the worker reads back: a stored (JSON) copy.
   const after = JSON.parse(JSON.stringify(profileOf(data, seq))) as Profile;
-  return { after, entries: historyEntries(before, after, write) };
+  return { after, entries: historyEntries(before, after, write, rules) };
 }
 
-const created = () => apply(profileOf(undefined, 0), CREATE_BODY, 'create', 1, T1);
+const created = (rules?: ProfileRules) =>
+  apply(profileOf(undefined, 0), CREATE_BODY, 'create', 1, T1, rules);
 
 const summary = (entries: HistoryEntry[]) =>
   entries.map((entry) => [
@@ -93,6 +174,23 @@ const summary = (entries: HistoryEntry[]) =>
     entry.container?.list,
     entry.snapshot.IsActive,
   ]);
+
+/** What a module's history rule was handed, one call per write. */
+interface Handed {
+  before: ProfileData | undefined;
+  after: ProfileData;
+  diff: HistoryDiff;
+}
+
+/** A fake module that keeps what it is handed and records what `record` makes of it. */
+function spyModule(record: (handed: Handed) => HistoryChange[] = () => []) {
+  const calls: Handed[] = [];
+  const module = fakeModule('spy', (before, after, diff) => {
+    calls.push({ before, after, diff });
+    return record({ before, after, diff });
+  });
+  return { module, calls };
+}
 
 describe('historyEntries', () => {
   it('records everything of a create as first entries, in a fixed order with write ids', () => {
@@ -103,15 +201,39 @@ describe('historyEntries', () => {
       ['customField', 'CustomFields', undefined, true],
       ['contact', 'Emails', undefined, true],
       ['contact', 'PhoneNumbers', undefined, true],
-      ['preference', 'ProfilePreferences', undefined, true],
-      ['preference', 'EmailPreferences', 'Emails', true],
-      ['consent', 'Consents', undefined, true],
-      ['consent', 'Consents', 'Emails', true],
+      ['fakePreference', 'ProfilePreferences', undefined, true],
+      ['fakePreference', 'EmailPreferences', 'Emails', true],
+      ['fakeConsent', 'Consents', undefined, true],
+      ['fakeConsent', 'Consents', 'Emails', true],
     ]);
     expect(entries.map((entry) => entry._id)).toEqual(entries.map((_, n) => `c1|7|1|${n}`));
+    expect(entries.map((entry) => entry.n)).toEqual(entries.map((_, n) => n));
     for (const entry of entries) {
       expect(entry).toMatchObject({ clientId: 'c1', profileId: 7, seq: 1, modifiedAt: T1 });
     }
+  });
+
+  it('records its own categories only without rule modules', () => {
+    const { entries } = created(new ProfileRules([]));
+    expect(summary(entries)).toEqual([
+      ['standard', undefined, undefined, true],
+      ['customField', 'CustomFields', undefined, true],
+      ['customField', 'CustomFields', undefined, true],
+      ['contact', 'Emails', undefined, true],
+      ['contact', 'PhoneNumbers', undefined, true],
+    ]);
+  });
+
+  it("appends the modules' entries after its own, in the modules' order, with increasing n", () => {
+    const { entries } = created(new ProfileRules([FAKE_CONSENTS, FAKE_PREFERENCES]));
+    expect(summary(entries).slice(5)).toEqual([
+      ['fakeConsent', 'Consents', undefined, true],
+      ['fakeConsent', 'Consents', 'Emails', true],
+      ['fakePreference', 'ProfilePreferences', undefined, true],
+      ['fakePreference', 'EmailPreferences', 'Emails', true],
+    ]);
+    expect(entries.map((entry) => entry.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(entries.map((entry) => entry._id)).toEqual(entries.map((_, n) => `c1|7|1|${n}`));
   });
 
   it('keeps the standard fields with Edited, and contacts without their nested lists', () => {
@@ -131,18 +253,73 @@ describe('historyEntries', () => {
     expect(email.snapshot.EmailAddress).toBe('Ann@Example.com');
   });
 
-  it('names the container of contact preferences and consents, and the filter of preferences', () => {
-    const { entries } = created();
-    const preference = entries.find((entry) => entry.list === 'EmailPreferences')!;
-    expect(preference.container).toEqual({
+  it("hands the modules the data and every contact element's pair, named by its container", () => {
+    const spy = spyModule();
+    const { after } = created(new ProfileRules([spy.module]));
+    expect(spy.calls).toHaveLength(1);
+    const [create] = spy.calls;
+    // A create: nothing before; the data after as stored.
+    expect(create.before).toBeUndefined();
+    expect(create.after).toEqual(after.data);
+    expect(create.diff.contacts.map(({ before, ...pair }) => [pair, before])).toEqual([
+      [
+        {
+          list: 'Emails',
+          preferences: 'EmailPreferences',
+          container: {
+            list: 'Emails',
+            fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
+          },
+          after: after.data!.Emails[0],
+        },
+        undefined,
+      ],
+      [
+        {
+          list: 'PhoneNumbers',
+          preferences: 'PhonePreferences',
+          container: {
+            list: 'PhoneNumbers',
+            fields: { PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' },
+          },
+          after: after.data!.PhoneNumbers[0],
+        },
+        undefined,
+      ],
+    ]);
+
+    // A write removing the email: its pair has no after, and is named as it was.
+    const body = JSON.parse(JSON.stringify(CREATE_BODY)) as Record<string, any>;
+    delete body.Emails;
+    const next = apply(after, body, 'overwrite', 2, T2, new ProfileRules([spy.module]));
+    expect(spy.calls).toHaveLength(2);
+    const removal = spy.calls[1];
+    expect(removal.before).toEqual(after.data);
+    expect(removal.after).toEqual(next.after.data);
+    const email = removal.diff.contacts.find((pair) => pair.list === 'Emails')!;
+    expect(email.before).toEqual(after.data!.Emails[0]);
+    expect(email.after).toBeUndefined();
+    expect(email.container).toEqual({
       list: 'Emails',
       fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
     });
-    expect(preference.filterKey).toBe('f1');
+  });
+
+  it('keeps what a module says of its change: list, container and filter key', () => {
+    const { entries } = created();
+    const preference = entries.find((entry) => entry.list === 'EmailPreferences')!;
+    expect(preference).toMatchObject({
+      category: 'fakePreference',
+      container: {
+        list: 'Emails',
+        fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
+      },
+      filterKey: 'filter:F1',
+    });
     expect(preference.snapshot.PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'Sports' }]);
     const profilePreference = entries.find((entry) => entry.list === 'ProfilePreferences')!;
-    expect(profilePreference.container).toBeUndefined();
-    expect(profilePreference.filterKey).toBe('weekly');
+    expect(profilePreference).not.toHaveProperty('container');
+    expect(profilePreference).not.toHaveProperty('filterKey');
   });
 
   it('records only what a merge changed', () => {
@@ -170,7 +347,7 @@ describe('historyEntries', () => {
     expect(summary(entries)).toEqual([
       ['standard', undefined, undefined, true],
       ['customField', 'CustomFields', undefined, true],
-      ['consent', 'Consents', 'Emails', true],
+      ['fakeConsent', 'Consents', 'Emails', true],
     ]);
     expect(entries[0].snapshot.CustomerName).toEqual({ FirstName: 'Anne', LastName: 'Lee' });
     expect(entries[1].snapshot).toMatchObject({ Name: 'Tier', Value: 'Platinum' });
@@ -179,8 +356,9 @@ describe('historyEntries', () => {
     expect(entries.map((entry) => entry._id)).toEqual(['c1|7|2|0', 'c1|7|2|1', 'c1|7|2|2']);
   });
 
-  it('records a preference change inside it (attributes, associations) as a change', () => {
+  it("compares an item's nested lists only when a module asks for it whole", () => {
     const { after } = created();
+    const spy = spyModule();
     const { entries } = apply(
       after,
       {
@@ -201,10 +379,33 @@ describe('historyEntries', () => {
       'merge',
       2,
       T2,
+      new ProfileRules([spy.module]),
     );
-    expect(summary(entries)).toEqual([['preference', 'EmailPreferences', 'Emails', true]]);
-    expect(entries[0].snapshot.PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'News' }]);
-    expect(entries[0].snapshot.LastModifiedDate).toBe(T2);
+    // The email's own content did not change, and the spy recorded nothing.
+    expect(entries).toEqual([]);
+    const { before, after: now, diff } = spy.calls[0];
+    expect(diff.changedItems(before?.Emails, now.Emails, emailRule)).toEqual([]);
+    const [email] = diff.changedItems(before?.Emails, now.Emails, emailRule, { whole: true });
+    expect(email.EmailAddress).toBe('Ann@Example.com');
+    expect(email.EmailPreferences).toMatchObject([
+      { PreferenceAttributes: [{ Key: 'Topic', Value: 'News' }] },
+    ]);
+
+    const pair = diff.contacts.find((contact) => contact.list === 'Emails')!;
+    const changed = (options?: { whole?: boolean }) =>
+      diff.changedItems(
+        pair.before?.[pair.preferences],
+        pair.after?.[pair.preferences],
+        preferenceRule,
+        options,
+      );
+    expect(changed()).toEqual([]);
+    expect(changed({ whole: false })).toEqual([]);
+    expect(changed({ whole: true })).toHaveLength(1);
+    const [preference] = changed({ whole: true });
+    expect(preference.PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'News' }]);
+    expect(preference.LastModifiedDate).toBe(T2);
+    expect(preference).not.toHaveProperty('Key');
   });
 
   it('records a deactivation and a removal as the item with IsActive false', () => {
@@ -216,8 +417,8 @@ describe('historyEntries', () => {
     expect(summary(entries)).toEqual([
       ['customField', 'CustomFields', undefined, false],
       ['contact', 'Emails', undefined, false],
-      ['preference', 'EmailPreferences', 'Emails', false],
-      ['consent', 'Consents', 'Emails', false],
+      ['fakePreference', 'EmailPreferences', 'Emails', false],
+      ['fakeConsent', 'Consents', 'Emails', false],
     ]);
     const email = entries[1].snapshot;
     expect(email.EmailAddress).toBe('Ann@Example.com');
@@ -227,8 +428,11 @@ describe('historyEntries', () => {
       ModifiedDate: T2,
       ModifiedBy: 'bob',
     });
+    // Stamped as its rule says: a preference's LastModifiedDate, a consent's Edited.
     expect(entries[2].snapshot.LastModifiedDate).toBe(T2);
     expect(entries[2].container?.fields.EmailAddress).toBe('Ann@Example.com');
+    expect(entries[3].snapshot.Edited).toMatchObject({ ModifiedDate: T2, ModifiedBy: 'bob' });
+    expect(entries[3].container?.fields.EmailAddress).toBe('Ann@Example.com');
   });
 
   it('does not record an item removed that was already inactive', () => {
@@ -268,9 +472,15 @@ describe('historyEntries', () => {
     const body = {
       CustomerName: { LastName: 'Smith' },
       CustomFields: [{ Name: 'c1', Value: 'y' }],
+      Consents: [{ ConsentType: 'Terms', ConsentStatus: 2 }],
     };
     const first = apply(before, body, 'merge', 2, T2);
     const second = apply(before, body, 'merge', 2, T2);
+    expect(summary(first.entries)).toEqual([
+      ['standard', undefined, undefined, true],
+      ['customField', 'CustomFields', undefined, true],
+      ['fakeConsent', 'Consents', undefined, true],
+    ]);
     expect(second.entries).toEqual(first.entries);
     expect(before).toEqual(after);
     // Upserts by _id: recording twice stores what recording once stores.
@@ -279,65 +489,19 @@ describe('historyEntries', () => {
     expect([...store.values()]).toEqual(first.entries);
   });
 
-  it('records each consent status change once, on the profile and on a contact element; a restatement records nothing', () => {
-    const email = 'walk@example.com';
-    const writes: Record<string, unknown>[] = [
-      {
-        CustomerType: 'Customer',
-        Consents: [
-          { ConsentType: 'Terms', ConsentStatus: 4 },
-          { ConsentType: 'Mail', ConsentStatus: 2 },
-          { ConsentType: 'Sms', ConsentStatus: 1 },
-          { ConsentType: 'Marketing', ConsentStatus: 4 },
-        ],
-        Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 4 }] }],
-      },
-      ...[[2, 1], [1], [1], [3], [1]].map(([terms, marketing]) => ({
-        Consents: [
-          { ConsentType: 'Terms', ConsentStatus: terms },
-          ...(marketing ? [{ ConsentType: 'Marketing', ConsentStatus: marketing }] : []),
-        ],
-        Emails: [
-          { EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: terms }] },
-        ],
-      })),
-      ...[1, 3, 1].map((mail) => ({
-        Consents: [
-          { ConsentType: 'Mail', ConsentStatus: mail },
-          { ConsentType: 'Sms', ConsentStatus: 1 },
-        ],
-      })),
-    ];
-    let profile = profileOf(undefined, 0);
-    const recorded: HistoryEntry[] = [];
-    writes.forEach((body, index) => {
-      const at = new Date(Date.parse(T1) + index * 1000).toISOString();
-      const result = apply(profile, body, index ? 'merge' : 'create', index + 1, at);
-      profile = result.after;
-      recorded.push(...result.entries);
-    });
-    const consents = recorded.filter((entry) => entry.category === 'consent');
-    const ofType = (type: string, inEmail = false) =>
-      consents
-        .filter((entry) => entry.snapshot.ConsentType === type && !!entry.container === inEmail)
-        .map((entry) => entry.snapshot.ConsentStatus);
-    expect(ofType('Terms')).toEqual([4, 2, 1, 3, 1]);
-    expect(ofType('Mail')).toEqual([2, 1, 3, 1]);
-    expect(ofType('Sms')).toEqual([1]);
-    expect(ofType('Marketing')).toEqual([4, 1]);
-    expect(ofType('Email', true)).toEqual([4, 2, 1, 3, 1]);
-  });
-
-  it('records nothing for a tag removal or a delete', () => {
+  it('records nothing for a tag removal or a delete, and asks no module', () => {
+    const spy = spyModule();
+    const rules = new ProfileRules([spy.module]);
     const { after } = created();
     const untagged: Profile = {
       ...after,
       appliedSeq: 2,
       data: { ...after.data!, ProfileTags: [] },
     };
-    expect(historyEntries(after, untagged, writeOf(2, 'remove-tag', T2))).toEqual([]);
+    expect(historyEntries(after, untagged, writeOf(2, 'remove-tag', T2), rules)).toEqual([]);
     const deleted: Profile = { ...after, appliedSeq: 2, state: 'deleted', data: undefined };
-    expect(historyEntries(after, deleted, writeOf(2, 'delete', T2))).toEqual([]);
+    expect(historyEntries(after, deleted, writeOf(2, 'delete', T2), rules)).toEqual([]);
+    expect(spy.calls).toEqual([]);
   });
 });
 
@@ -347,12 +511,13 @@ describe('compareHistoryEntries', () => {
     at: string,
     category: HistoryEntry['category'],
     snapshot: Record<string, unknown> = {},
+    n = 0,
   ): HistoryEntry => ({
-    _id: tenantKey('c1', 7, seq, 0),
+    _id: tenantKey('c1', 7, seq, n),
     clientId: 'c1',
     profileId: 7,
     seq,
-    n: 0,
+    n,
     category,
     modifiedAt: at,
     snapshot,
@@ -365,7 +530,14 @@ describe('compareHistoryEntries', () => {
     expect(sorted).toEqual([1, 2, 3]);
   });
 
-  it('orders consents by type, then version (numeric-aware), then modified date', () => {
+  it('orders the entries of one write by their place in it', () => {
+    const sorted = [entry(2, T1, 'contact', {}, 1), entry(2, T1, 'contact', {}, 0)]
+      .sort(compareHistoryEntries)
+      .map((e) => e._id);
+    expect(sorted).toEqual(['c1|7|2|0', 'c1|7|2|1']);
+  });
+
+  it("orders a module's entries alike, whatever their snapshot (the module's compare orders its own)", () => {
     const sorted = [
       entry(1, T2, 'consent', { ConsentType: 'Terms', ConsentVersion: '10.0' }),
       entry(2, T2, 'consent', { ConsentType: 'email', ConsentVersion: '1.0' }),
@@ -374,6 +546,6 @@ describe('compareHistoryEntries', () => {
     ]
       .sort(compareHistoryEntries)
       .map((e) => e.seq);
-    expect(sorted).toEqual([4, 2, 3, 1]);
+    expect(sorted).toEqual([3, 4, 1, 2]);
   });
 });

@@ -1,21 +1,15 @@
-import { textKey } from '@app/shared';
 import {
   addressRule,
-  consentRule,
   customFieldRule,
   ElementRule,
   emailRule,
   phoneRule,
-  preferenceRule,
   PROFILE_FIELDS,
 } from './element-rules';
 import type { ProfileData } from './profile-data.schema';
-import type {
-  ContactList,
-  HistoryCategory,
-  HistoryContainer,
-  ProfileHistory,
-} from './profile-history.schema';
+import type { ContactList, HistoryContainer, ProfileHistory } from './profile-history.schema';
+import type { ProfileRules } from './profile-rules';
+import type { ContactPair, HistoryChange, HistoryDiff } from './profile-rules.port';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
 import { historyEntryKey } from '../keys';
@@ -32,7 +26,7 @@ export const STANDARD_FIELDS = [...PROFILE_FIELDS, 'CustomerName'];
 export const CONTACT_LISTS: {
   list: ContactList;
   rule: ElementRule;
-  preferences: string;
+  preferences: ContactPair['preferences'];
   identity: string[];
 }[] = [
   {
@@ -58,18 +52,14 @@ export const CONTACT_LISTS: {
 /** Stamps and derived keys: they change on every touch, so they are not a change. */
 const NOT_CONTENT = new Set(['Edited', 'LastModifiedDate', 'Key']);
 
-interface Change {
-  category: HistoryCategory;
-  list?: string;
-  container?: HistoryContainer;
-  filterKey?: string;
-  snapshot: Item;
-}
+/** A change of the profile's own categories (standard fields have no list). */
+type Change = Omit<HistoryChange, 'list'> & { list?: string };
 
 /**
  * The history entries of one applied write: one per item whose content differs between
  * the stored data before and after it (standard fields, custom fields, contact elements,
- * preferences, consents; elements matched by their element-rules keys). A create records
+ * then each rule module's categories, such as preferences and consents; elements matched
+ * by their element-rules keys). A create records
  * everything. An item the write removed is recorded as its last state with IsActive
  * false. Pure and deterministic: times and ids come from the write, so recording the same
  * write twice gives the same documents.
@@ -78,14 +68,17 @@ export function historyEntries(
   before: Profile,
   after: Profile,
   write: ProfileWrite,
+  rules: ProfileRules,
 ): HistoryEntry[] {
   // Tags are not part of history; a deleted profile keeps none.
   if (write.kind === 'remove-tag' || after.state === 'deleted' || !after.data) return [];
   const old = before.state === 'active' ? before.data : undefined;
-  const changes = diffProfile(old, after.data, {
-    at: write.acceptedAt.toISOString(),
-    userId: write.userId,
-  });
+  const changes = diffProfile(
+    old,
+    after.data,
+    { at: write.acceptedAt.toISOString(), userId: write.userId },
+    rules,
+  );
   return changes.map((change, n) => ({
     _id: historyEntryKey(write.clientId, write.profileId, write.seq, n),
     clientId: write.clientId,
@@ -102,7 +95,12 @@ interface Stamp {
   userId: string;
 }
 
-function diffProfile(before: ProfileData | undefined, after: ProfileData, stamp: Stamp): Change[] {
+function diffProfile(
+  before: ProfileData | undefined,
+  after: ProfileData,
+  stamp: Stamp,
+  rules: ProfileRules,
+): Change[] {
   const changes: Change[] = [];
   const was = before as unknown as Item | undefined;
   const now = after as unknown as Item;
@@ -115,57 +113,24 @@ function diffProfile(before: ProfileData | undefined, after: ProfileData, stamp:
     changes.push({ category: 'customField', list: 'CustomFields', snapshot: item });
   }
 
-  const contacts = CONTACT_LISTS.map((contact) => ({
-    ...contact,
-    pairs: pairByKey(was?.[contact.list], now[contact.list], contact.rule),
-  }));
-  for (const { list, rule } of contacts) {
+  const contacts: ContactPair[] = [];
+  for (const { list, rule, preferences, identity } of CONTACT_LISTS) {
     for (const item of diffList(was?.[list], now[list], rule, stamp)) {
       changes.push({ category: 'contact', list, snapshot: omit(item, Object.keys(rule.nested)) });
     }
-  }
-
-  for (const item of diffList(
-    was?.ProfilePreferences,
-    now.ProfilePreferences,
-    preferenceRule,
-    stamp,
-  )) {
-    changes.push(preferenceChange('ProfilePreferences', undefined, item));
-  }
-  for (const { list, preferences, identity, pairs } of contacts) {
-    for (const [previous, current] of pairs) {
-      const container = { list, fields: pick(current ?? previous!, identity) };
-      for (const item of diffList(
-        previous?.[preferences],
-        current?.[preferences],
-        preferenceRule,
-        stamp,
-      )) {
-        changes.push(preferenceChange(preferences, container, item));
-      }
+    for (const [previous, current] of pairByKey(was?.[list], now[list], rule)) {
+      const container: HistoryContainer = { list, fields: pick(current ?? previous!, identity) };
+      contacts.push({ list, preferences, container, before: previous, after: current });
     }
   }
 
-  for (const item of diffList(was?.Consents, now.Consents, consentRule, stamp)) {
-    changes.push({ category: 'consent', list: 'Consents', snapshot: item });
-  }
-  for (const { list, identity, pairs } of contacts) {
-    for (const [previous, current] of pairs) {
-      const container = { list, fields: pick(current ?? previous!, identity) };
-      for (const item of diffList(previous?.Consents, current?.Consents, consentRule, stamp)) {
-        changes.push({ category: 'consent', list: 'Consents', container, snapshot: item });
-      }
-    }
-  }
+  const diff: HistoryDiff = {
+    changedItems: (previous, current, rule, options) =>
+      diffList(previous, current, rule, stamp, options?.whole ?? false),
+    contacts,
+  };
+  for (const history of rules.historyRules()) changes.push(...history.changes(before, after, diff));
   return changes;
-}
-
-function preferenceChange(list: string, container: HistoryContainer | undefined, item: Item) {
-  const change: Change = { category: 'preference', list, snapshot: item };
-  if (container) change.container = container;
-  change.filterKey = textKey(item.FilterId);
-  return change;
 }
 
 /**
@@ -196,10 +161,16 @@ function pairByKey(
  * (stamped like a change by this write). Nested lists of the rule are compared by their
  * own entries, not here.
  */
-function diffList(before: unknown, after: unknown, rule: ElementRule, stamp: Stamp): Item[] {
-  // A contact's preferences and consents have entries of their own; a preference's
-  // associations and attributes are part of it.
-  const ignore = rule === preferenceRule ? [] : Object.keys(rule.nested);
+function diffList(
+  before: unknown,
+  after: unknown,
+  rule: ElementRule,
+  stamp: Stamp,
+  whole = false,
+): Item[] {
+  // A contact's preferences and consents have entries of their own; a whole item's nested
+  // lists (a preference's associations and attributes) are part of it.
+  const ignore = whole ? [] : Object.keys(rule.nested);
   const changed: Item[] = [];
   for (const [previous, current] of pairByKey(before, after, rule)) {
     if (current) {
@@ -262,26 +233,8 @@ function canonical(value: unknown): unknown {
   return result;
 }
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
-/**
- * History order: ascending by modified date, then write, then entry within the write.
- * Consents: by ConsentType, then ConsentVersion (numeric-aware, case-insensitive), then
- * the same.
- */
+/** History order: ascending by modified date, then write, then entry within the write. */
 export function compareHistoryEntries(a: HistoryEntry, b: HistoryEntry): number {
-  if (a.category === 'consent' && b.category === 'consent') {
-    const byType = collator.compare(
-      String(a.snapshot.ConsentType ?? ''),
-      String(b.snapshot.ConsentType ?? ''),
-    );
-    if (byType) return byType;
-    const byVersion = collator.compare(
-      String(a.snapshot.ConsentVersion ?? ''),
-      String(b.snapshot.ConsentVersion ?? ''),
-    );
-    if (byVersion) return byVersion;
-  }
   if (a.modifiedAt !== b.modifiedAt) return a.modifiedAt < b.modifiedAt ? -1 : 1;
   return a.seq - b.seq || a.n - b.n;
 }

@@ -1,4 +1,6 @@
 import type { DataRule } from './data-rule';
+import type { ElementRule } from './element-rules';
+import type { ContactList, HistoryContainer, ProfileHistory } from './profile-history.schema';
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import type { ProfileView } from './profile-view';
@@ -39,6 +41,64 @@ export interface ProfileSearchRule<C extends SearchCriteriaOf = SearchCriteriaOf
   matches(data: ProfileData, criteria: C, view: ProfileView): boolean;
   /** The data a matched profile is answered with (default: as stored). */
   answer?(data: ProfileData, criteria: C, view: ProfileView): ProfileData;
+}
+
+/** One changed item of a write, as a rule module records it in the profile's history. */
+export interface HistoryChange {
+  /** The module's history category (its routes read one category). */
+  category: string;
+  /** The profile list holding the item (ProfilePreferences, EmailPreferences, Consents...). */
+  list: string;
+  /** The contact element holding it; absent: the profile's own. */
+  container?: HistoryContainer;
+  /** A normalised value the category's reads may narrow by (a preference's FilterId). */
+  filterKey?: string;
+  snapshot: Record<string, unknown>;
+}
+
+/** A contact element before and after a write, and the fields naming it on the wire. */
+export interface ContactPair {
+  list: ContactList;
+  /** The contact's preference list (EmailPreferences, PhonePreferences, AddressPreferences). */
+  preferences: 'EmailPreferences' | 'PhonePreferences' | 'AddressPreferences';
+  container: HistoryContainer;
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+/** What Profiles hands a module to find what one write changed of its part. */
+export interface HistoryDiff {
+  /**
+   * Items of a list whose content changed (new, changed, deactivated) as they are after
+   * the write, and items the write removed that were active, as their last state made
+   * inactive. Nested lists of the rule are left to their own entries unless `whole`.
+   */
+  changedItems(
+    before: unknown,
+    after: unknown,
+    rule: ElementRule,
+    options?: { whole?: boolean },
+  ): Record<string, unknown>[];
+  /** The contact elements of the profile before and after, paired by key. */
+  readonly contacts: readonly ContactPair[];
+}
+
+/**
+ * The history of a rule module's part of the profile: what a write changed of it (one
+ * entry per item), who may see an entry, and how it is shown.
+ */
+export interface ProfileHistoryRule {
+  readonly category: string;
+  changes(before: ProfileData | undefined, after: ProfileData, diff: HistoryDiff): HistoryChange[];
+  /** Whether the caller's view may see the entry (its scope). */
+  canSee(view: ProfileView, entry: ProfileHistory): boolean;
+  /**
+   * The entry's part of the Profile-shaped answer (the item in its list, inside its
+   * contact element when it has one); ProfileId and AlternateIds are added by Profiles.
+   */
+  toEntry(entry: ProfileHistory, view: ProfileView): object;
+  /** The order of the category's entries (default: modified date, then write). */
+  compare?(a: ProfileHistory, b: ProfileHistory): number;
 }
 
 /** What a write kind of a rule module is given besides the stored profile and the body. */
@@ -106,4 +166,6 @@ export interface ProfileRuleModule {
   searchKeys?(data: ProfileData): Iterable<string>;
   /** The profile searches the module owns. */
   searches?: readonly ProfileSearchRule[];
+  /** The history categories the module owns. */
+  history?: readonly ProfileHistoryRule[];
 }

@@ -2,6 +2,7 @@ import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import type {
   ProfileBody,
+  ProfileHistoryRule,
   ProfileRuleModule,
   ProfileSearchRule,
   RuleWriteKind,
@@ -15,6 +16,7 @@ import type { ProfileVocabulary } from './profile-vocabulary';
 export class ProfileRules {
   private readonly kinds = new Map<string, RuleWriteKind>();
   private readonly searches = new Map<string, ProfileSearchRule>();
+  private readonly histories = new Map<string, ProfileHistoryRule>();
 
   constructor(readonly modules: readonly ProfileRuleModule[]) {
     for (const module of modules) {
@@ -28,6 +30,13 @@ export class ProfileRules {
         if (this.searches.has(search.kind))
           throw new Error(`Two rule modules claim the search "${search.kind}" (${module.name})`);
         this.searches.set(search.kind, search);
+      }
+      for (const history of module.history ?? []) {
+        if (this.histories.has(history.category))
+          throw new Error(
+            `Two rule modules claim the history category "${history.category}" (${module.name})`,
+          );
+        this.histories.set(history.category, history);
       }
     }
   }
@@ -124,5 +133,15 @@ export class ProfileRules {
     for (const module of this.modules) {
       for (const key of module.searchKeys?.(data) ?? []) keys.add(key);
     }
+  }
+
+  /** The history category a rule module owns, if one owns it. */
+  history(category: string): ProfileHistoryRule | undefined {
+    return this.histories.get(category);
+  }
+
+  /** Every module's history categories, in the modules' order. */
+  historyRules(): ProfileHistoryRule[] {
+    return [...this.histories.values()];
   }
 }

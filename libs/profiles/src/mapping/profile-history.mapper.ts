@@ -1,39 +1,19 @@
 import type { EditedDto } from '@app/shared';
-import type { ProfileHistory } from '../domain/profile-history.schema';
-import type { ConsentAssociationDto, ConsentDto } from '../dto/consent.dto';
+import type { ProfileHistory, ProfileHistoryCategory } from '../domain/profile-history.schema';
 import type { AddressDto, EmailDto, PhoneDto } from '../dto/contact.dto';
-import type { PreferenceDto } from '../dto/preference.dto';
 import type { AlternateIdDto, CustomFieldDto, ProfileDto } from '../dto/profile.dto';
-import {
-  canSeeConsentType,
-  canSeeCustomField,
-  canSeeProgram,
-  type ProfileView,
-} from '../domain/profile-view';
+import { canSeeCustomField, type ProfileView } from '../domain/profile-view';
 
 type Item = Record<string, unknown>;
 
 const text = (item: Item, field: string) => item[field] as string | undefined;
 
-/** A preference in history also says whether it was active (archived or removed: false). */
-export type HistoryPreferenceDto = PreferenceDto & { IsActive: boolean };
-
 /**
- * Whether the caller's view may see an entry: custom fields, consents and preferences
- * (by program) within the user group's scope. History shows implied preferences too: the
- * `implied` flag is for current-state retrieval.
+ * Whether the caller's view may see an entry of the profile's own categories: custom
+ * fields within the user group's scope. (A rule module's categories judge their own.)
  */
 export function canSeeHistoryEntry(view: ProfileView, entry: ProfileHistory): boolean {
-  switch (entry.category) {
-    case 'customField':
-      return canSeeCustomField(view, entry.snapshot.Name);
-    case 'consent':
-      return canSeeConsentType(view, entry.snapshot.ConsentType);
-    case 'preference':
-      return canSeeProgram(view, entry.snapshot.ProgramId);
-    default:
-      return true;
-  }
+  return entry.category !== 'customField' || canSeeCustomField(view, entry.snapshot.Name);
 }
 
 /**
@@ -43,16 +23,16 @@ export function canSeeHistoryEntry(view: ProfileView, entry: ProfileHistory): bo
  */
 export function toHistoryEntryDto(
   profileId: number,
-  entry: ProfileHistory,
+  part: object,
   alternateIds: AlternateIdDto[],
-  view: ProfileView,
 ): ProfileDto {
-  const item = entry.snapshot;
-  return { ProfileId: profileId, ...categoryPart(entry, item, view), AlternateIds: alternateIds };
+  return { ProfileId: profileId, ...part, AlternateIds: alternateIds };
 }
 
-function categoryPart(entry: ProfileHistory, item: Item, view: ProfileView): ProfileDto {
-  switch (entry.category) {
+/** The part of an entry of the profile's own categories. */
+export function ownHistoryPart(entry: ProfileHistory): ProfileDto {
+  const item = entry.snapshot;
+  switch (entry.category as ProfileHistoryCategory) {
     case 'standard':
       return toStandardFields(item);
     case 'customField':
@@ -61,15 +41,18 @@ function categoryPart(entry: ProfileHistory, item: Item, view: ProfileView): Pro
       if (entry.list === 'Emails') return { Emails: [toEmail(item)] };
       if (entry.list === 'PhoneNumbers') return { PhoneNumbers: [toPhone(item)] };
       return { Addresses: [toAddress(item)] };
-    case 'preference':
-      return inContainer(entry, entry.list ?? 'ProfilePreferences', toPreference(item, view));
-    case 'consent':
-      return inContainer(entry, 'Consents', toConsent(item));
   }
 }
 
-/** The item alone (profile level), or inside the contact element it belongs to. */
-function inContainer(entry: ProfileHistory, list: string, item: object): ProfileDto {
+/**
+ * A rule module's history item in the answer: alone in its list (profile level), or in
+ * that list inside the contact element it belongs to (named by its identifying fields).
+ */
+export function historyItemInContainer(
+  entry: ProfileHistory,
+  list: string,
+  item: object,
+): ProfileDto {
   const container = entry.container;
   if (!container) return { [list]: [item] } as ProfileDto;
   const fields = container.fields;
@@ -91,7 +74,7 @@ function toStandardFields(item: Item): ProfileDto {
   const name = item.CustomerName as Item | undefined;
   return {
     IsActive: item.IsActive as boolean,
-    Edited: toEdited(item.Edited),
+    Edited: toHistoryEdited(item.Edited),
     RegistrationConfirmed: item.RegistrationConfirmed as boolean | undefined,
     CustomerType: item.CustomerType as string,
     PreserveConsents: item.PreserveConsents as boolean,
@@ -114,7 +97,8 @@ function isActive(item: Item): boolean {
   return item.IsActive !== false;
 }
 
-function toEdited(value: unknown): EditedDto | undefined {
+/** The Edited stamp of a history snapshot, on the wire. */
+export function toHistoryEdited(value: unknown): EditedDto | undefined {
   const edited = value as Item | undefined;
   if (!edited) return undefined;
   return {
@@ -130,7 +114,7 @@ function toCustomField(item: Item): CustomFieldDto {
     Name: item.Name as string,
     Value: item.Value as string | undefined,
     IsActive: isActive(item),
-    Edited: toEdited(item.Edited),
+    Edited: toHistoryEdited(item.Edited),
   };
 }
 
@@ -140,7 +124,7 @@ function toEmail(item: Item): EmailDto {
     EmailAddress: item.EmailAddress as string,
     IsDefault: item.IsDefault as boolean | undefined,
     IsActive: isActive(item),
-    Edited: toEdited(item.Edited),
+    Edited: toHistoryEdited(item.Edited),
   };
 }
 
@@ -152,7 +136,7 @@ function toPhone(item: Item): PhoneDto {
     IsDefault: item.IsDefault as boolean | undefined,
     IsMobile: item.IsMobile as boolean | undefined,
     IsActive: isActive(item),
-    Edited: toEdited(item.Edited),
+    Edited: toHistoryEdited(item.Edited),
   };
 }
 
@@ -176,61 +160,6 @@ function toAddress(item: Item): AddressDto {
     CassStateProvince: text(item, 'CassStateProvince'),
     CassPostalCode: text(item, 'CassPostalCode'),
     CassStatus: text(item, 'CassStatus'),
-    Edited: toEdited(item.Edited),
-  };
-}
-
-function toConsent(item: Item): ConsentDto {
-  return {
-    ConsentType: text(item, 'ConsentType'),
-    ConsentVersion: text(item, 'ConsentVersion'),
-    Locale: text(item, 'Locale'),
-    ConsentStatus: item.ConsentStatus as number | undefined,
-    ReasonCode: text(item, 'ReasonCode'),
-    ConsentDate: text(item, 'ConsentDate'),
-    ExpirationDate: text(item, 'ExpirationDate'),
-    SourceId: text(item, 'SourceId'),
-    Expired: (item.Expired as boolean | undefined) ?? false,
-    Edited: toEdited(item.Edited),
-    UpdatedVersionPending: (item.UpdatedVersionPending as boolean | undefined) ?? false,
-    IsActive: isActive(item),
-  };
-}
-
-function toConsentAssociation(item: Item): ConsentAssociationDto {
-  return {
-    ConsentType: text(item, 'ConsentType'),
-    ConsentVersion: text(item, 'ConsentVersion'),
-    IsActive: isActive(item),
-    Locale: text(item, 'Locale'),
-    ReasonCode: text(item, 'ReasonCode'),
-  };
-}
-
-function toPreference(item: Item, view: ProfileView): HistoryPreferenceDto {
-  const associations = (item.ConsentAssociations as Item[] | undefined) ?? [];
-  const attributes = (item.PreferenceAttributes as Item[] | undefined) ?? [];
-  return {
-    ProgramId: text(item, 'ProgramId'),
-    ChannelId: text(item, 'ChannelId'),
-    FilterId: text(item, 'FilterId'),
-    FrequencyId: text(item, 'FrequencyId'),
-    ConsentAssociations: associations
-      .filter((association) => canSeeConsentType(view, association.ConsentType))
-      .map(toConsentAssociation),
-    MatchType: text(item, 'MatchType'),
-    ReasonCode: text(item, 'ReasonCode'),
-    PreferenceStatus: text(item, 'PreferenceStatus'),
-    UserId: text(item, 'UserId'),
-    SourceId: text(item, 'SourceId'),
-    ExpirationDate: text(item, 'ExpirationDate'),
-    LastModifiedDate: text(item, 'LastModifiedDate'),
-    CustomerDate: text(item, 'CustomerDate'),
-    PreferenceType: item.PreferenceType as number | undefined,
-    PreferenceAttributes: attributes.map((attribute) => ({
-      Key: attribute.Key as string,
-      Value: attribute.Value as string | undefined,
-    })),
-    IsActive: isActive(item),
+    Edited: toHistoryEdited(item.Edited),
   };
 }

@@ -220,7 +220,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // identically (same _ids, deterministic content).
         next.historyPages = await this.history.record(
           profile.historyPages ?? 0,
-          historyEntries(before, next, write),
+          historyEntries(before, next, write, this.rules),
           { lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq },
         );
         await this.crashPoints.at(CRASH_POINTS.applyAfterHistory);

@@ -1,8 +1,13 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError, textKey } from '@app/shared';
 import { compareHistoryEntries } from '../../domain/profile-history';
+import { ProfileRules } from '../../domain/profile-rules';
 import type { ProfileDto } from '../../dto/profile.dto';
-import { canSeeHistoryEntry, toHistoryEntryDto } from '../../mapping/profile-history.mapper';
+import {
+  canSeeHistoryEntry,
+  ownHistoryPart,
+  toHistoryEntryDto,
+} from '../../mapping/profile-history.mapper';
 import { toProfileDto } from '../../mapping/profile.mapper';
 import { ProfileHistoryRepository } from '../../repositories/profile-history.repository';
 import { ProfileRepository } from '../../repositories/profile.repository';
@@ -22,6 +27,7 @@ export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistory
     private readonly alternateIds: AlternateIdClaims,
     private readonly history: ProfileHistoryRepository,
     private readonly profiles: ProfileRepository,
+    private readonly rules: ProfileRules,
   ) {}
 
   async execute({
@@ -47,10 +53,19 @@ export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistory
       filterKey,
     );
     const alternateIds = toProfileDto(profileId, profile.data, false, view).AlternateIds ?? [];
+    // A rule module's category (preferences, consents): the module judges, orders and
+    // shows its entries.
+    const rule = this.rules.history(category);
     return entries
-      .filter((entry) => canSeeHistoryEntry(view, entry))
-      .sort(compareHistoryEntries)
-      .map((entry) => toHistoryEntryDto(profileId, entry, alternateIds, view));
+      .filter((entry) => (rule ? rule.canSee(view, entry) : canSeeHistoryEntry(view, entry)))
+      .sort(rule?.compare ?? compareHistoryEntries)
+      .map((entry) =>
+        toHistoryEntryDto(
+          profileId,
+          rule ? rule.toEntry(entry, view) : ownHistoryPart(entry),
+          alternateIds,
+        ),
+      );
   }
 
   /** By alternate id: the holder of the pair's claim, as the profile retrieval finds it. */

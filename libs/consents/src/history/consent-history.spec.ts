@@ -1,0 +1,324 @@
+import { tenantKey } from '@app/shared';
+import {
+  applyProfileWrite,
+  historyEntries,
+  normaliseScope,
+  type ProfileData,
+  type ProfileHistory,
+  ProfileRules,
+  type ProfileView,
+} from '@app/profiles';
+import { CONSENT_PROFILE_RULES } from '../profile-rules/consent-profile-rules';
+import { CONSENT_HISTORY, CONSENT_HISTORY_CATEGORY } from './consent-history';
+
+type Profile = Parameters<typeof historyEntries>[0];
+type ProfileWrite = Parameters<typeof historyEntries>[2];
+
+const T1 = '2026-01-01T00:00:00.000Z';
+const T2 = '2026-02-01T00:00:00.000Z';
+
+const RULES = new ProfileRules([CONSENT_PROFILE_RULES]);
+
+function writeOf(seq: number, kind: ProfileWrite['kind'], at: string): ProfileWrite {
+  return {
+    _id: tenantKey('c1', 7, seq),
+    clientId: 'c1',
+    profileId: 7,
+    seq,
+    kind,
+    userId: seq === 1 ? 'alice' : 'bob',
+    acceptedAt: new Date(at),
+    status: 'pending',
+    attempts: 0,
+  };
+}
+
+function profileOf(data: ProfileData | undefined, appliedSeq: number): Profile {
+  return {
+    _id: tenantKey('c1', 7),
+    clientId: 'c1',
+    profileId: 7,
+    state: data ? 'active' : 'pending',
+    appliedSeq,
+    data,
+  };
+}
+
+/** Applies a write the way the worker does: the profile after it, and its entries. */
+function apply(
+  before: Profile,
+  body: Record<string, unknown>,
+  mode: 'create' | 'merge' | 'overwrite',
+  seq: number,
+  at: string,
+): { after: Profile; entries: ProfileHistory[] } {
+  const write = writeOf(seq, mode, at);
+  const data = applyProfileWrite(
+    mode === 'create' ? undefined : before.data,
+    body,
+    mode === 'create' ? 'overwrite' : mode,
+    { at, userId: write.userId },
+  );
+  // What the worker reads back: a stored (JSON) copy.
+  const after = JSON.parse(JSON.stringify(profileOf(data, seq))) as Profile;
+  return { after, entries: historyEntries(before, after, write, RULES) };
+}
+
+const CREATE_BODY = {
+  CustomerType: 'Customer',
+  Consents: [{ ConsentType: 'Terms', ConsentVersion: '1.0', ConsentStatus: 1 }],
+  ProfilePreferences: [{ ProgramId: 'P1', ChannelId: 'Email', FilterId: 'Weekly' }],
+  Emails: [
+    {
+      EmailAddress: 'Ann@Example.com',
+      EmailAddressType: 'Personal',
+      EmailPreferences: [{ ProgramId: 'P1', ChannelId: 'Email', FilterId: 'F1' }],
+      Consents: [{ ConsentType: 'Email', ConsentVersion: '1.0', ConsentStatus: 1 }],
+    },
+  ],
+};
+
+const created = () => apply(profileOf(undefined, 0), CREATE_BODY, 'create', 1, T1);
+
+const summary = (entries: ProfileHistory[]) =>
+  entries.map((entry) => [
+    entry.category,
+    entry.list,
+    entry.container?.list,
+    entry.snapshot.IsActive,
+  ]);
+
+describe('consent history: what a write records', () => {
+  it("records the consents of a create after the profile's own entries, of the profile then of each contact", () => {
+    const { entries } = created();
+    expect(summary(entries)).toEqual([
+      ['standard', undefined, undefined, true],
+      ['contact', 'Emails', undefined, true],
+      ['consent', 'Consents', undefined, true],
+      ['consent', 'Consents', 'Emails', true],
+    ]);
+    expect(entries.map((entry) => entry._id)).toEqual(entries.map((_, n) => `c1|7|1|${n}`));
+    expect(entries[3].container).toEqual({
+      list: 'Emails',
+      fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
+    });
+    expect(entries[2]).not.toHaveProperty('container');
+    expect(entries[2].snapshot).toMatchObject({ ConsentType: 'Terms', ConsentStatus: 1 });
+  });
+
+  it('records only the consent a merge changed, in its contact element', () => {
+    const { after } = created();
+    const { entries } = apply(
+      after,
+      {
+        Consents: [{ ConsentType: 'Terms', ConsentStatus: 1 }],
+        Emails: [
+          {
+            EmailAddress: 'Ann@Example.com',
+            Consents: [{ ConsentType: 'Email', ConsentStatus: 3 }],
+          },
+        ],
+      },
+      'merge',
+      2,
+      T2,
+    );
+    expect(summary(entries)).toEqual([['consent', 'Consents', 'Emails', true]]);
+    expect(entries[0].snapshot).toMatchObject({ ConsentType: 'Email', ConsentStatus: 3 });
+    expect(entries[0]._id).toBe('c1|7|2|0');
+  });
+
+  it('records the consents of a removed contact element as inactive, inside it', () => {
+    const { after } = created();
+    const body = JSON.parse(JSON.stringify(CREATE_BODY)) as Record<string, any>;
+    delete body.Emails; // removed with its consent
+    const { entries } = apply(after, body, 'overwrite', 2, T2);
+    expect(summary(entries)).toEqual([
+      ['contact', 'Emails', undefined, false],
+      ['consent', 'Consents', 'Emails', false],
+    ]);
+    const consent = entries[1];
+    expect(consent.snapshot.ConsentType).toBe('Email');
+    expect(consent.snapshot.Edited).toMatchObject({ ModifiedDate: T2, ModifiedBy: 'bob' });
+    expect(consent.container?.fields.EmailAddress).toBe('Ann@Example.com');
+  });
+
+  it('records each consent status change once, on the profile and on a contact element; a restatement records nothing', () => {
+    const email = 'walk@example.com';
+    const writes: Record<string, unknown>[] = [
+      {
+        CustomerType: 'Customer',
+        Consents: [
+          { ConsentType: 'Terms', ConsentStatus: 4 },
+          { ConsentType: 'Mail', ConsentStatus: 2 },
+          { ConsentType: 'Sms', ConsentStatus: 1 },
+          { ConsentType: 'Marketing', ConsentStatus: 4 },
+        ],
+        Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 4 }] }],
+      },
+      ...[[2, 1], [1], [1], [3], [1]].map(([terms, marketing]) => ({
+        Consents: [
+          { ConsentType: 'Terms', ConsentStatus: terms },
+          ...(marketing ? [{ ConsentType: 'Marketing', ConsentStatus: marketing }] : []),
+        ],
+        Emails: [
+          { EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: terms }] },
+        ],
+      })),
+      ...[1, 3, 1].map((mail) => ({
+        Consents: [
+          { ConsentType: 'Mail', ConsentStatus: mail },
+          { ConsentType: 'Sms', ConsentStatus: 1 },
+        ],
+      })),
+    ];
+    let profile = profileOf(undefined, 0);
+    const recorded: ProfileHistory[] = [];
+    writes.forEach((body, index) => {
+      const at = new Date(Date.parse(T1) + index * 1000).toISOString();
+      const result = apply(profile, body, index ? 'merge' : 'create', index + 1, at);
+      profile = result.after;
+      recorded.push(...result.entries);
+    });
+    const consents = recorded.filter((entry) => entry.category === CONSENT_HISTORY_CATEGORY);
+    const ofType = (type: string, inEmail = false) =>
+      consents
+        .filter((entry) => entry.snapshot.ConsentType === type && !!entry.container === inEmail)
+        .map((entry) => entry.snapshot.ConsentStatus);
+    expect(ofType('Terms')).toEqual([4, 2, 1, 3, 1]);
+    expect(ofType('Mail')).toEqual([2, 1, 3, 1]);
+    expect(ofType('Sms')).toEqual([1]);
+    expect(ofType('Marketing')).toEqual([4, 1]);
+    expect(ofType('Email', true)).toEqual([4, 2, 1, 3, 1]);
+  });
+});
+
+function entry(fields: Partial<ProfileHistory>): ProfileHistory {
+  return {
+    _id: tenantKey('c1', 7, 1, 0),
+    clientId: 'c1',
+    profileId: 7,
+    seq: 1,
+    n: 0,
+    category: CONSENT_HISTORY_CATEGORY,
+    modifiedAt: T1,
+    snapshot: {},
+    ...fields,
+  };
+}
+
+describe('CONSENT_HISTORY.compare', () => {
+  const at = (seq: number, modifiedAt: string, snapshot: Record<string, unknown>, n = 0) =>
+    entry({ _id: tenantKey('c1', 7, seq, n), seq, n, modifiedAt, snapshot });
+  // The consent rule orders its own category (it must not fall back on the default).
+  const compare = (a: ProfileHistory, b: ProfileHistory) => CONSENT_HISTORY.compare!(a, b);
+
+  it('orders consents by type, then version (numeric-aware), then modified date', () => {
+    const sorted = [
+      at(1, T2, { ConsentType: 'Terms', ConsentVersion: '10.0' }),
+      at(2, T2, { ConsentType: 'email', ConsentVersion: '1.0' }),
+      at(3, T1, { ConsentType: 'Terms', ConsentVersion: '2.0' }),
+      at(4, T1, { ConsentType: 'Email', ConsentVersion: '1.0' }),
+    ]
+      .sort(compare)
+      .map((e) => e.seq);
+    expect(sorted).toEqual([4, 2, 3, 1]);
+  });
+
+  it('orders the same consent by modified date, then write, then entry within it', () => {
+    const terms = { ConsentType: 'Terms', ConsentVersion: '1.0' };
+    const sorted = [at(3, T1, terms, 1), at(2, T2, terms), at(3, T1, terms, 0), at(1, T1, terms)]
+      .sort(compare)
+      .map((e) => e._id);
+    expect(sorted).toEqual(['c1|7|1|0', 'c1|7|3|0', 'c1|7|3|1', 'c1|7|2|0']);
+  });
+});
+
+describe('CONSENT_HISTORY.canSee', () => {
+  const consent = (ConsentType: string) => entry({ snapshot: { ConsentType } });
+
+  it('applies the user group scope to consents by type', () => {
+    const scoped: ProfileView = {
+      implied: false,
+      scope: normaliseScope({ consentTypes: ['Terms'], consents: 'read', preferences: 'read' }),
+    };
+    expect(CONSENT_HISTORY.canSee(scoped, consent('TERMS'))).toBe(true);
+    expect(CONSENT_HISTORY.canSee(scoped, consent('Mail'))).toBe(false);
+    expect(CONSENT_HISTORY.canSee({ implied: false }, consent('Mail'))).toBe(true);
+  });
+
+  it('shows none to a group without access to consents', () => {
+    const none: ProfileView = {
+      implied: false,
+      scope: normaliseScope({ consents: 'none', preferences: 'read' }),
+    };
+    expect(CONSENT_HISTORY.canSee(none, consent('Terms'))).toBe(false);
+  });
+});
+
+describe('CONSENT_HISTORY.toEntry', () => {
+  const everything: ProfileView = { implied: true };
+
+  it('wraps a contact consent in its element, by the fields that name it', () => {
+    const part = CONSENT_HISTORY.toEntry(
+      entry({
+        list: 'Consents',
+        container: {
+          list: 'Addresses',
+          fields: { AddressType: 'Home', Address1: '1 Main St', PostalCode: '62701' },
+        },
+        snapshot: { ConsentType: 'Mail', ConsentStatus: 3, IsActive: false, Key: 'mail' },
+      }),
+      everything,
+    );
+    expect(part).toEqual({
+      Addresses: [
+        {
+          AddressType: 'Home',
+          Address1: '1 Main St',
+          PostalCode: '62701',
+          Consents: [
+            {
+              ConsentType: 'Mail',
+              ConsentStatus: 3,
+              Expired: false,
+              UpdatedVersionPending: false,
+              IsActive: false,
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("shows a profile's consent alone in its list, with its stamp", () => {
+    const edited = { CreateDate: T1, CreatedBy: 'alice', ModifiedDate: T2, ModifiedBy: 'bob' };
+    const part = CONSENT_HISTORY.toEntry(
+      entry({
+        list: 'Consents',
+        snapshot: {
+          ConsentType: 'Terms',
+          ConsentVersion: '2.0',
+          ConsentStatus: 1,
+          Expired: true,
+          UpdatedVersionPending: true,
+          Edited: edited,
+        },
+      }),
+      everything,
+    );
+    expect(part).toEqual({
+      Consents: [
+        {
+          ConsentType: 'Terms',
+          ConsentVersion: '2.0',
+          ConsentStatus: 1,
+          Expired: true,
+          UpdatedVersionPending: true,
+          Edited: edited,
+          IsActive: true,
+        },
+      ],
+    });
+  });
+});

@@ -1,0 +1,72 @@
+import {
+  canSeeConsentType,
+  compareHistoryEntries,
+  type ConsentDto,
+  consentRule,
+  type HistoryChange,
+  historyItemInContainer,
+  type ProfileHistoryRule,
+  toHistoryEdited,
+} from '@app/profiles';
+
+type Item = Record<string, unknown>;
+
+const text = (item: Item, field: string) => item[field] as string | undefined;
+
+/** The history category of consents (the routes History/Consents read it). */
+export const CONSENT_HISTORY_CATEGORY = 'consent';
+
+function change(item: Item, container?: HistoryChange['container']): HistoryChange {
+  return {
+    category: CONSENT_HISTORY_CATEGORY,
+    list: 'Consents',
+    ...(container ? { container } : {}),
+    snapshot: item,
+  };
+}
+
+function toHistoryConsent(item: Item): ConsentDto {
+  return {
+    ConsentType: text(item, 'ConsentType'),
+    ConsentVersion: text(item, 'ConsentVersion'),
+    Locale: text(item, 'Locale'),
+    ConsentStatus: item.ConsentStatus as number | undefined,
+    ReasonCode: text(item, 'ReasonCode'),
+    ConsentDate: text(item, 'ConsentDate'),
+    ExpirationDate: text(item, 'ExpirationDate'),
+    SourceId: text(item, 'SourceId'),
+    Expired: (item.Expired as boolean | undefined) ?? false,
+    Edited: toHistoryEdited(item.Edited),
+    UpdatedVersionPending: (item.UpdatedVersionPending as boolean | undefined) ?? false,
+    IsActive: item.IsActive !== false,
+  };
+}
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/**
+ * The history of consents: one entry per consent a write changed, of the profile and of
+ * each contact element; seen by views that may see its consent type; ordered by
+ * ConsentType, then ConsentVersion (numeric-aware, case-insensitive), then as every
+ * history is (modified date, then write).
+ */
+export const CONSENT_HISTORY: ProfileHistoryRule = {
+  category: CONSENT_HISTORY_CATEGORY,
+  changes: (before, after, diff) => [
+    ...diff.changedItems(before?.Consents, after.Consents, consentRule).map((item) => change(item)),
+    ...diff.contacts.flatMap((contact) =>
+      diff
+        .changedItems(contact.before?.Consents, contact.after?.Consents, consentRule)
+        .map((item) => change(item, contact.container)),
+    ),
+  ],
+  canSee: (view, entry) => canSeeConsentType(view, entry.snapshot.ConsentType),
+  toEntry: (entry) => historyItemInContainer(entry, 'Consents', toHistoryConsent(entry.snapshot)),
+  compare: (a, b) =>
+    collator.compare(String(a.snapshot.ConsentType ?? ''), String(b.snapshot.ConsentType ?? '')) ||
+    collator.compare(
+      String(a.snapshot.ConsentVersion ?? ''),
+      String(b.snapshot.ConsentVersion ?? ''),
+    ) ||
+    compareHistoryEntries(a, b),
+};

@@ -1,0 +1,344 @@
+import { tenantKey } from '@app/shared';
+import {
+  applyProfileWrite,
+  historyEntries,
+  normaliseScope,
+  type ProfileData,
+  type ProfileHistory,
+  ProfileRules,
+  type ProfileView,
+} from '@app/profiles';
+import { PREFERENCE_PROFILE_RULES } from '../profile-rules/preference-profile-rules';
+import { PREFERENCE_HISTORY, PREFERENCE_HISTORY_CATEGORY } from './preference-history';
+
+type Profile = Parameters<typeof historyEntries>[0];
+type ProfileWrite = Parameters<typeof historyEntries>[2];
+
+const T1 = '2026-01-01T00:00:00.000Z';
+const T2 = '2026-02-01T00:00:00.000Z';
+
+const RULES = new ProfileRules([PREFERENCE_PROFILE_RULES]);
+
+function writeOf(seq: number, kind: ProfileWrite['kind'], at: string): ProfileWrite {
+  return {
+    _id: tenantKey('c1', 7, seq),
+    clientId: 'c1',
+    profileId: 7,
+    seq,
+    kind,
+    userId: seq === 1 ? 'alice' : 'bob',
+    acceptedAt: new Date(at),
+    status: 'pending',
+    attempts: 0,
+  };
+}
+
+function profileOf(data: ProfileData | undefined, appliedSeq: number): Profile {
+  return {
+    _id: tenantKey('c1', 7),
+    clientId: 'c1',
+    profileId: 7,
+    state: data ? 'active' : 'pending',
+    appliedSeq,
+    data,
+  };
+}
+
+/** Applies a write the way the worker does: the profile after it, and its entries. */
+function apply(
+  before: Profile,
+  body: Record<string, unknown>,
+  mode: 'create' | 'merge' | 'overwrite',
+  seq: number,
+  at: string,
+): { after: Profile; entries: ProfileHistory[] } {
+  const write = writeOf(seq, mode, at);
+  const data = applyProfileWrite(
+    mode === 'create' ? undefined : before.data,
+    body,
+    mode === 'create' ? 'overwrite' : mode,
+    { at, userId: write.userId },
+  );
+  // What the worker reads back: a stored (JSON) copy.
+  const after = JSON.parse(JSON.stringify(profileOf(data, seq))) as Profile;
+  return { after, entries: historyEntries(before, after, write, RULES) };
+}
+
+const CREATE_BODY = {
+  CustomerType: 'Customer',
+  Consents: [{ ConsentType: 'Terms', ConsentVersion: '1.0', ConsentStatus: 1 }],
+  ProfilePreferences: [
+    { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'Weekly ', PreferenceType: 1 },
+  ],
+  Emails: [
+    {
+      EmailAddress: 'Ann@Example.com',
+      EmailAddressType: 'Personal',
+      EmailPreferences: [
+        {
+          ProgramId: 'P1',
+          ChannelId: 'Email',
+          FilterId: 'F1',
+          PreferenceAttributes: [{ Key: 'Topic', Value: 'Sports' }],
+          ConsentAssociations: [{ ConsentType: 'Email', ConsentVersion: '1.0' }],
+        },
+      ],
+      Consents: [{ ConsentType: 'Email', ConsentVersion: '1.0', ConsentStatus: 1 }],
+    },
+  ],
+  PhoneNumbers: [{ PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' }],
+};
+
+const created = () => apply(profileOf(undefined, 0), CREATE_BODY, 'create', 1, T1);
+
+const preferences = (entries: ProfileHistory[]) =>
+  entries.filter((entry) => entry.category === PREFERENCE_HISTORY_CATEGORY);
+
+const summary = (entries: ProfileHistory[]) =>
+  entries.map((entry) => [
+    entry.category,
+    entry.list,
+    entry.container?.list,
+    entry.snapshot.IsActive,
+  ]);
+
+describe('preference history: what a write records', () => {
+  it("records the preferences of a create after the profile's own entries, of the profile then of each contact", () => {
+    const { entries } = created();
+    expect(summary(entries)).toEqual([
+      ['standard', undefined, undefined, true],
+      ['contact', 'Emails', undefined, true],
+      ['contact', 'PhoneNumbers', undefined, true],
+      ['preference', 'ProfilePreferences', undefined, true],
+      ['preference', 'EmailPreferences', 'Emails', true],
+    ]);
+    expect(entries.map((entry) => entry._id)).toEqual(entries.map((_, n) => `c1|7|1|${n}`));
+    expect(entries.map((entry) => entry.n)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('names the container of contact preferences, and the filter of preferences', () => {
+    const { entries } = created();
+    const preference = entries.find((entry) => entry.list === 'EmailPreferences')!;
+    expect(preference.container).toEqual({
+      list: 'Emails',
+      fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
+    });
+    expect(preference.filterKey).toBe('f1');
+    expect(preference.snapshot.PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'Sports' }]);
+    expect(preference.snapshot.ConsentAssociations).toMatchObject([
+      { ConsentType: 'Email', ConsentVersion: '1.0' },
+    ]);
+    const profilePreference = entries.find((entry) => entry.list === 'ProfilePreferences')!;
+    expect(profilePreference.container).toBeUndefined();
+    expect(profilePreference.filterKey).toBe('weekly');
+  });
+
+  it('records a preference change inside it (attributes, associations) as a change', () => {
+    const { after } = created();
+    const emailPreference = (extra: object) => ({
+      Emails: [
+        {
+          EmailAddress: 'Ann@Example.com',
+          EmailPreferences: [{ ProgramId: 'P1', ChannelId: 'Email', FilterId: 'F1', ...extra }],
+        },
+      ],
+    });
+    const attributes = apply(
+      after,
+      emailPreference({ PreferenceAttributes: [{ Key: 'Topic', Value: 'News' }] }),
+      'merge',
+      2,
+      T2,
+    );
+    expect(summary(attributes.entries)).toEqual([
+      ['preference', 'EmailPreferences', 'Emails', true],
+    ]);
+    expect(attributes.entries[0].snapshot.PreferenceAttributes).toEqual([
+      { Key: 'Topic', Value: 'News' },
+    ]);
+    expect(attributes.entries[0].snapshot.LastModifiedDate).toBe(T2);
+
+    const associations = apply(
+      attributes.after,
+      emailPreference({ ConsentAssociations: [{ ConsentType: 'Email', ConsentVersion: '2.0' }] }),
+      'merge',
+      3,
+      T2,
+    );
+    expect(summary(associations.entries)).toEqual([
+      ['preference', 'EmailPreferences', 'Emails', true],
+    ]);
+    expect(associations.entries[0].snapshot.ConsentAssociations).toMatchObject([
+      { ConsentType: 'Email', ConsentVersion: '2.0' },
+    ]);
+  });
+
+  it('records no preference when none changed (a consent change is not one)', () => {
+    const { after } = created();
+    const { entries } = apply(
+      after,
+      {
+        Consents: [{ ConsentType: 'Terms', ConsentStatus: 2 }],
+        Emails: [
+          {
+            EmailAddress: 'Ann@Example.com',
+            Consents: [{ ConsentType: 'Email', ConsentStatus: 3 }],
+          },
+        ],
+      },
+      'merge',
+      2,
+      T2,
+    );
+    expect(preferences(entries)).toEqual([]);
+  });
+
+  it('records the preferences of a removed contact element as inactive, inside it', () => {
+    const { after } = created();
+    const body = JSON.parse(JSON.stringify(CREATE_BODY)) as Record<string, any>;
+    delete body.Emails; // removed with its preference
+    const { entries } = apply(after, body, 'overwrite', 2, T2);
+    expect(summary(entries)).toEqual([
+      ['contact', 'Emails', undefined, false],
+      ['preference', 'EmailPreferences', 'Emails', false],
+    ]);
+    const [, preference] = entries;
+    expect(preference.snapshot.LastModifiedDate).toBe(T2);
+    expect(preference.snapshot.ProgramId).toBe('P1');
+    expect(preference.container?.fields.EmailAddress).toBe('Ann@Example.com');
+    expect(preference.filterKey).toBe('f1');
+  });
+
+  it('sees no change where the stored document spells "nothing" differently', () => {
+    const { after } = created();
+    // Stored without the empty lists a merge writes back ([]), and with a null field.
+    const stored = JSON.parse(JSON.stringify(after)) as Profile;
+    const preference = stored.data!.ProfilePreferences[0] as unknown as Record<string, unknown>;
+    delete preference.ConsentAssociations;
+    delete preference.PreferenceAttributes;
+    preference.FrequencyId = null;
+    const { entries } = apply(
+      stored,
+      {
+        ProfilePreferences: [
+          { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'Weekly ', PreferenceType: 1 },
+        ],
+      },
+      'merge',
+      2,
+      T2,
+    );
+    expect(entries).toEqual([]);
+  });
+});
+
+function entry(fields: Partial<ProfileHistory>): ProfileHistory {
+  return {
+    _id: tenantKey('c1', 7, 1, 0),
+    clientId: 'c1',
+    profileId: 7,
+    seq: 1,
+    n: 0,
+    category: PREFERENCE_HISTORY_CATEGORY,
+    modifiedAt: T1,
+    snapshot: {},
+    ...fields,
+  };
+}
+
+const everything: ProfileView = { implied: true };
+
+describe('PREFERENCE_HISTORY.canSee', () => {
+  const scoped: ProfileView = {
+    implied: false,
+    scope: normaliseScope({
+      customFields: ['Tier'],
+      programs: ['P1'],
+      consents: 'read',
+      preferences: 'read',
+    }),
+  };
+  const preference = (ProgramId: string) =>
+    entry({ snapshot: { ProgramId, MatchType: 'Implied' } });
+
+  it('applies the user group scope to preferences by program, never to implied', () => {
+    expect(PREFERENCE_HISTORY.canSee(scoped, preference('P1'))).toBe(true);
+    expect(PREFERENCE_HISTORY.canSee(scoped, preference('P2'))).toBe(false);
+    expect(PREFERENCE_HISTORY.canSee(everything, preference('P2'))).toBe(true);
+  });
+
+  it('shows none to a group without access to preferences', () => {
+    const none: ProfileView = {
+      implied: true,
+      scope: normaliseScope({ consents: 'read', preferences: 'none' }),
+    };
+    expect(PREFERENCE_HISTORY.canSee(none, preference('P1'))).toBe(false);
+  });
+});
+
+describe('PREFERENCE_HISTORY.toEntry', () => {
+  it('shows a removed preference as inactive, inside its phone', () => {
+    const part = PREFERENCE_HISTORY.toEntry(
+      entry({
+        list: 'PhonePreferences',
+        container: { list: 'PhoneNumbers', fields: { PhoneNumber: '555', PhoneType: 'Mobile' } },
+        snapshot: { ProgramId: 'P1', FilterId: 'F1', IsActive: false, LastModifiedDate: T1 },
+      }),
+      everything,
+    );
+    expect(part).toEqual({
+      PhoneNumbers: [
+        {
+          PhoneNumber: '555',
+          PhoneType: 'Mobile',
+          PhonePreferences: [
+            {
+              ProgramId: 'P1',
+              FilterId: 'F1',
+              LastModifiedDate: T1,
+              ConsentAssociations: [],
+              PreferenceAttributes: [],
+              IsActive: false,
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("shows a profile's preference alone in its list, with the associations the view may see", () => {
+    const view: ProfileView = {
+      implied: false,
+      scope: normaliseScope({ consentTypes: ['Email'], consents: 'read', preferences: 'read' }),
+    };
+    const part = PREFERENCE_HISTORY.toEntry(
+      entry({
+        list: 'ProfilePreferences',
+        snapshot: {
+          ProgramId: 'P1',
+          ChannelId: 'Email',
+          FilterId: 'Weekly',
+          PreferenceAttributes: [{ Key: 'Topic', Value: 'News' }],
+          ConsentAssociations: [
+            { ConsentType: 'Email', ConsentVersion: '1.0', IsActive: false },
+            { ConsentType: 'Hidden', ConsentVersion: '1.0' },
+          ],
+          Key: 'p1|email|weekly',
+        },
+      }),
+      view,
+    );
+    expect(part).toEqual({
+      ProfilePreferences: [
+        {
+          ProgramId: 'P1',
+          ChannelId: 'Email',
+          FilterId: 'Weekly',
+          ConsentAssociations: [{ ConsentType: 'Email', ConsentVersion: '1.0', IsActive: false }],
+          PreferenceAttributes: [{ Key: 'Topic', Value: 'News' }],
+          IsActive: true,
+        },
+      ],
+    });
+  });
+});

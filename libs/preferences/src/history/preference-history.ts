@@ -1,0 +1,106 @@
+import { textKey } from '@app/shared';
+import {
+  canSeeConsentType,
+  canSeeProgram,
+  type ConsentAssociationDto,
+  type HistoryChange,
+  historyItemInContainer,
+  type PreferenceDto,
+  preferenceRule,
+  type ProfileHistoryRule,
+  type ProfileView,
+} from '@app/profiles';
+
+type Item = Record<string, unknown>;
+
+const text = (item: Item, field: string) => item[field] as string | undefined;
+
+/** A preference in history also says whether it was active (archived or removed: false). */
+export type HistoryPreferenceDto = PreferenceDto & { IsActive: boolean };
+
+/** The history category of preferences (the routes History/Preferences read it). */
+export const PREFERENCE_HISTORY_CATEGORY = 'preference';
+
+function change(list: string, item: Item, container?: HistoryChange['container']): HistoryChange {
+  return {
+    category: PREFERENCE_HISTORY_CATEGORY,
+    list,
+    ...(container ? { container } : {}),
+    // What the filterId query compares.
+    filterKey: textKey(item.FilterId),
+    snapshot: item,
+  };
+}
+
+function toConsentAssociation(item: Item): ConsentAssociationDto {
+  return {
+    ConsentType: text(item, 'ConsentType'),
+    ConsentVersion: text(item, 'ConsentVersion'),
+    IsActive: item.IsActive !== false,
+    Locale: text(item, 'Locale'),
+    ReasonCode: text(item, 'ReasonCode'),
+  };
+}
+
+/** A preference snapshot → its wire form, with the associations the view may see. */
+function toHistoryPreference(item: Item, view: ProfileView): HistoryPreferenceDto {
+  const associations = (item.ConsentAssociations as Item[] | undefined) ?? [];
+  const attributes = (item.PreferenceAttributes as Item[] | undefined) ?? [];
+  return {
+    ProgramId: text(item, 'ProgramId'),
+    ChannelId: text(item, 'ChannelId'),
+    FilterId: text(item, 'FilterId'),
+    FrequencyId: text(item, 'FrequencyId'),
+    ConsentAssociations: associations
+      .filter((association) => canSeeConsentType(view, association.ConsentType))
+      .map(toConsentAssociation),
+    MatchType: text(item, 'MatchType'),
+    ReasonCode: text(item, 'ReasonCode'),
+    PreferenceStatus: text(item, 'PreferenceStatus'),
+    UserId: text(item, 'UserId'),
+    SourceId: text(item, 'SourceId'),
+    ExpirationDate: text(item, 'ExpirationDate'),
+    LastModifiedDate: text(item, 'LastModifiedDate'),
+    CustomerDate: text(item, 'CustomerDate'),
+    PreferenceType: item.PreferenceType as number | undefined,
+    PreferenceAttributes: attributes.map((attribute) => ({
+      Key: attribute.Key as string,
+      Value: attribute.Value as string | undefined,
+    })),
+    IsActive: item.IsActive !== false,
+  };
+}
+
+/**
+ * The history of preferences: one entry per preference a write changed (its associations
+ * and attributes are part of it), of the profile and of each contact element; seen by
+ * views that may see its program (implied preferences too: the `implied` flag is for
+ * current-state retrieval).
+ */
+export const PREFERENCE_HISTORY: ProfileHistoryRule = {
+  category: PREFERENCE_HISTORY_CATEGORY,
+  changes: (before, after, diff) => [
+    ...diff
+      .changedItems(before?.ProfilePreferences, after.ProfilePreferences, preferenceRule, {
+        whole: true,
+      })
+      .map((item) => change('ProfilePreferences', item)),
+    ...diff.contacts.flatMap((contact) =>
+      diff
+        .changedItems(
+          contact.before?.[contact.preferences],
+          contact.after?.[contact.preferences],
+          preferenceRule,
+          { whole: true },
+        )
+        .map((item) => change(contact.preferences, item, contact.container)),
+    ),
+  ],
+  canSee: (view, entry) => canSeeProgram(view, entry.snapshot.ProgramId),
+  toEntry: (entry, view) =>
+    historyItemInContainer(
+      entry,
+      entry.list ?? 'ProfilePreferences',
+      toHistoryPreference(entry.snapshot, view),
+    ),
+};
