@@ -5,8 +5,8 @@ import type { Server } from 'node:http';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { BULK_JOBS_QUEUE, Clock, JOBS_QUEUE, Settings } from '@app/shared';
-import { createApiApp } from '../../apps/api/src/bootstrap';
-import { createWorkerApp } from '../../apps/worker/src/bootstrap';
+import { closeApiApp, createApiApp } from '../../apps/api/src/bootstrap';
+import { closeWorkerApp, createWorkerApp } from '../../apps/worker/src/bootstrap';
 
 export interface TestApp {
   api: NestFastifyApplication;
@@ -63,6 +63,8 @@ export async function startTestApp(
     CONSENT_VERSION_INTERVAL_MS: '0',
     DNC_PROPAGATION_INTERVAL_MS: '0',
     LOG_LEVEL: process.env.LOG_LEVEL || 'error',
+    // Closing waits for running jobs and requests at most this long.
+    SHUTDOWN_GRACE_MS: '5000',
     ...options.env,
   });
   let api: NestFastifyApplication;
@@ -92,7 +94,8 @@ export async function startTestApp(
     },
     async stopWorker(worker) {
       workers.splice(workers.indexOf(worker), 1);
-      await worker.close();
+      // As on SIGTERM: the running jobs finish first.
+      await closeWorkerApp(worker, settings);
     },
     async killWorker(worker) {
       workers.splice(workers.indexOf(worker), 1);
@@ -109,7 +112,7 @@ export async function startTestApp(
     },
     async close() {
       for (const worker of [...workers]) await app.stopWorker(worker);
-      await api.close();
+      await closeApiApp(api, settings);
       liveApis--;
     },
   };

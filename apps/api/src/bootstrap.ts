@@ -12,8 +12,35 @@ import {
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
 import { ApiModule } from './api.module';
+import { installHttpSemantics } from './http/http-semantics';
+import { RequestDrain } from './http/request-drain';
 
 export const API_PREFIX = 'Profiles/v4';
+
+/** The request drain of each api built here (see closeApiApp). */
+const drains = new WeakMap<FastifyInstance, RequestDrain>();
+/** Each api's close, once: a second signal or a test's cleanup waits for the same. */
+const closing = new WeakMap<NestFastifyApplication, Promise<void>>();
+
+/**
+ * Closes an api built by createApiApp in order: new requests are answered 503, those in
+ * flight finish (up to `settings.shutdownGraceMs`), then the modules close their
+ * connections. Nest's own shutdown hooks would close the modules (Redis, the engine)
+ * first, failing the requests still running, so the api does not enable them: main.ts
+ * calls this on SIGTERM and SIGINT, tests call it to close.
+ */
+export function closeApiApp(app: NestFastifyApplication, settings: Settings): Promise<void> {
+  let closed = closing.get(app);
+  if (!closed) {
+    const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+    closed = (async () => {
+      await drains.get(fastify)?.drain(settings.shutdownGraceMs);
+      await app.close();
+    })();
+    closing.set(app, closed);
+  }
+  return closed;
+}
 export const TOKEN_PATH = 'oauth2/v1/token';
 
 /** Request bodies the spec accepts, besides application/json. */
@@ -41,6 +68,13 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
 
   // Default server generics: this app serves HTTP/1.1 (with or without TLS).
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  // First: while the api shuts down, new requests get 503 before anything else runs.
+  const drain = new RequestDrain();
+  drain.install(fastify);
+  drains.set(fastify, drain);
+  // Bodies are JSON (the token endpoint's a form): Fastify's text/plain parser goes.
+  fastify.removeContentTypeParser('text/plain');
+  installHttpSemantics(fastify, { formRoutes: [`/${TOKEN_PATH}`] });
   const jsonParser = fastify.getDefaultJsonParser('error', 'ignore');
   fastify.addContentTypeParser(EXTRA_JSON_TYPES, { parseAs: 'string' }, jsonParser);
   fastify.addContentTypeParser(VENDOR_JSON_TYPE, { parseAs: 'string' }, jsonParser);
@@ -74,7 +108,13 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH] });
   app.useGlobalPipes(createApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.enableShutdownHooks();
+  if (settings.corsOrigins.length) {
+    app.enableCors({
+      origin: settings.corsOrigins,
+      exposedHeaders: ['Location', 'Link', 'Retry-After', 'WWW-Authenticate'],
+      maxAge: 600,
+    });
+  }
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Settings } from '@app/shared';
+import { JobRunner, Settings } from '@app/shared';
 import { WorkerModule } from './worker.module';
 
 /** Builds the worker (a Nest application context, no HTTP); used by main.ts and tests. */
@@ -9,6 +9,20 @@ export async function createWorkerApp(settings = new Settings()): Promise<INestA
     logger: settings.logLevels,
     abortOnError: false,
   });
-  app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * Closes a worker built by createWorkerApp in order: it takes no new job, the running ones
+ * finish (up to `settings.shutdownGraceMs`; one still running is handed back to another
+ * worker), then the modules close their connections. Nest's own shutdown hooks would close
+ * the modules (Redis, the engine) under the running jobs, so the worker does not enable
+ * them: main.ts calls this on SIGTERM and SIGINT, tests call it to stop a worker.
+ */
+export async function closeWorkerApp(
+  app: INestApplicationContext,
+  settings: Settings,
+): Promise<void> {
+  await app.get(JobRunner, { strict: false }).stop(settings.shutdownGraceMs);
+  await app.close();
 }

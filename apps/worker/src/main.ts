@@ -1,8 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { createWorkerApp } from './bootstrap';
+import { onTermination, Settings } from '@app/shared';
+import { closeWorkerApp, createWorkerApp } from './bootstrap';
 
 async function main(): Promise<void> {
-  await createWorkerApp();
+  const settings = new Settings();
+  const app = await createWorkerApp(settings);
+  onTermination('worker', () => closeWorkerApp(app, settings));
   Logger.log('worker started', 'worker');
 }
 

@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type PermissionAccess } from '@app/auth';
-import { ApiIntParam, ApiStandardErrors } from '@app/shared';
+import { ApiIntParam, ApiStandardErrors, LocationHeader } from '@app/shared';
 import { ApiListQuery } from './entry-request';
 import { PatchOperationDto } from './patch-operation.dto';
 
@@ -64,8 +64,9 @@ export function ConfigList(docs: OkRouteDocs & { locale?: boolean }): MethodDeco
 }
 
 /**
- * A create of entries: configuration write permission, 201 with `created`, 409 `conflict`
- * (by default: a name taken or repeated). `body` documents a body the explorer cannot see
+ * A create of entries: configuration write permission, 201 with `created` (`Location`: the
+ * collection posted to, where the new entries are listed: one create makes several), 409
+ * `conflict` (by default: a name taken or repeated). `body` documents a body the explorer cannot see
  * (one validated by a pipe of its own).
  */
 export function ConfigCreate(
@@ -73,6 +74,7 @@ export function ConfigCreate(
 ): MethodDecorator {
   return applyDecorators(
     HttpCode(201),
+    LocationHeader((_created, path) => ({ location: path })),
     ...routeDocs('write', docs),
     ...(docs.body ? [ApiBody({ type: docs.body })] : []),
     ApiCreatedResponse({ type: docs.created }),

@@ -97,6 +97,29 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /**
+   * Stops taking jobs in this process and resolves when the running ones have finished,
+   * or after `graceMs`; true when none was left running. A job still running then is
+   * handed back when the process closes: its lock lapses and Bull gives it to another
+   * worker as stalled (every job is safe to run again: writes are applied by sequence).
+   */
+  async stop(graceMs: number): Promise<boolean> {
+    clearInterval(this.refresh);
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      // Local pause: this process takes no new job and waits for its active ones.
+      Promise.all([this.queue.pause(true), this.bulk.pause(true)]).then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), graceMs);
+      }),
+    ]).catch((error: unknown) => {
+      this.logger.warn(`stopping the queues failed: ${String(error)}`);
+      return false;
+    });
+    clearTimeout(timer);
+    return finished;
+  }
+
+  /**
    * Adds each scheduled job as a Bull repeatable job. Bull keeps one schedule per repeat
    * key (name + interval) and names each run by its slot (a multiple of the interval), so
    * every worker registering it, at start and every SCHEDULE_REFRESH_MS (a Redis that lost

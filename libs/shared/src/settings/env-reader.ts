@@ -31,6 +31,14 @@ export class EnvReader {
     return Math.max(min, value);
   }
 
+  /** A comma-separated list, entries trimmed, empty ones dropped ([] when unset). */
+  list(name: string): string[] {
+    return (this.env[name] ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+  }
+
   bool(name: string, fallback: boolean): boolean {
     const raw = this.env[name];
     if (raw === undefined || raw === '') return fallback;

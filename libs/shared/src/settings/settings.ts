@@ -30,6 +30,13 @@ export class Settings {
   readonly requestDeadlineMs: number;
   /** Emit the driver's command events (tests record every engine command with them). */
   readonly monitorEngineCommands: boolean;
+  /**
+   * On SIGTERM or SIGINT: how long in-flight requests (api) or running jobs (worker) may
+   * take to finish before the process closes anyway.
+   */
+  readonly shutdownGraceMs: number;
+  /** Origins a browser application may call the api from (CORS); none by default. */
+  readonly corsOrigins: string[];
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.env = { ...env };
@@ -48,6 +55,8 @@ export class Settings {
     this.workerConcurrency = read.int('WORKER_CONCURRENCY', 4);
     this.requestDeadlineMs = read.int('REQUEST_DEADLINE_MS', 2000, 100);
     this.monitorEngineCommands = read.bool('MONITOR_ENGINE_COMMANDS', false);
+    this.shutdownGraceMs = read.int('SHUTDOWN_GRACE_MS', 15000);
+    this.corsOrigins = read.list('CORS_ORIGINS');
   }
 }
 

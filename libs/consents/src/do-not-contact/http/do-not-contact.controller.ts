@@ -11,7 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
-import { PositiveIntParam } from '@app/shared';
+import { LocationHeader, PositiveIntParam } from '@app/shared';
 import { AddDncEntriesCommand } from '../commands/add-dnc-entries/add-dnc-entries.command';
 import { CreateDncListCommand } from '../commands/create-dnc-list/create-dnc-list.command';
 import { RemoveDncEntryCommand } from '../commands/remove-dnc-entry/remove-dnc-entry.command';
@@ -41,6 +41,10 @@ export class DoNotContactController {
 
   @Post()
   @HttpCode(201)
+  // The list has no route of its own: its entries are where it is read.
+  @LocationHeader((list) => ({
+    location: `DoNotContactLists/${(list as DncListDto).ListId}/Entries`,
+  }))
   @ApiAuth('preferences', 'write')
   @ApiOperation({ summary: 'Create a do-not-contact list of email addresses or phone numbers' })
   @ApiCreatedResponse({ type: DncListDto })

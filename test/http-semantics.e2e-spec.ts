@@ -1,0 +1,194 @@
+import request from 'supertest';
+import { configureTestTenant } from './harness/configuration';
+import { createTestTenant, TOKEN_URL, type TestTenant } from './harness/session';
+import { startTestApp, type TestApp } from './harness/test-app';
+
+const ALLOWED_ORIGIN = 'https://app.example';
+
+describe('HTTP semantics: 405, 415, Location, CORS', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let auth: string;
+  const base = () => `/Profiles/v4/${tenant.clientId}`;
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      workers: 0,
+      env: { CORS_ORIGINS: `${ALLOWED_ORIGIN}, https://other.example` },
+    });
+    tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
+    auth = await tenant.bearer();
+  });
+  afterAll(() => app?.close());
+
+  describe('a known path with a method it does not serve', () => {
+    it('answers 405 with Allow listing the methods that path serves', async () => {
+      const response = await request(app.http)
+        .delete(`${base()}/ConsentStatus`)
+        .set('Authorization', auth);
+      expect(response.status).toBe(405);
+      const allowed = String(response.headers.allow).split(', ');
+      expect(allowed).toEqual(expect.arrayContaining(['GET', 'HEAD']));
+      expect(allowed).not.toContain('DELETE');
+      expect(response.body.Message).toMatch(/DELETE is not allowed on .*ConsentStatus/);
+    });
+
+    it('answers 405 on a path with parameters, and on the legacy prefix', async () => {
+      const response = await request(app.http)
+        .put(`/Profiles/v2/${tenant.clientId}/Profile/12/Updates`)
+        .set('Authorization', auth);
+      expect(response.status).toBe(405);
+      expect(String(response.headers.allow).split(', ')).toContain('GET');
+    });
+
+    it('still answers 404 for a path nothing serves', async () => {
+      const response = await request(app.http)
+        .get(`${base()}/NoSuchThing`)
+        .set('Authorization', auth);
+      expect(response.status).toBe(404);
+      expect(response.headers.allow).toBeUndefined();
+      expect(response.body).toEqual({ Message: expect.any(String) });
+    });
+  });
+
+  describe('a request body that is not JSON', () => {
+    const post = () => request(app.http).post(`${base()}/Profile`).set('Authorization', auth);
+
+    it('refuses text/plain with 415 naming the type', async () => {
+      const response = await post()
+        .set('Content-Type', 'text/plain')
+        .send('{"CustomerType":"Customer"}');
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual({
+        Message: 'Content-Type text/plain is not supported here: send application/json',
+      });
+    });
+
+    it('refuses a form body on a JSON route with 415 (it was accepted before)', async () => {
+      const response = await post().type('form').send('CustomerType=Customer');
+      expect(response.status).toBe(415);
+      expect(response.body.Message).toMatch(/application\/x-www-form-urlencoded/);
+    });
+
+    it('refuses a body without Content-Type with a clean 415 message', async () => {
+      const response = await request(app.http)
+        .post(`${base()}/Profile`)
+        .set('Authorization', auth)
+        .set('Content-Length', '2')
+        .unset('Content-Type')
+        .send(Buffer.from('{}'));
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual({
+        Message: 'A request body needs a Content-Type header: send application/json',
+      });
+    });
+
+    it('accepts the JSON media types the spec names', async () => {
+      for (const type of ['application/json', 'text/json', 'application/vnd.acme+json']) {
+        const response = await post()
+          .set('Content-Type', type)
+          .send(JSON.stringify({ CustomerType: 'Customer' }));
+        expect([type, response.status]).toEqual([type, 202]);
+      }
+    });
+
+    it('keeps the token endpoint on forms', async () => {
+      const response = await request(app.http)
+        .post(TOKEN_URL)
+        .type('form')
+        .send({
+          grant_type: 'client_credentials',
+          scope: `${tenant.clientId}/${tenant.userId}`,
+          client_id: tenant.oauthClientId,
+          client_secret: tenant.oauthClientSecret,
+        });
+      expect(response.status).toBe(200);
+      expect(response.body.access_token).toEqual(expect.any(String));
+    });
+  });
+
+  describe('Location of what a write created or accepted', () => {
+    it('a queued profile write: Location of the profile, Link to its write records', async () => {
+      const response = await request(app.http)
+        .post(`${base()}/Profile`)
+        .set('Authorization', auth)
+        .send({ CustomerType: 'Customer' });
+      expect(response.status).toBe(202);
+      const id = response.body.ProfileId as number;
+      expect(response.headers.location).toBe(`${base()}/Profile/${id}`);
+      expect(response.headers.link).toBe(`<${base()}/Profile/${id}/Updates>; rel="monitor"`);
+    });
+
+    it('keeps the prefix the client used (the legacy v2)', async () => {
+      const response = await request(app.http)
+        .post(`/Profiles/v2/${tenant.clientId}/Profile`)
+        .set('Authorization', auth)
+        .send({ CustomerType: 'Customer' });
+      expect(response.status).toBe(202);
+      expect(response.headers.location).toBe(
+        `/Profiles/v2/${tenant.clientId}/Profile/${response.body.ProfileId}`,
+      );
+    });
+
+    it('a configuration create: Location of the collection the new entries are listed in', async () => {
+      const response = await request(app.http)
+        .post(`${base()}/EmailTypes`)
+        .set('Authorization', auth)
+        .send({
+          EmailTypes: [
+            { TypeName: 'Work-location', LocalizedFields: [{ Locale: 'en-us', Name: 'Work' }] },
+          ],
+        });
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 201,
+        body: expect.anything(),
+      });
+      expect(response.headers.location).toBe(`${base()}/EmailTypes`);
+    });
+
+    it('a do-not-contact list: Location of its entries', async () => {
+      const response = await request(app.http)
+        .post(`${base()}/DoNotContactLists`)
+        .set('Authorization', auth)
+        .send({ Name: 'Bounced', ListType: 'Email' });
+      expect(response.status).toBe(201);
+      expect(response.headers.location).toBe(
+        `${base()}/DoNotContactLists/${response.body.ListId}/Entries`,
+      );
+    });
+  });
+
+  describe('CORS', () => {
+    it('answers a preflight from an allowed origin', async () => {
+      const response = await request(app.http)
+        .options(`${base()}/Profile`)
+        .set('Origin', ALLOWED_ORIGIN)
+        .set('Access-Control-Request-Method', 'POST')
+        .set('Access-Control-Request-Headers', 'authorization, content-type');
+      expect(response.status).toBe(204);
+      expect(response.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+      expect(String(response.headers['access-control-allow-methods'])).toMatch(/POST/);
+    });
+
+    it('lists the exposed headers on an answer to an allowed origin', async () => {
+      const response = await request(app.http)
+        .get(`${base()}/ConsentStatus`)
+        .set('Origin', ALLOWED_ORIGIN)
+        .set('Authorization', auth);
+      expect(response.status).toBe(200);
+      expect(response.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+      expect(String(response.headers['access-control-expose-headers']).split(/,\s*/)).toEqual(
+        expect.arrayContaining(['Location', 'Link', 'Retry-After']),
+      );
+    });
+
+    it('gives another origin no CORS headers', async () => {
+      const response = await request(app.http)
+        .options(`${base()}/Profile`)
+        .set('Origin', 'https://evil.example')
+        .set('Access-Control-Request-Method', 'POST');
+      expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+});
