@@ -1,11 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
 import { ConfigurationApiModule } from '@app/config';
 import { CONSENT_JOBS, ConsentsApiModule } from '@app/consents';
 import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
-import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
+import {
+  DatabaseModule,
+  IdempotencyInterceptor,
+  QueueModule,
+  RedisModule,
+  Settings,
+  SettingsModule,
+} from '@app/shared';
 import { PROFILE_RULES } from '../../profile-rules';
 
 /** The HTTP process: each area contributes its own controllers and use cases. */
@@ -27,6 +35,8 @@ export class ApiModule {
         PreferencesApiModule,
         ConsentsApiModule,
       ],
+      // Idempotency-Key on every write route (after authentication, around the handler).
+      providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
     };
   }
 }

@@ -34,6 +34,7 @@ export * from './deadline/request-deadline';
 export * from './http/pre-serialized';
 export * from './http/api-docs.decorators';
 export * from './http/location.interceptor';
+export * from './http/idempotency.interceptor';
 export * from './crash-points/crash-points';
 export * from './events/consent-type-renamed.event';
 export * from './text/text-key';

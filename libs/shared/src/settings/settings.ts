@@ -37,6 +37,8 @@ export class Settings {
   readonly shutdownGraceMs: number;
   /** Origins a browser application may call the api from (CORS); none by default. */
   readonly corsOrigins: string[];
+  /** How long the first answer to a write with an Idempotency-Key is kept for replays. */
+  readonly idempotencyTtlSeconds: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.env = { ...env };
@@ -57,6 +59,7 @@ export class Settings {
     this.monitorEngineCommands = read.bool('MONITOR_ENGINE_COMMANDS', false);
     this.shutdownGraceMs = read.int('SHUTDOWN_GRACE_MS', 15000);
     this.corsOrigins = read.list('CORS_ORIGINS');
+    this.idempotencyTtlSeconds = read.int('IDEMPOTENCY_TTL_SECONDS', 86400, 1);
   }
 }
 
