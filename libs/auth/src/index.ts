@@ -24,3 +24,4 @@ export {
   type OAuthCredentials,
 } from './services/tenant-admin.service';
 export { TokenService, type TokenResponse } from './services/token.service';
+export type { CallerRequest } from './http/caller-request';

@@ -27,6 +27,7 @@ import { GetProfileUpdatesQuery } from '../queries/get-profile-updates/get-profi
 import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
 import { BooleanQuery } from './alternate-id.query';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
+import { ProfileEtag, ProfileIfMatch } from './profile-etag';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
 
 @ApiTags('Profiles')
@@ -51,6 +52,7 @@ export class ProfileController {
   }
 
   @Get(':profileId')
+  @ProfileEtag()
   @ApiProfileIdParam()
   @ApiAuth('profiles', 'read')
   @ApiOperation({ summary: 'Retrieve a profile (active elements only)' })
@@ -67,6 +69,7 @@ export class ProfileController {
   }
 
   @Post(':profileId')
+  @ProfileIfMatch()
   @ApiProfileIdParam()
   @QueuedProfileWrite({
     summary: 'Merge into a profile: only what the body names changes (queued)',
@@ -80,6 +83,7 @@ export class ProfileController {
   }
 
   @Put(':profileId')
+  @ProfileIfMatch()
   @ApiProfileIdParam()
   @QueuedProfileWrite({ summary: 'Overwrite a profile: what the body omits is removed (queued)' })
   overwrite(
@@ -110,6 +114,7 @@ export class ProfileController {
 
   @WaitsForWorker()
   @Patch(':profileId')
+  @ProfileIfMatch()
   @ApiProfileIdParam()
   @ApiAuth('profiles', 'write')
   @ApiOperation({
@@ -141,6 +146,7 @@ export class ProfileController {
 
   @WaitsForWorker()
   @Delete(':profileId')
+  @ProfileIfMatch()
   @ApiProfileIdParam()
   @ApiAuth('profiles', 'write')
   @ApiOperation({
