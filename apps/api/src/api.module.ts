@@ -9,6 +9,7 @@ import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import {
   DatabaseModule,
   IdempotencyInterceptor,
+  RateLimitInterceptor,
   QueueModule,
   RedisModule,
   Settings,
@@ -35,8 +36,12 @@ export class ApiModule {
         PreferencesApiModule,
         ConsentsApiModule,
       ],
-      // Idempotency-Key on every write route (after authentication, around the handler).
-      providers: [{ provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
+      // After authentication, in this order: the client's rate limit (a refused request
+      // uses no idempotency key), then Idempotency-Key on writes.
+      providers: [
+        { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+      ],
     };
   }
 }

@@ -68,10 +68,13 @@ export function tokenRequestError(error: TokenError): ApiError {
  * 429 of the token endpoint while an OAuth client id is throttled after repeated failed
  * authentications: the token endpoint's body shape, and `Retry-After` in seconds.
  */
-export function tokenThrottledError(retryAfterSeconds: number): ApiError {
+export function tokenThrottledError(
+  retryAfterSeconds: number,
+  by: 'client_id' | 'address' = 'client_id',
+): ApiError {
   const error: TokenError = {
     error: 'invalid_client',
-    description: `too many failed authentications for this client_id; retry after ${retryAfterSeconds} seconds`,
+    description: `too many failed authentications for this ${by === 'address' ? 'address' : 'client_id'}; retry after ${retryAfterSeconds} seconds`,
   };
   return new ApiError(
     HttpStatus.TOO_MANY_REQUESTS,

@@ -17,6 +17,8 @@ export class AuthSettings {
   readonly tokenFailureLimit: number;
   /** The window, in seconds, those failures are counted in (and the longest throttle). */
   readonly tokenFailureWindowSeconds: number;
+  /** Failed token authentications from one address (any client ids) before it is throttled. */
+  readonly tokenFailureLimitPerAddress: number;
   /**
    * Whether auth changes made by this process are announced to the running api processes
    * (the auth stamps in Redis); the admin CLI turns it off when no stack is running.
@@ -29,6 +31,7 @@ export class AuthSettings {
     this.authStampReuseMs = env.int('AUTH_STAMP_REUSE_MS', 1000);
     this.tokenFailureLimit = env.int('TOKEN_FAILURE_LIMIT', 10, 1);
     this.tokenFailureWindowSeconds = env.int('TOKEN_FAILURE_WINDOW_SECONDS', 60, 1);
+    this.tokenFailureLimitPerAddress = env.int('TOKEN_FAILURE_LIMIT_PER_ADDRESS', 30, 1);
     this.notifyAuthChanges = env.bool('NOTIFY_AUTH_CHANGES', true);
   }
 }

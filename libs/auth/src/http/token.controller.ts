@@ -1,4 +1,4 @@
-import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Header, Headers, HttpCode, Ip, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -78,8 +78,9 @@ export class TokenController {
   @ApiBadRequestResponse({ type: TokenErrorBody, description: 'The request was refused' })
   issue(
     @Body() body: unknown,
+    @Ip() address: string,
     @Headers('authorization') authorization?: string,
   ): Promise<TokenResponse> {
-    return this.tokens.issue(body, authorization);
+    return this.tokens.issue(body, authorization, Date.now(), address);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { RedisService } from '@app/shared';
 import { tokenThrottledError } from '../auth-errors';
@@ -12,11 +13,18 @@ import { AuthSettings } from '../auth-settings';
  * with Retry-After until the window ends. Counted in Redis, so all api processes share the
  * count; while Redis is unreachable an in-process limiter stands in. Each counted failure is
  * announced (AuthCache.failureCounted): a process that heard of none for a client id skips
- * reading its count.
+ * reading its count. Failures are also counted per address (TOKEN_FAILURE_LIMIT_PER_ADDRESS in
+ * the same window), so guessing across many client ids from one address is throttled too: a
+ * process reads an address's count only once it has seen a failure from it (a request from
+ * an address that never failed here costs no Redis command), and a failure over the limit
+ * answers 429.
  */
 @Injectable()
 export class TokenThrottle {
   private readonly limiter: RateLimiterRedis;
+  private readonly addresses: RateLimiterRedis;
+  /** Addresses this process saw fail within the window: their count is worth reading. */
+  private readonly failingAddresses: LRUCache<string, true>;
 
   constructor(
     redis: RedisService,
@@ -33,6 +41,29 @@ export class TokenThrottle {
       ...options,
       insuranceLimiter: new RateLimiterMemory(options),
     });
+    const perAddress = {
+      points: settings.tokenFailureLimitPerAddress,
+      duration: settings.tokenFailureWindowSeconds,
+    };
+    this.failingAddresses = new LRUCache({
+      max: 10000,
+      ttl: settings.tokenFailureWindowSeconds * 1000,
+    });
+    this.addresses = new RateLimiterRedis({
+      storeClient: redis.client,
+      keyPrefix: redis.key('token-failures-by-address'),
+      ...perAddress,
+      insuranceLimiter: new RateLimiterMemory(perAddress),
+    });
+  }
+
+  /** Throws the 429 when an address that failed here has used up its failures. */
+  async checkAddress(address: string): Promise<void> {
+    if (!this.failingAddresses.has(address)) return;
+    const state = await this.addresses.get(address);
+    if (state && state.consumedPoints >= this.settings.tokenFailureLimitPerAddress) {
+      throw tokenThrottledError(retryAfter(state), 'address');
+    }
   }
 
   /** The Redis key holding the client id's failure count (read by callers with other keys). */
@@ -54,13 +85,18 @@ export class TokenThrottle {
     }
   }
 
-  /** Counts one failed authentication of the client id. */
-  async failed(oauthClientId: string): Promise<void> {
+  /** Counts one failed authentication of the client id, from the address. */
+  async failed(oauthClientId: string, address: string): Promise<void> {
+    this.failingAddresses.set(address, true);
+    const byAddress = await this.addresses.penalty(address, 1);
     await this.limiter.penalty(oauthClientId, 1);
     // A process that does not hear of it reads the count once its reused stamps age out.
     await this.cache
       .failureCounted(oauthClientId, this.settings.tokenFailureWindowSeconds * 1000)
       .catch(() => undefined);
+    if (byAddress.consumedPoints > this.settings.tokenFailureLimitPerAddress) {
+      throw tokenThrottledError(retryAfter(byAddress), 'address');
+    }
   }
 }
 

@@ -47,10 +47,12 @@ export class TokenService {
     body: unknown,
     authorization: string | undefined,
     now = Date.now(),
+    address = 'unknown',
   ): Promise<TokenResponse> {
     const request = readTokenRequest(body, authorization);
     const shapeError = checkTokenRequestShape(request);
     if (shapeError) throw tokenRequestError(shapeError);
+    await this.throttle.checkAddress(address);
 
     const oauthClientId = request.clientId ?? '';
     // The failure count is read with the tenant's stamps (one Redis command for both).
@@ -87,7 +89,7 @@ export class TokenService {
     if (error) {
       // Only a failed client authentication counts towards the throttle.
       if (error.error === 'invalid_client' && oauthClientId)
-        await this.throttle.failed(oauthClientId);
+        await this.throttle.failed(oauthClientId, address);
       throw tokenRequestError(error);
     }
     if (!stamps && client) await this.cache.establish(client.clientId);

@@ -39,6 +39,9 @@ export class Settings {
   readonly corsOrigins: string[];
   /** How long the first answer to a write with an Idempotency-Key is kept for replays. */
   readonly idempotencyTtlSeconds: number;
+  /** Requests per second one client may make, by route class (0: unlimited). */
+  readonly rateLimitReadsPerSecond: number;
+  readonly rateLimitWritesPerSecond: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.env = { ...env };
@@ -60,6 +63,8 @@ export class Settings {
     this.shutdownGraceMs = read.int('SHUTDOWN_GRACE_MS', 15000);
     this.corsOrigins = read.list('CORS_ORIGINS');
     this.idempotencyTtlSeconds = read.int('IDEMPOTENCY_TTL_SECONDS', 86400, 1);
+    this.rateLimitReadsPerSecond = read.int('RATE_LIMIT_READS_PER_SECOND', 5000);
+    this.rateLimitWritesPerSecond = read.int('RATE_LIMIT_WRITES_PER_SECOND', 2000);
   }
 }
 
