@@ -1,3 +1,4 @@
+import net from 'node:net';
 import request from 'supertest';
 import { configureTestTenant } from './harness/configuration';
 import { createTestTenant, TOKEN_URL, type TestTenant } from './harness/session';
@@ -156,6 +157,80 @@ describe('HTTP semantics: 405, 415, Location, CORS', () => {
       expect(response.headers.location).toBe(
         `${base()}/DoNotContactLists/${response.body.ListId}/Entries`,
       );
+    });
+  });
+
+  describe('what is refused before any route runs, in the error shape', () => {
+    /** Sends raw bytes to a listening api; the whole answer. */
+    async function raw(text: string): Promise<string> {
+      if (!app.http.listening) await app.api.listen(0, '127.0.0.1');
+      const { port } = app.http.address() as net.AddressInfo;
+      return new Promise((resolve, reject) => {
+        let answer = '';
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    }
+    const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+    it('a path that is not valid URL encoding: 400', async () => {
+      const answer = await raw(
+        `GET /Profiles/v4/%E0%A4%A/ConsentStatus HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(bodyOf(answer)).toEqual({
+        Message: 'The path is not valid URL encoding (value "/Profiles/v4/%E0%A4%A/ConsentStatus")',
+      });
+    });
+
+    it('headers too large: 431', async () => {
+      const answer = await raw(
+        `GET /Profiles/v4/x/ConsentStatus HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+      expect(bodyOf(answer)).toEqual({ Message: 'The request headers are too large' });
+    });
+
+    const postJson = (text: string) =>
+      request(app.http)
+        .post(`${base()}/Profile`)
+        .set('Authorization', auth)
+        .set('Content-Type', 'application/json')
+        .send(text);
+
+    it('a body holding a __proto__ key: 400 saying so (it is valid JSON)', async () => {
+      const response = await postJson('{"CustomerType": "Customer", "__proto__": {"x": 1}}');
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        Message: 'The body holds a "__proto__" key, which is refused; remove it',
+      });
+    });
+
+    it('a body that is not JSON, or empty: 400 saying so', async () => {
+      const broken = await postJson('{"CustomerType": ');
+      expect(broken.status).toBe(400);
+      expect(broken.body.Message).toMatch(/^The body is not valid JSON: /);
+      const empty = await postJson(' ');
+      expect(empty.status).toBe(400);
+      expect(empty.body).toEqual({ Message: 'The request body is empty: send a JSON value' });
+    });
+
+    it('an oversize body of any JSON type: 413 in the error shape', async () => {
+      const big = JSON.stringify({ CustomerType: 'x'.repeat(2_000_000) });
+      for (const type of ['application/json', 'text/json']) {
+        const response = await request(app.http)
+          .post(`${base()}/Profile`)
+          .set('Authorization', auth)
+          .set('Content-Type', type)
+          .send(big);
+        expect([type, response.status, response.body]).toEqual([
+          type,
+          413,
+          { Message: expect.any(String) },
+        ]);
+      }
     });
   });
 

@@ -12,7 +12,9 @@ import {
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
 import { ApiModule } from './api.module';
+import { installBodyParsers } from './http/body-parsers';
 import { installHttpSemantics } from './http/http-semantics';
+import { clientError, frameworkError } from './http/transport-errors';
 import { RequestDrain } from './http/request-drain';
 
 export const API_PREFIX = 'Profiles/v4';
@@ -43,10 +45,6 @@ export function closeApiApp(app: NestFastifyApplication, settings: Settings): Pr
 }
 export const TOKEN_PATH = 'oauth2/v1/token';
 
-/** Request bodies the spec accepts, besides application/json. */
-const EXTRA_JSON_TYPES = ['text/json', 'application/json-patch+json'];
-const VENDOR_JSON_TYPE = /^application\/[\w.+-]+\+json$/;
-
 /**
  * Builds the api application (not yet listening): the Fastify adapter with the spec's
  * content types, the legacy v2 prefix, HTTPS options, the global pipe and filter, and
@@ -64,6 +62,9 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
     // is matched case-insensitively (the spec writes both /Profiles/v4 and /profiles/v4).
     rewriteUrl: (req: { url?: string }) =>
       (req.url ?? '/').replace(/^\/profiles\/v[24](?=\/|$|\?)/i, '/Profiles/v4'),
+    // What Fastify and Node refuse before any route runs, in the service's error shape.
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   } as ConstructorParameters<typeof FastifyAdapter>[0]);
 
   // Default server generics: this app serves HTTP/1.1 (with or without TLS).
@@ -72,12 +73,8 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   const drain = new RequestDrain();
   drain.install(fastify);
   drains.set(fastify, drain);
-  // Bodies are JSON (the token endpoint's a form): Fastify's text/plain parser goes.
-  fastify.removeContentTypeParser('text/plain');
   installHttpSemantics(fastify, { formRoutes: [`/${TOKEN_PATH}`] });
-  const jsonParser = fastify.getDefaultJsonParser('error', 'ignore');
-  fastify.addContentTypeParser(EXTRA_JSON_TYPES, { parseAs: 'string' }, jsonParser);
-  fastify.addContentTypeParser(VENDOR_JSON_TYPE, { parseAs: 'string' }, jsonParser);
+  installBodyParsers(fastify);
   // Before authentication and validation: a pathological body is a 400 naming the bound.
   fastify.addHook('preValidation', (request, reply, done) => {
     const problem = request.body === undefined ? null : bodyBoundViolation(request.body);
@@ -103,6 +100,8 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
       logger: settings.logLevels,
       // Throw instead of exiting, so a test (or main) sees why the app did not start.
       abortOnError: false,
+      // The api's own parsers (http/body-parsers.ts).
+      bodyParser: false,
     },
   );
   app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH] });

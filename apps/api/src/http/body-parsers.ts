@@ -1,0 +1,58 @@
+import { HttpStatus } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parse as parseForm } from 'node:querystring';
+import secureJson from 'secure-json-parse';
+import { ApiError } from '@app/shared';
+
+/** Request bodies the spec accepts as JSON, besides application/json. */
+const JSON_TYPES = ['application/json', 'text/json', 'application/json-patch+json'];
+const VENDOR_JSON_TYPE = /^application\/[\w.+-]+\+json$/;
+
+type Done = (error: Error | null, body?: unknown) => void;
+
+function badBody(message: string): Error {
+  return new ApiError(HttpStatus.BAD_REQUEST, message);
+}
+
+/**
+ * JSON bodies, parsed as Fastify would (a `__proto__` or `constructor.prototype` key is
+ * refused: prototype poisoning), with a message that says what is wrong: Fastify's own
+ * parser answers "not valid JSON" for a valid body holding such a key, too.
+ */
+function parseJson(_request: FastifyRequest, body: string, done: Done): void {
+  if (body.trim() === '') {
+    done(badBody('The request body is empty: send a JSON value'));
+    return;
+  }
+  try {
+    done(null, secureJson.parse(body, { protoAction: 'error', constructorAction: 'error' }));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/forbidden prototype property/i.test(message)) {
+      done(badBody('The body holds a "__proto__" key, which is refused; remove it'));
+    } else if (/forbidden constructor property/i.test(message)) {
+      done(
+        badBody(
+          'The body holds a "constructor" key with a "prototype", which is refused; remove it',
+        ),
+      );
+    } else {
+      done(badBody(`The body is not valid JSON: ${message}`));
+    }
+  }
+}
+
+/**
+ * The api's body parsers (Nest's are turned off): JSON for every JSON media type, and the
+ * form of the OAuth token endpoint (which http-semantics.ts keeps to that route).
+ */
+export function installBodyParsers(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser(['application/json', 'text/plain']);
+  fastify.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, parseJson);
+  fastify.addContentTypeParser(VENDOR_JSON_TYPE, { parseAs: 'string' }, parseJson);
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, { ...parseForm(body as string) }),
+  );
+}
