@@ -63,6 +63,7 @@ export async function startTestApp(
     CONSENT_VERSION_INTERVAL_MS: '0',
     DNC_PROPAGATION_INTERVAL_MS: '0',
     LOG_LEVEL: process.env.LOG_LEVEL || 'error',
+    OPERATOR_TOKEN: `test-operator-${id}`,
     // Closing waits for running jobs and requests at most this long.
     SHUTDOWN_GRACE_MS: '5000',
     ...options.env,

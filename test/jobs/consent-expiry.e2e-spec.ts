@@ -219,11 +219,18 @@ describe('Scheduled job: consent and preference expiry', () => {
     expect(expired.ExpirationDate).toBe(stored.ExpirationDate);
   });
 
-  it('shows each job’s last run and outcome at GET /Jobs/Status, without authorization', async () => {
+  it('shows each job’s last run and outcome at GET /Jobs/Status, to the operator only', async () => {
     await runJob(app, EXPIRY);
     const last = (await jobRuns(app, EXPIRY))[0];
-    const res = await request(app.http).get('/Profiles/v4/Jobs/Status').expect(200);
+    const res = await request(app.http)
+      .get('/Profiles/v4/Jobs/Status')
+      .set('Authorization', `Bearer ${app.settings.operatorToken}`)
+      .expect(200);
     const expiry = (res.body.Jobs as Entry[]).find((job) => job.Name === EXPIRY.name)!;
+    // No credential, or a tenant's: 401.
+    const anonymous = await request(app.http).get('/Profiles/v4/Jobs/Status');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ Message: 'The operator credential is missing or wrong' });
     expect(expiry).toEqual({
       Name: EXPIRY.name,
       IntervalMs: 0,
@@ -283,7 +290,10 @@ describe('Scheduled job: consent expiry with two workers', () => {
       return profile.Consents[0].Expired === true ? true : undefined;
     });
     expect(await profiles.operations(id)).toEqual(['create', 'expire']);
-    const status = await request(app.http).get('/Profiles/v4/Jobs/Status').expect(200);
+    const status = await request(app.http)
+      .get('/Profiles/v4/Jobs/Status')
+      .set('Authorization', `Bearer ${app.settings.operatorToken}`)
+      .expect(200);
     expect(status.body.Jobs[0]).toMatchObject({ Name: EXPIRY.name, IntervalMs: 500 });
   });
 });

@@ -140,7 +140,10 @@ describe('Scheduled job: new consent version notification', () => {
 
   it('shows the last run at GET /Jobs/Status', async () => {
     const run = await runJob(app, VERSIONS);
-    const res = await request(app.http).get('/Profiles/v4/Jobs/Status').expect(200);
+    const res = await request(app.http)
+      .get('/Profiles/v4/Jobs/Status')
+      .set('Authorization', `Bearer ${app.settings.operatorToken}`)
+      .expect(200);
     expect((res.body.Jobs as Entry[]).find((job) => job.Name === VERSIONS.name)).toMatchObject({
       LastRun: { Outcome: 'ok', Counts: run.counts },
     });

@@ -1,11 +1,13 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
 import {
+  ApiBearerAuth,
   ApiOkResponse,
   ApiOperation,
   ApiProperty,
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
+import { OperatorGuard } from '../http/operator-credential';
 import { Settings } from '../settings/settings';
 import { JobRunLog } from './job-run-log.repository';
 import {
@@ -48,10 +50,13 @@ export class JobStatusListDto {
 }
 
 /**
- * The worker's scheduled jobs at a glance, for monitors: outside any client and without
- * authorization, so it shows nothing of any tenant (names, times, outcomes, totals).
+ * The worker's scheduled jobs at a glance, for monitors: outside any client, behind the
+ * operator credential (OPERATOR_TOKEN), never a tenant's; it shows nothing of any tenant
+ * (names, times, outcomes, totals).
  */
 @ApiTags('Jobs')
+@UseGuards(OperatorGuard)
+@ApiBearerAuth()
 @Controller('Jobs')
 export class JobStatusController {
   constructor(
@@ -64,7 +69,7 @@ export class JobStatusController {
   @ApiOperation({
     summary: 'Last run and outcome of each scheduled job',
     description:
-      'No authorization (a health endpoint: it holds no client data). For each scheduled job ' +
+      'Operator credential: Authorization: Bearer <OPERATOR_TOKEN> (401 without it; 403 while OPERATOR_TOKEN is unset). For each scheduled job ' +
       '(consent-expiry, consent-version-notification): its interval, its most recent run and ' +
       'its most recent finished run with outcome (ok, failed, skipped) and what it changed, ' +
       'counted over all clients. Error texts stay in the worker log and the job_runs collection.',

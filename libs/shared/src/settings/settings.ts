@@ -39,6 +39,8 @@ export class Settings {
   readonly corsOrigins: string[];
   /** How long the first answer to a write with an Idempotency-Key is kept for replays. */
   readonly idempotencyTtlSeconds: number;
+  /** The operator credential (job status, queue dashboard); unset: those routes are off. */
+  readonly operatorToken?: string;
   /** Requests per second one client may make, by route class (0: unlimited). */
   readonly rateLimitReadsPerSecond: number;
   readonly rateLimitWritesPerSecond: number;
@@ -63,6 +65,7 @@ export class Settings {
     this.shutdownGraceMs = read.int('SHUTDOWN_GRACE_MS', 15000);
     this.corsOrigins = read.list('CORS_ORIGINS');
     this.idempotencyTtlSeconds = read.int('IDEMPOTENCY_TTL_SECONDS', 86400, 1);
+    this.operatorToken = read.optional('OPERATOR_TOKEN');
     this.rateLimitReadsPerSecond = read.int('RATE_LIMIT_READS_PER_SECOND', 5000);
     this.rateLimitWritesPerSecond = read.int('RATE_LIMIT_WRITES_PER_SECOND', 2000);
   }
