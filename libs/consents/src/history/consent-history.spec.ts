@@ -1,68 +1,16 @@
-import { tenantKey } from '@app/shared';
+import { normaliseScope, type ProfileHistory, ProfileRules, type ProfileView } from '@app/profiles';
 import {
-  applyProfileWrite,
-  historyEntries,
-  normaliseScope,
-  type ProfileData,
-  type ProfileHistory,
-  ProfileRules,
-  type ProfileView,
-} from '@app/profiles';
+  historyEntry,
+  historyRecorder,
+  historySummary as summary,
+  profileAt,
+  T1,
+  T2,
+} from '@app/profiles/testing';
 import { CONSENT_PROFILE_RULES } from '../profile-rules/consent-profile-rules';
 import { CONSENT_HISTORY, CONSENT_HISTORY_CATEGORY } from './consent-history';
 
-type Profile = Parameters<typeof historyEntries>[0];
-type ProfileWrite = Parameters<typeof historyEntries>[2];
-
-const T1 = '2026-01-01T00:00:00.000Z';
-const T2 = '2026-02-01T00:00:00.000Z';
-
-const RULES = new ProfileRules([CONSENT_PROFILE_RULES]);
-
-function writeOf(seq: number, kind: ProfileWrite['kind'], at: string): ProfileWrite {
-  return {
-    _id: tenantKey('c1', 7, seq),
-    clientId: 'c1',
-    profileId: 7,
-    seq,
-    kind,
-    userId: seq === 1 ? 'alice' : 'bob',
-    acceptedAt: new Date(at),
-    status: 'pending',
-    attempts: 0,
-  };
-}
-
-function profileOf(data: ProfileData | undefined, appliedSeq: number): Profile {
-  return {
-    _id: tenantKey('c1', 7),
-    clientId: 'c1',
-    profileId: 7,
-    state: data ? 'active' : 'pending',
-    appliedSeq,
-    data,
-  };
-}
-
-/** Applies a write the way the worker does: the profile after it, and its entries. */
-function apply(
-  before: Profile,
-  body: Record<string, unknown>,
-  mode: 'create' | 'merge' | 'overwrite',
-  seq: number,
-  at: string,
-): { after: Profile; entries: ProfileHistory[] } {
-  const write = writeOf(seq, mode, at);
-  const data = applyProfileWrite(
-    mode === 'create' ? undefined : before.data,
-    body,
-    mode === 'create' ? 'overwrite' : mode,
-    { at, userId: write.userId },
-  );
-  // What the worker reads back: a stored (JSON) copy.
-  const after = JSON.parse(JSON.stringify(profileOf(data, seq))) as Profile;
-  return { after, entries: historyEntries(before, after, write, RULES) };
-}
+const apply = historyRecorder(new ProfileRules([CONSENT_PROFILE_RULES]));
 
 const CREATE_BODY = {
   CustomerType: 'Customer',
@@ -78,15 +26,7 @@ const CREATE_BODY = {
   ],
 };
 
-const created = () => apply(profileOf(undefined, 0), CREATE_BODY, 'create', 1, T1);
-
-const summary = (entries: ProfileHistory[]) =>
-  entries.map((entry) => [
-    entry.category,
-    entry.list,
-    entry.container?.list,
-    entry.snapshot.IsActive,
-  ]);
+const created = () => apply(profileAt(undefined, 0), CREATE_BODY, 'create', 1, T1);
 
 describe('consent history: what a write records', () => {
   it("records the consents of a create after the profile's own entries, of the profile then of each contact", () => {
@@ -172,7 +112,7 @@ describe('consent history: what a write records', () => {
         ],
       })),
     ];
-    let profile = profileOf(undefined, 0);
+    let profile = profileAt(undefined, 0);
     const recorded: ProfileHistory[] = [];
     writes.forEach((body, index) => {
       const at = new Date(Date.parse(T1) + index * 1000).toISOString();
@@ -193,23 +133,11 @@ describe('consent history: what a write records', () => {
   });
 });
 
-function entry(fields: Partial<ProfileHistory>): ProfileHistory {
-  return {
-    _id: tenantKey('c1', 7, 1, 0),
-    clientId: 'c1',
-    profileId: 7,
-    seq: 1,
-    n: 0,
-    category: CONSENT_HISTORY_CATEGORY,
-    modifiedAt: T1,
-    snapshot: {},
-    ...fields,
-  };
-}
+const entry = (fields: Partial<ProfileHistory>) => historyEntry(CONSENT_HISTORY_CATEGORY, fields);
 
 describe('CONSENT_HISTORY.compare', () => {
   const at = (seq: number, modifiedAt: string, snapshot: Record<string, unknown>, n = 0) =>
-    entry({ _id: tenantKey('c1', 7, seq, n), seq, n, modifiedAt, snapshot });
+    entry({ seq, n, modifiedAt, snapshot });
   // The consent rule orders its own category (it must not fall back on the default).
   const compare = (a: ProfileHistory, b: ProfileHistory) => CONSENT_HISTORY.compare!(a, b);
 
@@ -292,33 +220,16 @@ describe('CONSENT_HISTORY.toEntry', () => {
   });
 
   it("shows a profile's consent alone in its list, with its stamp", () => {
-    const edited = { CreateDate: T1, CreatedBy: 'alice', ModifiedDate: T2, ModifiedBy: 'bob' };
-    const part = CONSENT_HISTORY.toEntry(
-      entry({
-        list: 'Consents',
-        snapshot: {
-          ConsentType: 'Terms',
-          ConsentVersion: '2.0',
-          ConsentStatus: 1,
-          Expired: true,
-          UpdatedVersionPending: true,
-          Edited: edited,
-        },
-      }),
-      everything,
-    );
-    expect(part).toEqual({
-      Consents: [
-        {
-          ConsentType: 'Terms',
-          ConsentVersion: '2.0',
-          ConsentStatus: 1,
-          Expired: true,
-          UpdatedVersionPending: true,
-          Edited: edited,
-          IsActive: true,
-        },
-      ],
-    });
+    const terms = {
+      ConsentType: 'Terms',
+      ConsentVersion: '2.0',
+      ConsentStatus: 1,
+      Expired: true,
+      UpdatedVersionPending: true,
+      Edited: { CreateDate: T1, CreatedBy: 'alice', ModifiedDate: T2, ModifiedBy: 'bob' },
+    };
+    const part = CONSENT_HISTORY.toEntry(entry({ list: 'Consents', snapshot: terms }), everything);
+    // Every stored field, stamp included, and the entry's IsActive.
+    expect(part).toEqual({ Consents: [{ ...terms, IsActive: true }] });
   });
 });

@@ -1,30 +1,14 @@
+import type { ProfileVocabulary } from '@app/profiles';
 import {
-  applyProfileWrite,
-  type CallerScope,
-  normaliseScope,
-  type ProfileData,
-  type ProfileView,
-  type ProfileVocabulary,
-} from '@app/profiles';
+  scopedView as scoped,
+  storedData as stored,
+  UNSCOPED_VIEW as everything,
+} from '@app/profiles/testing';
 import {
   CONSENT_ATTRIBUTE_SEARCH,
   type ConsentAttributeSearch,
   consentSearchKeys,
 } from './consent-attribute-search';
-
-const stamp = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
-
-/** Stored data as the worker builds it (normalised keys derived). */
-function stored(body: Record<string, unknown>): ProfileData {
-  return applyProfileWrite(undefined, { CustomerType: 'Customer', ...body }, 'overwrite', stamp);
-}
-
-const everything: ProfileView = { implied: false };
-/** A restricted user group's view: the listed names only, full access to both areas. */
-const scoped = (lists: Partial<CallerScope>): ProfileView => ({
-  implied: false,
-  scope: normaliseScope({ consents: 'write', preferences: 'write', ...lists }),
-});
 
 const search = CONSENT_ATTRIBUTE_SEARCH;
 const types = (...consentTypeKeys: string[]): ConsentAttributeSearch => ({

@@ -1,68 +1,17 @@
-import { tenantKey } from '@app/shared';
+import { normaliseScope, type ProfileHistory, ProfileRules, type ProfileView } from '@app/profiles';
 import {
-  applyProfileWrite,
-  historyEntries,
-  normaliseScope,
-  type ProfileData,
-  type ProfileHistory,
-  ProfileRules,
-  type ProfileView,
-} from '@app/profiles';
+  historyEntry,
+  historyRecorder,
+  historySummary as summary,
+  profileAt,
+  sparselyStored,
+  T1,
+  T2,
+} from '@app/profiles/testing';
 import { PREFERENCE_PROFILE_RULES } from '../profile-rules/preference-profile-rules';
 import { PREFERENCE_HISTORY, PREFERENCE_HISTORY_CATEGORY } from './preference-history';
 
-type Profile = Parameters<typeof historyEntries>[0];
-type ProfileWrite = Parameters<typeof historyEntries>[2];
-
-const T1 = '2026-01-01T00:00:00.000Z';
-const T2 = '2026-02-01T00:00:00.000Z';
-
-const RULES = new ProfileRules([PREFERENCE_PROFILE_RULES]);
-
-function writeOf(seq: number, kind: ProfileWrite['kind'], at: string): ProfileWrite {
-  return {
-    _id: tenantKey('c1', 7, seq),
-    clientId: 'c1',
-    profileId: 7,
-    seq,
-    kind,
-    userId: seq === 1 ? 'alice' : 'bob',
-    acceptedAt: new Date(at),
-    status: 'pending',
-    attempts: 0,
-  };
-}
-
-function profileOf(data: ProfileData | undefined, appliedSeq: number): Profile {
-  return {
-    _id: tenantKey('c1', 7),
-    clientId: 'c1',
-    profileId: 7,
-    state: data ? 'active' : 'pending',
-    appliedSeq,
-    data,
-  };
-}
-
-/** Applies a write the way the worker does: the profile after it, and its entries. */
-function apply(
-  before: Profile,
-  body: Record<string, unknown>,
-  mode: 'create' | 'merge' | 'overwrite',
-  seq: number,
-  at: string,
-): { after: Profile; entries: ProfileHistory[] } {
-  const write = writeOf(seq, mode, at);
-  const data = applyProfileWrite(
-    mode === 'create' ? undefined : before.data,
-    body,
-    mode === 'create' ? 'overwrite' : mode,
-    { at, userId: write.userId },
-  );
-  // What the worker reads back: a stored (JSON) copy.
-  const after = JSON.parse(JSON.stringify(profileOf(data, seq))) as Profile;
-  return { after, entries: historyEntries(before, after, write, RULES) };
-}
+const apply = historyRecorder(new ProfileRules([PREFERENCE_PROFILE_RULES]));
 
 const CREATE_BODY = {
   CustomerType: 'Customer',
@@ -89,18 +38,10 @@ const CREATE_BODY = {
   PhoneNumbers: [{ PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' }],
 };
 
-const created = () => apply(profileOf(undefined, 0), CREATE_BODY, 'create', 1, T1);
+const created = () => apply(profileAt(undefined, 0), CREATE_BODY, 'create', 1, T1);
 
 const preferences = (entries: ProfileHistory[]) =>
   entries.filter((entry) => entry.category === PREFERENCE_HISTORY_CATEGORY);
-
-const summary = (entries: ProfileHistory[]) =>
-  entries.map((entry) => [
-    entry.category,
-    entry.list,
-    entry.container?.list,
-    entry.snapshot.IsActive,
-  ]);
 
 describe('preference history: what a write records', () => {
   it("records the preferences of a create after the profile's own entries, of the profile then of each contact", () => {
@@ -212,13 +153,8 @@ describe('preference history: what a write records', () => {
   it('sees no change where the stored document spells "nothing" differently', () => {
     const { after } = created();
     // Stored without the empty lists a merge writes back ([]), and with a null field.
-    const stored = JSON.parse(JSON.stringify(after)) as Profile;
-    const preference = stored.data!.ProfilePreferences[0] as unknown as Record<string, unknown>;
-    delete preference.ConsentAssociations;
-    delete preference.PreferenceAttributes;
-    preference.FrequencyId = null;
     const { entries } = apply(
-      stored,
+      sparselyStored(after),
       {
         ProfilePreferences: [
           { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'Weekly ', PreferenceType: 1 },
@@ -232,19 +168,8 @@ describe('preference history: what a write records', () => {
   });
 });
 
-function entry(fields: Partial<ProfileHistory>): ProfileHistory {
-  return {
-    _id: tenantKey('c1', 7, 1, 0),
-    clientId: 'c1',
-    profileId: 7,
-    seq: 1,
-    n: 0,
-    category: PREFERENCE_HISTORY_CATEGORY,
-    modifiedAt: T1,
-    snapshot: {},
-    ...fields,
-  };
-}
+const entry = (fields: Partial<ProfileHistory>) =>
+  historyEntry(PREFERENCE_HISTORY_CATEGORY, fields);
 
 const everything: ProfileView = { implied: true };
 

@@ -1,30 +1,16 @@
+import type { ProfileData, ProfileView } from '@app/profiles';
 import {
-  applyProfileWrite,
-  type CallerScope,
-  normaliseScope,
-  type ProfileData,
-  type ProfileView,
-} from '@app/profiles';
+  scopedView as scoped,
+  storedData as stored,
+  UNSCOPED_VIEW as everything,
+} from '@app/profiles/testing';
 import {
   PREFERENCE_ATTRIBUTE_SEARCH,
   type PreferenceAttributeSearch,
   preferenceSearchKeys,
 } from './preference-attribute-search';
 
-const stamp = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
-
-/** Stored data as the worker builds it (normalised keys derived). */
-function stored(body: Record<string, unknown>): ProfileData {
-  return applyProfileWrite(undefined, { CustomerType: 'Customer', ...body }, 'overwrite', stamp);
-}
-
-const everything: ProfileView = { implied: false };
 const withImplied: ProfileView = { implied: true };
-/** A restricted user group's view: the listed names only, full access to both areas. */
-const scoped = (lists: Partial<CallerScope>): ProfileView => ({
-  implied: false,
-  scope: normaliseScope({ consents: 'write', preferences: 'write', ...lists }),
-});
 
 const preference = (programId: string, attributes: object[], extra: object = {}) => ({
   ProgramId: programId,

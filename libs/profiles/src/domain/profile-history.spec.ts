@@ -1,8 +1,17 @@
-import { tenantKey } from '@app/shared';
+import {
+  historyEntry,
+  historyRecorder,
+  historySummary as summary,
+  historyWrite,
+  profileAt,
+  sparselyStored,
+  T1,
+  T2,
+} from '../testing';
 import { consentRule, emailRule, preferenceRule } from './element-rules';
 import { compareHistoryEntries, historyEntries, type HistoryEntry } from './profile-history';
 import type { ProfileData } from './profile-data.schema';
-import { applyProfileWrite, type WriteMode } from './profile-merge';
+import type { HistoryContainer } from './profile-history.schema';
 import { ProfileRules } from './profile-rules';
 import type {
   HistoryChange,
@@ -11,35 +20,6 @@ import type {
   ProfileRuleModule,
 } from './profile-rules.port';
 import type { Profile } from './profile.schema';
-import type { ProfileWrite, ProfileWriteKind } from './profile-write.schema';
-
-const T1 = '2026-01-01T00:00:00.000Z';
-const T2 = '2026-02-01T00:00:00.000Z';
-
-function writeOf(seq: number, kind: ProfileWriteKind, at: string): ProfileWrite {
-  return {
-    _id: tenantKey('c1', 7, seq),
-    clientId: 'c1',
-    profileId: 7,
-    seq,
-    kind,
-    userId: seq === 1 ? 'alice' : 'bob',
-    acceptedAt: new Date(at),
-    status: 'pending',
-    attempts: 0,
-  };
-}
-
-function profileOf(data: ProfileData | undefined, appliedSeq: number): Profile {
-  return {
-    _id: tenantKey('c1', 7),
-    clientId: 'c1',
-    profileId: 7,
-    state: data ? 'active' : 'pending',
-    appliedSeq,
-    data,
-  };
-}
 
 /** A fake rule module owning one history category (the real ones are Consents' and Preferences'). */
 function fakeModule(
@@ -143,37 +123,16 @@ const CREATE_BODY = {
   PhoneNumbers: [{ PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' }],
 };
 
-/** Applies a write the way the worker does: the profile after it, and its entries. */
-function apply(
-  before: Profile,
-  body: Record<string, unknown>,
-  mode: WriteMode | 'create',
-  seq: number,
-  at: string,
-  rules: ProfileRules = RULES,
-): { after: Profile; entries: HistoryEntry[] } {
-  const write = writeOf(seq, mode === 'create' ? 'create' : mode, at);
-  const data = applyProfileWrite(
-    mode === 'create' ? undefined : before.data,
-    body,
-    mode === 'create' ? 'overwrite' : mode,
-    { at, userId: write.userId },
-  );
-  // What the worker reads back: a stored (JSON) copy.
-  const after = JSON.parse(JSON.stringify(profileOf(data, seq))) as Profile;
-  return { after, entries: historyEntries(before, after, write, rules) };
-}
+const apply = historyRecorder(RULES);
 
-const created = (rules?: ProfileRules) =>
-  apply(profileOf(undefined, 0), CREATE_BODY, 'create', 1, T1, rules);
+const created = (rules = RULES) =>
+  historyRecorder(rules)(profileAt(undefined, 0), CREATE_BODY, 'create', 1, T1);
 
-const summary = (entries: HistoryEntry[]) =>
-  entries.map((entry) => [
-    entry.category,
-    entry.list,
-    entry.container?.list,
-    entry.snapshot.IsActive,
-  ]);
+/** The container naming the email of CREATE_BODY. */
+const ANN_EMAIL: HistoryContainer = {
+  list: 'Emails',
+  fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
+};
 
 /** What a module's history rule was handed, one call per write. */
 interface Handed {
@@ -192,15 +151,20 @@ function spyModule(record: (handed: Handed) => HistoryChange[] = () => []) {
   return { module, calls };
 }
 
+/** The entries a create of CREATE_BODY records of the profile's own categories, in order. */
+const OWN_CREATE_ENTRIES = [
+  ['standard', undefined, undefined, true],
+  ['customField', 'CustomFields', undefined, true],
+  ['customField', 'CustomFields', undefined, true],
+  ['contact', 'Emails', undefined, true],
+  ['contact', 'PhoneNumbers', undefined, true],
+];
+
 describe('historyEntries', () => {
   it('records everything of a create as first entries, in a fixed order with write ids', () => {
     const { entries } = created();
     expect(summary(entries)).toEqual([
-      ['standard', undefined, undefined, true],
-      ['customField', 'CustomFields', undefined, true],
-      ['customField', 'CustomFields', undefined, true],
-      ['contact', 'Emails', undefined, true],
-      ['contact', 'PhoneNumbers', undefined, true],
+      ...OWN_CREATE_ENTRIES,
       ['fakePreference', 'ProfilePreferences', undefined, true],
       ['fakePreference', 'EmailPreferences', 'Emails', true],
       ['fakeConsent', 'Consents', undefined, true],
@@ -215,13 +179,7 @@ describe('historyEntries', () => {
 
   it('records its own categories only without rule modules', () => {
     const { entries } = created(new ProfileRules([]));
-    expect(summary(entries)).toEqual([
-      ['standard', undefined, undefined, true],
-      ['customField', 'CustomFields', undefined, true],
-      ['customField', 'CustomFields', undefined, true],
-      ['contact', 'Emails', undefined, true],
-      ['contact', 'PhoneNumbers', undefined, true],
-    ]);
+    expect(summary(entries)).toEqual(OWN_CREATE_ENTRIES);
   });
 
   it("appends the modules' entries after its own, in the modules' order, with increasing n", () => {
@@ -261,37 +219,27 @@ describe('historyEntries', () => {
     // A create: nothing before; the data after as stored.
     expect(create.before).toBeUndefined();
     expect(create.after).toEqual(after.data);
+    // Each pair of a create: the element added (nothing before), named by its container.
+    const added = (preferences: string, container: HistoryContainer, element: unknown) => [
+      { list: container.list, preferences, container, after: element },
+      undefined,
+    ];
     expect(create.diff.contacts.map(({ before, ...pair }) => [pair, before])).toEqual([
-      [
-        {
-          list: 'Emails',
-          preferences: 'EmailPreferences',
-          container: {
-            list: 'Emails',
-            fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
-          },
-          after: after.data!.Emails[0],
-        },
-        undefined,
-      ],
-      [
+      added('EmailPreferences', ANN_EMAIL, after.data!.Emails[0]),
+      added(
+        'PhonePreferences',
         {
           list: 'PhoneNumbers',
-          preferences: 'PhonePreferences',
-          container: {
-            list: 'PhoneNumbers',
-            fields: { PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' },
-          },
-          after: after.data!.PhoneNumbers[0],
+          fields: { PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' },
         },
-        undefined,
-      ],
+        after.data!.PhoneNumbers[0],
+      ),
     ]);
 
     // A write removing the email: its pair has no after, and is named as it was.
     const body = JSON.parse(JSON.stringify(CREATE_BODY)) as Record<string, any>;
     delete body.Emails;
-    const next = apply(after, body, 'overwrite', 2, T2, new ProfileRules([spy.module]));
+    const next = historyRecorder(new ProfileRules([spy.module]))(after, body, 'overwrite', 2, T2);
     expect(spy.calls).toHaveLength(2);
     const removal = spy.calls[1];
     expect(removal.before).toEqual(after.data);
@@ -299,10 +247,7 @@ describe('historyEntries', () => {
     const email = removal.diff.contacts.find((pair) => pair.list === 'Emails')!;
     expect(email.before).toEqual(after.data!.Emails[0]);
     expect(email.after).toBeUndefined();
-    expect(email.container).toEqual({
-      list: 'Emails',
-      fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
-    });
+    expect(email.container).toEqual(ANN_EMAIL);
   });
 
   it('keeps what a module says of its change: list, container and filter key', () => {
@@ -310,10 +255,7 @@ describe('historyEntries', () => {
     const preference = entries.find((entry) => entry.list === 'EmailPreferences')!;
     expect(preference).toMatchObject({
       category: 'fakePreference',
-      container: {
-        list: 'Emails',
-        fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
-      },
+      container: ANN_EMAIL,
       filterKey: 'filter:F1',
     });
     expect(preference.snapshot.PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'Sports' }]);
@@ -359,7 +301,7 @@ describe('historyEntries', () => {
   it("compares an item's nested lists only when a module asks for it whole", () => {
     const { after } = created();
     const spy = spyModule();
-    const { entries } = apply(
+    const { entries } = historyRecorder(new ProfileRules([spy.module]))(
       after,
       {
         Emails: [
@@ -379,7 +321,6 @@ describe('historyEntries', () => {
       'merge',
       2,
       T2,
-      new ProfileRules([spy.module]),
     );
     // The email's own content did not change, and the spy recorded nothing.
     expect(entries).toEqual([]);
@@ -447,13 +388,8 @@ describe('historyEntries', () => {
   it('sees no change where the stored document spells "nothing" differently', () => {
     const { after } = created();
     // Stored without the empty lists a merge writes back ([]), and with a null field.
-    const stored = JSON.parse(JSON.stringify(after)) as Profile;
-    const preference = stored.data!.ProfilePreferences[0] as unknown as Record<string, unknown>;
-    delete preference.ConsentAssociations;
-    delete preference.PreferenceAttributes;
-    preference.FrequencyId = null;
     const { entries } = apply(
-      stored,
+      sparselyStored(after),
       {
         ProfilePreferences: [
           { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'Weekly ', PreferenceType: 1 },
@@ -498,9 +434,9 @@ describe('historyEntries', () => {
       appliedSeq: 2,
       data: { ...after.data!, ProfileTags: [] },
     };
-    expect(historyEntries(after, untagged, writeOf(2, 'remove-tag', T2), rules)).toEqual([]);
+    expect(historyEntries(after, untagged, historyWrite(2, 'remove-tag', T2), rules)).toEqual([]);
     const deleted: Profile = { ...after, appliedSeq: 2, state: 'deleted', data: undefined };
-    expect(historyEntries(after, deleted, writeOf(2, 'delete', T2), rules)).toEqual([]);
+    expect(historyEntries(after, deleted, historyWrite(2, 'delete', T2), rules)).toEqual([]);
     expect(spy.calls).toEqual([]);
   });
 });
@@ -512,16 +448,7 @@ describe('compareHistoryEntries', () => {
     category: HistoryEntry['category'],
     snapshot: Record<string, unknown> = {},
     n = 0,
-  ): HistoryEntry => ({
-    _id: tenantKey('c1', 7, seq, n),
-    clientId: 'c1',
-    profileId: 7,
-    seq,
-    n,
-    category,
-    modifiedAt: at,
-    snapshot,
-  });
+  ): HistoryEntry => historyEntry(category, { seq, n, modifiedAt: at, snapshot });
 
   it('orders by modified date, then write', () => {
     const sorted = [entry(3, T2, 'standard'), entry(2, T1, 'standard'), entry(1, T1, 'standard')]

@@ -1,25 +1,13 @@
-import { applyProfileWrite } from '../../domain/profile-merge';
-import type { ProfileData } from '../../domain/profile-data.schema';
-import { type CallerScope, normaliseScope, type ProfileView } from '../../domain/profile-view';
+import {
+  scopedView as scoped,
+  storedData as stored,
+  UNSCOPED_VIEW as everything,
+} from '../../testing';
 import {
   candidateConditions,
   profileMatches,
   type SearchCriteria,
 } from './profile-search.criteria';
-
-const stamp = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
-
-/** Stored data as the worker builds it (normalised keys derived). */
-function stored(body: Record<string, unknown>): ProfileData {
-  return applyProfileWrite(undefined, { CustomerType: 'Customer', ...body }, 'overwrite', stamp);
-}
-
-const everything: ProfileView = { implied: false };
-/** A restricted user group's view: the listed names only, full access to both areas. */
-const scoped = (lists: Partial<CallerScope>): ProfileView => ({
-  implied: false,
-  scope: normaliseScope({ consents: 'write', preferences: 'write', ...lists }),
-});
 
 describe('candidateConditions', () => {
   it('looks emails and custom fields up by their normalised keys', () => {

@@ -1,0 +1,149 @@
+/*
+ * Unit-test fixtures of the profile aggregate: builders of stored profile data, of profiles,
+ * of accepted writes and of history entries, and the views a caller reads them through.
+ * They serve the specs of Profiles and of the rule modules (Consents, Preferences), which
+ * import them as `@app/profiles/testing`. Never imported by production code.
+ *
+ * Every fixture is of one profile: profile 7 of client `c1`.
+ */
+import { historyEntryKey, profileKey, writeKey } from '../keys';
+import type { ProfileData } from '../domain/profile-data.schema';
+import { historyEntries } from '../domain/profile-history';
+import type { HistoryCategory, ProfileHistory } from '../domain/profile-history.schema';
+import { applyProfileWrite, type WriteContext, type WriteMode } from '../domain/profile-merge';
+import type { ProfileRules } from '../domain/profile-rules';
+import { type CallerScope, normaliseScope, type ProfileView } from '../domain/profile-view';
+import type { Profile } from '../domain/profile.schema';
+import type { ProfileWrite, ProfileWriteKind } from '../domain/profile-write.schema';
+
+// The aggregate's types the module specs need and @app/profiles does not export.
+export type { Profile, ProfileWrite };
+
+export const CLIENT_ID = 'c1';
+export const PROFILE_ID = 7;
+
+/** When the fixtures' writes are accepted: the first write at T1, later ones at T2. */
+export const T1 = '2026-01-01T00:00:00.000Z';
+export const T2 = '2026-02-01T00:00:00.000Z';
+
+/** Who writes, and when, in data built by storedData. */
+export const STAMP: WriteContext = { at: T1, userId: 'alice' };
+
+/** Stored data as the worker builds it (normalised keys derived) from a create's body. */
+export function storedData(body: Record<string, unknown>): ProfileData {
+  return applyProfileWrite(undefined, { CustomerType: 'Customer', ...body }, 'overwrite', STAMP);
+}
+
+/**
+ * A caller without a user group scope: everything visible, implied preferences left out
+ * (the domain's FULL_VIEW includes them).
+ */
+export const UNSCOPED_VIEW: ProfileView = { implied: false };
+
+/** A restricted user group's view: the listed names only, full access to both areas. */
+export function scopedView(lists: Partial<CallerScope>): ProfileView {
+  return {
+    implied: false,
+    scope: normaliseScope({ consents: 'write', preferences: 'write', ...lists }),
+  };
+}
+
+/** An accepted write, still pending: the first one by alice, later ones by bob. */
+export function historyWrite(seq: number, kind: ProfileWriteKind, at: string): ProfileWrite {
+  return {
+    _id: writeKey(CLIENT_ID, PROFILE_ID, seq),
+    clientId: CLIENT_ID,
+    profileId: PROFILE_ID,
+    seq,
+    kind,
+    userId: seq === 1 ? 'alice' : 'bob',
+    acceptedAt: new Date(at),
+    status: 'pending',
+    attempts: 0,
+  };
+}
+
+/** The profile holding `data` (pending without any) once write `appliedSeq` is applied. */
+export function profileAt(data: ProfileData | undefined, appliedSeq: number): Profile {
+  return {
+    _id: profileKey(CLIENT_ID, PROFILE_ID),
+    clientId: CLIENT_ID,
+    profileId: PROFILE_ID,
+    state: data ? 'active' : 'pending',
+    appliedSeq,
+    data,
+  };
+}
+
+/** A write applied and recorded: the profile after it, and its history entries. */
+export interface RecordedWrite {
+  after: Profile;
+  entries: ProfileHistory[];
+}
+
+/**
+ * Applies writes the way the worker does, recording their history by `rules`: write `seq`
+ * (`body` in `mode`, accepted `at`) on the profile `before`.
+ */
+export function historyRecorder(rules: ProfileRules) {
+  return (
+    before: Profile,
+    body: Record<string, unknown>,
+    mode: WriteMode | 'create',
+    seq: number,
+    at: string,
+  ): RecordedWrite => {
+    const write = historyWrite(seq, mode, at);
+    const data = applyProfileWrite(
+      mode === 'create' ? undefined : before.data,
+      body,
+      mode === 'create' ? 'overwrite' : mode,
+      { at, userId: write.userId },
+    );
+    // What the worker reads back: a stored (JSON) copy.
+    const after = JSON.parse(JSON.stringify(profileAt(data, seq))) as Profile;
+    return { after, entries: historyEntries(before, after, write, rules) };
+  };
+}
+
+/**
+ * A stored copy of `profile` spelling "nothing" as an older document may: its first profile
+ * preference without the empty lists a merge writes back ([]), and with a null field.
+ */
+export function sparselyStored(profile: Profile): Profile {
+  const stored = JSON.parse(JSON.stringify(profile)) as Profile;
+  const preference = stored.data!.ProfilePreferences[0] as unknown as Record<string, unknown>;
+  delete preference.ConsentAssociations;
+  delete preference.PreferenceAttributes;
+  preference.FrequencyId = null;
+  return stored;
+}
+
+/** What each entry is, in order: category, list, container list and IsActive. */
+export function historySummary(entries: ProfileHistory[]): unknown[][] {
+  return entries.map((entry) => [
+    entry.category,
+    entry.list,
+    entry.container?.list,
+    entry.snapshot.IsActive,
+  ]);
+}
+
+/** A recorded history entry (by default the first of write 1, at T1), keyed by its seq and n. */
+export function historyEntry(
+  category: HistoryCategory,
+  fields: Partial<ProfileHistory> = {},
+): ProfileHistory {
+  const { seq = 1, n = 0 } = fields;
+  return {
+    _id: historyEntryKey(CLIENT_ID, PROFILE_ID, seq, n),
+    clientId: CLIENT_ID,
+    profileId: PROFILE_ID,
+    seq,
+    n,
+    category,
+    modifiedAt: T1,
+    snapshot: {},
+    ...fields,
+  };
+}
