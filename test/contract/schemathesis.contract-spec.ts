@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { configureTestTenant } from '../harness/configuration';
+import { createTestTenant, type TestTenant } from '../harness/session';
+import { startTestApp, type TestApp } from '../harness/test-app';
+
+/*
+ * The running api against its own OpenAPI document, with schemathesis (installed into
+ * .tools/schemathesis by scripts/setup.sh): every operation, every check, all phases
+ * (examples, coverage, fuzzing, stateful through the document's links), once per auth
+ * scheme. SCHEMATHESIS_EXAMPLES sets the examples per operation (CI: a few; the soak run,
+ * scripts/schemathesis-soak.sh: 1000).
+ */
+const ROOT = resolve(__dirname, '../..');
+const SCHEMATHESIS = join(ROOT, '.tools/schemathesis/bin/schemathesis');
+const EXAMPLES = Number(process.env.SCHEMATHESIS_EXAMPLES || 3);
+const TIME_BUDGET_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS || 15 * 60 * 1000);
+
+function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((done) => {
+    const child = spawn(SCHEMATHESIS, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk) => (output += chunk.toString()));
+    child.on('close', (code) => done({ code, output }));
+  });
+}
+
+describe('the api against its OpenAPI document (schemathesis)', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let origin: string;
+  const work = mkdtempSync(join(tmpdir(), 'schemathesis-'));
+
+  beforeAll(async () => {
+    if (!existsSync(SCHEMATHESIS)) {
+      throw new Error(`${SCHEMATHESIS} is missing: run bash scripts/setup.sh`);
+    }
+    // Rate limits off: schemathesis sends as fast as it can, and 429 is not what is tested.
+    app = await startTestApp({
+      workers: 1,
+      env: { RATE_LIMIT_READS_PER_SECOND: '0', RATE_LIMIT_WRITES_PER_SECOND: '0' },
+    });
+    tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
+    await app.api.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${(app.http.address() as AddressInfo).port}`;
+  });
+  afterAll(() => app?.close());
+
+  async function fuzz(scheme: 'bearer' | 'customauth3'): Promise<void> {
+    const config = join(work, `${scheme}.toml`);
+    const lines = [
+      `[parameters]`,
+      `"path.clientId" = "${tenant.clientId}"`,
+      ...(scheme === 'bearer' ? [`[headers]`, `Authorization = "${await tenant.bearer()}"`] : []),
+    ];
+    writeFileSync(config, `${lines.join('\n')}\n`);
+    const { code, output } = await run(
+      [
+        '--config-file',
+        config,
+        'run',
+        `${origin}/Profiles/v4/docs-json`,
+        '--checks',
+        'all',
+        '--phases',
+        'examples,coverage,fuzzing,stateful',
+        '--max-examples',
+        String(EXAMPLES),
+        '--workers',
+        '2',
+        '--seed',
+        '42',
+        '--no-shrink',
+      ],
+      {
+        ...(scheme === 'customauth3'
+          ? {
+              SCHEMATHESIS_HOOKS: 'customauth3_hooks',
+              PYTHONPATH: join(ROOT, 'test/contract'),
+              CUSTOMAUTH3_CLIENT_ID: tenant.clientId,
+              CUSTOMAUTH3_USER_ID: tenant.userId,
+              CUSTOMAUTH3_KEY: tenant.apiHashKey,
+            }
+          : {}),
+      },
+    );
+    // The whole report when it fails: which operation, which check, how to reproduce.
+    expect({ code, output: code === 0 ? 'passed' : output }).toEqual({
+      code: 0,
+      output: 'passed',
+    });
+  }
+
+  it('finds no failure with a bearer token', () => fuzz('bearer'), TIME_BUDGET_MS);
+
+  it('finds no failure with CUSTOMAUTH3 signatures', () => fuzz('customauth3'), TIME_BUDGET_MS);
+});
