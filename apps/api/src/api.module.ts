@@ -9,6 +9,7 @@ import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import {
   DatabaseModule,
   IdempotencyInterceptor,
+  ObservabilityModule,
   RateLimitInterceptor,
   QueueModule,
   RedisModule,
@@ -29,6 +30,8 @@ export class ApiModule {
         RedisModule,
         CqrsModule.forRoot(),
         QueueModule.forProducer([...PROFILE_JOBS, ...CONSENT_JOBS]),
+        // /health/live, /health/ready, /metrics (outside the prefix) and request timing.
+        ObservabilityModule.forApi(),
         PROFILE_RULES,
         AuthApiModule,
         ConfigurationApiModule,

@@ -1,18 +1,23 @@
 import { NestFactory } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import {
   ApiExceptionFilter,
   bodyBoundViolation,
   createApiValidationPipe,
+  createNestLogger,
+  createRootLogger,
   enforceRequestDeadlines,
+  installRequestLogging,
+  OBSERVABILITY_PATHS,
   serializeReply,
   Settings,
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
 import { ApiModule } from './api.module';
 import { installBodyParsers } from './http/body-parsers';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 import { installHttpSemantics } from './http/http-semantics';
 import { clientError, frameworkError } from './http/transport-errors';
 import { RequestDrain } from './http/request-drain';
@@ -69,7 +74,10 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
 
   // Default server generics: this app serves HTTP/1.1 (with or without TLS).
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  // First: while the api shuts down, new requests get 503 before anything else runs.
+  // Before all: every request, a refused one too, gets its id (X-Request-Id) and log line.
+  const logger = createRootLogger(settings, 'api');
+  installRequestLogging(fastify, logger);
+  // Next: while the api shuts down, new requests get 503 before anything else runs.
   const drain = new RequestDrain();
   drain.install(fastify);
   drains.set(fastify, drain);
@@ -97,38 +105,38 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
     ApiModule.register(settings),
     adapter,
     {
-      logger: settings.logLevels,
+      // JSON lines through pino at LOG_LEVEL (libs/shared/src/observability/logging.ts).
+      logger: createNestLogger(logger),
       // Throw instead of exiting, so a test (or main) sees why the app did not start.
       abortOnError: false,
       // The api's own parsers (http/body-parsers.ts).
       bodyParser: false,
     },
   );
-  app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH, ...OBSERVABILITY_PATHS] });
   app.useGlobalPipes(createApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
   if (settings.corsOrigins.length) {
     app.enableCors({
       origin: settings.corsOrigins,
-      exposedHeaders: ['Location', 'Link', 'Retry-After', 'WWW-Authenticate'],
+      exposedHeaders: [
+        'Location',
+        'Link',
+        'Retry-After',
+        'WWW-Authenticate',
+        'X-Request-Id',
+        'ETag',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'RateLimit-Policy',
+      ],
       maxAge: 600,
     });
   }
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Preference, Consent and Profile service')
-      .setDescription(
-        'Multi-tenant profile, preference and consent store. Every path is also served under the legacy prefix /Profiles/v2. ' +
-          'Errors answer {"Message": "..."} with 400, 401, 403, 404, 409 or 503 (unexpected server condition). ' +
-          'Profile writes are queued: 202 with UpdateStatus "Pending Update", applied in acceptance order per profile.',
-      )
-      .setVersion('4.0.1.4')
-      .addBearerAuth()
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization' }, 'CUSTOMAUTH3')
-      .build(),
-  );
+  // The document and its checks: openapi/openapi-document.ts.
+  const document = buildOpenApiDocument(app);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
     jsonDocumentUrl: `${API_PREFIX}/docs-json`,
   });

@@ -1,12 +1,13 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { JobRunner, Settings } from '@app/shared';
+import { createNestLogger, createRootLogger, JobRunner, Settings } from '@app/shared';
 import { WorkerModule } from './worker.module';
 
 /** Builds the worker (a Nest application context, no HTTP); used by main.ts and tests. */
 export async function createWorkerApp(settings = new Settings()): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(WorkerModule.register(settings), {
-    logger: settings.logLevels,
+    // JSON lines through pino at LOG_LEVEL (libs/shared/src/observability/logging.ts).
+    logger: createNestLogger(createRootLogger(settings, 'worker')),
     abortOnError: false,
   });
   return app;

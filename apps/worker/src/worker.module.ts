@@ -8,7 +8,14 @@ import {
   DoNotContactMarksModule,
 } from '@app/consents';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
-import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
+import {
+  DatabaseModule,
+  ObservabilityModule,
+  QueueModule,
+  RedisModule,
+  Settings,
+  SettingsModule,
+} from '@app/shared';
 import { PROFILE_RULES } from '../../profile-rules';
 
 /** The background process: job handlers only, no HTTP. Scales apart from the api. */
@@ -25,6 +32,8 @@ export class WorkerModule {
         // The configuration areas the worker reads bring controllers whose guard reads these.
         AuthSettingsModule,
         QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS]),
+        // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
+        ObservabilityModule.forWorker(),
         PROFILE_RULES,
         ProfilesWorkerModule.register({
           hookModules: [DoNotContactMarksModule],

@@ -2,7 +2,7 @@
 export { AuthApiModule } from './auth-api.module';
 export { AuthCoreModule } from './auth-core.module';
 export { AuthSettings, AuthSettingsModule } from './auth-settings';
-export { ApiAuth } from './http/api-auth.decorator';
+export { ApiAuth, ApiClientIdParam } from './http/api-auth.decorator';
 export { ApiAuthGuard } from './http/api-auth.guard';
 export { CurrentCaller } from './http/current-caller.decorator';
 export type { Caller } from './domain/tenant';

@@ -37,6 +37,7 @@ export * from './http/location.interceptor';
 export * from './http/idempotency.interceptor';
 export * from './http/rate-limit.interceptor';
 export * from './http/operator-credential';
+export * from './observability';
 export * from './crash-points/crash-points';
 export * from './events/consent-type-renamed.event';
 export * from './text/text-key';

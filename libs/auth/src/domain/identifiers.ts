@@ -4,7 +4,9 @@
  * characters without `|`; user ids are free text (the custom scheme URL-encodes them).
  */
 
-const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Also the pattern of the `{clientId}` path parameter in the OpenAPI document. */
+export const CLIENT_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
+const CLIENT_ID = new RegExp(CLIENT_ID_PATTERN);
 
 export function isValidClientId(clientId: string): boolean {
   return CLIENT_ID.test(clientId);

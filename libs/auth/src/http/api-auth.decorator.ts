@@ -2,9 +2,11 @@ import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiForbiddenResponse,
+  ApiParam,
   ApiSecurity,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import { CLIENT_ID_PATTERN } from '../domain/identifiers';
 import type { PermissionAccess, PermissionArea } from '../domain/permissions';
 import { ApiAuthGuard, REQUIRED_PERMISSION, type RequiredPermission } from './api-auth.guard';
 
@@ -29,4 +31,18 @@ export function ApiAuth(
     }),
     ApiForbiddenResponse({ description: `The user group lacks ${access} permission on ${area}` }),
   );
+}
+
+/**
+ * The `{clientId}` path segment of a tenant route (on a controller: every route of it). The
+ * guard of `@ApiAuth` answers 404, as for an unknown client, for any client but the caller's.
+ */
+export function ApiClientIdParam(): MethodDecorator & ClassDecorator {
+  return ApiParam({
+    name: 'clientId',
+    description:
+      "The caller's client (tenant) id; any other client id answers 404 as an unknown client",
+    schema: { type: 'string', pattern: CLIENT_ID_PATTERN, minLength: 1, maxLength: 64 },
+    example: 'acme',
+  });
 }

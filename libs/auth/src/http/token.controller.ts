@@ -1,15 +1,27 @@
-import { Body, Controller, Header, Headers, HttpCode, Ip, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  createParamDecorator,
+  type ExecutionContext,
+  Header,
+  HttpCode,
+  Ip,
+  Post,
+} from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
   ApiConsumes,
-  ApiHeader,
+  ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
   ApiProperty,
   ApiPropertyOptional,
   ApiTags,
+  ApiTooManyRequestsResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
+import { ErrorDto } from '@app/shared';
 import { TokenService, type TokenResponse } from '../services/token.service';
 
 /** The form fields of a token request (documentation only: the body is read as sent). */
@@ -41,16 +53,30 @@ class TokenResponseBody implements TokenResponse {
   scope: string;
 }
 
+/** What a token error adds to the service's error body (`Message`): OAuth's fields. */
 class TokenErrorBody {
   @ApiProperty({ enum: ['invalid_request', 'invalid_client', 'access_denied'] })
   error: string;
 
   @ApiProperty({ example: 'client authentication (client secret) failed' })
   error_description: string;
-
-  @ApiProperty({ example: 'invalid_client: client authentication (client secret) failed' })
-  Message: string;
 }
+
+/** An error answer of the token endpoint: `{"Message", "error", "error_description"}`. */
+const TOKEN_ERROR_SCHEMA = {
+  allOf: [{ $ref: getSchemaPath(ErrorDto) }, { $ref: getSchemaPath(TokenErrorBody) }],
+};
+
+/**
+ * The `Authorization` header of a token request (Basic client credentials), read as sent.
+ * Not `@Headers()`, which the OpenAPI explorer would document as a required parameter:
+ * the header is optional, and OpenAPI describes Authorization headers by security schemes.
+ */
+const AuthorizationHeader = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): string | undefined =>
+    ctx.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers
+      .authorization,
+);
 
 /** `POST /oauth2/v1/token` (outside the /Profiles/v4 prefix). */
 @ApiTags('Authentication')
@@ -65,21 +91,25 @@ export class TokenController {
   @ApiOperation({
     summary: 'OAuth 2.0 client credentials grant',
     description:
-      'Returns a Bearer access token for the user named in scope. No refresh tokens: request a new token after expiry.',
+      'Returns a Bearer access token for the user named in scope. The client authenticates with client_id and client_secret in the form, or with an Authorization: Basic base64(client_id:client_secret) header. No refresh tokens: request a new token after expiry.',
   })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: TokenRequestForm })
-  @ApiHeader({
-    name: 'Authorization',
-    required: false,
-    description: 'Basic base64(client_id:client_secret)',
-  })
+  @ApiExtraModels(TokenErrorBody)
   @ApiOkResponse({ type: TokenResponseBody })
-  @ApiBadRequestResponse({ type: TokenErrorBody, description: 'The request was refused' })
+  @ApiBadRequestResponse({ schema: TOKEN_ERROR_SCHEMA, description: 'The request was refused' })
+  @ApiTooManyRequestsResponse({
+    schema: TOKEN_ERROR_SCHEMA,
+    description:
+      'Too many failed client authentications of this client_id or from this address (TOKEN_FAILURE_LIMIT, TOKEN_FAILURE_LIMIT_PER_ADDRESS); Retry-After says when to retry',
+    headers: {
+      'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } },
+    },
+  })
   issue(
     @Body() body: unknown,
     @Ip() address: string,
-    @Headers('authorization') authorization?: string,
+    @AuthorizationHeader() authorization?: string,
   ): Promise<TokenResponse> {
     return this.tokens.issue(body, authorization, Date.now(), address);
   }

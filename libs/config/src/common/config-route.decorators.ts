@@ -3,13 +3,15 @@ import {
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, type PermissionAccess } from '@app/auth';
-import { ApiIntParam, ApiStandardErrors, LocationHeader } from '@app/shared';
+import { ApiAuth, ApiClientIdParam, type PermissionAccess } from '@app/auth';
+import { ApiIntParam, ApiStandardErrors, LocationHeader, patchBodySchema } from '@app/shared';
+import type { LinkObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiListQuery } from './entry-request';
 import { PatchOperationDto } from './patch-operation.dto';
 
@@ -21,13 +23,17 @@ import { PatchOperationDto } from './patch-operation.dto';
 /** The 409 of a create whose names must be new and distinct. */
 export const NAME_TAKEN_OR_REPEATED = 'A name exists already or is given twice in the body';
 
-/** A configuration controller at `path`: its tag, the 400 of every route and a shared 404. */
+/**
+ * A configuration controller at `path` (under `:clientId`): its tag, the `{clientId}`
+ * parameter, the 400 of every route and a shared 404.
+ */
 export function ConfigController(
   path: string,
   options: { tag?: string; notFound?: string } = {},
 ): ClassDecorator {
   return applyDecorators(
     ApiTags(options.tag ?? 'Configuration'),
+    ApiClientIdParam(),
     ApiStandardErrors({ notFound: options.notFound }),
     Controller(path),
   );
@@ -70,14 +76,24 @@ export function ConfigList(docs: OkRouteDocs & { locale?: boolean }): MethodDeco
  * (one validated by a pipe of its own).
  */
 export function ConfigCreate(
-  docs: ConfigRouteDocs & { created: Type<unknown>; conflict?: string; body?: Type<unknown> },
+  docs: ConfigRouteDocs & {
+    created: Type<unknown>;
+    conflict?: string;
+    body?: Type<unknown>;
+    /** OpenAPI links of the 201: where the (first) created entry is read and changed. */
+    links?: Record<string, LinkObject>;
+  },
 ): MethodDecorator {
   return applyDecorators(
     HttpCode(201),
     LocationHeader((_created, path) => ({ location: path })),
     ...routeDocs('write', docs),
     ...(docs.body ? [ApiBody({ type: docs.body })] : []),
-    ApiCreatedResponse({ type: docs.created }),
+    ApiCreatedResponse({
+      type: docs.created,
+      description: 'Created; Location: the collection, where the new entries are listed',
+      ...(docs.links ? { links: docs.links } : {}),
+    }),
     ApiConflictResponse({ description: docs.conflict ?? NAME_TAKEN_OR_REPEATED }),
   );
 }
@@ -89,7 +105,8 @@ export function ConfigCreate(
 export function ConfigPatch(docs: OkRouteDocs & { conflict: string }): MethodDecorator {
   return applyDecorators(
     answersOk('write', docs),
-    ApiBody({ type: [PatchOperationDto] }),
+    ApiExtraModels(PatchOperationDto),
+    ApiBody({ schema: patchBodySchema(PatchOperationDto) }),
     ApiConflictResponse({ description: docs.conflict }),
   );
 }

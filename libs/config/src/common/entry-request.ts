@@ -10,6 +10,7 @@ import { ApiQuery } from '@nestjs/swagger';
 import {
   describeValidationErrors,
   type EditedDto,
+  INT32_MAX,
   InvalidInputError,
   parseBooleanValue,
   parseIntValue,
@@ -17,7 +18,7 @@ import {
 } from '@app/shared';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { LOCALE_PATTERN } from './localized-field.dto';
+import { LOCALE_PATTERN, LOCALE_QUERY_SCHEMA } from './localized-field.dto';
 
 /*
  * Request plumbing of every configuration area: path ids, the list query (Id, locale, flags),
@@ -59,10 +60,22 @@ export const ListQueryParam = createParamDecorator((_: unknown, ctx: ExecutionCo
 /** Documents the `Id` query of a list (ListQueryParam, parseIdQuery), and `locale` unless told not to. */
 export function ApiListQuery(options: { locale?: boolean } = {}): MethodDecorator {
   const decorators = [
-    ApiQuery({ name: 'Id', required: false, type: 'integer', description: '0 (default): all' }),
+    ApiQuery({
+      name: 'Id',
+      required: false,
+      description: 'The id of one entry; 0 or absent (the default): every entry',
+      schema: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX, default: 0 },
+    }),
   ];
   if (options.locale !== false) {
-    decorators.push(ApiQuery({ name: 'locale', required: false, example: 'en-us' }));
+    decorators.push(
+      ApiQuery({
+        name: 'locale',
+        required: false,
+        description: 'A locale code such as en or fr-ca (empty: none)',
+        schema: LOCALE_QUERY_SCHEMA,
+      }),
+    );
   }
   return applyDecorators(...decorators);
 }

@@ -1,14 +1,21 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiClientIdParam } from '@app/auth';
 import { ConfigRead } from '../common/config-route.decorators';
 import { ConsentStatus } from './consent-status';
 import { ConsentStatusListDto } from './consent-status.dto';
 
 @ApiTags('Configuration')
+@ApiClientIdParam()
 @Controller(':clientId/ConsentStatus')
 export class ConsentStatusController {
   @Get()
-  @ConfigRead({ summary: 'The consent statuses and their values', ok: ConsentStatusListDto })
+  @ConfigRead({
+    summary: 'The consent statuses and their values',
+    description:
+      'Answers { "ConsentStatus": [{ "Name", "Value" }] }: each status a consent can have and the number that stands for it.',
+    ok: ConsentStatusListDto,
+  })
   list(): ConsentStatusListDto {
     return {
       ConsentStatus: Object.entries(ConsentStatus)

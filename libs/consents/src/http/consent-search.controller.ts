@@ -1,6 +1,7 @@
 import { Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiTextQuery } from '@app/shared';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import {
   type AttributePair,
@@ -28,8 +29,11 @@ export class ConsentSearchController {
     summary: 'Profiles holding a consent of a type carrying all listed attributes',
     description: `${SEARCH_ATTRIBUTES} Consent types (configuration) carry Attributes [{Key, Value}]. Matches a profile holding an active consent (profile level, or on an active email, phone or address) whose ConsentType is a consent type (active or not) whose attributes include every listed Key/Value pair. The consent status is not considered. No consent type carries them all: an empty array. ${SEARCH_RESULT}`,
   })
-  @ApiQuery({ name: 'attributes[0].Key', required: true })
-  @ApiQuery({ name: 'attributes[0].Value', required: true })
+  @ApiTextQuery('attributes[0].Key', { required: true, description: 'Then attributes[1].Key, ...' })
+  @ApiTextQuery('attributes[0].Value', {
+    required: true,
+    description: 'Then attributes[1].Value, ...',
+  })
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   byConsentAttributes(
     @CurrentCaller() caller: Caller,

@@ -12,7 +12,7 @@ import { NestedArray, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/
 /** A selecting text field: optional, but not blank when given. */
 function Selector(maxLength: number, description: string, options: ApiPropertyOptions = {}) {
   return applyDecorators(
-    OptionalText(maxLength, { description, ...options }),
+    OptionalText(maxLength, { description, pattern: '\\S', ...options }),
     Matches(/\S/, { message: 'must not be blank' }),
   );
 }
@@ -48,6 +48,7 @@ export class ArchivePhoneNumberPreferenceDto {
     'The phone with these digits (punctuation ignored); absent: every phone (of the type)',
     {
       example: '+1 (555) 010-2030',
+      pattern: '\\d',
     },
   )
   @Matches(/\d/, { message: 'must contain digits' })

@@ -10,12 +10,13 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { ArchivePreferencesCommand } from '../commands/archive-preferences/archive-preferences.command';
 import { ArchivePreferencesDto } from '../dto/archive-preferences.dto';
 import { ApiProfileIdParam, ProfileIdParam, scopeOf } from '@app/profiles';
 
 @ApiTags('Profiles')
+@ApiClientIdParam()
 @ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
 @ApiNotFoundResponse({ description: 'Unknown client or profile' })
 @Controller(':clientId/Profile/Preferences')

@@ -1,6 +1,5 @@
 import { createParamDecorator, ExecutionContext, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiQuery } from '@nestjs/swagger';
 import { type Caller, CurrentCaller } from '@app/auth';
 import {
   type AlternateIdPair,
@@ -13,7 +12,7 @@ import {
   type ProfileDto,
   ProfileIdParam,
 } from '@app/profiles';
-import { queryOf, singleQueryValue } from '@app/shared';
+import { ApiTextQuery, queryOf, singleQueryValue } from '@app/shared';
 import { PREFERENCE_HISTORY_CATEGORY } from '../history/preference-history';
 
 const PREFERENCE_HISTORY_TEXT = {
@@ -28,9 +27,7 @@ const FilterIdQuery = createParamDecorator(
 );
 
 const ApiFilterIdQuery = (): MethodDecorator =>
-  ApiQuery({
-    name: 'filterId',
-    required: false,
+  ApiTextQuery('filterId', {
     description: 'Only preferences of this FilterId (trimmed, case-insensitive)',
   });
 

@@ -1,6 +1,7 @@
 import { Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiTextQuery } from '@app/shared';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import {
   type AttributePair,
@@ -28,8 +29,11 @@ export class PreferenceSearchController {
     summary: 'Profiles with a preference holding all listed attributes',
     description: `${SEARCH_ATTRIBUTES} Matches a profile with an active preference (ProfilePreferences, or the preferences of an active email, phone or address) whose PreferenceAttributes include every listed Key/Value pair. In the answer, only the preferences holding all listed attributes are returned (in every container); the rest of each profile is as GET profile returns it. ${SEARCH_RESULT}`,
   })
-  @ApiQuery({ name: 'attributes[0].Key', required: true })
-  @ApiQuery({ name: 'attributes[0].Value', required: true })
+  @ApiTextQuery('attributes[0].Key', { required: true, description: 'Then attributes[1].Key, ...' })
+  @ApiTextQuery('attributes[0].Value', {
+    required: true,
+    description: 'Then attributes[1].Value, ...',
+  })
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   byPreferenceAttributes(
     @CurrentCaller() caller: Caller,

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
 import { ConsentDto } from './consent.dto';
 import { EditedDto, NestedArray, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
@@ -11,7 +11,7 @@ export class EmailDto {
   @OptionalText(100)
   EmailAddressType?: string;
 
-  @ApiPropertyOptional({ maxLength: 256, example: 'jane@example.com' })
+  @ApiProperty({ maxLength: 256, example: 'jane@example.com' })
   @IsEmail({}, { message: 'must be an email address' })
   @MaxLength(256)
   EmailAddress: string;
@@ -29,6 +29,9 @@ export class EmailDto {
   Edited?: EditedDto;
 }
 
+/** What a PhoneNumber may hold: digits, spaces, +, -, ., / and parentheses. */
+const PHONE_NUMBER_PATTERN = /^\+?[\d\s().\-/]*\d[\d\s().\-/]*$/;
+
 export class PhoneDto {
   @NestedArray(() => PreferenceDto)
   PhonePreferences?: PreferenceDto[];
@@ -36,10 +39,15 @@ export class PhoneDto {
   @OptionalText(100)
   PhoneType?: string;
 
-  @ApiPropertyOptional({ example: '+1 (555) 010-2030', description: 'Digits with any punctuation' })
+  @ApiProperty({
+    example: '+1 (555) 010-2030',
+    description: 'Digits with any punctuation',
+    maxLength: 50,
+    pattern: PHONE_NUMBER_PATTERN.source,
+  })
   @IsString()
   @MaxLength(50)
-  @Matches(/^\+?[\d\s().\-/]*\d[\d\s().\-/]*$/, {
+  @Matches(PHONE_NUMBER_PATTERN, {
     message: 'must be a phone number (digits, spaces, +, -, ., /, parentheses)',
   })
   PhoneNumber: string;
@@ -67,7 +75,7 @@ export class AddressDto {
   @NestedArray(() => PreferenceDto)
   AddressPreferences?: PreferenceDto[];
 
-  @ApiPropertyOptional({ description: 'Every mailing address has an address type', maxLength: 100 })
+  @ApiProperty({ description: 'Every mailing address has an address type', maxLength: 100 })
   @IsString()
   @MaxLength(100)
   AddressType: string;

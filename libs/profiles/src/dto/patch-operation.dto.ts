@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AnyJsonValue, JSON_POINTER_PATTERN, MAX_PATCH_OPERATIONS } from '@app/shared';
 
 /**
  * One JSON Patch operation (RFC 6902) on a profile's wire shape, as the spec writes it.
@@ -11,10 +12,14 @@ export class ProfilePatchOperationDto {
   })
   op: string;
 
-  @ApiProperty({ example: '/Emails/0/EmailAddress', description: 'JSON pointer into the profile' })
+  @ApiProperty({
+    example: '/Emails/0/EmailAddress',
+    description: 'JSON pointer into the profile',
+    pattern: JSON_POINTER_PATTERN,
+  })
   path: string;
 
-  @ApiPropertyOptional({ description: 'Value to add, replace or test' })
+  @AnyJsonValue({ description: 'Value to add, replace or test: any JSON value' })
   value?: unknown;
 
   @ApiPropertyOptional({ description: 'Only meaningful for the unsupported move and copy' })
@@ -23,6 +28,10 @@ export class ProfilePatchOperationDto {
 
 /** The body of PATCH by alternate id. */
 export class ProfilePatchRequestDto {
-  @ApiProperty({ type: [ProfilePatchOperationDto] })
+  @ApiProperty({
+    type: [ProfilePatchOperationDto],
+    minItems: 1,
+    maxItems: MAX_PATCH_OPERATIONS,
+  })
   Operations: ProfilePatchOperationDto[];
 }

@@ -1,10 +1,10 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ConsentAssociationDto } from './consent.dto';
 import { NestedArray, OptionalText, ReadOnlyField } from '@app/shared';
 
 export class PreferenceAttributeDto {
-  @ApiPropertyOptional()
+  @ApiProperty({ maxLength: 100 })
   @IsString()
   @MaxLength(100)
   Key: string;
@@ -79,4 +79,14 @@ export class PreferenceDto {
 
   @NestedArray(() => PreferenceAttributeDto)
   PreferenceAttributes?: PreferenceAttributeDto[];
+
+  // Documentation only (no validation decorator): a request that sends it is refused as an
+  // unknown field, as before; only the preference history answers it.
+  @ApiPropertyOptional({
+    type: Boolean,
+    readOnly: true,
+    description:
+      'Only in the preference history (false: archived or removed); refused in a request',
+  })
+  IsActive?: boolean;
 }

@@ -41,13 +41,13 @@ export class CustomFieldDto {
 }
 
 export class GroupDto {
-  @ApiProperty({ maxLength: 100 })
+  @ApiProperty({ minLength: 1, maxLength: 100 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   GroupType: string;
 
-  @ApiProperty({ maxLength: 100 })
+  @ApiProperty({ minLength: 1, maxLength: 100 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -64,7 +64,7 @@ export class GroupDto {
 }
 
 export class ProfileTagDto {
-  @ApiProperty({ maxLength: 100 })
+  @ApiProperty({ minLength: 1, maxLength: 100 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -72,13 +72,13 @@ export class ProfileTagDto {
 }
 
 export class AlternateIdDto {
-  @ApiProperty({ maxLength: 100 })
+  @ApiProperty({ minLength: 1, maxLength: 100 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   AlternateIdType: string;
 
-  @ApiProperty({ maxLength: 256 })
+  @ApiProperty({ minLength: 1, maxLength: 256 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(256)
@@ -99,7 +99,7 @@ export class AlternateIdDto {
  * bodies (create, merge, overwrite) and documents responses.
  */
 export class ProfileDto {
-  @ReadOnlyField({ type: 'integer', format: 'int32' })
+  @ReadOnlyField({ type: 'integer', minimum: 1, format: 'int32' })
   ProfileId?: number;
 
   @OptionalBoolean({ default: true })
@@ -112,6 +112,7 @@ export class ProfileDto {
   RegistrationConfirmed?: boolean;
 
   @ApiPropertyOptional({
+    minLength: 1,
     description: 'Name of a customer type; required on create and overwrite',
     maxLength: 100,
   })
@@ -180,13 +181,17 @@ export class ProfileDto {
 
 /** The answer to an accepted profile write (202). */
 export class ProfileSubmissionResultDto {
-  @ApiPropertyOptional({ nullable: true })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The first alternate id of the body; null when it has none',
+  })
   AlternateId: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiProperty({ type: String, nullable: true, description: 'The type of AlternateId' })
   AlternateIdType: string | null;
 
-  @ApiProperty({ type: 'integer', format: 'int32' })
+  @ApiProperty({ type: 'integer', minimum: 1, format: 'int32' })
   ProfileId: number;
 
   @ApiProperty({ example: 'Pending Update' })

@@ -3,14 +3,24 @@ import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 
 
 /** Body of POST /{clientId}/Groups/{groupType}/Rename. Names as long as a profile's GroupName. */
 export class RenameGroupDto {
-  @ApiProperty({ maxLength: 100, description: 'The group to rename (case-insensitive)' })
+  @ApiProperty({
+    minLength: 1,
+    pattern: '\\S',
+    maxLength: 100,
+    description: 'The group to rename (case-insensitive)',
+  })
   @IsString()
   @IsNotEmpty()
   @Matches(/\S/, { message: 'OldGroupName must not be blank' })
   @MaxLength(100)
   OldGroupName: string;
 
-  @ApiProperty({ maxLength: 100, description: 'Its new name, stored as sent' })
+  @ApiProperty({
+    minLength: 1,
+    pattern: '\\S',
+    maxLength: 100,
+    description: 'Its new name, stored as sent',
+  })
   @IsString()
   @IsNotEmpty()
   @Matches(/\S/, { message: 'NewGroupName must not be blank' })

@@ -1,7 +1,12 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { applyDecorators } from '@nestjs/common';
-import { ApiQuery } from '@nestjs/swagger';
-import { InvalidInputError, parseBooleanValue, queryOf, singleQueryValue } from '@app/shared';
+import {
+  ApiTextQuery,
+  InvalidInputError,
+  parseBooleanValue,
+  queryOf,
+  singleQueryValue,
+} from '@app/shared';
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
 
 const single = singleQueryValue;
@@ -35,6 +40,6 @@ export const BooleanQuery = createParamDecorator((name: string, ctx: ExecutionCo
 
 export const ApiAlternateIdQuery = (): MethodDecorator =>
   applyDecorators(
-    ApiQuery({ name: 'alternateIdType', required: true, description: 'Case-insensitive' }),
-    ApiQuery({ name: 'alternateId', required: true, description: 'Case-insensitive' }),
+    ApiTextQuery('alternateIdType', { required: true, description: 'Case-insensitive' }),
+    ApiTextQuery('alternateId', { required: true, description: 'Case-insensitive' }),
   );

@@ -9,7 +9,8 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiTextQuery } from '@app/shared';
 import { ProfileDto } from '../dto/profile.dto';
 import { IMPLIED_FLAG, viewOf } from '../domain/profile-view';
 import {
@@ -20,6 +21,7 @@ import {
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
 import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.query';
 import { ContactParams, GroupParams, type GroupParts } from './group-profiles.params';
+import { PHONE_NUMBER } from './profile-search.params';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
 
 const RESULT =
@@ -31,12 +33,11 @@ const PRIMARY =
 /** The query parameters every primary-profile search shares. */
 const ApiGroupQueries = (): MethodDecorator =>
   applyDecorators(
-    ApiQuery({
-      name: 'groupType',
+    ApiTextQuery('groupType', {
       required: true,
       description: "The group type of the primary profile's groups",
     }),
-    ApiQuery({ name: 'groupName', required: false, description: 'Only this group' }),
+    ApiTextQuery('groupName', { description: 'Only this group' }),
     ApiQuery({ name: 'implied', required: false, type: Boolean, description: IMPLIED_FLAG }),
     ApiQuery({
       name: 'includeConsentHistory',
@@ -48,6 +49,7 @@ const ApiGroupQueries = (): MethodDecorator =>
   );
 
 @ApiTags('Profile search')
+@ApiClientIdParam()
 @ApiBadRequestResponse({
   description: 'A missing or malformed query parameter; the Message names it and its value',
 })
@@ -101,8 +103,8 @@ export class GroupProfilesController {
     summary: "Group profiles by the primary profile's phone number",
     description: `Every active profile with an active phone whose digits equal those of phoneNumber (and PhoneType equal to phoneType when given) is a primary profile; none gives an empty array. ${PRIMARY} ${RESULT}`,
   })
-  @ApiQuery({ name: 'phoneNumber', required: true, description: 'Any punctuation; 1-15 digits' })
-  @ApiQuery({ name: 'phoneType', required: false, description: 'Case-insensitive' })
+  @ApiTextQuery('phoneNumber', { required: true, ...PHONE_NUMBER })
+  @ApiTextQuery('phoneType', { description: 'Case-insensitive' })
   @ApiGroupQueries()
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   @ApiNotFoundResponse({ description: 'Unknown client' })
@@ -122,8 +124,8 @@ export class GroupProfilesController {
     summary: "Group profiles by the primary profile's email address",
     description: `Every active profile with an active email of that address (and EmailAddressType equal to emailType when given) is a primary profile; none gives an empty array. ${PRIMARY} ${RESULT}`,
   })
-  @ApiQuery({ name: 'emailAddress', required: true, description: 'Case-insensitive' })
-  @ApiQuery({ name: 'emailType', required: false, description: 'Case-insensitive' })
+  @ApiTextQuery('emailAddress', { required: true, description: 'Case-insensitive' })
+  @ApiTextQuery('emailType', { description: 'Case-insensitive' })
   @ApiGroupQueries()
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   @ApiNotFoundResponse({ description: 'Unknown client' })
@@ -143,8 +145,8 @@ export class GroupProfilesController {
     summary: 'Group profiles by group type and group name',
     description: `Every active profile that is an active member of the group (primary or not). ${RESULT}`,
   })
-  @ApiQuery({ name: 'groupType', required: true, description: 'Case-insensitive' })
-  @ApiQuery({ name: 'groupName', required: true, description: 'Case-insensitive' })
+  @ApiTextQuery('groupType', { required: true, description: 'Case-insensitive' })
+  @ApiTextQuery('groupName', { required: true, description: 'Case-insensitive' })
   @ApiQuery({ name: 'implied', required: false, type: Boolean, description: IMPLIED_FLAG })
   @ApiQuery({
     name: 'includeConsentHistory',

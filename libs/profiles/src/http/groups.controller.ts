@@ -8,11 +8,12 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { RenameGroupCommand } from '../commands/rename-group/rename-group.command';
 import { RenameGroupDto, RenameGroupResultDto } from '../dto/rename-group.dto';
 
 @ApiTags('Groups')
+@ApiClientIdParam()
 @Controller(':clientId/Groups')
 export class GroupsController {
   constructor(private readonly commands: CommandBus) {}

@@ -13,7 +13,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
 import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';
 import { WriteProfileByAlternateIdCommand } from '../commands/write-profile-by-alternate-id/write-profile-by-alternate-id.command';
@@ -25,6 +25,7 @@ import type { AlternateIdPair } from '../services/alternate-id-claims.service';
 import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.query';
 
 @ApiTags('Profiles')
+@ApiClientIdParam()
 @ApiBadRequestResponse({
   description: 'Malformed request or a missing alternateIdType/alternateId; the Message names it',
 })

@@ -1,4 +1,5 @@
 import {
+  applyDecorators,
   type CallHandler,
   type ExecutionContext,
   HttpStatus,
@@ -7,6 +8,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { ApiHeader, ApiNotModifiedResponse, ApiPreconditionFailedResponse } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { from, map, mergeMap, type Observable } from 'rxjs';
@@ -95,7 +97,30 @@ class ProfileIfMatchInterceptor implements NestInterceptor {
 }
 
 /** GET of one profile: ETag and If-None-Match. */
-export const ProfileEtag = (): MethodDecorator => UseInterceptors(ProfileEtagInterceptor);
+export const ProfileEtag = (): MethodDecorator =>
+  applyDecorators(
+    UseInterceptors(ProfileEtagInterceptor),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'Entity tags (or *): 304 without a body when the profile still has one of them',
+      schema: { type: 'string' },
+    }),
+    ApiNotModifiedResponse({ description: 'The profile still has an ETag If-None-Match lists' }),
+  );
 
 /** A write to one profile: If-Match. */
-export const ProfileIfMatch = (): MethodDecorator => UseInterceptors(ProfileIfMatchInterceptor);
+export const ProfileIfMatch = (): MethodDecorator =>
+  applyDecorators(
+    UseInterceptors(ProfileIfMatchInterceptor),
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description:
+        'Entity tags (or *) from GET: the write runs only when the profile still has one of them',
+      schema: { type: 'string' },
+    }),
+    ApiPreconditionFailedResponse({
+      description: 'The profile has changed: its ETag (also in the ETag header) is not listed',
+    }),
+  );

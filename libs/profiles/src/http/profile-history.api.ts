@@ -6,7 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, type Caller } from '@app/auth';
+import { ApiAuth, ApiClientIdParam, type Caller } from '@app/auth';
 import type { HistoryCategory } from '../domain/profile-history.schema';
 import { viewOf } from '../domain/profile-view';
 import { ProfileDto } from '../dto/profile.dto';
@@ -61,6 +61,7 @@ export const ProfileHistoryRoute = (
 export const ProfileHistoryRoutes = (): ClassDecorator =>
   applyDecorators(
     ApiTags('History'),
+    ApiClientIdParam(),
     ApiBadRequestResponse({
       description:
         'Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it',

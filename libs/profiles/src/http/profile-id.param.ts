@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { parseIntValue } from '@app/shared';
+import { INT32_MAX, parseIntValue } from '@app/shared';
 
 /** A positive int32; anything else is a 400 that shows the value as sent. */
 export function parseProfileId(value: string | undefined): number {
@@ -19,7 +19,6 @@ export const ProfileIdParam = createParamDecorator((_: unknown, ctx: ExecutionCo
 export const ApiProfileIdParam = (): MethodDecorator =>
   ApiParam({
     name: 'profileId',
-    type: 'integer',
-    format: 'int32',
-    description: 'Profile id (1 to 2147483647)',
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX },
+    description: `Profile id (1 to ${INT32_MAX})`,
   });

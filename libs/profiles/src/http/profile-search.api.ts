@@ -6,7 +6,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Caller } from '@app/auth';
+import { ApiClientIdParam, type Caller } from '@app/auth';
 import type { SearchCriteriaOf } from '../domain/profile-rules.port';
 import { viewOf } from '../domain/profile-view';
 import type { SearchCriteria } from '../queries/search-profiles/profile-search.criteria';
@@ -50,6 +50,7 @@ export const ApiSearchFlags = (): ClassDecorator =>
 export const ProfileSearchRoutes = (): ClassDecorator =>
   applyDecorators(
     ApiTags('Profile search'),
+    ApiClientIdParam(),
     ApiBadRequestResponse({
       description: 'A missing or malformed query parameter; the Message names it and its value',
     }),

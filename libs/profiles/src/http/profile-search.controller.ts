@@ -1,17 +1,23 @@
 import { applyDecorators, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiTextQuery } from '@app/shared';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { ProfileDto } from '../dto/profile.dto';
 import type { SearchCriteria } from '../queries/search-profiles/profile-search.criteria';
 import { ProfileSearchRoutes, SEARCH_RESULT, searchProfilesQuery } from './profile-search.api';
-import { SearchFlagParams, type SearchFlags, SearchParams } from './profile-search.params';
+import {
+  PHONE_NUMBER,
+  SearchFlagParams,
+  type SearchFlags,
+  SearchParams,
+} from './profile-search.params';
 
 const ApiNameQueries = (description: string): MethodDecorator =>
   applyDecorators(
-    ApiQuery({ name: 'firstName', required: false, description }),
-    ApiQuery({ name: 'middleName', required: false, description }),
-    ApiQuery({ name: 'lastName', required: false, description }),
+    ApiTextQuery('firstName', { description }),
+    ApiTextQuery('middleName', { description }),
+    ApiTextQuery('lastName', { description }),
   );
 
 @ProfileSearchRoutes()
@@ -32,8 +38,8 @@ export class ProfileSearchController {
     summary: 'Profiles by phone number (compared by its digits)',
     description: `Matches an active phone whose digits (PhoneNumberNumeric) equal those of phoneNumber (punctuation ignored), and whose PhoneType equals phoneType when given. ${SEARCH_RESULT}`,
   })
-  @ApiQuery({ name: 'phoneNumber', required: true, description: 'Any punctuation; 1-15 digits' })
-  @ApiQuery({ name: 'phoneType', required: false, description: 'Case-insensitive' })
+  @ApiTextQuery('phoneNumber', { required: true, ...PHONE_NUMBER })
+  @ApiTextQuery('phoneType', { description: 'Case-insensitive' })
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   byPhone(
     @CurrentCaller() caller: Caller,
@@ -49,8 +55,8 @@ export class ProfileSearchController {
     summary: 'Profiles by email address',
     description: `Matches an active email with that address and, when given, EmailAddressType. ${SEARCH_RESULT}`,
   })
-  @ApiQuery({ name: 'emailAddress', required: true, description: 'Case-insensitive' })
-  @ApiQuery({ name: 'emailType', required: false, description: 'Case-insensitive' })
+  @ApiTextQuery('emailAddress', { required: true, description: 'Case-insensitive' })
+  @ApiTextQuery('emailType', { description: 'Case-insensitive' })
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   byEmail(
     @CurrentCaller() caller: Caller,
@@ -98,12 +104,12 @@ export class ProfileSearchController {
     summary: 'Profiles by address',
     description: `One active address must match every supplied address field, and the CustomerName every supplied name part, exactly; partialAddress1Match=true makes address1, partialNameMatch=true the name parts, substring matches. ${SEARCH_RESULT}`,
   })
-  @ApiQuery({ name: 'address1', required: false })
-  @ApiQuery({ name: 'address2', required: false })
-  @ApiQuery({ name: 'city', required: true })
-  @ApiQuery({ name: 'stateProvince', required: true })
-  @ApiQuery({ name: 'postalCode', required: false })
-  @ApiQuery({ name: 'addressType', required: false })
+  @ApiTextQuery('address1')
+  @ApiTextQuery('address2')
+  @ApiTextQuery('city', { required: true })
+  @ApiTextQuery('stateProvince', { required: true })
+  @ApiTextQuery('postalCode')
+  @ApiTextQuery('addressType')
   @ApiNameQueries('Exact unless partialNameMatch=true')
   @ApiQuery({ name: 'partialAddress1Match', required: false, type: Boolean })
   @ApiQuery({ name: 'partialNameMatch', required: false, type: Boolean })
@@ -122,7 +128,7 @@ export class ProfileSearchController {
     summary: 'Profiles carrying all listed tags',
     description: `Query parameters tags[0], tags[1], ... (indices from 0 without gaps; a malformed key is a 400). Tag names compare case-insensitively. ${SEARCH_RESULT}`,
   })
-  @ApiQuery({ name: 'tags[0]', required: true, description: 'Then tags[1], tags[2], ...' })
+  @ApiTextQuery('tags[0]', { required: true, description: 'Then tags[1], tags[2], ...' })
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   byTags(
     @CurrentCaller() caller: Caller,
@@ -138,8 +144,8 @@ export class ProfileSearchController {
     summary: 'Profiles by custom field values',
     description: `Query parameters customFields[i].Name and customFields[i].Value, i from 0 without gaps. Every listed field must be an active custom field of the profile with that value (name and value case-insensitive). ${SEARCH_RESULT}`,
   })
-  @ApiQuery({ name: 'customFields[0].Name', required: true })
-  @ApiQuery({ name: 'customFields[0].Value', required: true })
+  @ApiTextQuery('customFields[0].Name', { required: true })
+  @ApiTextQuery('customFields[0].Value', { required: true })
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   byCustomFields(
     @CurrentCaller() caller: Caller,
@@ -155,9 +161,14 @@ export class ProfileSearchController {
     summary: 'Profiles by select-list custom field values',
     description: `Query parameters customFields[i].OperatorId, .Name and .Value, i from 0 without gaps; several values are joined with a colon (a:b). Operators: 1 Equals (the stored values are exactly the given set), 2 All of (the stored values include every given value), 3 Any of (they include at least one). Stored multi-select values are joined with "::". Every listed field must match on an active custom field. ${SEARCH_RESULT}`,
   })
-  @ApiQuery({ name: 'customFields[0].OperatorId', required: true, enum: [1, 2, 3] })
-  @ApiQuery({ name: 'customFields[0].Name', required: true })
-  @ApiQuery({ name: 'customFields[0].Value', required: true, description: 'Values joined by :' })
+  @ApiQuery({
+    name: 'customFields[0].OperatorId',
+    required: true,
+    schema: { type: 'integer', enum: [1, 2, 3] },
+    description: '1 Equals, 2 All of, 3 Any of',
+  })
+  @ApiTextQuery('customFields[0].Name', { required: true })
+  @ApiTextQuery('customFields[0].Value', { required: true, description: 'Values joined by :' })
   @ApiOkResponse({ type: ProfileDto, isArray: true })
   bySelectList(
     @CurrentCaller() caller: Caller,

@@ -22,6 +22,12 @@ import {
  */
 
 type QueryOf = RawQuery;
+
+/** How the phone number of a search is documented: what parseSearch accepts. */
+export const PHONE_NUMBER = {
+  description: 'Any punctuation; 1 to 15 digits',
+  pattern: '^\\D*(\\d\\D*){1,15}$',
+};
 export type SearchKind = SearchCriteria['kind'] | 'partialName';
 
 const show = (value: unknown) => JSON.stringify(value);

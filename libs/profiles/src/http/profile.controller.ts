@@ -1,10 +1,11 @@
-import { PatchOperationsPipe, WaitsForWorker } from '@app/shared';
+import { PatchOperationsPipe, patchBodySchema, WaitsForWorker } from '@app/shared';
 import { Body, Controller, Delete, Get, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiBody,
+  ApiExtraModels,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -13,7 +14,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
 import { CreateProfileCommand } from '../commands/create-profile/create-profile.command';
 import { DeleteProfileCommand } from '../commands/delete-profile/delete-profile.command';
@@ -31,6 +32,7 @@ import { ProfileEtag, ProfileIfMatch } from './profile-etag';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
 
 @ApiTags('Profiles')
+@ApiClientIdParam()
 @ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
 @ApiNotFoundResponse({ description: 'Unknown client or profile' })
 @Controller(':clientId/Profile')
@@ -41,7 +43,11 @@ export class ProfileController {
   ) {}
 
   @Post()
-  @QueuedProfileWrite({ summary: 'Create a profile (queued)' })
+  @QueuedProfileWrite({
+    summary: 'Create a profile (queued)',
+    description:
+      'The body names only configured types (CustomerType, address, email, phone, alternate id and group types, custom fields, programs, consent types); every field is checked before anything is queued (400 naming it). Answers 202 with the submission result: the new ProfileId, UpdateStatus "Pending Update", SubmittedUtcTime and the first alternate id of the body. The write is applied by the worker; its outcome shows in .../Updates and GET answers the profile once applied.',
+  })
   create(
     @CurrentCaller() caller: Caller,
     @Body() body: ProfileDto,
@@ -55,7 +61,11 @@ export class ProfileController {
   @ProfileEtag()
   @ApiProfileIdParam()
   @ApiAuth('profiles', 'read')
-  @ApiOperation({ summary: 'Retrieve a profile (active elements only)' })
+  @ApiOperation({
+    summary: 'Retrieve a profile (active elements only)',
+    description:
+      'UpdateStatus is "Pending Update" while an accepted write of the profile is not applied yet. Answers an ETag; If-None-Match listing it answers 304 without a body.',
+  })
   @ApiOkResponse({ type: ProfileDto })
   @ApiQuery({ name: 'implied', required: false, type: Boolean, description: IMPLIED_FLAG })
   get(
@@ -73,6 +83,8 @@ export class ProfileController {
   @ApiProfileIdParam()
   @QueuedProfileWrite({
     summary: 'Merge into a profile: only what the body names changes (queued)',
+    description:
+      'What the body names is added or changed; what it omits stays. Checked like a create; with If-Match, runs only when the ETag matches (412 otherwise, nothing queued). Answers 202 with the submission result.',
   })
   merge(
     @CurrentCaller() caller: Caller,
@@ -85,7 +97,11 @@ export class ProfileController {
   @Put(':profileId')
   @ProfileIfMatch()
   @ApiProfileIdParam()
-  @QueuedProfileWrite({ summary: 'Overwrite a profile: what the body omits is removed (queued)' })
+  @QueuedProfileWrite({
+    summary: 'Overwrite a profile: what the body omits is removed (queued)',
+    description:
+      'The body becomes the profile: what it omits is removed. Checked like a create; with If-Match, runs only when the ETag matches (412 otherwise, nothing queued). Answers 202 with the submission result.',
+  })
   overwrite(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
@@ -122,7 +138,8 @@ export class ProfileController {
     description:
       'The operations apply to the profile as GET shows it, in order with its queued writes; replace operations precede remove operations (the rest keep the request order); move and copy are refused. All or nothing: a failed test changes nothing (400 naming the operation). The result is validated and checked against the configuration like a PUT body and stored as an overwrite, except that inactive elements (not shown by GET) are kept. The request waits for the queued patch up to SYNC_WRITE_TIMEOUT_MS (10 s): 200 with the profile when applied, 400 when the worker refused it, else 202 with the submission result (the outcome is then in .../Updates).',
   })
-  @ApiBody({ type: ProfilePatchOperationDto, isArray: true })
+  @ApiExtraModels(ProfilePatchOperationDto)
+  @ApiBody({ schema: patchBodySchema(ProfilePatchOperationDto) })
   @ApiOkResponse({ type: ProfileDto })
   @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
   async patch(
@@ -156,7 +173,12 @@ export class ProfileController {
   })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiAcceptedResponse({ description: 'Accepted; the delete is still queued' })
-  @ApiQuery({ name: 'reasonCode', required: false })
+  @ApiQuery({
+    name: 'reasonCode',
+    required: false,
+    description: 'Recorded with the delete',
+    schema: { type: 'string' },
+  })
   async delete(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,

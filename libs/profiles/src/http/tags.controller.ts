@@ -7,12 +7,13 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { DeleteTagCommand } from '../commands/delete-tag/delete-tag.command';
 import { TagCountsDto } from '../dto/tag-counts.dto';
 import { GetTagCountsQuery } from '../queries/get-tag-counts/get-tag-counts.query';
 
 @ApiTags('Configuration')
+@ApiClientIdParam()
 @Controller(':clientId/Tags')
 export class TagsController {
   constructor(

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { recordDependencyError } from '../observability/process-metrics';
 import { ApiError } from './api-error';
 import { DOMAIN_ERROR_STATUS, DomainError } from './domain-errors';
 
@@ -37,6 +38,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
 
+    // Counted in pcp_dependency_errors_total when the engine or Redis is the cause.
+    recordDependencyError(exception);
     // Log the error itself only: request headers (tokens, signatures) never reach the log.
     this.logger.error(
       exception instanceof Error ? (exception.stack ?? exception.message) : exception,

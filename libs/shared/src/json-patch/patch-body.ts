@@ -13,6 +13,9 @@ import type { PatchOperation } from './json-patch';
 export const SUPPORTED_PATCH_OPS = ['add', 'remove', 'replace', 'test'] as const;
 export const MAX_PATCH_OPERATIONS = 1000;
 
+/** isJsonPointer as a pattern (for the OpenAPI document): `/...`, `~` only as `~0` or `~1`. */
+export const JSON_POINTER_PATTERN = '^(/([^~]|~[01])*)+$';
+
 /** A checked operation (move and copy are refused before they get here). */
 export interface CheckedPatchOperation extends PatchOperation {
   op: (typeof SUPPORTED_PATCH_OPS)[number];

@@ -5,9 +5,12 @@ import {
   Logger,
   OnApplicationBootstrap,
   OnApplicationShutdown,
+  Optional,
 } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
+import { Metrics } from '../observability/metrics.service';
+import { recordDependencyError } from '../observability/process-metrics';
 import { Settings } from '../settings/settings';
 import {
   intervalOf,
@@ -47,6 +50,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly runs: JobRunLog,
     private readonly lease: LeaseService,
     @Inject(JOB_DEFINITIONS) private readonly jobs: JobDefinition<unknown>[],
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -71,10 +75,16 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       for (const lane of lanes) {
         lane
           .process(job.name, this.settings.workerConcurrency, async (run: Job) => {
-            if (isScheduled(job)) {
-              await this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>);
-            } else {
-              await handler.handle(run.data);
+            try {
+              if (isScheduled(job)) {
+                await this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>);
+              } else {
+                await handler.handle(run.data);
+              }
+            } catch (error) {
+              // Counted when the engine or Redis failed it (pcp_dependency_errors_total).
+              recordDependencyError(error);
+              throw error;
             }
           })
           .catch((error: unknown) =>
@@ -157,6 +167,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     const token = await this.lease.acquire(leaseName, RUN_LEASE_TTL_MS);
     if (!token) {
       this.logger.log(`${name}: skipped, another run is in progress`);
+      this.metrics?.scheduledRun(name, 'skipped');
       await this.runs.finish(runId, 'skipped', new Date());
       return;
     }
@@ -167,10 +178,12 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     try {
       const counts: JobCounts = await handler.handle(job.data);
       this.logger.log(`${name}: ok ${JSON.stringify(counts)}`);
+      this.metrics?.scheduledRun(name, 'ok');
       await this.runs.finish(runId, 'ok', new Date(), { counts });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.logger.error(`${name}: failed: ${message}`);
+      this.metrics?.scheduledRun(name, 'failed');
       await this.runs.finish(runId, 'failed', new Date(), { error: message });
       throw error;
     } finally {

@@ -1,12 +1,17 @@
 import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
 import {
+  ApiBasicAuth,
   ApiBearerAuth,
+  ApiExtraModels,
+  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProperty,
   ApiPropertyOptional,
   ApiTags,
+  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import { nullableModel } from '../http/api-docs.decorators';
 import { OperatorGuard } from '../http/operator-credential';
 import { Settings } from '../settings/settings';
 import { JobRunLog } from './job-run-log.repository';
@@ -37,11 +42,14 @@ export class JobRunDto {
 
 export class JobStatusDto {
   @ApiProperty() Name: string;
-  @ApiProperty({ description: 'Interval of the schedule in ms; 0: not scheduled' })
+  @ApiProperty({ type: 'integer', description: 'Interval of the schedule in ms; 0: not scheduled' })
   IntervalMs: number;
-  @ApiProperty({ type: JobRunDto, nullable: true, description: 'The most recent run' })
+  @ApiProperty({ ...nullableModel(JobRunDto), description: 'The most recent run; null: none' })
   LastRun: JobRunDto | null;
-  @ApiProperty({ type: JobRunDto, nullable: true, description: 'The most recent finished run' })
+  @ApiProperty({
+    ...nullableModel(JobRunDto),
+    description: 'The most recent finished run; null: none',
+  })
   LastFinishedRun: JobRunDto | null;
 }
 
@@ -56,7 +64,16 @@ export class JobStatusListDto {
  */
 @ApiTags('Jobs')
 @UseGuards(OperatorGuard)
+@ApiExtraModels(JobRunDto)
+// Listed bearer first (class decorators apply from the bottom up).
+@ApiBasicAuth('operatorBasic')
 @ApiBearerAuth()
+@ApiUnauthorizedResponse({
+  description: 'The operator credential is missing or wrong (with WWW-Authenticate)',
+})
+@ApiForbiddenResponse({
+  description: 'No operator credential is configured (OPERATOR_TOKEN unset)',
+})
 @Controller('Jobs')
 export class JobStatusController {
   constructor(
@@ -69,7 +86,7 @@ export class JobStatusController {
   @ApiOperation({
     summary: 'Last run and outcome of each scheduled job',
     description:
-      'Operator credential: Authorization: Bearer <OPERATOR_TOKEN> (401 without it; 403 while OPERATOR_TOKEN is unset). For each scheduled job ' +
+      'Operator credential: Authorization: Bearer <OPERATOR_TOKEN>, or Basic with the token as password (401 without it; 403 while OPERATOR_TOKEN is unset). For each scheduled job ' +
       '(consent-expiry, consent-version-notification): its interval, its most recent run and ' +
       'its most recent finished run with outcome (ok, failed, skipped) and what it changed, ' +
       'counted over all clients. Error texts stay in the worker log and the job_runs collection.',

@@ -44,6 +44,12 @@ export class Settings {
   /** Requests per second one client may make, by route class (0: unlimited). */
   readonly rateLimitReadsPerSecond: number;
   readonly rateLimitWritesPerSecond: number;
+  /** Serve Prometheus metrics (api: GET /metrics; worker: on its health listener). */
+  readonly metricsEnabled: boolean;
+  /** When set, /metrics answers only `Authorization: Bearer <this>`. */
+  readonly metricsToken?: string;
+  /** Port of the worker's health and metrics listener (on HOST); 0: none. */
+  readonly workerHealthPort: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.env = { ...env };
@@ -68,6 +74,9 @@ export class Settings {
     this.operatorToken = read.optional('OPERATOR_TOKEN');
     this.rateLimitReadsPerSecond = read.int('RATE_LIMIT_READS_PER_SECOND', 5000);
     this.rateLimitWritesPerSecond = read.int('RATE_LIMIT_WRITES_PER_SECOND', 2000);
+    this.metricsEnabled = read.bool('METRICS_ENABLED', true);
+    this.metricsToken = read.optional('METRICS_TOKEN');
+    this.workerHealthPort = read.int('WORKER_HEALTH_PORT', 0);
   }
 }
 

@@ -55,7 +55,11 @@ export function NestedArray(type: () => ClassType<unknown>): PropertyDecorator {
   );
 }
 
-/** A required, non-empty array of nested elements, each validated as `type()`. */
+/**
+ * A required, non-empty array of nested elements, each validated as `type()`. Its schema
+ * says `minItems: 1` only when `options` does: most such lists are also answered (a GET, a
+ * locale selection), where they may be empty.
+ */
 export function RequiredNestedArray(
   type: () => ClassType<unknown>,
   options: ApiPropertyOptions = {},
@@ -79,7 +83,13 @@ export function RequiredText(
   blank = 'must not be blank',
 ): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ type: String, minLength: 1, maxLength, ...options } as ApiPropertyOptions),
+    ApiProperty({
+      type: String,
+      minLength: 1,
+      maxLength,
+      pattern: '\\S',
+      ...options,
+    } as ApiPropertyOptions),
     IsString(),
     Matches(/\S/, { message: blank }),
     MaxLength(maxLength),

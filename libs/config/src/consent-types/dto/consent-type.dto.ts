@@ -31,7 +31,10 @@ const canonicalChannel = ({ value }: { value: unknown }): unknown => {
 
 /** The consent language of a version in one locale. */
 export class ConsentVersionLocalizedFieldDto {
-  @OptionalText(10000, { description: 'The consent text shown to the person in this locale' })
+  @OptionalText(10000, {
+    nullable: true,
+    description: 'The consent text shown to the person in this locale',
+  })
   ConsentLanguage?: string;
 
   @LocaleCode({ description: 'Locale code (fr, fr-ca)' })
@@ -40,7 +43,7 @@ export class ConsentVersionLocalizedFieldDto {
   @RequiredText(256)
   Name: string;
 
-  @OptionalText(1000)
+  @OptionalText(1000, { nullable: true })
   Description?: string;
 }
 
@@ -55,7 +58,10 @@ export class ConsentVersionDto {
   @RequiredNestedArray(() => ConsentVersionLocalizedFieldDto, { description: 'At least one' })
   LocalizedFields: ConsentVersionLocalizedFieldDto[];
 
-  @OptionalInt(0, { description: 'Days a consent given to this version lasts; absent: no expiry' })
+  @OptionalInt(0, {
+    nullable: true,
+    description: 'Days a consent given to this version lasts; absent or null: no expiry',
+  })
   ExpirationInDays?: number;
 
   @OptionalBoolean({ description: 'Default true' })
@@ -80,12 +86,12 @@ export class ConsentAttributeDto {
   @RequiredText(100, { description: 'Unique within the type (case-insensitive)' })
   Key: string;
 
-  @OptionalText(1000)
+  @OptionalText(1000, { nullable: true })
   Value?: string;
 }
 
 export class ConsentTypeDto {
-  @ReadOnlyField({ type: 'integer', description: 'Set by the service' })
+  @ReadOnlyField({ type: 'integer', minimum: 1, description: 'Set by the service' })
   TypeId?: number;
 
   @RequiredText(100, {
@@ -103,7 +109,8 @@ export class ConsentTypeDto {
   IsDefault?: boolean;
 
   @ApiPropertyOptional({
-    enum: CONSENT_CHANNELS,
+    type: String,
+    enum: [...CONSENT_CHANNELS, null],
     nullable: true,
     description:
       'The contact element channel the type is bound to (any case; "Text" and "Text/SMS" are ' +
@@ -141,7 +148,8 @@ export class ConsentTypeRevisionDto {
   })
   FormerNames: string[];
   @ApiProperty() IsActive: boolean;
-  @ApiPropertyOptional({ nullable: true }) ChannelId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null: a profile-only consent type' })
+  ChannelId: string | null;
   @ApiProperty({ type: [String], description: 'ConsentVersion of each version, in order' })
   Versions: string[];
   @ApiProperty({ type: EditedDto, description: 'Who made this revision, and when' })

@@ -1,7 +1,7 @@
 import { Body, Get, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
-import { type CheckedPatchOperation, PatchOperationsPipe } from '@app/shared';
+import { type CheckedPatchOperation, linkTo, PatchOperationsPipe } from '@app/shared';
 import {
   ConfigController,
   ConfigCreate,
@@ -39,6 +39,9 @@ const FIELDS =
   'IsAssociatedWithProfiles (default false, stored as given), and the read-only Edited and ' +
   'PublishedDate (when the version was added). A published version is never removed or ' +
   'renamed: deactivate it with IsActive false.';
+
+/** The TypeId of the first consent type of an answer (OpenAPI links). */
+const FIRST_TYPE_ID = '$response.body#/ConsentTypes/0/TypeId';
 
 const PUBLISHING =
   'Adding a version publishes it: it gets its PublishedDate and one event ' +
@@ -105,6 +108,12 @@ export class ConsentTypesController {
       `${FIELDS} All entries of the body are created, or none; 409 when a TypeName exists or ` +
       `repeats in the body, or a type names a version twice. ${PUBLISHING}`,
     created: ConsentTypeListDto,
+    links: {
+      GetConsentType: linkTo('ConsentTypesController_list', { Id: FIRST_TYPE_ID }),
+      UpdateConsentType: linkTo('ConsentTypesController_update[0]', { typeId: FIRST_TYPE_ID }),
+      ConsentTypeHistory: linkTo('ConsentTypesController_history[0]', { typeId: FIRST_TYPE_ID }),
+      PublishConsentVersion: linkTo('ConsentTypesController_publish[0]', { typeId: FIRST_TYPE_ID }),
+    },
   })
   create(
     @CurrentCaller() caller: Caller,

@@ -32,10 +32,15 @@ function OptionalNumber(options: ApiPropertyOptions = {}): PropertyDecorator {
   );
 }
 
-/** Fields every custom field definition has, whatever its type. */
+/**
+ * Fields every custom field definition has, whatever its type. An optional field is null in
+ * an answer when the definition lacks it (so a PATCH replace can reach it), and a request may
+ * send null for absent.
+ */
 export class CustomFieldBaseDto {
   @ReadOnlyField({
     type: 'integer',
+    minimum: 1,
     description: 'Set by the service; unique across the four types',
   })
   Id?: number;
@@ -51,7 +56,7 @@ export class CustomFieldBaseDto {
   })
   LocalizedDisplayNames: LocalizedFieldDto[];
 
-  @OptionalText(256)
+  @OptionalText(256, { nullable: true })
   Description?: string;
 
   @ApiPropertyOptional({
@@ -65,7 +70,7 @@ export class CustomFieldBaseDto {
   @IsIn(UPDATE_RULE_IDS, { message: `must be one of ${UPDATE_RULE_IDS.join(', ')}` })
   UpdateRuleId?: number;
 
-  @OptionalInt(0, { description: 'Order in a user interface' })
+  @OptionalInt(0, { nullable: true, description: 'Order in a user interface' })
   DisplayOrder?: number;
 
   @OptionalBoolean({ description: 'Stored for user interfaces; the API does not enforce it' })
@@ -80,58 +85,72 @@ export class CustomFieldBaseDto {
 
 export class TextCustomFieldDto extends CustomFieldBaseDto {
   @OptionalInt(0, {
+    nullable: true,
     maximum: CUSTOM_FIELD_VALUE_MAX_LENGTH,
     description: 'Minimum length of a value',
   })
   MinLength?: number;
 
   @OptionalInt(0, {
+    nullable: true,
     maximum: CUSTOM_FIELD_VALUE_MAX_LENGTH,
     description: 'Maximum length of a value (4000 when absent)',
   })
   MaxLength?: number;
 
   @OptionalText(CUSTOM_FIELD_VALUE_MAX_LENGTH, {
+    nullable: true,
     description: 'Must itself pass the field checks (length, regex)',
   })
   DefaultValue?: string;
 
   @OptionalText(1000, {
+    nullable: true,
     description:
       'JavaScript (ECMAScript) regular expression without flags; it must compile. A value ' +
       'is valid when the expression matches somewhere in it (anchor with ^ and $ for the whole value).',
   })
   ValidationRegex?: string;
 
-  @OptionalText(4000, { description: 'Input mask for user interfaces (not enforced)' })
+  @OptionalText(4000, {
+    nullable: true,
+    description: 'Input mask for user interfaces (not enforced)',
+  })
   FieldMask?: string;
 }
 
 export class NumericCustomFieldDto extends CustomFieldBaseDto {
-  @OptionalNumber()
+  @OptionalNumber({ nullable: true })
   MinValue?: number;
 
-  @OptionalNumber()
+  @OptionalNumber({ nullable: true })
   MaxValue?: number;
 
-  @OptionalInt(0, { maximum: 15, description: 'Most decimals a value may have (any when absent)' })
+  @OptionalInt(0, {
+    nullable: true,
+    maximum: 15,
+    description: 'Most decimals a value may have (any when absent)',
+  })
   DecimalPlaces?: number;
 
-  @OptionalNumber({ description: 'Must itself pass the field checks' })
+  @OptionalNumber({ nullable: true, description: 'Must itself pass the field checks' })
   DefaultValue?: number;
 
-  @OptionalText(4000, { description: 'Display mask for user interfaces (not enforced)' })
+  @OptionalText(4000, {
+    nullable: true,
+    description: 'Display mask for user interfaces (not enforced)',
+  })
   FieldMask?: string;
 }
 
 export class DateTimeCustomFieldDto extends CustomFieldBaseDto {
-  @OptionalText(64, { description: 'ISO 8601 date or date-time (no offset: UTC)' })
+  @OptionalText(64, { nullable: true, description: 'ISO 8601 date or date-time (no offset: UTC)' })
   MinDate?: string;
 
-  @OptionalText(64, { description: 'ISO 8601 date or date-time (no offset: UTC)' })
+  @OptionalText(64, { nullable: true, description: 'ISO 8601 date or date-time (no offset: UTC)' })
   MaxDate?: string;
 
-  @OptionalText(64, { description: 'ISO 8601; must lie within MinDate..MaxDate' })
+  @OptionalText(64, { nullable: true, description: 'ISO 8601; must lie within MinDate..MaxDate' })
   DefaultValue?: string;
 }
 
@@ -155,7 +174,9 @@ export class SelectListCustomFieldDto extends CustomFieldBaseDto {
   DisplayType: SelectListDisplayType;
 
   @ApiPropertyOptional({
-    enum: CHECKBOX_STATES,
+    type: String,
+    enum: [...CHECKBOX_STATES, null],
+    nullable: true,
     description: 'Initial state of the options in a user interface (stored, not enforced)',
   })
   @IsOptional()
@@ -194,27 +215,27 @@ export class CreateCustomFieldsDto {
 }
 
 export class CreateTextFieldsDto {
-  @RequiredNestedArray(() => TextCustomFieldDto)
+  @RequiredNestedArray(() => TextCustomFieldDto, { minItems: 1 })
   TextFields: TextCustomFieldDto[];
 }
 
 export class CreateNumericFieldsDto {
-  @RequiredNestedArray(() => NumericCustomFieldDto)
+  @RequiredNestedArray(() => NumericCustomFieldDto, { minItems: 1 })
   NumericFields: NumericCustomFieldDto[];
 }
 
 export class CreateDateTimeFieldsDto {
-  @RequiredNestedArray(() => DateTimeCustomFieldDto)
+  @RequiredNestedArray(() => DateTimeCustomFieldDto, { minItems: 1 })
   DateTimeFields: DateTimeCustomFieldDto[];
 }
 
 export class CreateSelectListFieldsDto {
-  @RequiredNestedArray(() => SelectListCustomFieldDto)
+  @RequiredNestedArray(() => SelectListCustomFieldDto, { minItems: 1 })
   SelectListFields: SelectListCustomFieldDto[];
 }
 
 export class UpdateRuleDto {
-  @ApiProperty({ type: 'integer', example: 1 })
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   Id: number;
 
   @ApiProperty({ example: 'Always' })

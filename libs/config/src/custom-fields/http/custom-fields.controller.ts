@@ -9,7 +9,12 @@ import {
   ConfigRead,
 } from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
-import { type CheckedPatchOperation, NotFoundError, PatchOperationsPipe } from '@app/shared';
+import {
+  type CheckedPatchOperation,
+  linkTo,
+  NotFoundError,
+  PatchOperationsPipe,
+} from '@app/shared';
 import { EntryIdParam, type ListQuery, ListQueryParam } from '../../common/entry-request';
 import { CreateCustomFieldsCommand } from '../commands/create-custom-fields/create-custom-fields.command';
 import { UpdateCustomFieldCommand } from '../commands/update-custom-field/update-custom-field.command';
@@ -56,6 +61,15 @@ const CreateOfType = (type: CustomFieldType): MethodDecorator =>
     summary: `Create ${type} custom fields`,
     description: `${CREATE} ${FIELDS}`,
     created: CustomFieldListDto,
+    links: {
+      GetCustomField: linkTo('CustomFieldsController_list', {
+        Id: `$response.body#/${LIST_KEY[type]}/0/Id`,
+      }),
+      UpdateCustomField: linkTo('CustomFieldsController_update[1]', {
+        fieldType: type,
+        Id: `$response.body#/${LIST_KEY[type]}/0/Id`,
+      }),
+    },
   });
 
 @ConfigController(':clientId', {

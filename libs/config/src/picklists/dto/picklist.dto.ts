@@ -34,7 +34,7 @@ export class PicklistOptionDto {
   })
   LocalizedNames: LocalizedFieldDto[];
 
-  @OptionalInt(0, { description: 'Order in a user interface' })
+  @OptionalInt(0, { nullable: true, description: 'Order in a user interface; null when absent' })
   DisplayOrder?: number;
 
   @OptionalBoolean({ description: 'Default true; an inactive option is refused as a new value' })
@@ -43,7 +43,7 @@ export class PicklistOptionDto {
 
 /** A picklist: name-value pairs a SelectList custom field offers. */
 export class PicklistDto {
-  @ReadOnlyField({ type: 'integer', description: 'Set by the service' })
+  @ReadOnlyField({ type: 'integer', minimum: 1, description: 'Set by the service' })
   Id?: number;
 
   @ReadOnlyField({ type: () => EditedDto })
@@ -52,7 +52,7 @@ export class PicklistDto {
   @RequiredText(100, { description: 'Unique per client (case-insensitive)' })
   Name: string;
 
-  @OptionalText(256)
+  @OptionalText(256, { nullable: true, description: 'null when absent' })
   Description?: string;
 
   @OptionalBoolean({ description: 'Default true' })

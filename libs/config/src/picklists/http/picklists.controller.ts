@@ -1,6 +1,6 @@
 import { Body, Get, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { type CheckedPatchOperation, PatchOperationsPipe } from '@app/shared';
+import { type CheckedPatchOperation, linkTo, PatchOperationsPipe } from '@app/shared';
 import {
   ConfigController,
   ConfigCreate,
@@ -54,6 +54,12 @@ export class PicklistsController {
     summary: 'Create picklists',
     description: `${PICKLIST_FIELDS} All entries of the body are created, or none.`,
     created: PicklistListDto,
+    links: {
+      GetPicklist: linkTo('PicklistsController_list', { Id: '$response.body#/Picklists/0/Id' }),
+      UpdatePicklist: linkTo('PicklistsController_update[1]', {
+        Id: '$response.body#/Picklists/0/Id',
+      }),
+    },
   })
   create(@CurrentCaller() caller: Caller, @Body() body: PicklistListDto): Promise<PicklistListDto> {
     return this.commands.execute(

@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayNotEmpty, IsArray, IsInt, Max, Min, ValidateNested } from 'class-validator';
-import { OptionalBoolean, ReadOnlyField } from '@app/shared';
+import { ANY_JSON_VALUE, OptionalBoolean, ReadOnlyField } from '@app/shared';
 import { CustomPropertyDto } from './program.dto';
 
 export class CustomPropertyChangeDto extends CustomPropertyDto {
-  @ReadOnlyField({ description: 'Accepted (older clients send it) and ignored' })
+  @ReadOnlyField({ ...ANY_JSON_VALUE, description: 'Accepted (older clients send it) and ignored' })
   Link?: unknown;
 
   @OptionalBoolean({
@@ -17,13 +17,19 @@ export class CustomPropertyChangeDto extends CustomPropertyDto {
 
 /** Custom properties to set on one entry (program, filter or program group) by id. */
 export class CustomPropertiesChangeDto {
-  @ApiProperty({ type: 'integer', format: 'int32', description: 'Id of the entry' })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 2147483647,
+    description: 'Id of the entry',
+  })
   @IsInt()
   @Min(1)
   @Max(2147483647)
   ID: number;
 
-  @ApiProperty({ type: () => CustomPropertyChangeDto, isArray: true })
+  @ApiProperty({ type: () => CustomPropertyChangeDto, isArray: true, minItems: 1 })
   @IsArray()
   @ArrayNotEmpty()
   @ValidateNested({ each: true })

@@ -29,7 +29,11 @@ export function OptionalInt(min: number, options: ApiPropertyOptions = {}) {
 /** An optional list of int32 ids (1 and up). */
 export function OptionalIdList(options: ApiPropertyOptions = {}) {
   return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', isArray: true, ...options } as ApiPropertyOptions),
+    ApiPropertyOptional({
+      type: 'array',
+      items: { type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX },
+      ...options,
+    } as ApiPropertyOptions),
     IsOptional(),
     IsArray(),
     IsInt({ each: true }),
@@ -41,6 +45,7 @@ export function OptionalIdList(options: ApiPropertyOptions = {}) {
 /** The required, non-empty list of a wrapper body (`{ "Programs": [...] }`). */
 export function RequiredList(type: () => ClassType<unknown>, options: ApiPropertyOptions = {}) {
   return applyDecorators(
+    // No minItems: GET answers the same wrapper, with an empty list when there is nothing.
     ApiProperty({ type: () => type(), isArray: true, ...options } as ApiPropertyOptions),
     IsArray(),
     ArrayNotEmpty(),

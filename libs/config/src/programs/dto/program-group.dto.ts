@@ -4,7 +4,7 @@ import { OptionalIdList, RequiredList, RequiredText } from './program-fields';
 import { CustomPropertyDto, ProgramDto } from './program.dto';
 
 export class ProgramGroupDto {
-  @ReadOnlyField({ type: 'integer', format: 'int32', description: 'Program group id' })
+  @ReadOnlyField({ type: 'integer', minimum: 1, format: 'int32', description: 'Program group id' })
   Id?: number;
 
   @RequiredText(100, { description: 'Unique (case-insensitive) per client' })
@@ -39,7 +39,7 @@ export class ProgramGroupListDto {
 
 /** A program group as the IncludeMatching / IncludeAll retrievals answer it: a tree. */
 export class ProgramGroupTreeDto {
-  @ApiProperty({ type: 'integer', format: 'int32' })
+  @ApiProperty({ type: 'integer', minimum: 1, format: 'int32' })
   Id: number;
 
   @ApiProperty()

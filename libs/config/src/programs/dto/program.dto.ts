@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
-import { EditedDto, NestedArray, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
+import {
+  ANY_JSON_VALUE,
+  EditedDto,
+  NestedArray,
+  OptionalBoolean,
+  OptionalText,
+  ReadOnlyField,
+} from '@app/shared';
 import { LOCALE_PATTERN, LocaleCode } from '../../common/localized-field.dto';
 import { CHANNEL_INPUTS, PROGRAM_TYPE_INPUTS } from '../domain/program-vocabulary';
 import { OneOfText, OptionalInt, RequiredList, RequiredText } from './program-fields';
@@ -91,7 +98,7 @@ export class RequiredPreferenceConsentDto {
   @OptionalInt(0, { description: 'Orders the consents in a user interface' })
   DisplayOrder?: number;
 
-  @ReadOnlyField({ description: 'Accepted (older clients send it) and ignored' })
+  @ReadOnlyField({ ...ANY_JSON_VALUE, description: 'Accepted (older clients send it) and ignored' })
   ConsentTypeLink?: unknown;
 }
 
@@ -99,16 +106,17 @@ export class RequiredPreferenceConsentDto {
 export class FilterDto {
   @ReadOnlyField({
     type: 'integer',
+    minimum: 1,
     format: 'int32',
     description:
       'Filter id, unique per client. Profile preferences name it as the string FilterId ("7").',
   })
   ID?: number;
 
-  @ReadOnlyField({ type: 'integer', format: 'int32', description: 'Id of the program' })
+  @ReadOnlyField({ type: 'integer', minimum: 1, format: 'int32', description: 'Id of the program' })
   ProgramID?: number;
 
-  @ReadOnlyField({ description: 'Accepted (older clients send it) and ignored' })
+  @ReadOnlyField({ ...ANY_JSON_VALUE, description: 'Accepted (older clients send it) and ignored' })
   Link?: unknown;
 
   @RequiredText(100, { description: 'Unique (case-insensitive) within the program' })
@@ -123,7 +131,7 @@ export class FilterDto {
   })
   ChannelID: string;
 
-  @ApiPropertyOptional({ example: 'en-us' })
+  @ApiPropertyOptional({ example: 'en-us', pattern: LOCALE_PATTERN.source })
   @IsOptional()
   @IsString()
   @Matches(LOCALE_PATTERN, { message: LOCALE_MESSAGE })
@@ -172,6 +180,7 @@ export class FilterDto {
 export class ProgramDto {
   @ReadOnlyField({
     type: 'integer',
+    minimum: 1,
     format: 'int32',
     description: 'Program id. Profile preferences name it as the string ProgramId ("3").',
   })

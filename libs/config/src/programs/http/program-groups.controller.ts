@@ -8,6 +8,7 @@ import {
   ConfigRead,
 } from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
+import { linkTo } from '@app/shared';
 import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
 import { CreateProgramGroupsCommand } from '../commands/create-program-groups/create-program-groups.command';
 import { UpdateProgramGroupCommand } from '../commands/update-program-group/update-program-group.command';
@@ -77,6 +78,14 @@ export class ProgramGroupsController {
       'All or nothing. Names are unique per client (case-insensitive; taken or repeated: 409). ProgramIds and ProgramGroupIds must name existing programs and groups (400), each once.',
     created: ProgramGroupListDto,
     conflict: 'A name exists or repeats',
+    links: {
+      GetProgramGroup: linkTo('ProgramGroupsController_list', {
+        Id: '$response.body#/ProgramGroups/0/Id',
+      }),
+      UpdateProgramGroup: linkTo('ProgramGroupsController_update', {
+        programGroupId: '$response.body#/ProgramGroups/0/Id',
+      }),
+    },
   })
   create(
     @CurrentCaller() caller: Caller,

@@ -1,6 +1,7 @@
 import { Body, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiParam, ApiQuery } from '@nestjs/swagger';
+import { linkTo } from '@app/shared';
 import {
   ConfigController,
   ConfigCreate,
@@ -10,6 +11,7 @@ import {
 } from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
 import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
+import { LOCALE_QUERY_SCHEMA } from '../../common/localized-field.dto';
 import { CreateFiltersCommand } from '../commands/create-filters/create-filters.command';
 import { CreateProgramsCommand } from '../commands/create-programs/create-programs.command';
 import { UpdateProgramCommand } from '../commands/update-program/update-program.command';
@@ -22,6 +24,9 @@ import { ApiCriteriaQuery, RawBody, RawQuery } from './request-params';
 
 const CRITERIA_EXAMPLE = '?Jurisdiction=EU&LifeCycleStage';
 const PROGRAM_ID = { name: 'programId', description: 'Program id' };
+/** The ids of the first entry of an answer (OpenAPI links). */
+const FIRST_PROGRAM_ID = '$response.body#/Programs/0/Id';
+const FIRST_FILTER_ID = '$response.body#/Filters/0/ID';
 
 @ConfigController(':clientId/Programs', { tag: 'Configuration: programs' })
 export class ProgramsController {
@@ -38,8 +43,13 @@ export class ProgramsController {
     notFound: 'Unknown Id, or no text tags for the locale',
     locale: false,
   })
-  @ApiQuery({ name: 'localeId', required: false, example: 'en-us' })
-  @ApiQuery({ name: 'locale', required: false, description: 'Alias of localeId' })
+  @ApiQuery({ name: 'localeId', required: false, schema: LOCALE_QUERY_SCHEMA })
+  @ApiQuery({
+    name: 'locale',
+    required: false,
+    description: 'Alias of localeId',
+    schema: LOCALE_QUERY_SCHEMA,
+  })
   list(
     @CurrentCaller() caller: Caller,
     @Query('Id') id?: string,
@@ -93,7 +103,7 @@ export class ProgramsController {
     notFound: 'No text tags for the locale',
   })
   @ApiParam({ name: 'programTypeId', enum: PROGRAM_TYPE_INPUTS })
-  @ApiQuery({ name: 'locale', required: false, example: 'en-us' })
+  @ApiQuery({ name: 'locale', required: false, schema: LOCALE_QUERY_SCHEMA })
   byType(
     @CurrentCaller() caller: Caller,
     @Param('programTypeId') programType: string,
@@ -113,6 +123,11 @@ export class ProgramsController {
     description: `All or nothing. Program names are unique per client and filter names per program (case-insensitive): a name taken or repeated in the body answers 409. A RequiredPreferenceConsents TypeName must name an active consent type (400). ${IDS_AS_STRINGS}`,
     created: ProgramListDto,
     conflict: 'A program or filter name exists or repeats',
+    links: {
+      GetProgram: linkTo('ProgramsController_list', { Id: FIRST_PROGRAM_ID }),
+      UpdateProgram: linkTo('ProgramsController_update', { programId: FIRST_PROGRAM_ID }),
+      AddFilters: linkTo('ProgramsController_addFilters', { programId: FIRST_PROGRAM_ID }),
+    },
   })
   create(@CurrentCaller() caller: Caller, @Body() body: ProgramListDto): Promise<ProgramListDto> {
     return this.commands.execute(
@@ -146,6 +161,12 @@ export class ProgramsController {
     id: PROGRAM_ID,
     created: FilterListDto,
     conflict: 'A filter name exists in the program or repeats',
+    links: {
+      UpdateFilter: linkTo('FiltersController_update', { filterId: FIRST_FILTER_ID }),
+      ReplaceRequiredConsents: linkTo('FiltersController_replaceRequiredConsents', {
+        filterId: FIRST_FILTER_ID,
+      }),
+    },
     notFound: 'Unknown program',
   })
   addFilters(

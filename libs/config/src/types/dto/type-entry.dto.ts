@@ -23,6 +23,7 @@ export const ENTRIES_PER_BODY_MAX = 100;
 export class TypeEntryDto {
   @ReadOnlyField({
     type: 'integer',
+    minimum: 1,
     format: 'int32',
     description: 'Assigned by the service (1, 2, ... per client and kind); ignored on input',
   })
@@ -31,6 +32,7 @@ export class TypeEntryDto {
   @ApiProperty({
     minLength: 1,
     maxLength: TYPE_NAME_MAX,
+    pattern: '\\S',
     example: 'Home',
     description:
       'Unique per client and kind, compared case-insensitively (surrounding spaces are trimmed)',
@@ -44,9 +46,10 @@ export class TypeEntryDto {
   @ApiProperty({
     type: () => LocalizedFieldDto,
     isArray: true,
-    minItems: 1,
+    // No minItems: a GET with locale answers an empty list for an entry without that locale.
     maxItems: LOCALIZED_FIELDS_MAX,
-    description: 'Name and Description per locale; at least one, each locale at most once',
+    description:
+      'Name and Description per locale; at least one in a request, each locale at most once',
   })
   @IsArray()
   @ArrayMinSize(1)
@@ -84,11 +87,11 @@ export function typeListDtoOf(kind: TypeKind): ClassType<TypeListDto> {
   if (known) return known;
   class TypeList {}
   const decorators: PropertyDecorator[] = [
+    // No minItems nor maxItems: GET answers the same wrapper with every entry (maybe none).
     ApiProperty({
       type: () => TypeEntryDto,
       isArray: true,
-      minItems: 1,
-      maxItems: ENTRIES_PER_BODY_MAX,
+      description: `1 to ${ENTRIES_PER_BODY_MAX} entries in a request`,
     }),
     IsArray(),
     ArrayMinSize(1),

@@ -1,6 +1,6 @@
 import { Body, Get, Patch, Post, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { type CheckedPatchOperation, PatchOperationsPipe } from '@app/shared';
+import { type CheckedPatchOperation, linkTo, PatchOperationsPipe } from '@app/shared';
 import { type Caller, CurrentCaller } from '@app/auth';
 import {
   ConfigController,
@@ -77,6 +77,14 @@ function createTypesController(kind: TypeKind): Type<unknown> {
       created: ListDto,
       conflict: 'A TypeName exists already or repeats in the body',
       notFound: 'Unknown client',
+      links: {
+        [`Get${singular}`]: linkTo(`${kind}Controller_list`, {
+          Id: `$response.body#/${kind}/0/TypeId`,
+        }),
+        [`Update${singular}`]: linkTo(`${kind}Controller_patch[0]`, {
+          typeId: `$response.body#/${kind}/0/TypeId`,
+        }),
+      },
     })
     create(
       @CurrentCaller() caller: Caller,

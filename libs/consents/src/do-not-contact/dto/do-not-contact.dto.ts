@@ -17,7 +17,7 @@ import { DNC_LIST_TYPES, type DncListType } from '../domain/dnc-list.schema';
 export const MAX_ENTRIES_PER_REQUEST = 1000;
 
 export class CreateDncListDto {
-  @ApiProperty({ maxLength: 100 })
+  @ApiProperty({ minLength: 1, maxLength: 100 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -35,7 +35,7 @@ export class CreateDncListDto {
 }
 
 export class DncListDto {
-  @ApiProperty() ListId: number;
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1 }) ListId: number;
   @ApiProperty() Name: string;
   @ApiPropertyOptional() Description?: string;
   @ApiProperty({ enum: DNC_LIST_TYPES }) ListType: DncListType;
@@ -49,6 +49,7 @@ export class DncListsDto {
 
 export class DncEntryInputDto {
   @ApiProperty({
+    minLength: 1,
     description: 'An email address or a phone number (punctuation allowed), as the list type says',
     maxLength: 254,
   })
@@ -64,7 +65,7 @@ export class DncEntryInputDto {
 }
 
 export class AddDncEntriesDto {
-  @ApiProperty({ type: [DncEntryInputDto], maxItems: MAX_ENTRIES_PER_REQUEST })
+  @ApiProperty({ type: [DncEntryInputDto], minItems: 1, maxItems: MAX_ENTRIES_PER_REQUEST })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_ENTRIES_PER_REQUEST)

@@ -7,11 +7,12 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
-import { LocationHeader, PositiveIntParam } from '@app/shared';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiIntParam, INT32_MAX, linkTo, LocationHeader, PositiveIntParam } from '@app/shared';
 import { AddDncEntriesCommand } from '../commands/add-dnc-entries/add-dnc-entries.command';
 import { CreateDncListCommand } from '../commands/create-dnc-list/create-dnc-list.command';
 import { RemoveDncEntryCommand } from '../commands/remove-dnc-entry/remove-dnc-entry.command';
@@ -26,10 +27,14 @@ import {
 import { GetDncEntriesQuery } from '../queries/get-dnc-entries/get-dnc-entries.query';
 import { GetDncListsQuery } from '../queries/get-dnc-lists/get-dnc-lists.query';
 
+/** The `{listId}` of a list's routes (PositiveIntParam). */
+const ApiListIdParam = () => ApiIntParam('listId', `The list's ListId (1 to ${INT32_MAX})`);
+
 const PROPAGATION =
   "The change reaches the profiles through the worker's do-not-contact job (a queued write per affected profile); the entry's Propagation says when it has.";
 
 @ApiTags('Do-not-contact lists')
+@ApiClientIdParam()
 @ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
 @ApiNotFoundResponse({ description: 'Unknown client or list' })
 @Controller(':clientId/DoNotContactLists')
@@ -46,15 +51,29 @@ export class DoNotContactController {
     location: `DoNotContactLists/${(list as DncListDto).ListId}/Entries`,
   }))
   @ApiAuth('preferences', 'write')
-  @ApiOperation({ summary: 'Create a do-not-contact list of email addresses or phone numbers' })
-  @ApiCreatedResponse({ type: DncListDto })
+  @ApiOperation({
+    summary: 'Create a do-not-contact list of email addresses or phone numbers',
+    description:
+      'Answers 201 with the list (its ListId names it in the entry routes); Location: its entries.',
+  })
+  @ApiCreatedResponse({
+    type: DncListDto,
+    description: 'Created; Location: its entries',
+    links: {
+      GetEntries: linkTo('DoNotContactController_entries', { listId: '$response.body#/ListId' }),
+      AddEntries: linkTo('DoNotContactController_add', { listId: '$response.body#/ListId' }),
+    },
+  })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateDncListDto): Promise<DncListDto> {
     return this.commands.execute(new CreateDncListCommand(caller.clientId, caller.userId, body));
   }
 
   @Get()
   @ApiAuth('preferences', 'read')
-  @ApiOperation({ summary: 'The do-not-contact lists of the account' })
+  @ApiOperation({
+    summary: 'The do-not-contact lists of the account',
+    description: 'Every list of the account with its ListId, kind and name.',
+  })
   @ApiOkResponse({ type: DncListsDto })
   lists(@CurrentCaller() caller: Caller): Promise<DncListsDto> {
     return this.queries.execute(new GetDncListsQuery(caller.clientId));
@@ -66,8 +85,19 @@ export class DoNotContactController {
     summary: "A page of a list's entries, in value order",
     description: 'Removed entries are shown with Status Removed until the value is listed again.',
   })
-  @ApiQuery({ name: 'after', required: false, description: 'The Next of the previous page' })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 1000, default 100' })
+  @ApiListIdParam()
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    description: 'The Next of the previous page',
+    schema: { type: 'string' },
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: 'Entries per page, 1 to 1000 (default 100)',
+    schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+  })
   @ApiOkResponse({ type: DncEntriesDto })
   entries(
     @CurrentCaller() caller: Caller,
@@ -87,6 +117,7 @@ export class DoNotContactController {
     summary: 'Put values on a list',
     description: `Every value must be of the list's kind (one bad value refuses the request; the Message names it). A value already listed is left as it is. Affected contact elements get a preference of the account's Do Not Contact program for their channel, and consents tied to the element's other preferences are revoked. ${PROPAGATION}`,
   })
+  @ApiListIdParam()
   @ApiOkResponse({ type: AddDncEntriesResultDto })
   add(
     @CurrentCaller() caller: Caller,
@@ -104,6 +135,12 @@ export class DoNotContactController {
   @ApiOperation({
     summary: 'Take a value off a list',
     description: `The do-not-contact preferences its listing caused are archived. ${PROPAGATION}`,
+  })
+  @ApiListIdParam()
+  @ApiParam({
+    name: 'value',
+    description: 'The email address or phone number, as listed (URL-encoded)',
+    schema: { type: 'string', minLength: 1 },
   })
   @ApiNoContentResponse({ description: 'Removed from the list' })
   async remove(

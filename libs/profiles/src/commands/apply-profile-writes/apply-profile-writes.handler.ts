@@ -1,7 +1,14 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ConflictError, CRASH_POINTS, CrashPoints, JobQueue, LeaseService } from '@app/shared';
+import {
+  ConflictError,
+  CRASH_POINTS,
+  CrashPoints,
+  JobQueue,
+  LeaseService,
+  Metrics,
+} from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import { ProfileRules } from '../../domain/profile-rules';
@@ -81,6 +88,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly queue: JobQueue,
     private readonly starts: WriteStarts,
     private readonly crashPoints: CrashPoints,
+    private readonly metrics: Metrics,
   ) {}
 
   async execute({
@@ -247,6 +255,8 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     } catch (error) {
       return this.countFailure(hold, profile, write, error);
     }
+    if (failure) this.metrics.writeFailed(write.kind);
+    else this.metrics.writeApplied(write.kind);
     await this.afterApply(profile, next!, write);
     return next!;
   }
@@ -370,6 +380,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       );
       await this.writes.markFailed(write._id, reason);
       await this.save(hold, profile, this.skipped(profile, write, reason));
+      this.metrics.writeFailed(write.kind);
     }
     throw error;
   }
