@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
 import { ConfigurationApiModule } from '@app/config';
@@ -8,9 +7,7 @@ import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import {
   DatabaseModule,
-  IdempotencyInterceptor,
   ObservabilityModule,
-  RateLimitInterceptor,
   QueueModule,
   RedisModule,
   Settings,
@@ -38,12 +35,6 @@ export class ApiModule {
         ProfilesApiModule,
         PreferencesApiModule,
         ConsentsApiModule,
-      ],
-      // After authentication, in this order: the client's rate limit (a refused request
-      // uses no idempotency key), then Idempotency-Key on writes.
-      providers: [
-        { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
     };
   }

@@ -9,6 +9,8 @@ import {
   createNestLogger,
   createRootLogger,
   enforceRequestDeadlines,
+  installEntityTags,
+  installIdempotencyHook,
   installRequestLogging,
   OBSERVABILITY_PATHS,
   serializeReply,
@@ -92,6 +94,10 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   enforceRequestDeadlines(fastify, settings);
   // JSON.stringify, except for bodies whose text a handler already knows (withKnownJson).
   fastify.setReplySerializer(serializeReply);
+  // On the bytes sent: ETag and 304 of `@EntityTagged` GETs; the answer an Idempotency-Key
+  // claimed (`@ApiAuth`'s guards) is kept.
+  installEntityTags(fastify);
+  installIdempotencyHook(fastify);
   if (settings.requireHttps) {
     // With TRUST_PROXY, request.protocol follows X-Forwarded-Proto; otherwise the socket.
     fastify.addHook('onRequest', async (request, reply) => {

@@ -1,4 +1,5 @@
 import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
+import { IdempotencyGuard, RateLimitGuard } from '@app/shared';
 import {
   ApiBearerAuth,
   ApiForbiddenResponse,
@@ -14,6 +15,8 @@ import { ApiAuthGuard, REQUIRED_PERMISSION, type RequiredPermission } from './ap
  * Protects an operation (or every operation of a controller): the caller authenticates
  * with a Bearer token or a CUSTOMAUTH3 signature, must belong to the `{clientId}` of
  * the path, and its user group must grant `access` on `area` ('write' implies 'read').
+ * Then, as guards in this order, the client's rate limit and the Idempotency-Key of a write
+ * (a refused request uses no key).
  */
 export function ApiAuth(
   area: PermissionArea,
@@ -22,7 +25,7 @@ export function ApiAuth(
   const required: RequiredPermission = { area, access };
   return applyDecorators(
     SetMetadata(REQUIRED_PERMISSION, required),
-    UseGuards(ApiAuthGuard),
+    UseGuards(ApiAuthGuard, RateLimitGuard, IdempotencyGuard),
     ApiBearerAuth(),
     ApiSecurity('CUSTOMAUTH3'),
     ApiUnauthorizedResponse({

@@ -1,19 +1,15 @@
 import {
   applyDecorators,
-  type CallHandler,
+  type CanActivate,
   type ExecutionContext,
   HttpStatus,
   Injectable,
-  type NestInterceptor,
-  UseInterceptors,
+  UseGuards,
 } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiNotModifiedResponse, ApiPreconditionFailedResponse } from '@nestjs/swagger';
-import { createHash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
-import { from, map, mergeMap, type Observable } from 'rxjs';
 import type { CallerRequest } from '@app/auth';
-import { ApiError, serializeReply } from '@app/shared';
+import { ApiError, EntityTagged, entityTagOf, listsEntityTag, serializeReply } from '@app/shared';
 import { viewOf } from '../domain/profile-view';
 import type { ProfileDto } from '../dto/profile.dto';
 import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
@@ -27,79 +23,43 @@ import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
 
 /** The entity tag of a GET profile answer (a strong tag: byte-for-byte the same JSON). */
 export function profileEtag(answer: ProfileDto): string {
-  return `"${createHash('sha256').update(serializeReply(answer)).digest('base64url').slice(0, 27)}"`;
-}
-
-/** Whether an If-None-Match / If-Match header lists the tag (`*` matches any). */
-function lists(header: string, etag: string): boolean {
-  return header
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
-}
-
-function requestOf(context: ExecutionContext): CallerRequest {
-  return context.switchToHttp().getRequest<CallerRequest>();
-}
-
-/** GET profile: `ETag`, and 304 (no body) when If-None-Match lists it. */
-@Injectable()
-class ProfileEtagInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = requestOf(context);
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return next.handle().pipe(
-      map((answer: ProfileDto) => {
-        const etag = profileEtag(answer);
-        void reply.header('ETag', etag);
-        const ifNoneMatch = request.headers['if-none-match'];
-        if (ifNoneMatch !== undefined && lists(ifNoneMatch, etag)) {
-          throw new ApiError(HttpStatus.NOT_MODIFIED, 'Not modified', { ETag: etag }, true);
-        }
-        return answer;
-      }),
-    );
-  }
+  return entityTagOf(serializeReply(answer));
 }
 
 /**
  * A write to a profile with If-Match: runs only when the profile's current tag is listed;
- * else 412 and nothing is queued. (Without If-Match, writes are unconditional.)
+ * else 412 and nothing is queued. (Without If-Match, writes are unconditional.) A guard
+ * after `@ApiAuth`'s: the caller is known.
  */
 @Injectable()
-class ProfileIfMatchInterceptor implements NestInterceptor {
+class ProfileIfMatchGuard implements CanActivate {
   constructor(private readonly queries: QueryBus) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = requestOf(context);
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<CallerRequest>();
     const ifMatch = request.headers['if-match'];
     const profileId = Number((request.params as { profileId?: string }).profileId);
-    if (ifMatch === undefined || !request.caller || !Number.isInteger(profileId)) {
-      return next.handle();
-    }
+    if (ifMatch === undefined || !request.caller || !Number.isInteger(profileId)) return true;
     const caller = request.caller;
-    return from(
-      this.queries.execute(new GetProfileQuery(caller.clientId, profileId, viewOf(caller))),
-    ).pipe(
-      mergeMap((current) => {
-        const etag = profileEtag(current);
-        if (!lists(ifMatch, etag)) {
-          throw new ApiError(
-            HttpStatus.PRECONDITION_FAILED,
-            `Profile ${profileId} has changed: its ETag is ${etag}, not one of If-Match ${ifMatch}; read it again`,
-            { ETag: etag },
-          );
-        }
-        return next.handle();
-      }),
+    const current = await this.queries.execute(
+      new GetProfileQuery(caller.clientId, profileId, viewOf(caller)),
     );
+    const etag = profileEtag(current);
+    if (!listsEntityTag(ifMatch, etag)) {
+      throw new ApiError(
+        HttpStatus.PRECONDITION_FAILED,
+        `Profile ${profileId} has changed: its ETag is ${etag}, not one of If-Match ${ifMatch}; read it again`,
+        { ETag: etag },
+      );
+    }
+    return true;
   }
 }
 
-/** GET of one profile: ETag and If-None-Match. */
+/** GET of one profile: ETag and If-None-Match (the api's entity-tag hook). */
 export const ProfileEtag = (): MethodDecorator =>
   applyDecorators(
-    UseInterceptors(ProfileEtagInterceptor),
+    EntityTagged(),
     ApiHeader({
       name: 'If-None-Match',
       required: false,
@@ -109,10 +69,13 @@ export const ProfileEtag = (): MethodDecorator =>
     ApiNotModifiedResponse({ description: 'The profile still has an ETag If-None-Match lists' }),
   );
 
-/** A write to one profile: If-Match. */
+/**
+ * A write to one profile: If-Match. Place it above the route's `@ApiAuth` (or
+ * `@QueuedProfileWrite`): decorators apply bottom-up, so its guard runs after authentication.
+ */
 export const ProfileIfMatch = (): MethodDecorator =>
   applyDecorators(
-    UseInterceptors(ProfileIfMatchInterceptor),
+    UseGuards(ProfileIfMatchGuard),
     ApiHeader({
       name: 'If-Match',
       required: false,

@@ -18,3 +18,17 @@ export class ApiError extends HttpException {
     super(message, status);
   }
 }
+
+/**
+ * An answer given before, repeated as it was sent (an Idempotency-Key replay): the filter
+ * sends its status, headers and JSON text unchanged ('' for an answer without a body).
+ */
+export class RecordedAnswer extends HttpException {
+  constructor(
+    status: number,
+    readonly json: string,
+    readonly headers: Record<string, string>,
+  ) {
+    super('Recorded answer', status);
+  }
+}

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { recordDependencyError } from '../observability/process-metrics';
-import { ApiError } from './api-error';
+import { ApiError, RecordedAnswer } from './api-error';
 import { DOMAIN_ERROR_STATUS, DomainError } from './domain-errors';
 
 /**
@@ -28,6 +28,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
         reply.send();
       } else {
         reply.send({ Message: exception.message, ...exception.extra });
+      }
+      return;
+    }
+
+    if (exception instanceof RecordedAnswer) {
+      reply.status(exception.getStatus()).headers(exception.headers);
+      if (exception.json === '') {
+        reply.send();
+      } else {
+        reply.type('application/json; charset=utf-8').send(exception.json);
       }
       return;
     }

@@ -1,10 +1,4 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  HttpStatus,
-  Injectable,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   RateLimiterMemory,
@@ -12,7 +6,6 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { from, mergeMap, type Observable } from 'rxjs';
 import { ApiError } from '../errors/api-error';
 import { RedisService } from '../redis/redis.service';
 import { Settings } from '../settings/settings';
@@ -28,10 +21,13 @@ const WINDOW_SECONDS = 1;
  * process shares them (an in-process limiter stands in while Redis is unreachable). Every
  * limited answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`
  * (seconds) and `RateLimit-Policy`; past the limit: 429 with `Retry-After`, nothing done.
- * Runs after authentication: only a client's own routes are limited, by its client id.
+ *
+ * A guard placed after the authentication guard by `@ApiAuth` (only a client's own routes
+ * are limited, by its client id), not a Nest interceptor: an interceptor costs every
+ * request an AsyncResource binding, a guard a function call.
  */
 @Injectable()
-export class RateLimitInterceptor implements NestInterceptor {
+export class RateLimitGuard implements CanActivate {
   private readonly limiters: Partial<
     Record<RouteClass, { limit: number; limiter: RateLimiterAbstract }>
   > = {};
@@ -57,35 +53,31 @@ export class RateLimitInterceptor implements NestInterceptor {
     }
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const clientId = (request.params as { clientId?: string } | undefined)?.clientId;
     const routeClass: RouteClass =
       request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
     const limited = this.limiters[routeClass];
-    if (clientId === undefined || !limited) return next.handle();
-    const reply = http.getResponse<FastifyReply>();
-    return from(this.consume(limited.limiter, clientId)).pipe(
-      mergeMap((state) => {
-        const resetSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-        const headers = {
-          'RateLimit-Limit': String(limited.limit),
-          'RateLimit-Remaining': String(Math.max(0, state.remainingPoints)),
-          'RateLimit-Reset': String(resetSeconds),
-          'RateLimit-Policy': `${limited.limit};w=${WINDOW_SECONDS}`,
-        };
-        if (state.consumedPoints > limited.limit) {
-          throw new ApiError(
-            HttpStatus.TOO_MANY_REQUESTS,
-            `Too many ${routeClass === 'read' ? 'reads' : 'writes'} for client ${clientId}: at most ${limited.limit} per second; retry after ${resetSeconds} s`,
-            { ...headers, 'Retry-After': String(resetSeconds) },
-          );
-        }
-        void reply.headers(headers);
-        return next.handle();
-      }),
-    );
+    if (clientId === undefined || !limited) return true;
+    const state = await this.consume(limited.limiter, clientId);
+    const resetSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    const headers = {
+      'RateLimit-Limit': String(limited.limit),
+      'RateLimit-Remaining': String(Math.max(0, state.remainingPoints)),
+      'RateLimit-Reset': String(resetSeconds),
+      'RateLimit-Policy': `${limited.limit};w=${WINDOW_SECONDS}`,
+    };
+    if (state.consumedPoints > limited.limit) {
+      throw new ApiError(
+        HttpStatus.TOO_MANY_REQUESTS,
+        `Too many ${routeClass === 'read' ? 'reads' : 'writes'} for client ${clientId}: at most ${limited.limit} per second; retry after ${resetSeconds} s`,
+        { ...headers, 'Retry-After': String(resetSeconds) },
+      );
+    }
+    void http.getResponse<FastifyReply>().headers(headers);
+    return true;
   }
 
   /** Counts the request; the limiter's state whether or not it was over the limit. */

@@ -1,14 +1,7 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  HttpStatus,
-  Injectable,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { catchError, from, mergeMap, type Observable, of, throwError } from 'rxjs';
-import { ApiError } from '../errors/api-error';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, RecordedAnswer } from '../errors/api-error';
 import { RedisService } from '../redis/redis.service';
 import { Settings } from '../settings/settings';
 
@@ -22,9 +15,16 @@ interface StoredAnswer {
   /** Hash of the method, route, path and body the key was first used with. */
   request: string;
   state: 'running' | 'done';
-  body?: unknown;
+  status?: number;
+  /** The answer's JSON text, as it was sent ('' when it had no body). */
+  json?: string;
   headers?: Partial<Record<(typeof REPLAYED_HEADERS)[number], string>>;
 }
+
+/** Set on a request whose key this process claimed: keeps or releases it once answered. */
+const SETTLE = Symbol('idempotency-settle');
+type SettleAnswer = (reply: FastifyReply, payload: unknown) => Promise<void>;
+type ClaimingRequest = FastifyRequest & { [SETTLE]?: SettleAnswer };
 
 /** JSON with object keys sorted: the same body sent with its keys reordered is the same. */
 function canonical(value: unknown): string {
@@ -40,28 +40,30 @@ function canonical(value: unknown): string {
 
 /**
  * `Idempotency-Key` on writes (POST, PUT, PATCH, DELETE of a client's routes): the first
- * request with a key runs and its successful answer (body, `Location`, `Link`) is kept for
- * IDEMPOTENCY_TTL_SECONDS under the client and the key; a replay with the same key, route
- * and body gets that answer again without a second effect; the same key with another
- * request is 422; a replay while the first still runs is 409. An answer that is an error
- * is not kept (the request may be retried with its key). Keys live in Redis (like the
- * leases): if Redis loses them within the TTL, a replay runs again.
+ * request with a key runs and its successful answer (status, body, `Location`, `Link`) is
+ * kept for IDEMPOTENCY_TTL_SECONDS under the client and the key; a replay with the same
+ * key, route and body gets that answer again without a second effect; the same key with
+ * another request is 422; a replay while the first still runs is 409. An answer that is
+ * an error is not kept (the request may be retried with its key). Keys live in Redis (like
+ * the leases): if Redis loses them within the TTL, a replay runs again.
+ *
+ * A guard placed by `@ApiAuth` after authentication and the rate limit (a refused request
+ * uses no key) claims the key; the answer is kept by the api's onSend hook
+ * (`installIdempotencyHook`) from the bytes sent. Not an interceptor: reads pay nothing.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyGuard implements CanActivate {
   constructor(
     private readonly redis: RedisService,
     private readonly settings: Settings,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ClaimingRequest>();
     const header = request.headers['idempotency-key'];
     const clientId = (request.params as { clientId?: string } | undefined)?.clientId;
     if (header === undefined || !WRITE_METHODS.has(request.method) || clientId === undefined) {
-      return next.handle();
+      return true;
     }
     const key = Array.isArray(header) ? header.join(',') : header;
     if (!KEY_PATTERN.test(key)) {
@@ -77,19 +79,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .digest('base64url');
     const ttl = this.settings.idempotencyTtlSeconds;
 
-    return from(this.claim(redisKey, fingerprint, ttl)).pipe(
-      mergeMap((earlier) => {
-        if (earlier) return of(this.replay(earlier, fingerprint, key, reply));
-        return next.handle().pipe(
-          mergeMap((body: unknown) => from(this.keep(redisKey, fingerprint, ttl, body, reply))),
-          catchError((error: unknown) =>
-            from(this.redis.client.del(redisKey).catch(() => 0)).pipe(
-              mergeMap(() => throwError(() => error)),
-            ),
-          ),
-        );
-      }),
-    );
+    const earlier = await this.claim(redisKey, fingerprint, ttl);
+    if (earlier) throw this.replay(earlier, fingerprint, key);
+    request[SETTLE] = (reply, payload) => this.settle(redisKey, fingerprint, ttl, reply, payload);
+    return true;
   }
 
   /** Reserves the key for this request; the earlier answer when the key is taken. */
@@ -107,47 +100,66 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return JSON.parse(stored) as StoredAnswer;
   }
 
-  private replay(
-    earlier: StoredAnswer,
-    fingerprint: string,
-    key: string,
-    reply: FastifyReply,
-  ): unknown {
+  /** The error (or the recorded answer) a request with a taken key gets. */
+  private replay(earlier: StoredAnswer, fingerprint: string, key: string): Error {
     if (earlier.request !== fingerprint) {
-      throw new ApiError(
+      return new ApiError(
         HttpStatus.UNPROCESSABLE_ENTITY,
         `Idempotency-Key ${JSON.stringify(key)} was used with another request (method, path or body); use a new key for a new request`,
       );
     }
     if (earlier.state === 'running') {
-      throw new ApiError(
+      return new ApiError(
         HttpStatus.CONFLICT,
         `A request with Idempotency-Key ${JSON.stringify(key)} is still running; retry in a moment`,
         { 'Retry-After': '1' },
       );
     }
+    const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' };
     for (const [name, value] of Object.entries(earlier.headers ?? {})) {
-      if (value !== undefined) void reply.header(name, value);
+      if (value !== undefined) headers[name] = value;
     }
-    void reply.header('Idempotent-Replayed', 'true');
-    return earlier.body;
+    return new RecordedAnswer(earlier.status ?? HttpStatus.OK, earlier.json ?? '', headers);
   }
 
-  private async keep(
+  /** Once answered: a success is kept under the key, an error releases it. */
+  private async settle(
     redisKey: string,
     fingerprint: string,
     ttl: number,
-    body: unknown,
     reply: FastifyReply,
-  ): Promise<unknown> {
+    payload: unknown,
+  ): Promise<void> {
+    if (reply.statusCode >= 300) {
+      await this.redis.client.del(redisKey).catch(() => 0);
+      return;
+    }
     const headers: StoredAnswer['headers'] = {};
     for (const name of REPLAYED_HEADERS) {
       const value = reply.getHeader(name);
       if (typeof value === 'string') headers[name] = value;
     }
-    const done: StoredAnswer = { request: fingerprint, state: 'done', body, headers };
+    const done: StoredAnswer = {
+      request: fingerprint,
+      state: 'done',
+      status: reply.statusCode,
+      // An answer without a body (204) is kept as empty text.
+      json: typeof payload === 'string' ? payload : '',
+      headers,
+    };
     // The write is accepted whether or not its answer could be kept.
     await this.redis.client.set(redisKey, JSON.stringify(done), 'EX', ttl).catch(() => undefined);
-    return body;
   }
+}
+
+/** The api's hook that keeps (or releases) the key a request claimed, with what is sent. */
+export function installIdempotencyHook(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', async (request: ClaimingRequest, reply, payload) => {
+    const settle = request[SETTLE];
+    if (settle) {
+      request[SETTLE] = undefined;
+      await settle(reply, payload);
+    }
+    return payload;
+  });
 }

@@ -1,0 +1,43 @@
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+/** Route config flag of a GET whose 200 answers carry an `ETag` (see `EntityTagged`). */
+const ENTITY_TAGGED = 'entityTagged';
+
+/** The strong entity tag of a JSON answer: a hash of its bytes as sent. */
+export function entityTagOf(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+}
+
+/** Whether an If-None-Match / If-Match header lists the tag (`*` matches any). */
+export function listsEntityTag(header: string, etag: string): boolean {
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+/**
+ * A GET whose 200 answer carries `ETag` (the hash of the bytes sent) and answers 304 without
+ * a body when If-None-Match lists it. Done by the api's onSend hook (`installEntityTags`)
+ * on the serialized answer, so the body is neither serialized twice nor intercepted.
+ */
+export const EntityTagged = (): MethodDecorator => RouteConfig({ [ENTITY_TAGGED]: true });
+
+export function installEntityTags(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    const config = request.routeOptions.config as { [ENTITY_TAGGED]?: boolean } | undefined;
+    if (!config?.[ENTITY_TAGGED] || reply.statusCode !== 200 || typeof payload !== 'string') {
+      return done(null, payload);
+    }
+    const etag = entityTagOf(payload);
+    void reply.header('ETag', etag);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch === undefined || !listsEntityTag(ifNoneMatch, etag)) {
+      return done(null, payload);
+    }
+    void reply.code(304).removeHeader('content-type');
+    done(null, null);
+  });
+}
