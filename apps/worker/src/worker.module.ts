@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { AuthSettingsModule } from '@app/auth';
+import { ApiAuthSupportModule } from '@app/auth';
 import {
   CONSENT_JOBS,
   ConsentsWorkerModule,
@@ -29,8 +29,8 @@ export class WorkerModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
-        // The configuration areas the worker reads bring controllers whose guard reads these.
-        AuthSettingsModule,
+        // The configuration areas the worker reads bring controllers whose guards read these.
+        ApiAuthSupportModule,
         QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS]),
         // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
         ObservabilityModule.forWorker(),

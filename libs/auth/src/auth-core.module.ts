@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { mongooseFeatures } from '@app/shared';
-import { AuthSettingsModule } from './auth-settings';
+import { ApiAuthSupportModule } from './auth-settings';
 import { ClientRepository } from './repositories/client.repository';
 import { OAuthClientRepository } from './repositories/oauth-client.repository';
 import { RevokedTokenRepository } from './repositories/revoked-token.repository';
@@ -23,7 +23,7 @@ import { TokenThrottle } from './services/token-throttle.service';
  */
 @Module({
   imports: [
-    AuthSettingsModule,
+    ApiAuthSupportModule,
     mongooseFeatures(
       [ClientAccount, ClientAccountSchema],
       [UserAccount, UserAccountSchema],

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { type EnvReader, settingsProvider } from '@app/shared';
+import { ClientRateLimits, type EnvReader, settingsProvider } from '@app/shared';
 
 /** The auth module's settings (README, configuration table). */
 export class AuthSettings {
@@ -37,9 +37,13 @@ export class AuthSettings {
 }
 
 /**
- * Global: the auth settings wherever `@ApiAuth` guards a controller. The worker imports it
- * too: the configuration areas it reads bring their controllers (never served there).
+ * Global: what the guards of `@ApiAuth` read wherever it guards a controller: the auth
+ * settings and the process's one `ClientRateLimits`. The worker imports it too: the
+ * configuration areas it reads bring their controllers (never served there).
  */
 @Global()
-@Module({ providers: [settingsProvider(AuthSettings)], exports: [AuthSettings] })
-export class AuthSettingsModule {}
+@Module({
+  providers: [settingsProvider(AuthSettings), ClientRateLimits],
+  exports: [AuthSettings, ClientRateLimits],
+})
+export class ApiAuthSupportModule {}

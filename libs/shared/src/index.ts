@@ -36,6 +36,7 @@ export * from './http/api-docs.decorators';
 export * from './http/location.interceptor';
 export * from './http/idempotency.guard';
 export * from './http/rate-limit.guard';
+export * from './http/shared-window-counter';
 export * from './http/entity-tag';
 export * from './http/operator-credential';
 export * from './observability';

@@ -1,0 +1,108 @@
+import type Redis from 'ioredis';
+
+/*
+ * Request counts of fixed windows shared by every api process, without a Redis round trip
+ * per request. Each process counts locally and adds what it counted to the window's Redis
+ * counter in one batch every FLUSH_MS; a decision uses the shared count last read plus
+ * what this process counted since. So a process sees the others' requests at most FLUSH_MS
+ * (plus a round trip) late: a limit may be exceeded by what the other processes admitted
+ * in that time. While Redis is unreachable, each process counts alone.
+ */
+
+/** How often each process adds its counts to the shared counters. */
+export const FLUSH_MS = 25;
+
+/** A window's count as this process knows it. */
+interface Window {
+  /** Count in Redis when last read (every process's requests, this one's sent included). */
+  shared: number;
+  /** Counted here, sent, not yet answered. */
+  sending: number;
+  /** Counted here, not yet sent. */
+  unsent: number;
+  /** When the window ends (ms since the epoch): first count + window, then Redis's TTL. */
+  endsAt: number;
+}
+
+/** Adds `count` to the shared counter `key` (created with a TTL of `windowMs`). */
+export type AddToSharedCount = (
+  batch: { key: string; count: number }[],
+  windowMs: number,
+) => Promise<({ total: number; msLeft: number } | null)[]>;
+
+export interface WindowCount {
+  /** Requests in the window so far, this one included. */
+  count: number;
+  /** Milliseconds until the window ends. */
+  msLeft: number;
+}
+
+export class SharedWindowCounter {
+  private readonly windows = new Map<string, Window>();
+  private flushing?: NodeJS.Timeout;
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly addToShared: AddToSharedCount,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one request under `key`. */
+  count(key: string): WindowCount {
+    const now = this.now();
+    let window = this.windows.get(key);
+    if (!window || now >= window.endsAt) {
+      window = { shared: 0, sending: 0, unsent: 0, endsAt: now + this.windowMs };
+      this.windows.set(key, window);
+    }
+    window.unsent += 1;
+    this.flushing ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+    return { count: window.shared + window.sending + window.unsent, msLeft: window.endsAt - now };
+  }
+
+  /** Sends the unsent counts (and forgets ended windows); resolves when answered. */
+  async flush(): Promise<void> {
+    clearTimeout(this.flushing);
+    this.flushing = undefined;
+    const now = this.now();
+    const batch: { key: string; window: Window; count: number }[] = [];
+    for (const [key, window] of this.windows) {
+      if (now >= window.endsAt && window.sending === 0) this.windows.delete(key);
+      else if (window.unsent > 0) {
+        batch.push({ key, window, count: window.unsent });
+        window.sending += window.unsent;
+        window.unsent = 0;
+      }
+    }
+    if (!batch.length) return;
+    const answers = await this.addToShared(batch, this.windowMs).catch(() => batch.map(() => null));
+    batch.forEach(({ window, count }, index) => {
+      window.sending -= count;
+      const answer = answers[index];
+      if (!answer) {
+        window.shared += count; // Redis unreachable: this process counts alone
+        return;
+      }
+      // Answers come in the order sent; a total below the last means a new window.
+      window.shared = answer.total;
+      if (answer.msLeft > 0) window.endsAt = this.now() + answer.msLeft;
+    });
+  }
+}
+
+/** `AddToSharedCount` on a Redis connection: one transaction for the whole batch. */
+export function redisSharedCount(client: Redis): AddToSharedCount {
+  return async (batch, windowMs) => {
+    const transaction = client.multi();
+    for (const { key, count } of batch) {
+      // The window starts with its first count; INCRBY keeps the TTL.
+      transaction.set(key, 0, 'PX', windowMs, 'NX').incrby(key, count).pttl(key);
+    }
+    const results = (await transaction.exec()) ?? [];
+    return batch.map((_, index) => {
+      const [incrError, total] = results[index * 3 + 1] ?? [];
+      const [, msLeft] = results[index * 3 + 2] ?? [];
+      return incrError ? null : { total: Number(total), msLeft: Number(msLeft) };
+    });
+  };
+}
