@@ -50,9 +50,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
     // Counted in pcp_dependency_errors_total when the engine or Redis is the cause.
     recordDependencyError(exception);
-    // Log the error itself only: request headers (tokens, signatures) never reach the log.
+    // Log the error itself and the request's id only: request headers (tokens,
+    // signatures) never reach the log.
+    const reqId = reply.getHeader('x-request-id');
     this.logger.error(
-      exception instanceof Error ? (exception.stack ?? exception.message) : exception,
+      { reqId },
+      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
     );
     reply.status(503).send({ Message: 'The service met an unexpected condition; retry later.' });
   }

@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import {
   createNestLogger,
   createRootLogger,
@@ -156,6 +157,47 @@ describe('request logging', () => {
       expect(text).not.toMatch(/secret-token|hidden/);
       // Bodies are never logged by the request logging (the handler above chose to).
       expect(JSON.stringify(completed)).not.toContain('never-logged');
+    } finally {
+      await fastify.close();
+      Logger.overrideLogger(['error']);
+    }
+  });
+
+  it('at LOG_LEVEL log, binds no line to the request but its completion and its error line', async () => {
+    const { root, lines } = captured('log');
+    Logger.overrideLogger(createNestLogger(root));
+    const fastify = Fastify();
+    installRequestLogging(fastify, root);
+    const filter = new ApiExceptionFilter();
+    const logger = new Logger('Probe');
+    fastify.get('/fails', async (_request, reply) => {
+      logger.log('about to fail');
+      // As Nest hands an unexpected error to the api's filter.
+      filter.catch(new Error('engine gone'), {
+        switchToHttp: () => ({ getResponse: () => reply }),
+      } as never);
+      return reply;
+    });
+    try {
+      const answer = await fastify.inject({
+        method: 'GET',
+        url: '/fails',
+        headers: { 'x-request-id': 'req-err' },
+      });
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers['x-request-id']).toBe('req-err');
+      await eventually(() => lines.some((line) => line.res));
+      expect(lines.find((line) => line.context === 'Probe')).not.toHaveProperty('reqId');
+      expect(lines.find((line) => line.context === 'ApiExceptionFilter')).toMatchObject({
+        level: 'error',
+        reqId: 'req-err',
+        msg: expect.stringContaining('Error: engine gone'),
+      });
+      expect(lines.find((line) => line.res)).toMatchObject({
+        level: 'warn',
+        reqId: 'req-err',
+        res: { statusCode: 503 },
+      });
     } finally {
       await fastify.close();
       Logger.overrideLogger(['error']);

@@ -161,15 +161,18 @@ const QUIET_PATHS = /^\/(health\/(live|ready)|metrics)\/?(\?|$)/;
  * The api's request logging, as the first Fastify hook so every request gets it, those
  * refused before any route included:
  * - its id (`requestIdOf` the incoming X-Request-Id), echoed in the `X-Request-Id` answer
- *   header and bound as `reqId` to every line logged while it runs;
+ *   header, on its completion line and on the error line of a request that fails;
  * - one line when it is answered: method, URL (secret-looking query values masked), status
  *   and time; `info`, or `warn` for a 5xx. No headers but the user agent, never a body.
- * The rest of the request runs in its async context (Fastify 5 keeps it across reading a
- * body; logging.spec.ts checks it with a body that arrives after the headers). Written
- * here rather than with pino-http, which made a child logger (and its redaction) for every
- * request: a tenth of a profile GET's CPU.
+ * At LOG_LEVEL debug or verbose, every line logged while it runs carries `reqId` too: the
+ * request runs in an async context (Fastify 5 keeps it across reading a body;
+ * logging.spec.ts checks it with a body that arrives after the headers). Only then, because
+ * an async context costs every promise Node 20's async hooks: a fifth of a profile GET's
+ * CPU (bench). Written here rather than with pino-http, which made a child logger (and
+ * its redaction) for every request: a tenth of a GET's CPU.
  */
 export function installRequestLogging(fastify: FastifyInstance, root: pino.Logger): void {
+  const bindLines = root.isLevelEnabled('debug');
   fastify.addHook('onRequest', (request: LoggedRequest, reply, done) => {
     const context = new RequestLogContext(
       root,
@@ -178,7 +181,8 @@ export function installRequestLogging(fastify: FastifyInstance, root: pino.Logge
     );
     request[LOG_CONTEXT] = context;
     void reply.header('X-Request-Id', context.reqId);
-    requestContext.run(context, done);
+    if (bindLines) requestContext.run(context, done);
+    else done();
   });
   fastify.addHook('onResponse', (request: LoggedRequest, reply, done) => {
     const context = request[LOG_CONTEXT];
