@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import request from 'supertest';
-import { onTermination } from '@app/shared';
+import { HealthChecks, onTermination } from '@app/shared';
 import { closeApiApp } from '../apps/api/src/bootstrap';
 import { closeWorkerApp } from '../apps/worker/src/bootstrap';
 import { ProfileRepository } from '../libs/profiles/src/repositories/profile.repository';
@@ -55,7 +55,20 @@ describe('graceful shutdown (SIGTERM)', () => {
     }
     const worker = app.workers[0];
     app.workers.splice(0, 1);
-    expect(await terminate(() => closeWorkerApp(worker, app.settings))).toBe(0);
+    const health = worker.get(HealthChecks, { strict: false });
+    let readyWhileStopping: unknown;
+    expect(
+      await terminate(async () => {
+        const closing = closeWorkerApp(worker, app.settings);
+        // Not ready from the signal on, while its running jobs finish.
+        readyWhileStopping = await health.ready();
+        await closing;
+      }),
+    ).toBe(0);
+    expect(readyWhileStopping).toMatchObject({
+      status: 503,
+      body: { status: 'shutting_down', Message: 'Not ready: shutting down' },
+    });
     // What it did not take is taken by the next worker.
     await app.startWorker();
     await eventually(async () => ((await applied(accepted)) ? true : undefined));

@@ -35,7 +35,10 @@ describe('Structured logs', () => {
         },
       }),
     );
-    app = await startTestApp({ env: { LOG_LEVEL: 'verbose' } });
+    // A scheduled job runs every second, so the worker logs runs of a job.
+    app = await startTestApp({
+      env: { LOG_LEVEL: 'verbose', CONSENT_VERSION_INTERVAL_MS: '1000' },
+    });
     tenant = await createTestTenant(app);
     await configureTestTenant(app, tenant);
   });
@@ -59,6 +62,17 @@ describe('Structured logs', () => {
     expect(all).toContainEqual(expect.objectContaining({ context: 'RoutesResolver' }));
     expect(all).toContainEqual(
       expect.objectContaining({ name: 'worker', context: 'JobRunner', level: 'info' }),
+    );
+    // A scheduled run's line names its job and the Bull job id.
+    await eventually(async () =>
+      lines().find((line) => line.context === 'JobRunner' && line.jobId !== undefined),
+    );
+    expect(lines().find((line) => line.context === 'JobRunner' && line.jobId)).toEqual(
+      expect.objectContaining({
+        name: 'worker',
+        job: expect.any(String),
+        jobId: expect.any(String),
+      }),
     );
     // Probes are not logged one by one.
     expect(all.filter((line) => /health\/live/.test(line.req?.url ?? ''))).toEqual([]);

@@ -1,6 +1,12 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createNestLogger, createRootLogger, JobRunner, Settings } from '@app/shared';
+import {
+  createNestLogger,
+  createRootLogger,
+  HealthChecks,
+  JobRunner,
+  Settings,
+} from '@app/shared';
 import { WorkerModule } from './worker.module';
 
 /** Builds the worker (a Nest application context, no HTTP); used by main.ts and tests. */
@@ -14,7 +20,8 @@ export async function createWorkerApp(settings = new Settings()): Promise<INestA
 }
 
 /**
- * Closes a worker built by createWorkerApp in order: it takes no new job, the running ones
+ * Closes a worker built by createWorkerApp in order: its readiness answers 503 (shutting
+ * down), it takes no new job, the running ones
  * finish (up to `settings.shutdownGraceMs`; one still running is handed back to another
  * worker), then the modules close their connections. Nest's own shutdown hooks would close
  * the modules (Redis, the engine) under the running jobs, so the worker does not enable
@@ -24,6 +31,7 @@ export async function closeWorkerApp(
   app: INestApplicationContext,
   settings: Settings,
 ): Promise<void> {
+  app.get(HealthChecks, { strict: false }).shuttingDown();
   await app.get(JobRunner, { strict: false }).stop(settings.shutdownGraceMs);
   await app.close();
 }

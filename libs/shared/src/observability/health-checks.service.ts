@@ -24,12 +24,14 @@ export interface ProbeAnswer {
  * - ready: the engine answers `ping` through the mongoose connection and Redis answers
  *   PING on the shared connection, each within READINESS_PING_TIMEOUT_MS.
  * Not ready answers 503 with terminus' body (`status`, `info`, `error`, `details`, each
- * dependency `up` or `down` with why) plus the service's `Message` naming what is down.
+ * dependency `up` or `down` with why) plus the service's `Message` naming what is down;
+ * from `shuttingDown()` on (the worker's SIGTERM), 503 with status `shutting_down`.
  */
 @Injectable()
 export class HealthChecks {
   private readonly logger = new Logger('Health');
   private wasReady = true;
+  private stopping = false;
 
   constructor(
     private readonly health: HealthCheckService,
@@ -42,7 +44,24 @@ export class HealthChecks {
     return this.run([]);
   }
 
+  /** From now on not ready: the process is stopping (its running jobs finish first). */
+  shuttingDown(): void {
+    this.stopping = true;
+  }
+
   async ready(): Promise<ProbeAnswer> {
+    if (this.stopping) {
+      return {
+        status: 503,
+        body: {
+          Message: 'Not ready: shutting down',
+          status: 'shutting_down',
+          info: {},
+          error: {},
+          details: {},
+        },
+      };
+    }
     const answer = await this.run([() => this.engineUp(), () => this.redisUp()]);
     const ready = answer.status === 200;
     if (ready !== this.wasReady) {

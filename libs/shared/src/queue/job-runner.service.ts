@@ -84,6 +84,11 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
             } catch (error) {
               // Counted when the engine or Redis failed it (pcp_dependency_errors_total).
               recordDependencyError(error);
+              // Bull retries it; the line names the job so its retries can be followed.
+              this.logger.warn(
+                { jobId: String(run.id), job: job.name, attempt: run.attemptsMade + 1 },
+                `${job.name} job ${String(run.id)} failed (attempt ${run.attemptsMade + 1}): ${messageOf(error)}`,
+              );
               throw error;
             }
           })
@@ -166,7 +171,10 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     const leaseName = `job:${name}`;
     const token = await this.lease.acquire(leaseName, RUN_LEASE_TTL_MS);
     if (!token) {
-      this.logger.log(`${name}: skipped, another run is in progress`);
+      this.logger.log(
+        { jobId: String(job.id), job: name },
+        `${name}: skipped, another run is in progress`,
+      );
       this.metrics?.scheduledRun(name, 'skipped');
       await this.runs.finish(runId, 'skipped', new Date());
       return;
@@ -177,12 +185,15 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     );
     try {
       const counts: JobCounts = await handler.handle(job.data);
-      this.logger.log(`${name}: ok ${JSON.stringify(counts)}`);
+      this.logger.log(
+        { jobId: String(job.id), job: name, counts },
+        `${name}: ok ${JSON.stringify(counts)}`,
+      );
       this.metrics?.scheduledRun(name, 'ok');
       await this.runs.finish(runId, 'ok', new Date(), { counts });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.logger.error(`${name}: failed: ${message}`);
+      const message = messageOf(error);
+      this.logger.error({ jobId: String(job.id), job: name }, `${name}: failed: ${message}`);
       this.metrics?.scheduledRun(name, 'failed');
       await this.runs.finish(runId, 'failed', new Date(), { error: message });
       throw error;
@@ -192,4 +203,8 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       await this.runs.prune(name).catch(() => undefined);
     }
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
