@@ -1,12 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  createNestLogger,
-  createRootLogger,
-  HealthChecks,
-  JobRunner,
-  Settings,
-} from '@app/shared';
+import { createNestLogger, createRootLogger, HealthChecks, JobRunner, Settings } from '@app/shared';
 import { WorkerModule } from './worker.module';
 
 /** Builds the worker (a Nest application context, no HTTP); used by main.ts and tests. */
