@@ -10,6 +10,7 @@ import {
   createRootLogger,
   enforceRequestDeadlines,
   installEntityTags,
+  installLocationHeaders,
   installIdempotencyHook,
   installRequestLogging,
   OBSERVABILITY_PATHS,
@@ -94,8 +95,10 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   enforceRequestDeadlines(fastify, settings);
   // JSON.stringify, except for bodies whose text a handler already knows (withKnownJson).
   fastify.setReplySerializer(serializeReply);
-  // On the bytes sent: ETag and 304 of `@EntityTagged` GETs; the answer an Idempotency-Key
-  // claimed (`@ApiAuth`'s guards) is kept.
+  // Location and Link of a `@LocationHeader` route's 201/202, from its answer; then, on the
+  // bytes sent: ETag and 304 of `@EntityTagged` GETs; the answer an Idempotency-Key claimed
+  // (`@ApiAuth`'s guards) is kept.
+  installLocationHeaders(fastify);
   installEntityTags(fastify);
   installIdempotencyHook(fastify);
   if (settings.requireHttps) {

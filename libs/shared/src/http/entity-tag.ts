@@ -1,6 +1,6 @@
-import { RouteConfig } from '@nestjs/platform-fastify';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { withRouteConfig } from './route-config';
 
 /** Route config flag of a GET whose 200 answers carry an `ETag` (see `EntityTagged`). */
 const ENTITY_TAGGED = 'entityTagged';
@@ -23,7 +23,7 @@ export function listsEntityTag(header: string, etag: string): boolean {
  * a body when If-None-Match lists it. Done by the api's onSend hook (`installEntityTags`)
  * on the serialized answer, so the body is neither serialized twice nor intercepted.
  */
-export const EntityTagged = (): MethodDecorator => RouteConfig({ [ENTITY_TAGGED]: true });
+export const EntityTagged = (): MethodDecorator => withRouteConfig({ [ENTITY_TAGGED]: true });
 
 export function installEntityTags(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {

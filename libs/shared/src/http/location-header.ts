@@ -1,12 +1,5 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  Injectable,
-  type NestInterceptor,
-  UseInterceptors,
-} from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { map, type Observable } from 'rxjs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { withRouteConfig } from './route-config';
 
 /** Where a created or accepted resource is, relative to the api's base (prefix + client). */
 export interface ResourceLocation {
@@ -36,37 +29,34 @@ function pathBelow(request: FastifyRequest, base: string): string {
   return path.length > base.length ? path.slice(base.length + 1) : '';
 }
 
-@Injectable()
-class LocationInterceptor implements NestInterceptor {
-  constructor(private readonly locate: Locate) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
-    return next.handle().pipe(
-      map((result: unknown) => {
-        const base = baseOf(request);
-        const found = this.locate(result, pathBelow(request, base));
-        if (found) {
-          void reply.header('Location', `${base}/${found.location}`);
-          if (found.links?.length) {
-            void reply.header(
-              'Link',
-              found.links.map((link) => `<${base}/${link.path}>; rel="${link.rel}"`).join(', '),
-            );
-          }
-        }
-        return result;
-      }),
-    );
-  }
-}
+/** Route config key of the `locate` function of a route (see `LocationHeader`). */
+const LOCATE = 'locate';
 
 /**
  * Sets `Location` (and `Link`) on a 201 or 202 from what the handler answered; nothing when
- * `locate` finds no resource in it.
+ * `locate` finds no resource in it. Done by the api's preSerialization hook
+ * (`installLocationHeaders`), which sees the answer before it is serialized.
  */
-export function LocationHeader(locate: Locate): MethodDecorator & ClassDecorator {
-  return UseInterceptors(new LocationInterceptor(locate));
+export function LocationHeader(locate: Locate): MethodDecorator {
+  return withRouteConfig({ [LOCATE]: locate });
+}
+
+export function installLocationHeaders(fastify: FastifyInstance): void {
+  fastify.addHook('preSerialization', (request, reply, payload, done) => {
+    const config = request.routeOptions.config as { [LOCATE]?: Locate } | undefined;
+    const locate = config?.[LOCATE];
+    if (!locate || reply.statusCode >= 300) return done(null, payload);
+    const base = baseOf(request);
+    const found = locate(payload, pathBelow(request, base));
+    if (found) {
+      void reply.header('Location', `${base}/${found.location}`);
+      if (found.links?.length) {
+        void reply.header(
+          'Link',
+          found.links.map((link) => `<${base}/${link.path}>; rel="${link.rel}"`).join(', '),
+        );
+      }
+    }
+    done(null, payload);
+  });
 }
