@@ -14,6 +14,7 @@ import {
   SettingsModule,
 } from '@app/shared';
 import { PROFILE_RULES } from '../../profile-rules';
+import { QueueDashboardModule } from './queue-dashboard';
 
 /** The HTTP process: each area contributes its own controllers and use cases. */
 @Module({})
@@ -35,6 +36,8 @@ export class ApiModule {
         ProfilesApiModule,
         PreferencesApiModule,
         ConsentsApiModule,
+        // /admin/queues (outside the prefix; bootstrap.ts guards it): unless turned off.
+        ...(settings.queueDashboardEnabled ? [QueueDashboardModule.register()] : []),
       ],
     };
   }

@@ -24,6 +24,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { installHttpSemantics } from './http/http-semantics';
 import { clientError, frameworkError } from './http/transport-errors';
 import { RequestDrain } from './http/request-drain';
+import { guardQueueDashboard, QUEUE_DASHBOARD_PATH } from './queue-dashboard';
 
 export const API_PREFIX = 'Profiles/v4';
 
@@ -109,6 +110,8 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
       }
     });
   }
+  // After the HTTPS check, so a browser is not prompted for the operator token over HTTP.
+  if (settings.queueDashboardEnabled) guardQueueDashboard(fastify, settings);
 
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.register(settings),
@@ -122,7 +125,9 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
       bodyParser: false,
     },
   );
-  app.setGlobalPrefix(API_PREFIX, { exclude: [TOKEN_PATH, ...OBSERVABILITY_PATHS] });
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: [TOKEN_PATH, ...OBSERVABILITY_PATHS, QUEUE_DASHBOARD_PATH],
+  });
   app.useGlobalPipes(createApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
   if (settings.corsOrigins.length) {

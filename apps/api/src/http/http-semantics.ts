@@ -23,9 +23,14 @@ export function installHttpSemantics(
   // it tells which methods serve it.
   const routes = FindMyWay({ ignoreTrailingSlash: true });
   fastify.addHook('onRoute', (route) => {
+    // `on` drops a trailing slash (ignoreTrailingSlash) but `hasRoute` does not: a plugin
+    // route at its prefix's root comes as `/x` and `/x/` (the queue dashboard's page), and
+    // declaring the second would throw (failing the plugin's registration).
+    const url =
+      route.url.length > 1 && route.url.endsWith('/') ? route.url.slice(0, -1) : route.url;
     for (const method of [route.method].flat()) {
-      if (!routes.hasRoute(method as HTTPMethod, route.url)) {
-        routes.on(method as HTTPMethod, route.url, () => undefined);
+      if (!routes.hasRoute(method as HTTPMethod, url)) {
+        routes.on(method as HTTPMethod, url, () => undefined);
       }
     }
   });

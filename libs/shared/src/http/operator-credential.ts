@@ -27,17 +27,29 @@ export function hasOperatorCredential(
   return given !== undefined && timingSafeEqual(digest(given), digest(token));
 }
 
-/** Why a request is refused the operator routes, or null: the same answer everywhere. */
+/** The challenge of an operator route's 401: both schemes it accepts. */
+export const OPERATOR_CHALLENGE = 'Bearer realm="operator", Basic realm="operator"';
+/**
+ * The challenge of the pages a browser opens (the queue dashboard): Basic alone, which every
+ * browser answers with its credential prompt (a list of challenges is not prompted by all).
+ */
+export const OPERATOR_BROWSER_CHALLENGE = 'Basic realm="operator"';
+
+/**
+ * Why a request is refused the operator routes, or null: the same answer everywhere (the
+ * guard below, the queue dashboard's hook). `challenge`: the 401's WWW-Authenticate.
+ */
 export function operatorRefusal(
   settings: Settings,
   authorization: string | undefined,
+  challenge = OPERATOR_CHALLENGE,
 ): ApiError | null {
   if (!settings.operatorToken) {
     return new ApiError(HttpStatus.FORBIDDEN, 'The operator routes are off: set OPERATOR_TOKEN');
   }
   if (hasOperatorCredential(settings, authorization)) return null;
   return new ApiError(HttpStatus.UNAUTHORIZED, 'The operator credential is missing or wrong', {
-    'WWW-Authenticate': 'Bearer realm="operator", Basic realm="operator"',
+    'WWW-Authenticate': challenge,
   });
 }
 

@@ -41,6 +41,11 @@ export class Settings {
   readonly idempotencyTtlSeconds: number;
   /** The operator credential (job status, queue dashboard); unset: those routes are off. */
   readonly operatorToken?: string;
+  /**
+   * Serve the queue dashboard (api: /admin/queues), behind the operator credential: closed
+   * (403) while OPERATOR_TOKEN is unset; false: not mounted at all (404).
+   */
+  readonly queueDashboardEnabled: boolean;
   /** Requests per second one client may make, by route class (0: unlimited). */
   readonly rateLimitReadsPerSecond: number;
   readonly rateLimitWritesPerSecond: number;
@@ -72,6 +77,7 @@ export class Settings {
     this.corsOrigins = read.list('CORS_ORIGINS');
     this.idempotencyTtlSeconds = read.int('IDEMPOTENCY_TTL_SECONDS', 86400, 1);
     this.operatorToken = read.optional('OPERATOR_TOKEN');
+    this.queueDashboardEnabled = read.bool('QUEUE_DASHBOARD_ENABLED', true);
     this.rateLimitReadsPerSecond = read.int('RATE_LIMIT_READS_PER_SECOND', 5000);
     this.rateLimitWritesPerSecond = read.int('RATE_LIMIT_WRITES_PER_SECOND', 2000);
     this.metricsEnabled = read.bool('METRICS_ENABLED', true);
