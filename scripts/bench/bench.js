@@ -8,7 +8,6 @@
 //   --quick            1,000 and 3,000 profiles, short runs (under two minutes)
 //   --sizes=1000,100000 --seconds=10 --connections=16   (the defaults of the full run)
 //   --only=accept,worker  only the scenarios whose names contain one of these (profiling)
-//   --profile-api=DIR     V8 CPU profile of the api process, written into DIR when it exits
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -49,8 +48,8 @@ function duBytes(dir) {
   return total;
 }
 
-function startNode(entry, env, readyLine, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, entry)], {
+function startNode(entry, env, readyLine) {
+  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -141,11 +140,7 @@ async function main() {
   const growth = {};
   const disk = [];
   try {
-    // --profile-api=DIR writes a V8 CPU profile of the api (on its exit) into DIR.
-    const profileArgs = args['profile-api']
-      ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args['profile-api']))}`]
-      : [];
-    const api = await startNode('dist/apps/api/apps/api/src/main.js', env, null, profileArgs);
+    const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
     children.push(api);
     await waitForPort(apiPort, api, 'api', 60000);
     const baseline = await startNode(
