@@ -36,6 +36,8 @@ export class AuthStampChannel {
     const subscriber = this.source.duplicate({
       autoResubscribe: false,
       lazyConnect: false,
+      // A subscriber sends nothing to pipeline.
+      enableAutoPipelining: false,
       connectionName: this.name,
     });
     this.subscriber = subscriber;

@@ -22,6 +22,9 @@ export class RedisService implements OnModuleDestroy {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: true,
       lazyConnect: false,
+      // The commands of concurrent requests issued in one turn of the event loop go out in
+      // one socket write: a write syscall per command was a tenth of a GET's CPU (bench).
+      enableAutoPipelining: true,
     });
     // Errors surface on the commands; an 'error' listener keeps ioredis from logging each.
     this.client.on('error', () => undefined);
