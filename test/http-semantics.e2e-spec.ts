@@ -43,6 +43,48 @@ describe('HTTP semantics: 405, 415, Location, CORS', () => {
       expect(String(response.headers.allow).split(', ')).toContain('GET');
     });
 
+    it('answers 405 on a literal path its method serves only through a parameter', async () => {
+      // PATCH .../Programs/:programId exists; .../Programs/IncludeAll is GET's own route.
+      const response = await request(app.http)
+        .patch(`${base()}/Programs/IncludeAll`)
+        .set('Authorization', auth)
+        .send({});
+      expect(response.status).toBe(405);
+      expect(String(response.headers.allow).split(', ')).toEqual(['GET', 'HEAD']);
+      expect(response.body).toEqual({
+        Message: expect.stringMatching(
+          /PATCH is not allowed on .*\/Programs\/IncludeAll; allowed: GET, HEAD/,
+        ),
+      });
+    });
+
+    it('answers 405 for PUT and DELETE on a literal profile search path', async () => {
+      // PUT and DELETE .../Profile/:profileId exist; .../Profile/Email is a GET search.
+      for (const method of ['put', 'delete'] as const) {
+        const response = await request(app.http)
+          [method](`${base()}/Profile/Email`)
+          .set('Authorization', auth);
+        expect({ method, status: response.status, allow: response.headers.allow }).toEqual({
+          method,
+          status: 405,
+          allow: 'GET, HEAD',
+        });
+      }
+    });
+
+    it('still serves the parametric route for any other value of the parameter', async () => {
+      const response = await request(app.http)
+        .patch(`${base()}/Programs/NoSuchProgram`)
+        .set('Authorization', auth)
+        .send({});
+      expect(response.status).not.toBe(405);
+      expect(response.headers.allow).toBeUndefined();
+      const legacy = await request(app.http)
+        .put(`/Profiles/v2/${tenant.clientId}/Profile/Email`)
+        .set('Authorization', auth);
+      expect(legacy.status).toBe(405);
+    });
+
     it('still answers 404 for a path nothing serves', async () => {
       const response = await request(app.http)
         .get(`${base()}/NoSuchThing`)
