@@ -72,6 +72,16 @@ describe('HTTP semantics: 405, 415, Location, CORS', () => {
       }
     });
 
+    it("lists only the literal route's methods for a method no route serves", async () => {
+      // PUT, PATCH, DELETE .../Profile/:profileId do not serve .../Profile/Email (OPTIONS
+      // goes to CORS here, so another method no route serves: SEARCH).
+      const response = await request(app.http)
+        .search(`${base()}/Profile/Email`)
+        .set('Authorization', auth);
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe('GET, HEAD');
+    });
+
     it('still serves the parametric route for any other value of the parameter', async () => {
       const response = await request(app.http)
         .patch(`${base()}/Programs/NoSuchProgram`)

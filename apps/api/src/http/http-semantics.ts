@@ -29,7 +29,7 @@ export function installHttpSemantics(
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (!routes.hasRoute(method as HTTPMethod, route.url)) {
-        routes.on(method as HTTPMethod, route.url, () => undefined);
+        routes.on(method as HTTPMethod, route.url, () => undefined, { url: route.url });
         shadowing.add(method, route.url);
       }
     }
@@ -38,7 +38,7 @@ export function installHttpSemantics(
 
   fastify.addHook('onRequest', (request, reply, done) => {
     const allowed = request.is404
-      ? allowedMethods(routes, request.url)
+      ? allowedMethods(routes, shadowing, request.url)
       : shadowing.allowedInstead(request.method, request.routeOptions.url, request.url);
     if (allowed?.length) {
       void reply
@@ -70,9 +70,17 @@ const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * The methods a path is served with; none for a path nothing serves. OPTIONS (CORS
  * preflights, when enabled, answer every path) counts only beside another method.
  */
-function allowedMethods(routes: Router, url: string): string[] {
+function allowedMethods(routes: Router, shadowing: ShadowingRoutes, url: string): string[] {
   const path = pathOf(url);
-  const allowed: string[] = METHODS.filter((method) => routes.find(method, path) !== null);
+  const matched = METHODS.filter((method) => routes.find(method, path) !== null);
+  // A literal route's path: only its own methods, not those of a parametric route beside it
+  // (GET .../Profile/Email, not PUT .../Profile/:profileId).
+  for (const method of matched) {
+    const route = (routes.find(method, path)?.store as { url?: string } | undefined)?.url;
+    const instead = shadowing.allowedInstead(method, route, url);
+    if (instead) return instead;
+  }
+  const allowed: string[] = matched;
   if (allowed.length && routes.find('OPTIONS', path) !== null) allowed.push('OPTIONS');
   return allowed;
 }
