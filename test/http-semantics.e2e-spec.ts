@@ -43,6 +43,58 @@ describe('HTTP semantics: 405, 415, Location, CORS', () => {
       expect(String(response.headers.allow).split(', ')).toContain('GET');
     });
 
+    it('answers 405 on a literal path its method serves only through a parameter', async () => {
+      // PATCH .../Programs/:programId exists; .../Programs/IncludeAll is GET's own route.
+      const response = await request(app.http)
+        .patch(`${base()}/Programs/IncludeAll`)
+        .set('Authorization', auth)
+        .send({});
+      expect(response.status).toBe(405);
+      expect(String(response.headers.allow).split(', ')).toEqual(['GET', 'HEAD']);
+      expect(response.body).toEqual({
+        Message: expect.stringMatching(
+          /PATCH is not allowed on .*\/Programs\/IncludeAll; allowed: GET, HEAD/,
+        ),
+      });
+    });
+
+    it('answers 405 for PUT and DELETE on a literal profile search path', async () => {
+      // PUT and DELETE .../Profile/:profileId exist; .../Profile/Email is a GET search.
+      for (const method of ['put', 'delete'] as const) {
+        const response = await request(app.http)
+          [method](`${base()}/Profile/Email`)
+          .set('Authorization', auth);
+        expect({ method, status: response.status, allow: response.headers.allow }).toEqual({
+          method,
+          status: 405,
+          allow: 'GET, HEAD',
+        });
+      }
+    });
+
+    it("lists only the literal route's methods for a method no route serves", async () => {
+      // PUT, PATCH, DELETE .../Profile/:profileId do not serve .../Profile/Email (OPTIONS
+      // goes to CORS here, so another method no route serves: SEARCH).
+      const response = await request(app.http)
+        .search(`${base()}/Profile/Email`)
+        .set('Authorization', auth);
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe('GET, HEAD');
+    });
+
+    it('still serves the parametric route for any other value of the parameter', async () => {
+      const response = await request(app.http)
+        .patch(`${base()}/Programs/NoSuchProgram`)
+        .set('Authorization', auth)
+        .send({});
+      expect(response.status).not.toBe(405);
+      expect(response.headers.allow).toBeUndefined();
+      const legacy = await request(app.http)
+        .put(`/Profiles/v2/${tenant.clientId}/Profile/Email`)
+        .set('Authorization', auth);
+      expect(legacy.status).toBe(405);
+    });
+
     it('still answers 404 for a path nothing serves', async () => {
       const response = await request(app.http)
         .get(`${base()}/NoSuchThing`)
@@ -50,6 +102,20 @@ describe('HTTP semantics: 405, 415, Location, CORS', () => {
       expect(response.status).toBe(404);
       expect(response.headers.allow).toBeUndefined();
       expect(response.body).toEqual({ Message: expect.any(String) });
+    });
+
+    it('answers 404, not 405, for a method the path serves asked with a trailing slash', async () => {
+      const response = await request(app.http)
+        .get(`${base()}/ConsentStatus/`)
+        .set('Authorization', auth);
+      expect(response.status).toBe(404);
+      expect(response.headers.allow).toBeUndefined();
+      // Another method on the same spelling is still a wrong method.
+      const wrong = await request(app.http)
+        .delete(`${base()}/ConsentStatus/`)
+        .set('Authorization', auth);
+      expect(wrong.status).toBe(405);
+      expect(String(wrong.headers.allow).split(', ')).toContain('GET');
     });
   });
 

@@ -9,7 +9,7 @@ import type {
   SchemaObject,
   TagObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ErrorDto } from '@app/shared';
+import { ErrorDto, REQUEST_ONLY } from '@app/shared';
 
 /*
  * The OpenAPI document the api serves at /Profiles/v4/docs-json (and the committed
@@ -236,6 +236,7 @@ function completeDocument(document: OpenAPIObject): void {
     operation.security ??= [];
     operation.parameters = sortParameters(path, operation.parameters ?? []);
   }
+  splitRequestSchemas(document);
   closeRequestSchemas(document);
   document.tags = orderedTags(document);
 }
@@ -324,6 +325,100 @@ function closeRequestSchemas(document: OpenAPIObject): void {
     ) {
       schema.additionalProperties = false;
     }
+  }
+}
+
+type Schemas = Record<string, SchemaObject | ReferenceObject>;
+
+/** Every `$ref` to a schema in `value`, recursively. */
+function referencedSchemas(value: unknown, found: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedSchemas(item, found);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string' && item.startsWith('#/components/schemas/')) {
+        found.add(item.slice('#/components/schemas/'.length));
+      } else {
+        referencedSchemas(item, found);
+      }
+    }
+  }
+}
+
+/** A copy of `value` with its request-only keywords applied (or dropped) and refs renamed. */
+function variant(value: unknown, request: boolean, rename: (name: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => variant(item, request, rename));
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key === REQUEST_ONLY) continue;
+    if (key === '$ref' && typeof item === 'string' && item.startsWith('#/components/schemas/')) {
+      copy[key] = `#/components/schemas/${rename(item.slice('#/components/schemas/'.length))}`;
+    } else {
+      copy[key] = variant(item, request, rename);
+    }
+  }
+  const only = (value as Record<string, unknown>)[REQUEST_ONLY];
+  if (request && typeof only === 'object' && only !== null) Object.assign(copy, only);
+  return copy;
+}
+
+/**
+ * Request bodies get their own variant (`<Name>Request`) of every schema whose properties
+ * state request-only keywords ({@link REQUEST_ONLY}), or that reaches one: the request says
+ * `minItems: 1` where the server refuses an empty list, while the answers that share the DTO
+ * keep the schema without it (they may be empty). A schema only requests reach is not split.
+ */
+function splitRequestSchemas(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Schemas;
+  const bodies = operationsOf(document).flatMap(({ operation }) => {
+    const body = operation.requestBody;
+    if (!body || isReference(body)) return [];
+    return Object.entries(body.content)
+      .filter(([mediaType]) => /json/.test(mediaType))
+      .map(([, content]) => content);
+  });
+  const reached = new Set<string>();
+  for (const content of bodies) requestSchemas(content.schema, schemas, reached);
+  // The reached schemas that state request-only keywords or refer to one that does.
+  const split = new Set<string>(
+    [...reached].filter((name) => JSON.stringify(schemas[name]).includes(`"${REQUEST_ONLY}"`)),
+  );
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const name of reached) {
+      if (split.has(name)) continue;
+      const refs = new Set<string>();
+      referencedSchemas(schemas[name], refs);
+      if ([...refs].some((ref) => split.has(ref))) {
+        split.add(name);
+        grown = true;
+      }
+    }
+  }
+  const rename = (name: string) => (split.has(name) ? `${name}Request` : name);
+  for (const name of split) {
+    schemas[`${name}Request`] = variant(schemas[name], true, rename) as SchemaObject;
+  }
+  for (const content of bodies) {
+    if (content.schema) content.schema = variant(content.schema, true, rename) as SchemaObject;
+  }
+  for (const name of Object.keys(schemas)) {
+    schemas[name] = variant(schemas[name], false, (same) => same) as SchemaObject;
+  }
+  // A split schema nothing but requests referred to is now referred to by nothing.
+  const used = new Set<string>();
+  referencedSchemas({ ...document, components: { ...document.components, schemas: {} } }, used);
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const name of [...used]) {
+      const before = used.size;
+      referencedSchemas(schemas[name], used);
+      if (used.size !== before) grown = true;
+    }
+  }
+  for (const name of split) {
+    if (!used.has(name)) delete schemas[name];
   }
 }
 

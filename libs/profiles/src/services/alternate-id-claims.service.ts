@@ -36,10 +36,11 @@ export class AlternateIdClaims {
   async claimAll(
     clientId: string,
     profileId: number,
-    pairs: AlternateIdPair[] = [],
+    // null as absent: the body's optional lists may be sent as null.
+    pairs?: AlternateIdPair[] | null,
   ): Promise<AlternateIdPair[]> {
     const claimed: AlternateIdPair[] = [];
-    for (const pair of pairs.filter((p) => p.IsActive !== false)) {
+    for (const pair of (pairs ?? []).filter((p) => p.IsActive !== false)) {
       const holder = await this.claims.claim(
         clientId,
         pair.AlternateIdType,

@@ -5,6 +5,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
+  ApiSecurity,
   ApiServiceUnavailableResponse,
   ApiTags,
   ApiUnauthorizedResponse,
@@ -67,6 +68,8 @@ export class ObservabilityController {
   }
 
   @Get(METRICS_PATH)
+  // Public unless METRICS_TOKEN is set: no credential ({}) or the bearer METRICS_TOKEN.
+  @ApiSecurity({})
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'Prometheus metrics',

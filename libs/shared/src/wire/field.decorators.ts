@@ -56,16 +56,37 @@ export function NestedArray(type: () => ClassType<unknown>): PropertyDecorator {
 }
 
 /**
- * A required, non-empty array of nested elements, each validated as `type()`. Its schema
- * says `minItems: 1` only when `options` does: most such lists are also answered (a GET, a
- * locale selection), where they may be empty.
+ * The OpenAPI extension of a DTO property stating keywords only requests honour (the
+ * document gives request bodies their own schema with them: `<Name>Request`). For a list
+ * the server refuses empty in a request and may answer empty (a GET with no entries, an
+ * entry without the asked locale): `{ [REQUEST_ONLY]: { minItems: 1 } }`.
+ */
+export const REQUEST_ONLY = 'x-request-only';
+
+/** ApiProperty options stating request-only keywords ({@link REQUEST_ONLY}). */
+export function requestOnly(keywords: {
+  minItems?: number;
+  maxItems?: number;
+}): ApiPropertyOptions {
+  return { [REQUEST_ONLY]: keywords } as unknown as ApiPropertyOptions;
+}
+
+/**
+ * A required, non-empty array of nested elements, each validated as `type()`. Its request
+ * schema says `minItems: 1` ({@link REQUEST_ONLY}); the answers that share the DTO may be
+ * empty (a GET, a locale selection).
  */
 export function RequiredNestedArray(
   type: () => ClassType<unknown>,
   options: ApiPropertyOptions = {},
 ): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ type: () => type(), isArray: true, ...options } as ApiPropertyOptions),
+    ApiProperty({
+      type: () => type(),
+      isArray: true,
+      ...requestOnly({ minItems: 1 }),
+      ...options,
+    } as ApiPropertyOptions),
     IsArray(),
     ArrayMinSize(1),
     ValidateNested({ each: true }),

@@ -1,6 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { OptionalInt as SharedOptionalInt, RequiredText as SharedRequiredText } from '@app/shared';
+import {
+  OptionalInt as SharedOptionalInt,
+  requestOnly,
+  RequiredText as SharedRequiredText,
+} from '@app/shared';
 import {
   ArrayNotEmpty,
   IsArray,
@@ -45,8 +49,14 @@ export function OptionalIdList(options: ApiPropertyOptions = {}) {
 /** The required, non-empty list of a wrapper body (`{ "Programs": [...] }`). */
 export function RequiredList(type: () => ClassType<unknown>, options: ApiPropertyOptions = {}) {
   return applyDecorators(
-    // No minItems: GET answers the same wrapper, with an empty list when there is nothing.
-    ApiProperty({ type: () => type(), isArray: true, ...options } as ApiPropertyOptions),
+    // minItems in requests only: GET answers the same wrapper, with an empty list when there
+    // is nothing.
+    ApiProperty({
+      type: () => type(),
+      isArray: true,
+      ...requestOnly({ minItems: 1 }),
+      ...options,
+    } as ApiPropertyOptions),
     IsArray(),
     ArrayNotEmpty(),
     ValidateNested({ each: true }),

@@ -1,5 +1,5 @@
 import type { Type as ClassType } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -11,7 +11,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { EditedDto, OptionalBoolean, ReadOnlyField } from '@app/shared';
+import { EditedDto, OptionalBoolean, ReadOnlyField, requestOnly } from '@app/shared';
 import { LocalizedFieldDto } from '../../common/localized-field.dto';
 import type { TypeKind } from '../domain/type-kind';
 
@@ -46,7 +46,9 @@ export class TypeEntryDto {
   @ApiProperty({
     type: () => LocalizedFieldDto,
     isArray: true,
-    // No minItems: a GET with locale answers an empty list for an entry without that locale.
+    // minItems in requests only: a GET with locale answers an empty list for an entry
+    // without that locale.
+    ...requestOnly({ minItems: 1 }),
     maxItems: LOCALIZED_FIELDS_MAX,
     description:
       'Name and Description per locale; at least one in a request, each locale at most once',
@@ -87,12 +89,14 @@ export function typeListDtoOf(kind: TypeKind): ClassType<TypeListDto> {
   if (known) return known;
   class TypeList {}
   const decorators: PropertyDecorator[] = [
-    // No minItems nor maxItems: GET answers the same wrapper with every entry (maybe none).
+    // minItems and maxItems in requests only: GET answers the same wrapper with every entry
+    // (maybe none).
     ApiProperty({
       type: () => TypeEntryDto,
       isArray: true,
+      ...requestOnly({ minItems: 1, maxItems: ENTRIES_PER_BODY_MAX }),
       description: `1 to ${ENTRIES_PER_BODY_MAX} entries in a request`,
-    }),
+    } as ApiPropertyOptions),
     IsArray(),
     ArrayMinSize(1),
     ArrayMaxSize(ENTRIES_PER_BODY_MAX),
