@@ -5,7 +5,8 @@ import { TenantAdminService } from '@app/auth';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
 import { startTestApp, type TestApp } from '../harness/test-app';
-import { importChunkKey } from '../../libs/bulk/src/keys';
+import { LeaseService } from '@app/shared';
+import { importChunkKey, stageLeaseName } from '../../libs/bulk/src/keys';
 
 /** The stage body limit of this suite (BULK_STAGE_MAX_BYTES): above the api's 1 MiB default. */
 const STAGE_LIMIT = 2_500_000;
@@ -345,6 +346,59 @@ describe('Bulk import: Initiate, Stage, Status, Exceptions', () => {
       expect((await stage(token, [record(fresh())], viewer)).status).toBe(403);
       const read = await request(app.http).get(`${base()}/${token}`).set('Authorization', viewer);
       expect([read.status, read.body.TotalRecordsReceived]).toEqual([200, 0]);
+    });
+
+    it("records the caller's user group may not write are exceptions naming what is not permitted", async () => {
+      const token = await newImport();
+      const admin = app.api.get(TenantAdminService);
+      await admin.defineUserGroup(
+        tenant.clientId,
+        'Tier desk',
+        [{ area: 'profiles', access: 'write' }],
+        { customFields: ['Tier'] },
+      );
+      await admin.addUser({ clientId: tenant.clientId, userId: 'tier-desk', group: 'Tier desk' });
+      const desk = await fetchBearer(app, tenant, 'tier-desk');
+      const [allowed, hidden] = [fresh(), fresh()];
+      const res = await stage(
+        token,
+        [
+          record(allowed, { CustomFields: [{ Name: 'Tier', Value: 'Gold' }] }),
+          record(hidden, { CustomFields: [{ Name: 'Hidden', Value: 'x' }] }),
+        ],
+        desk,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ValidationSuccessful: 1, ValidationFailed: 1 });
+      const page = await exceptions(token);
+      expect(page.body.Exceptions).toEqual([
+        expect.objectContaining({
+          RecordNumber: 2,
+          AlternateId: hidden,
+          Reason: expect.stringMatching(/^Not permitted: .*Hidden/),
+        }),
+      ]);
+    });
+
+    it('one Stage of an import at a time: 409 while another holds it, nothing counted', async () => {
+      const token = await newImport();
+      const lease = app.api.get(LeaseService);
+      const name = stageLeaseName(tenant.clientId, token);
+      const held = await lease.acquire(name, 30_000);
+      expect(held).not.toBeNull();
+      try {
+        const res = await stage(token, [record(fresh())]);
+        expect(res.status).toBe(409);
+        expect(res.body).toEqual({
+          Message: `Another Stage of AccessToken ${token} is running; stage again when it has answered`,
+        });
+      } finally {
+        await lease.release(name, held!);
+      }
+      expect((await status(token)).body).toMatchObject({ TotalRecordsReceived: 0 });
+      expect((await stage(token, [record(fresh())])).body).toMatchObject({
+        TotalRecordsReceived: 1,
+      });
     });
 
     it('an expired token: 401 on Stage, Status and Exceptions, without a challenge', async () => {
