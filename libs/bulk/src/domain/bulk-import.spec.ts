@@ -137,6 +137,15 @@ describe('bulk import rules', () => {
       });
     });
 
+    it("a slice of a stage keeps the records' positions in the stage (from)", () => {
+      const body = { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'A' }] };
+      const result = sortStagedRecords(state, [body, {}], ok, 50);
+      expect(result.staged).toEqual([{ n: 61, body }]);
+      expect(result.exceptions).toEqual([
+        expect.objectContaining({ n: 62, stage: 3, index: 51, alternateId: null }),
+      ]);
+    });
+
     it('a refused record is an exception with every reason, permissions named', () => {
       const body = { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'A' }] };
       const result = sortStagedRecords(state, [{}, body], (record) =>

@@ -53,6 +53,9 @@ export const EXCEPTION_PAGE_SIZE = 500;
 export const CHUNK_MAX_RECORDS = 500;
 export const CHUNK_MAX_CHARS = 4_000_000;
 
+/** Records checked between two turns of the event loop (other requests run in between). */
+export const CHECK_SLICE = 50;
+
 /** Exceptions a page of the Exceptions route returns at most, and by default. */
 export const EXCEPTIONS_LIMIT_MAX = 1000;
 
@@ -116,11 +119,14 @@ export function sortStagedRecords(
   state: Pick<BulkImportState, 'matchValue' | 'received' | 'stages'>,
   records: readonly unknown[],
   check: (body: unknown) => RecordCheck,
+  /** The records' position in the stage's array (a stage is sorted a slice at a time). */
+  from = 0,
 ): { staged: StagedBody[]; exceptions: RecordException[] } {
   const stage = state.stages + 1;
   const staged: StagedBody[] = [];
   const exceptions: RecordException[] = [];
-  records.forEach((body, index) => {
+  records.forEach((body, i) => {
+    const index = from + i;
     const n = state.received + index + 1;
     const alternateId = matchValueOf(body, state.matchValue);
     const { invalid, forbidden } = check(body);

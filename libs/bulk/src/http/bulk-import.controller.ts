@@ -24,6 +24,7 @@ import {
   linkTo,
   MALFORMED_REQUEST,
   PositiveIntParam,
+  RequestDeadline,
 } from '@app/shared';
 import { BulkSettings } from '../bulk-settings';
 import { InitiateBulkImportCommand } from '../commands/initiate-bulk-import/initiate-bulk-import.command';
@@ -86,6 +87,7 @@ export class BulkImportController {
   @Post(':accessToken/Stage')
   @HttpCode(200)
   @BodyLimit((env) => new BulkSettings(new EnvReader(env)).stageMaxBytes)
+  @RequestDeadline((env) => new BulkSettings(new EnvReader(env)).stageDeadlineMs)
   @ApiAuth('profiles', 'write')
   @ApiOperation({
     summary: 'Stage profile records of an import',

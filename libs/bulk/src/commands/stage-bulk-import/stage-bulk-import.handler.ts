@@ -1,13 +1,17 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProfileWriteChecks } from '@app/profiles';
 import { ConflictError, LeaseService } from '@app/shared';
+import { BulkSettings } from '../../bulk-settings';
 import {
   acceptsStaging,
   appendToPages,
+  CHECK_SLICE,
   chunkRecords,
   EXCEPTION_PAGE_SIZE,
   pageOf,
+  type RecordException,
   sortStagedRecords,
+  type StagedBody,
 } from '../../domain/bulk-import';
 import type { BulkImportStatusDto } from '../../dto/bulk-import.dto';
 import { stageLeaseName } from '../../keys';
@@ -16,8 +20,8 @@ import { BulkImportRepository } from '../../repositories/bulk-import.repository'
 import { ImportAccess } from '../../services/import-access.service';
 import { StageBulkImportCommand } from './stage-bulk-import.command';
 
-/** A stage holds its import's lease at most this long (a dead api frees it by then). */
-const STAGE_LEASE_MS = 60_000;
+/** A stage's lease outlives its deadline by this much (a dead api frees it after both). */
+const STAGE_LEASE_MARGIN_MS = 30_000;
 
 /**
  * Checks each record as a profile write's acceptance does (the records are checked as
@@ -34,13 +38,17 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
     private readonly access: ImportAccess,
     private readonly checks: ProfileWriteChecks,
     private readonly lease: LeaseService,
+    private readonly settings: BulkSettings,
   ) {}
 
   async execute(command: StageBulkImportCommand): Promise<BulkImportStatusDto> {
     const { clientId, accessToken } = command;
     await this.access.open(clientId, accessToken); // 404 or 401 before the lease
     const leaseName = stageLeaseName(clientId, accessToken);
-    const token = await this.lease.acquire(leaseName, STAGE_LEASE_MS);
+    const token = await this.lease.acquire(
+      leaseName,
+      this.settings.stageDeadlineMs + STAGE_LEASE_MARGIN_MS,
+    );
     if (!token) {
       throw new ConflictError(
         `Another Stage of AccessToken ${accessToken} is running; stage again when it has answered`,
@@ -67,7 +75,16 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
       );
     }
     const check = await this.checks.checkerFor(clientId, 'merge', scope);
-    const { staged, exceptions } = sortStagedRecords(job, records, check);
+    // Checking a full profile takes milliseconds of CPU: a slice at a time, yielding between
+    // slices, so a stage of a thousand records does not hold the api's other requests.
+    const staged: StagedBody[] = [];
+    const exceptions: RecordException[] = [];
+    for (let from = 0; from < records.length; from += CHECK_SLICE) {
+      const slice = sortStagedRecords(job, records.slice(from, from + CHECK_SLICE), check, from);
+      staged.push(...slice.staged);
+      exceptions.push(...slice.exceptions);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
 
     const chunks = chunkRecords(staged);
     for (const [i, chunk] of chunks.entries()) {
