@@ -170,4 +170,41 @@ describe('Hot paths address the engine by _id only', () => {
     });
     expectAddressedById(commands);
   });
+
+  it('bulk import: Initiate, Stage, Status and Exceptions', async () => {
+    const imports = `${base()}/Bulk/Import`;
+    const record = (n: number, extra: object = {}) => ({
+      CustomerType: 'Customer',
+      AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: `HP-bulk-${n}` }],
+      ...extra,
+    });
+    const commands = await recordEngineCommands(processes(), async () => {
+      const initiated = await request(app.http)
+        .post(imports)
+        .set('Authorization', bearer)
+        .send({ Name: 'Hot', MatchCriteria: 'AlternateIdType', MatchValue: 'CRM' })
+        .expect(201);
+      const token = initiated.body.AccessToken as number;
+      for (let stage = 0; stage < 2; stage++) {
+        await request(app.http)
+          .post(`${imports}/${token}/Stage`)
+          .set('Authorization', bearer)
+          .send([record(stage), record(stage + 10, { Bogus: stage })])
+          .expect(200);
+      }
+      const status = await request(app.http)
+        .get(`${imports}/${token}`)
+        .set('Authorization', bearer)
+        .expect(200);
+      expect(status.body).toMatchObject({ ValidationSuccessful: 2, ValidationFailed: 2 });
+      const page = await request(app.http)
+        .get(`${imports}/${token}/Exceptions`)
+        .query({ limit: 1, offset: 2 })
+        .set('Authorization', bearer)
+        .expect(200);
+      expect(page.body).toMatchObject({ Count: 1, TotalResults: 2, HasMore: false });
+    });
+    expect(commands.some((c) => c.collection === 'bulk_import_chunks')).toBe(true);
+    expectAddressedById(commands);
+  });
 });

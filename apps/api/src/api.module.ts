@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
+import { BulkApiModule } from '@app/bulk';
 import { ConfigurationApiModule } from '@app/config';
 import { CONSENT_JOBS, ConsentsApiModule } from '@app/consents';
 import { PreferencesApiModule } from '@app/preferences';
@@ -36,6 +37,7 @@ export class ApiModule {
         ProfilesApiModule,
         PreferencesApiModule,
         ConsentsApiModule,
+        BulkApiModule,
         // /admin/queues (outside the prefix; bootstrap.ts guards it): unless turned off.
         ...(settings.queueDashboardEnabled ? [QueueDashboardModule.register()] : []),
       ],

@@ -19,7 +19,7 @@ import {
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
 import { ApiModule } from './api.module';
-import { installBodyParsers } from './http/body-parsers';
+import { installBodyParsers, installRouteBodyLimits } from './http/body-parsers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { installHttpSemantics } from './http/http-semantics';
 import { clientError, frameworkError } from './http/transport-errors';
@@ -87,6 +87,7 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   drains.set(fastify, drain);
   installHttpSemantics(fastify, { formRoutes: [`/${TOKEN_PATH}`] });
   installBodyParsers(fastify);
+  installRouteBodyLimits(fastify, settings.env);
   // Before authentication and validation: a pathological body is a 400 naming the bound.
   fastify.addHook('preValidation', (request, reply, done) => {
     const problem = request.body === undefined ? null : bodyBoundViolation(request.body);

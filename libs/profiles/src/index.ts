@@ -110,6 +110,11 @@ export {
 } from './services/profile-holders.service';
 export { ProfileWriteQueue } from './services/profile-write-queue.service';
 export {
+  type ProfileBodyCheck,
+  type ProfileBodyChecker,
+  ProfileWriteChecks,
+} from './services/profile-write-checks.service';
+export {
   type AppliedWrite,
   PROFILE_APPLY_HOOKS,
   type ProfileApplyHook,

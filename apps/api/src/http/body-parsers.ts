@@ -2,7 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseForm } from 'node:querystring';
 import secureJson from 'secure-json-parse';
-import { ApiError } from '@app/shared';
+import { ApiError, BODY_LIMIT, type BodyLimitOf } from '@app/shared';
 
 /** Request bodies the spec accepts as JSON, besides application/json. */
 const JSON_TYPES = ['application/json', 'text/json', 'application/json-patch+json'];
@@ -55,4 +55,16 @@ export function installBodyParsers(fastify: FastifyInstance): void {
     { parseAs: 'string' },
     (_request, body, done) => done(null, { ...parseForm(body as string) }),
   );
+}
+
+/**
+ * Routes declared with `@BodyLimit` get their own Fastify `bodyLimit` (the setting it
+ * reads, e.g. the bulk stage's); every other route keeps Fastify's default of 1 MiB. A body
+ * over the limit is refused before it is parsed: 413 in the `{"Message"}` shape.
+ */
+export function installRouteBodyLimits(fastify: FastifyInstance, env: NodeJS.ProcessEnv): void {
+  fastify.addHook('onRoute', (route) => {
+    const limitOf = (route.config as { [BODY_LIMIT]?: BodyLimitOf } | undefined)?.[BODY_LIMIT];
+    if (limitOf) route.bodyLimit = limitOf(env);
+  });
 }

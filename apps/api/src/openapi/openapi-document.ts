@@ -51,6 +51,11 @@ export const OPENAPI_TAGS: TagObject[] = [
     name: 'Do-not-contact lists',
     description: 'Email addresses and phone numbers not to contact.',
   },
+  {
+    name: 'Bulk import',
+    description:
+      'The Connectivity (Bulk) API: Initiate an import, Stage profile records (repeatable while its AccessToken is active), its Status and Exceptions (docs/bulk.md).',
+  },
   { name: 'Jobs', description: 'The scheduled jobs, for operators (operator credential).' },
   { name: 'Operations', description: 'Health and metrics, for monitors and orchestrators.' },
 ];

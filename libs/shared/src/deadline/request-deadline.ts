@@ -1,5 +1,6 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { withRouteConfig } from '../http/route-config';
 import type { Settings } from '../settings/settings';
 
 /** How often in-flight requests are checked against their deadline. */
@@ -10,6 +11,25 @@ const SWEEP_MS = 100;
  * its deadline is that wait plus REQUEST_DEADLINE_MS.
  */
 export const WaitsForWorker = () => RouteConfig({ waitsForWorker: true });
+
+/** Reads a route's own deadline, in ms, from the process environment (its settings). */
+export type DeadlineOf = (env: NodeJS.ProcessEnv) => number;
+
+const DEADLINE_OF = 'deadlineOf';
+const DEADLINE_MS = 'deadlineMs';
+
+type DeadlineConfig = {
+  waitsForWorker?: boolean;
+  [DEADLINE_OF]?: DeadlineOf;
+  [DEADLINE_MS]?: number;
+};
+
+/**
+ * A route whose own work may take longer than REQUEST_DEADLINE_MS (a bulk import's stage of
+ * a thousand records): its deadline is a setting, read when the route is registered.
+ */
+export const RequestDeadline = (deadlineOf: DeadlineOf): MethodDecorator =>
+  withRouteConfig({ [DEADLINE_OF]: deadlineOf });
 
 /**
  * Every request answers within REQUEST_DEADLINE_MS (2 s; routes marked WaitsForWorker: their
@@ -28,10 +48,17 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
   const inFlight = new Map<FastifyReply, number>();
   const short = settings.requestDeadlineMs;
   const long = settings.requestDeadlineMs + settings.syncWriteTimeoutMs;
+  // A route's own deadline (RequestDeadline), read once from the settings.
+  fastify.addHook('onRoute', (route) => {
+    const config = route.config as DeadlineConfig | undefined;
+    const deadlineOf = config?.[DEADLINE_OF];
+    if (deadlineOf) route.config = { ...config, [DEADLINE_MS]: deadlineOf(settings.env) };
+  });
+  const deadlineOfRoute = (config: DeadlineConfig | undefined): number =>
+    config?.[DEADLINE_MS] ?? (config?.waitsForWorker ? long : short);
   fastify.addHook('onRequest', (request, reply, done) => {
-    const waits = (request.routeOptions.config as { waitsForWorker?: boolean } | undefined)
-      ?.waitsForWorker;
-    inFlight.set(reply, Date.now() + (waits ? long : short));
+    const config = request.routeOptions.config as DeadlineConfig | undefined;
+    inFlight.set(reply, Date.now() + deadlineOfRoute(config));
     done();
   });
   const finished = (_: unknown, reply: FastifyReply, done: () => void) => {
@@ -49,13 +76,12 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
       if (due > now) continue;
       inFlight.delete(reply);
       if (reply.sent) continue;
-      const waits = (reply.request.routeOptions.config as { waitsForWorker?: boolean } | undefined)
-        ?.waitsForWorker;
+      const deadline = deadlineOfRoute(reply.request.routeOptions.config as DeadlineConfig);
       void reply
         .status(503)
         .header('Retry-After', '1')
         .send({
-          Message: `The service could not answer within ${waits ? long : short} ms (a database or queue operation is stalled); try again`,
+          Message: `The service could not answer within ${deadline} ms (a database or queue operation is stalled); try again`,
         });
     }
   }, SWEEP_MS);

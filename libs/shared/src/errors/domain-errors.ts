@@ -20,6 +20,12 @@ export class NotFoundError extends DomainError {}
 /** The caller's user group may not do or see this (403). */
 export class PermissionDeniedError extends DomainError {}
 
+/**
+ * What the request names existed, but the access it carries has ended (an expired bulk
+ * access token) (401, without an authentication challenge: the credentials are fine).
+ */
+export class AccessExpiredError extends DomainError {}
+
 /** The request contradicts what is stored (taken name or id, concurrent change) (409). */
 export class ConflictError extends DomainError {}
 
@@ -29,6 +35,7 @@ export class RetryLaterError extends DomainError {}
 /** The wire status of each domain error (the exception filter's table). */
 export const DOMAIN_ERROR_STATUS: ReadonlyArray<[new (message: string) => DomainError, number]> = [
   [InvalidInputError, 400],
+  [AccessExpiredError, 401],
   [PermissionDeniedError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],

@@ -1,0 +1,94 @@
+import type { TenantKey } from '@app/shared';
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Schema as MongooseSchema } from 'mongoose';
+import type { BulkImportOperation, BulkImportState, BulkImportRefresh } from './bulk-import';
+
+/**
+ * Where a client's next access token is probed from. `_id` is the client id; the insert of
+ * the import (`<clientId>|<token>`) decides, the hint only saves probing.
+ */
+@Schema({ collection: 'bulk_import_hints', versionKey: false })
+export class BulkImportHint {
+  @Prop({ type: String }) _id: TenantKey;
+  @Prop({ required: true }) clientId: string;
+  @Prop({ required: true }) last: number;
+}
+export const BulkImportHintSchema = SchemaFactory.createForClass(BulkImportHint);
+
+/**
+ * One import of a client. `_id` is `<clientId>|<accessToken>`: inserting it claims the
+ * token (int32 per client, from 1). Its counters are replaced whole by each stage (stages
+ * of one import are serialized by a lease), after its chunks and exception pages are
+ * written: a stage that dies halfway leaves chunks or pages past the counts, which the next
+ * stage overwrites, and nothing a reader sees.
+ */
+@Schema({ collection: 'bulk_imports', versionKey: false })
+export class BulkImport implements BulkImportState {
+  @Prop({ type: String }) _id: TenantKey;
+  @Prop({ required: true }) clientId: string;
+  @Prop({ required: true }) accessToken: number;
+  @Prop({ required: true }) name: string;
+  @Prop({ required: true }) dataStageDuration: number;
+  @Prop({ required: true }) matchCriteria: string;
+  @Prop({ required: true }) matchValue: string;
+  @Prop({ type: String, required: true }) operation: BulkImportOperation;
+  @Prop({ required: true }) allowPriorConsents: boolean;
+  @Prop({ type: Object, required: true }) refresh: BulkImportRefresh;
+  @Prop({ type: String, required: true }) status: BulkImportState['status'];
+  @Prop({ required: true }) createdAt: Date;
+  @Prop({ required: true }) createdBy: string;
+  @Prop({ required: true }) expiresAt: Date;
+  @Prop({ required: true }) received: number;
+  @Prop({ required: true }) valid: number;
+  @Prop({ required: true }) invalid: number;
+  /** Stage calls so far (each record's exception names its stage). */
+  @Prop({ required: true }) stages: number;
+  /** Chunks of staged records written, `<clientId>|<token>|c1` to `c<chunks>`. */
+  @Prop({ required: true }) chunks: number;
+  /** Exception records, on pages `<clientId>|<token>|x1`... of EXCEPTION_PAGE_SIZE. */
+  @Prop({ required: true }) exceptions: number;
+}
+export const BulkImportSchema = SchemaFactory.createForClass(BulkImport);
+
+/** A staged record: its number in the import (from 1) and the profile body as sent. */
+export interface StagedRecord {
+  n: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * A chunk of an import's valid staged records, in staging order. `_id` is
+ * `<clientId>|<token>|c<n>`: Execute reads chunks 1, 2, ... by `_id`.
+ */
+@Schema({ collection: 'bulk_import_chunks', versionKey: false, minimize: false })
+export class BulkImportChunk {
+  @Prop({ type: String }) _id: TenantKey;
+  @Prop({ required: true }) clientId: string;
+  @Prop({ required: true }) accessToken: number;
+  @Prop({ required: true }) chunk: number;
+  @Prop({ type: [MongooseSchema.Types.Mixed], required: true }) records: StagedRecord[];
+}
+export const BulkImportChunkSchema = SchemaFactory.createForClass(BulkImportChunk);
+
+/** One exception record: which record, its match value if it had one, and why. */
+export interface StoredBulkException {
+  n: number;
+  stage: number;
+  index: number;
+  alternateId: string | null;
+  reason: string;
+}
+
+/**
+ * A page of an import's exception records, numbered from 1 in the order they arose.
+ * `_id` is `<clientId>|<token>|x<page>`; page p holds records (p-1)*size+1 to p*size.
+ */
+@Schema({ collection: 'bulk_import_exceptions', versionKey: false, minimize: false })
+export class BulkImportExceptionPage {
+  @Prop({ type: String }) _id: TenantKey;
+  @Prop({ required: true }) clientId: string;
+  @Prop({ required: true }) accessToken: number;
+  @Prop({ required: true }) page: number;
+  @Prop({ type: [MongooseSchema.Types.Mixed], required: true }) records: StoredBulkException[];
+}
+export const BulkImportExceptionPageSchema = SchemaFactory.createForClass(BulkImportExceptionPage);

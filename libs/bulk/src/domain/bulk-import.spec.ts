@@ -1,0 +1,183 @@
+import {
+  appendToPages,
+  chunkRecords,
+  exceptionWindow,
+  isExpired,
+  matchValueOf,
+  pageOf,
+  sortStagedRecords,
+} from './bulk-import';
+
+describe('bulk import rules', () => {
+  describe('exceptionWindow (offset from 1, pages of a fixed size)', () => {
+    it('the first page of records', () => {
+      expect(exceptionWindow(7, 1, 5, 3)).toEqual({
+        first: 1,
+        last: 5,
+        pages: [1, 2],
+        hasMore: true,
+      });
+    });
+
+    it('the last records: no more after them', () => {
+      expect(exceptionWindow(7, 6, 5, 3)).toEqual({
+        first: 6,
+        last: 7,
+        pages: [2, 3],
+        hasMore: false,
+      });
+    });
+
+    it('exactly the total: no more', () => {
+      expect(exceptionWindow(6, 1, 6, 3)).toEqual({
+        first: 1,
+        last: 6,
+        pages: [1, 2],
+        hasMore: false,
+      });
+    });
+
+    it('an offset past the total: nothing, no pages read', () => {
+      expect(exceptionWindow(4, 9, 10, 3)).toEqual({
+        first: 9,
+        last: 8,
+        pages: [],
+        hasMore: false,
+      });
+    });
+
+    it('no exceptions at all', () => {
+      expect(exceptionWindow(0, 1, 1000, 500)).toEqual({
+        first: 1,
+        last: 0,
+        pages: [],
+        hasMore: false,
+      });
+    });
+  });
+
+  describe('appendToPages', () => {
+    it('fills the partly filled last page first, then opens new ones', () => {
+      expect(appendToPages(4, ['d'], ['e', 'f', 'g', 'h'], 3)).toEqual([
+        { page: 2, records: ['d', 'e', 'f'] },
+        { page: 3, records: ['g', 'h'] },
+      ]);
+    });
+
+    it('after a full page, starts the next one', () => {
+      expect(appendToPages(3, [], ['d'], 3)).toEqual([{ page: 2, records: ['d'] }]);
+    });
+
+    it('from nothing', () => {
+      expect(appendToPages(0, [], ['a', 'b', 'c', 'd'], 3)).toEqual([
+        { page: 1, records: ['a', 'b', 'c'] },
+        { page: 2, records: ['d'] },
+      ]);
+    });
+
+    it('nothing added: no page written', () => {
+      expect(appendToPages(4, ['d'], [], 3)).toEqual([]);
+    });
+
+    it('agrees with pageOf', () => {
+      expect([1, 3, 4, 6, 7].map((n) => pageOf(n, 3))).toEqual([1, 1, 2, 2, 3]);
+    });
+  });
+
+  describe('chunkRecords', () => {
+    it('splits by count', () => {
+      expect(chunkRecords([1, 2, 3, 4, 5], 2, 1000)).toEqual([[1, 2], [3, 4], [5]]);
+    });
+
+    it('splits by size of JSON text, never leaving a chunk empty', () => {
+      const big = 'x'.repeat(10);
+      expect(chunkRecords([big, big, 'y'], 100, 14)).toEqual([[big], [big], ['y']]);
+    });
+
+    it('no records: no chunk', () => {
+      expect(chunkRecords([], 2, 10)).toEqual([]);
+    });
+  });
+
+  describe('matchValueOf', () => {
+    it('the active pair of the type, compared as a text key', () => {
+      const body = {
+        AlternateIds: [
+          { AlternateIdType: 'Loyalty', AlternateId: 'L1' },
+          { AlternateIdType: ' crm ', AlternateId: 'C1' },
+        ],
+      };
+      expect(matchValueOf(body, 'CRM')).toBe('C1');
+    });
+
+    it('an inactive or blank pair, or none: null', () => {
+      expect(
+        matchValueOf(
+          { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'C1', IsActive: false }] },
+          'CRM',
+        ),
+      ).toBeNull();
+      expect(
+        matchValueOf({ AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: ' ' }] }, 'CRM'),
+      ).toBeNull();
+      expect(matchValueOf({}, 'CRM')).toBeNull();
+      expect(matchValueOf('text', 'CRM')).toBeNull();
+    });
+  });
+
+  describe('sortStagedRecords', () => {
+    const state = { matchValue: 'CRM', received: 10, stages: 2 };
+    const ok = () => ({ invalid: [], forbidden: [] });
+
+    it('numbers records after those received, stages the valid ones', () => {
+      const body = { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'A' }] };
+      expect(sortStagedRecords(state, [body], ok)).toEqual({
+        staged: [{ n: 11, body }],
+        exceptions: [],
+      });
+    });
+
+    it("a slice of a stage keeps the records' positions in the stage (from)", () => {
+      const body = { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'A' }] };
+      const result = sortStagedRecords(state, [body, {}], ok, 50);
+      expect(result.staged).toEqual([{ n: 61, body }]);
+      expect(result.exceptions).toEqual([
+        expect.objectContaining({ n: 62, stage: 3, index: 51, alternateId: null }),
+      ]);
+    });
+
+    it('a refused record is an exception with every reason, permissions named', () => {
+      const body = { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'A' }] };
+      const result = sortStagedRecords(state, [{}, body], (record) =>
+        record === body
+          ? { invalid: ['Invalid Tier (value 1)'], forbidden: ['Preferences of program 7'] }
+          : ok(),
+      );
+      expect(result.staged).toEqual([]);
+      expect(result.exceptions).toEqual([
+        {
+          n: 11,
+          stage: 3,
+          index: 0,
+          alternateId: null,
+          reason: expect.stringMatching(
+            /^AlternateIds holds no active AlternateId of type "CRM".*value null$/,
+          ),
+        },
+        {
+          n: 12,
+          stage: 3,
+          index: 1,
+          alternateId: 'A',
+          reason: 'Invalid Tier (value 1); Not permitted: Preferences of program 7',
+        },
+      ]);
+    });
+  });
+
+  it('isExpired: from the expiry instant on', () => {
+    const expiresAt = new Date('2026-01-01T12:00:00Z');
+    expect(isExpired({ expiresAt }, new Date('2026-01-01T11:59:59.999Z'))).toBe(false);
+    expect(isExpired({ expiresAt }, expiresAt)).toBe(true);
+  });
+});

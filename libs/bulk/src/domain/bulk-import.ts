@@ -1,0 +1,227 @@
+import { textKey } from '@app/shared';
+
+/*
+ * The pure rules of a bulk import: what a record needs, how staged records are chunked,
+ * how exception records are paged. No framework, no storage.
+ */
+
+export type BulkImportOperation = 'Add' | 'Delete';
+export const BULK_IMPORT_OPERATIONS: readonly BulkImportOperation[] = ['Add', 'Delete'];
+
+/** The only match criterion (the notes: AlternateIdType is the only one). */
+export const MATCH_CRITERIA = ['AlternateIdType'] as const;
+
+/** The statuses of the notes' BulkImportStatus; this slice reaches the first two only. */
+export const BULK_IMPORT_STATUSES = [
+  'Initiated',
+  'Staging',
+  'Queued',
+  'Processing',
+  'Completed',
+  'Failed',
+] as const;
+export type BulkImportStatusName = (typeof BULK_IMPORT_STATUSES)[number];
+
+/** Which collections of a matched profile an import replaces instead of merging. */
+export interface BulkImportRefresh {
+  AlternateIds: boolean;
+  Contacts: boolean;
+  CustomFields: boolean;
+  Groups: boolean;
+  Tags: boolean;
+}
+
+/** What the rules read of an import. */
+export interface BulkImportState {
+  accessToken: number;
+  matchValue: string;
+  operation: BulkImportOperation;
+  status: BulkImportStatusName;
+  expiresAt: Date;
+  received: number;
+  valid: number;
+  invalid: number;
+  stages: number;
+  chunks: number;
+  exceptions: number;
+}
+
+/** Exception records per stored page (`<client>|<token>|x<page>`). */
+export const EXCEPTION_PAGE_SIZE = 500;
+
+/** Staged records per chunk at most, and the most JSON text a chunk holds (BSON: 16 MB). */
+export const CHUNK_MAX_RECORDS = 500;
+export const CHUNK_MAX_CHARS = 4_000_000;
+
+/** Records checked between two turns of the event loop (other requests run in between). */
+export const CHECK_SLICE = 50;
+
+/** Exceptions a page of the Exceptions route returns at most, and by default. */
+export const EXCEPTIONS_LIMIT_MAX = 1000;
+
+export function isExpired(state: Pick<BulkImportState, 'expiresAt'>, now: Date): boolean {
+  return now.getTime() >= state.expiresAt.getTime();
+}
+
+/** Stage accepts records while the import is Initiated or Staging (not after Execute). */
+export function acceptsStaging(state: Pick<BulkImportState, 'status'>): boolean {
+  return state.status === 'Initiated' || state.status === 'Staging';
+}
+
+/** The AlternateId of the active pair of `type` a record names; null when it names none. */
+export function matchValueOf(body: unknown, type: string): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const pairs = (body as { AlternateIds?: unknown }).AlternateIds;
+  if (!Array.isArray(pairs)) return null;
+  const wanted = textKey(type);
+  for (const pair of pairs as {
+    AlternateIdType?: unknown;
+    AlternateId?: unknown;
+    IsActive?: unknown;
+  }[]) {
+    if (
+      typeof pair?.AlternateIdType === 'string' &&
+      typeof pair.AlternateId === 'string' &&
+      pair.AlternateId.trim() !== '' &&
+      pair.IsActive !== false &&
+      textKey(pair.AlternateIdType) === wanted
+    ) {
+      return pair.AlternateId;
+    }
+  }
+  return null;
+}
+
+/** What the profile checks said of one record (see ProfileWriteChecks). */
+export interface RecordCheck {
+  invalid: string[];
+  forbidden: string[];
+}
+
+export interface StagedBody {
+  n: number;
+  body: Record<string, unknown>;
+}
+
+export interface RecordException {
+  n: number;
+  stage: number;
+  index: number;
+  alternateId: string | null;
+  reason: string;
+}
+
+/**
+ * Sorts one stage's records into staged ones and exceptions. Records are numbered on from
+ * the records the import already received; `check` is the profile acceptance check.
+ */
+export function sortStagedRecords(
+  state: Pick<BulkImportState, 'matchValue' | 'received' | 'stages'>,
+  records: readonly unknown[],
+  check: (body: unknown) => RecordCheck,
+  /** The records' position in the stage's array (a stage is sorted a slice at a time). */
+  from = 0,
+): { staged: StagedBody[]; exceptions: RecordException[] } {
+  const stage = state.stages + 1;
+  const staged: StagedBody[] = [];
+  const exceptions: RecordException[] = [];
+  records.forEach((body, i) => {
+    const index = from + i;
+    const n = state.received + index + 1;
+    const alternateId = matchValueOf(body, state.matchValue);
+    const { invalid, forbidden } = check(body);
+    const reasons = [...invalid, ...forbidden.map((problem) => `Not permitted: ${problem}`)];
+    if (!reasons.length && alternateId === null) {
+      reasons.push(
+        `AlternateIds holds no active AlternateId of type "${state.matchValue}" (the import's MatchValue), value ${JSON.stringify((body as { AlternateIds?: unknown }).AlternateIds ?? null)}`,
+      );
+    }
+    if (reasons.length) {
+      exceptions.push({ n, stage, index, alternateId, reason: reasons.join('; ') });
+    } else {
+      staged.push({ n, body: body as Record<string, unknown> });
+    }
+  });
+  return { staged, exceptions };
+}
+
+/** Splits staged records into chunks of at most `maxRecords` and about `maxChars` of JSON. */
+export function chunkRecords<T>(
+  records: readonly T[],
+  maxRecords = CHUNK_MAX_RECORDS,
+  maxChars = CHUNK_MAX_CHARS,
+): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let chars = 0;
+  for (const record of records) {
+    const size = JSON.stringify(record).length;
+    if (current.length && (current.length >= maxRecords || chars + size > maxChars)) {
+      chunks.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(record);
+    chars += size;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
+}
+
+/** The page (from 1) that holds exception record `n` (from 1). */
+export function pageOf(n: number, pageSize = EXCEPTION_PAGE_SIZE): number {
+  return Math.floor((n - 1) / pageSize) + 1;
+}
+
+/**
+ * The pages to write when `added` exception records follow the `count` stored ones:
+ * the partly filled last page (its stored records given as `lastPage`) completed, then
+ * new pages. Each entry is a whole page, to be replaced by `_id`.
+ */
+export function appendToPages<T>(
+  count: number,
+  lastPage: readonly T[],
+  added: readonly T[],
+  pageSize = EXCEPTION_PAGE_SIZE,
+): { page: number; records: T[] }[] {
+  if (!added.length) return [];
+  const pages: { page: number; records: T[] }[] = [];
+  const partial = count % pageSize !== 0;
+  let page = partial ? pageOf(count, pageSize) : count / pageSize + 1;
+  let records: T[] = partial ? [...lastPage] : [];
+  for (const record of added) {
+    if (records.length === pageSize) {
+      pages.push({ page, records });
+      page++;
+      records = [];
+    }
+    records.push(record);
+  }
+  pages.push({ page, records });
+  return pages;
+}
+
+/** The records `offset` (from 1) to `last` of `total`, and the pages that hold them. */
+export interface ExceptionWindow {
+  first: number;
+  last: number;
+  pages: number[];
+  hasMore: boolean;
+}
+
+export function exceptionWindow(
+  total: number,
+  offset: number,
+  limit: number,
+  pageSize = EXCEPTION_PAGE_SIZE,
+): ExceptionWindow {
+  const first = offset;
+  const last = Math.min(total, offset + limit - 1);
+  const pages: number[] = [];
+  if (first <= last) {
+    for (let page = pageOf(first, pageSize); page <= pageOf(last, pageSize); page++) {
+      pages.push(page);
+    }
+  }
+  return { first, last: Math.max(last, first - 1), pages, hasMore: last < total };
+}

@@ -1,0 +1,193 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ProfileDto, scopeOf } from '@app/profiles';
+import {
+  ApiIntParam,
+  BodyLimit,
+  EnvReader,
+  INT32_MAX,
+  InvalidInputError,
+  linkTo,
+  MALFORMED_REQUEST,
+  PositiveIntParam,
+  RequestDeadline,
+} from '@app/shared';
+import { BulkSettings } from '../bulk-settings';
+import { InitiateBulkImportCommand } from '../commands/initiate-bulk-import/initiate-bulk-import.command';
+import { StageBulkImportCommand } from '../commands/stage-bulk-import/stage-bulk-import.command';
+import { EXCEPTIONS_LIMIT_MAX } from '../domain/bulk-import';
+import {
+  BulkImportExceptionsDto,
+  BulkImportStatusDto,
+  InitiateBulkImportDto,
+} from '../dto/bulk-import.dto';
+import { GetBulkImportExceptionsQuery } from '../queries/get-bulk-import-exceptions/get-bulk-import-exceptions.query';
+import { GetBulkImportQuery } from '../queries/get-bulk-import/get-bulk-import.query';
+
+/** The `{accessToken}` of an import's routes (PositiveIntParam). */
+const ApiAccessTokenParam = () =>
+  ApiIntParam('accessToken', `The import's AccessToken, from Initiate (1 to ${INT32_MAX})`);
+
+const EXPIRED = {
+  description:
+    'Authorization missing or invalid (with a WWW-Authenticate header), or the AccessToken has expired (without one): {"Message": "..."}',
+};
+
+const TOKEN_LINK = { accessToken: '$response.body#/AccessToken' };
+
+@ApiTags('Bulk import')
+@ApiClientIdParam()
+@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
+@Controller(':clientId/Bulk/Import')
+export class BulkImportController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({
+    summary: 'Initiate a bulk import: its AccessToken',
+    description:
+      'Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default). Execute and the application of the records come in a later slice (docs/bulk.md).',
+  })
+  @ApiCreatedResponse({
+    type: BulkImportStatusDto,
+    description: 'Initiated',
+    links: {
+      Stage: linkTo('BulkImportController_stage', TOKEN_LINK),
+      GetStatus: linkTo('BulkImportController_status', TOKEN_LINK),
+    },
+  })
+  initiate(
+    @CurrentCaller() caller: Caller,
+    @Body() body: InitiateBulkImportDto,
+  ): Promise<BulkImportStatusDto> {
+    return this.commands.execute(
+      new InitiateBulkImportCommand(caller.clientId, caller.userId, body),
+    );
+  }
+
+  @Post(':accessToken/Stage')
+  @HttpCode(200)
+  @BodyLimit((env) => new BulkSettings(new EnvReader(env)).stageMaxBytes)
+  @RequestDeadline((env) => new BulkSettings(new EnvReader(env)).stageDeadlineMs)
+  @ApiAuth('profiles', 'write')
+  @ApiOperation({
+    summary: 'Stage profile records of an import',
+    description:
+      "A JSON array of profile records, in the shape the Data API's profile writes accept, each holding an active AlternateId of the import's MatchValue type. Each record is checked as a profile write's acceptance checks it (fields, the account's configuration, the caller's user-group scope); the valid ones are staged (ValidationSuccessful), the others become exception records with their reason (ValidationFailed). At most 1000 records per call and BULK_STAGE_MAX_BYTES of body (25 MB by default, 28 MB at most); stage again for more while the token is active. Stages of one import run one at a time (409 meanwhile). Answers the import's status.",
+  })
+  @ApiAccessTokenParam()
+  @ApiBody({ type: ProfileDto, isArray: true, description: 'The profile records' })
+  @ApiOkResponse({
+    type: BulkImportStatusDto,
+    description: 'Staged; the counters include this call',
+    links: { GetExceptions: linkTo('BulkImportController_exceptions', TOKEN_LINK) },
+  })
+  @ApiUnauthorizedResponse(EXPIRED)
+  @ApiNotFoundResponse({
+    description: 'Unknown client, or no import of the client has this AccessToken',
+  })
+  @ApiConflictResponse({
+    description: 'Another Stage of the import is running, or the import was executed',
+  })
+  @ApiPayloadTooLargeResponse({
+    description: 'The body is over BULK_STAGE_MAX_BYTES (25 MB by default)',
+  })
+  stage(
+    @CurrentCaller() caller: Caller,
+    @PositiveIntParam('accessToken') accessToken: number,
+    @Body() records: unknown,
+  ): Promise<BulkImportStatusDto> {
+    if (!Array.isArray(records)) {
+      throw new InvalidInputError(
+        `The body must be a JSON array of profile records (value of type ${records === null ? 'null' : typeof records})`,
+      );
+    }
+    return this.commands.execute(
+      new StageBulkImportCommand(caller.clientId, accessToken, records, scopeOf(caller)),
+    );
+  }
+
+  @Get(':accessToken')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: "An import's status and counters",
+    description: 'The BulkImportStatus: Status, Expires, the counters and the fields of Initiate.',
+  })
+  @ApiAccessTokenParam()
+  @ApiOkResponse({ type: BulkImportStatusDto })
+  @ApiUnauthorizedResponse(EXPIRED)
+  @ApiNotFoundResponse({
+    description: 'Unknown client, or no import of the client has this AccessToken',
+  })
+  status(
+    @CurrentCaller() caller: Caller,
+    @PositiveIntParam('accessToken') accessToken: number,
+  ): Promise<BulkImportStatusDto> {
+    return this.queries.execute(new GetBulkImportQuery(caller.clientId, accessToken));
+  }
+
+  @Get(':accessToken/Exceptions')
+  @ApiAuth('profiles', 'read')
+  @ApiOperation({
+    summary: "A page of an import's exception records",
+    description:
+      'The records refused by Stage, numbered from 1 in the order they arose, each with its reason. offset is the first record number (from 1), limit how many.',
+  })
+  @ApiAccessTokenParam()
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: `Records per page, 1 to ${EXCEPTIONS_LIMIT_MAX} (default ${EXCEPTIONS_LIMIT_MAX})`,
+    schema: {
+      type: 'integer',
+      minimum: 1,
+      maximum: EXCEPTIONS_LIMIT_MAX,
+      default: EXCEPTIONS_LIMIT_MAX,
+    },
+  })
+  @ApiQuery({
+    name: 'offset',
+    required: false,
+    description: 'The first record number, from 1 (default 1)',
+    schema: { type: 'integer', minimum: 1, maximum: INT32_MAX, default: 1 },
+  })
+  @ApiOkResponse({ type: BulkImportExceptionsDto })
+  @ApiUnauthorizedResponse(EXPIRED)
+  @ApiNotFoundResponse({
+    description: 'Unknown client, or no import of the client has this AccessToken',
+  })
+  exceptions(
+    @CurrentCaller() caller: Caller,
+    @PositiveIntParam('accessToken') accessToken: number,
+    @PositiveIntParam('limit', { in: 'query', max: EXCEPTIONS_LIMIT_MAX }) limit?: number,
+    @PositiveIntParam('offset', { in: 'query' }) offset?: number,
+  ): Promise<BulkImportExceptionsDto> {
+    return this.queries.execute(
+      new GetBulkImportExceptionsQuery(
+        caller.clientId,
+        accessToken,
+        offset ?? 1,
+        limit ?? EXCEPTIONS_LIMIT_MAX,
+      ),
+    );
+  }
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigurationReader } from '@app/config';
+import { checkAgainstConfiguration } from '../domain/profile-configuration.rules';
+import { checkProfileInput } from '../domain/profile-input.rules';
+import { ProfileRules } from '../domain/profile-rules';
+import { writeScopeViolations } from '../domain/profile-scope.rules';
+import type { CallerScope } from '../domain/profile-view';
+import { validateProfileBody } from '../dto/validate-profile-body';
+import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
+
+/** What the acceptance checks say of one profile body: empty lists when it is accepted. */
+export interface ProfileBodyCheck {
+  /** Problems a write would be refused for with 400 (DTO rules, input rules, configuration). */
+  invalid: string[];
+  /** What the writer's user group may not write (a write would be refused with 403). */
+  forbidden: string[];
+}
+
+/** Checks bodies of one client and writer against one snapshot of the configuration. */
+export type ProfileBodyChecker = (body: unknown) => ProfileBodyCheck;
+
+/**
+ * The acceptance-time checks of a profile write, without queuing anything: for modules that
+ * take profile bodies to be written later (the bulk import's staging). The same functions
+ * the create and update handlers run: the ProfileDto rules (unknown fields refused), the
+ * input rules, the client's configuration and the writer's user-group scope. What depends
+ * on the stored profile (the rules of a merge against it, alternate ids held by others) is
+ * checked when the write is applied.
+ */
+@Injectable()
+export class ProfileWriteChecks {
+  constructor(
+    private readonly configuration: ConfigurationReader,
+    private readonly rules: ProfileRules,
+  ) {}
+
+  /** True when the client's configuration has an active alternate id type of this name. */
+  async isActiveAlternateIdType(clientId: string, name: string): Promise<boolean> {
+    const vocabulary = await this.configuration.vocabulary(clientId);
+    return vocabulary.type('AlternateIdTypes', name)?.IsActive === true;
+  }
+
+  /** A checker of `kind` bodies for the client's current configuration and this writer. */
+  async checkerFor(
+    clientId: string,
+    kind: 'create' | 'merge' | 'overwrite',
+    scope: CallerScope | undefined,
+  ): Promise<ProfileBodyChecker> {
+    const vocabulary = await this.configuration.vocabulary(clientId);
+    return (body) => {
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        return {
+          invalid: [`The record is not a JSON object (value ${JSON.stringify(body)})`],
+          forbidden: [],
+        };
+      }
+      const input = body as Record<string, unknown>;
+      const invalid = validateProfileBody(input);
+      if (!invalid.length) invalid.push(...checkProfileInput(input, kind));
+      if (!invalid.length) {
+        invalid.push(...checkAgainstConfiguration(input, vocabulary, this.rules, kind));
+      }
+      const forbidden = invalid.length
+        ? []
+        : writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT);
+      return { invalid, forbidden };
+    };
+  }
+}
