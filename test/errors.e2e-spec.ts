@@ -43,8 +43,11 @@ describe('unexpected server conditions', () => {
 
   const expectUnexpectedCondition = (response: request.Response) => {
     expect(response.status).toBe(503);
-    // The cause went to the log, with its stack.
-    expect(loggedErrors).toHaveBeenLastCalledWith(expect.stringMatching(/MongoNotConnectedError/));
+    // The cause went to the log, with its stack and the request's id.
+    expect(loggedErrors).toHaveBeenLastCalledWith(
+      { reqId: expect.any(String) },
+      expect.stringMatching(/MongoNotConnectedError/),
+    );
     loggedErrors.mockClear();
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.body).toEqual({ Message: expect.any(String) });
