@@ -97,6 +97,7 @@ describe('the api against its OpenAPI document (schemathesis)', () => {
         ...(scheme === 'customauth3'
           ? {
               SCHEMATHESIS_HOOKS: 'customauth3_hooks',
+              CONTRACT_FIXED_CLIENT_ID: '1',
               CUSTOMAUTH3_CLIENT_ID: tenant.clientId,
               CUSTOMAUTH3_USER_ID: tenant.userId,
               CUSTOMAUTH3_KEY: tenant.apiHashKey,
