@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../harness/test-app';
 
 /*
  * The running api against its own OpenAPI document, with schemathesis (installed into
- * .tools/schemathesis by scripts/setup.sh): every operation, every check, all phases
+ * .tools/schemathesis by scripts/setup-schemathesis.sh): every operation, every check, all phases
  * (examples, coverage, fuzzing, stateful through the document's links), once per auth
  * scheme. SCHEMATHESIS_EXAMPLES sets the examples per operation (CI: a few; the soak run,
  * scripts/schemathesis-soak.sh: 1000).
