@@ -1,6 +1,6 @@
-// The contract run (`npm run contract`): the api against its OpenAPI document with
-// schemathesis (test/contract). Apart from `npm test` until the document and the api agree
-// (see docs/operations.md, "Contract testing"); the e2e project's setup starts the engine.
+// The contract run (`npm run contract`, and the last step of `npm test`): the api against its
+// OpenAPI document with schemathesis (test/contract); see docs/operations.md, "Contract
+// testing". The e2e project's setup starts the engine.
 const base = require('./jest.config');
 const e2e = base.projects.find((project) => project.displayName === 'e2e');
 

@@ -1,13 +1,38 @@
 #!/usr/bin/env bash
-# Installs schemathesis (pinned) into .tools/schemathesis, a Python venv, once.
+# Installs schemathesis (pinned) into .tools/schemathesis, a Python venv, once (pip from PyPI).
+# Needs python3 (>= 3.10) with its venv module: on Debian/Ubuntu the python3-venv package,
+# installed here when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=4.32.5
 venv=.tools/schemathesis
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    log "need root to run: $*"; return 1; fi
+}
+
 if [ -x "$venv/bin/schemathesis" ] && [ "$("$venv/bin/schemathesis" --version | awk '{print $3}')" = "$VERSION" ]; then
-  echo "[setup] schemathesis $VERSION: cached ($venv)" >&2
+  log "schemathesis $VERSION: cached ($venv)"
   exit 0
 fi
+if ! command -v python3 >/dev/null; then
+  log "installing python3 (Debian package)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null
+fi
+probe=$(mktemp -d)
+if ! python3 -m venv "$probe/venv" >/dev/null 2>&1; then
+  # Debian's python3 comes without ensurepip: python3-venv (or python3.X-venv) has it.
+  log "installing python3-venv (Debian package)"
+  as_root apt-get update -qq
+  minor=$(python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null ||
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "python$minor-venv" >/dev/null
+fi
+rm -rf "$probe"
 python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet "schemathesis==$VERSION"
-echo "[setup] schemathesis $VERSION: installed ($venv)" >&2
+"$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
+log "schemathesis $VERSION: installed ($venv)"

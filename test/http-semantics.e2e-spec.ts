@@ -300,6 +300,29 @@ describe('HTTP semantics: 405, 415, Location, CORS', () => {
     });
   });
 
+  describe('a missing request body', () => {
+    it('is refused with 400 where a DTO validates the body (it had created a profile)', async () => {
+      const response = await request(app.http)
+        .post(`${base()}/Profile/AlternateId`)
+        .query({ alternateIdType: 'CRM', alternateId: 'NO-BODY-1' })
+        .set('Authorization', auth);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        Message: 'Invalid body (value missing): a JSON object is required',
+      });
+      const asNull = await request(app.http)
+        .post(`${base()}/Profile/AlternateId`)
+        .query({ alternateIdType: 'CRM', alternateId: 'NO-BODY-1' })
+        .set('Authorization', auth)
+        .set('Content-Type', 'application/json')
+        .send('null');
+      expect(asNull.status).toBe(400);
+      expect(asNull.body).toEqual({
+        Message: 'Invalid body (value null): a JSON object is required',
+      });
+    });
+  });
+
   describe('CORS', () => {
     it('answers a preflight from an allowed origin', async () => {
       const response = await request(app.http)

@@ -3,6 +3,7 @@
 Written independently of the service's code, as a client would: keyed
 HMAC-SHA256(key, "ClientId:UserId:Timestamp"), Base64. The client id, user id and key come
 from the environment the contract test sets (CUSTOMAUTH3_CLIENT_ID, _USER_ID, _KEY).
+The hooks every run has (contract_hooks) are loaded with it.
 """
 import base64
 import hashlib
@@ -12,6 +13,8 @@ from datetime import datetime, timezone
 from urllib.parse import quote
 
 import schemathesis
+
+import contract_hooks  # noqa: F401  (the hooks of every contract run)
 
 
 @schemathesis.auth()

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../harness/test-app';
 
 /*
  * The running api against its own OpenAPI document, with schemathesis (installed into
- * .tools/schemathesis by scripts/setup.sh): every operation, every check, all phases
+ * .tools/schemathesis by scripts/setup-schemathesis.sh): every operation, every check, all phases
  * (examples, coverage, fuzzing, stateful through the document's links), once per auth
  * scheme. SCHEMATHESIS_EXAMPLES sets the examples per operation (CI: a few; the soak run,
  * scripts/schemathesis-soak.sh: 1000).
@@ -18,6 +18,8 @@ const ROOT = resolve(__dirname, '../..');
 const SCHEMATHESIS = join(ROOT, '.tools/schemathesis/bin/schemathesis');
 const EXAMPLES = Number(process.env.SCHEMATHESIS_EXAMPLES || 3);
 const TIME_BUDGET_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS || 15 * 60 * 1000);
+// More arguments of `schemathesis run` (e.g. --include-operation-id X for a soak of a few).
+const EXTRA_ARGS = (process.env.SCHEMATHESIS_EXTRA_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 function run(
   args: string[],
@@ -59,12 +61,15 @@ describe('the api against its OpenAPI document (schemathesis)', () => {
 
   async function fuzz(scheme: 'bearer' | 'customauth3'): Promise<void> {
     const config = join(work, `${scheme}.toml`);
+    // The tenant's id goes into every path through contract_hooks (CONTRACT_CLIENT_ID), not a
+    // [parameters] override: with one, the check of schema-violating requests judged the
+    // valid request sent by the id generated for the case (say, longer than maxLength).
     const lines = [
-      `[parameters]`,
-      `"path.clientId" = "${tenant.clientId}"`,
       ...(scheme === 'bearer' ? [`[headers]`, `Authorization = "${await tenant.bearer()}"`] : []),
     ];
-    writeFileSync(config, `${lines.join('\n')}\n`);
+    // The committed part (per-operation check settings, test/contract/schemathesis.toml).
+    const committed = readFileSync(join(ROOT, 'test/contract/schemathesis.toml'), 'utf8');
+    writeFileSync(config, `${lines.join('\n')}\n\n${committed}`);
     const { code, output } = await run(
       [
         '--config-file',
@@ -82,17 +87,22 @@ describe('the api against its OpenAPI document (schemathesis)', () => {
         '--seed',
         '42',
         '--no-shrink',
+        ...EXTRA_ARGS,
       ],
       {
+        // contract_hooks (a fresh Idempotency-Key per request) in both runs; the
+        // CUSTOMAUTH3 run's module signs every request and loads contract_hooks.
+        PYTHONPATH: join(ROOT, 'test/contract'),
+        CONTRACT_CLIENT_ID: tenant.clientId,
         ...(scheme === 'customauth3'
           ? {
               SCHEMATHESIS_HOOKS: 'customauth3_hooks',
-              PYTHONPATH: join(ROOT, 'test/contract'),
+              CONTRACT_FIXED_CLIENT_ID: '1',
               CUSTOMAUTH3_CLIENT_ID: tenant.clientId,
               CUSTOMAUTH3_USER_ID: tenant.userId,
               CUSTOMAUTH3_KEY: tenant.apiHashKey,
             }
-          : {}),
+          : { SCHEMATHESIS_HOOKS: 'contract_hooks' }),
       },
     );
     // The whole report when it fails: which operation, which check, how to reproduce.

@@ -243,6 +243,7 @@ function completeDocument(document: OpenAPIObject): void {
   }
   splitRequestSchemas(document);
   closeRequestSchemas(document);
+  nullableOptionalFields(document);
   document.tags = orderedTags(document);
 }
 
@@ -424,6 +425,41 @@ function splitRequestSchemas(document: OpenAPIObject): void {
   }
   for (const name of split) {
     if (!used.has(name)) delete schemas[name];
+  }
+}
+
+/**
+ * `nullable: true` on the optional fields of request bodies: the validation takes null as
+ * absent for every optional field (class-validator's IsOptional), so a client may send it.
+ * An enum lists null too; a field that is a `$ref` becomes `allOf: [$ref]` beside it.
+ */
+function nullableOptionalFields(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const reached = new Set<string>();
+  for (const { operation } of operationsOf(document)) {
+    const body = operation.requestBody;
+    if (!body || isReference(body)) continue;
+    for (const [mediaType, content] of Object.entries(body.content)) {
+      if (/json/.test(mediaType)) requestSchemas(content.schema, schemas, reached);
+    }
+  }
+  for (const name of reached) {
+    const schema = schemas[name];
+    if (!schema || isReference(schema) || schema.type !== 'object' || !schema.properties) continue;
+    const required = new Set(schema.required ?? []);
+    for (const [field, property] of Object.entries(schema.properties)) {
+      if (required.has(field)) continue;
+      if (isReference(property)) {
+        const target = schemas[property.$ref.replace('#/components/schemas/', '')];
+        const type = target && !isReference(target) ? target.type : undefined;
+        if (type) schema.properties[field] = { type, allOf: [property], nullable: true };
+        continue;
+      }
+      if (property.readOnly) continue;
+      if (!property.type || property.nullable !== undefined) continue;
+      property.nullable = true;
+      if (property.enum && !property.enum.includes(null)) property.enum = [...property.enum, null];
+    }
   }
 }
 

@@ -35,7 +35,7 @@ export class ArchiveEmailPreferenceDto {
   @Selector(50, FILTER_ID)
   FilterId?: string;
 
-  @OptionalText(256, { description: REASON_CODE })
+  @OptionalText(256, { description: REASON_CODE, nullable: true })
   Reason_Code?: string;
 }
 
@@ -60,7 +60,7 @@ export class ArchivePhoneNumberPreferenceDto {
   @Selector(50, FILTER_ID)
   FilterId?: string;
 
-  @OptionalText(256, { description: REASON_CODE })
+  @OptionalText(256, { description: REASON_CODE, nullable: true })
   Reason_Code?: string;
 }
 
@@ -78,7 +78,7 @@ export class ArchiveAddressPreferenceDto {
   @Selector(50, FILTER_ID)
   FilterId?: string;
 
-  @OptionalText(256, { description: REASON_CODE })
+  @OptionalText(256, { description: REASON_CODE, nullable: true })
   Reason_Code?: string;
 }
 
@@ -90,7 +90,7 @@ export class ArchiveProfilePreferenceDto {
   @Selector(50, FILTER_ID)
   FilterId?: string;
 
-  @OptionalText(256, { description: REASON_CODE })
+  @OptionalText(256, { description: REASON_CODE, nullable: true })
   Reason_Code?: string;
 }
 
@@ -104,6 +104,7 @@ export class ArchivePreferencesDto {
 
   @OptionalText(256, {
     description: 'Reason for every archived preference whose item gives none ($Reason_Code)',
+    nullable: true,
   })
   Reason_Code?: string;
 

@@ -175,7 +175,8 @@ export class ProfileDto {
   @NestedArray(() => PreferenceDto)
   ProfilePreferences?: PreferenceDto[];
 
-  @NestedArray(() => AlternateIdDto)
+  // null as absent (the validation takes it as absent).
+  @NestedArray(() => AlternateIdDto, { nullable: true })
   AlternateIds?: AlternateIdDto[];
 }
 

@@ -1,4 +1,4 @@
-import { ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { InvalidInputError } from '../errors/domain-errors';
 import { describeValidationErrors } from './validation-errors';
 
@@ -7,7 +7,7 @@ import { describeValidationErrors } from './validation-errors';
  * refused with a message naming them; fields marked read-only are accepted and ignored.
  */
 export function createApiValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
@@ -15,4 +15,24 @@ export function createApiValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) =>
       new InvalidInputError(describeValidationErrors(errors).join('; ')),
   });
+}
+
+/**
+ * A body a DTO class validates is required: no body, or JSON null, is refused like any invalid
+ * one (ValidationPipe lets both through: a POST without a body had created a profile).
+ */
+class ApiValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (
+      metadata.type === 'body' &&
+      (value === undefined || value === null) &&
+      metadata.metatype !== undefined &&
+      this.toValidate(metadata)
+    ) {
+      throw new InvalidInputError(
+        `Invalid body (value ${value === null ? 'null' : 'missing'}): a JSON object is required`,
+      );
+    }
+    return super.transform(value, metadata);
+  }
 }

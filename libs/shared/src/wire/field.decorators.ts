@@ -44,10 +44,13 @@ export function OptionalBoolean(options: ApiPropertyOptions = {}): PropertyDecor
 }
 
 /** An optional array of nested elements, each validated as `type()`. */
-export function NestedArray(type: () => ClassType<unknown>): PropertyDecorator {
+export function NestedArray(
+  type: () => ClassType<unknown>,
+  options: ApiPropertyOptions = {},
+): PropertyDecorator {
   return applyDecorators(
     // Swagger resolves a lazy type only from a function named "type".
-    ApiPropertyOptional({ type: () => type(), isArray: true } as ApiPropertyOptions),
+    ApiPropertyOptional({ type: () => type(), isArray: true, ...options } as ApiPropertyOptions),
     IsOptional(),
     IsArray(),
     ValidateNested({ each: true }),

@@ -8,7 +8,9 @@ export class CustomPropertyChangeDto extends CustomPropertyDto {
   @ReadOnlyField({ ...ANY_JSON_VALUE, description: 'Accepted (older clients send it) and ignored' })
   Link?: unknown;
 
+  // null as absent (the validation takes it as absent).
   @OptionalBoolean({
+    nullable: true,
     description:
       'When the entry already has the key (case-insensitive): true replaces its value, false (default) keeps it',
   })

@@ -30,7 +30,8 @@ export class CreateDncListDto {
   @IsIn(DNC_LIST_TYPES)
   ListType: DncListType;
 
-  @OptionalText(256)
+  // null as absent (the validation takes it as absent).
+  @OptionalText(256, { nullable: true })
   Description?: string;
 }
 
