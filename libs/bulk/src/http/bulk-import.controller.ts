@@ -14,7 +14,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
-import { ProfileDto, scopeOf } from '@app/profiles';
+import { scopeOf } from '@app/profiles';
 import {
   ApiIntParam,
   BodyLimit,
@@ -95,7 +95,13 @@ export class BulkImportController {
       "A JSON array of profile records, in the shape the Data API's profile writes accept, each holding an active AlternateId of the import's MatchValue type. Each record is checked as a profile write's acceptance checks it (fields, the account's configuration, the caller's user-group scope); the valid ones are staged (ValidationSuccessful), the others become exception records with their reason (ValidationFailed). At most 1000 records per call and BULK_STAGE_MAX_BYTES of body (25 MB by default, 28 MB at most); stage again for more while the token is active. Stages of one import run one at a time (409 meanwhile). Answers the import's status.",
   })
   @ApiAccessTokenParam()
-  @ApiBody({ type: ProfileDto, isArray: true, description: 'The profile records' })
+  // Items of any shape: a record that is not a valid profile is not a 400 of the call but an
+  // exception record of the import (its reason names the field and the value).
+  @ApiBody({
+    description:
+      'The profile records, each in the shape of the Profile schema (ProfileDto); a record that does not conform becomes an exception record',
+    schema: { type: 'array', maxItems: 1000, items: {} },
+  })
   @ApiOkResponse({
     type: BulkImportStatusDto,
     description: 'Staged; the counters include this call',
