@@ -310,8 +310,8 @@ function requestSchemas(
   }
 }
 
-/** `additionalProperties: false` on the schemas of JSON request bodies the server closes. */
-function closeRequestSchemas(document: OpenAPIObject): void {
+/** The named schemas JSON request bodies reach. */
+function requestSchemaNames(document: OpenAPIObject): Set<string> {
   const schemas = document.components?.schemas ?? {};
   const reached = new Set<string>();
   for (const { operation } of operationsOf(document)) {
@@ -321,6 +321,13 @@ function closeRequestSchemas(document: OpenAPIObject): void {
       if (/json/.test(mediaType)) requestSchemas(content.schema, schemas, reached);
     }
   }
+  return reached;
+}
+
+/** `additionalProperties: false` on the schemas of JSON request bodies the server closes. */
+function closeRequestSchemas(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const reached = requestSchemaNames(document);
   for (const name of reached) {
     const schema = schemas[name];
     if (OPEN_REQUEST_SCHEMAS.has(name) || !schema || isReference(schema)) continue;
@@ -435,14 +442,7 @@ function splitRequestSchemas(document: OpenAPIObject): void {
  */
 function nullableOptionalFields(document: OpenAPIObject): void {
   const schemas = document.components?.schemas ?? {};
-  const reached = new Set<string>();
-  for (const { operation } of operationsOf(document)) {
-    const body = operation.requestBody;
-    if (!body || isReference(body)) continue;
-    for (const [mediaType, content] of Object.entries(body.content)) {
-      if (/json/.test(mediaType)) requestSchemas(content.schema, schemas, reached);
-    }
-  }
+  const reached = requestSchemaNames(document);
   for (const name of reached) {
     const schema = schemas[name];
     if (!schema || isReference(schema) || schema.type !== 'object' || !schema.properties) continue;
