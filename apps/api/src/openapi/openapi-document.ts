@@ -120,6 +120,44 @@ const GLOBAL_RESPONSES: Record<string, ResponseObject> = {
   },
 };
 
+const DIGITS = { type: 'string', pattern: '^[0-9]+$' } as const;
+
+/** Headers of successful answers, by where the hooks and guards add them. */
+const SUCCESS_HEADERS = {
+  /** Every answer (the request logging). */
+  all: {
+    'X-Request-Id': {
+      description: "The request's id: the client's X-Request-Id when sane, else a new UUID",
+      schema: { type: 'string' },
+    },
+  },
+  /** A client's routes while its route class is limited (RATE_LIMIT_*_PER_SECOND not 0). */
+  tenant: {
+    'RateLimit-Limit': { description: 'Requests per window of the route class', schema: DIGITS },
+    'RateLimit-Remaining': { description: 'Requests left in the window', schema: DIGITS },
+    'RateLimit-Reset': { description: 'Seconds until the window ends', schema: DIGITS },
+    'RateLimit-Policy': {
+      description: 'The limit and its window: <limit>;w=1',
+      schema: { type: 'string' },
+    },
+  },
+  /** A 201 or 202 of a client's route (`@LocationHeader`). */
+  created: {
+    Location: {
+      description: 'Where the created or accepted resource is, under the prefix the client used',
+      schema: { type: 'string' },
+    },
+    Link: {
+      description: 'A queued profile write: <.../Profile/{id}/Updates>; rel="monitor"',
+      schema: { type: 'string' },
+    },
+  },
+  /** A GET that takes If-None-Match (`@EntityTagged`). */
+  tagged: {
+    ETag: { description: 'The strong entity tag of the answer', schema: { type: 'string' } },
+  },
+};
+
 const GLOBAL_PARAMETERS: Record<string, ParameterObject> = {
   IdempotencyKey: {
     name: 'Idempotency-Key',
@@ -207,6 +245,13 @@ function completeDocument(document: OpenAPIObject): void {
     ...document.components,
     responses: { ...document.components?.responses, ...GLOBAL_RESPONSES },
     parameters: { ...document.components?.parameters, ...GLOBAL_PARAMETERS },
+    headers: {
+      ...document.components?.headers,
+      ...SUCCESS_HEADERS.all,
+      ...SUCCESS_HEADERS.tenant,
+      ...SUCCESS_HEADERS.created,
+      ...SUCCESS_HEADERS.tagged,
+    },
   };
   for (const { path, method, operation } of operationsOf(document)) {
     const responses = operation.responses as Record<string, ResponseObject | ReferenceObject>;
@@ -235,6 +280,26 @@ function completeDocument(document: OpenAPIObject): void {
       if (Number(status) >= 400 && !isReference(response) && !response.content) {
         response.content = ERROR_CONTENT;
       }
+    }
+    // Headers a success may carry (none required: the rate limit can be off, a replay or an
+    // answer without a resource has no Location).
+    const tagged = (operation.parameters ?? []).some(
+      (parameter) => !isReference(parameter) && parameter.name === 'If-None-Match',
+    );
+    for (const [status, response] of Object.entries(responses)) {
+      if (!/^2/.test(status) || isReference(response)) continue;
+      const names = Object.keys({
+        ...SUCCESS_HEADERS.all,
+        ...(tenant ? SUCCESS_HEADERS.tenant : {}),
+        ...(tenant && (status === '201' || status === '202') ? SUCCESS_HEADERS.created : {}),
+        ...(tagged && status === '200' ? SUCCESS_HEADERS.tagged : {}),
+      });
+      response.headers = {
+        ...Object.fromEntries(
+          names.map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+        ),
+        ...response.headers,
+      };
     }
     operation.responses = sortByKey(responses);
     // Public operations (the token, the health probes) say so.
