@@ -11,6 +11,9 @@ cd "$(dirname "$0")/.."
 export SCHEMATHESIS_EXAMPLES="${SCHEMATHESIS_EXAMPLES:-1000}"
 # Per auth scheme (a jest test each): 4 hours.
 export SCHEMATHESIS_TIMEOUT_MS="${SCHEMATHESIS_TIMEOUT_MS:-14400000}"
+# The report streams to this file while it runs (jest shows it only at the end, on failure).
+export SCHEMATHESIS_LOG_FILE="${SCHEMATHESIS_LOG_FILE:-$(mktemp -d)/schemathesis-soak.log}"
+echo "schemathesis report: $SCHEMATHESIS_LOG_FILE"
 bash scripts/setup.sh
 bash scripts/setup-schemathesis.sh
 exec npx jest -c jest.contract.config.js "$@"

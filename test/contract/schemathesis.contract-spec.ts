@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { TenantAdminService } from '@app/auth';
+import { MAX_TOKEN_LIFETIME_SECONDS } from '@app/auth/domain/access-token';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { startTestApp, type TestApp } from '../harness/test-app';
@@ -20,6 +22,8 @@ const EXAMPLES = Number(process.env.SCHEMATHESIS_EXAMPLES || 3);
 const TIME_BUDGET_MS = Number(process.env.SCHEMATHESIS_TIMEOUT_MS || 15 * 60 * 1000);
 // More arguments of `schemathesis run` (e.g. --include-operation-id X for a soak of a few).
 const EXTRA_ARGS = (process.env.SCHEMATHESIS_EXTRA_ARGS ?? '').split(/\s+/).filter(Boolean);
+// A file the report is streamed to as it runs (the soak's progress), else kept in memory only.
+const LOG_FILE = process.env.SCHEMATHESIS_LOG_FILE;
 
 function run(
   args: string[],
@@ -31,8 +35,12 @@ function run(
       env: { ...process.env, ...env, NO_COLOR: '1' },
     });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk) => (output += chunk.toString()));
+    const take = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (LOG_FILE) appendFileSync(LOG_FILE, chunk);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     child.on('close', (code) => done({ code, output }));
   });
 }
@@ -53,6 +61,12 @@ describe('the api against its OpenAPI document (schemathesis)', () => {
       env: { RATE_LIMIT_READS_PER_SECOND: '0', RATE_LIMIT_WRITES_PER_SECOND: '0' },
     });
     tenant = await createTestTenant(app);
+    // A soak outlasts the default token lifetime (1 h): its bearer must not expire mid-run.
+    if (TIME_BUDGET_MS > 3_000_000) {
+      await app.api
+        .get(TenantAdminService)
+        .setClientSettings(tenant.clientId, { tokenLifetimeSeconds: MAX_TOKEN_LIFETIME_SECONDS });
+    }
     await configureTestTenant(app, tenant);
     await app.api.listen(0, '127.0.0.1');
     origin = `http://127.0.0.1:${(app.http.address() as AddressInfo).port}`;

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
-import { BulkApiModule } from '@app/bulk';
+import { BULK_JOBS, BulkApiModule } from '@app/bulk';
 import { ConfigurationApiModule } from '@app/config';
 import { CONSENT_JOBS, ConsentsApiModule } from '@app/consents';
 import { PreferencesApiModule } from '@app/preferences';
@@ -28,7 +28,7 @@ export class ApiModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
-        QueueModule.forProducer([...PROFILE_JOBS, ...CONSENT_JOBS]),
+        QueueModule.forProducer([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS]),
         // /health/live, /health/ready, /metrics (outside the prefix) and request timing.
         ObservabilityModule.forApi(),
         PROFILE_RULES,

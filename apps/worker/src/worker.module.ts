@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ApiAuthSupportModule } from '@app/auth';
+import { BULK_JOBS, BulkWorkerModule } from '@app/bulk';
 import {
   CONSENT_JOBS,
   ConsentsWorkerModule,
@@ -31,7 +32,7 @@ export class WorkerModule {
         CqrsModule.forRoot(),
         // The configuration areas the worker reads bring controllers whose guards read these.
         ApiAuthSupportModule,
-        QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS]),
+        QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS]),
         // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
         ObservabilityModule.forWorker(),
         PROFILE_RULES,
@@ -40,6 +41,7 @@ export class WorkerModule {
           applyHooks: [DoNotContactMarks],
         }),
         ConsentsWorkerModule,
+        BulkWorkerModule,
       ],
     };
   }

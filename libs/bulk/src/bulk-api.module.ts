@@ -1,48 +1,26 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
 import { ProfilePortsModule } from '@app/profiles';
-import { settingsProvider } from '@app/shared';
-import { BulkSettings } from './bulk-settings';
+import { BulkPersistenceModule } from './bulk-persistence.module';
+import { ExecuteBulkImportHandler } from './commands/execute-bulk-import/execute-bulk-import.handler';
 import { InitiateBulkImportHandler } from './commands/initiate-bulk-import/initiate-bulk-import.handler';
 import { StageBulkImportHandler } from './commands/stage-bulk-import/stage-bulk-import.handler';
-import {
-  BulkImport,
-  BulkImportChunk,
-  BulkImportChunkSchema,
-  BulkImportExceptionPage,
-  BulkImportExceptionPageSchema,
-  BulkImportHint,
-  BulkImportHintSchema,
-  BulkImportSchema,
-} from './domain/bulk-import.schema';
+import { AsyncImportController } from './http/async-import.controller';
 import { BulkImportController } from './http/bulk-import.controller';
 import { GetBulkImportExceptionsHandler } from './queries/get-bulk-import-exceptions/get-bulk-import-exceptions.handler';
 import { GetBulkImportHandler } from './queries/get-bulk-import/get-bulk-import.handler';
-import { BulkImportRepository } from './repositories/bulk-import.repository';
-import { ImportAccess } from './services/import-access.service';
 
 /**
- * The Connectivity (Bulk) API's imports, first slice: Initiate, Stage, Status, Exceptions
- * (docs/bulk.md). Records are checked through Profiles' ProfileWriteChecks port; nothing
- * here reads a profile collection.
+ * The Connectivity (Bulk) API's imports (docs/bulk.md): Initiate, Stage, Execute, Status,
+ * Exceptions. Records are checked through Profiles' ProfileWriteChecks port; nothing here
+ * reads a profile collection. The worker side is BulkWorkerModule.
  */
 @Module({
-  imports: [
-    ProfilePortsModule,
-    MongooseModule.forFeature([
-      { name: BulkImportHint.name, schema: BulkImportHintSchema },
-      { name: BulkImport.name, schema: BulkImportSchema },
-      { name: BulkImportChunk.name, schema: BulkImportChunkSchema },
-      { name: BulkImportExceptionPage.name, schema: BulkImportExceptionPageSchema },
-    ]),
-  ],
-  controllers: [BulkImportController],
+  imports: [ProfilePortsModule, BulkPersistenceModule],
+  controllers: [BulkImportController, AsyncImportController],
   providers: [
-    settingsProvider(BulkSettings),
-    BulkImportRepository,
-    ImportAccess,
     InitiateBulkImportHandler,
     StageBulkImportHandler,
+    ExecuteBulkImportHandler,
     GetBulkImportHandler,
     GetBulkImportExceptionsHandler,
   ],

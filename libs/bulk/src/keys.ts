@@ -30,3 +30,8 @@ export function exceptionPageKey(clientId: string, accessToken: number, page: nu
 export function stageLeaseName(clientId: string, accessToken: number): string {
   return `bulk-stage:${importKey(clientId, accessToken)}`;
 }
+
+/** The lease of the worker job applying an import's chunks (Redis): one at a time. */
+export function runLeaseName(clientId: string, accessToken: number): string {
+  return `bulk-run:${importKey(clientId, accessToken)}`;
+}

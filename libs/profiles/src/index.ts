@@ -115,6 +115,10 @@ export {
   ProfileWriteChecks,
 } from './services/profile-write-checks.service';
 export {
+  type ImportRecordWrite,
+  ProfileImportWrites,
+} from './services/profile-import-writes.service';
+export {
   type AppliedWrite,
   PROFILE_APPLY_HOOKS,
   type ProfileApplyHook,

@@ -3,16 +3,18 @@ import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { ProfileHolders } from './services/profile-holders.service';
 import { ProfileWriteQueue } from './services/profile-write-queue.service';
 import { ProfileWriteChecks } from './services/profile-write-checks.service';
+import { ProfileImportWrites } from './services/profile-import-writes.service';
 
 /**
  * What other modules' jobs and use cases may use of Profiles: find the holders of a value,
- * queue system writes, and check profile bodies as a write's acceptance does (the bulk
- * import's staging). Lifted into its own service, this module becomes an HTTP (holders) and
- * queue (writes) adapter behind the same two classes.
+ * queue system writes, check profile bodies as a write's acceptance does (the bulk
+ * import's staging) and accept a bulk import's records as profile writes (its worker).
+ * Lifted into its own service, this module becomes an HTTP (holders) and queue (writes)
+ * adapter behind the same classes.
  */
 @Module({
   imports: [ProfilesPersistenceModule],
-  providers: [ProfileHolders, ProfileWriteQueue, ProfileWriteChecks],
-  exports: [ProfileHolders, ProfileWriteQueue, ProfileWriteChecks],
+  providers: [ProfileHolders, ProfileWriteQueue, ProfileWriteChecks, ProfileImportWrites],
+  exports: [ProfileHolders, ProfileWriteQueue, ProfileWriteChecks, ProfileImportWrites],
 })
 export class ProfilePortsModule {}

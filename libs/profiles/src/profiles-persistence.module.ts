@@ -31,6 +31,7 @@ import { ProfileHistoryRepository } from './repositories/profile-history.reposit
 import { TagRepository } from './repositories/tag.repository';
 import { AlternateIdClaims } from './services/alternate-id-claims.service';
 import { ExistingProfiles } from './services/existing-profiles.service';
+import { ProfileUpserts } from './services/profile-upserts.service';
 import { ProfileWriteIntake } from './services/profile-write-intake.service';
 
 const providers = [
@@ -47,6 +48,7 @@ const providers = [
   AlternateIdClaims,
   ExistingProfiles,
   ProfileWriteIntake,
+  ProfileUpserts,
 ];
 
 /** The collections this module owns, and the services over them. Internal to libs/profiles. */

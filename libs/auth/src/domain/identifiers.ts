@@ -8,8 +8,14 @@
 export const CLIENT_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
 const CLIENT_ID = new RegExp(CLIENT_ID_PATTERN);
 
+/**
+ * Client ids no client may take: the first segment of routes placed before `{clientId}`
+ * (the older bulk routes, `Async/{clientId}/...`), which the router would take for them.
+ */
+export const RESERVED_CLIENT_IDS = ['async'];
+
 export function isValidClientId(clientId: string): boolean {
-  return CLIENT_ID.test(clientId);
+  return CLIENT_ID.test(clientId) && !RESERVED_CLIENT_IDS.includes(clientId.toLowerCase());
 }
 
 export function isValidUserId(userId: string): boolean {

@@ -362,7 +362,7 @@ function userNotFound(clientId: string, userId: string): NotFoundError {
 function requireClientId(clientId: string): void {
   if (!isValidClientId(clientId)) {
     throw new InvalidInputError(
-      `Invalid client id "${clientId}": 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+      `Invalid client id "${clientId}": 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit, and not "Async" (reserved: the older bulk routes start with it)`,
     );
   }
 }

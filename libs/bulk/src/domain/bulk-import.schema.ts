@@ -1,6 +1,7 @@
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Schema as MongooseSchema } from 'mongoose';
+import type { CallerScope } from '@app/profiles';
 import type { BulkImportOperation, BulkImportState, BulkImportRefresh } from './bulk-import';
 
 /**
@@ -12,6 +13,8 @@ export class BulkImportHint {
   @Prop({ type: String }) _id: TenantKey;
   @Prop({ required: true }) clientId: string;
   @Prop({ required: true }) last: number;
+  /** The account's Initiates in the last 24 hours (the daily limit), at most the limit. */
+  @Prop({ type: [Date], default: undefined }) initiated?: Date[];
 }
 export const BulkImportHintSchema = SchemaFactory.createForClass(BulkImportHint);
 
@@ -47,12 +50,33 @@ export class BulkImport implements BulkImportState {
   @Prop({ required: true }) chunks: number;
   /** Exception records, on pages `<clientId>|<token>|x1`... of EXCEPTION_PAGE_SIZE. */
   @Prop({ required: true }) exceptions: number;
+  /** Execute: who executed it (the records are written as this user, in their scope). */
+  @Prop() executedBy?: string;
+  @Prop({ type: Object }) executedScope?: CallerScope;
+  @Prop() executedAt?: Date;
+  /** Chunks whose records were all accepted; the worker goes on with the next one. */
+  @Prop() appliedChunks?: number;
+  /** Records of chunk appliedChunks+1 already accepted (progress saved per APPLY_BATCH). */
+  @Prop() appliedInChunk?: number;
+  /** Staged records accepted as profile writes. */
+  @Prop() processed?: number;
+  /** Staged records Execute refused (checked against the stored profile): exceptions too. */
+  @Prop() notHonored?: number;
+  /** When it became Completed or Failed (DataStageDuration counts from then). */
+  @Prop() endedAt?: Date;
+  /** Why it Failed. */
+  @Prop() failure?: string;
 }
 export const BulkImportSchema = SchemaFactory.createForClass(BulkImport);
 
-/** A staged record: its number in the import (from 1) and the profile body as sent. */
+/**
+ * A staged record: its number in the import (from 1), the Stage call and index that sent
+ * it (an exception Execute finds names them) and the profile body as sent.
+ */
 export interface StagedRecord {
   n: number;
+  stage: number;
+  index: number;
   body: Record<string, unknown>;
 }
 

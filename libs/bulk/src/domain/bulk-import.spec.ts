@@ -1,10 +1,13 @@
 import {
   appendToPages,
   chunkRecords,
+  dailyImportQuota,
   exceptionWindow,
   isExpired,
   matchValueOf,
   pageOf,
+  readableUntil,
+  refreshedCollections,
   sortStagedRecords,
 } from './bulk-import';
 
@@ -132,7 +135,7 @@ describe('bulk import rules', () => {
     it('numbers records after those received, stages the valid ones', () => {
       const body = { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'A' }] };
       expect(sortStagedRecords(state, [body], ok)).toEqual({
-        staged: [{ n: 11, body }],
+        staged: [{ n: 11, stage: 3, index: 0, body }],
         exceptions: [],
       });
     });
@@ -140,7 +143,7 @@ describe('bulk import rules', () => {
     it("a slice of a stage keeps the records' positions in the stage (from)", () => {
       const body = { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'A' }] };
       const result = sortStagedRecords(state, [body, {}], ok, 50);
-      expect(result.staged).toEqual([{ n: 61, body }]);
+      expect(result.staged).toEqual([{ n: 61, stage: 3, index: 50, body }]);
       expect(result.exceptions).toEqual([
         expect.objectContaining({ n: 62, stage: 3, index: 51, alternateId: null }),
       ]);
@@ -179,5 +182,73 @@ describe('bulk import rules', () => {
     const expiresAt = new Date('2026-01-01T12:00:00Z');
     expect(isExpired({ expiresAt }, new Date('2026-01-01T11:59:59.999Z'))).toBe(false);
     expect(isExpired({ expiresAt }, expiresAt)).toBe(true);
+  });
+
+  describe('readableUntil (Status and Exceptions)', () => {
+    const expiresAt = new Date('2026-01-01T12:00:00Z');
+    const day = 24 * 60 * 60 * 1000;
+    it('Expires before Execute', () => {
+      const state = { status: 'Staging' as const, expiresAt, dataStageDuration: 3 };
+      expect(readableUntil(state)).toEqual(expiresAt);
+    });
+    it('no end while the import runs', () => {
+      for (const status of ['Queued', 'Processing'] as const)
+        expect(readableUntil({ status, expiresAt, dataStageDuration: 0 })).toBeNull();
+    });
+    it('DataStageDuration days after the end, and never before Expires', () => {
+      const endedAt = new Date('2026-01-01T10:00:00Z');
+      const ended = { status: 'Completed' as const, expiresAt, endedAt };
+      expect(readableUntil({ ...ended, dataStageDuration: 2 })).toEqual(
+        new Date(endedAt.getTime() + 2 * day),
+      );
+      expect(readableUntil({ ...ended, dataStageDuration: 0 })).toEqual(expiresAt);
+    });
+  });
+
+  it('refreshedCollections: the profile collections each Refresh* flag names', () => {
+    const none = {
+      AlternateIds: false,
+      Contacts: false,
+      CustomFields: false,
+      Groups: false,
+      Tags: false,
+    };
+    expect(refreshedCollections(none)).toEqual([]);
+    expect(refreshedCollections({ ...none, Contacts: true, Tags: true })).toEqual([
+      'Emails',
+      'PhoneNumbers',
+      'Addresses',
+      'ProfileTags',
+    ]);
+    expect(
+      refreshedCollections({
+        AlternateIds: true,
+        Contacts: false,
+        CustomFields: true,
+        Groups: true,
+        Tags: false,
+      }),
+    ).toEqual(['AlternateIds', 'CustomFields', 'Groups']);
+  });
+
+  describe('dailyImportQuota (a rolling 24 hours)', () => {
+    const now = new Date('2026-01-02T12:00:00Z');
+    const hoursAgo = (h: number) => new Date(now.getTime() - h * 3600_000);
+    it('allows under the limit and keeps the last `limit` times with now', () => {
+      expect(dailyImportQuota([hoursAgo(30), hoursAgo(5)], now, 2)).toEqual({
+        allowed: true,
+        initiated: [hoursAgo(5), now],
+      });
+    });
+    it('refuses at the limit until the oldest in the window leaves it', () => {
+      expect(dailyImportQuota([hoursAgo(1), hoursAgo(20)], now, 2)).toEqual({
+        allowed: false,
+        retryAfterSeconds: 4 * 3600,
+      });
+    });
+    it('0 is no limit', () => {
+      const many = Array.from({ length: 50 }, (_, i) => hoursAgo(i / 10));
+      expect(dailyImportQuota(many, now, 0).allowed).toBe(true);
+    });
   });
 });

@@ -11,7 +11,10 @@ export const BULK_IMPORT_OPERATIONS: readonly BulkImportOperation[] = ['Add', 'D
 /** The only match criterion (the notes: AlternateIdType is the only one). */
 export const MATCH_CRITERIA = ['AlternateIdType'] as const;
 
-/** The statuses of the notes' BulkImportStatus; this slice reaches the first two only. */
+/**
+ * The statuses of the notes' BulkImportStatus: Initiated (nothing staged), Staging, Queued
+ * (Execute called), Processing (the worker applies chunks), Completed, Failed.
+ */
 export const BULK_IMPORT_STATUSES = [
   'Initiated',
   'Staging',
@@ -68,6 +71,53 @@ export function acceptsStaging(state: Pick<BulkImportState, 'status'>): boolean 
   return state.status === 'Initiated' || state.status === 'Staging';
 }
 
+/** Executed and not ended: the worker applies it (Execute again only re-queues it). */
+export function isRunning(state: Pick<BulkImportState, 'status'>): boolean {
+  return state.status === 'Queued' || state.status === 'Processing';
+}
+
+export function hasEnded(state: Pick<BulkImportState, 'status'>): boolean {
+  return state.status === 'Completed' || state.status === 'Failed';
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Until when Status and Exceptions answer: while the token is active, while the import
+ * runs, and after it ended for DataStageDuration days (at least until Expires). Stage and
+ * Execute stop at Expires.
+ */
+export function readableUntil(
+  state: Pick<BulkImportState, 'status' | 'expiresAt'> & {
+    endedAt?: Date;
+    dataStageDuration: number;
+  },
+): Date | null {
+  if (isRunning(state)) return null; // no end while it runs
+  if (hasEnded(state) && state.endedAt) {
+    const kept = state.endedAt.getTime() + state.dataStageDuration * DAY_MS;
+    return new Date(Math.max(kept, state.expiresAt.getTime()));
+  }
+  return state.expiresAt;
+}
+
+/** The profile collections each Refresh* flag replaces instead of merging. */
+export function refreshedCollections(refresh: BulkImportRefresh): string[] {
+  return [
+    ...(refresh.AlternateIds ? ['AlternateIds'] : []),
+    ...(refresh.Contacts ? ['Emails', 'PhoneNumbers', 'Addresses'] : []),
+    ...(refresh.CustomFields ? ['CustomFields'] : []),
+    ...(refresh.Groups ? ['Groups'] : []),
+    ...(refresh.Tags ? ['ProfileTags'] : []),
+  ];
+}
+
+/**
+ * Records Execute accepts between two saves of its progress: a worker that dies re-accepts
+ * at most this many, which the profiles' import marks apply once.
+ */
+export const APPLY_BATCH = 50;
+
 /** The AlternateId of the active pair of `type` a record names; null when it names none. */
 export function matchValueOf(body: unknown, type: string): string | null {
   if (typeof body !== 'object' || body === null) return null;
@@ -100,6 +150,9 @@ export interface RecordCheck {
 
 export interface StagedBody {
   n: number;
+  /** Which Stage call sent it and its index there (for an exception Execute finds). */
+  stage: number;
+  index: number;
   body: Record<string, unknown>;
 }
 
@@ -139,7 +192,7 @@ export function sortStagedRecords(
     if (reasons.length) {
       exceptions.push({ n, stage, index, alternateId, reason: reasons.join('; ') });
     } else {
-      staged.push({ n, body: body as Record<string, unknown> });
+      staged.push({ n, stage, index, body: body as Record<string, unknown> });
     }
   });
   return { staged, exceptions };
@@ -224,4 +277,27 @@ export function exceptionWindow(
     }
   }
   return { first, last: Math.max(last, first - 1), pages, hasMore: last < total };
+}
+
+/**
+ * The daily import limit: Initiates of the account in the 24 hours before `now`. Returns
+ * the Initiate times to keep (those inside the window, with `now` when allowed) or, when
+ * the limit is used up, the seconds until the oldest leaves the window.
+ */
+export function dailyImportQuota(
+  initiated: readonly Date[],
+  now: Date,
+  limit: number,
+): { allowed: true; initiated: Date[] } | { allowed: false; retryAfterSeconds: number } {
+  const since = now.getTime() - DAY_MS;
+  const recent = initiated.filter((at) => at.getTime() > since).sort((a, b) => +a - +b);
+  if (limit > 0 && recent.length >= limit) {
+    const frees = recent[recent.length - limit].getTime() + DAY_MS;
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((frees - now.getTime()) / 1000)),
+    };
+  }
+  // Only the last `limit` times can matter to a later decision.
+  return { allowed: true, initiated: [...recent, now].slice(-Math.max(1, limit)) };
 }

@@ -92,14 +92,15 @@ export class BulkImportStatusDto {
   @ApiProperty({
     enum: BULK_IMPORT_STATUSES,
     description:
-      'Initiated (nothing staged yet), Staging (records staged); Queued, Processing, Completed and Failed come with Execute (a later slice)',
+      'Initiated (nothing staged yet), Staging (records staged), Queued (executed, waiting for a worker), Processing (the worker applies its records), Completed (every staged record was accepted as a profile write or became an exception), Failed (the staged records could not be read)',
   })
   Status: BulkImportStatusName;
 
   @ApiProperty({
     type: String,
     format: 'date-time',
-    description: 'When the access token expires: Stage is refused (401) from then on',
+    description:
+      'When the access token expires: Stage and Execute are refused (401) from then on; Status and Exceptions too, unless the import runs or ended less than DataStageDuration days ago',
   })
   Expires: string;
 
@@ -121,15 +122,27 @@ export class BulkImportStatusDto {
   ValidationSuccessful: number;
   @ApiProperty({ ...COUNTER, description: 'Records refused by the checks (each an exception)' })
   ValidationFailed: number;
-  @ApiProperty({ ...COUNTER, description: 'Staged records applied (Execute: a later slice)' })
+  @ApiProperty({
+    ...COUNTER,
+    description:
+      "Staged records Execute accepted as profile writes (each then applied in its profile's write order)",
+  })
   Processed: number;
-  @ApiProperty({ ...COUNTER, description: 'Staged records not applied yet' })
+  @ApiProperty({
+    ...COUNTER,
+    description:
+      'Staged records Execute has not reached yet (ValidationSuccessful - Processed - NotHonored)',
+  })
   Pending: number;
-  @ApiProperty({ ...COUNTER, description: 'Exception records (see the Exceptions route)' })
+  @ApiProperty({
+    ...COUNTER,
+    description: 'Exception records: ValidationFailed + NotHonored (see the Exceptions route)',
+  })
   Exceptions: number;
   @ApiProperty({
     ...COUNTER,
-    description: 'Records applied but not honored (Execute: a later slice)',
+    description:
+      'Staged records Execute refused, checked against the stored profile (an AlternateId another profile holds, a create without CustomerType, a Delete of an AlternateId no profile holds): each an exception record',
   })
   NotHonored: number;
 }

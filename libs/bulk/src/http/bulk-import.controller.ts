@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
+  ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
@@ -22,6 +23,7 @@ import {
   INT32_MAX,
   InvalidInputError,
   linkTo,
+  LocationHeader,
   MALFORMED_REQUEST,
   PositiveIntParam,
   RequestDeadline,
@@ -29,6 +31,7 @@ import {
 import { BulkSettings } from '../bulk-settings';
 import { InitiateBulkImportCommand } from '../commands/initiate-bulk-import/initiate-bulk-import.command';
 import { StageBulkImportCommand } from '../commands/stage-bulk-import/stage-bulk-import.command';
+import { ExecuteBulkImportCommand } from '../commands/execute-bulk-import/execute-bulk-import.command';
 import { EXCEPTIONS_LIMIT_MAX } from '../domain/bulk-import';
 import {
   BulkImportExceptionsDto,
@@ -49,6 +52,49 @@ const EXPIRED = {
 
 const TOKEN_LINK = { accessToken: '$response.body#/AccessToken' };
 
+/** Location of an import's answer: its status (Execute: also Link rel="monitor"). */
+const importLocation = (result: unknown) => {
+  const path = `Bulk/Import/${(result as BulkImportStatusDto).AccessToken}`;
+  return { location: path, links: [{ path, rel: 'monitor' }] };
+};
+
+/**
+ * Execute, on the v4 route and the older `Async/{clientId}/Import/{accessToken}/Execute`
+ * (AsyncImportController): one description for both.
+ */
+export function ExecuteBulkImportRoute(older = false): MethodDecorator {
+  return applyDecorators(
+    Post(':accessToken/Execute'),
+    HttpCode(202),
+    ApiAuth('profiles', 'write'),
+    LocationHeader(importLocation),
+    ApiOperation({
+      summary: older
+        ? 'Execute a bulk import (the older Async route)'
+        : 'Execute a bulk import: the worker applies its staged records',
+      description:
+        (older ? 'The same as POST /{clientId}/Bulk/Import/{accessToken}/Execute. ' : '') +
+        "Step 3: the import becomes Queued and the worker applies its staged records in staging order, each as a profile write of the Data API (an upsert by the record's alternate id of the MatchValue type for Add, a delete of the profile holding it for Delete; Refresh* flags replace those collections of a matched profile instead of merging them), written as the caller within their user group's scope. Records the checks refuse against the stored profile become exceptions (NotHonored). Status shows Processing, then Completed, with Processed and Pending moving. Execute of a Queued or Processing import only queues its run again (a run lost with Redis goes on from its saved progress); of a Completed or Failed one: 409. No Stage after Execute (409).",
+    }),
+    ApiAccessTokenParam(),
+    ApiAcceptedResponse({
+      type: BulkImportStatusDto,
+      description: 'Queued; Location and Link rel="monitor": the import\'s status',
+      links: {
+        GetStatus: linkTo('BulkImportController_status', TOKEN_LINK),
+        GetExceptions: linkTo('BulkImportController_exceptions', TOKEN_LINK),
+      },
+    }),
+    ApiUnauthorizedResponse(EXPIRED),
+    ApiNotFoundResponse({
+      description: 'Unknown client, or no import of the client has this AccessToken',
+    }),
+    ApiConflictResponse({
+      description: 'The import has ended (Completed or Failed), or a Stage of it is running',
+    }),
+  );
+}
+
 @ApiTags('Bulk import')
 @ApiClientIdParam()
 @ApiBadRequestResponse({ description: MALFORMED_REQUEST })
@@ -62,10 +108,11 @@ export class BulkImportController {
   @Post()
   @HttpCode(201)
   @ApiAuth('profiles', 'write')
+  @LocationHeader(importLocation)
   @ApiOperation({
     summary: 'Initiate a bulk import: its AccessToken',
     description:
-      'Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default). Execute and the application of the records come in a later slice (docs/bulk.md).',
+      'Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default); Location: its status. An account may initiate BULK_IMPORT_DAILY_LIMIT imports (100 by default) in any 24 hours: 429 with Retry-After beyond.',
   })
   @ApiCreatedResponse({
     type: BulkImportStatusDto,
@@ -132,11 +179,20 @@ export class BulkImportController {
     );
   }
 
+  @ExecuteBulkImportRoute()
+  execute(
+    @CurrentCaller() caller: Caller,
+    @PositiveIntParam('accessToken') accessToken: number,
+  ): Promise<BulkImportStatusDto> {
+    return executeImport(this.commands, caller, accessToken);
+  }
+
   @Get(':accessToken')
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: "An import's status and counters",
-    description: 'The BulkImportStatus: Status, Expires, the counters and the fields of Initiate.',
+    description:
+      'The BulkImportStatus: Status, Expires, the counters and the fields of Initiate. Readable until Expires, while the import runs, and DataStageDuration days after it ended (401 after).',
   })
   @ApiAccessTokenParam()
   @ApiOkResponse({ type: BulkImportStatusDto })
@@ -156,7 +212,7 @@ export class BulkImportController {
   @ApiOperation({
     summary: "A page of an import's exception records",
     description:
-      'The records refused by Stage, numbered from 1 in the order they arose, each with its reason. offset is the first record number (from 1), limit how many.',
+      'The records refused by Stage (ValidationFailed) and by Execute (NotHonored), numbered from 1 in the order they arose, each with its reason. offset is the first record number (from 1), limit how many.',
   })
   @ApiAccessTokenParam()
   @ApiQuery({
@@ -196,4 +252,15 @@ export class BulkImportController {
       ),
     );
   }
+}
+
+/** Execute, for both routes. */
+export function executeImport(
+  commands: CommandBus,
+  caller: Caller,
+  accessToken: number,
+): Promise<BulkImportStatusDto> {
+  return commands.execute(
+    new ExecuteBulkImportCommand(caller.clientId, accessToken, caller.userId, scopeOf(caller)),
+  );
 }

@@ -22,11 +22,10 @@ export function toBulkImportStatus(job: BulkImport): BulkImportStatusDto {
     TotalRecordsReceived: job.received,
     ValidationSuccessful: job.valid,
     ValidationFailed: job.invalid,
-    // Nothing is applied before Execute (a later slice): every staged record is pending.
-    Processed: 0,
-    Pending: job.valid,
+    Processed: job.processed ?? 0,
+    Pending: job.valid - (job.processed ?? 0) - (job.notHonored ?? 0),
     Exceptions: job.exceptions,
-    NotHonored: 0,
+    NotHonored: job.notHonored ?? 0,
   };
 }
 

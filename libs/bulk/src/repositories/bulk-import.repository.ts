@@ -10,6 +10,7 @@ import {
   type StagedRecord,
   type StoredBulkException,
 } from '../domain/bulk-import.schema';
+import { appendToPages, EXCEPTION_PAGE_SIZE, pageOf } from '../domain/bulk-import';
 import { exceptionPageKey, importChunkKey, importKey, importTokenHintKey } from '../keys';
 
 /**
@@ -41,9 +42,12 @@ export class BulkImportRepository {
    * `<client>|<token>` (a unique `_id`) claims the token, as a profile id is claimed; the
    * hint only says where to start probing.
    */
-  async create(job: Omit<BulkImport, '_id' | 'accessToken'>): Promise<BulkImport> {
+  async create(
+    job: Omit<BulkImport, '_id' | 'accessToken'>,
+    hint: BulkImportHint | null,
+    initiated: Date[],
+  ): Promise<BulkImport> {
     const hintId = importTokenHintKey(job.clientId);
-    const hint = await this.hints.findById(hintId).lean<BulkImportHint>().exec();
     for (let token = (hint?.last ?? 0) + 1; token <= INT32_MAX; token++) {
       const doc: BulkImport = { ...job, _id: importKey(job.clientId, token), accessToken: token };
       try {
@@ -56,13 +60,18 @@ export class BulkImportRepository {
       await this.hints
         .replaceOne(
           { _id: hintId },
-          { _id: hintId, clientId: job.clientId, last: token },
+          { _id: hintId, clientId: job.clientId, last: token, initiated },
           { upsert: true },
         )
         .exec();
       return doc;
     }
     throw new Error(`Client ${job.clientId} has used every access token`);
+  }
+
+  /** The client's token hint and recent Initiates (`bulk_import_hints`, by `_id`). */
+  hint(clientId: string): Promise<BulkImportHint | null> {
+    return this.hints.findById(importTokenHintKey(clientId)).lean<BulkImportHint>().exec();
   }
 
   find(clientId: string, accessToken: number): Promise<BulkImport | null> {
@@ -105,6 +114,27 @@ export class BulkImportRepository {
       .lean<BulkImportExceptionPage>()
       .exec();
     return doc?.records ?? [];
+  }
+
+  /**
+   * Stores `added` exception records after the `count` the import holds: the partly filled
+   * last page completed (records a dead writer left past `count` dropped), then new pages.
+   * The caller saves the import's new count afterwards.
+   */
+  async appendExceptions(
+    clientId: string,
+    accessToken: number,
+    count: number,
+    added: StoredBulkException[],
+  ): Promise<void> {
+    if (!added.length) return;
+    const onLastPage = count % EXCEPTION_PAGE_SIZE;
+    const lastPage = onLastPage
+      ? (await this.exceptionPage(clientId, accessToken, pageOf(count))).slice(0, onLastPage)
+      : [];
+    for (const page of appendToPages(count, lastPage, added)) {
+      await this.writeExceptionPage(clientId, accessToken, page.page, page.records);
+    }
   }
 
   async writeExceptionPage(

@@ -27,6 +27,8 @@ export function applyProfileWrite(
   input: Element,
   mode: WriteMode,
   ctx: WriteContext,
+  /** Collections a merge replaces whole, as an overwrite would (a bulk import's Refresh*). */
+  replace: readonly string[] = [],
 ): ProfileData {
   const result: Element =
     current && mode === 'merge' ? (structuredClone(current) as unknown as Element) : {};
@@ -49,7 +51,8 @@ export function applyProfileWrite(
 
   for (const [collection, rule] of Object.entries(PROFILE_COLLECTIONS)) {
     const stored = ((current as unknown as Element | undefined)?.[collection] as Element[]) ?? [];
-    result[collection] = applyCollection(stored, input[collection], rule, mode, ctx);
+    const collectionMode = replace.includes(collection) ? 'overwrite' : mode;
+    result[collection] = applyCollection(stored, input[collection], rule, collectionMode, ctx);
   }
 
   const createdBefore = current?.Edited;

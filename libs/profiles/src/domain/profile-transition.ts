@@ -16,6 +16,7 @@ import {
   type ProfilePatchOperation,
 } from './profile-patch';
 import type { Profile } from './profile.schema';
+import { importRecordApplied, withImportMark } from './import-marks';
 import type { ProfileWrite } from './profile-write.schema';
 import type { ProfileWireFormat } from './profile-wire-format';
 
@@ -52,6 +53,22 @@ export function transitionProfile(
   wireFormat: ProfileWireFormat,
   rules: ProfileRules,
 ): Profile {
+  const ref = write.importRecord;
+  // A bulk import record the profile already holds (accepted again after a worker died
+  // before the import saved its progress): passed over, so no record applies twice.
+  if (ref && importRecordApplied(profile, ref))
+    return { ...profile, appliedSeq: write.seq, lastFailure: undefined };
+  const next = transitionOnce(profile, write, vocabulary, wireFormat, rules);
+  return ref ? withImportMark(next, ref) : next;
+}
+
+function transitionOnce(
+  profile: Profile,
+  write: ProfileWrite,
+  vocabulary: ProfileVocabulary,
+  wireFormat: ProfileWireFormat,
+  rules: ProfileRules,
+): Profile {
   const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
   // A body accepted before a rename of a consent type it names: the current name applies.
   const body = withCurrentNames(
@@ -81,10 +98,15 @@ export function transitionProfile(
     case 'overwrite': {
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
-      let data = applyProfileWrite(profile.data, body, write.kind, ctx);
+      let data = applyProfileWrite(profile.data, body, write.kind, ctx, write.replace);
       if (write.kind === 'merge') {
         const view = writerView(write.scope);
         data = rules.afterMerge(data, body, ctx, (c, element) => hiddenFrom(view, c, element));
+        // Collections replaced whole keep what their writer cannot see, as an overwrite does.
+        if (write.replace?.length)
+          data = keepUnnamedElements(profile.data, data, (collection, element) =>
+            hiddenFrom(view, collection, element),
+          );
       }
       if (write.kind === 'overwrite' && write.scope) {
         // An overwrite covers what its writer can see: the rest is kept as stored.

@@ -26,6 +26,17 @@ export type ProfileWriteKind =
   | 'consent-version-pending'
   // A consent type renamed: the profile's consents take its current name (domain/current-names.ts).
   | 'rename-consent-type';
+/**
+ * Which record of which bulk import a write carries (a bulk import's records become
+ * ordinary writes; see libs/bulk). An import accepts its records in record order, one
+ * at a time, so the writes of one import reach a profile in increasing record numbers.
+ */
+export interface ImportRecordRef {
+  accessToken: number;
+  /** The record's number in the import, from 1. */
+  n: number;
+}
+
 export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
 
 /**
@@ -46,6 +57,13 @@ export class ProfileWrite {
   @Prop({ required: true }) userId: string;
   /** The writer's user-group scope; absent: unrestricted (see profile-scope.rules). */
   @Prop({ type: Object }) scope?: CallerScope;
+  /** The bulk import record this write applies (applied once: domain/import-marks.ts). */
+  @Prop({ type: Object }) importRecord?: ImportRecordRef;
+  /**
+   * Collections a merge replaces whole instead of merging (a bulk import's Refresh* flags):
+   * names of PROFILE_COLLECTIONS.
+   */
+  @Prop({ type: [String], default: undefined }) replace?: string[];
   @Prop({ required: true }) acceptedAt: Date;
   /**
    * Stored: 'pending' until the worker refuses the write ('failed'); an applied write is

@@ -1,6 +1,7 @@
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { ProfileData, ProfileDataSchema } from './profile-data.schema';
+import type { ImportRecordRef } from './profile-write.schema';
 
 export type ProfileState = 'pending' | 'active' | 'deleted';
 
@@ -35,6 +36,11 @@ export class Profile {
    * saved with the write that filled them, so a page is visible once its write is applied.
    */
   @Prop() historyPages?: number;
+  /**
+   * The last record of each recent bulk import applied to the profile (IMPORT_MARKS_KEPT at
+   * most): a record accepted twice around a worker's crash is applied once (import-marks.ts).
+   */
+  @Prop({ type: [Object], default: undefined }) importMarks?: ImportRecordRef[];
   /** Set by the schema's timestamps: when the shell was inserted (its id claimed). */
   createdAt?: Date;
 }

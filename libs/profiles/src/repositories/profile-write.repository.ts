@@ -9,6 +9,7 @@ import {
   type ProfileWriteStatus,
 } from '../domain/profile-write.schema';
 import type { CallerScope } from '../domain/profile-view';
+import type { ImportRecordRef } from '../domain/import-marks';
 import { writeKey } from '../keys';
 
 /**
@@ -55,6 +56,8 @@ export class ProfileWriteRepository {
     body?: string;
     userId: string;
     scope?: CallerScope;
+    importRecord?: ImportRecordRef;
+    replace?: string[];
   }): Promise<ProfileWrite> {
     for (let seq = Math.max(1, write.fromSeq); ; seq++) {
       const doc: ProfileWrite = {
@@ -67,6 +70,8 @@ export class ProfileWriteRepository {
         ...(write.body !== undefined ? { body: write.body } : {}),
         userId: write.userId,
         ...(write.scope ? { scope: write.scope } : {}),
+        ...(write.importRecord ? { importRecord: write.importRecord } : {}),
+        ...(write.replace?.length ? { replace: write.replace } : {}),
         acceptedAt: new Date(),
         status: 'pending',
         attempts: 0,

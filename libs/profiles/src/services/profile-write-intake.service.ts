@@ -7,6 +7,7 @@ import type {
   ProfileWriteStatus,
 } from '../domain/profile-write.schema';
 import type { CallerScope } from '../domain/profile-view';
+import type { ImportRecordRef } from '../domain/import-marks';
 import { ProfileReadModel } from '../read-model/profile-read-model.service';
 import { PendingProfileRepository } from '../repositories/pending-profile.repository';
 import { ProfileRepository } from '../repositories/profile.repository';
@@ -61,6 +62,11 @@ export class ProfileWriteIntake {
      * for a new profile (its create is seq 1) or when the caller did not look it up.
      */
     known?: { appliedSeq: number; acceptedSeq: number };
+    /** A bulk import's record (applied once) and the collections its merge replaces. */
+    importRecord?: ImportRecordRef;
+    replace?: string[];
+    /** Applied in the bulk lane whatever the tenant's rate (a bulk import's writes). */
+    background?: boolean;
   }): Promise<ProfileWrite> {
     // The marker first: a process that dies after the write's insert leaves a write the
     // sweeper finds; one that dies before it leaves a marker the sweeper removes (no trace).
@@ -74,6 +80,8 @@ export class ProfileWriteIntake {
       body: write.body === undefined ? undefined : JSON.stringify(write.body),
       userId: write.userId,
       scope: write.scope,
+      importRecord: write.importRecord,
+      replace: write.replace,
     });
     await this.crashPoints.at(CRASH_POINTS.acceptAfterWriteInsert);
     try {
@@ -86,7 +94,7 @@ export class ProfileWriteIntake {
     }
     try {
       // The write is already recorded: a slow or absent Redis must not hold the answer.
-      const lane = this.lanes.laneOf(write.clientId, write.userId);
+      const lane = write.background ? 'bulk' : this.lanes.laneOf(write.clientId, write.userId);
       await this.queue.enqueue(
         APPLY_PROFILE_WRITES,
         {

@@ -59,6 +59,8 @@ export const CRASH_POINTS = {
   applyBeforeSave: 'apply:before-save',
   /** Worker: the profile is saved; its read model is not published, the key index not updated. */
   applyAfterSave: 'apply:after-save',
+  /** Bulk import run: a record is accepted as a profile write; the import's progress is not saved. */
+  bulkRunAfterRecord: 'bulk-run:after-record',
   /** Configuration create: the names are claimed; the entries are not stored. */
   configAfterNameClaims: 'config:after-name-claims',
 } as const;

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply } from 'fastify';
 import { recordDependencyError } from '../observability/process-metrics';
 import { ApiError, RecordedAnswer } from './api-error';
-import { DOMAIN_ERROR_STATUS, DomainError } from './domain-errors';
+import { DOMAIN_ERROR_STATUS, DomainError, QuotaExceededError } from './domain-errors';
 
 /**
  * Renders every error as the original service does: `{"Message": "..."}`. Anything that
@@ -18,6 +18,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
     if (exception instanceof DomainError) {
       const status = DOMAIN_ERROR_STATUS.find(([type]) => exception instanceof type)?.[1] ?? 400;
+      if (exception instanceof QuotaExceededError)
+        void reply.header('Retry-After', String(exception.retryAfterSeconds));
       reply.status(status).send({ Message: exception.message });
       return;
     }

@@ -32,12 +32,28 @@ export class ConflictError extends DomainError {}
 /** A condition that passes on its own (a profile still being created); retry (503). */
 export class RetryLaterError extends DomainError {}
 
+/**
+ * An account's quota of something is used up until `retryAfterSeconds` have passed (the
+ * daily bulk import limit) (429, with Retry-After).
+ */
+export class QuotaExceededError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** The wire status of each domain error (the exception filter's table). */
-export const DOMAIN_ERROR_STATUS: ReadonlyArray<[new (message: string) => DomainError, number]> = [
+export const DOMAIN_ERROR_STATUS: ReadonlyArray<
+  [abstract new (...args: never[]) => DomainError, number]
+> = [
   [InvalidInputError, 400],
   [AccessExpiredError, 401],
   [PermissionDeniedError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
   [RetryLaterError, 503],
+  [QuotaExceededError, 429],
 ];

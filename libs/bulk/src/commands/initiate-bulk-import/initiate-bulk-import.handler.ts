@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProfileWriteChecks } from '@app/profiles';
-import { Clock, InvalidInputError } from '@app/shared';
+import { Clock, InvalidInputError, QuotaExceededError } from '@app/shared';
+import { dailyImportQuota } from '../../domain/bulk-import';
 import { BulkSettings } from '../../bulk-settings';
 import type { BulkImportStatusDto } from '../../dto/bulk-import.dto';
 import { toBulkImportStatus } from '../../mapping/bulk-import.mapper';
@@ -27,32 +28,46 @@ export class InitiateBulkImportHandler implements ICommandHandler<InitiateBulkIm
       );
     }
     const now = this.clock.now();
-    const job = await this.imports.create({
-      clientId,
-      name: body.Name,
-      dataStageDuration: body.DataStageDuration ?? 3,
-      matchCriteria: body.MatchCriteria,
-      matchValue: body.MatchValue,
-      operation: body.Operation ?? 'Add',
-      allowPriorConsents: body.AllowPriorConsents ?? false,
-      refresh: {
-        AlternateIds: body.RefreshAlternateIds ?? false,
-        Contacts: body.RefreshContacts ?? false,
-        CustomFields: body.RefreshCustomFields ?? false,
-        Groups: body.RefreshGroups ?? false,
-        Tags: body.RefreshTags ?? false,
+    // The daily limit: two Initiates at the same moment may both pass its last place (the
+    // hint is replaced, not updated atomically), which a limit of this size tolerates.
+    const hint = await this.imports.hint(clientId);
+    const quota = dailyImportQuota(hint?.initiated ?? [], now, this.settings.dailyImportLimit);
+    if (!quota.allowed) {
+      throw new QuotaExceededError(
+        `The daily import limit of client ${clientId} is reached (${this.settings.dailyImportLimit} imports in 24 hours); retry after ${quota.retryAfterSeconds} s`,
+        quota.retryAfterSeconds,
+      );
+    }
+    const job = await this.imports.create(
+      {
+        clientId,
+        name: body.Name,
+        dataStageDuration: body.DataStageDuration ?? 3,
+        matchCriteria: body.MatchCriteria,
+        matchValue: body.MatchValue,
+        operation: body.Operation ?? 'Add',
+        allowPriorConsents: body.AllowPriorConsents ?? false,
+        refresh: {
+          AlternateIds: body.RefreshAlternateIds ?? false,
+          Contacts: body.RefreshContacts ?? false,
+          CustomFields: body.RefreshCustomFields ?? false,
+          Groups: body.RefreshGroups ?? false,
+          Tags: body.RefreshTags ?? false,
+        },
+        status: 'Initiated',
+        createdAt: now,
+        createdBy: userId,
+        expiresAt: new Date(now.getTime() + this.settings.importTokenTtlMs),
+        received: 0,
+        valid: 0,
+        invalid: 0,
+        stages: 0,
+        chunks: 0,
+        exceptions: 0,
       },
-      status: 'Initiated',
-      createdAt: now,
-      createdBy: userId,
-      expiresAt: new Date(now.getTime() + this.settings.importTokenTtlMs),
-      received: 0,
-      valid: 0,
-      invalid: 0,
-      stages: 0,
-      chunks: 0,
-      exceptions: 0,
-    });
+      hint,
+      quota.initiated,
+    );
     return toBulkImportStatus(job);
   }
 }

@@ -4,11 +4,8 @@ import { ConflictError, LeaseService } from '@app/shared';
 import { BulkSettings } from '../../bulk-settings';
 import {
   acceptsStaging,
-  appendToPages,
   CHECK_SLICE,
   chunkRecords,
-  EXCEPTION_PAGE_SIZE,
-  pageOf,
   type RecordException,
   sortStagedRecords,
   type StagedBody,
@@ -90,19 +87,7 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
     for (const [i, chunk] of chunks.entries()) {
       await this.imports.writeChunk(clientId, accessToken, job.chunks + i + 1, chunk);
     }
-    // The stored part of a partly filled last page; a stage that died may have left more
-    // records on it than the import counts: those are dropped.
-    const onLastPage = job.exceptions % EXCEPTION_PAGE_SIZE;
-    const lastPage =
-      exceptions.length && onLastPage
-        ? (await this.imports.exceptionPage(clientId, accessToken, pageOf(job.exceptions))).slice(
-            0,
-            onLastPage,
-          )
-        : [];
-    for (const page of appendToPages(job.exceptions, lastPage, exceptions)) {
-      await this.imports.writeExceptionPage(clientId, accessToken, page.page, page.records);
-    }
+    await this.imports.appendExceptions(clientId, accessToken, job.exceptions, exceptions);
     const saved = {
       ...job,
       status: 'Staging' as const,

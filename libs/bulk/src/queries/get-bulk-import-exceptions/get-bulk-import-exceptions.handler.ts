@@ -20,7 +20,7 @@ export class GetBulkImportExceptionsHandler implements IQueryHandler<GetBulkImpo
     offset,
     limit,
   }: GetBulkImportExceptionsQuery): Promise<BulkImportExceptionsDto> {
-    const job = await this.access.open(clientId, accessToken);
+    const job = await this.access.open(clientId, accessToken, 'read');
     const window = exceptionWindow(job.exceptions, offset, limit);
     const pages = await Promise.all(
       window.pages.map((page) => this.imports.exceptionPage(clientId, accessToken, page)),

@@ -9,6 +9,6 @@ export class GetBulkImportHandler implements IQueryHandler<GetBulkImportQuery> {
   constructor(private readonly access: ImportAccess) {}
 
   async execute({ clientId, accessToken }: GetBulkImportQuery): Promise<BulkImportStatusDto> {
-    return toBulkImportStatus(await this.access.open(clientId, accessToken));
+    return toBulkImportStatus(await this.access.open(clientId, accessToken, 'read'));
   }
 }

@@ -1,0 +1,197 @@
+import { Logger } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ProfileImportWrites } from '@app/profiles';
+import {
+  Clock,
+  ConflictError,
+  CRASH_POINTS,
+  CrashPoints,
+  InvalidInputError,
+  JobQueue,
+  LeaseService,
+  NotFoundError,
+  PermissionDeniedError,
+} from '@app/shared';
+import { BulkSettings } from '../../bulk-settings';
+import {
+  APPLY_BATCH,
+  isRunning,
+  matchValueOf,
+  refreshedCollections,
+} from '../../domain/bulk-import';
+import type {
+  BulkImport,
+  StagedRecord,
+  StoredBulkException,
+} from '../../domain/bulk-import.schema';
+import { runLeaseName } from '../../keys';
+import { BulkImportRepository } from '../../repositories/bulk-import.repository';
+import { RUN_BULK_IMPORT } from '../../worker/bulk-jobs';
+import { RunBulkImportCommand } from './run-bulk-import.command';
+
+/** What the profile checks refuse a record for: an exception of the import, not a retry. */
+const REFUSALS = [InvalidInputError, PermissionDeniedError, NotFoundError, ConflictError];
+
+/** Thrown when this job no longer holds the import's run lease: it stops, another goes on. */
+class RunLeaseLostError extends Error {}
+
+/**
+ * The worker's use case of an executed import: under the import's run lease, accepts the
+ * records of its next chunk one at a time, in record order, as profile writes (through
+ * Profiles' ProfileImportWrites port: the same checks and intake as a POST by alternate
+ * id, then applied by the ordinary apply jobs in each profile's write order). A record
+ * the checks refuse against the stored profile becomes an exception (NotHonored). The
+ * import's progress and counters are saved every APPLY_BATCH records; a worker that dies
+ * leaves the records since the last save to be accepted again by the next run, and the
+ * profiles apply each import record once (their import marks). After the chunk, the job
+ * queues itself for the next one; after the last, the import is Completed.
+ */
+@CommandHandler(RunBulkImportCommand)
+export class RunBulkImportHandler implements ICommandHandler<RunBulkImportCommand> {
+  private readonly logger = new Logger('RunBulkImport');
+
+  constructor(
+    private readonly imports: BulkImportRepository,
+    private readonly writes: ProfileImportWrites,
+    private readonly lease: LeaseService,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+    private readonly settings: BulkSettings,
+    private readonly crashPoints: CrashPoints,
+  ) {}
+
+  async execute({ clientId, accessToken, chunk }: RunBulkImportCommand): Promise<void> {
+    const job = await this.imports.find(clientId, accessToken);
+    // Ended, or this chunk was done by another run (a job queued twice): nothing to do.
+    if (!job || !isRunning(job) || (job.appliedChunks ?? 0) + 1 !== chunk) return;
+    const name = runLeaseName(clientId, accessToken);
+    const ttl = this.settings.runLeaseMs;
+    const token = await this.lease.acquire(name, ttl);
+    if (!token) {
+      // Another run holds the import (it queues the next chunk itself). Back later: by
+      // then its chunk is done (this job ends) or its holder died (its lease lapsed).
+      await this.queue.enqueue(
+        RUN_BULK_IMPORT,
+        { clientId, accessToken, chunk },
+        { lane: 'bulk', delayMs: Math.ceil(ttl / 2) },
+      );
+      return;
+    }
+    const renewal = setInterval(
+      () => void this.lease.extend(name, token, ttl).catch(() => undefined),
+      Math.ceil(ttl / 3),
+    );
+    renewal.unref();
+    let next: number | null = null;
+    try {
+      next = await this.runChunk({ name, token }, clientId, accessToken, chunk);
+    } catch (error) {
+      if (!(error instanceof RunLeaseLostError)) throw error;
+      this.logger.warn(error.message);
+    } finally {
+      clearInterval(renewal);
+      await this.lease.release(name, token).catch(() => false);
+    }
+    if (next !== null) {
+      await this.queue.enqueue(
+        RUN_BULK_IMPORT,
+        { clientId, accessToken, chunk: next },
+        { lane: 'bulk' },
+      );
+    }
+  }
+
+  /** Applies the chunk; returns the next chunk to queue, or null when the import ended. */
+  private async runChunk(
+    hold: { name: string; token: string },
+    clientId: string,
+    accessToken: number,
+    chunkNumber: number,
+  ): Promise<number | null> {
+    // Read again under the lease: the progress of the run before is final.
+    let job = await this.imports.find(clientId, accessToken);
+    if (!job || !isRunning(job) || (job.appliedChunks ?? 0) + 1 !== chunkNumber) return null;
+    if (job.status === 'Queued') {
+      job = { ...job, status: 'Processing' };
+      await this.save(hold, job);
+    }
+    if (chunkNumber > job.chunks) {
+      await this.save(hold, { ...job, status: 'Completed', endedAt: this.clock.now() });
+      return null;
+    }
+    const chunk = await this.imports.findChunk(clientId, accessToken, chunkNumber);
+    if (!chunk) {
+      const failure = `Chunk ${chunkNumber} of the staged records is missing`;
+      await this.save(hold, { ...job, status: 'Failed', endedAt: this.clock.now(), failure });
+      return null;
+    }
+    const replace = refreshedCollections(job.refresh);
+    let done = job.appliedInChunk ?? 0;
+    while (done < chunk.records.length) {
+      const batch = chunk.records.slice(done, done + APPLY_BATCH);
+      const refused: StoredBulkException[] = [];
+      for (const record of batch) {
+        const reason = await this.apply(job, record, replace);
+        if (reason !== null) refused.push(exceptionOf(job, record, reason));
+        await this.crashPoints.at(CRASH_POINTS.bulkRunAfterRecord);
+      }
+      await this.imports.appendExceptions(clientId, accessToken, job.exceptions, refused);
+      done += batch.length;
+      job = {
+        ...job,
+        appliedInChunk: done,
+        processed: (job.processed ?? 0) + batch.length - refused.length,
+        notHonored: (job.notHonored ?? 0) + refused.length,
+        exceptions: job.exceptions + refused.length,
+      };
+      await this.save(hold, job);
+    }
+    await this.save(hold, { ...job, appliedChunks: chunkNumber, appliedInChunk: 0 });
+    return chunkNumber + 1;
+  }
+
+  /** Accepts one record as a profile write; the reason when the checks refuse it. */
+  private async apply(
+    job: BulkImport,
+    record: StagedRecord,
+    replace: string[],
+  ): Promise<string | null> {
+    const alternateId = matchValueOf(record.body, job.matchValue);
+    if (alternateId === null)
+      return `AlternateIds holds no active AlternateId of type "${job.matchValue}"`;
+    try {
+      await this.writes.write({
+        clientId: job.clientId,
+        userId: job.executedBy ?? job.createdBy,
+        scope: job.executedScope,
+        pair: { AlternateIdType: job.matchValue, AlternateId: alternateId },
+        body: record.body,
+        operation: job.operation === 'Delete' ? 'delete' : 'add',
+        replace,
+        record: { accessToken: job.accessToken, n: record.n },
+      });
+      return null;
+    } catch (error) {
+      if (REFUSALS.some((type) => error instanceof type)) return (error as Error).message;
+      throw error; // the engine or Redis: the job is retried from the saved progress
+    }
+  }
+
+  /** Saves the import by `_id`, only while this run holds its lease. */
+  private async save(hold: { name: string; token: string }, job: BulkImport): Promise<void> {
+    if (!(await this.lease.extend(hold.name, hold.token, this.settings.runLeaseMs))) {
+      throw new RunLeaseLostError(`the run lease of ${job._id} was lost; another run goes on`);
+    }
+    await this.imports.save(job);
+  }
+}
+
+function exceptionOf(job: BulkImport, record: StagedRecord, reason: string): StoredBulkException {
+  return {
+    n: record.n,
+    stage: record.stage,
+    index: record.index,
+    alternateId: matchValueOf(record.body, job.matchValue),
+    reason,
+  };
+}

@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { HandlesJob, JobHandler } from '@app/shared';
+import { RunBulkImportCommand } from '../commands/run-bulk-import/run-bulk-import.command';
+import { RUN_BULK_IMPORT, type RunBulkImportPayload } from './bulk-jobs';
+
+/* Job handlers only hand off to commands; the use case lives in RunBulkImportHandler. */
+
+@Injectable()
+@HandlesJob(RUN_BULK_IMPORT)
+export class RunBulkImportJob implements JobHandler<RunBulkImportPayload> {
+  constructor(private readonly commands: CommandBus) {}
+
+  async handle({ clientId, accessToken, chunk }: RunBulkImportPayload): Promise<void> {
+    await this.commands.execute(new RunBulkImportCommand(clientId, accessToken, chunk));
+  }
+}

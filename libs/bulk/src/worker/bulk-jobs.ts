@@ -1,0 +1,23 @@
+import { defineJob } from '@app/shared';
+
+/** What a bulk-import-run job carries: the import to go on with. */
+export interface RunBulkImportPayload {
+  clientId: string;
+  accessToken: number;
+  /** The chunk to apply (from 1): a job whose chunk another run did ends at once. */
+  chunk: number;
+}
+
+/**
+ * Apply the next chunk of an executed import, then queue the job again for the chunk after
+ * it (a job is short: a worker stopping or dying loses at most one chunk's progress since
+ * its last save). Served in the bulk lane, so an import never stands in front of live
+ * writes (the interactive lane).
+ */
+export const RUN_BULK_IMPORT = defineJob<RunBulkImportPayload>({
+  name: 'bulk-import-run',
+  lanes: 'both',
+});
+
+/** Every job of the bulk module, for the apps to hand to QueueModule. */
+export const BULK_JOBS = [RUN_BULK_IMPORT];

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { ImportRecordRef } from '../domain/import-marks';
+import type { CallerScope } from '../domain/profile-view';
+import type { ProfileDto } from '../dto/profile.dto';
+import type { AlternateIdPair } from './alternate-id-claims.service';
+import { ProfileUpserts } from './profile-upserts.service';
+
+/** One record of a bulk import, to become a profile write. */
+export interface ImportRecordWrite {
+  clientId: string;
+  /** The user who initiated the import, and their user-group scope. */
+  userId: string;
+  scope?: CallerScope;
+  /** The import's match: the record's alternate id of the MatchValue type. */
+  pair: AlternateIdPair;
+  /** The record as staged (checked there as a profile body). */
+  body: Record<string, unknown>;
+  operation: 'add' | 'delete';
+  /** Collections a merge into a stored profile replaces whole (the Refresh* flags). */
+  replace: string[];
+  record: ImportRecordRef;
+}
+
+/**
+ * The port through which a bulk import writes profiles (libs/bulk's worker): each record
+ * is accepted exactly as the Data API accepts a POST by alternate id (an upsert) or a
+ * delete of the profile holding the pair, in the bulk lane, carrying its import record so
+ * that a record accepted twice around a crash is applied once (domain/import-marks.ts).
+ * Refusals are the domain errors a request would get (InvalidInputError, NotFoundError,
+ * PermissionDeniedError, ConflictError).
+ */
+@Injectable()
+export class ProfileImportWrites {
+  constructor(private readonly upserts: ProfileUpserts) {}
+
+  async write(record: ImportRecordWrite): Promise<{ profileId: number; created: boolean }> {
+    const options = { importRecord: record.record, background: true };
+    if (record.operation === 'delete') {
+      const { profileId } = await this.upserts.deleteByAlternateId(record, record.pair, options);
+      return { profileId, created: false };
+    }
+    const result = await this.upserts.byAlternateId(
+      { ...record, body: record.body as ProfileDto },
+      record.pair,
+      'upsert',
+      { ...options, replace: record.replace },
+    );
+    return { profileId: result.ProfileId, created: result.created };
+  }
+}

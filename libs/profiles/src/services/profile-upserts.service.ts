@@ -1,0 +1,243 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigurationReader } from '@app/config';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  PermissionDeniedError,
+  Settings,
+} from '@app/shared';
+import { alternateIdKey } from '../domain/element-rules';
+import type { ImportRecordRef } from '../domain/import-marks';
+import { checkAgainstConfiguration } from '../domain/profile-configuration.rules';
+import { checkProfileInput } from '../domain/profile-input.rules';
+import type { WriteMode } from '../domain/profile-merge';
+import { ProfileRules } from '../domain/profile-rules';
+import { writeScopeViolations } from '../domain/profile-scope.rules';
+import type { CallerScope } from '../domain/profile-view';
+import type { ProfileWrite } from '../domain/profile-write.schema';
+import type { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
+import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
+import { toSubmissionResult } from '../commands/submission-result';
+import { ProfileRepository } from '../repositories/profile.repository';
+import { type AlternateIdPair, AlternateIdClaims } from './alternate-id-claims.service';
+import { ExistingProfiles } from './existing-profiles.service';
+import { ProfileWriteIntake } from './profile-write-intake.service';
+
+/** Upserts that lose a claim race this many times in a row give up (409). */
+const MAX_ROUNDS = 5;
+
+/** Who writes, and what. */
+export interface ProfileWriteInput {
+  clientId: string;
+  userId: string;
+  body: ProfileDto;
+  /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
+  scope?: CallerScope;
+}
+
+/** What a bulk import adds to its records' writes (the Data API's writes set none). */
+export interface ImportWriteOptions {
+  importRecord?: ImportRecordRef;
+  /** Collections the merge replaces whole (Refresh*). */
+  replace?: string[];
+  /** Applied in the bulk lane. */
+  background?: boolean;
+}
+
+/**
+ * The acceptance of creates, merges and overwrites of whole profile bodies: the checks
+ * (input, configuration, the writer's scope, alternate id claims), then the intake. The
+ * Data API's handlers (UpdateProfile, WriteProfileByAlternateId) and the bulk import's
+ * records (ProfileImportWrites) accept through it, so a record is accepted exactly as a
+ * request would be.
+ */
+@Injectable()
+export class ProfileUpserts {
+  constructor(
+    private readonly existing: ExistingProfiles,
+    private readonly profiles: ProfileRepository,
+    private readonly alternateIds: AlternateIdClaims,
+    private readonly intake: ProfileWriteIntake,
+    private readonly configuration: ConfigurationReader,
+    private readonly rules: ProfileRules,
+    private readonly settings: Settings,
+  ) {}
+
+  /** A merge (POST by id) or overwrite (PUT by id) of an existing profile. */
+  async update(
+    { clientId, userId, body, scope }: ProfileWriteInput,
+    profileId: number,
+    mode: WriteMode,
+    options: ImportWriteOptions = {},
+  ): Promise<ProfileSubmissionResultDto> {
+    const input = body as Record<string, unknown>;
+    const problems = checkProfileInput(input, mode);
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
+
+    const profile = await this.existing.get(clientId, profileId);
+    // Checked here against the stored values for a quick 400; the worker checks again
+    // against the values stored when it applies the write (update rules are decided then).
+    const vocabulary = await this.configuration.vocabulary(clientId);
+    const refused = checkAgainstConfiguration(input, vocabulary, this.rules, mode, profile.data);
+    if (refused.length) throw new InvalidInputError(refused.join('; '));
+    const forbidden = writeScopeViolations(body, scope, PROFILE_WIRE_FORMAT, profile);
+    if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));
+    await this.alternateIds.claimAll(clientId, profileId, body.AlternateIds);
+    const write = await this.intake.accept({
+      clientId,
+      profileId,
+      kind: mode,
+      body,
+      userId,
+      scope,
+      known: profile,
+      ...options,
+    });
+    return toSubmissionResult(profileId, body, write);
+  }
+
+  /**
+   * Writes to the profile that holds an alternate id pair. For an upsert of a pair nobody
+   * holds, the claim of the pair decides who creates: the new profile's id is taken, then
+   * the pair is claimed for it (a unique `_id` insert) before its create is accepted. The
+   * losers of a simultaneous upsert find the winner's claim, wait until its create is
+   * accepted, and queue their body as a merge behind it: one profile, every body applied.
+   */
+  async byAlternateId(
+    input: ProfileWriteInput,
+    pair: AlternateIdPair,
+    mode: 'upsert' | 'overwrite',
+    options: ImportWriteOptions = {},
+  ): Promise<ProfileSubmissionResultDto & { created: boolean }> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const holder = await this.alternateIds.currentHolder(
+        input.clientId,
+        pair,
+        this.settings.syncWriteTimeoutMs,
+      );
+      if (holder !== null) {
+        const result = await this.update(
+          input,
+          holder,
+          mode === 'upsert' ? 'merge' : 'overwrite',
+          options,
+        );
+        return {
+          ...result,
+          AlternateId: pair.AlternateId,
+          AlternateIdType: pair.AlternateIdType,
+          created: false,
+        };
+      }
+      if (mode === 'overwrite') throw notHeld(pair);
+      const created = await this.create(input, pair, options);
+      if (created) return { ...created, created: true };
+      // Another upsert claimed the pair first: merge into its profile.
+    }
+    throw new ConflictError(
+      `AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}" is being claimed by other writes; retry`,
+    );
+  }
+
+  /**
+   * Queues the delete of the profile holding the pair, without waiting for it (a bulk
+   * import's Delete record; DELETE by id waits in DeleteProfileHandler).
+   */
+  async deleteByAlternateId(
+    { clientId, userId }: Omit<ProfileWriteInput, 'body'>,
+    pair: AlternateIdPair,
+    options: ImportWriteOptions = {},
+  ): Promise<{ profileId: number; write: ProfileWrite }> {
+    const holder = await this.alternateIds.currentHolder(
+      clientId,
+      pair,
+      this.settings.syncWriteTimeoutMs,
+    );
+    if (holder === null) throw notHeld(pair);
+    const known = await this.existing.get(clientId, holder);
+    const write = await this.intake.accept({
+      clientId,
+      profileId: holder,
+      kind: 'delete',
+      userId,
+      known,
+      ...options,
+    });
+    return { profileId: holder, write };
+  }
+
+  /** The create of an upsert; null when another writer holds the pair (lost the race). */
+  private async create(
+    { clientId, userId, body, scope }: ProfileWriteInput,
+    pair: AlternateIdPair,
+    options: ImportWriteOptions,
+  ): Promise<ProfileSubmissionResultDto | null> {
+    const input = withPair(body, pair);
+    const problems = checkProfileInput(input as Record<string, unknown>, 'create');
+    const vocabulary = await this.configuration.vocabulary(clientId);
+    problems.push(
+      ...checkAgainstConfiguration(
+        input as Record<string, unknown>,
+        vocabulary,
+        this.rules,
+        'create',
+      ),
+    );
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    const forbidden = writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT);
+    if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));
+
+    const profileId = await this.profiles.claimNewProfileId(clientId);
+    // The pair first: its claim is what makes this request the creator. A lost race
+    // leaves an unused pending shell, never shown (no write names it).
+    try {
+      await this.alternateIds.claimAll(clientId, profileId, [pair]);
+    } catch (error) {
+      if (error instanceof ConflictError) return null;
+      throw error;
+    }
+    try {
+      await this.alternateIds.claimAll(clientId, profileId, input.AlternateIds);
+    } catch (error) {
+      await this.alternateIds.releasePairs(clientId, profileId, [pair]);
+      throw error;
+    }
+    // A create replaces nothing: Refresh* only concerns merges into stored profiles.
+    const { replace: _replace, ...createOptions } = options;
+    const write = await this.intake.accept({
+      clientId,
+      profileId,
+      kind: 'create',
+      body: input,
+      userId,
+      scope,
+      ...createOptions,
+    });
+    return toSubmissionResult(profileId, input, write, pair);
+  }
+}
+
+function notHeld(pair: AlternateIdPair): NotFoundError {
+  return new NotFoundError(
+    `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
+  );
+}
+
+/** The body of a create by alternate id: the pair is added to AlternateIds if absent. */
+function withPair(body: ProfileDto, pair: AlternateIdPair): ProfileDto {
+  const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
+  const alternateIds = body.AlternateIds ?? [];
+  const present = alternateIds.find(
+    (candidate) => alternateIdKey(candidate.AlternateIdType, candidate.AlternateId) === key,
+  );
+  if (present && present.IsActive !== false) return body;
+  const others = alternateIds.filter((candidate) => candidate !== present);
+  return {
+    ...body,
+    AlternateIds: [
+      ...others,
+      { AlternateIdType: pair.AlternateIdType, AlternateId: pair.AlternateId, IsActive: true },
+    ],
+  };
+}

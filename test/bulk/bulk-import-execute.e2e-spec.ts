@@ -1,0 +1,330 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import request from 'supertest';
+import { CRASH_POINTS, CrashPoints, RedisService } from '@app/shared';
+import { configureTestTenant } from '../harness/configuration';
+import { createTestTenant, type TestTenant } from '../harness/session';
+import { eventually, startTestApp, type TestApp } from '../harness/test-app';
+import { runLeaseName } from '../../libs/bulk/src/keys';
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * Bulk import, Execute (docs/bulk.md): the worker applies the staged records as ordinary
+ * profile writes; statuses, counters, exceptions found against stored profiles, Refresh*,
+ * Delete, the older Async route, a worker dying mid-import, the daily limit. Real engine
+ * and Redis, one worker (a test starts another after killing it).
+ */
+describe('Bulk import: Execute', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let auth: string;
+  let n = 0;
+  const v4 = () => `/Profiles/v4/${tenant.clientId}`;
+  const base = () => `${v4()}/Bulk/Import`;
+  const fresh = () => `X-${Date.now().toString(36)}-${n++}`;
+  const record = (alternateId: string, extra: object = {}) => ({
+    CustomerType: 'Customer',
+    CustomerName: { FirstName: 'Ann' },
+    AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: alternateId }],
+    ...extra,
+  });
+
+  async function newImport(body: object = {}): Promise<number> {
+    const res = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send({ Name: 'Execute', MatchCriteria: 'AlternateIdType', MatchValue: 'CRM', ...body });
+    expect(res.status).toBe(201);
+    return res.body.AccessToken as number;
+  }
+  const stage = (token: number, records: unknown[]) =>
+    request(app.http).post(`${base()}/${token}/Stage`).set('Authorization', auth).send(records);
+  const execute = (token: number) =>
+    request(app.http).post(`${base()}/${token}/Execute`).set('Authorization', auth);
+  const status = (token: number) =>
+    request(app.http).get(`${base()}/${token}`).set('Authorization', auth);
+  const exceptions = (token: number) =>
+    request(app.http).get(`${base()}/${token}/Exceptions`).set('Authorization', auth);
+  const byAlternateId = (value: string) =>
+    request(app.http)
+      .get(`${v4()}/Profile/AlternateId?alternateIdType=CRM&alternateId=${value}`)
+      .set('Authorization', auth);
+
+  /** The import once it is Completed (or Failed). */
+  const ended = (token: number) =>
+    eventually(async () => {
+      const res = await status(token);
+      return ['Completed', 'Failed'].includes(res.body.Status) ? res.body : undefined;
+    });
+  /** The profile holding the CRM id, once every write of it is applied. */
+  const applied = (value: string) =>
+    eventually(async () => {
+      const res = await byAlternateId(value);
+      return res.status === 200 && res.body.UpdateStatus === 'Complete' ? res.body : undefined;
+    });
+  const stored = (profileId: number) =>
+    app.api
+      .get<Connection>(getConnectionToken())
+      .collection('profiles')
+      .findOne({ _id: `${tenant.clientId}|${profileId}` } as object);
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      workers: 1,
+      env: { BULK_RUN_LEASE_MS: '2000', BULK_IMPORT_DAILY_LIMIT: '1000' },
+    });
+    tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
+    auth = await tenant.bearer();
+  });
+  afterAll(() => app.close());
+
+  it('applies the staged records as profile writes: Queued, then Completed with the counters', async () => {
+    const [a, b] = [fresh(), fresh()];
+    const token = await newImport();
+    await stage(token, [
+      record(a, { Emails: [{ EmailAddress: `${a}@example.com`, EmailAddressType: 'Personal' }] }),
+      record(b, { CustomerName: { FirstName: 'Bea' } }),
+      { CustomerType: 'Customer' }, // no CRM id: refused by Stage
+    ]).expect(200);
+
+    const res = await execute(token).expect(202);
+    expect(res.body).toMatchObject({ AccessToken: token, Status: 'Queued', Pending: 2 });
+    expect(res.headers.location).toBe(`${base()}/${token}`);
+    expect(res.headers.link).toBe(`<${base()}/${token}>; rel="monitor"`);
+
+    expect(await ended(token)).toMatchObject({
+      Status: 'Completed',
+      TotalRecordsReceived: 3,
+      ValidationSuccessful: 2,
+      ValidationFailed: 1,
+      Processed: 2,
+      Pending: 0,
+      NotHonored: 0,
+      Exceptions: 1,
+    });
+    const first = await applied(a);
+    expect(first.Emails.map((e: { EmailAddress: string }) => e.EmailAddress)).toEqual([
+      `${a}@example.com`,
+    ]);
+    expect((await applied(b)).CustomerName.FirstName).toBe('Bea');
+    // The import is over: no Stage, no second Execute.
+    await stage(token, [record(fresh())]).expect(409);
+    const again = await execute(token).expect(409);
+    expect(again.body.Message).toContain('Completed');
+  });
+
+  it('merges into existing profiles, and refuses what the stored profile does not allow (NotHonored)', async () => {
+    const [held, other, created] = [fresh(), fresh(), fresh()];
+    // A profile holding `held`, and another holding the Loyalty id a record claims.
+    await request(app.http)
+      .post(`${v4()}/Profile`)
+      .set('Authorization', auth)
+      .send(record(held, { CustomerName: { FirstName: 'Old', LastName: 'Kept' } }))
+      .expect(202);
+    await request(app.http)
+      .post(`${v4()}/Profile`)
+      .set('Authorization', auth)
+      .send(
+        record(other, {
+          AlternateIds: [
+            { AlternateIdType: 'CRM', AlternateId: other },
+            { AlternateIdType: 'Loyalty', AlternateId: `L-${other}` },
+          ],
+        }),
+      )
+      .expect(202);
+    await applied(held);
+    await applied(other);
+
+    const token = await newImport();
+    await stage(token, [
+      {
+        CustomerName: { FirstName: 'New' },
+        AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: held }],
+      },
+      record(created, {
+        AlternateIds: [
+          { AlternateIdType: 'CRM', AlternateId: created },
+          { AlternateIdType: 'Loyalty', AlternateId: `L-${other}` },
+        ],
+      }),
+      // A create needs CustomerType: known only when the record is applied.
+      { AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: fresh() }] },
+    ]).expect(200);
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({
+      Status: 'Completed',
+      Processed: 1,
+      NotHonored: 2,
+      Exceptions: 2,
+      Pending: 0,
+    });
+    const merged = await applied(held);
+    expect(merged.CustomerName).toMatchObject({ FirstName: 'New', LastName: 'Kept' });
+    const page = (await exceptions(token).expect(200)).body;
+    expect(page).toMatchObject({ Count: 2, TotalResults: 2, HasMore: false });
+    expect(page.Exceptions[0]).toMatchObject({
+      RecordNumber: 2,
+      Stage: 1,
+      Index: 1,
+      AlternateId: created,
+    });
+    expect(page.Exceptions[0].Reason).toContain(`L-${other}`);
+    expect(page.Exceptions[1]).toMatchObject({ RecordNumber: 3, Stage: 1, Index: 2 });
+    expect(page.Exceptions[1].Reason).toContain('CustomerType');
+    await byAlternateId(created).expect(404);
+  });
+
+  it('Refresh* replaces the named collections of a matched profile instead of merging them', async () => {
+    const id = fresh();
+    await request(app.http)
+      .post(`${v4()}/Profile`)
+      .set('Authorization', auth)
+      .send(
+        record(id, {
+          ProfileTags: [{ Name: 'old-tag' }],
+          Emails: [{ EmailAddress: `old-${id}@example.com`, EmailAddressType: 'Personal' }],
+        }),
+      )
+      .expect(202);
+    await applied(id);
+    const token = await newImport({ RefreshTags: true });
+    await stage(token, [
+      {
+        AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: id }],
+        ProfileTags: [{ Name: 'new-tag' }],
+        Emails: [{ EmailAddress: `new-${id}@example.com`, EmailAddressType: 'Personal' }],
+      },
+    ]).expect(200);
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 1 });
+    const profile = await applied(id);
+    // Tags replaced; emails (RefreshContacts false) merged.
+    expect(profile.ProfileTags.map((t: { Name: string }) => t.Name)).toEqual(['new-tag']);
+    expect(profile.Emails.map((e: { EmailAddress: string }) => e.EmailAddress).sort()).toEqual([
+      `new-${id}@example.com`,
+      `old-${id}@example.com`,
+    ]);
+  });
+
+  it("Operation Delete deletes the profiles holding the records' ids; an id nobody holds is an exception", async () => {
+    const [gone, unknown] = [fresh(), fresh()];
+    await request(app.http)
+      .post(`${v4()}/Profile`)
+      .set('Authorization', auth)
+      .send(record(gone))
+      .expect(202);
+    const profileId = (await applied(gone)).ProfileId as number;
+    const token = await newImport({ Operation: 'Delete' });
+    await stage(token, [record(gone), record(unknown)]).expect(200);
+    // The older route of the notes executes the same import.
+    const res = await request(app.http)
+      .post(`/Profiles/v4/Async/${tenant.clientId}/Import/${token}/Execute`)
+      .set('Authorization', auth)
+      .expect(202);
+    expect(res.body).toMatchObject({ AccessToken: token, Status: 'Queued' });
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 1, NotHonored: 1 });
+    await eventually(async () => ((await byAlternateId(gone)).status === 404 ? true : undefined));
+    await request(app.http)
+      .get(`${v4()}/Profile/${profileId}`)
+      .set('Authorization', auth)
+      .expect(404);
+    const page = (await exceptions(token).expect(200)).body;
+    expect(page.Exceptions).toEqual([
+      expect.objectContaining({
+        RecordNumber: 2,
+        AlternateId: unknown,
+        Reason: expect.stringContaining('No profile has AlternateId'),
+      }),
+    ]);
+  });
+
+  it('Execute refuses an unknown token (404) and an expired one (401); Status stays readable while the import is kept', async () => {
+    await execute(999_999).expect(404);
+    const token = await newImport();
+    await stage(token, [record(fresh())]).expect(200);
+    await execute(token).expect(202);
+    await ended(token);
+    const expired = await newImport();
+    app.advance(13 * HOUR);
+    try {
+      const res = await execute(expired).expect(401);
+      expect(res.body.Message).toContain('expired');
+      // Ended less than DataStageDuration (3) days ago: still readable.
+      await status(token).expect(200);
+      await exceptions(token).expect(200);
+      app.advance(3 * 24 * HOUR);
+      await status(token).expect(401);
+    } finally {
+      app.setNow(new Date());
+    }
+  });
+
+  it('a worker dying mid-import: the next run goes on from the saved progress and applies no record twice', async () => {
+    const ids = [fresh(), fresh(), fresh()];
+    const token = await newImport();
+    await stage(
+      token,
+      ids.map((id) => record(id, { ProfileTags: [{ Name: 'imported' }] })),
+    ).expect(200);
+    const [worker] = app.workers;
+    const reached = worker.get(CrashPoints, { strict: false }).arm(CRASH_POINTS.bulkRunAfterRecord);
+    await execute(token).expect(202);
+    // Record 1 is accepted; the worker dies before the import saved its progress.
+    await reached;
+    await app.killWorker(worker);
+    expect((await status(token).expect(200)).body).toMatchObject({
+      Status: 'Processing',
+      Processed: 0,
+    });
+    // Its run lease lapses (BULK_RUN_LEASE_MS); a new worker, and Execute queues the run again.
+    await app.api
+      .get(RedisService)
+      .client.del(`${app.settings.queuePrefix}:lease:${runLeaseName(tenant.clientId, token)}`);
+    await app.startWorker();
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 3, Pending: 0 });
+    for (const id of ids) await applied(id);
+    // Record 1 was accepted twice (before and after the crash) and applied once: its
+    // profile took two writes, the second passed over (the create's stamp kept).
+    const profile = await applied(ids[0]);
+    const doc = (await stored(profile.ProfileId))!;
+    expect(doc.appliedSeq).toBe(2);
+    expect(doc.importMarks).toEqual([{ accessToken: token, n: 1 }]);
+    expect(doc.data.Edited.ModifiedDate).toBe(doc.data.Edited.CreateDate);
+  }, 60_000);
+});
+
+describe('Bulk import: the daily import limit', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let auth: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ workers: 0, env: { BULK_IMPORT_DAILY_LIMIT: '2' } });
+    tenant = await createTestTenant(app);
+    await configureTestTenant(app, tenant);
+    auth = await tenant.bearer();
+  });
+  afterAll(() => app.close());
+
+  it('answers 429 with Retry-After past the limit, takes no token, and lets the next in 24 hours later', async () => {
+    const initiate = () =>
+      request(app.http)
+        .post(`/Profiles/v4/${tenant.clientId}/Bulk/Import`)
+        .set('Authorization', auth)
+        .send({ Name: 'Daily', MatchCriteria: 'AlternateIdType', MatchValue: 'CRM' });
+    expect((await initiate().expect(201)).body.AccessToken).toBe(1);
+    app.advance(HOUR);
+    expect((await initiate().expect(201)).body.AccessToken).toBe(2);
+    const refused = await initiate().expect(429);
+    // The first Initiate leaves the rolling 24 hours 23 hours from now.
+    expect(Number(refused.headers['retry-after'])).toBe(23 * 3600);
+    expect(refused.body.Message).toContain('daily import limit');
+    app.advance(23 * HOUR);
+    expect((await initiate().expect(201)).body.AccessToken).toBe(3);
+    await initiate().expect(429);
+  });
+});
