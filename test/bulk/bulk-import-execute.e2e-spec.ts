@@ -5,7 +5,14 @@ import { CRASH_POINTS, CrashPoints, RedisService } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
-import { runLeaseName } from '../../libs/bulk/src/keys';
+import {
+  exceptionPageKey,
+  importChunkKey,
+  importKey,
+  runLeaseName,
+} from '../../libs/bulk/src/keys';
+import { BULK_IMPORT_CLEANUP } from '../../libs/bulk/src/worker/bulk-jobs';
+import { runJob } from '../jobs/job-helpers';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -257,6 +264,47 @@ describe('Bulk import: Execute', () => {
       await exceptions(token).expect(200);
       app.advance(3 * 24 * HOUR);
       await status(token).expect(401);
+    } finally {
+      app.setNow(new Date());
+    }
+  });
+
+  it('the cleanup removes staged data past its kept time by `_id`, then the import (401, then 404)', async () => {
+    const engine = app.api.get<Connection>(getConnectionToken());
+    const exists = async (collection: string, _id: string) =>
+      (await engine.collection(collection).findOne({ _id } as object)) !== null;
+    const idle = await newImport();
+    await stage(idle, [record(fresh()), { CustomerType: 'Customer' }]).expect(200);
+    const ran = await newImport({ DataStageDuration: 2 });
+    await stage(ran, [record(fresh()), { CustomerType: 'Customer' }]).expect(200);
+    await execute(ran).expect(202);
+    await ended(ran);
+    const stored = (token: number) =>
+      Promise.all([
+        exists('bulk_import_chunks', importChunkKey(tenant.clientId, token, 1)),
+        exists('bulk_import_exceptions', exceptionPageKey(tenant.clientId, token, 1)),
+        exists('bulk_imports', importKey(tenant.clientId, token)),
+      ]);
+    expect(await stored(idle)).toEqual([true, true, true]);
+    try {
+      // Past Expires: the idle import's data goes; the executed one is kept 2 days after its end.
+      app.advance(13 * HOUR);
+      const first = await runJob(app, BULK_IMPORT_CLEANUP);
+      expect(first.outcome).toBe('ok');
+      expect(await stored(idle)).toEqual([false, false, true]);
+      expect(await stored(ran)).toEqual([true, true, true]);
+      await status(idle).expect(401);
+      await status(ran).expect(200);
+      app.advance(2 * 24 * HOUR);
+      await runJob(app, BULK_IMPORT_CLEANUP);
+      expect(await stored(ran)).toEqual([false, false, true]);
+      await status(ran).expect(401);
+      // The documents themselves 30 days after their data.
+      app.advance(31 * 24 * HOUR);
+      await runJob(app, BULK_IMPORT_CLEANUP);
+      expect(await stored(idle)).toEqual([false, false, false]);
+      expect(await stored(ran)).toEqual([false, false, false]);
+      await status(idle).expect(404);
     } finally {
       app.setNow(new Date());
     }

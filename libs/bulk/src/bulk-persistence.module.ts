@@ -14,6 +14,7 @@ import {
 } from './domain/bulk-import.schema';
 import { BulkImportRepository } from './repositories/bulk-import.repository';
 import { ImportAccess } from './services/import-access.service';
+import { ImportRemovals } from './services/import-removals.service';
 
 /** The bulk collections and settings, shared by the api and worker sides. Internal. */
 @Module({
@@ -25,7 +26,7 @@ import { ImportAccess } from './services/import-access.service';
       { name: BulkImportExceptionPage.name, schema: BulkImportExceptionPageSchema },
     ]),
   ],
-  providers: [settingsProvider(BulkSettings), BulkImportRepository, ImportAccess],
-  exports: [BulkSettings, BulkImportRepository, ImportAccess],
+  providers: [settingsProvider(BulkSettings), BulkImportRepository, ImportAccess, ImportRemovals],
+  exports: [BulkSettings, BulkImportRepository, ImportAccess, ImportRemovals],
 })
 export class BulkPersistenceModule {}

@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { ProfilePortsModule } from '@app/profiles';
 import { BulkPersistenceModule } from './bulk-persistence.module';
 import { RunBulkImportHandler } from './commands/run-bulk-import/run-bulk-import.handler';
-import { RunBulkImportJob } from './worker/bulk-import.jobs';
+import { BulkImportCleanupJob, RunBulkImportJob } from './worker/bulk-import.jobs';
+import { RemoveExpiredImportsHandler } from './commands/remove-expired-imports/remove-expired-imports.handler';
 
 /**
  * The worker side of bulk imports: applies executed imports chunk by chunk, each record
@@ -10,6 +11,11 @@ import { RunBulkImportJob } from './worker/bulk-import.jobs';
  */
 @Module({
   imports: [ProfilePortsModule, BulkPersistenceModule],
-  providers: [RunBulkImportHandler, RunBulkImportJob],
+  providers: [
+    RunBulkImportHandler,
+    RunBulkImportJob,
+    RemoveExpiredImportsHandler,
+    BulkImportCleanupJob,
+  ],
 })
 export class BulkWorkerModule {}

@@ -66,6 +66,8 @@ export class BulkImport implements BulkImportState {
   @Prop() endedAt?: Date;
   /** Why it Failed. */
   @Prop() failure?: string;
+  /** When the cleanup removed its chunks and exception pages (the document goes later). */
+  @Prop() dataRemovedAt?: Date;
 }
 export const BulkImportSchema = SchemaFactory.createForClass(BulkImport);
 

@@ -83,6 +83,12 @@ export function hasEnded(state: Pick<BulkImportState, 'status'>): boolean {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * How long an import's document is kept after its staged data was removed (Status answers
+ * 401 meanwhile, 404 after).
+ */
+export const IMPORT_RECORD_KEPT_MS = 30 * DAY_MS;
+
+/**
  * Until when Status and Exceptions answer: while the token is active, while the import
  * runs, and after it ended for DataStageDuration days (at least until Expires). Stage and
  * Execute stop at Expires.

@@ -148,4 +148,20 @@ export class BulkImportRepository {
       .replaceOne({ _id }, { _id, clientId, accessToken, page, records }, { upsert: true })
       .exec();
   }
+
+  /** Deletes chunk `chunk` by `_id`; false when there was none. */
+  async deleteChunk(clientId: string, accessToken: number, chunk: number): Promise<boolean> {
+    const _id = importChunkKey(clientId, accessToken, chunk);
+    return (await this.chunks.deleteOne({ _id }).exec()).deletedCount > 0;
+  }
+
+  /** Deletes exception page `page` by `_id`; false when there was none. */
+  async deleteExceptionPage(clientId: string, accessToken: number, page: number): Promise<boolean> {
+    const _id = exceptionPageKey(clientId, accessToken, page);
+    return (await this.pages.deleteOne({ _id }).exec()).deletedCount > 0;
+  }
+
+  async delete(clientId: string, accessToken: number): Promise<void> {
+    await this.imports.deleteOne({ _id: importKey(clientId, accessToken) }).exec();
+  }
 }

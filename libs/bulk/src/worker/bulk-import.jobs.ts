@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { HandlesJob, JobHandler } from '@app/shared';
+import { HandlesJob, JobHandler, scheduledCommandJob } from '@app/shared';
+import { RemoveExpiredImportsCommand } from '../commands/remove-expired-imports/remove-expired-imports.command';
 import { RunBulkImportCommand } from '../commands/run-bulk-import/run-bulk-import.command';
-import { RUN_BULK_IMPORT, type RunBulkImportPayload } from './bulk-jobs';
+import { BULK_IMPORT_CLEANUP, RUN_BULK_IMPORT, type RunBulkImportPayload } from './bulk-jobs';
 
 /* Job handlers only hand off to commands; the use case lives in RunBulkImportHandler. */
 
@@ -15,3 +16,9 @@ export class RunBulkImportJob implements JobHandler<RunBulkImportPayload> {
     await this.commands.execute(new RunBulkImportCommand(clientId, accessToken, chunk));
   }
 }
+
+/** The cleanup's runs (defined in bulk-jobs.ts). */
+export const BulkImportCleanupJob = scheduledCommandJob(
+  BULK_IMPORT_CLEANUP,
+  ({ maxPages }) => new RemoveExpiredImportsCommand(maxPages),
+);

@@ -1,4 +1,4 @@
-import { defineJob } from '@app/shared';
+import { defineJob, defineScheduledJob } from '@app/shared';
 
 /** What a bulk-import-run job carries: the import to go on with. */
 export interface RunBulkImportPayload {
@@ -19,5 +19,14 @@ export const RUN_BULK_IMPORT = defineJob<RunBulkImportPayload>({
   lanes: 'both',
 });
 
+/**
+ * Scheduled: remove the staged chunks and exception pages of imports past their kept time,
+ * and later their documents (RemoveExpiredImports).
+ */
+export const BULK_IMPORT_CLEANUP = defineScheduledJob({
+  name: 'bulk-import-cleanup',
+  interval: { env: 'BULK_IMPORT_CLEANUP_INTERVAL_MS', defaultMs: 600_000 },
+});
+
 /** Every job of the bulk module, for the apps to hand to QueueModule. */
-export const BULK_JOBS = [RUN_BULK_IMPORT];
+export const BULK_JOBS = [RUN_BULK_IMPORT, BULK_IMPORT_CLEANUP];

@@ -6,6 +6,7 @@ import { BulkSettings } from '../../bulk-settings';
 import type { BulkImportStatusDto } from '../../dto/bulk-import.dto';
 import { toBulkImportStatus } from '../../mapping/bulk-import.mapper';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
+import { ImportRemovals } from '../../services/import-removals.service';
 import { InitiateBulkImportCommand } from './initiate-bulk-import.command';
 
 @CommandHandler(InitiateBulkImportCommand)
@@ -15,6 +16,7 @@ export class InitiateBulkImportHandler implements ICommandHandler<InitiateBulkIm
     private readonly checks: ProfileWriteChecks,
     private readonly settings: BulkSettings,
     private readonly clock: Clock,
+    private readonly removals: ImportRemovals,
   ) {}
 
   async execute({

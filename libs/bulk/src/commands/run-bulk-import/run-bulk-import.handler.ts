@@ -17,6 +17,7 @@ import {
   APPLY_BATCH,
   isRunning,
   matchValueOf,
+  readableUntil,
   refreshedCollections,
 } from '../../domain/bulk-import';
 import type {
@@ -26,6 +27,7 @@ import type {
 } from '../../domain/bulk-import.schema';
 import { runLeaseName } from '../../keys';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
+import { ImportRemovals } from '../../services/import-removals.service';
 import { RUN_BULK_IMPORT } from '../../worker/bulk-jobs';
 import { RunBulkImportCommand } from './run-bulk-import.command';
 
@@ -58,6 +60,7 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
     private readonly crashPoints: CrashPoints,
+    private readonly removals: ImportRemovals,
   ) {}
 
   async execute({ clientId, accessToken, chunk }: RunBulkImportCommand): Promise<void> {
@@ -116,13 +119,13 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       await this.save(hold, job);
     }
     if (chunkNumber > job.chunks) {
-      await this.save(hold, { ...job, status: 'Completed', endedAt: this.clock.now() });
+      await this.end(hold, { ...job, status: 'Completed', endedAt: this.clock.now() });
       return null;
     }
     const chunk = await this.imports.findChunk(clientId, accessToken, chunkNumber);
     if (!chunk) {
       const failure = `Chunk ${chunkNumber} of the staged records is missing`;
-      await this.save(hold, { ...job, status: 'Failed', endedAt: this.clock.now(), failure });
+      await this.end(hold, { ...job, status: 'Failed', endedAt: this.clock.now(), failure });
       return null;
     }
     const replace = refreshedCollections(job.refresh);
@@ -175,6 +178,12 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       if (REFUSALS.some((type) => error instanceof type)) return (error as Error).message;
       throw error; // the engine or Redis: the job is retried from the saved progress
     }
+  }
+
+  /** The import ended: its data is kept DataStageDuration days (readableUntil). */
+  private async end(hold: { name: string; token: string }, job: BulkImport): Promise<void> {
+    await this.save(hold, job);
+    await this.removals.schedule(job.clientId, job.accessToken, readableUntil(job)!);
   }
 
   /** Saves the import by `_id`, only while this run holds its lease. */

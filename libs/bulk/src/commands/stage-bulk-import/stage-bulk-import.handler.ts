@@ -15,6 +15,7 @@ import { stageLeaseName } from '../../keys';
 import { toBulkImportStatus } from '../../mapping/bulk-import.mapper';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
 import { ImportAccess } from '../../services/import-access.service';
+import { ImportRemovals } from '../../services/import-removals.service';
 import { StageBulkImportCommand } from './stage-bulk-import.command';
 
 /** A stage's lease outlives its deadline by this much (a dead api frees it after both). */
@@ -36,6 +37,7 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
     private readonly checks: ProfileWriteChecks,
     private readonly lease: LeaseService,
     private readonly settings: BulkSettings,
+    private readonly removals: ImportRemovals,
   ) {}
 
   async execute(command: StageBulkImportCommand): Promise<BulkImportStatusDto> {
@@ -99,6 +101,7 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
       exceptions: job.exceptions + exceptions.length,
     };
     await this.imports.save(saved);
+    await this.removals.schedule(clientId, accessToken, saved.expiresAt);
     return toBulkImportStatus(saved);
   }
 }
