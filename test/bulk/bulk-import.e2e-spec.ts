@@ -422,6 +422,91 @@ describe('Bulk import: Initiate, Stage, Status, Exceptions', () => {
     });
   });
 
+  describe('Stage as newline-delimited JSON (application/x-ndjson)', () => {
+    const ndjson = (token: number, text: string) =>
+      request(app.http)
+        .post(`${base()}/${token}/Stage`)
+        .set('Authorization', auth)
+        .set('Content-Type', 'application/x-ndjson')
+        .send(text);
+
+    it('reads one record per line, past the 1000 of an array; unreadable lines become exceptions', async () => {
+      const token = await newImport();
+      const ids = Array.from({ length: 1200 }, () => fresh());
+      const lines = [
+        ...ids.slice(0, 600).map((id) => JSON.stringify(record(id))),
+        '',
+        '{"CustomerType": "Customer", ', // not JSON
+        ...ids
+          .slice(600)
+          .map((id) => JSON.stringify(record(id, { CustomerName: { FirstName: 'Zoë 😀' } }))),
+        JSON.stringify({ CustomerType: 'Customer' }), // no CRM id
+      ];
+      const res = await ndjson(token, `${lines.join('\n')}\n`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        Status: 'Staging',
+        TotalRecordsReceived: 1202,
+        ValidationSuccessful: 1200,
+        ValidationFailed: 2,
+        Exceptions: 2,
+      });
+      const page = (await exceptions(token)).body;
+      expect(page.Exceptions).toEqual([
+        expect.objectContaining({ RecordNumber: 601, Stage: 1, Index: 600, AlternateId: null }),
+        expect.objectContaining({ RecordNumber: 1202, Stage: 1, Index: 1201, AlternateId: null }),
+      ]);
+      expect(page.Exceptions[0].Reason).toMatch(/^Line 602 is not a JSON record/);
+      expect(page.Exceptions[1].Reason).toContain('no active AlternateId of type "CRM"');
+      // Stored as chunks of 500 in record order, by `_id`.
+      const chunks = app.api.get<Connection>(getConnectionToken()).collection<{
+        _id: string;
+        records: { n: number; body: { CustomerName?: { FirstName: string } } }[];
+      }>('bulk_import_chunks');
+      const numbers = async (chunk: number) =>
+        (await chunks.findOne({ _id: importChunkKey(tenant.clientId, token, chunk) }))?.records.map(
+          (staged) => staged.n,
+        );
+      const all = [
+        ...((await numbers(1)) ?? []),
+        ...((await numbers(2)) ?? []),
+        ...((await numbers(3)) ?? []),
+      ];
+      expect([
+        (await numbers(1))?.length,
+        (await numbers(2))?.length,
+        (await numbers(3))?.length,
+      ]).toEqual([500, 500, 200]);
+      expect(all).toEqual([
+        ...Array.from({ length: 600 }, (_, i) => i + 1),
+        ...Array.from({ length: 600 }, (_, i) => i + 602),
+      ]);
+      const last = await chunks.findOne({ _id: importChunkKey(tenant.clientId, token, 3) });
+      expect(last?.records[0].body.CustomerName?.FirstName).toBe('Zoë 😀');
+    });
+
+    it('a body over BULK_STAGE_MAX_BYTES: 413, and nothing of it is counted', async () => {
+      const token = await newImport();
+      await ndjson(token, JSON.stringify(record(fresh()))).expect(200);
+      const line = JSON.stringify(record('big', { Bogus: 'x'.repeat(9000) }));
+      const refused = await ndjson(token, Array.from({ length: 300 }, () => line).join('\n'));
+      expect(refused.status).toBe(413);
+      expect(refused.body).toEqual({ Message: expect.stringContaining('BULK_STAGE_MAX_BYTES') });
+      expect((await status(token)).body).toMatchObject({ TotalRecordsReceived: 1, Exceptions: 0 });
+    });
+
+    it('another media type on Stage: 415 naming the two it takes', async () => {
+      const token = await newImport();
+      const res = await request(app.http)
+        .post(`${base()}/${token}/Stage`)
+        .set('Authorization', auth)
+        .set('Content-Type', 'text/plain')
+        .send('[]');
+      expect(res.status).toBe(415);
+      expect(res.body.Message).toContain('application/json or application/x-ndjson');
+    });
+  });
+
   it('staged records and exceptions survive a restart of the api, stored in order by _id', async () => {
     const token = await newImport();
     const ids = [fresh(), fresh()];

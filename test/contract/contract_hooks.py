@@ -9,6 +9,7 @@ key; the replay of one key is tested in test/idempotency*.e2e-spec.ts. A value t
 does not allow (a negative case) is left as generated, so its refusal is still tested.
 """
 import ast
+import json
 import os
 import re
 import threading
@@ -60,3 +61,16 @@ def _serialized_parse(*args, **kwargs):
 
 
 ast.parse = _serialized_parse
+
+
+@schemathesis.serializer("application/x-ndjson")
+def ndjson_serializer(ctx, value):
+    """Bulk Stage's newline-delimited JSON: the document's schema is a string (the text of
+    the lines); other generated values (negative cases) go as one JSON value per line."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, list):
+        return "\n".join(json.dumps(item) for item in value).encode("utf-8")
+    return json.dumps(value).encode("utf-8")

@@ -5,6 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import {
   ApiExceptionFilter,
   bodyBoundViolation,
+  StreamedBody,
   createApiValidationPipe,
   createNestLogger,
   createRootLogger,
@@ -90,7 +91,9 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   installRouteBodyLimits(fastify, settings.env);
   // Before authentication and validation: a pathological body is a 400 naming the bound.
   fastify.addHook('preValidation', (request, reply, done) => {
-    const problem = request.body === undefined ? null : bodyBoundViolation(request.body);
+    // A streamed body is unread here: its reader checks what it reads.
+    const unparsed = request.body === undefined || request.body instanceof StreamedBody;
+    const problem = unparsed ? null : bodyBoundViolation(request.body);
     if (!problem) return done();
     void reply.status(400).send({ Message: problem });
   });

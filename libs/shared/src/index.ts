@@ -36,6 +36,7 @@ export * from './http/api-docs.decorators';
 export * from './http/location-header';
 export * from './http/route-config';
 export * from './http/body-limit';
+export * from './http/streamed-body';
 export * from './http/idempotency.guard';
 export * from './http/rate-limit.guard';
 export * from './http/shared-window-counter';

@@ -2,7 +2,13 @@ import { HttpStatus } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseForm } from 'node:querystring';
 import secureJson from 'secure-json-parse';
-import { ApiError, BODY_LIMIT, type BodyLimitOf } from '@app/shared';
+import {
+  ApiError,
+  BODY_LIMIT,
+  type BodyLimitOf,
+  NDJSON_MEDIA_TYPES,
+  StreamedBody,
+} from '@app/shared';
 
 /** Request bodies the spec accepts as JSON, besides application/json. */
 const JSON_TYPES = ['application/json', 'text/json', 'application/json-patch+json'];
@@ -54,6 +60,11 @@ export function installBodyParsers(fastify: FastifyInstance): void {
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
     (_request, body, done) => done(null, { ...parseForm(body as string) }),
+  );
+  // Unread: the route's handler reads it as it arrives (http-semantics.ts lets these media
+  // types through only on routes marked `@AcceptsStream`).
+  fastify.addContentTypeParser(NDJSON_MEDIA_TYPES, (request, payload, done) =>
+    done(null, new StreamedBody(payload, String(request.headers['content-type']))),
   );
 }
 

@@ -1,5 +1,6 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { STREAMED_MEDIA_TYPES } from '@app/shared';
 
 type Router = ReturnType<typeof FindMyWay>;
 
@@ -193,5 +194,10 @@ function mediaTypeRefusal(request: FastifyRequest, formRoutes: Set<string>): str
     return 'A request body needs a Content-Type header: send application/json';
   }
   if (JSON_MEDIA_TYPE.test(mediaType)) return null;
-  return `Content-Type ${mediaType} is not supported here: send application/json`;
+  const streamed = (request.routeOptions.config as { [STREAMED_MEDIA_TYPES]?: string[] })?.[
+    STREAMED_MEDIA_TYPES
+  ];
+  if (streamed?.includes(mediaType.toLowerCase())) return null;
+  const accepted = ['application/json', ...(streamed ?? [])].join(' or ');
+  return `Content-Type ${mediaType} is not supported here: send ${accepted}`;
 }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type {
+  MediaTypeObject,
   OperationObject,
   ParameterObject,
   PathItemObject,
@@ -9,7 +10,7 @@ import type {
   SchemaObject,
   TagObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ErrorDto, REQUEST_ONLY } from '@app/shared';
+import { ErrorDto, REQUEST_ONLY, STREAMED_BODY } from '@app/shared';
 
 /*
  * The OpenAPI document the api serves at /Profiles/v4/docs-json (and the committed
@@ -259,6 +260,7 @@ function completeDocument(document: OpenAPIObject): void {
       responses[status] ??= { $ref: `#/components/responses/${name}` };
     };
     const tenant = pathParameterNames(path).includes('clientId');
+    addStreamedBodies(operation);
     answer('400', 'BadRequest');
     if (tenant) answer('404', 'UnknownClient');
     if (operation.requestBody) {
@@ -310,6 +312,23 @@ function completeDocument(document: OpenAPIObject): void {
   closeRequestSchemas(document);
   nullableOptionalFields(document);
   document.tags = orderedTags(document);
+}
+
+/**
+ * The media types a route takes as a stream besides JSON (`@AcceptsStream`), documented by
+ * the route as an `x-streamed-body` extension (`ApiStreamedBody`): moved into its
+ * requestBody's content.
+ */
+function addStreamedBodies(operation: OperationObject): void {
+  const extended = operation as OperationObject & {
+    [STREAMED_BODY]?: Record<string, MediaTypeObject>;
+  };
+  const streamed = extended[STREAMED_BODY];
+  if (!streamed) return;
+  delete extended[STREAMED_BODY];
+  if (operation.requestBody && !isReference(operation.requestBody)) {
+    operation.requestBody.content = { ...operation.requestBody.content, ...streamed };
+  }
 }
 
 function sortByKey<T>(record: Record<string, T>): Record<string, T> {

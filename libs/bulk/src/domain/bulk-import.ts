@@ -148,6 +148,22 @@ export function matchValueOf(body: unknown, type: string): string | null {
   return null;
 }
 
+/**
+ * A line of an NDJSON stage that is not a record: not JSON, or past the body bounds. The
+ * stage makes it an exception record with this reason (the other lines go on).
+ */
+export class UnreadableRecord {
+  constructor(readonly reason: string) {}
+}
+
+/** The check of a stage: an unreadable record is refused with its reason, unchecked. */
+export function checkReadable(
+  check: (body: unknown) => RecordCheck,
+): (body: unknown) => RecordCheck {
+  return (body) =>
+    body instanceof UnreadableRecord ? { invalid: [body.reason], forbidden: [] } : check(body);
+}
+
 /** What the profile checks said of one record (see ProfileWriteChecks). */
 export interface RecordCheck {
   invalid: string[];

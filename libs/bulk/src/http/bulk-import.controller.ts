@@ -22,12 +22,17 @@ import {
   EnvReader,
   INT32_MAX,
   InvalidInputError,
+  AcceptsStream,
+  ApiStreamedBody,
   linkTo,
   LocationHeader,
+  NDJSON_MEDIA_TYPES,
   MALFORMED_REQUEST,
   PositiveIntParam,
   RequestDeadline,
+  StreamedBody,
 } from '@app/shared';
+import { ndjsonRecords } from './ndjson-records';
 import { BulkSettings } from '../bulk-settings';
 import { InitiateBulkImportCommand } from '../commands/initiate-bulk-import/initiate-bulk-import.command';
 import { StageBulkImportCommand } from '../commands/stage-bulk-import/stage-bulk-import.command';
@@ -103,6 +108,7 @@ export class BulkImportController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly settings: BulkSettings,
   ) {}
 
   @Post()
@@ -133,13 +139,23 @@ export class BulkImportController {
 
   @Post(':accessToken/Stage')
   @HttpCode(200)
+  @AcceptsStream(NDJSON_MEDIA_TYPES)
+  @ApiStreamedBody({
+    'application/x-ndjson': {
+      schema: {
+        type: 'string',
+        description:
+          'Newline-delimited JSON: one profile record per line (blank lines skipped), read as it arrives; a line that is not JSON becomes an exception record',
+      },
+    },
+  })
   @BodyLimit((env) => new BulkSettings(new EnvReader(env)).stageMaxBytes)
   @RequestDeadline((env) => new BulkSettings(new EnvReader(env)).stageDeadlineMs)
   @ApiAuth('profiles', 'write')
   @ApiOperation({
     summary: 'Stage profile records of an import',
     description:
-      "A JSON array of profile records, in the shape the Data API's profile writes accept, each holding an active AlternateId of the import's MatchValue type. Each record is checked as a profile write's acceptance checks it (fields, the account's configuration, the caller's user-group scope); the valid ones are staged (ValidationSuccessful), the others become exception records with their reason (ValidationFailed). At most 1000 records per call and BULK_STAGE_MAX_BYTES of body (25 MB by default, 28 MB at most); stage again for more while the token is active. Stages of one import run one at a time (409 meanwhile). Answers the import's status.",
+      "A JSON array of profile records, in the shape the Data API's profile writes accept, each holding an active AlternateId of the import's MatchValue type; or the same records as newline-delimited JSON (application/x-ndjson, one record per line), read and checked as the body arrives, with no bound on their number. Each record is checked as a profile write's acceptance checks it (fields, the account's configuration, the caller's user-group scope); the valid ones are staged (ValidationSuccessful), the others become exception records with their reason (ValidationFailed). At most 1000 records per JSON array, and BULK_STAGE_MAX_BYTES of body (25 MB by default, 28 MB at most); stage again for more while the token is active. Stages of one import run one at a time (409 meanwhile). Answers the import's status.",
   })
   @ApiAccessTokenParam()
   // Items of any shape: a record that is not a valid profile is not a 400 of the call but an
@@ -169,6 +185,16 @@ export class BulkImportController {
     @PositiveIntParam('accessToken') accessToken: number,
     @Body() records: unknown,
   ): Promise<BulkImportStatusDto> {
+    if (records instanceof StreamedBody) {
+      return this.commands.execute(
+        new StageBulkImportCommand(
+          caller.clientId,
+          accessToken,
+          ndjsonRecords(records.stream, this.settings.stageMaxBytes),
+          scopeOf(caller),
+        ),
+      );
+    }
     if (!Array.isArray(records)) {
       throw new InvalidInputError(
         `The body must be a JSON array of profile records (value of type ${records === null ? 'null' : typeof records})`,

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, RecordedAnswer } from '../errors/api-error';
 import { RedisService } from '../redis/redis.service';
 import { Settings } from '../settings/settings';
+import { StreamedBody } from './streamed-body';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -75,7 +76,12 @@ export class IdempotencyGuard implements CanActivate {
     const redisKey = this.redis.key('idem', clientId, key);
     const fingerprint = createHash('sha256')
       .update(`${request.method} ${request.routeOptions.url} ${request.url}\n`)
-      .update(canonical(request.body ?? null))
+      // A streamed body is not read twice: its length stands for it (documented).
+      .update(
+        request.body instanceof StreamedBody
+          ? `stream ${String(request.headers['content-length'] ?? '')}`
+          : canonical(request.body ?? null),
+      )
       .digest('base64url');
     const ttl = this.settings.idempotencyTtlSeconds;
 

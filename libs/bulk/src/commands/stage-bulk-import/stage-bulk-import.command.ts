@@ -7,7 +7,8 @@ export class StageBulkImportCommand extends Command<BulkImportStatusDto> {
   constructor(
     readonly clientId: string,
     readonly accessToken: number,
-    readonly records: readonly unknown[],
+    /** The records: a JSON array's, or read as they arrive (NDJSON). */
+    readonly records: readonly unknown[] | AsyncIterable<unknown>,
     /** The writer's user-group scope (undefined: unrestricted), checked on every record. */
     readonly scope: CallerScope | undefined,
   ) {

@@ -5,7 +5,9 @@ import { BulkSettings } from '../../bulk-settings';
 import {
   acceptsStaging,
   CHECK_SLICE,
+  checkReadable,
   chunkRecords,
+  EXCEPTION_PAGE_SIZE,
   type RecordException,
   sortStagedRecords,
   type StagedBody,
@@ -73,32 +75,57 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
         `AccessToken ${accessToken} is ${job.status}: records can be staged only before Execute`,
       );
     }
-    const check = await this.checks.checkerFor(clientId, 'merge', scope);
-    // Checking a full profile takes milliseconds of CPU: a slice at a time, yielding between
-    // slices, so a stage of a thousand records does not hold the api's other requests.
-    const staged: StagedBody[] = [];
-    const exceptions: RecordException[] = [];
-    for (let from = 0; from < records.length; from += CHECK_SLICE) {
-      const slice = sortStagedRecords(job, records.slice(from, from + CHECK_SLICE), check, from);
-      staged.push(...slice.staged);
-      exceptions.push(...slice.exceptions);
+    const check = checkReadable(await this.checks.checkerFor(clientId, 'merge', scope));
+    // Records arrive as an array or a stream (NDJSON): checked a slice at a time (a full
+    // profile takes milliseconds of CPU; the event loop turns between slices, so other
+    // requests run), staged records written a chunk at a time as chunks fill, exception
+    // records a page's worth at a time: never the whole stage in memory.
+    let received = 0;
+    let chunks = job.chunks;
+    let exceptions = job.exceptions;
+    let valid = 0;
+    let staged: StagedBody[] = [];
+    let refused: RecordException[] = [];
+    let slice: unknown[] = [];
+    const sortSlice = async () => {
+      const sorted = sortStagedRecords(job, slice, check, received);
+      received += slice.length;
+      slice = [];
+      staged.push(...sorted.staged);
+      valid += sorted.staged.length;
+      refused.push(...sorted.exceptions);
       await new Promise((resolve) => setImmediate(resolve));
+    };
+    const flush = async (final: boolean) => {
+      const filled = chunkRecords(staged);
+      // The last chunk may fill further, unless the records ended.
+      const ready = final ? filled : filled.slice(0, -1);
+      for (const chunk of ready)
+        await this.imports.writeChunk(clientId, accessToken, ++chunks, chunk);
+      staged = final ? [] : (filled.at(-1) ?? []);
+      if (final || refused.length >= EXCEPTION_PAGE_SIZE) {
+        await this.imports.appendExceptions(clientId, accessToken, exceptions, refused);
+        exceptions += refused.length;
+        refused = [];
+      }
+    };
+    for await (const record of records) {
+      slice.push(record);
+      if (slice.length < CHECK_SLICE) continue;
+      await sortSlice();
+      await flush(false);
     }
-
-    const chunks = chunkRecords(staged);
-    for (const [i, chunk] of chunks.entries()) {
-      await this.imports.writeChunk(clientId, accessToken, job.chunks + i + 1, chunk);
-    }
-    await this.imports.appendExceptions(clientId, accessToken, job.exceptions, exceptions);
+    if (slice.length) await sortSlice();
+    await flush(true);
     const saved = {
       ...job,
       status: 'Staging' as const,
-      received: job.received + records.length,
-      valid: job.valid + staged.length,
-      invalid: job.invalid + exceptions.length,
+      received: job.received + received,
+      valid: job.valid + valid,
+      invalid: job.invalid + (exceptions - job.exceptions),
       stages: job.stages + 1,
-      chunks: job.chunks + chunks.length,
-      exceptions: job.exceptions + exceptions.length,
+      chunks,
+      exceptions,
     };
     await this.imports.save(saved);
     await this.removals.schedule(clientId, accessToken, saved.expiresAt);
