@@ -8,7 +8,6 @@
 //   --quick            1,000 and 3,000 profiles, short runs (under two minutes)
 //   --sizes=1000,100000 --seconds=10 --connections=16   (the defaults of the full run)
 //   --only=accept,worker  only the scenarios whose names contain one of these (profiling)
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -18,6 +17,7 @@ const Redis = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { ROOT, freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
 const { cpuMs } = require('../lib/proc-cpu');
+const { startNode } = require('../lib/node-process');
 const seed = require('./seed');
 
 const args = Object.fromEntries(
@@ -46,22 +46,6 @@ function duBytes(dir) {
     total += entry.isDirectory() ? duBytes(full) : fs.statSync(full).size;
   }
   return total;
-}
-
-function startNode(entry, env, readyLine) {
-  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (readyLine && out.includes(readyLine)) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
-    if (!readyLine) resolve(child);
-  });
 }
 
 /** One closed-loop (or fixed-rate) load run; CPU of each process over the run. */

@@ -411,6 +411,7 @@ module.exports = {
   retried503,
   createTenant,
   seedProfiles,
+  readSeqs,
   waitApplied,
   workerSaturation,
   acceptToComplete,

@@ -21,6 +21,8 @@ export class BulkSettings {
    * worker's run keeps the import from the next one.
    */
   readonly runLeaseMs: number;
+  /** Records of an import accepted at once (those that may touch one profile: in order). */
+  readonly applyConcurrency: number;
 
   constructor(env: EnvReader) {
     this.importTokenTtlMs = env.int('BULK_IMPORT_TOKEN_TTL_MS', 12 * 60 * 60 * 1000, 1000);
@@ -28,6 +30,7 @@ export class BulkSettings {
     this.stageDeadlineMs = env.int('BULK_STAGE_DEADLINE_MS', 60_000, 1000);
     this.dailyImportLimit = env.int('BULK_IMPORT_DAILY_LIMIT', 100, 0);
     this.runLeaseMs = env.int('BULK_RUN_LEASE_MS', 60_000, 1000);
+    this.applyConcurrency = env.int('BULK_APPLY_CONCURRENCY', 16, 1);
     if (this.stageMaxBytes > BULK_STAGE_MAX_BYTES_CEILING) {
       throw new Error(
         `Environment variable BULK_STAGE_MAX_BYTES must be at most ${BULK_STAGE_MAX_BYTES_CEILING} (28 MB), got "${this.stageMaxBytes}"`,

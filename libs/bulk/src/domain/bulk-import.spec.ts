@@ -3,6 +3,7 @@ import {
   chunkRecords,
   dailyImportQuota,
   exceptionWindow,
+  independentGroups,
   isExpired,
   matchValueOf,
   pageOf,
@@ -249,6 +250,20 @@ describe('bulk import rules', () => {
     it('0 is no limit', () => {
       const many = Array.from({ length: 50 }, (_, i) => hoursAgo(i / 10));
       expect(dailyImportQuota(many, now, 0).allowed).toBe(true);
+    });
+  });
+
+  describe('independentGroups', () => {
+    it('records sharing a key, directly or through another, in one group in record order', () => {
+      expect(independentGroups([['a'], ['b'], ['a', 'c'], ['d'], ['c', 'e'], ['e'], []])).toEqual([
+        [0, 2, 4, 5],
+        [1],
+        [3],
+        [6],
+      ]);
+    });
+    it('a later record joining two earlier groups merges them', () => {
+      expect(independentGroups([['a'], ['b'], ['a', 'b']])).toEqual([[0, 1, 2]]);
     });
   });
 });

@@ -323,3 +323,30 @@ export function dailyImportQuota(
   // Only the last `limit` times can matter to a later decision.
   return { allowed: true, initiated: [...recent, now].slice(-Math.max(1, limit)) };
 }
+
+/**
+ * The records of a batch in groups that share no key (see ProfileImportWrites.conflictKeys):
+ * records linked by a shared key, directly or through others, fall in one group, in record
+ * order. Groups may be accepted concurrently; a group's records one after the other.
+ */
+export function independentGroups(keys: readonly (readonly string[])[]): number[][] {
+  const parent = keys.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const owner = new Map<string, number>();
+  keys.forEach((recordKeys, i) => {
+    for (const key of recordKeys) {
+      const first = owner.get(key);
+      if (first === undefined) owner.set(key, i);
+      else parent[root(i)] = root(first);
+    }
+  });
+  const groups = new Map<number, number[]>();
+  keys.forEach((_, i) => {
+    const r = root(i);
+    groups.set(r, [...(groups.get(r) ?? []), i]);
+  });
+  return [...groups.values()];
+}

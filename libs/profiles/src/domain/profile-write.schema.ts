@@ -28,8 +28,9 @@ export type ProfileWriteKind =
   | 'rename-consent-type';
 /**
  * Which record of which bulk import a write carries (a bulk import's records become
- * ordinary writes; see libs/bulk). An import accepts its records in record order, one
- * at a time, so the writes of one import reach a profile in increasing record numbers.
+ * ordinary writes; see libs/bulk). An import accepts the records that may touch one
+ * profile in record order, one after the other (ProfileImportWrites.conflictKeys), so the
+ * writes of one import reach a profile in increasing record numbers.
  */
 export interface ImportRecordRef {
   accessToken: number;

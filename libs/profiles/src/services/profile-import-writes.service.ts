@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { ImportRecordRef } from '../domain/import-marks';
 import type { CallerScope } from '../domain/profile-view';
 import type { ProfileDto } from '../dto/profile.dto';
+import { alternateIdKey } from '../domain/element-rules';
+import { AlternateIdClaimRepository } from '../repositories/alternate-id-claim.repository';
 import type { AlternateIdPair } from './alternate-id-claims.service';
 import { ProfileUpserts } from './profile-upserts.service';
 
@@ -31,7 +33,37 @@ export interface ImportRecordWrite {
  */
 @Injectable()
 export class ProfileImportWrites {
-  constructor(private readonly upserts: ProfileUpserts) {}
+  constructor(
+    private readonly upserts: ProfileUpserts,
+    private readonly claims: AlternateIdClaimRepository,
+  ) {}
+
+  /**
+   * What a record may touch, for an importer that accepts records concurrently: the
+   * profile holding its match pair now (`profile:<id>`) and every active alternate id it
+   * names (`alt:<type>|<value>`). Records sharing none of these keys touch different
+   * profiles and claims, so accepting them in any order gives what record order gives;
+   * records that share one must be accepted in record order.
+   */
+  async conflictKeys(
+    clientId: string,
+    pair: AlternateIdPair,
+    body: Record<string, unknown>,
+  ): Promise<string[]> {
+    const keys = [`alt:${alternateIdKey(pair.AlternateIdType, pair.AlternateId)}`];
+    const holder = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
+    if (holder !== null) keys.push(`profile:${holder}`);
+    const named = Array.isArray(body.AlternateIds) ? (body.AlternateIds as unknown[]) : [];
+    for (const other of named as {
+      AlternateIdType?: unknown;
+      AlternateId?: unknown;
+      IsActive?: unknown;
+    }[]) {
+      if (other && other.IsActive !== false && typeof other.AlternateId === 'string')
+        keys.push(`alt:${alternateIdKey(other.AlternateIdType, other.AlternateId)}`);
+    }
+    return keys;
+  }
 
   async write(record: ImportRecordWrite): Promise<{ profileId: number; created: boolean }> {
     const options = { importRecord: record.record, background: true };

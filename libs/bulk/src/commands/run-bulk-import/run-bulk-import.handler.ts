@@ -15,6 +15,7 @@ import {
 import { BulkSettings } from '../../bulk-settings';
 import {
   APPLY_BATCH,
+  independentGroups,
   isRunning,
   matchValueOf,
   readableUntil,
@@ -39,7 +40,8 @@ class RunLeaseLostError extends Error {}
 
 /**
  * The worker's use case of an executed import: under the import's run lease, accepts the
- * records of its next chunk one at a time, in record order, as profile writes (through
+ * records of its next chunk as profile writes, those that may touch one profile in record
+ * order and the others concurrently (acceptBatch) (through
  * Profiles' ProfileImportWrites port: the same checks and intake as a POST by alternate
  * id, then applied by the ordinary apply jobs in each profile's write order). A record
  * the checks refuse against the stored profile becomes an exception (NotHonored). The
@@ -132,12 +134,12 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     let done = job.appliedInChunk ?? 0;
     while (done < chunk.records.length) {
       const batch = chunk.records.slice(done, done + APPLY_BATCH);
-      const refused: StoredBulkException[] = [];
-      for (const record of batch) {
-        const reason = await this.apply(job, record, replace);
-        if (reason !== null) refused.push(exceptionOf(job, record, reason));
-        await this.crashPoints.at(CRASH_POINTS.bulkRunAfterRecord);
-      }
+      const current: BulkImport = job;
+      const reasons = await this.acceptBatch(current, batch, replace);
+      const refused = batch.flatMap((record, i): StoredBulkException[] => {
+        const reason = reasons[i];
+        return reason === null ? [] : [exceptionOf(current, record, reason)];
+      });
       await this.imports.appendExceptions(clientId, accessToken, job.exceptions, refused);
       done += batch.length;
       job = {
@@ -151,6 +153,39 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     }
     await this.save(hold, { ...job, appliedChunks: chunkNumber, appliedInChunk: 0 });
     return chunkNumber + 1;
+  }
+
+  /**
+   * Accepts a batch's records, BULK_APPLY_CONCURRENCY at a time: records that may touch the
+   * same profile or claim (ProfileImportWrites.conflictKeys) one after the other in record
+   * order, the others concurrently, so the outcome is that of record order. Returns each
+   * record's refusal reason, or null.
+   */
+  private async acceptBatch(
+    job: BulkImport,
+    batch: StagedRecord[],
+    replace: string[],
+  ): Promise<(string | null)[]> {
+    const keys = await Promise.all(
+      batch.map((record) => {
+        const alternateId = matchValueOf(record.body, job.matchValue);
+        if (alternateId === null) return [];
+        const pair = { AlternateIdType: job.matchValue, AlternateId: alternateId };
+        return this.writes.conflictKeys(job.clientId, pair, record.body);
+      }),
+    );
+    const groups = independentGroups(keys);
+    const reasons: (string | null)[] = batch.map(() => null);
+    const runGroups = async () => {
+      for (let group = groups.shift(); group; group = groups.shift()) {
+        for (const i of group) {
+          reasons[i] = await this.apply(job, batch[i], replace);
+          await this.crashPoints.at(CRASH_POINTS.bulkRunAfterRecord);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: this.settings.applyConcurrency }, runGroups));
+    return reasons;
   }
 
   /** Accepts one record as a profile write; the reason when the checks refuse it. */

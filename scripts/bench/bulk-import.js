@@ -1,0 +1,227 @@
+'use strict';
+// `npm run bench:import [-- --count=100000]`: a bulk import of new profiles through the
+// service (Initiate, Stage as NDJSON, Execute, every write applied by the worker), and its
+// bare baseline side by side in one run on the embedded default: a raw `insertMany` of the
+// same profile documents (read back from the engine after the import) into a scratch
+// collection. Prints profiles per second of each and their ratio, the api's and the worker's
+// RSS over the import (streamed staging: flat), and GET profile p99 with and without an
+// import running (the fair share of the bulk lane). Nothing asserts the figures.
+//
+//   --count=N          profiles imported (default 100000; --large: 1000000)
+//   --get-rate=200     GET requests per second of the p99 probe
+//   --seconds=5        length of each p99 probe
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { randomUUID } = require('node:crypto');
+const autocannon = require('autocannon');
+const Redis = require('ioredis');
+const { MongoClient } = require('mongodb');
+const { freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
+const { rssMiB, startNode } = require('../lib/node-process');
+const seed = require('./seed');
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, '').split('=');
+    return [key, value ?? true];
+  }),
+);
+const COUNT = Number(args.count || (args.large ? 1_000_000 : 100_000));
+const GET_RATE = Number(args['get-rate'] || 200);
+const SECONDS = Number(args.seconds || 5);
+/** NDJSON bytes per Stage call, under the 25 MB default of BULK_STAGE_MAX_BYTES. */
+const STAGE_BYTES = 20 * 1024 * 1024;
+
+const log = (message) => process.stderr.write(`[bench:import] ${message}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function record(i, runId) {
+  return {
+    CustomerType: 'Customer',
+    CustomerName: { FirstName: `Imported${i}`, LastName: `Family${i % 997}` },
+    Emails: [{ EmailAddress: `imported.${runId}.${i}@example.com` }],
+    AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: `IMP-${runId}-${i}` }],
+  };
+}
+
+/** The NDJSON bodies of the import: records 1..COUNT, about STAGE_BYTES each. */
+function* stageBodies(runId) {
+  let lines = [];
+  let bytes = 0;
+  for (let i = 1; i <= COUNT; i++) {
+    const line = JSON.stringify(record(i, runId));
+    if (bytes + line.length + 1 > STAGE_BYTES && lines.length) {
+      yield lines.join('\n');
+      lines = [];
+      bytes = 0;
+    }
+    lines.push(line);
+    bytes += line.length + 1;
+  }
+  if (lines.length) yield lines.join('\n');
+}
+
+/** GET profile at a fixed rate for SECONDS: its p50 and p99 in ms. */
+async function getProbe(url, bearer) {
+  const result = await autocannon({
+    url,
+    headers: { Authorization: bearer },
+    connections: 8,
+    overallRate: GET_RATE,
+    duration: SECONDS,
+  });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad) log(`GET probe: ${bad} of ${result.requests.total} requests failed`);
+  return { p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-bench-import-'));
+  const engine = await startFerretdb({
+    dataDir: path.join(dir, 'engine'),
+    logFile: path.join(dir, 'engine.log'),
+  });
+  const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
+  const apiPort = await freePort();
+  const env = {
+    PORT: String(apiPort),
+    MONGODB_URI: `${engine.uri}bench`,
+    REDIS_URL: redisServer.url,
+    JWT_SECRET: randomUUID(),
+    QUEUE_PREFIX: 'bench',
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_READS_PER_SECOND: '1000000',
+    RATE_LIMIT_WRITES_PER_SECOND: '1000000',
+  };
+  const children = [engine.child, redisServer.child];
+  let failed = true;
+  try {
+    const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
+    children.push(api);
+    await waitForPort(apiPort, api, 'api', 60000);
+    const worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+    children.push(worker);
+    const origin = `http://127.0.0.1:${apiPort}`;
+    const tenant = await seed.createTenant({ origin, env });
+    const bearer = `Bearer ${tenant.token}`;
+    const base = `${origin}/Profiles/v4/${tenant.clientId}/Bulk/Import`;
+    const mongo = await MongoClient.connect(engine.uri);
+    const db = mongo.db('bench');
+    const redis = new Redis(redisServer.url);
+    const getUrl = `${origin}/Profiles/v4/${tenant.clientId}/Profile/${tenant.templateId}`;
+
+    log(`GET p99 without an import (${GET_RATE}/s for ${SECONDS} s)`);
+    const quiet = await getProbe(getUrl, bearer);
+
+    const runId = Date.now().toString(36);
+    const rss = { api: [], worker: [] };
+    const sampler = setInterval(() => {
+      rss.api.push(rssMiB(api.pid));
+      rss.worker.push(rssMiB(worker.pid));
+    }, 500);
+    const started = Date.now();
+    const initiated = await fetch(base, {
+      method: 'POST',
+      headers: { Authorization: bearer, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ Name: 'bench', MatchCriteria: 'AlternateIdType', MatchValue: 'CRM' }),
+    });
+    const token = (await initiated.json()).AccessToken;
+    for (const body of stageBodies(runId)) {
+      const res = await fetch(`${base}/${token}/Stage`, {
+        method: 'POST',
+        headers: { Authorization: bearer, 'Content-Type': 'application/x-ndjson' },
+        body,
+      });
+      if (res.status !== 200) throw new Error(`Stage: ${res.status} ${await res.text()}`);
+      const status = await res.json();
+      log(`staged ${status.ValidationSuccessful} (${status.ValidationFailed} refused)`);
+    }
+    const staged = Date.now();
+    const executed = await fetch(`${base}/${token}/Execute`, {
+      method: 'POST',
+      headers: { Authorization: bearer },
+    });
+    if (executed.status !== 202) throw new Error(`Execute: ${executed.status}`);
+    // GET latency while the import runs (the probe overlaps the import's start).
+    const probe = getProbe(getUrl, bearer);
+    let status;
+    for (;;) {
+      status = await (await fetch(`${base}/${token}`, { headers: { Authorization: bearer } })).json();
+      if (status.Status === 'Completed' || status.Status === 'Failed') break;
+      await sleep(500);
+    }
+    const accepted = Date.now();
+    log(`Execute ${status.Status}: ${status.Processed} processed, ${status.NotHonored} not honored`);
+    // Applied: every imported profile's read model holds its last accepted write (the
+    // profiles are the ids after the template, created in record order).
+    // Checked from the first not yet applied on, a slice at a time (a light poll).
+    const last = tenant.templateId + status.Processed;
+    for (let next = tenant.templateId + 1; next <= last; ) {
+      const slice = Array.from({ length: Math.min(5000, last - next + 1) }, (_, i) => next + i);
+      const seqs = await seed.readSeqs(redis, tenant.clientId, slice);
+      const pending = seqs.findIndex((s) => s.acc === 0 || s.acc > s.v);
+      if (pending === -1) next += slice.length;
+      else {
+        next += pending;
+        await sleep(500);
+      }
+    }
+    const applied = Date.now();
+    clearInterval(sampler);
+    const busy = await probe;
+
+    // The baseline: the same profile documents, as the worker stored them, by a raw
+    // insertMany (1000 per command) into a scratch collection of the same engine.
+    const docs = [];
+    const profiles = db.collection('profiles');
+    for (let id = tenant.templateId + 1; docs.length < status.Processed; id++) {
+      const doc = await profiles.findOne({ _id: `${tenant.clientId}|${id}` });
+      if (!doc) break;
+      docs.push({ ...doc, _id: `baseline|${id}` });
+    }
+    const scratch = db.collection('bench_insert_many');
+    const rawStart = Date.now();
+    for (let i = 0; i < docs.length; i += 1000) {
+      await scratch.insertMany(docs.slice(i, i + 1000), { ordered: false });
+    }
+    const rawMs = Date.now() - rawStart;
+
+    const perSecond = (count, ms) => (count / ms) * 1000;
+    const service = perSecond(status.Processed, applied - started);
+    const raw = perSecond(docs.length, rawMs);
+    const range = (values) => {
+      const seen = values.filter(Number.isFinite);
+      return `${Math.min(...seen).toFixed(0)}-${Math.max(...seen).toFixed(0)} MiB`;
+    };
+    const rows = [
+      ['profiles imported', String(status.Processed)],
+      ['stage (NDJSON, checked)', `${((staged - started) / 1000).toFixed(1)} s`],
+      ['execute (all accepted)', `${((accepted - staged) / 1000).toFixed(1)} s`],
+      ['until every write applied', `${((applied - accepted) / 1000).toFixed(1)} s`],
+      ['import, profiles/s (initiate to applied)', service.toFixed(0)],
+      [`raw insertMany of the same ${docs.length} documents, profiles/s`, raw.toFixed(0)],
+      ['ratio import / raw insertMany', `${((service / raw) * 100).toFixed(1)} %`],
+      ['api RSS during the import', range(rss.api)],
+      ['worker RSS during the import', range(rss.worker)],
+      ['GET p99 without an import', `${quiet.p99} ms (p50 ${quiet.p50} ms)`],
+      ['GET p99 during the import', `${busy.p99} ms (p50 ${busy.p50} ms)`],
+      ['ratio GET p99 during / without', `${(busy.p99 / Math.max(1, quiet.p99)).toFixed(2)}x`],
+    ];
+    const width = Math.max(...rows.map(([name]) => name.length));
+    console.log(`\nbulk import of ${COUNT} new profiles (engine: FerretDB on SQLite)`);
+    for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`);
+    await redis.quit();
+    await mongo.close();
+    failed = false;
+  } finally {
+    for (const child of children.reverse()) await stop(child);
+    if (!failed) fs.rmSync(dir, { recursive: true, force: true });
+    else log(`logs kept in ${dir}`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
