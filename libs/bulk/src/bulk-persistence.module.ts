@@ -12,7 +12,17 @@ import {
   BulkImportHintSchema,
   BulkImportSchema,
 } from './domain/bulk-import.schema';
+import {
+  BulkExport,
+  BulkExportHint,
+  BulkExportHintSchema,
+  BulkExportPage,
+  BulkExportPageSchema,
+  BulkExportSchema,
+} from './domain/bulk-export.schema';
+import { BulkExportRepository } from './repositories/bulk-export.repository';
 import { BulkImportRepository } from './repositories/bulk-import.repository';
+import { ExportAccess } from './services/export-access.service';
 import { ImportAccess } from './services/import-access.service';
 
 /** The bulk collections and settings, shared by the api and worker sides. Internal. */
@@ -23,9 +33,18 @@ import { ImportAccess } from './services/import-access.service';
       { name: BulkImport.name, schema: BulkImportSchema },
       { name: BulkImportChunk.name, schema: BulkImportChunkSchema },
       { name: BulkImportExceptionPage.name, schema: BulkImportExceptionPageSchema },
+      { name: BulkExportHint.name, schema: BulkExportHintSchema },
+      { name: BulkExport.name, schema: BulkExportSchema },
+      { name: BulkExportPage.name, schema: BulkExportPageSchema },
     ]),
   ],
-  providers: [settingsProvider(BulkSettings), BulkImportRepository, ImportAccess],
-  exports: [BulkSettings, BulkImportRepository, ImportAccess],
+  providers: [
+    settingsProvider(BulkSettings),
+    BulkImportRepository,
+    ImportAccess,
+    BulkExportRepository,
+    ExportAccess,
+  ],
+  exports: [BulkSettings, BulkImportRepository, ImportAccess, BulkExportRepository, ExportAccess],
 })
 export class BulkPersistenceModule {}

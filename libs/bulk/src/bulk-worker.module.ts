@@ -3,13 +3,32 @@ import { ProfilePortsModule } from '@app/profiles';
 import { BulkPersistenceModule } from './bulk-persistence.module';
 import { RunBulkImportHandler } from './commands/run-bulk-import/run-bulk-import.handler';
 import { RunBulkImportJob } from './worker/bulk-import.jobs';
+import { NotifyBulkExportHandler } from './commands/notify-bulk-export/notify-bulk-export.handler';
+import { PurgeBulkExportHandler } from './commands/purge-bulk-export/purge-bulk-export.handler';
+import { RunBulkExportHandler } from './commands/run-bulk-export/run-bulk-export.handler';
+import {
+  NotifyBulkExportJob,
+  PurgeBulkExportJob,
+  RunBulkExportJob,
+} from './worker/bulk-export.jobs';
 
 /**
  * The worker side of bulk imports: applies executed imports chunk by chunk, each record
- * accepted through Profiles' ProfileImportWrites port (docs/bulk.md, "Execute").
+ * accepted through Profiles' ProfileImportWrites port (docs/bulk.md, "Execute"); builds
+ * exports page by page through Profiles' ProfileExportReader port, sends their callbacks
+ * and removes their pages (docs/bulk-export.md).
  */
 @Module({
   imports: [ProfilePortsModule, BulkPersistenceModule],
-  providers: [RunBulkImportHandler, RunBulkImportJob],
+  providers: [
+    RunBulkImportHandler,
+    RunBulkImportJob,
+    RunBulkExportHandler,
+    RunBulkExportJob,
+    NotifyBulkExportHandler,
+    NotifyBulkExportJob,
+    PurgeBulkExportHandler,
+    PurgeBulkExportJob,
+  ],
 })
 export class BulkWorkerModule {}
