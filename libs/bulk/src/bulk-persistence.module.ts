@@ -12,7 +12,17 @@ import {
   BulkImportHintSchema,
   BulkImportSchema,
 } from './domain/bulk-import.schema';
+import {
+  BulkExport,
+  BulkExportHint,
+  BulkExportHintSchema,
+  BulkExportPage,
+  BulkExportPageSchema,
+  BulkExportSchema,
+} from './domain/bulk-export.schema';
+import { BulkExportRepository } from './repositories/bulk-export.repository';
 import { BulkImportRepository } from './repositories/bulk-import.repository';
+import { ExportAccess } from './services/export-access.service';
 import { ImportAccess } from './services/import-access.service';
 import { ImportRemovals } from './services/import-removals.service';
 
@@ -24,9 +34,26 @@ import { ImportRemovals } from './services/import-removals.service';
       { name: BulkImport.name, schema: BulkImportSchema },
       { name: BulkImportChunk.name, schema: BulkImportChunkSchema },
       { name: BulkImportExceptionPage.name, schema: BulkImportExceptionPageSchema },
+      { name: BulkExportHint.name, schema: BulkExportHintSchema },
+      { name: BulkExport.name, schema: BulkExportSchema },
+      { name: BulkExportPage.name, schema: BulkExportPageSchema },
     ]),
   ],
-  providers: [settingsProvider(BulkSettings), BulkImportRepository, ImportAccess, ImportRemovals],
-  exports: [BulkSettings, BulkImportRepository, ImportAccess, ImportRemovals],
+  providers: [
+    settingsProvider(BulkSettings),
+    BulkImportRepository,
+    ImportAccess,
+    ImportRemovals,
+    BulkExportRepository,
+    ExportAccess,
+  ],
+  exports: [
+    BulkSettings,
+    BulkImportRepository,
+    ImportAccess,
+    ImportRemovals,
+    BulkExportRepository,
+    ExportAccess,
+  ],
 })
 export class BulkPersistenceModule {}

@@ -1,4 +1,5 @@
 import type { EnvReader } from '@app/shared';
+import { EXPORT_PAGE_MAX_ROWS } from './domain/bulk-export';
 
 /** The most a stage body may be, whatever the setting (the notes: 28 MB maximum). */
 export const BULK_STAGE_MAX_BYTES_CEILING = 28 * 1024 * 1024;
@@ -23,6 +24,15 @@ export class BulkSettings {
   readonly runLeaseMs: number;
   /** Records of an import accepted at once (those that may touch one profile: in order). */
   readonly applyConcurrency: number;
+  /**
+   * How long an export's pages are kept once it ended (Complete or Failed; a retrieval with
+   * keepAlive=true starts it again): then it is Expired and its pages removed.
+   */
+  readonly exportTtlMs: number;
+  /** Rows per stored export page (at most 500): what one run of the export job writes. */
+  readonly exportPageRows: number;
+  /** How long one attempt of an export's callback may take. */
+  readonly exportCallbackTimeoutMs: number;
 
   constructor(env: EnvReader) {
     this.importTokenTtlMs = env.int('BULK_IMPORT_TOKEN_TTL_MS', 12 * 60 * 60 * 1000, 1000);
@@ -31,6 +41,14 @@ export class BulkSettings {
     this.dailyImportLimit = env.int('BULK_IMPORT_DAILY_LIMIT', 100, 0);
     this.runLeaseMs = env.int('BULK_RUN_LEASE_MS', 60_000, 1000);
     this.applyConcurrency = env.int('BULK_APPLY_CONCURRENCY', 16, 1);
+    this.exportTtlMs = env.int('BULK_EXPORT_TTL_MS', 24 * 60 * 60 * 1000, 1000);
+    this.exportPageRows = env.int('BULK_EXPORT_PAGE_ROWS', EXPORT_PAGE_MAX_ROWS, 1);
+    this.exportCallbackTimeoutMs = env.int('BULK_EXPORT_CALLBACK_TIMEOUT_MS', 5000, 100);
+    if (this.exportPageRows > EXPORT_PAGE_MAX_ROWS) {
+      throw new Error(
+        `Environment variable BULK_EXPORT_PAGE_ROWS must be at most ${EXPORT_PAGE_MAX_ROWS}, got "${this.exportPageRows}"`,
+      );
+    }
     if (this.stageMaxBytes > BULK_STAGE_MAX_BYTES_CEILING) {
       throw new Error(
         `Environment variable BULK_STAGE_MAX_BYTES must be at most ${BULK_STAGE_MAX_BYTES_CEILING} (28 MB), got "${this.stageMaxBytes}"`,

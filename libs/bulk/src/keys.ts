@@ -35,3 +35,23 @@ export function stageLeaseName(clientId: string, accessToken: number): string {
 export function runLeaseName(clientId: string, accessToken: number): string {
   return `bulk-run:${importKey(clientId, accessToken)}`;
 }
+
+/** Where a client's next export access token is probed from (`bulk_export_hints`). */
+export function exportTokenHintKey(clientId: string): TenantKey {
+  return tenantRootKey(clientId);
+}
+
+/** An export (`bulk_exports`), by its access token: inserting it claims the token. */
+export function exportKey(clientId: string, accessToken: number): TenantKey {
+  return tenantKey(clientId, accessToken);
+}
+
+/** The k-th page (from 1) of an export's rows (`bulk_export_pages`). */
+export function exportPageKey(clientId: string, accessToken: number, page: number): TenantKey {
+  return tenantKey(clientId, `e${accessToken}`, `p${page}`);
+}
+
+/** The lease of the worker run building an export's next page (Redis): one at a time. */
+export function exportRunLeaseName(clientId: string, accessToken: number): string {
+  return `bulk-export:${exportKey(clientId, accessToken)}`;
+}

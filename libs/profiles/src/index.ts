@@ -99,7 +99,7 @@ export {
   ProfileHistoryRoute,
   ProfileHistoryRoutes,
 } from './http/profile-history.api';
-export { AlternateIdParams } from './http/alternate-id.query';
+export { AlternateIdParams, BooleanQuery } from './http/alternate-id.query';
 export type { AlternateIdPair } from './services/alternate-id-claims.service';
 
 // Ports for other modules' jobs and use cases (ProfilePortsModule, ProfilesWorkerModule).
@@ -118,6 +118,11 @@ export {
   type ImportRecordWrite,
   ProfileImportWrites,
 } from './services/profile-import-writes.service';
+export {
+  type ExportBatch,
+  type ExportedProfile,
+  ProfileExportReader,
+} from './services/profile-export-reader.service';
 export {
   type AppliedWrite,
   PROFILE_APPLY_HOOKS,

@@ -4,17 +4,31 @@ import { ProfileHolders } from './services/profile-holders.service';
 import { ProfileWriteQueue } from './services/profile-write-queue.service';
 import { ProfileWriteChecks } from './services/profile-write-checks.service';
 import { ProfileImportWrites } from './services/profile-import-writes.service';
+import { ProfileExportReader } from './services/profile-export-reader.service';
 
 /**
  * What other modules' jobs and use cases may use of Profiles: find the holders of a value,
  * queue system writes, check profile bodies as a write's acceptance does (the bulk
- * import's staging) and accept a bulk import's records as profile writes (its worker).
+ * import's staging), accept a bulk import's records as profile writes (its worker) and
+ * read a client's profiles by id for a bulk export (its worker).
  * Lifted into its own service, this module becomes an HTTP (holders) and queue (writes)
  * adapter behind the same classes.
  */
 @Module({
   imports: [ProfilesPersistenceModule],
-  providers: [ProfileHolders, ProfileWriteQueue, ProfileWriteChecks, ProfileImportWrites],
-  exports: [ProfileHolders, ProfileWriteQueue, ProfileWriteChecks, ProfileImportWrites],
+  providers: [
+    ProfileHolders,
+    ProfileWriteQueue,
+    ProfileWriteChecks,
+    ProfileImportWrites,
+    ProfileExportReader,
+  ],
+  exports: [
+    ProfileHolders,
+    ProfileWriteQueue,
+    ProfileWriteChecks,
+    ProfileImportWrites,
+    ProfileExportReader,
+  ],
 })
 export class ProfilePortsModule {}

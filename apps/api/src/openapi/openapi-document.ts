@@ -57,6 +57,11 @@ export const OPENAPI_TAGS: TagObject[] = [
     description:
       'The Connectivity (Bulk) API: Initiate an import, Stage profile records (repeatable while its AccessToken is active), its Status and Exceptions (docs/bulk.md).',
   },
+  {
+    name: 'Bulk export',
+    description:
+      'The Connectivity (Bulk) API: Initiate an export of profiles, its Status, its Rows (pages) or Stream (NDJSON), Commit; and the older export routes (docs/bulk-export.md).',
+  },
   { name: 'Jobs', description: 'The scheduled jobs, for operators (operator credential).' },
   { name: 'Operations', description: 'Health and metrics, for monitors and orchestrators.' },
 ];

@@ -28,5 +28,54 @@ export const BULK_IMPORT_CLEANUP = defineScheduledJob({
   interval: { env: 'BULK_IMPORT_CLEANUP_INTERVAL_MS', defaultMs: 600_000 },
 });
 
+/** What a bulk-export-run job carries: the export and the run it is queued for. */
+export interface RunBulkExportPayload {
+  clientId: string;
+  accessToken: number;
+  /** The run number (from 1): a job whose run another job did ends at once. */
+  run: number;
+}
+
+/**
+ * Build the next page of an export, then queue the job again for the run after it (a job
+ * is short: a worker dying loses at most the page it was writing, which the next run
+ * writes again). Served in the bulk lane.
+ */
+export const RUN_BULK_EXPORT = defineJob<RunBulkExportPayload>({
+  name: 'bulk-export-run',
+  lanes: 'both',
+});
+
+/** What a bulk-export-callback job carries: the export, and which attempt this is. */
+export interface NotifyBulkExportPayload {
+  clientId: string;
+  accessToken: number;
+  attempt: number;
+}
+
+/** POST an ended export's status to its CallbackURL (a few attempts, then given up). */
+export const NOTIFY_BULK_EXPORT = defineJob<NotifyBulkExportPayload>({
+  name: 'bulk-export-callback',
+  lanes: 'both',
+});
+
+/** What a bulk-export-purge job carries. */
+export interface PurgeBulkExportPayload {
+  clientId: string;
+  accessToken: number;
+}
+
+/** Remove the pages of a committed (without keepFiles) or expired export, page by page by `_id`. */
+export const PURGE_BULK_EXPORT = defineJob<PurgeBulkExportPayload>({
+  name: 'bulk-export-purge',
+  lanes: 'both',
+});
+
 /** Every job of the bulk module, for the apps to hand to QueueModule. */
-export const BULK_JOBS = [RUN_BULK_IMPORT, BULK_IMPORT_CLEANUP];
+export const BULK_JOBS = [
+  RUN_BULK_IMPORT,
+  BULK_IMPORT_CLEANUP,
+  RUN_BULK_EXPORT,
+  NOTIFY_BULK_EXPORT,
+  PURGE_BULK_EXPORT,
+];

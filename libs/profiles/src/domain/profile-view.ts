@@ -9,6 +9,11 @@ import { textKey } from '@app/shared';
 export interface ProfileView {
   /** true: implied preferences are returned as well as expressed ones. */
   implied: boolean;
+  /**
+   * true: inactive (archived or removed) preferences are returned too, marked
+   * `IsActive: false`; only a bulk export shows them.
+   */
+  archived?: boolean;
   /** Absent: everything is visible (internal use, and unrestricted groups). */
   scope?: NormalisedScope;
 }
@@ -89,7 +94,7 @@ export function viewOf(caller: Caller, options: { implied?: boolean } = {}): Pro
 /** A string that is equal for two views exactly when they show the same (cache keys). */
 export function viewKey(view: ProfileView): string {
   const scope = view.scope;
-  const implied = view.implied ? 'i' : 'e';
+  const implied = (view.implied ? 'i' : 'e') + (view.archived ? 'a' : '');
   if (!scope) return implied;
   const list = (names: Set<string> | undefined) => (names ? [...names].sort() : null);
   return `${implied}${JSON.stringify([

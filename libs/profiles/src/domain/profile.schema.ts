@@ -43,6 +43,8 @@ export class Profile {
   @Prop({ type: [Object], default: undefined }) importMarks?: ImportRecordRef[];
   /** Set by the schema's timestamps: when the shell was inserted (its id claimed). */
   createdAt?: Date;
+  /** When the document was last saved (the shell's insert, then every save of the worker). */
+  updatedAt?: Date;
 }
 
 export const ProfileSchema = SchemaFactory.createForClass(Profile);

@@ -81,12 +81,12 @@ export class PreferenceDto {
   PreferenceAttributes?: PreferenceAttributeDto[];
 
   // Documentation only (no validation decorator): a request that sends it is refused as an
-  // unknown field, as before; only the preference history answers it.
+  // unknown field, as before; only the preference history and bulk export rows answer it.
   @ApiPropertyOptional({
     type: Boolean,
     readOnly: true,
     description:
-      'Only in the preference history (false: archived or removed); refused in a request',
+      'Only in the preference history and in bulk export rows (false: archived or removed); refused in a request',
   })
   IsActive?: boolean;
 }

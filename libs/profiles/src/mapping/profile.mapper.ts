@@ -107,12 +107,19 @@ function consentMapper(view: ProfileView): ConsentsMapper {
       .map(toConsent);
 }
 
-/** Active preferences the view may see, with their visible consent associations. */
+/**
+ * Active preferences the view may see, with their visible consent associations; an
+ * `archived` view (a bulk export) adds the inactive ones, marked `IsActive: false` (active
+ * ones stay as a retrieval shows them, without the field).
+ */
 function preferenceMapper(view: ProfileView): PreferencesMapper {
   return (preferences) =>
-    active(preferences)
+    (view.archived ? (preferences ?? []) : active(preferences))
       .filter((preference) => canSeePreference(view, preference))
-      .map((preference) => toPreference(preference, view));
+      .map((preference) => {
+        const dto = toPreference(preference, view);
+        return preference.IsActive === false ? { ...dto, IsActive: false } : dto;
+      });
 }
 
 function toConsent(consent: StoredConsent): ConsentDto {

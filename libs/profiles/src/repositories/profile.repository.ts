@@ -41,6 +41,15 @@ export class ProfileRepository {
   }
 
   /**
+   * The highest profile id the client's hint records (0: none). Ids are claimed densely
+   * from 1; ids past it may exist too (a hint update lost), but none after a missing one.
+   */
+  async lastClaimedId(clientId: string): Promise<number> {
+    const hint = await this.hints.findById(profileIdHintKey(clientId)).lean<ProfileIdHint>().exec();
+    return hint?.last ?? 0;
+  }
+
+  /**
    * Claims the next free profile id of a client by inserting its pending shell. The
    * hint only says where to start looking; the insert (unique `_id`) decides.
    */

@@ -75,7 +75,8 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
     for (const [reply, due] of inFlight) {
       if (due > now) continue;
       inFlight.delete(reply);
-      if (reply.sent) continue;
+      // An answer already begun (a stream's headers sent) is not cut off.
+      if (reply.sent || reply.raw.headersSent) continue;
       const deadline = deadlineOfRoute(reply.request.routeOptions.config as DeadlineConfig);
       void reply
         .status(503)

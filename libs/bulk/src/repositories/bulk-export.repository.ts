@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
+import type { Model } from 'mongoose';
+import { BulkExport, BulkExportHint, BulkExportPage } from '../domain/bulk-export.schema';
+import { exportKey, exportPageKey, exportTokenHintKey } from '../keys';
+
+/**
+ * The bulk export collections. Every access is by `_id`: an export by its token, its pages
+ * by number, so no request or run scans a collection and an export's pages are removed one
+ * by one.
+ */
+@Injectable()
+export class BulkExportRepository {
+  private readonly hints: TenantScopedModel<BulkExportHint>;
+  private readonly exports: TenantScopedModel<BulkExport>;
+  private readonly pages: TenantScopedModel<BulkExportPage>;
+
+  constructor(
+    @InjectModel(BulkExportHint.name) hints: Model<BulkExportHint>,
+    @InjectModel(BulkExport.name) exports: Model<BulkExport>,
+    @InjectModel(BulkExportPage.name) pages: Model<BulkExportPage>,
+  ) {
+    this.hints = new TenantScopedModel(hints);
+    this.exports = new TenantScopedModel(exports);
+    this.pages = new TenantScopedModel(pages);
+  }
+
+  /**
+   * Stores a new export under the next access token of its client: the insert of
+   * `<client>|<token>` (a unique `_id`) claims the token, as an import's is claimed.
+   */
+  async create(job: Omit<BulkExport, '_id' | 'accessToken'>): Promise<BulkExport> {
+    const hintId = exportTokenHintKey(job.clientId);
+    const hint = await this.hints.findById(hintId).lean<BulkExportHint>().exec();
+    for (let token = (hint?.last ?? 0) + 1; token <= INT32_MAX; token++) {
+      const doc: BulkExport = { ...job, _id: exportKey(job.clientId, token), accessToken: token };
+      try {
+        await this.exports.create(doc);
+      } catch (error) {
+        if (isDuplicateKeyError(error)) continue;
+        throw error;
+      }
+      // A lost hint update only makes the next claim probe further.
+      await this.hints
+        .replaceOne(
+          { _id: hintId },
+          { _id: hintId, clientId: job.clientId, last: token },
+          { upsert: true },
+        )
+        .exec();
+      return doc;
+    }
+    throw new Error(`Client ${job.clientId} has used every export access token`);
+  }
+
+  find(clientId: string, accessToken: number): Promise<BulkExport | null> {
+    return this.exports.findById(exportKey(clientId, accessToken)).lean<BulkExport>().exec();
+  }
+
+  /** Replaces the export whole, by `_id` (the run holding its lease, or a request on an ended one). */
+  async save(job: BulkExport): Promise<void> {
+    await this.exports.replaceOne({ _id: job._id }, job).exec();
+  }
+
+  /** Sets some fields of the export, by `_id` (the callback's outcome, the purge's end). */
+  async update(
+    job: Pick<BulkExport, '_id'>,
+    fields: Partial<Omit<BulkExport, '_id'>>,
+  ): Promise<void> {
+    await this.exports.updateOne({ _id: job._id }, { $set: fields }).exec();
+  }
+
+  /** Writes page `page` (replacing what a run that died may have left there). */
+  async writePage(clientId: string, accessToken: number, page: number, rows: string[]) {
+    const _id = exportPageKey(clientId, accessToken, page);
+    await this.pages
+      .replaceOne({ _id }, { _id, clientId, accessToken, page, rows }, { upsert: true })
+      .exec();
+  }
+
+  /** The rows of page `page` (null when it is not stored). */
+  async pageRows(clientId: string, accessToken: number, page: number): Promise<string[] | null> {
+    const doc = await this.pages
+      .findById(exportPageKey(clientId, accessToken, page))
+      .lean<BulkExportPage>()
+      .exec();
+    return doc?.rows ?? null;
+  }
+
+  /** Removes page `page`; false when it was not there. */
+  async deletePage(clientId: string, accessToken: number, page: number): Promise<boolean> {
+    const { deletedCount } = await this.pages
+      .deleteOne({ _id: exportPageKey(clientId, accessToken, page) })
+      .exec();
+    return deletedCount > 0;
+  }
+}
