@@ -405,6 +405,9 @@ describe('The OpenAPI document agrees with the server', () => {
       entity: 'Program',
       alternateIdType: 'CRM',
       alternateId: 'C-OPENAPI-2',
+      // Bulk routes: the body is checked before the token or segment is looked at.
+      segment: 'Everything',
+      accessToken: 1,
     };
     const checked = new Set<string>();
     const failures: string[] = [];

@@ -5,8 +5,11 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { ROOT } = require('./engines');
 
+/** BENCH_NODE_ARGS: flags for the started processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`. */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 function startNode(entry, env, readyLine) {
-  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, entry)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -115,9 +115,11 @@ export {
   ProfileWriteChecks,
 } from './services/profile-write-checks.service';
 export {
+  type ImportRecordKeys,
   type ImportRecordWrite,
   ProfileImportWrites,
 } from './services/profile-import-writes.service';
+export type { ImportCreateOptions } from './services/profile-upserts.service';
 export {
   type ExportBatch,
   type ExportedProfile,

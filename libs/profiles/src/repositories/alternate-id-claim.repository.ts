@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, type TenantKey, TenantScopedModel } from '@app/shared';
+import {
+  BatchedInserts,
+  isDuplicateKeyError,
+  type TenantKey,
+  TenantScopedModel,
+} from '@app/shared';
+import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { AlternateIdClaim, AlternateIdClaimEnd } from '../domain/alternate-id-claim.schema';
@@ -11,6 +17,8 @@ import { alternateIdClaimEndKey, alternateIdClaimKey } from '../keys';
 export class AlternateIdClaimRepository {
   private readonly claims: TenantScopedModel<AlternateIdClaim>;
   private readonly ends: TenantScopedModel<AlternateIdClaimEnd>;
+  /** Claims taken together (a bulk import's concurrent records) share one engine command. */
+  private readonly inserts: BatchedInserts<AlternateIdClaim>;
 
   constructor(
     @InjectModel(AlternateIdClaim.name) claims: Model<AlternateIdClaim>,
@@ -18,18 +26,27 @@ export class AlternateIdClaimRepository {
   ) {
     this.claims = new TenantScopedModel(claims);
     this.ends = new TenantScopedModel(ends);
+    this.inserts = new BatchedInserts(
+      () => this.claims.collection as unknown as Collection<AlternateIdClaim>,
+    );
+  }
+
+  /** Inserts the claim if the pair is free: false when its `_id` is taken. */
+  private async insertClaim(
+    clientId: string,
+    type: string,
+    value: string,
+    profileId: number,
+  ): Promise<boolean> {
+    const _id = alternateIdClaimKey(clientId, type, value);
+    const outcome = await this.inserts.insert({ _id, clientId, profileId, token: randomUUID() });
+    return outcome === 'inserted';
   }
 
   /** Returns the profile that holds the pair after the attempt (ours when it was free). */
   async claim(clientId: string, type: string, value: string, profileId: number): Promise<number> {
-    const _id = alternateIdClaimKey(clientId, type, value);
-    try {
-      await this.claims.create({ _id, clientId, profileId, token: randomUUID() });
-      return profileId;
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
-    const holder = await this.find(_id, clientId);
+    if (await this.insertClaim(clientId, type, value, profileId)) return profileId;
+    const holder = await this.find(alternateIdClaimKey(clientId, type, value), clientId);
     // Released between our insert and this read: try once more.
     return holder ? holder.profileId : this.claim(clientId, type, value, profileId);
   }
@@ -56,17 +73,7 @@ export class AlternateIdClaimRepository {
     value: string,
     profileId: number,
   ): Promise<number | null> {
-    try {
-      await this.claims.create({
-        _id: alternateIdClaimKey(clientId, type, value),
-        clientId,
-        profileId,
-        token: randomUUID(),
-      });
-      return profileId;
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    if (await this.insertClaim(clientId, type, value, profileId)) return profileId;
     return this.holder(clientId, type, value);
   }
 

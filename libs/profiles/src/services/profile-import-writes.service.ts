@@ -4,8 +4,9 @@ import type { CallerScope } from '../domain/profile-view';
 import type { ProfileDto } from '../dto/profile.dto';
 import { alternateIdKey } from '../domain/element-rules';
 import { AlternateIdClaimRepository } from '../repositories/alternate-id-claim.repository';
+import { ProfileRepository } from '../repositories/profile.repository';
 import type { AlternateIdPair } from './alternate-id-claims.service';
-import { ProfileUpserts } from './profile-upserts.service';
+import { type ImportCreateOptions, ProfileUpserts } from './profile-upserts.service';
 
 /** One record of a bulk import, to become a profile write. */
 export interface ImportRecordWrite {
@@ -23,6 +24,12 @@ export interface ImportRecordWrite {
   record: ImportRecordRef;
 }
 
+/** What a record may touch (conflictKeys), and whether its pair had a holder. */
+export interface ImportRecordKeys {
+  keys: string[];
+  held: boolean;
+}
+
 /**
  * The port through which a bulk import writes profiles (libs/bulk's worker): each record
  * is accepted exactly as the Data API accepts a POST by alternate id (an upsert) or a
@@ -36,6 +43,7 @@ export class ProfileImportWrites {
   constructor(
     private readonly upserts: ProfileUpserts,
     private readonly claims: AlternateIdClaimRepository,
+    private readonly profiles: ProfileRepository,
   ) {}
 
   /**
@@ -49,7 +57,7 @@ export class ProfileImportWrites {
     clientId: string,
     pair: AlternateIdPair,
     body: Record<string, unknown>,
-  ): Promise<string[]> {
+  ): Promise<ImportRecordKeys> {
     const keys = [`alt:${alternateIdKey(pair.AlternateIdType, pair.AlternateId)}`];
     const holder = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
     if (holder !== null) keys.push(`profile:${holder}`);
@@ -62,10 +70,25 @@ export class ProfileImportWrites {
       if (other && other.IsActive !== false && typeof other.AlternateId === 'string')
         keys.push(`alt:${alternateIdKey(other.AlternateIdType, other.AlternateId)}`);
     }
-    return keys;
+    return { keys, held: holder !== null };
   }
 
-  async write(record: ImportRecordWrite): Promise<{ profileId: number; created: boolean }> {
+  /**
+   * The profile ids of a batch's likely creates (records whose pair nobody held), claimed
+   * as one block (ProfileRepository.claimNewProfileIds): a source that hands them out in
+   * turn, then claims one at a time. An id left over (a record that found a holder after
+   * all) stays an unused shell, as a lost create race leaves one: never shown.
+   */
+  async newProfileIds(clientId: string, count: number): Promise<() => Promise<number>> {
+    const block = count > 0 ? await this.profiles.claimNewProfileIds(clientId, count) : [];
+    return async () => block.shift() ?? this.profiles.claimNewProfileId(clientId);
+  }
+
+  /** `creates`: what the batch knows for the record's create (see ImportCreateOptions). */
+  async write(
+    record: ImportRecordWrite,
+    creates: ImportCreateOptions = {},
+  ): Promise<{ profileId: number; created: boolean }> {
     const options = { importRecord: record.record, background: true };
     if (record.operation === 'delete') {
       const { profileId } = await this.upserts.deleteByAlternateId(record, record.pair, options);
@@ -76,6 +99,7 @@ export class ProfileImportWrites {
       record.pair,
       'upsert',
       { ...options, replace: record.replace },
+      creates,
     );
     return { profileId: result.ProfileId, created: result.created };
   }

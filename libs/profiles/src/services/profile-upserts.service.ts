@@ -45,6 +45,17 @@ export interface ImportWriteOptions {
   background?: boolean;
 }
 
+/** How a bulk import's batch speeds up its creates (the Data API's writes set none). */
+export interface ImportCreateOptions {
+  /** Where a create takes its profile id (a block claimed for the batch); else one is claimed. */
+  newProfileId?: () => Promise<number>;
+  /**
+   * The caller found the pair unheld an instant before: the first round skips that
+   * lookup (a writer that claimed it since is still caught by the pair's insert).
+   */
+  knownUnheld?: boolean;
+}
+
 /**
  * The acceptance of creates, merges and overwrites of whole profile bodies: the checks
  * (input, configuration, the writer's scope, alternate id claims), then the intake. The
@@ -109,13 +120,17 @@ export class ProfileUpserts {
     pair: AlternateIdPair,
     mode: 'upsert' | 'overwrite',
     options: ImportWriteOptions = {},
+    creates: ImportCreateOptions = {},
   ): Promise<ProfileSubmissionResultDto & { created: boolean }> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const holder = await this.alternateIds.currentHolder(
-        input.clientId,
-        pair,
-        this.settings.syncWriteTimeoutMs,
-      );
+      const holder =
+        round === 0 && creates.knownUnheld
+          ? null
+          : await this.alternateIds.currentHolder(
+              input.clientId,
+              pair,
+              this.settings.syncWriteTimeoutMs,
+            );
       if (holder !== null) {
         const result = await this.update(
           input,
@@ -131,7 +146,7 @@ export class ProfileUpserts {
         };
       }
       if (mode === 'overwrite') throw notHeld(pair);
-      const created = await this.create(input, pair, options);
+      const created = await this.create(input, pair, options, creates.newProfileId);
       if (created) return { ...created, created: true };
       // Another upsert claimed the pair first: merge into its profile.
     }
@@ -172,6 +187,7 @@ export class ProfileUpserts {
     { clientId, userId, body, scope }: ProfileWriteInput,
     pair: AlternateIdPair,
     options: ImportWriteOptions,
+    newProfileId: () => Promise<number> = () => this.profiles.claimNewProfileId(clientId),
   ): Promise<ProfileSubmissionResultDto | null> {
     const input = withPair(body, pair);
     const problems = checkProfileInput(input as Record<string, unknown>, 'create');
@@ -188,7 +204,7 @@ export class ProfileUpserts {
     const forbidden = writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT);
     if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));
 
-    const profileId = await this.profiles.claimNewProfileId(clientId);
+    const profileId = await newProfileId();
     // The pair first: its claim is what makes this request the creator. A lost race
     // leaves an unused pending shell, never shown (no write names it).
     try {
@@ -198,7 +214,9 @@ export class ProfileUpserts {
       throw error;
     }
     try {
-      await this.alternateIds.claimAll(clientId, profileId, input.AlternateIds);
+      // The pair is held already: claiming it again would cost a failed insert and a read.
+      const others = input.AlternateIds?.filter((other) => !samePair(other, pair));
+      await this.alternateIds.claimAll(clientId, profileId, others);
     } catch (error) {
       await this.alternateIds.releasePairs(clientId, profileId, [pair]);
       throw error;
@@ -221,6 +239,13 @@ export class ProfileUpserts {
 function notHeld(pair: AlternateIdPair): NotFoundError {
   return new NotFoundError(
     `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
+  );
+}
+
+function samePair(a: AlternateIdPair, b: AlternateIdPair): boolean {
+  return (
+    alternateIdKey(a.AlternateIdType, a.AlternateId) ===
+    alternateIdKey(b.AlternateIdType, b.AlternateId)
   );
 }
 

@@ -1,6 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ProfileImportWrites } from '@app/profiles';
+import {
+  type ImportCreateOptions,
+  type ImportRecordKeys,
+  ProfileImportWrites,
+} from '@app/profiles';
 import {
   Clock,
   ConflictError,
@@ -166,20 +170,25 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     batch: StagedRecord[],
     replace: string[],
   ): Promise<(string | null)[]> {
-    const keys = await Promise.all(
-      batch.map((record) => {
+    const plans = await Promise.all(
+      batch.map((record): Promise<ImportRecordKeys> | ImportRecordKeys => {
         const alternateId = matchValueOf(record.body, job.matchValue);
-        if (alternateId === null) return [];
+        if (alternateId === null) return { keys: [], held: false };
         const pair = { AlternateIdType: job.matchValue, AlternateId: alternateId };
         return this.writes.conflictKeys(job.clientId, pair, record.body);
       }),
     );
-    const groups = independentGroups(keys);
+    // The batch's creates take their profile ids from one block (two engine commands).
+    const creating = job.operation === 'Delete' ? 0 : plans.filter((plan) => !plan.held).length;
+    const newProfileId = await this.writes.newProfileIds(job.clientId, creating);
+    const groups = independentGroups(plans.map((plan) => plan.keys));
     const reasons: (string | null)[] = batch.map(() => null);
     const runGroups = async () => {
       for (let group = groups.shift(); group; group = groups.shift()) {
         for (const i of group) {
-          reasons[i] = await this.apply(job, batch[i], replace);
+          // Only a group's first record knows its pair's holder: an earlier one may create it.
+          const knownUnheld = i === group[0] && !plans[i].held;
+          reasons[i] = await this.apply(job, batch[i], replace, { newProfileId, knownUnheld });
           await this.crashPoints.at(CRASH_POINTS.bulkRunAfterRecord);
         }
       }
@@ -193,21 +202,25 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     job: BulkImport,
     record: StagedRecord,
     replace: string[],
+    creates: ImportCreateOptions,
   ): Promise<string | null> {
     const alternateId = matchValueOf(record.body, job.matchValue);
     if (alternateId === null)
       return `AlternateIds holds no active AlternateId of type "${job.matchValue}"`;
     try {
-      await this.writes.write({
-        clientId: job.clientId,
-        userId: job.executedBy ?? job.createdBy,
-        scope: job.executedScope,
-        pair: { AlternateIdType: job.matchValue, AlternateId: alternateId },
-        body: record.body,
-        operation: job.operation === 'Delete' ? 'delete' : 'add',
-        replace,
-        record: { accessToken: job.accessToken, n: record.n },
-      });
+      await this.writes.write(
+        {
+          clientId: job.clientId,
+          userId: job.executedBy ?? job.createdBy,
+          scope: job.executedScope,
+          pair: { AlternateIdType: job.matchValue, AlternateId: alternateId },
+          body: record.body,
+          operation: job.operation === 'Delete' ? 'delete' : 'add',
+          replace,
+          record: { accessToken: job.accessToken, n: record.n },
+        },
+        creates,
+      );
       return null;
     } catch (error) {
       if (REFUSALS.some((type) => error instanceof type)) return (error as Error).message;
