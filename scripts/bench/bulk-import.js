@@ -153,14 +153,18 @@ async function main() {
     }
     const accepted = Date.now();
     log(`Execute ${status.Status}: ${status.Processed} processed, ${status.NotHonored} not honored`);
-    // Applied: every imported profile's read model holds its last accepted write (the
-    // profiles are the ids after the template, created in record order).
+    // Applied: every imported profile's read model holds its last accepted write. The
+    // profiles are ids after the template, up to the client's id hint; a new profile
+    // created by the import's batch path is published applied (no accepted mark), one
+    // written the ordinary way was marked accepted before Completed, and an id reserved but
+    // left unused has neither (so `acc > v` is what still waits).
     // Checked from the first not yet applied on, a slice at a time (a light poll).
-    const last = tenant.templateId + status.Processed;
+    const hint = await db.collection('profile_id_hints').findOne({ _id: tenant.clientId });
+    const last = hint.last;
     for (let next = tenant.templateId + 1; next <= last; ) {
       const slice = Array.from({ length: Math.min(5000, last - next + 1) }, (_, i) => next + i);
       const seqs = await seed.readSeqs(redis, tenant.clientId, slice);
-      const pending = seqs.findIndex((s) => s.acc === 0 || s.acc > s.v);
+      const pending = seqs.findIndex((s) => s.acc > s.v);
       if (pending === -1) next += slice.length;
       else {
         next += pending;
@@ -175,10 +179,10 @@ async function main() {
     // insertMany (1000 per command) into a scratch collection of the same engine.
     const docs = [];
     const profiles = db.collection('profiles');
-    for (let id = tenant.templateId + 1; docs.length < status.Processed; id++) {
+    for (let id = tenant.templateId + 1; docs.length < status.Processed && id <= last; id++) {
       const doc = await profiles.findOne({ _id: `${tenant.clientId}|${id}` });
-      if (!doc) break;
-      docs.push({ ...doc, _id: `baseline|${id}` });
+      // A reserved id left unused, or a shell: not one of the imported profiles.
+      if (doc?.state === 'active') docs.push({ ...doc, _id: `baseline|${id}` });
     }
     const scratch = db.collection('bench_insert_many');
     const rawStart = Date.now();

@@ -2,7 +2,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { CRASH_POINTS, CrashPoints, RedisService } from '@app/shared';
-import { configureTestTenant } from '../harness/configuration';
+import { configureTestTenant, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import {
@@ -26,6 +26,7 @@ describe('Bulk import: Execute', () => {
   let app: TestApp;
   let tenant: TestTenant;
   let auth: string;
+  let programs: TestPrograms;
   let n = 0;
   const v4 = () => `/Profiles/v4/${tenant.clientId}`;
   const base = () => `${v4()}/Bulk/Import`;
@@ -82,7 +83,7 @@ describe('Bulk import: Execute', () => {
       env: { BULK_RUN_LEASE_MS: '2000', BULK_IMPORT_DAILY_LIMIT: '1000' },
     });
     tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
+    ({ programs } = await configureTestTenant(app, tenant));
     auth = await tenant.bearer();
   });
   afterAll(() => app.close());
@@ -310,12 +311,149 @@ describe('Bulk import: Execute', () => {
     }
   });
 
-  it('a worker dying mid-import: the next run goes on from the saved progress and applies no record twice', async () => {
+  it("a batch's new profiles are the profiles the Data API makes of the same body: data, history, search, claims, tags", async () => {
+    const [imported, direct] = [fresh(), fresh()];
+    const body = (id: string) =>
+      record(id, {
+        Emails: [{ EmailAddress: `${id}@example.com`, EmailAddressType: 'Personal' }],
+        ProfileTags: [{ Name: 'batch-made' }],
+      });
+    await request(app.http)
+      .post(`${v4()}/Profile/AlternateId?alternateIdType=CRM&alternateId=${direct}`)
+      .set('Authorization', auth)
+      .send(body(direct))
+      .expect(202);
+    const token = await newImport();
+    await stage(token, [body(imported)]).expect(200);
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 1 });
+
+    const mine = await applied(imported);
+    const theirs = await applied(direct);
+    expect(mine.Emails).toHaveLength(1);
+    expect(comparable(mine, imported)).toEqual(comparable(theirs, direct));
+    for (const category of [
+      'StandardFields',
+      'ContactElements',
+      'CustomFields',
+      'Preferences',
+      'Consents',
+    ]) {
+      const history = async (profileId: number, id: string) =>
+        comparable(
+          (
+            await request(app.http)
+              .get(`${v4()}/Profile/${profileId}/History/${category}`)
+              .set('Authorization', auth)
+              .expect(200)
+          ).body,
+          id,
+        );
+      const entries = await history(mine.ProfileId, imported);
+      expect(entries).toEqual(await history(theirs.ProfileId, direct));
+      if (category === 'ContactElements')
+        expect(JSON.stringify(entries)).toContain('ID@example.com');
+    }
+    // Found by its email (the search keys), and its claim holds: an upsert merges into it.
+    const found = await request(app.http)
+      .get(`${v4()}/Profile/Email?emailAddress=${imported}@example.com`)
+      .set('Authorization', auth)
+      .expect(200);
+    expect(JSON.stringify(found.body)).toContain(`"ProfileId":${mine.ProfileId}`);
+    const merged = await request(app.http)
+      .post(`${v4()}/Profile/AlternateId?alternateIdType=CRM&alternateId=${imported}`)
+      .set('Authorization', auth)
+      .send({ CustomerName: { FirstName: 'Later' } })
+      .expect(202);
+    expect(merged.body.ProfileId).toBe(mine.ProfileId);
+    expect((await applied(imported)).CustomerName.FirstName).toBe('Later');
+  });
+
+  it('a new profile whose email is on a do-not-contact list gets the mark, as after a Data API create', async () => {
+    const id = fresh();
+    const list = await request(app.http)
+      .post(`${v4()}/DoNotContactLists`)
+      .set('Authorization', auth)
+      .send({ Name: `Complaints ${id}`, ListType: 'Email' })
+      .expect(201);
+    await request(app.http)
+      .post(`${v4()}/DoNotContactLists/${list.body.ListId}/Entries`)
+      .set('Authorization', auth)
+      .send({ Entries: [{ Value: `${id}@example.com`, Reason_Code: 'Complaint' }] })
+      .expect(200);
+    const token = await newImport();
+    await stage(token, [
+      record(id, { Emails: [{ EmailAddress: `${id}@example.com`, EmailAddressType: 'Personal' }] }),
+    ]).expect(200);
+    await execute(token).expect(202);
+    await ended(token);
+    const marked = await eventually(async () => {
+      const profile = await applied(id);
+      const preferences = (profile.Emails[0].EmailPreferences ?? []) as { FilterId: unknown }[];
+      return preferences.some((p) => p.FilterId === programs.dnc.email.FilterId)
+        ? profile
+        : undefined;
+    });
+    expect(marked.Emails[0].EmailAddress).toBe(`${id}@example.com`);
+  });
+
+  it("a worker dying after a batch's new profiles are saved: the next run finishes them, and creates none twice", async () => {
     const ids = [fresh(), fresh(), fresh()];
     const token = await newImport();
     await stage(
       token,
       ids.map((id) => record(id, { ProfileTags: [{ Name: 'imported' }] })),
+    ).expect(200);
+    const [worker] = app.workers;
+    const reached = worker
+      .get(CrashPoints, { strict: false })
+      .arm(CRASH_POINTS.importCreateAfterSave);
+    await execute(token).expect(202);
+    await reached;
+    await app.killWorker(worker);
+    expect((await status(token).expect(200)).body).toMatchObject({
+      Status: 'Processing',
+      Processed: 0,
+    });
+    // Saved, but not yet claimed: the alternate ids find nothing.
+    await byAlternateId(ids[0]).expect(404);
+    await app.api
+      .get(RedisService)
+      .client.del(`${app.settings.queuePrefix}:lease:${runLeaseName(tenant.clientId, token)}`);
+    await app.startWorker();
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 3, Pending: 0 });
+    const profileIds = [];
+    for (const id of ids) {
+      const profile = await applied(id);
+      profileIds.push(profile.ProfileId);
+      const doc = (await stored(profile.ProfileId))!;
+      expect(doc.appliedSeq).toBe(1);
+      expect(doc.importMarks).toEqual([{ accessToken: token, n: ids.indexOf(id) + 1 }]);
+    }
+    // One profile per record: no other profile of the tenant holds these ids.
+    const holders = await app.api
+      .get<Connection>(getConnectionToken())
+      .collection('profiles')
+      .find({ clientId: tenant.clientId, 'data.AlternateIds.AlternateId': { $in: ids } })
+      .toArray();
+    expect(holders.map((doc) => doc.profileId).sort()).toEqual([...profileIds].sort());
+  }, 60_000);
+
+  it('a worker dying mid-import on ordinary writes: the next run goes on from the saved progress and applies no record twice', async () => {
+    const ids = [fresh(), fresh(), fresh()];
+    // The profiles exist (a first import): the second import's records are merges.
+    const first = await newImport();
+    await stage(
+      first,
+      ids.map((id) => record(id)),
+    ).expect(200);
+    await execute(first).expect(202);
+    await ended(first);
+    const token = await newImport();
+    await stage(
+      token,
+      ids.map((id) => record(id, { ProfileTags: [{ Name: 'second' }] })),
     ).expect(200);
     const [worker] = app.workers;
     const reached = worker.get(CrashPoints, { strict: false }).arm(CRASH_POINTS.bulkRunAfterRecord);
@@ -336,14 +474,33 @@ describe('Bulk import: Execute', () => {
     expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 3, Pending: 0 });
     for (const id of ids) await applied(id);
     // Record 1 was accepted twice (before and after the crash) and applied once: its
-    // profile took two writes, the second passed over (the create's stamp kept).
+    // profile took the create and two merges, the second passed over (no change, no history).
     const profile = await applied(ids[0]);
     const doc = (await stored(profile.ProfileId))!;
-    expect(doc.appliedSeq).toBe(2);
-    expect(doc.importMarks).toEqual([{ accessToken: token, n: 1 }]);
-    expect(doc.data.Edited.ModifiedDate).toBe(doc.data.Edited.CreateDate);
+    expect(doc.appliedSeq).toBe(3);
+    expect(doc.importMarks).toEqual([
+      { accessToken: first, n: 1 },
+      { accessToken: token, n: 1 },
+    ]);
+    // Applied twice, the profile would carry seq 3's acceptance time as its ModifiedDate.
+    const writes = app.api.get<Connection>(getConnectionToken()).collection('profile_writes');
+    const acceptedAt = async (seq: number) =>
+      (
+        (await writes.findOne({ _id: `${tenant.clientId}|${profile.ProfileId}|${seq}` } as object))!
+          .acceptedAt as Date
+      ).toISOString();
+    expect(doc.data.Edited.ModifiedDate).toBe(await acceptedAt(2));
+    expect(await acceptedAt(3)).not.toBe(await acceptedAt(2));
+    expect(profile.ProfileTags.map((tag: { Name: string }) => tag.Name)).toContain('second');
   }, 60_000);
 });
+
+/** A profile or history answer with what differs between two profiles of one body taken out. */
+function comparable(body: unknown, id: string): unknown {
+  return JSON.parse(JSON.stringify(body).split(id).join('ID'), (key, value: unknown) =>
+    key === 'ProfileId' || /Date(Time)?$/.test(key) || key === 'Id' ? undefined : value,
+  );
+}
 
 describe('Bulk import: the daily import limit', () => {
   let app: TestApp;

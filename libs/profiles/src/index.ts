@@ -120,6 +120,10 @@ export {
   ProfileImportWrites,
 } from './services/profile-import-writes.service';
 export type { ImportCreateOptions } from './services/profile-upserts.service';
+export type {
+  ImportedProfile,
+  ImportedProfileOutcome,
+} from './commands/create-imported-profiles/create-imported-profiles.command';
 export {
   type ExportBatch,
   type ExportedProfile,

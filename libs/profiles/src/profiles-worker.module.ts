@@ -1,6 +1,7 @@
 import { DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { ApplyProfileWritesHandler } from './commands/apply-profile-writes/apply-profile-writes.handler';
 import { WriteStarts } from './commands/apply-profile-writes/write-starts';
+import { CreateImportedProfilesHandler } from './commands/create-imported-profiles/create-imported-profiles.handler';
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './services/profile-apply-hook';
@@ -26,6 +27,7 @@ export class ProfilesWorkerModule {
       imports: [ScheduledJobsModule, ProfilesPersistenceModule, ...(options.hookModules ?? [])],
       providers: [
         ApplyProfileWritesHandler,
+        CreateImportedProfilesHandler,
         WriteStarts,
         SweepPendingWritesHandler,
         ApplyProfileWritesJob,

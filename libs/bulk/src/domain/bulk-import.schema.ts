@@ -58,6 +58,18 @@ export class BulkImport implements BulkImportState {
   @Prop() appliedChunks?: number;
   /** Records of chunk appliedChunks+1 already accepted (progress saved per APPLY_BATCH). */
   @Prop() appliedInChunk?: number;
+  /**
+   * The profile ids reserved for the new profiles of the batch being applied (chunk, the
+   * batch's first record in it, and each record's index in the batch with its id), saved
+   * before they are created: a run resumed on that batch finishes those profiles
+   * (ProfileImportWrites.createNew, resumed) instead of creating them again. Objects, not
+   * pairs: the embedded engine stores no nested arrays.
+   */
+  @Prop({ type: Object }) newProfiles?: {
+    chunk: number;
+    at: number;
+    ids: { index: number; profileId: number }[];
+  };
   /** Staged records accepted as profile writes. */
   @Prop() processed?: number;
   /** Staged records Execute refused (checked against the stored profile): exceptions too. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { TenantScopedModel } from '@app/shared';
+import { insertEach, TenantScopedModel } from '@app/shared';
+import type { Collection } from 'mongodb';
 import { LRUCache } from 'lru-cache';
 import type { Model } from 'mongoose';
 import type { HistoryEntry } from '../domain/profile-history';
@@ -89,6 +90,21 @@ export class ProfileHistoryRepository {
     }
     await this.save(history, seq);
     return history.pages.length;
+  }
+
+  /**
+   * Inserts the first pages of new profiles (CreateImportedProfilesHandler), in one
+   * unordered command. A page already there was written by an earlier attempt of the same
+   * batch: it is kept.
+   */
+  async insertPages(pages: ProfileHistoryDoc[]): Promise<void> {
+    if (!pages.length) return;
+    const outcomes = await insertEach(
+      this.docs.collection as unknown as Collection<ProfileHistoryDoc>,
+      pages,
+    );
+    const failed = outcomes.find((outcome) => outcome instanceof Error);
+    if (failed) throw failed;
   }
 
   /**

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, acrossTenants, insertEach, TenantScopedModel } from '@app/shared';
+import {
+  acrossTenants,
+  insertEach,
+  type InsertOutcome,
+  isDuplicateKeyError,
+  TenantScopedModel,
+} from '@app/shared';
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import { Profile, ProfileIdHint } from '../domain/profile.schema';
@@ -44,8 +50,7 @@ export class ProfileRepository {
   /**
    * The highest profile id the client's hint records (0: none). Ids are claimed densely
    * from 1; ids past it may exist too (a hint update lost), but none after a missing one.
-   * Below it an id may be missing: a block reserved by claimNewProfileIds whose shell was
-   * never inserted (a crash between the hint and the shells).
+   * Below it an id may be missing: one reserved by reserveNewProfileIds and left unused.
    */
   async lastClaimedId(clientId: string): Promise<number> {
     const hint = await this.hints.findById(profileIdHintKey(clientId)).lean<ProfileIdHint>().exec();
@@ -87,47 +92,34 @@ export class ProfileRepository {
   }
 
   /**
-   * Claims `count` new profile ids of a client at once (a bulk import's batch of creates):
-   * the hint is raised over the block first, then the block's shells go in one unordered
-   * insert; ids another writer took meanwhile are replaced from a further block. Raising
-   * the hint first keeps the ids dense past it (what ProfileExportReader relies on): an id
-   * of the block left without a shell (a crash in between) lies below the hint, where a
-   * missing id is passed over. Two engine commands for the whole block instead of three
-   * per id.
+   * Reserves `count` new profile ids of a client for a bulk import's batch of new profiles
+   * (CreateImportedProfilesHandler), by raising the hint over them: the profiles are then
+   * inserted whole under these ids, no shell first. A claim that read the hint before it
+   * was raised may still take one of them (its shell insert wins; the record's insert finds
+   * the id taken). Raising the hint first keeps the ids dense past it (what
+   * ProfileExportReader relies on): an id of the block left unused lies below the hint,
+   * where a missing id is passed over.
    */
-  async claimNewProfileIds(clientId: string, count: number): Promise<number[]> {
-    const claimed: number[] = [];
-    let from = (await this.lastClaimedId(clientId)) + 1;
-    while (claimed.length < count) {
-      const ids = Array.from({ length: count - claimed.length }, (_, i) => from + i);
-      const last = ids[ids.length - 1];
-      if (last > INT32_MAX) throw new Error(`Client ${clientId} has no free int32 profile id left`);
-      await this.hints.updateOne(
-        { _id: profileIdHintKey(clientId) },
-        { $max: { last } },
-        { upsert: true },
-      );
-      const now = new Date();
-      const outcomes = await insertEach(
-        this.profiles.collection as unknown as Collection<Profile>,
-        ids.map((profileId) => ({
-          _id: profileKey(clientId, profileId),
-          clientId,
-          profileId,
-          state: 'pending',
-          appliedSeq: 0,
-          // Set here: the driver's insert bypasses the schema's timestamps.
-          createdAt: now,
-          updatedAt: now,
-        })),
-      );
-      outcomes.forEach((outcome, i) => {
-        if (outcome instanceof Error) throw outcome;
-        if (outcome === 'inserted') claimed.push(ids[i]);
-      });
-      from = last + 1;
-    }
-    return claimed;
+  async reserveNewProfileIds(clientId: string, count: number): Promise<number[]> {
+    if (count <= 0) return [];
+    const from = (await this.lastClaimedId(clientId)) + 1;
+    const last = from + count - 1;
+    if (last > INT32_MAX) throw new Error(`Client ${clientId} has no free int32 profile id left`);
+    await this.hints.updateOne(
+      { _id: profileIdHintKey(clientId) },
+      { $max: { last } },
+      { upsert: true },
+    );
+    return Array.from({ length: count }, (_, i) => from + i);
+  }
+
+  /**
+   * Inserts new profiles whole, in one unordered command: per profile, whether it was
+   * inserted or its id was taken. Only CreateImportedProfilesHandler, under reserved ids.
+   */
+  insertNew(profiles: Profile[]): Promise<(InsertOutcome | Error)[]> {
+    if (!profiles.length) return Promise.resolve([]);
+    return insertEach(this.profiles.collection as unknown as Collection<Profile>, profiles);
   }
 
   /**

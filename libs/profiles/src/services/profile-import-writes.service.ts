@@ -1,4 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  CreateImportedProfilesCommand,
+  type ImportedProfile,
+  type ImportedProfileOutcome,
+} from '../commands/create-imported-profiles/create-imported-profiles.command';
 import type { ImportRecordRef } from '../domain/import-marks';
 import type { CallerScope } from '../domain/profile-view';
 import type { ProfileDto } from '../dto/profile.dto';
@@ -44,6 +50,7 @@ export class ProfileImportWrites {
     private readonly upserts: ProfileUpserts,
     private readonly claims: AlternateIdClaimRepository,
     private readonly profiles: ProfileRepository,
+    private readonly commands: CommandBus,
   ) {}
 
   /**
@@ -74,14 +81,34 @@ export class ProfileImportWrites {
   }
 
   /**
-   * The profile ids of a batch's likely creates (records whose pair nobody held), claimed
-   * as one block (ProfileRepository.claimNewProfileIds): a source that hands them out in
-   * turn, then claims one at a time. An id left over (a record that found a holder after
-   * all) stays an unused shell, as a lost create race leaves one: never shown.
+   * Ids for a batch's new profiles (records whose pair nobody held), reserved at once; the
+   * caller saves them with its progress before createNew, so that a batch cut short by a
+   * crash is resumed on the same ids (createNew with `resumed`).
    */
-  async newProfileIds(clientId: string, count: number): Promise<() => Promise<number>> {
-    const block = count > 0 ? await this.profiles.claimNewProfileIds(clientId, count) : [];
-    return async () => block.shift() ?? this.profiles.claimNewProfileId(clientId);
+  reserveNewProfileIds(clientId: string, count: number): Promise<number[]> {
+    return this.profiles.reserveNewProfileIds(clientId, count);
+  }
+
+  /**
+   * Creates the batch's new profiles already applied, a few engine commands for them all
+   * (the worker's CreateImportedProfilesHandler); per record, 'ordinary' when it must be
+   * written through `write` instead (a check refused it, its id or a pair was taken
+   * meanwhile). Records given here share no alternate id. Only in the worker.
+   */
+  createNew(
+    importer: { clientId: string; userId: string; scope?: CallerScope },
+    profiles: ImportedProfile[],
+    resumed = false,
+  ): Promise<ImportedProfileOutcome[]> {
+    return this.commands.execute(
+      new CreateImportedProfilesCommand(
+        importer.clientId,
+        importer.userId,
+        importer.scope,
+        profiles,
+        resumed,
+      ),
+    );
   }
 
   /** `creates`: what the batch knows for the record's create (see ImportCreateOptions). */

@@ -45,10 +45,8 @@ export interface ImportWriteOptions {
   background?: boolean;
 }
 
-/** How a bulk import's batch speeds up its creates (the Data API's writes set none). */
+/** What a bulk import's batch knows of a record (the Data API's writes set none). */
 export interface ImportCreateOptions {
-  /** Where a create takes its profile id (a block claimed for the batch); else one is claimed. */
-  newProfileId?: () => Promise<number>;
   /**
    * The caller found the pair unheld an instant before: the first round skips that
    * lookup (a writer that claimed it since is still caught by the pair's insert).
@@ -146,7 +144,7 @@ export class ProfileUpserts {
         };
       }
       if (mode === 'overwrite') throw notHeld(pair);
-      const created = await this.create(input, pair, options, creates.newProfileId);
+      const created = await this.create(input, pair, options);
       if (created) return { ...created, created: true };
       // Another upsert claimed the pair first: merge into its profile.
     }
@@ -187,7 +185,6 @@ export class ProfileUpserts {
     { clientId, userId, body, scope }: ProfileWriteInput,
     pair: AlternateIdPair,
     options: ImportWriteOptions,
-    newProfileId: () => Promise<number> = () => this.profiles.claimNewProfileId(clientId),
   ): Promise<ProfileSubmissionResultDto | null> {
     const input = withPair(body, pair);
     const problems = checkProfileInput(input as Record<string, unknown>, 'create');
@@ -204,7 +201,7 @@ export class ProfileUpserts {
     const forbidden = writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT);
     if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));
 
-    const profileId = await newProfileId();
+    const profileId = await this.profiles.claimNewProfileId(clientId);
     // The pair first: its claim is what makes this request the creator. A lost race
     // leaves an unused pending shell, never shown (no write names it).
     try {
@@ -250,7 +247,7 @@ function samePair(a: AlternateIdPair, b: AlternateIdPair): boolean {
 }
 
 /** The body of a create by alternate id: the pair is added to AlternateIds if absent. */
-function withPair(body: ProfileDto, pair: AlternateIdPair): ProfileDto {
+export function withPair(body: ProfileDto, pair: AlternateIdPair): ProfileDto {
   const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
   const alternateIds = body.AlternateIds ?? [];
   const present = alternateIds.find(

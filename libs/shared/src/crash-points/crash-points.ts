@@ -61,6 +61,8 @@ export const CRASH_POINTS = {
   applyAfterSave: 'apply:after-save',
   /** Bulk import run: a record is accepted as a profile write; the import's progress is not saved. */
   bulkRunAfterRecord: 'bulk-run:after-record',
+  /** Bulk import run: a batch's new profiles are saved; their claims and search keys are not. */
+  importCreateAfterSave: 'import-create:after-save',
   /** Bulk export run: a page of rows is written; the export's progress is not saved. */
   bulkExportAfterPage: 'bulk-export:after-page',
   /** Configuration create: the names are claimed; the entries are not stored. */

@@ -139,7 +139,7 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     while (done < chunk.records.length) {
       const batch = chunk.records.slice(done, done + APPLY_BATCH);
       const current: BulkImport = job;
-      const reasons = await this.acceptBatch(current, batch, replace);
+      const reasons = await this.acceptBatch(hold, current, chunkNumber, batch, replace);
       const refused = batch.flatMap((record, i): StoredBulkException[] => {
         const reason = reasons[i];
         return reason === null ? [] : [exceptionOf(current, record, reason)];
@@ -160,13 +160,18 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
   }
 
   /**
-   * Accepts a batch's records, BULK_APPLY_CONCURRENCY at a time: records that may touch the
-   * same profile or claim (ProfileImportWrites.conflictKeys) one after the other in record
-   * order, the others concurrently, so the outcome is that of record order. Returns each
-   * record's refusal reason, or null.
+   * Accepts a batch's records. First the records that create a profile (the first of
+   * their group, whose pair nobody holds) are created together, already applied
+   * (createNew). The others, and those createNew sends back, are accepted as ordinary
+   * writes BULK_APPLY_CONCURRENCY at a time: records that may touch the same profile or
+   * claim (ProfileImportWrites.conflictKeys) one after the other in record order, the
+   * others concurrently, so the outcome is that of record order. Returns each record's
+   * refusal reason, or null.
    */
   private async acceptBatch(
+    hold: { name: string; token: string },
     job: BulkImport,
+    chunk: number,
     batch: StagedRecord[],
     replace: string[],
   ): Promise<(string | null)[]> {
@@ -178,23 +183,71 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
         return this.writes.conflictKeys(job.clientId, pair, record.body);
       }),
     );
-    // The batch's creates take their profile ids from one block (two engine commands).
-    const creating = job.operation === 'Delete' ? 0 : plans.filter((plan) => !plan.held).length;
-    const newProfileId = await this.writes.newProfileIds(job.clientId, creating);
     const groups = independentGroups(plans.map((plan) => plan.keys));
+    const created =
+      job.operation === 'Delete'
+        ? new Set<number>()
+        : await this.createNew(hold, job, chunk, batch, plans, groups);
     const reasons: (string | null)[] = batch.map(() => null);
     const runGroups = async () => {
       for (let group = groups.shift(); group; group = groups.shift()) {
         for (const i of group) {
+          if (created.has(i)) continue;
           // Only a group's first record knows its pair's holder: an earlier one may create it.
           const knownUnheld = i === group[0] && !plans[i].held;
-          reasons[i] = await this.apply(job, batch[i], replace, { newProfileId, knownUnheld });
+          reasons[i] = await this.apply(job, batch[i], replace, { knownUnheld });
           await this.crashPoints.at(CRASH_POINTS.bulkRunAfterRecord);
         }
       }
     };
     await Promise.all(Array.from({ length: this.settings.applyConcurrency }, runGroups));
     return reasons;
+  }
+
+  /**
+   * Creates the batch's new profiles at once under ids reserved and saved first (or, on a
+   * batch a crash cut short, finishes those the saved ids name); returns the indexes of
+   * the records so created.
+   */
+  private async createNew(
+    hold: { name: string; token: string },
+    job: BulkImport,
+    chunk: number,
+    batch: StagedRecord[],
+    plans: ImportRecordKeys[],
+    groups: number[][],
+  ): Promise<Set<number>> {
+    const at = job.appliedInChunk ?? 0;
+    const saved = job.newProfiles;
+    const resumed = saved?.chunk === chunk && saved.at === at;
+    let ids = resumed ? saved.ids : [];
+    if (!resumed) {
+      const firsts = groups
+        .map((group) => group[0])
+        .filter((i) => !plans[i].held && matchValueOf(batch[i].body, job.matchValue) !== null);
+      if (!firsts.length) return new Set();
+      const reserved = await this.writes.reserveNewProfileIds(job.clientId, firsts.length);
+      ids = firsts.map((index, k) => ({ index, profileId: reserved[k] }));
+      await this.save(hold, { ...job, newProfiles: { chunk, at, ids } });
+    }
+    const outcomes = await this.writes.createNew(
+      {
+        clientId: job.clientId,
+        userId: job.executedBy ?? job.createdBy,
+        scope: job.executedScope,
+      },
+      ids.map(({ index: i, profileId }) => ({
+        profileId,
+        pair: {
+          AlternateIdType: job.matchValue,
+          AlternateId: matchValueOf(batch[i].body, job.matchValue)!,
+        },
+        body: batch[i].body,
+        record: { accessToken: job.accessToken, n: batch[i].n },
+      })),
+      resumed,
+    );
+    return new Set(ids.filter((_, k) => outcomes[k] === 'created').map(({ index }) => index));
   }
 
   /** Accepts one record as a profile write; the reason when the checks refuse it. */
