@@ -75,12 +75,13 @@ export class InitiateBulkExportHandler implements ICommandHandler<InitiateBulkEx
           `Invalid MatchType (value ${shown(body.MatchType)}): not an active alternate id type of the account`,
         );
       }
-    } else if (body.MatchType !== undefined) {
+    } else if (body.MatchType != null) {
+      // null is absent, as for every optional field of the document.
       throw new InvalidInputError(
         `Invalid MatchType (value ${shown(body.MatchType)}): only MatchCriteria AlternateID takes a MatchType (MatchCriteria is ${shown(body.MatchCriteria)})`,
       );
     }
-    if (body.CallbackURL !== undefined) {
+    if (body.CallbackURL != null) {
       const problem = callbackUrlProblem(body.CallbackURL);
       if (problem) {
         throw new InvalidInputError(
