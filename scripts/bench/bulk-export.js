@@ -8,13 +8,9 @@
 // asserts the figures.
 //
 //   --count=N   profiles exported (default 100000; --large: 1000000)
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { randomUUID } = require('node:crypto');
 const { MongoClient } = require('mongodb');
-const { freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
-const { rssMiB, startNode } = require('../lib/node-process');
+const { rssMiB } = require('../lib/node-process');
+const { startServiceStack } = require('../lib/service-stack');
 const { cpuMs } = require('../lib/proc-cpu');
 const seed = require('./seed');
 
@@ -103,32 +99,10 @@ async function rawById(db, clientId, count) {
 }
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-bench-export-'));
-  const engine = await startFerretdb({
-    dataDir: path.join(dir, 'engine'),
-    logFile: path.join(dir, 'engine.log'),
-  });
-  const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
-  const apiPort = await freePort();
-  const env = {
-    PORT: String(apiPort),
-    MONGODB_URI: `${engine.uri}bench`,
-    REDIS_URL: redisServer.url,
-    JWT_SECRET: randomUUID(),
-    QUEUE_PREFIX: 'bench',
-    LOG_LEVEL: 'error',
-    RATE_LIMIT_READS_PER_SECOND: '1000000',
-    RATE_LIMIT_WRITES_PER_SECOND: '1000000',
-  };
-  const children = [engine.child, redisServer.child];
+  const { engine, redisServer, env, api, worker, origin, close } =
+    await startServiceStack('export');
   let failed = true;
   try {
-    const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
-    children.push(api);
-    await waitForPort(apiPort, api, 'api', 60000);
-    const worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
-    children.push(worker);
-    const origin = `http://127.0.0.1:${apiPort}`;
     const tenant = await seed.createTenant({ origin, env });
     const bearer = `Bearer ${tenant.token}`;
     const base = `${origin}/Profiles/v4/${tenant.clientId}/Bulk/Export`;
@@ -266,9 +240,7 @@ async function main() {
     await mongo.close();
     failed = false;
   } finally {
-    for (const child of children.reverse()) await stop(child);
-    if (!failed) fs.rmSync(dir, { recursive: true, force: true });
-    else log(`logs kept in ${dir}`);
+    await close(!failed);
   }
 }
 

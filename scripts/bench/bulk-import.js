@@ -10,15 +10,11 @@
 //   --count=N          profiles imported (default 100000; --large: 1000000)
 //   --get-rate=200     GET requests per second of the p99 probe
 //   --seconds=5        length of each p99 probe
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { randomUUID } = require('node:crypto');
 const autocannon = require('autocannon');
 const Redis = require('ioredis');
 const { MongoClient } = require('mongodb');
-const { freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
-const { rssMiB, startNode } = require('../lib/node-process');
+const { rssMiB } = require('../lib/node-process');
+const { startServiceStack } = require('../lib/service-stack');
 const seed = require('./seed');
 
 const args = Object.fromEntries(
@@ -77,32 +73,10 @@ async function getProbe(url, bearer) {
 }
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-bench-import-'));
-  const engine = await startFerretdb({
-    dataDir: path.join(dir, 'engine'),
-    logFile: path.join(dir, 'engine.log'),
-  });
-  const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
-  const apiPort = await freePort();
-  const env = {
-    PORT: String(apiPort),
-    MONGODB_URI: `${engine.uri}bench`,
-    REDIS_URL: redisServer.url,
-    JWT_SECRET: randomUUID(),
-    QUEUE_PREFIX: 'bench',
-    LOG_LEVEL: 'error',
-    RATE_LIMIT_READS_PER_SECOND: '1000000',
-    RATE_LIMIT_WRITES_PER_SECOND: '1000000',
-  };
-  const children = [engine.child, redisServer.child];
+  const { engine, redisServer, env, api, worker, origin, close } =
+    await startServiceStack('import');
   let failed = true;
   try {
-    const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
-    children.push(api);
-    await waitForPort(apiPort, api, 'api', 60000);
-    const worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
-    children.push(worker);
-    const origin = `http://127.0.0.1:${apiPort}`;
     const tenant = await seed.createTenant({ origin, env });
     const bearer = `Bearer ${tenant.token}`;
     const base = `${origin}/Profiles/v4/${tenant.clientId}/Bulk/Import`;
@@ -147,12 +121,16 @@ async function main() {
     const probe = getProbe(getUrl, bearer);
     let status;
     for (;;) {
-      status = await (await fetch(`${base}/${token}`, { headers: { Authorization: bearer } })).json();
+      status = await (
+        await fetch(`${base}/${token}`, { headers: { Authorization: bearer } })
+      ).json();
       if (status.Status === 'Completed' || status.Status === 'Failed') break;
       await sleep(500);
     }
     const accepted = Date.now();
-    log(`Execute ${status.Status}: ${status.Processed} processed, ${status.NotHonored} not honored`);
+    log(
+      `Execute ${status.Status}: ${status.Processed} processed, ${status.NotHonored} not honored`,
+    );
     // Applied: every imported profile's read model holds its last accepted write. The
     // profiles are ids after the template, up to the client's id hint; a new profile
     // created by the import's batch path is published applied (no accepted mark), one
@@ -161,7 +139,7 @@ async function main() {
     // Checked from the first not yet applied on, a slice at a time (a light poll).
     const hint = await db.collection('profile_id_hints').findOne({ _id: tenant.clientId });
     const last = hint.last;
-    for (let next = tenant.templateId + 1; next <= last; ) {
+    for (let next = tenant.templateId + 1; next <= last;) {
       const slice = Array.from({ length: Math.min(5000, last - next + 1) }, (_, i) => next + i);
       const seqs = await seed.readSeqs(redis, tenant.clientId, slice);
       const pending = seqs.findIndex((s) => s.acc > s.v);
@@ -219,9 +197,7 @@ async function main() {
     await mongo.close();
     failed = false;
   } finally {
-    for (const child of children.reverse()) await stop(child);
-    if (!failed) fs.rmSync(dir, { recursive: true, force: true });
-    else log(`logs kept in ${dir}`);
+    await close(!failed);
   }
 }
 

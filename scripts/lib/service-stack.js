@@ -1,0 +1,51 @@
+'use strict';
+// The service as a bench runs it on the embedded default: a fresh engine and Redis in a
+// scratch directory, the built api and one worker, rate limits above reach (their cost is
+// measured, they never throttle a bench). `close(ok)` stops them all and removes the
+// directory after a run that went well (its logs are kept otherwise).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { randomUUID } = require('node:crypto');
+const { freePort, startFerretdb, startRedis, stop, waitForPort } = require('./engines');
+const { startNode } = require('./node-process');
+
+async function startServiceStack(name) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `pcp-bench-${name}-`));
+  const engine = await startFerretdb({
+    dataDir: path.join(dir, 'engine'),
+    logFile: path.join(dir, 'engine.log'),
+  });
+  const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
+  const children = [engine.child, redisServer.child];
+  const close = async (ok) => {
+    for (const child of children.reverse()) await stop(child);
+    if (ok) fs.rmSync(dir, { recursive: true, force: true });
+    else process.stderr.write(`[bench:${name}] logs kept in ${dir}\n`);
+  };
+  try {
+    const apiPort = await freePort();
+    const env = {
+      PORT: String(apiPort),
+      MONGODB_URI: `${engine.uri}bench`,
+      REDIS_URL: redisServer.url,
+      JWT_SECRET: randomUUID(),
+      QUEUE_PREFIX: 'bench',
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_READS_PER_SECOND: '1000000',
+      RATE_LIMIT_WRITES_PER_SECOND: '1000000',
+    };
+    const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
+    children.push(api);
+    await waitForPort(apiPort, api, 'api', 60000);
+    const worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+    children.push(worker);
+    const origin = `http://127.0.0.1:${apiPort}`;
+    return { dir, engine, redisServer, env, api, worker, origin, close };
+  } catch (error) {
+    await close(false);
+    throw error;
+  }
+}
+
+module.exports = { startServiceStack };
