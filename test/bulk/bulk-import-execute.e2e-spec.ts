@@ -369,6 +369,56 @@ describe('Bulk import: Execute', () => {
     expect((await applied(imported)).CustomerName.FirstName).toBe('Later');
   });
 
+  it('alternate ids an import stores inactive are found with matchInactive=true only, as the Data API finds them', async () => {
+    const [created, held, newLoyalty, oldLoyalty] = [fresh(), fresh(), fresh(), fresh()];
+    // An existing profile holding an active Loyalty id, which the import deactivates.
+    const first = await newImport();
+    await stage(first, [
+      record(held, {
+        AlternateIds: [
+          { AlternateIdType: 'CRM', AlternateId: held },
+          { AlternateIdType: 'Loyalty', AlternateId: oldLoyalty },
+        ],
+      }),
+    ]).expect(200);
+    await execute(first).expect(202);
+    await ended(first);
+    const token = await newImport();
+    await stage(token, [
+      // A new profile (the batch path) with an inactive Loyalty id.
+      record(created, {
+        AlternateIds: [
+          { AlternateIdType: 'CRM', AlternateId: created },
+          { AlternateIdType: 'Loyalty', AlternateId: newLoyalty, IsActive: false },
+        ],
+      }),
+      // A merge (the ordinary path) deactivating the held profile's Loyalty id.
+      record(held, {
+        AlternateIds: [
+          { AlternateIdType: 'CRM', AlternateId: held },
+          { AlternateIdType: 'Loyalty', AlternateId: oldLoyalty, IsActive: false },
+        ],
+      }),
+    ]).expect(200);
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 2 });
+    const loyalty = (value: string, query = '') =>
+      request(app.http)
+        .get(`${v4()}/Profile/AlternateId?alternateIdType=Loyalty&alternateId=${value}${query}`)
+        .set('Authorization', auth);
+    const createdId = (await applied(created)).ProfileId;
+    const heldId = (await applied(held)).ProfileId;
+    for (const [value, profileId] of [
+      [newLoyalty, createdId],
+      [oldLoyalty, heldId],
+    ] as const) {
+      await loyalty(value).expect(404);
+      expect((await loyalty(value, '&matchInactive=true').expect(200)).body.ProfileId).toBe(
+        profileId,
+      );
+    }
+  });
+
   it('a new profile whose email is on a do-not-contact list gets the mark, as after a Data API create', async () => {
     const id = fresh();
     const list = await request(app.http)
