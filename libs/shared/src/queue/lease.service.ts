@@ -45,6 +45,29 @@ export class LeaseService {
     return (await this.queue.client.eval(EXTEND_SCRIPT, 1, this.key(name), token, ttlMs)) === 1;
   }
 
+  /**
+   * Runs `work` under a lease just acquired with `token`: renewed every third of `ttlMs`
+   * while it runs (a long run keeps it), released when it ends, however it ends.
+   */
+  async whileHeld<T>(
+    name: string,
+    token: string,
+    ttlMs: number,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const renewal = setInterval(
+      () => void this.extend(name, token, ttlMs).catch(() => undefined),
+      Math.ceil(ttlMs / 3),
+    );
+    renewal.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(renewal);
+      await this.release(name, token).catch(() => false);
+    }
+  }
+
   /** Releases a lease still held with `token`; false when it was lost meanwhile. */
   async release(name: string, token: string): Promise<boolean> {
     return (await this.queue.client.eval(RELEASE_SCRIPT, 1, this.key(name), token)) === 1;

@@ -70,24 +70,17 @@ export class RunBulkExportHandler implements ICommandHandler<RunBulkExportComman
       return;
     }
     const hold = { name, token };
-    const renewal = setInterval(
-      () => void this.lease.extend(name, token, ttl).catch(() => undefined),
-      Math.ceil(ttl / 3),
-    );
-    renewal.unref();
-    let next: number | null = null;
-    try {
-      next = await this.buildPage(hold, clientId, accessToken, run);
-    } catch (error) {
-      if (error instanceof RunLeaseLostError) {
-        this.logger.warn(error.message);
-      } else if (await this.failed(hold, clientId, accessToken, error)) {
-        throw error; // Error: Bull retries the job from the saved progress
+    const next = await this.lease.whileHeld(name, token, ttl, async () => {
+      try {
+        return await this.buildPage(hold, clientId, accessToken, run);
+      } catch (error) {
+        if (error instanceof RunLeaseLostError) this.logger.warn(error.message);
+        else if (await this.failed(hold, clientId, accessToken, error)) {
+          throw error; // Error: Bull retries the job from the saved progress
+        }
+        return null;
       }
-    } finally {
-      clearInterval(renewal);
-      await this.lease.release(name, token).catch(() => false);
-    }
+    });
     if (next !== null) {
       await this.queue.enqueue(
         RUN_BULK_EXPORT,

@@ -86,21 +86,15 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       );
       return;
     }
-    const renewal = setInterval(
-      () => void this.lease.extend(name, token, ttl).catch(() => undefined),
-      Math.ceil(ttl / 3),
-    );
-    renewal.unref();
-    let next: number | null = null;
-    try {
-      next = await this.runChunk({ name, token }, clientId, accessToken, chunk);
-    } catch (error) {
-      if (!(error instanceof RunLeaseLostError)) throw error;
-      this.logger.warn(error.message);
-    } finally {
-      clearInterval(renewal);
-      await this.lease.release(name, token).catch(() => false);
-    }
+    const next = await this.lease.whileHeld(name, token, ttl, async () => {
+      try {
+        return await this.runChunk({ name, token }, clientId, accessToken, chunk);
+      } catch (error) {
+        if (!(error instanceof RunLeaseLostError)) throw error;
+        this.logger.warn(error.message);
+        return null;
+      }
+    });
     if (next !== null) {
       await this.queue.enqueue(
         RUN_BULK_IMPORT,
