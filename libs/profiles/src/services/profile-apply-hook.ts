@@ -19,6 +19,14 @@ export interface ProfileApplyHook {
     before: ProfileData | undefined,
     after: ProfileData | undefined,
   ): Promise<unknown>;
+  /**
+   * Optional: beforeSave for many writes of one client at once (a bulk import's new
+   * profiles), with what they share read once; without it, beforeSave is called per write.
+   */
+  beforeSaveMany?(
+    clientId: string,
+    items: { write: AppliedWrite; before?: ProfileData; after?: ProfileData }[],
+  ): Promise<unknown>;
 }
 
 /** Injection token: the apply hooks the app composed (ProfilesWorkerModule.register). */

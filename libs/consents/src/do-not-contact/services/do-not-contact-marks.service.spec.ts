@@ -99,4 +99,29 @@ describe('DoNotContactMarks against fakes of the ProfileWriteQueue and DoNotCont
     expect(queued).toBe(0);
     expect(accepted).toEqual([]);
   });
+
+  it('for many new profiles of one client, asks the port once per list type and marks each profile holding a listed value', async () => {
+    const { service, asked, accepted } = await marks([
+      entry({}),
+      entry({ ListType: 'Phone', key: '15551234567', listId: 2 }),
+    ]);
+    const queued = await service.beforeSaveMany('acme', [
+      { write: { clientId: 'acme', profileId: 1, seq: 1 }, after: data(['listed@example.com']) },
+      { write: { clientId: 'acme', profileId: 2, seq: 1 }, after: data(['other@example.com']) },
+      {
+        write: { clientId: 'acme', profileId: 3, seq: 1 },
+        after: data(['LISTED@example.com'], ['+1 555 123 4567']),
+      },
+    ]);
+    expect(asked).toEqual([
+      { listType: 'Email', keys: ['listed@example.com', 'other@example.com'] },
+      { listType: 'Phone', keys: ['15551234567'] },
+    ]);
+    expect(queued).toBe(3);
+    expect(accepted.map((write) => [write.profileId, (write.body as DncApplyWrite).Key])).toEqual([
+      [1, 'listed@example.com'],
+      [3, 'listed@example.com'],
+      [3, '15551234567'],
+    ]);
+  });
 });

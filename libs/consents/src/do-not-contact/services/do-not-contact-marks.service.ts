@@ -67,31 +67,50 @@ export class DoNotContactMarks implements ProfileApplyHook {
    * queued (it died before its save) is not queued again. Returns the writes queued.
    */
   async beforeSave(
-    { clientId, profileId, seq }: AppliedWrite,
+    write: AppliedWrite,
     before: ProfileData | undefined,
     after: ProfileData | undefined,
   ): Promise<number> {
-    if (!after || after.IsActive === false) return 0;
-    const added = (keysBefore: Set<string>, keysAfter: string[]) =>
-      [...new Set(keysAfter)].filter((key) => key && !keysBefore.has(key));
-    const emails = (data?: ProfileData) =>
-      (data?.Emails ?? []).filter((e) => e.IsActive !== false).map((e) => textKey(e.EmailAddress));
-    const phones = (data?: ProfileData) =>
-      (data?.PhoneNumbers ?? [])
-        .filter((p) => p.IsActive !== false)
-        .map((p) => phoneDigits(p.PhoneNumber));
+    const added = addedContacts(before, after);
     const listed = [
-      ...(await this.entries.listedWithKeys(
-        clientId,
-        'Email',
-        added(new Set(emails(before)), emails(after)),
-      )),
-      ...(await this.entries.listedWithKeys(
-        clientId,
-        'Phone',
-        added(new Set(phones(before)), phones(after)),
-      )),
+      ...(await this.entries.listedWithKeys(write.clientId, 'Email', added.emails)),
+      ...(await this.entries.listedWithKeys(write.clientId, 'Phone', added.phones)),
     ];
+    return this.queueListed(write, listed);
+  }
+
+  /**
+   * beforeSave for many writes of one client at once (a bulk import's new profiles): the
+   * account's lists and their entries are read once for all of them, as of this instant,
+   * as each beforeSave would read them.
+   */
+  async beforeSaveMany(
+    clientId: string,
+    items: { write: AppliedWrite; before?: ProfileData; after?: ProfileData }[],
+  ): Promise<number> {
+    const added = items.map((item) => addedContacts(item.before, item.after));
+    const unique = (keys: string[][]) => [...new Set(keys.flat())];
+    const listed = [
+      ...(await this.entries.listedWithKeys(clientId, 'Email', unique(added.map((a) => a.emails)))),
+      ...(await this.entries.listedWithKeys(clientId, 'Phone', unique(added.map((a) => a.phones)))),
+    ];
+    if (!listed.length) return 0;
+    let count = 0;
+    for (const [i, item] of items.entries()) {
+      const mine = new Set([...added[i].emails, ...added[i].phones]);
+      count += await this.queueListed(
+        item.write,
+        listed.filter((entry) => mine.has(entry.key)),
+      );
+    }
+    return count;
+  }
+
+  /** Queues the marks of `listed` behind the write, those an earlier attempt queued excepted. */
+  private async queueListed(
+    { clientId, profileId, seq }: AppliedWrite,
+    listed: DncEntry[],
+  ): Promise<number> {
     if (!listed.length) return 0;
     const queued = await this.profiles.pendingBodies<DncApplyWrite>(
       { clientId, profileId },
@@ -109,4 +128,26 @@ export class DoNotContactMarks implements ProfileApplyHook {
     }
     return count;
   }
+}
+
+/** The emails and phones (as keys) active in `after` and not in `before`; none for an inactive profile. */
+function addedContacts(
+  before: ProfileData | undefined,
+  after: ProfileData | undefined,
+): { emails: string[]; phones: string[] } {
+  if (!after || after.IsActive === false) return { emails: [], phones: [] };
+  const added = (keysBefore: string[], keysAfter: string[]) => {
+    const had = new Set(keysBefore);
+    return [...new Set(keysAfter)].filter((key) => key && !had.has(key));
+  };
+  const emails = (data?: ProfileData) =>
+    (data?.Emails ?? []).filter((e) => e.IsActive !== false).map((e) => textKey(e.EmailAddress));
+  const phones = (data?: ProfileData) =>
+    (data?.PhoneNumbers ?? [])
+      .filter((p) => p.IsActive !== false)
+      .map((p) => phoneDigits(p.PhoneNumber));
+  return {
+    emails: added(emails(before), emails(after)),
+    phones: added(phones(before), phones(after)),
+  };
 }

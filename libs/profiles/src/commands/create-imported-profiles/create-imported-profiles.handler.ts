@@ -60,8 +60,9 @@ interface BuiltProfile {
  *    it; an id another writer took meanwhile sends the record the ordinary way);
  * 3. then, per profile: its alternate id claims (a pair someone claimed meanwhile: the
  *    profile's other claims are released, the profile is queued for deletion and the
- *    record goes the ordinary way, into the holder), search keys, due expiry, read model,
- *    the apply hooks (do-not-contact marks, queued behind seq 1) and new tags.
+ *    record goes the ordinary way, into the holder), search keys, due expiry, read model
+ *    and new tags; then the apply hooks for the batch's profiles at once (do-not-contact
+ *    marks, queued behind seq 1: the account's lists read once).
  *
  * No write record is stored (the history entries name seq 1 and the import's user). A
  * crash after step 2 leaves saved profiles whose step 3 did not run: the import resumes
@@ -111,12 +112,15 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     await this.crashPoints.at(CRASH_POINTS.importCreateAfterSave);
     const outcomes: ImportedProfileOutcome[] = profiles.map(() => 'ordinary');
     const tagsSeen = new Set<string>();
+    const created: Profile[] = [];
     await Promise.all(
       built.map(async (profile, k) => {
         if (saved[k] !== 'inserted') return;
         outcomes[profile.index] = await this.finish(profile.shell, profile.profile, tagsSeen);
+        if (outcomes[profile.index] === 'created') created.push(profile.profile);
       }),
     );
+    await this.runApplyHooks(clientId, created);
     return outcomes;
   }
 
@@ -126,15 +130,20 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     profiles,
   }: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
     const tagsSeen = new Set<string>();
-    return Promise.all(
+    const created: Profile[] = [];
+    const outcomes = await Promise.all(
       profiles.map(async (imported): Promise<ImportedProfileOutcome> => {
         const stored = await this.profiles.findOne(clientId, imported.profileId);
         if (stored?.state !== 'active' || !importRecordApplied(stored, imported.record))
           return 'ordinary';
         const shell = shellOf(clientId, imported.profileId, stored.createdAt ?? new Date());
-        return this.finish(shell, stored, tagsSeen);
+        const outcome = await this.finish(shell, stored, tagsSeen);
+        if (outcome === 'created') created.push(stored);
+        return outcome;
       }),
     );
+    await this.runApplyHooks(clientId, created);
+    return outcomes;
   }
 
   /**
@@ -196,6 +205,22 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     return { index, shell, profile, write, pages };
   }
 
+  /**
+   * The rule modules' apply hooks for the created profiles (a do-not-contact mark queued
+   * behind seq 1), at once where a hook takes many writes. Each is idempotent: a resumed
+   * batch runs them again.
+   */
+  private async runApplyHooks(clientId: string, created: Profile[]): Promise<void> {
+    const items = created.map((profile) => ({
+      write: { clientId, profileId: profile.profileId, seq: profile.appliedSeq },
+      after: profile.data,
+    }));
+    for (const hook of this.applyHooks) {
+      if (hook.beforeSaveMany) await hook.beforeSaveMany(clientId, items);
+      else for (const item of items) await hook.beforeSave(item.write, undefined, item.after);
+    }
+  }
+
   /** Step 3 for one saved profile; 'ordinary' when a pair turned out to be someone else's. */
   private async finish(
     shell: Profile,
@@ -225,13 +250,6 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     } catch (error) {
       // Readers read the database meanwhile (nothing was published for a new profile).
       this.logger.warn(`read model of ${profile._id} not published: ${String(error)}`);
-    }
-    for (const hook of this.applyHooks) {
-      await hook.beforeSave(
-        { clientId, profileId, seq: profile.appliedSeq },
-        undefined,
-        profile.data,
-      );
     }
     for (const tag of profile.data?.ProfileTags ?? []) {
       if (tag.IsActive === false || tagsSeen.has(tag.Key)) continue;
