@@ -8,6 +8,8 @@ import { configureTestTenant, type TestPrograms, testPreference } from '../harne
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { exportPageKey, exportRunLeaseName } from '../../libs/bulk/src/keys';
+import { BULK_EXPORT_EXPIRY } from '../../libs/bulk/src/worker/bulk-jobs';
+import { runJob } from '../jobs/job-helpers';
 
 const HOUR = 60 * 60 * 1000;
 /** Rows per stored page in this suite (BULK_EXPORT_PAGE_ROWS): small, so exports take several runs. */
@@ -364,6 +366,35 @@ describe('Bulk export', () => {
           ? true
           : undefined,
       );
+    } finally {
+      app.advance(-25 * HOUR);
+    }
+  });
+
+  it('an export nobody touches after its Expires: the expiry sweep expires it and removes its rows', async () => {
+    const { since } = await newProfiles(1);
+    const token = await exported({ LastDateTime: since });
+    await complete(token);
+    const page = () =>
+      db()
+        .collection('bulk_export_pages')
+        .findOne({ _id: exportPageKey(tenant.clientId, token, 1) } as object);
+    const stored = () =>
+      db()
+        .collection('bulk_exports')
+        .findOne({ _id: `${tenant.clientId}|${token}` } as object);
+    expect(await page()).not.toBeNull();
+    // Before Expires the sweep leaves it as it is.
+    await runJob(app, BULK_EXPORT_EXPIRY);
+    expect((await stored())!.status).toBe('Complete');
+    app.advance(25 * HOUR);
+    try {
+      const run = await runJob(app, BULK_EXPORT_EXPIRY);
+      // This one, and those of the tests before that nobody read again.
+      expect(run.counts!.expired).toBeGreaterThanOrEqual(1);
+      // Read in the engine, not through a route (a request would expire it too).
+      expect((await stored())!.status).toBe('Expired');
+      await eventually(async () => ((await page()) === null ? true : undefined));
     } finally {
       app.advance(-25 * HOUR);
     }

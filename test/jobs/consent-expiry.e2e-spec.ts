@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { CONSENT_VERSION_NOTIFICATION, DO_NOT_CONTACT_PROPAGATION } from '@app/consents';
-import { BULK_IMPORT_CLEANUP } from '@app/bulk';
+import { BULK_EXPORT_EXPIRY, BULK_IMPORT_CLEANUP } from '@app/bulk';
 import { CONSENT_EXPIRY } from '@app/profiles';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
@@ -249,6 +249,7 @@ describe('Scheduled job: consent and preference expiry', () => {
       CONSENT_VERSION_NOTIFICATION.name,
       DO_NOT_CONTACT_PROPAGATION.name,
       BULK_IMPORT_CLEANUP.name,
+      BULK_EXPORT_EXPIRY.name,
     ]);
     expect(JSON.stringify(res.body)).not.toContain(tenant.clientId);
   });

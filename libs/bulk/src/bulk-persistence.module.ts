@@ -25,6 +25,7 @@ import { BulkImportRepository } from './repositories/bulk-import.repository';
 import { ExportAccess } from './services/export-access.service';
 import { ImportAccess } from './services/import-access.service';
 import { ImportRemovals } from './services/import-removals.service';
+import { ExportExpiries } from './services/export-expiries.service';
 
 /** The bulk collections and settings, shared by the api and worker sides. Internal. */
 @Module({
@@ -44,6 +45,7 @@ import { ImportRemovals } from './services/import-removals.service';
     BulkImportRepository,
     ImportAccess,
     ImportRemovals,
+    ExportExpiries,
     BulkExportRepository,
     ExportAccess,
   ],
@@ -52,6 +54,7 @@ import { ImportRemovals } from './services/import-removals.service';
     BulkImportRepository,
     ImportAccess,
     ImportRemovals,
+    ExportExpiries,
     BulkExportRepository,
     ExportAccess,
   ],

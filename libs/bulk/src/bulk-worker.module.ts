@@ -7,7 +7,9 @@ import { RemoveExpiredImportsHandler } from './commands/remove-expired-imports/r
 import { NotifyBulkExportHandler } from './commands/notify-bulk-export/notify-bulk-export.handler';
 import { PurgeBulkExportHandler } from './commands/purge-bulk-export/purge-bulk-export.handler';
 import { RunBulkExportHandler } from './commands/run-bulk-export/run-bulk-export.handler';
+import { SweepExpiredExportsHandler } from './commands/sweep-expired-exports/sweep-expired-exports.handler';
 import {
+  BulkExportExpiryJob,
   NotifyBulkExportJob,
   PurgeBulkExportJob,
   RunBulkExportJob,
@@ -32,6 +34,8 @@ import {
     NotifyBulkExportJob,
     PurgeBulkExportHandler,
     PurgeBulkExportJob,
+    SweepExpiredExportsHandler,
+    BulkExportExpiryJob,
   ],
 })
 export class BulkWorkerModule {}

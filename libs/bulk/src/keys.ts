@@ -12,6 +12,11 @@ export function importTokenHintKey(clientId: string): TenantKey {
 }
 
 /** An import (`bulk_imports`), by its access token: inserting it claims the token. */
+/** A member of a DueTokens sorted set: an import or export of a client. */
+export function dueTokenKey(clientId: string, accessToken: number): string {
+  return tenantKey(clientId, accessToken);
+}
+
 export function importKey(clientId: string, accessToken: number): TenantKey {
   return tenantKey(clientId, accessToken);
 }

@@ -4,6 +4,7 @@ import { BulkSettings } from '../bulk-settings';
 import { isBuilding, isDueToExpire, isReadable } from '../domain/bulk-export';
 import type { BulkExport } from '../domain/bulk-export.schema';
 import { BulkExportRepository } from '../repositories/bulk-export.repository';
+import { ExportExpiries } from './export-expiries.service';
 import { PURGE_BULK_EXPORT, RUN_BULK_EXPORT } from '../worker/bulk-jobs';
 
 /**
@@ -20,6 +21,7 @@ export class ExportAccess {
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
+    private readonly expiries: ExportExpiries,
   ) {}
 
   /** The export; `read` (rows, stream, commit) refuses an Expired one with 401. */
@@ -75,6 +77,7 @@ export class ExportAccess {
     if (keepAlive) {
       const expiresAt = new Date(this.clock.now().getTime() + this.settings.exportTtlMs);
       await this.exports.update(job, { expiresAt });
+      await this.expiries.schedule(job.clientId, job.accessToken, expiresAt);
     } else if (reachedEnd && job.status === 'Complete') {
       await this.exports.update(job, { status: 'Retrieved' });
     }

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { HandlesJob, JobHandler } from '@app/shared';
+import { HandlesJob, JobHandler, scheduledCommandJob } from '@app/shared';
 import { NotifyBulkExportCommand } from '../commands/notify-bulk-export/notify-bulk-export.command';
 import { PurgeBulkExportCommand } from '../commands/purge-bulk-export/purge-bulk-export.command';
 import { RunBulkExportCommand } from '../commands/run-bulk-export/run-bulk-export.command';
+import { SweepExpiredExportsCommand } from '../commands/sweep-expired-exports/sweep-expired-exports.command';
 import {
+  BULK_EXPORT_EXPIRY,
   NOTIFY_BULK_EXPORT,
   type NotifyBulkExportPayload,
   PURGE_BULK_EXPORT,
@@ -44,3 +46,9 @@ export class PurgeBulkExportJob implements JobHandler<PurgeBulkExportPayload> {
     await this.commands.execute(new PurgeBulkExportCommand(clientId, accessToken));
   }
 }
+
+/** The expiry sweep's runs (defined in bulk-jobs.ts). */
+export const BulkExportExpiryJob = scheduledCommandJob(
+  BULK_EXPORT_EXPIRY,
+  ({ maxPages }) => new SweepExpiredExportsCommand(maxPages),
+);

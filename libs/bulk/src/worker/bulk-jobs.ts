@@ -72,9 +72,19 @@ export const PURGE_BULK_EXPORT = defineJob<PurgeBulkExportPayload>({
 });
 
 /** Every job of the bulk module, for the apps to hand to QueueModule. */
+/**
+ * Scheduled: expire the exports past their Expires that nobody touched, and purge their
+ * pages (SweepExpiredExports).
+ */
+export const BULK_EXPORT_EXPIRY = defineScheduledJob({
+  name: 'bulk-export-expiry',
+  interval: { env: 'BULK_EXPORT_EXPIRY_INTERVAL_MS', defaultMs: 600_000 },
+});
+
 export const BULK_JOBS = [
   RUN_BULK_IMPORT,
   BULK_IMPORT_CLEANUP,
+  BULK_EXPORT_EXPIRY,
   RUN_BULK_EXPORT,
   NOTIFY_BULK_EXPORT,
   PURGE_BULK_EXPORT,

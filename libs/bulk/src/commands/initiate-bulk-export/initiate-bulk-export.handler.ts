@@ -6,6 +6,7 @@ import { callbackUrlProblem } from '../../domain/bulk-export';
 import type { BulkExportStatusDto, InitiateBulkExportDto } from '../../dto/bulk-export.dto';
 import { toBulkExportStatus } from '../../mapping/bulk-export.mapper';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
+import { ExportExpiries } from '../../services/export-expiries.service';
 import { RUN_BULK_EXPORT } from '../../worker/bulk-jobs';
 import { InitiateBulkExportCommand } from './initiate-bulk-export.command';
 
@@ -23,6 +24,7 @@ export class InitiateBulkExportHandler implements ICommandHandler<InitiateBulkEx
     private readonly queue: JobQueue,
     private readonly settings: BulkSettings,
     private readonly clock: Clock,
+    private readonly expiries: ExportExpiries,
   ) {}
 
   async execute({
@@ -59,6 +61,8 @@ export class InitiateBulkExportHandler implements ICommandHandler<InitiateBulkEx
       { clientId, accessToken: job.accessToken, run: 1 },
       { lane: 'bulk' },
     );
+    // The sweep looks again while it is built (a run lost is queued again), then at Expires.
+    await this.expiries.schedule(clientId, job.accessToken, job.expiresAt);
     return toBulkExportStatus(job);
   }
 

@@ -16,6 +16,7 @@ import {
 import type { BulkExport } from '../../domain/bulk-export.schema';
 import { exportRunLeaseName } from '../../keys';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
+import { ExportExpiries } from '../../services/export-expiries.service';
 import { NOTIFY_BULK_EXPORT, RUN_BULK_EXPORT } from '../../worker/bulk-jobs';
 import { RunBulkExportCommand } from './run-bulk-export.command';
 
@@ -50,6 +51,7 @@ export class RunBulkExportHandler implements ICommandHandler<RunBulkExportComman
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
     private readonly crashPoints: CrashPoints,
+    private readonly expiries: ExportExpiries,
   ) {}
 
   async execute({ clientId, accessToken, run }: RunBulkExportCommand): Promise<void> {
@@ -208,6 +210,7 @@ export class RunBulkExportHandler implements ICommandHandler<RunBulkExportComman
       );
     }
     await this.exports.save(job);
+    if (job.completedAt) await this.expiries.schedule(job.clientId, job.accessToken, job.expiresAt);
     if (job.callbackStatus === 'Pending') {
       await this.queue.enqueue(
         NOTIFY_BULK_EXPORT,

@@ -1,0 +1,52 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Clock, type JobCounts } from '@app/shared';
+import { BulkSettings } from '../../bulk-settings';
+import { isBuilding } from '../../domain/bulk-export';
+import { BulkExportRepository } from '../../repositories/bulk-export.repository';
+import { ExportAccess } from '../../services/export-access.service';
+import { ExportExpiries } from '../../services/export-expiries.service';
+import { SweepExpiredExportsCommand } from './sweep-expired-exports.command';
+
+/** Due exports handled per batch. */
+const BATCH = 100;
+
+/**
+ * Touches the exports whose time came (ExportExpiries), as a request would (ExportAccess):
+ * an ended export past Expires becomes Expired and its pages are purged, a build without
+ * progress or a purge that did not end is queued again. So an export nobody reads again
+ * still leaves no pages behind. Each export stays scheduled until its pages are purged: at
+ * its Expires, or a run lease later while it is built or purged.
+ */
+@CommandHandler(SweepExpiredExportsCommand)
+export class SweepExpiredExportsHandler implements ICommandHandler<SweepExpiredExportsCommand> {
+  constructor(
+    private readonly exports: BulkExportRepository,
+    private readonly access: ExportAccess,
+    private readonly expiries: ExportExpiries,
+    private readonly clock: Clock,
+    private readonly settings: BulkSettings,
+  ) {}
+
+  async execute({ maxPages }: SweepExpiredExportsCommand): Promise<JobCounts> {
+    const counts = { expired: 0, checked: 0 };
+    for (let batch = 0; maxPages === undefined || batch < maxPages; batch++) {
+      const now = this.clock.now();
+      const due = await this.expiries.due(now, BATCH);
+      for (const { clientId, accessToken } of due) {
+        counts.checked++;
+        const before = await this.exports.find(clientId, accessToken);
+        if (!before || before.purgedAt) {
+          await this.expiries.unschedule(clientId, accessToken);
+          continue;
+        }
+        const job = await this.access.open(clientId, accessToken);
+        if (job.status === 'Expired' && before.status !== 'Expired') counts.expired++;
+        const later = new Date(now.getTime() + this.settings.runLeaseMs);
+        const next = job.pagesRemoved || isBuilding(job) ? later : job.expiresAt;
+        await this.expiries.schedule(clientId, accessToken, next);
+      }
+      if (due.length < BATCH) break;
+    }
+    return counts;
+  }
+}
