@@ -168,6 +168,23 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
       expect(created.Edited.CreateDate).not.toBe('1990-01-01T00:00:00Z');
     });
 
+    it('refuses a read-only field sent in another shape than the document gives it', async () => {
+      const { clientId, auth: a } = await freshTenant();
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ Edited: [1, 'x'] }, /AddressTypes\[0\]\.Edited \(value \[1,"x"\]\)/],
+        [{ Edited: null }, /AddressTypes\[0\]\.Edited \(value null\)/],
+        [{ Edited: { CreatedBy: 5 } }, /AddressTypes\[0\]\.Edited\.CreatedBy \(value 5\)/],
+        [{ TypeId: 'one' }, /AddressTypes\[0\]\.TypeId \(value "one"\)/],
+        [{ TypeId: 0 }, /AddressTypes\[0\]\.TypeId \(value 0\)/],
+      ];
+      for (const [extra, message] of cases) {
+        const res = await post(clientId, a, 'AddressTypes', { AddressTypes: [entry('Home', extra)] });
+        expect(res.status).toBe(400);
+        expect(res.body.Message).toMatch(message);
+      }
+      expect(await list(clientId, a, 'AddressTypes')).toEqual([]);
+    });
+
     it('POST refuses malformed bodies with 400 naming the field, and creates nothing', async () => {
       const { clientId, auth: a } = await freshTenant();
       const cases: [unknown, string | RegExp][] = [

@@ -89,6 +89,21 @@ describe('Profile create, retrieve, merge, overwrite, delete', () => {
     expect(profile.PhoneNumbers[0].PhoneNumberNumeric).toBe(15550102030);
   });
 
+  it('refuses a read-only field sent in another shape than the document gives it', async () => {
+    for (const [extra, message] of [
+      [{ ProfileId: 'abc' }, /ProfileId \(value "abc"\)/],
+      [{ UpdateStatus: 'Done' }, /UpdateStatus \(value "Done"\)/],
+      [{ Edited: 'yesterday' }, /Edited \(value "yesterday"\)/],
+    ] as const) {
+      const res = await request(app.http)
+        .post(base())
+        .set('Authorization', auth)
+        .send({ ...profileBody(), ...extra });
+      expect(res.status).toBe(400);
+      expect(res.body.Message).toMatch(message);
+    }
+  });
+
   it('accepts every request content type of the spec', async () => {
     for (const type of [
       'application/json',

@@ -98,7 +98,7 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
   return { id, locale, raw };
 }
 
-/** A boolean query flag (`true`/`false`, any case; absent or empty: the default). */
+/** A boolean query flag (`true`/`false`, any case; absent: the default; empty: 400). */
 export function booleanQueryFlag(query: ListQuery, name: string, fallback = false): boolean {
   return parseBooleanValue(name, query.raw[name.toLowerCase()], fallback);
 }

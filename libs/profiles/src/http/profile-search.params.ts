@@ -46,8 +46,9 @@ function required(query: QueryOf, name: string): string {
   return value;
 }
 
+/** A boolean flag: blank is not absent here but refused, like any value other than true/false. */
 function flag(query: QueryOf, name: string, absent = false): boolean {
-  return parseBooleanValue(name, single(query, name), absent);
+  return parseBooleanValue(name, singleQueryValue(query, name), absent);
 }
 
 function nameParts(query: QueryOf, requireOne: boolean): NameParts {

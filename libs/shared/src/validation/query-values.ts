@@ -41,13 +41,17 @@ export function parseIntValue(
   return number;
 }
 
-/** `true` or `false` in any letter case; absent or empty gives `fallback`. */
+/**
+ * `true` or `false` in any letter case; absent gives `fallback`. An empty value (`?flag=`) is
+ * refused like any other non-boolean: the document types these parameters boolean, and a
+ * client that sends the key means something by it.
+ */
 export function parseBooleanValue(
   name: string,
   value: string | undefined,
   fallback: boolean,
 ): boolean {
-  if (value === undefined || value === '') return fallback;
+  if (value === undefined) return fallback;
   if (/^true$/i.test(value)) return true;
   if (/^false$/i.test(value)) return false;
   throw new InvalidInputError(
