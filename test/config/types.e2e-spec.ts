@@ -178,7 +178,9 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
         [{ TypeId: 0 }, /AddressTypes\[0\]\.TypeId \(value 0\)/],
       ];
       for (const [extra, message] of cases) {
-        const res = await post(clientId, a, 'AddressTypes', { AddressTypes: [entry('Home', extra)] });
+        const res = await post(clientId, a, 'AddressTypes', {
+          AddressTypes: [entry('Home', extra)],
+        });
         expect(res.status).toBe(400);
         expect(res.body.Message).toMatch(message);
       }
