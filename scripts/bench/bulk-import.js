@@ -10,6 +10,9 @@
 //   --count=N          profiles imported (default 100000; --large: 1000000)
 //   --get-rate=200     GET requests per second of the p99 probe
 //   --seconds=5        length of each p99 probe
+//
+// BENCH_ENGINE_COMMANDS=1 also prints the engine commands the worker sent per profile (by
+// command and collection, with their time), through a counting relay in front of it.
 const autocannon = require('autocannon');
 const Redis = require('ioredis');
 const { MongoClient } = require('mongodb');
@@ -73,7 +76,7 @@ async function getProbe(url, bearer) {
 }
 
 async function main() {
-  const { engine, redisServer, env, api, worker, origin, close } =
+  const { engine, redisServer, env, api, worker, origin, close, engineCommands } =
     await startServiceStack('import');
   let failed = true;
   try {
@@ -112,6 +115,7 @@ async function main() {
       log(`staged ${status.ValidationSuccessful} (${status.ValidationFailed} refused)`);
     }
     const staged = Date.now();
+    engineCommands?.reset();
     const executed = await fetch(`${base}/${token}/Execute`, {
       method: 'POST',
       headers: { Authorization: bearer },
@@ -150,6 +154,7 @@ async function main() {
       }
     }
     const applied = Date.now();
+    const workerCommands = engineCommands?.report(status.Processed);
     clearInterval(sampler);
     const busy = await probe;
 
@@ -193,6 +198,11 @@ async function main() {
     const width = Math.max(...rows.map(([name]) => name.length));
     console.log(`\nbulk import of ${COUNT} new profiles (engine: FerretDB on SQLite)`);
     for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`);
+    if (workerCommands) {
+      console.log(`\nthe worker's engine commands from Execute to applied, per profile imported:`);
+      console.log(`    count   time (summed over concurrent commands)`);
+      for (const line of workerCommands) console.log(`  ${line}`);
+    }
     await redis.quit();
     await mongo.close();
     failed = false;

@@ -2,13 +2,16 @@
 // The service as a bench runs it on the embedded default: a fresh engine and Redis in a
 // scratch directory, the built api and one worker, rate limits above reach (their cost is
 // measured, they never throttle a bench). `close(ok)` stops them all and removes the
-// directory after a run that went well (its logs are kept otherwise).
+// directory after a run that went well (its logs are kept otherwise). With
+// BENCH_ENGINE_COMMANDS=1 the worker reaches the engine through a relay that counts its
+// commands (`engineCommands.report()`; scripts/lib/engine-command-counter.js).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
 const { freePort, startFerretdb, startRedis, stop, waitForPort } = require('./engines');
 const { startNode } = require('./node-process');
+const { startEngineCommandCounter } = require('./engine-command-counter');
 
 async function startServiceStack(name) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `pcp-bench-${name}-`));
@@ -38,10 +41,17 @@ async function startServiceStack(name) {
     const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
     children.push(api);
     await waitForPort(apiPort, api, 'api', 60000);
-    const worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+    let engineCommands = null;
+    let workerEnv = env;
+    if (process.env.BENCH_ENGINE_COMMANDS === '1') {
+      const { hostname, port } = new URL(engine.uri);
+      engineCommands = await startEngineCommandCounter(hostname, Number(port));
+      workerEnv = { ...env, MONGODB_URI: `mongodb://127.0.0.1:${engineCommands.port}/bench` };
+    }
+    const worker = await startNode('dist/apps/worker/apps/worker/src/main.js', workerEnv);
     children.push(worker);
     const origin = `http://127.0.0.1:${apiPort}`;
-    return { dir, engine, redisServer, env, api, worker, origin, close };
+    return { dir, engine, redisServer, env, api, worker, origin, close, engineCommands };
   } catch (error) {
     await close(false);
     throw error;

@@ -243,6 +243,8 @@ describe('Bulk export', () => {
       ['?limit=0', /^Invalid limit \(value "0"\)/],
       ['?limit=1001', /^Invalid limit \(value "1001"\)/],
       ['?offset=0', /^Invalid offset \(value "0"\)/],
+      ['?limit=', /^Invalid limit \(value ""\)/],
+      ['?keepAlive=', /^Invalid keepAlive \(value ""\)/],
       ['?keepAlive=maybe', /^Invalid keepAlive \(value "maybe"\)/],
     ] as const) {
       const res = await rows(token, query);

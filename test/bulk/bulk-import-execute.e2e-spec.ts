@@ -185,6 +185,52 @@ describe('Bulk import: Execute', () => {
     await byAlternateId(created).expect(404);
   });
 
+  it('a record whose pair a profile holds merges into it, and the profile the batch saved for it first is gone', async () => {
+    // The batch saves every first record as a new profile, then claims the pairs: a held
+    // pair sends the record into its holder and removes the profile saved for it.
+    const [held, heldToo, created] = [fresh(), fresh(), fresh()];
+    for (const value of [held, heldToo]) {
+      await request(app.http)
+        .post(`${v4()}/Profile`)
+        .set('Authorization', auth)
+        .send(record(value, { CustomerName: { FirstName: 'Old', LastName: 'Kept' } }))
+        .expect(202);
+      await applied(value);
+    }
+    const token = await newImport();
+    await stage(token, [
+      record(held, { CustomerName: { FirstName: 'New' } }),
+      record(created),
+      record(heldToo, { CustomerName: { FirstName: 'Newer' } }),
+    ]).expect(200);
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 3, NotHonored: 0 });
+    const [first, second, third] = [
+      await applied(held),
+      await applied(created),
+      await applied(heldToo),
+    ];
+    expect(first.CustomerName).toMatchObject({ FirstName: 'New', LastName: 'Kept' });
+    expect(third.CustomerName).toMatchObject({ FirstName: 'Newer', LastName: 'Kept' });
+    expect(second.ProfileId).toBeGreaterThan(third.ProfileId);
+    // The ids reserved beside the created one were saved, then removed: no profile, no
+    // claim, no history.
+    for (const id of [second.ProfileId - 1, second.ProfileId + 1]) {
+      expect(await stored(id)).toBeNull();
+      await request(app.http).get(`${v4()}/Profile/${id}`).set('Authorization', auth).expect(404);
+      const pages = await app.api
+        .get<Connection>(getConnectionToken())
+        .collection('profile_history')
+        .findOne({ _id: `${tenant.clientId}|${id}|p0` } as object);
+      expect(pages).toBeNull();
+    }
+    const history = await request(app.http)
+      .get(`${v4()}/Profile/${first.ProfileId}/History/StandardFields`)
+      .set('Authorization', auth)
+      .expect(200);
+    expect(JSON.stringify(history.body)).toContain('New');
+  });
+
   it('Refresh* replaces the named collections of a matched profile instead of merging them', async () => {
     const id = fresh();
     await request(app.http)

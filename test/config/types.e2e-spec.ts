@@ -143,7 +143,7 @@ describe('Type-configuration entries (AddressTypes, AlternateIdTypes, CustomerTy
       const unknown = await get(clientId, a, 'AddressTypes', '?Id=99');
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ Message: 'Address type 99 was not found' });
-      for (const bad of ['abc', '-1', '1.5', '2147483648']) {
+      for (const bad of ['abc', '-1', '1.5', '2147483648', '']) {
         const response = await get(clientId, a, 'AddressTypes', `?Id=${bad}`);
         expect({ bad, status: response.status }).toEqual({ bad, status: 400 });
         expect(response.body.Message).toBe(

@@ -36,7 +36,8 @@ export const EntryIdParam = createParamDecorator((name: string, ctx: ExecutionCo
 
 /** The `Id` query parameter of a list: absent or empty is 0 (every entry). */
 export function parseIdQuery(value: unknown): number {
-  return value === undefined || value === '' ? 0 : parseIntValue('Id', value, { min: 0 });
+  // Empty (`?Id=`) is refused like any non-integer: the document types it integer.
+  return value === undefined ? 0 : parseIntValue('Id', value, { min: 0 });
 }
 
 export interface ListQuery {

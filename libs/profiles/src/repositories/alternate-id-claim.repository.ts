@@ -32,7 +32,7 @@ export class AlternateIdClaimRepository {
   }
 
   /** Inserts the claim if the pair is free: false when its `_id` is taken. */
-  private async insertClaim(
+  async claimIfFree(
     clientId: string,
     type: string,
     value: string,
@@ -45,7 +45,7 @@ export class AlternateIdClaimRepository {
 
   /** Returns the profile that holds the pair after the attempt (ours when it was free). */
   async claim(clientId: string, type: string, value: string, profileId: number): Promise<number> {
-    if (await this.insertClaim(clientId, type, value, profileId)) return profileId;
+    if (await this.claimIfFree(clientId, type, value, profileId)) return profileId;
     const holder = await this.find(alternateIdClaimKey(clientId, type, value), clientId);
     // Released between our insert and this read: try once more.
     return holder ? holder.profileId : this.claim(clientId, type, value, profileId);
@@ -73,7 +73,7 @@ export class AlternateIdClaimRepository {
     value: string,
     profileId: number,
   ): Promise<number | null> {
-    if (await this.insertClaim(clientId, type, value, profileId)) return profileId;
+    if (await this.claimIfFree(clientId, type, value, profileId)) return profileId;
     return this.holder(clientId, type, value);
   }
 

@@ -5,6 +5,7 @@ import {
   insertEach,
   type InsertOutcome,
   isDuplicateKeyError,
+  type TenantKey,
   TenantScopedModel,
 } from '@app/shared';
 import type { Collection } from 'mongodb';
@@ -120,6 +121,14 @@ export class ProfileRepository {
   insertNew(profiles: Profile[]): Promise<(InsertOutcome | Error)[]> {
     if (!profiles.length) return Promise.resolve([]);
     return insertEach(this.profiles.collection as unknown as Collection<Profile>, profiles);
+  }
+
+  /**
+   * Removes a profile CreateImportedProfilesHandler inserted whose match pair turned out to
+   * be held, before its id was known to anyone (by `_id`; no tombstone is needed).
+   */
+  async removeUnclaimed(_id: TenantKey): Promise<void> {
+    await this.profiles.collection.deleteOne({ _id } as object);
   }
 
   /**

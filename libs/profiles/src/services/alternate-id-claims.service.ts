@@ -73,6 +73,14 @@ export class AlternateIdClaims {
     return claimed;
   }
 
+  /**
+   * Claims the pair for the profile only if nobody holds it (no holder read, no stale
+   * check): true when the claim is ours now. Concurrent calls share one engine command.
+   */
+  claimIfFree(clientId: string, profileId: number, pair: AlternateIdPair): Promise<boolean> {
+    return this.claims.claimIfFree(clientId, pair.AlternateIdType, pair.AlternateId, profileId);
+  }
+
   async releasePairs(clientId: string, profileId: number, pairs: AlternateIdPair[]): Promise<void> {
     for (const pair of pairs) {
       await this.claims.release(clientId, pair.AlternateIdType, pair.AlternateId, profileId);

@@ -58,16 +58,26 @@ export class ProfileImportWrites {
    * profile holding its match pair now (`profile:<id>`) and every active alternate id it
    * names (`alt:<type>|<value>`). Records sharing none of these keys touch different
    * profiles and claims, so accepting them in any order gives what record order gives;
-   * records that share one must be accepted in record order.
+   * records that share one must be accepted in record order. One claim read per record.
    */
   async conflictKeys(
     clientId: string,
     pair: AlternateIdPair,
     body: Record<string, unknown>,
   ): Promise<ImportRecordKeys> {
-    const keys = [`alt:${alternateIdKey(pair.AlternateIdType, pair.AlternateId)}`];
+    const keys = this.alternateIdKeys(pair, body);
     const holder = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
     if (holder !== null) keys.push(`profile:${holder}`);
+    return { keys, held: holder !== null };
+  }
+
+  /**
+   * The alternate id keys of conflictKeys alone, read from the record (no engine command):
+   * enough to group the records that would create profiles, since a pair nobody holds
+   * names no stored profile (createNew finds out which pairs are held).
+   */
+  alternateIdKeys(pair: AlternateIdPair, body: Record<string, unknown>): string[] {
+    const keys = [`alt:${alternateIdKey(pair.AlternateIdType, pair.AlternateId)}`];
     const named = Array.isArray(body.AlternateIds) ? (body.AlternateIds as unknown[]) : [];
     for (const other of named as {
       AlternateIdType?: unknown;
@@ -77,7 +87,7 @@ export class ProfileImportWrites {
       if (other && other.IsActive !== false && typeof other.AlternateId === 'string')
         keys.push(`alt:${alternateIdKey(other.AlternateIdType, other.AlternateId)}`);
     }
-    return { keys, held: holder !== null };
+    return keys;
   }
 
   /**
@@ -91,9 +101,10 @@ export class ProfileImportWrites {
 
   /**
    * Creates the batch's new profiles already applied, a few engine commands for them all
-   * (the worker's CreateImportedProfilesHandler); per record, 'ordinary' when it must be
-   * written through `write` instead (a check refused it, its id or a pair was taken
-   * meanwhile). Records given here share no alternate id. Only in the worker.
+   * (the worker's CreateImportedProfilesHandler); per record, 'held' (its match pair has a
+   * holder) or 'ordinary' (a check refused it, its id or another pair was taken meanwhile)
+   * when it must be written through `write` instead. Records given here share no
+   * alternate id. Only in the worker.
    */
   createNew(
     importer: { clientId: string; userId: string; scope?: CallerScope },

@@ -61,7 +61,7 @@ export function parseBooleanValue(
 
 /**
  * A positive integer path parameter, or (`in: 'query'`) an optional query parameter
- * (absent or empty: undefined).
+ * (absent: undefined; empty is refused like any non-integer, as the document types it).
  */
 export const PositiveIntParam = (
   name: string,
@@ -70,7 +70,7 @@ export const PositiveIntParam = (
   createParamDecorator((_: unknown, ctx: ExecutionContext): number | undefined => {
     if (options.in === 'query') {
       const raw = singleQueryValue(queryOf(ctx), name);
-      return raw === undefined || raw === '' ? undefined : parseIntValue(name, raw, options);
+      return raw === undefined ? undefined : parseIntValue(name, raw, options);
     }
     const params = ctx.switchToHttp().getRequest<{ params: Record<string, string> }>().params;
     return parseIntValue(name, params[name], options);

@@ -130,10 +130,11 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     }
     const replace = refreshedCollections(job.refresh);
     let done = job.appliedInChunk ?? 0;
+    const tactic = { lookupFirst: false };
     while (done < chunk.records.length) {
       const batch = chunk.records.slice(done, done + APPLY_BATCH);
       const current: BulkImport = job;
-      const reasons = await this.acceptBatch(hold, current, chunkNumber, batch, replace);
+      const reasons = await this.acceptBatch(hold, current, chunkNumber, batch, replace, tactic);
       const refused = batch.flatMap((record, i): StoredBulkException[] => {
         const reason = reasons[i];
         return reason === null ? [] : [exceptionOf(current, record, reason)];
@@ -154,13 +155,25 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
   }
 
   /**
-   * Accepts a batch's records. First the records that create a profile (the first of
-   * their group, whose pair nobody holds) are created together, already applied
-   * (createNew). The others, and those createNew sends back, are accepted as ordinary
-   * writes BULK_APPLY_CONCURRENCY at a time: records that may touch the same profile or
-   * claim (ProfileImportWrites.conflictKeys) one after the other in record order, the
-   * others concurrently, so the outcome is that of record order. Returns each record's
-   * refusal reason, or null.
+   * Accepts a batch's records. First the records that may create a profile (the first of
+   * their group, with a match value) are created together, already applied (createNew).
+   * The others, and those createNew sends back, are accepted as ordinary writes
+   * BULK_APPLY_CONCURRENCY at a time: records that may touch the same profile or claim
+   * (ProfileImportWrites.conflictKeys) one after the other in record order, the others
+   * concurrently, so the outcome is that of record order. Returns each record's refusal
+   * reason, or null.
+   *
+   * How the creators are found depends on `tactic`: with `lookupFirst` the holder of each
+   * record's pair is read first (one claim read per record) and only unheld firsts go to
+   * createNew; without it (the default) the records are grouped by the alternate ids they
+   * name and every first goes to createNew, whose claim of the pair tells which are held,
+   * and only the records left over are looked up and grouped again. A batch where most
+   * firsts turn out held (an import of updates) sets `lookupFirst` for the next one, and
+   * one where most are new clears it.
+   *
+   * Grouping the leftovers apart is the outcome of record order: a record created here is
+   * the first of the records naming any of its alternate ids, and its pair had no holder,
+   * so no earlier record touches what it touches.
    */
   private async acceptBatch(
     hold: { name: string; token: string },
@@ -168,27 +181,64 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     chunk: number,
     batch: StagedRecord[],
     replace: string[],
+    tactic: { lookupFirst: boolean },
   ): Promise<(string | null)[]> {
-    const plans = await Promise.all(
-      batch.map((record): Promise<ImportRecordKeys> | ImportRecordKeys => {
-        const alternateId = matchValueOf(record.body, job.matchValue);
-        if (alternateId === null) return { keys: [], held: false };
-        const pair = { AlternateIdType: job.matchValue, AlternateId: alternateId };
-        return this.writes.conflictKeys(job.clientId, pair, record.body);
-      }),
-    );
-    const groups = independentGroups(plans.map((plan) => plan.keys));
-    const created =
-      job.operation === 'Delete'
-        ? new Set<number>()
-        : await this.createNew(hold, job, chunk, batch, plans, groups);
+    const pairOf = (record: StagedRecord) => {
+      const alternateId = matchValueOf(record.body, job.matchValue);
+      return alternateId === null
+        ? null
+        : { AlternateIdType: job.matchValue, AlternateId: alternateId };
+    };
+    const lookUp = (i: number): Promise<ImportRecordKeys> | ImportRecordKeys => {
+      const pair = pairOf(batch[i]);
+      return pair
+        ? this.writes.conflictKeys(job.clientId, pair, batch[i].body)
+        : { keys: [], held: false };
+    };
+    const looked = tactic.lookupFirst || job.operation === 'Delete';
+    let plans: (ImportRecordKeys | null)[] = looked
+      ? await Promise.all(batch.map((_, i) => lookUp(i)))
+      : batch.map((record) => {
+          const pair = pairOf(record);
+          return pair ? null : { keys: [], held: false };
+        });
+    const keysOf = (i: number) =>
+      plans[i]?.keys ?? this.writes.alternateIdKeys(pairOf(batch[i])!, batch[i].body);
+    let groups = independentGroups(batch.map((_, i) => keysOf(i)));
+    let created = new Set<number>();
+    if (job.operation !== 'Delete') {
+      const firsts = groups
+        .map((group) => group[0])
+        .filter((i) => pairOf(batch[i]) !== null && !plans[i]?.held);
+      const outcome = await this.createNew(hold, job, chunk, batch, firsts);
+      created = outcome.created;
+      const held = looked
+        ? batch.filter((record, i) => pairOf(record) !== null && plans[i]?.held).length
+        : outcome.held.size;
+      const candidates = looked
+        ? batch.filter((record) => pairOf(record) !== null).length
+        : firsts.length;
+      if (candidates > 0) tactic.lookupFirst = held * 2 > candidates;
+      // The records left: look up those not looked up yet (and those createNew sent back:
+      // a pair may have been taken meanwhile), then group them again.
+      const left = batch.map((_, i) => i).filter((i) => !created.has(i));
+      if (!looked || outcome.sentBack.size) {
+        const fresh = await Promise.all(
+          left.map((i) => (!looked || outcome.sentBack.has(i) ? lookUp(i) : plans[i]!)),
+        );
+        plans = [...plans];
+        left.forEach((i, k) => (plans[i] = fresh[k]));
+      }
+      groups = independentGroups(left.map((i) => plans[i]!.keys)).map((group) =>
+        group.map((k) => left[k]),
+      );
+    }
     const reasons: (string | null)[] = batch.map(() => null);
     const runGroups = async () => {
       for (let group = groups.shift(); group; group = groups.shift()) {
         for (const i of group) {
-          if (created.has(i)) continue;
           // Only a group's first record knows its pair's holder: an earlier one may create it.
-          const knownUnheld = i === group[0] && !plans[i].held;
+          const knownUnheld = i === group[0] && !plans[i]!.held;
           reasons[i] = await this.apply(job, batch[i], replace, { knownUnheld });
           await this.crashPoints.at(CRASH_POINTS.bulkRunAfterRecord);
         }
@@ -199,27 +249,24 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
   }
 
   /**
-   * Creates the batch's new profiles at once under ids reserved and saved first (or, on a
-   * batch a crash cut short, finishes those the saved ids name); returns the indexes of
-   * the records so created.
+   * Creates the new profiles of the records `firsts` names at once, under ids reserved and
+   * saved first (or, on a batch a crash cut short, finishes those the saved ids name).
+   * Returns the records so created, those whose pair was held, and every record sent
+   * back (held included).
    */
   private async createNew(
     hold: { name: string; token: string },
     job: BulkImport,
     chunk: number,
     batch: StagedRecord[],
-    plans: ImportRecordKeys[],
-    groups: number[][],
-  ): Promise<Set<number>> {
+    firsts: number[],
+  ): Promise<{ created: Set<number>; held: Set<number>; sentBack: Set<number> }> {
     const at = job.appliedInChunk ?? 0;
     const saved = job.newProfiles;
     const resumed = saved?.chunk === chunk && saved.at === at;
     let ids = resumed ? saved.ids : [];
     if (!resumed) {
-      const firsts = groups
-        .map((group) => group[0])
-        .filter((i) => !plans[i].held && matchValueOf(batch[i].body, job.matchValue) !== null);
-      if (!firsts.length) return new Set();
+      if (!firsts.length) return { created: new Set(), held: new Set(), sentBack: new Set() };
       const reserved = await this.writes.reserveNewProfileIds(job.clientId, firsts.length);
       ids = firsts.map((index, k) => ({ index, profileId: reserved[k] }));
       await this.save(hold, { ...job, newProfiles: { chunk, at, ids } });
@@ -241,7 +288,13 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       })),
       resumed,
     );
-    return new Set(ids.filter((_, k) => outcomes[k] === 'created').map(({ index }) => index));
+    const indexesWhere = (wanted: (outcome: string) => boolean) =>
+      new Set(ids.filter((_, k) => wanted(outcomes[k])).map(({ index }) => index));
+    return {
+      created: indexesWhere((outcome) => outcome === 'created'),
+      held: indexesWhere((outcome) => outcome === 'held'),
+      sentBack: indexesWhere((outcome) => outcome !== 'created'),
+    };
   }
 
   /** Accepts one record as a profile write; the reason when the checks refuse it. */

@@ -13,11 +13,13 @@ export interface ImportedProfile {
 }
 
 /**
- * What became of each record: created under its id, or to be written the ordinary way
- * (a check refused it, its id or one of its alternate ids was taken meanwhile, or, on a
- * resumed batch, its profile was never saved).
+ * What became of each record: created under its id; `held`: its match pair has a holder
+ * (the claim taken first found it taken), so the record is a write into that profile, the
+ * ordinary way; `ordinary`: to be written the ordinary way for another reason (a check
+ * refused it, its id or another of its alternate ids was taken meanwhile, or, on a resumed
+ * batch, its profile was never saved).
  */
-export type ImportedProfileOutcome = 'created' | 'ordinary';
+export type ImportedProfileOutcome = 'created' | 'held' | 'ordinary';
 
 /**
  * Create the new profiles of a bulk import's batch at once, already applied (see

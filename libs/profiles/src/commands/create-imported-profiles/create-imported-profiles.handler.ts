@@ -30,6 +30,8 @@ import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from '../../services/profile-apply-hook';
 import { withPair } from '../../services/profile-upserts.service';
+import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
+import { alternateIdKey } from '../../domain/element-rules';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import {
   CreateImportedProfilesCommand,
@@ -58,17 +60,23 @@ interface BuiltProfile {
  *    someone else's is never read, and its owner's first write replaces it);
  * 2. the profile document, under the id reserved for the record (the hint was raised over
  *    it; an id another writer took meanwhile sends the record the ordinary way);
- * 3. then, per profile: its alternate id claims (a pair someone claimed meanwhile: the
- *    profile's other claims are released, the profile is queued for deletion and the
+ * 3. the claim of its match pair, only if nobody holds the pair (no claim is read). A pair
+ *    already claimed makes the record `held`, a write into the holder the ordinary way,
+ *    and its profile and pages of steps 1-2 are removed (nobody knew its id yet). This is
+ *    how the batch learns which pairs are new without reading one claim per record (the
+ *    importer need not look holders up first);
+ * 4. then, per profile: its other alternate id claims (a pair someone claimed meanwhile:
+ *    the profile's other claims are released, the profile is queued for deletion and the
  *    record goes the ordinary way, into the holder), search keys, due expiry, read model
  *    and new tags; then the apply hooks for the batch's profiles at once (do-not-contact
  *    marks, queued behind seq 1: the account's lists read once).
  *
  * No write record is stored (the history entries name seq 1 and the import's user). A
- * crash after step 2 leaves saved profiles whose step 3 did not run: the import resumes
+ * crash after step 2 leaves saved profiles whose steps 3-4 did not run: the import resumes
  * the batch with `resumed` (it saved the reserved ids before step 1), which reads each
- * reserved id by `_id` and runs step 3 again for the profiles holding the record's import
- * mark (every part of it is idempotent); the others go the ordinary way.
+ * reserved id by `_id` and runs step 4 again, with every pair claimed, for the profiles
+ * holding the record's import mark (every part of it is idempotent); the others go the
+ * ordinary way.
  */
 @CommandHandler(CreateImportedProfilesCommand)
 export class CreateImportedProfilesHandler implements ICommandHandler<CreateImportedProfilesCommand> {
@@ -102,21 +110,31 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
   }: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
     const vocabulary = await this.configuration.vocabulary(clientId);
     const now = new Date();
+    const outcomes: ImportedProfileOutcome[] = profiles.map(() => 'ordinary');
     const built = profiles
       .map((imported, index) =>
         this.build(clientId, userId, scope, imported, index, vocabulary, now),
       )
       .filter((profile): profile is BuiltProfile => profile !== null);
     await this.history.insertPages(built.flatMap((profile) => profile.pages));
-    const saved = await this.profiles.insertNew(built.map((profile) => profile.profile));
+    const inserted = await this.profiles.insertNew(built.map((profile) => profile.profile));
     await this.crashPoints.at(CRASH_POINTS.importCreateAfterSave);
-    const outcomes: ImportedProfileOutcome[] = profiles.map(() => 'ordinary');
+    const saved = built.filter((_, k) => inserted[k] === 'inserted');
+    const claimed = await Promise.all(
+      saved.map(({ index }) =>
+        this.alternateIds.claimIfFree(clientId, profiles[index].profileId, profiles[index].pair),
+      ),
+    );
+    const held = saved.filter((_, k) => !claimed[k]);
+    for (const { index } of held) outcomes[index] = 'held';
+    await this.removeUnclaimed(held);
     const tagsSeen = new Set<string>();
     const created: Profile[] = [];
     await Promise.all(
-      built.map(async (profile, k) => {
-        if (saved[k] !== 'inserted') return;
-        outcomes[profile.index] = await this.finish(profile.shell, profile.profile, tagsSeen);
+      saved.map(async (profile, k) => {
+        if (!claimed[k]) return;
+        const { pair } = profiles[profile.index];
+        outcomes[profile.index] = await this.finish(profile.shell, profile.profile, tagsSeen, pair);
         if (outcomes[profile.index] === 'created') created.push(profile.profile);
       }),
     );
@@ -124,7 +142,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     return outcomes;
   }
 
-  /** After a crash: step 3 for the profiles step 2 saved (see the class comment). */
+  /** After a crash: steps 3-4 for the profiles step 2 saved (see the class comment). */
   private async finishSaved({
     clientId,
     profiles,
@@ -144,6 +162,25 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     );
     await this.runApplyHooks(clientId, created);
     return outcomes;
+  }
+
+  /**
+   * Step 3's undo for the profiles whose match pair turned out held: their documents and
+   * history pages go (by `_id`), before anyone learnt their ids. A crash before this leaves
+   * them for the resumed batch, whose step 4 finds the pair held and deletes them the
+   * ordinary way.
+   */
+  private async removeUnclaimed(profiles: BuiltProfile[]): Promise<void> {
+    await Promise.all(
+      profiles.map(async ({ profile }) => {
+        await this.profiles.removeUnclaimed(profile._id);
+        await this.history.eraseProfile(
+          profile.clientId,
+          profile.profileId,
+          profile.historyPages ?? 0,
+        );
+      }),
+    );
   }
 
   /**
@@ -221,18 +258,31 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     }
   }
 
-  /** Step 3 for one saved profile; 'ordinary' when a pair turned out to be someone else's. */
+  /**
+   * Step 4 for one saved profile; 'ordinary' when a pair turned out to be someone else's.
+   * `claimedPair`: the match pair step 3 claimed for it (absent on a resumed batch).
+   */
   private async finish(
     shell: Profile,
     profile: Profile,
     tagsSeen: Set<string>,
+    claimedPair?: AlternateIdPair,
   ): Promise<ImportedProfileOutcome> {
     const { clientId, profileId } = profile;
+    // The match pair step 3 claimed is not claimed again (a second insert, then a read).
+    const claimed =
+      claimedPair && alternateIdKey(claimedPair.AlternateIdType, claimedPair.AlternateId);
+    const others = (profile.data?.AlternateIds ?? []).filter(
+      (pair) => alternateIdKey(pair.AlternateIdType, pair.AlternateId) !== claimed,
+    );
     try {
-      await this.alternateIds.claimAll(clientId, profileId, profile.data?.AlternateIds);
+      await this.alternateIds.claimAll(clientId, profileId, others);
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      // claimAll released the pairs it took; the profile goes as a delete would take it.
+      // claimAll released the pairs it took, and the match pair goes too (the record is now
+      // a write by that pair, which must not find this profile holding it); the profile
+      // goes as a delete would take it.
+      if (claimedPair) await this.alternateIds.releasePairs(clientId, profileId, [claimedPair]);
       await this.intake.accept({
         clientId,
         profileId,
