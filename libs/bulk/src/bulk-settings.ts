@@ -25,6 +25,11 @@ export class BulkSettings {
   /** Records of an import accepted at once (those that may touch one profile: in order). */
   readonly applyConcurrency: number;
   /**
+   * How long one run job of an import goes on to the next chunk itself before it queues a
+   * job for it (a queue hop and a lease between chunks cost more than a chunk's records).
+   */
+  readonly runSliceMs: number;
+  /**
    * How long an export's pages are kept once it ended (Complete or Failed; a retrieval with
    * keepAlive=true starts it again): then it is Expired and its pages removed.
    */
@@ -41,6 +46,7 @@ export class BulkSettings {
     this.dailyImportLimit = env.int('BULK_IMPORT_DAILY_LIMIT', 100, 0);
     this.runLeaseMs = env.int('BULK_RUN_LEASE_MS', 60_000, 1000);
     this.applyConcurrency = env.int('BULK_APPLY_CONCURRENCY', 16, 1);
+    this.runSliceMs = env.int('BULK_RUN_SLICE_MS', 5000, 0);
     this.exportTtlMs = env.int('BULK_EXPORT_TTL_MS', 24 * 60 * 60 * 1000, 1000);
     this.exportPageRows = env.int('BULK_EXPORT_PAGE_ROWS', EXPORT_PAGE_MAX_ROWS, 1);
     this.exportCallbackTimeoutMs = env.int('BULK_EXPORT_CALLBACK_TIMEOUT_MS', 5000, 100);

@@ -51,8 +51,9 @@ class RunLeaseLostError extends Error {}
  * the checks refuse against the stored profile becomes an exception (NotHonored). The
  * import's progress and counters are saved every APPLY_BATCH records; a worker that dies
  * leaves the records since the last save to be accepted again by the next run, and the
- * profiles apply each import record once (their import marks). After the chunk, the job
- * queues itself for the next one; after the last, the import is Completed.
+ * profiles apply each import record once (their import marks). After a chunk the job goes on
+ * to the next one while its slice lasts (BULK_RUN_SLICE_MS), then queues itself for the
+ * next; after the last, the import is Completed.
  */
 @CommandHandler(RunBulkImportCommand)
 export class RunBulkImportHandler implements ICommandHandler<RunBulkImportCommand> {
@@ -87,8 +88,14 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       return;
     }
     const next = await this.lease.whileHeld(name, token, ttl, async () => {
+      // Chunk after chunk for BULK_RUN_SLICE_MS, then the next job takes over.
+      const until = Date.now() + this.settings.runSliceMs;
       try {
-        return await this.runChunk({ name, token }, clientId, accessToken, chunk);
+        for (let current = chunk; ;) {
+          const following = await this.runChunk({ name, token }, clientId, accessToken, current);
+          if (following === null || Date.now() >= until) return following;
+          current = following;
+        }
       } catch (error) {
         if (!(error instanceof RunLeaseLostError)) throw error;
         this.logger.warn(error.message);
