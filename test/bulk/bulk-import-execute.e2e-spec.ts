@@ -536,6 +536,32 @@ describe('Bulk import: Execute', () => {
     expect(holders.map((doc) => doc.profileId).sort()).toEqual([...profileIds].sort());
   }, 60_000);
 
+  it('a stopping worker ends its run after the chunk at hand (not its slice): the next worker applies the rest', async () => {
+    const ids = [fresh(), fresh()];
+    const token = await newImport();
+    // Two stages: two chunks, one record each.
+    await stage(token, [record(ids[0])]).expect(200);
+    await stage(token, [record(ids[1])]).expect(200);
+    const [worker] = app.workers;
+    const stall = worker
+      .get(CrashPoints, { strict: false })
+      .stall(CRASH_POINTS.importCreateAfterSave);
+    await execute(token).expect(202);
+    await stall.reached;
+    // SIGTERM's path: the worker stops taking jobs and waits for the running one, which
+    // then finishes chunk 1 and hands chunk 2 over instead of going on within its slice.
+    const stopped = app.stopWorker(worker);
+    stall.resume();
+    await stopped;
+    expect((await status(token).expect(200)).body).toMatchObject({
+      Status: 'Processing',
+      Processed: 1,
+    });
+    await app.startWorker();
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 2, Pending: 0 });
+    for (const id of ids) expect((await applied(id)).AlternateIds[0].AlternateId).toBe(id);
+  }, 60_000);
+
   it('a worker dying mid-import on ordinary writes: the next run goes on from the saved progress and applies no record twice', async () => {
     const ids = [fresh(), fresh(), fresh()];
     // The profiles exist (a first import): the second import's records are merges.

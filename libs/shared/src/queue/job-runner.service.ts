@@ -40,6 +40,7 @@ const SCHEDULE_REFRESH_MS = 60000;
 export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('JobRunner');
   private refresh?: NodeJS.Timeout;
+  private stopRequested = false;
 
   constructor(
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
@@ -107,6 +108,14 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     this.logger.log(`Processing jobs: ${[...handlers.keys()].join(', ')}`);
   }
 
+  /**
+   * The process is stopping (stop was called): a job that goes on from step to step by
+   * itself (a bulk import's run slice) ends at its next step and queues the rest.
+   */
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
   onApplicationShutdown(): void {
     clearInterval(this.refresh);
   }
@@ -118,6 +127,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    * worker as stalled (every job is safe to run again: writes are applied by sequence).
    */
   async stop(graceMs: number): Promise<boolean> {
+    this.stopRequested = true;
     clearInterval(this.refresh);
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([

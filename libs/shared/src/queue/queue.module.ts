@@ -63,7 +63,7 @@ export class QueueModule {
         JobRunner,
         { provide: JOB_DEFINITIONS, useValue: jobs },
       ],
-      exports: [JobQueue, LeaseService, JobRunLog, JOB_DEFINITIONS],
+      exports: [JobQueue, LeaseService, JobRunLog, JobRunner, JOB_DEFINITIONS],
     };
   }
 }

@@ -12,6 +12,7 @@ import {
   CrashPoints,
   InvalidInputError,
   JobQueue,
+  JobRunner,
   LeaseService,
   NotFoundError,
   PermissionDeniedError,
@@ -68,12 +69,23 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     private readonly settings: BulkSettings,
     private readonly crashPoints: CrashPoints,
     private readonly removals: ImportRemovals,
+    private readonly runner: JobRunner,
   ) {}
 
   async execute({ clientId, accessToken, chunk }: RunBulkImportCommand): Promise<void> {
     const job = await this.imports.find(clientId, accessToken);
     // Ended, or this chunk was done by another run (a job queued twice): nothing to do.
     if (!job || !isRunning(job) || (job.appliedChunks ?? 0) + 1 !== chunk) return;
+    if (this.runner.stopping) {
+      // This worker is stopping, yet a queue slot of it took the job (one already waiting
+      // for a job gets it): the chunk goes back to the queue for another worker.
+      await this.queue.enqueue(
+        RUN_BULK_IMPORT,
+        { clientId, accessToken, chunk },
+        { lane: 'bulk', delayMs: 1000 },
+      );
+      return;
+    }
     const name = runLeaseName(clientId, accessToken);
     const ttl = this.settings.runLeaseMs;
     const token = await this.lease.acquire(name, ttl);
@@ -88,12 +100,13 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       return;
     }
     const next = await this.lease.whileHeld(name, token, ttl, async () => {
-      // Chunk after chunk for BULK_RUN_SLICE_MS, then the next job takes over.
+      // Chunk after chunk for BULK_RUN_SLICE_MS (or until the worker is stopping), then the
+      // next job takes over.
       const until = Date.now() + this.settings.runSliceMs;
       try {
         for (let current = chunk; ;) {
           const following = await this.runChunk({ name, token }, clientId, accessToken, current);
-          if (following === null || Date.now() >= until) return following;
+          if (following === null || Date.now() >= until || this.runner.stopping) return following;
           current = following;
         }
       } catch (error) {
