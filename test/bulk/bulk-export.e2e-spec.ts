@@ -373,7 +373,7 @@ describe('Bulk export', () => {
     }
   });
 
-  it('an export nobody touches after its Expires: the expiry sweep expires it and removes its rows', async () => {
+  it('an export nobody touches after its Expires: the expiry sweep expires it, removes its rows, and a week later its record', async () => {
     const { since } = await newProfiles(1);
     const token = await exported({ LastDateTime: since });
     await complete(token);
@@ -397,6 +397,24 @@ describe('Bulk export', () => {
       // Read in the engine, not through a route (a request would expire it too).
       expect((await stored())!.status).toBe('Expired');
       await eventually(async () => ((await page()) === null ? true : undefined));
+      await eventually(async () => ((await stored())?.purgedAt ? true : undefined));
+      // The record stays a week (its status says Expired), then goes (404).
+      const status = await request(app.http).get(`${base()}/${token}`).set('Authorization', auth);
+      expect({ code: status.status, state: status.body.Status }).toEqual({
+        code: 200,
+        state: 'Expired',
+      });
+      await runJob(app, BULK_EXPORT_EXPIRY);
+      expect(await stored()).not.toBeNull();
+      app.advance(8 * 24 * HOUR);
+      try {
+        const run = await runJob(app, BULK_EXPORT_EXPIRY);
+        expect(run.counts!.removed).toBeGreaterThanOrEqual(1);
+        expect(await stored()).toBeNull();
+        await request(app.http).get(`${base()}/${token}`).set('Authorization', auth).expect(404);
+      } finally {
+        app.advance(-8 * 24 * HOUR);
+      }
     } finally {
       app.advance(-25 * HOUR);
     }

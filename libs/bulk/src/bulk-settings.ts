@@ -34,6 +34,12 @@ export class BulkSettings {
    * keepAlive=true starts it again): then it is Expired and its pages removed.
    */
   readonly exportTtlMs: number;
+  /**
+   * How long an Expired export's record (its status, without pages) is kept after its pages
+   * were purged: 401 for its token meanwhile, then the record goes and the token is unknown
+   * (404), so the collection does not grow with every export ever made.
+   */
+  readonly exportRecordTtlMs: number;
   /** Rows per stored export page (at most 500): what one run of the export job writes. */
   readonly exportPageRows: number;
   /** How long one attempt of an export's callback may take. */
@@ -48,6 +54,7 @@ export class BulkSettings {
     this.applyConcurrency = env.int('BULK_APPLY_CONCURRENCY', 16, 1);
     this.runSliceMs = env.int('BULK_RUN_SLICE_MS', 5000, 0);
     this.exportTtlMs = env.int('BULK_EXPORT_TTL_MS', 24 * 60 * 60 * 1000, 1000);
+    this.exportRecordTtlMs = env.int('BULK_EXPORT_RECORD_TTL_MS', 7 * 24 * 60 * 60 * 1000, 0);
     this.exportPageRows = env.int('BULK_EXPORT_PAGE_ROWS', EXPORT_PAGE_MAX_ROWS, 1);
     this.exportCallbackTimeoutMs = env.int('BULK_EXPORT_CALLBACK_TIMEOUT_MS', 5000, 100);
     if (this.exportPageRows > EXPORT_PAGE_MAX_ROWS) {

@@ -41,11 +41,13 @@ export class BulkExportRepository {
         if (isDuplicateKeyError(error)) continue;
         throw error;
       }
-      // A lost hint update only makes the next claim probe further.
+      // A lost hint update only makes the next claim probe further. `$max`: a concurrent
+      // create's smaller token never lowers it (the records of old exports are removed, so
+      // a probe from below could hand out a token a client still holds).
       await this.hints
-        .replaceOne(
+        .updateOne(
           { _id: hintId },
-          { _id: hintId, clientId: job.clientId, last: token },
+          { $max: { last: token }, $setOnInsert: { clientId: job.clientId } },
           { upsert: true },
         )
         .exec();
@@ -69,6 +71,11 @@ export class BulkExportRepository {
     fields: Partial<Omit<BulkExport, '_id'>>,
   ): Promise<void> {
     await this.exports.updateOne({ _id: job._id }, { $set: fields }).exec();
+  }
+
+  /** Removes the export's record, by `_id` (its pages are gone): its token is unknown then. */
+  async remove(clientId: string, accessToken: number): Promise<void> {
+    await this.exports.deleteOne({ _id: exportKey(clientId, accessToken) }).exec();
   }
 
   /** Writes page `page` (replacing what a run that died may have left there). */

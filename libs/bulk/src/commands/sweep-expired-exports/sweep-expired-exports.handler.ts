@@ -14,8 +14,9 @@ const BATCH = 100;
  * Touches the exports whose time came (ExportExpiries), as a request would (ExportAccess):
  * an ended export past Expires becomes Expired and its pages are purged, a build without
  * progress or a purge that did not end is queued again. So an export nobody reads again
- * still leaves no pages behind. Each export stays scheduled until its pages are purged: at
- * its Expires, or a run lease later while it is built or purged.
+ * still leaves no pages behind. Each export stays scheduled until its record is removed: at
+ * its Expires, a run lease later while it is built or purged, then
+ * BULK_EXPORT_RECORD_TTL_MS after its purge, when the record itself goes.
  */
 @CommandHandler(SweepExpiredExportsCommand)
 export class SweepExpiredExportsHandler implements ICommandHandler<SweepExpiredExportsCommand> {
@@ -28,15 +29,28 @@ export class SweepExpiredExportsHandler implements ICommandHandler<SweepExpiredE
   ) {}
 
   async execute({ maxPages }: SweepExpiredExportsCommand): Promise<JobCounts> {
-    const counts = { expired: 0, checked: 0 };
+    const counts = { expired: 0, removed: 0, checked: 0 };
     for (let batch = 0; maxPages === undefined || batch < maxPages; batch++) {
       const now = this.clock.now();
       const due = await this.expiries.due(now, BATCH);
       for (const { clientId, accessToken } of due) {
         counts.checked++;
         const before = await this.exports.find(clientId, accessToken);
-        if (!before || before.purgedAt) {
+        if (!before) {
           await this.expiries.unschedule(clientId, accessToken);
+          continue;
+        }
+        if (before.purgedAt) {
+          // Purged: the record is kept BULK_EXPORT_RECORD_TTL_MS (its token answers 401),
+          // then removed (404).
+          const removeAt = new Date(before.purgedAt.getTime() + this.settings.exportRecordTtlMs);
+          if (removeAt > now) {
+            await this.expiries.schedule(clientId, accessToken, removeAt);
+            continue;
+          }
+          await this.exports.remove(clientId, accessToken);
+          await this.expiries.unschedule(clientId, accessToken);
+          counts.removed++;
           continue;
         }
         const job = await this.access.open(clientId, accessToken);
