@@ -56,11 +56,13 @@ export class BulkImportRepository {
         if (isDuplicateKeyError(error)) continue;
         throw error;
       }
-      // A lost hint update only makes the next claim probe further.
+      // A lost hint update only makes the next claim probe further. `$max`: a concurrent
+      // Initiate's smaller token never lowers it (imports are removed after their kept time,
+      // so a probe from below could hand out a token a client still holds).
       await this.hints
-        .replaceOne(
+        .updateOne(
           { _id: hintId },
-          { _id: hintId, clientId: job.clientId, last: token, initiated },
+          { $max: { last: token }, $set: { clientId: job.clientId, initiated } },
           { upsert: true },
         )
         .exec();
