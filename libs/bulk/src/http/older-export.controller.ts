@@ -91,8 +91,8 @@ export class OlderExportController {
   })
   @ApiParam({
     name: SEGMENT,
-    description: 'The segment name, a label kept on the export (1 to 100 characters)',
-    schema: { type: 'string', minLength: 1, maxLength: 100 },
+    description: 'The segment name, a label kept on the export (1 to 100 characters, not blank)',
+    schema: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
   })
   @ApiCreatedResponse({ type: ExportAccessTokenDto, description: 'Initiated (Processing)' })
   async initiate(
@@ -100,7 +100,8 @@ export class OlderExportController {
     @Param(SEGMENT) segment: string,
     @Body() body: ExportSegmentDto,
   ): Promise<ExportAccessTokenDto> {
-    if (!segment.trim() || segment.length > 100) {
+    // Characters as the document counts them (code points), not UTF-16 units.
+    if (!segment.trim() || [...segment].length > 100) {
       throw new InvalidInputError(
         `Invalid segmentName (value ${JSON.stringify(segment)}): must be 1 to 100 characters, not blank`,
       );
