@@ -21,8 +21,11 @@ async function startServiceStack(name) {
   });
   const redisServer = await startRedis({ dir: path.join(dir, 'redis'), persist: false });
   const children = [engine.child, redisServer.child];
+  let engineCommands = null;
   const close = async (ok) => {
     for (const child of children.reverse()) await stop(child);
+    // The relay's server would keep this process alive after the bench printed.
+    if (engineCommands) await engineCommands.close();
     if (ok) fs.rmSync(dir, { recursive: true, force: true });
     else process.stderr.write(`[bench:${name}] logs kept in ${dir}\n`);
   };
@@ -41,7 +44,6 @@ async function startServiceStack(name) {
     const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
     children.push(api);
     await waitForPort(apiPort, api, 'api', 60000);
-    let engineCommands = null;
     let workerEnv = env;
     if (process.env.BENCH_ENGINE_COMMANDS === '1') {
       const { hostname, port } = new URL(engine.uri);

@@ -6,6 +6,7 @@ import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
 import { startTestApp, type TestApp } from '../harness/test-app';
 import { LeaseService } from '@app/shared';
+import { decodeStagedRecords } from '../../libs/bulk/src/domain/bulk-import.schema';
 import { importChunkKey, stageLeaseName } from '../../libs/bulk/src/keys';
 
 /** The stage body limit of this suite (BULK_STAGE_MAX_BYTES): above the api's 1 MiB default. */
@@ -458,15 +459,16 @@ describe('Bulk import: Initiate, Stage, Status, Exceptions', () => {
       ]);
       expect(page.Exceptions[0].Reason).toMatch(/^Line 602 is not a JSON record/);
       expect(page.Exceptions[1].Reason).toContain('no active AlternateId of type "CRM"');
-      // Stored as chunks of 500 in record order, by `_id`.
+      // Stored as chunks of 500 in record order, by `_id`, each record as its JSON text.
       const chunks = app.api.get<Connection>(getConnectionToken()).collection<{
         _id: string;
-        records: { n: number; body: { CustomerName?: { FirstName: string } } }[];
+        records: string[];
       }>('bulk_import_chunks');
-      const numbers = async (chunk: number) =>
-        (await chunks.findOne({ _id: importChunkKey(tenant.clientId, token, chunk) }))?.records.map(
-          (staged) => staged.n,
-        );
+      const numbers = async (chunk: number) => {
+        const stored = await chunks.findOne({ _id: importChunkKey(tenant.clientId, token, chunk) });
+        expect(stored?.records.every((text) => typeof text === 'string') ?? true).toBe(true);
+        return stored && decodeStagedRecords(stored.records).map((staged) => staged.n);
+      };
       const all = [
         ...((await numbers(1)) ?? []),
         ...((await numbers(2)) ?? []),
@@ -482,7 +484,10 @@ describe('Bulk import: Initiate, Stage, Status, Exceptions', () => {
         ...Array.from({ length: 600 }, (_, i) => i + 602),
       ]);
       const last = await chunks.findOne({ _id: importChunkKey(tenant.clientId, token, 3) });
-      expect(last?.records[0].body.CustomerName?.FirstName).toBe('Zoë 😀');
+      const [first] = decodeStagedRecords(last!.records);
+      expect((first.body as { CustomerName: { FirstName: string } }).CustomerName.FirstName).toBe(
+        'Zoë 😀',
+      );
     });
 
     it('a body over BULK_STAGE_MAX_BYTES: 413, and nothing of it is counted', async () => {
@@ -523,14 +528,17 @@ describe('Bulk import: Initiate, Stage, Status, Exceptions', () => {
     expect(more.body).toMatchObject({ TotalRecordsReceived: 3, ValidationSuccessful: 2 });
 
     const db = app.api.get<Connection>(getConnectionToken());
-    const chunks = db.collection<{
-      _id: string;
-      records: { n: number; body: { AlternateIds: { AlternateId: string }[] } }[];
-    }>('bulk_import_chunks');
-    const read = async (chunk: number) =>
-      (await chunks.findOne({ _id: importChunkKey(tenant.clientId, token, chunk) }))?.records.map(
-        (staged) => [staged.n, staged.body.AlternateIds[0].AlternateId],
-      );
+    const chunks = db.collection<{ _id: string; records: string[] }>('bulk_import_chunks');
+    const read = async (chunk: number) => {
+      const stored = await chunks.findOne({ _id: importChunkKey(tenant.clientId, token, chunk) });
+      return stored
+        ? decodeStagedRecords(stored.records).map((staged) => [
+            staged.n,
+            (staged.body as { AlternateIds: { AlternateId: string }[] }).AlternateIds[0]
+              .AlternateId,
+          ])
+        : undefined;
+    };
     expect(await read(1)).toEqual([[1, ids[0]]]);
     expect(await read(2)).toEqual([[3, ids[1]]]);
     expect(await read(3)).toBeUndefined();

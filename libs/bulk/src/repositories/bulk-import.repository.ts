@@ -7,6 +7,9 @@ import {
   BulkImportChunk,
   BulkImportExceptionPage,
   BulkImportHint,
+  decodeStagedRecords,
+  encodeStagedRecords,
+  type StagedChunk,
   type StagedRecord,
   type StoredBulkException,
 } from '../domain/bulk-import.schema';
@@ -85,7 +88,10 @@ export class BulkImportRepository {
     await this.imports.replaceOne({ _id: job._id }, job).exec();
   }
 
-  /** Writes chunk `chunk` of the import (replacing what a dead stage may have left there). */
+  /**
+   * Writes chunk `chunk` of the import (replacing what a dead stage may have left there),
+   * each record as its JSON text (`encodeStagedRecords`).
+   */
   async writeChunk(
     clientId: string,
     accessToken: number,
@@ -93,16 +99,24 @@ export class BulkImportRepository {
     records: StagedRecord[],
   ): Promise<void> {
     const _id = importChunkKey(clientId, accessToken, chunk);
+    const stored = encodeStagedRecords(records);
     await this.chunks
-      .replaceOne({ _id }, { _id, clientId, accessToken, chunk, records }, { upsert: true })
+      .replaceOne({ _id }, { _id, clientId, accessToken, chunk, records: stored }, { upsert: true })
       .exec();
   }
 
-  findChunk(clientId: string, accessToken: number, chunk: number): Promise<BulkImportChunk | null> {
-    return this.chunks
+  /** Chunk `chunk` with its records decoded (a chunk staged before the JSON text, as is). */
+  async findChunk(
+    clientId: string,
+    accessToken: number,
+    chunk: number,
+  ): Promise<StagedChunk | null> {
+    const doc = await this.chunks
       .findById(importChunkKey(clientId, accessToken, chunk))
       .lean<BulkImportChunk>()
       .exec();
+    if (!doc) return null;
+    return { ...doc, records: decodeStagedRecords(doc.records) };
   }
 
   /** The stored records of exception page `page` ([] when it is not there). */

@@ -59,8 +59,25 @@ export interface ProfileHistory {
 @Schema({ collection: 'profile_history', versionKey: false })
 export class ProfileHistoryDoc {
   @Prop({ type: String }) _id: TenantKey;
-  /** The page's entries (ProfileHistory, stored as they are). */
-  @Prop({ type: [Object], default: undefined }) entries?: ProfileHistory[];
+  /**
+   * The page's entries, each stored as its JSON text (`encodeHistoryEntries`): the engine
+   * stores and returns a string without converting each field, several times cheaper than
+   * the entry as a subdocument, and nothing queries inside a page. Pages written before
+   * hold the entries as subdocuments; `decodeHistoryEntries` reads both.
+   */
+  @Prop({ type: [Object], default: undefined }) entries?: Array<string | ProfileHistory>;
+}
+
+/** A page's entries as stored (see ProfileHistoryDoc.entries). */
+export function encodeHistoryEntries(entries: ProfileHistory[]): string[] {
+  return entries.map((entry) => JSON.stringify(entry));
+}
+
+/** A stored page's entries, whichever way they were stored. */
+export function decodeHistoryEntries(doc: ProfileHistoryDoc | null | undefined): ProfileHistory[] {
+  return (doc?.entries ?? []).map((entry) =>
+    typeof entry === 'string' ? (JSON.parse(entry) as ProfileHistory) : entry,
+  );
 }
 
 export const ProfileHistoryDocSchema = SchemaFactory.createForClass(ProfileHistoryDoc);

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { insertEach, TenantScopedModel } from '@app/shared';
+import { insertEach, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Collection } from 'mongodb';
 import { LRUCache } from 'lru-cache';
 import type { Model } from 'mongoose';
 import type { HistoryEntry } from '../domain/profile-history';
 import {
+  decodeHistoryEntries,
+  encodeHistoryEntries,
   type HistoryCategory,
   type ProfileHistory,
   ProfileHistoryDoc,
@@ -97,11 +99,11 @@ export class ProfileHistoryRepository {
    * unordered command. A page already there was written by an earlier attempt of the same
    * batch: it is kept.
    */
-  async insertPages(pages: ProfileHistoryDoc[]): Promise<void> {
+  async insertPages(pages: Array<{ _id: TenantKey; entries: ProfileHistory[] }>): Promise<void> {
     if (!pages.length) return;
     const outcomes = await insertEach(
       this.docs.collection as unknown as Collection<ProfileHistoryDoc>,
-      pages,
+      pages.map(({ _id, entries }) => ({ _id, entries: encodeHistoryEntries(entries) })),
     );
     const failed = outcomes.find((outcome) => outcome instanceof Error);
     if (failed) throw failed;
@@ -129,7 +131,7 @@ export class ProfileHistoryRepository {
       ),
     );
     return docs
-      .flatMap((page) => page?.entries ?? [])
+      .flatMap((page) => decodeHistoryEntries(page))
       .filter(
         (entry) =>
           entry.seq <= appliedSeq &&
@@ -188,7 +190,7 @@ export class ProfileHistoryRepository {
         .findById(historyPageKey(clientId, profileId, page))
         .lean<ProfileHistoryDoc>()
         .exec();
-      pages[page] = doc?.entries ?? [];
+      pages[page] = decodeHistoryEntries(doc);
       if (!pages[page].some((entry) => entry.seq >= seq)) break;
     }
     // Pages before the one that stopped the walk are never changed (or saved): `dropFrom`
@@ -225,7 +227,11 @@ export class ProfileHistoryRepository {
     for (const page of [...history.changed].sort((a, b) => a - b)) {
       if (page >= pages.length) continue;
       const _id = historyPageKey(clientId, profileId, page);
-      await this.docs.replaceOne({ _id }, { _id, entries: pages[page] }, { upsert: true });
+      await this.docs.replaceOne(
+        { _id },
+        { _id, entries: encodeHistoryEntries(pages[page]) },
+        { upsert: true },
+      );
     }
     if (seq !== undefined && pages.length) {
       this.lastPages.set(last, { seq, entries: pages[pages.length - 1] });

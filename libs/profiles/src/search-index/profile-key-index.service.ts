@@ -37,6 +37,27 @@ export class ProfileKeyIndex {
     await this.apply('sadd', after.clientId, after.profileId, added);
   }
 
+  /**
+   * Before the first save of new profiles (a bulk import's batch): all their keys, in one
+   * pipeline with one SADD per key for all the profiles holding it (the keys of names'
+   * character runs are shared by many profiles).
+   */
+  async beforeCreateMany(profiles: Profile[]): Promise<void> {
+    const holders = new Map<string, number[]>();
+    for (const profile of profiles) {
+      for (const key of searchKeysOf(liveData(profile), this.rules)) {
+        const redisKey = this.key(profile.clientId, key);
+        const ids = holders.get(redisKey);
+        if (ids) ids.push(profile.profileId);
+        else holders.set(redisKey, [profile.profileId]);
+      }
+    }
+    if (!holders.size) return;
+    const pipeline = this.redis.client.pipeline();
+    for (const [key, ids] of holders) pipeline.sadd(key, ...ids);
+    await this.execPipeline(pipeline);
+  }
+
   /** After the save: the keys `after` no longer has. */
   async afterSave(before: Profile, after: Profile): Promise<void> {
     const has = searchKeysOf(liveData(after), this.rules);
@@ -109,6 +130,10 @@ export class ProfileKeyIndex {
     if (!keys.length) return;
     const pipeline = this.redis.client.pipeline();
     for (const key of keys) pipeline[op](this.key(clientId, key), profileId);
+    await this.execPipeline(pipeline);
+  }
+
+  private async execPipeline(pipeline: ReturnType<RedisService['client']['pipeline']>) {
     const results = await pipeline.exec();
     const failed = results?.find(([error]) => error);
     if (failed) throw failed[0];

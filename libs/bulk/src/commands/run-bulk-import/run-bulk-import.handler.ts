@@ -26,10 +26,12 @@ import {
   readableUntil,
   refreshedCollections,
 } from '../../domain/bulk-import';
-import type {
-  BulkImport,
-  StagedRecord,
-  StoredBulkException,
+import {
+  type BulkImport,
+  decodeNewProfileIds,
+  encodeNewProfileIds,
+  type StagedRecord,
+  type StoredBulkException,
 } from '../../domain/bulk-import.schema';
 import { runLeaseName } from '../../keys';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
@@ -284,12 +286,12 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     const at = job.appliedInChunk ?? 0;
     const saved = job.newProfiles;
     const resumed = saved?.chunk === chunk && saved.at === at;
-    let ids = resumed ? saved.ids : [];
+    let ids = resumed ? decodeNewProfileIds(saved.ids) : [];
     if (!resumed) {
       if (!firsts.length) return { created: new Set(), held: new Set(), sentBack: new Set() };
       const reserved = await this.writes.reserveNewProfileIds(job.clientId, firsts.length);
       ids = firsts.map((index, k) => ({ index, profileId: reserved[k] }));
-      await this.save(hold, { ...job, newProfiles: { chunk, at, ids } });
+      await this.save(hold, { ...job, newProfiles: { chunk, at, ids: encodeNewProfileIds(ids) } });
     }
     const outcomes = await this.writes.createNew(
       {

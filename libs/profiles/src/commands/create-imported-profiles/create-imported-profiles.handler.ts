@@ -1,12 +1,12 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ConflictError, CRASH_POINTS, CrashPoints, Metrics } from '@app/shared';
+import { ConflictError, CRASH_POINTS, CrashPoints, Metrics, type TenantKey } from '@app/shared';
 import { importRecordApplied } from '../../domain/import-marks';
 import { profileBoundViolations } from '../../domain/profile-bounds';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { historyEntries } from '../../domain/profile-history';
-import type { ProfileHistoryDoc } from '../../domain/profile-history.schema';
+import type { ProfileHistory } from '../../domain/profile-history.schema';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import { ProfileRules } from '../../domain/profile-rules';
 import { writeScopeViolations } from '../../domain/profile-scope.rules';
@@ -45,7 +45,7 @@ interface BuiltProfile {
   shell: Profile;
   profile: Profile;
   write: ProfileWrite;
-  pages: ProfileHistoryDoc[];
+  pages: Array<{ _id: TenantKey; entries: ProfileHistory[] }>;
 }
 
 /**
@@ -130,11 +130,12 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     await this.removeUnclaimed(held);
     const tagsSeen = new Set<string>();
     const created: Profile[] = [];
+    await this.indexAll(saved.filter((_, k) => claimed[k]).map(({ profile }) => profile));
     await Promise.all(
       saved.map(async (profile, k) => {
         if (!claimed[k]) return;
         const { pair } = profiles[profile.index];
-        outcomes[profile.index] = await this.finish(profile.shell, profile.profile, tagsSeen, pair);
+        outcomes[profile.index] = await this.finish(profile.profile, tagsSeen, pair);
         if (outcomes[profile.index] === 'created') created.push(profile.profile);
       }),
     );
@@ -149,14 +150,20 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
   }: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
     const tagsSeen = new Set<string>();
     const created: Profile[] = [];
+    const stored = await Promise.all(
+      profiles.map(async (imported) => {
+        const profile = await this.profiles.findOne(clientId, imported.profileId);
+        return profile?.state === 'active' && importRecordApplied(profile, imported.record)
+          ? profile
+          : null;
+      }),
+    );
+    await this.indexAll(stored.filter((profile): profile is Profile => profile !== null));
     const outcomes = await Promise.all(
-      profiles.map(async (imported): Promise<ImportedProfileOutcome> => {
-        const stored = await this.profiles.findOne(clientId, imported.profileId);
-        if (stored?.state !== 'active' || !importRecordApplied(stored, imported.record))
-          return 'ordinary';
-        const shell = shellOf(clientId, imported.profileId, stored.createdAt ?? new Date());
-        const outcome = await this.finish(shell, stored, tagsSeen);
-        if (outcome === 'created') created.push(stored);
+      stored.map(async (profile): Promise<ImportedProfileOutcome> => {
+        if (!profile) return 'ordinary';
+        const outcome = await this.finish(profile, tagsSeen);
+        if (outcome === 'created') created.push(profile);
         return outcome;
       }),
     );
@@ -231,7 +238,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       return null;
     profile.nextExpiryAt = this.rules.nextDue(profile.data);
     const entries = historyEntries(shell, profile, write, this.rules);
-    const pages: ProfileHistoryDoc[] = [];
+    const pages: BuiltProfile['pages'] = [];
     for (let at = 0; at < entries.length; at += HISTORY_PAGE_ENTRIES) {
       pages.push({
         _id: historyPageKey(clientId, profileId, pages.length),
@@ -240,6 +247,17 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     }
     profile = { ...profile, historyPages: pages.length, createdAt: now, updatedAt: now };
     return { index, shell, profile, write, pages };
+  }
+
+  /**
+   * Step 4's search keys and due expiries of the saved profiles whose match pair is theirs,
+   * for all of them at once (one pipeline each). A profile that `finish` then sends the
+   * ordinary way leaves stale keys (its delete removes them; a search checks every
+   * candidate anyway).
+   */
+  private async indexAll(profiles: Profile[]): Promise<void> {
+    await this.keyIndex.beforeCreateMany(profiles);
+    await this.expiryIndex.add(profiles.filter((profile) => profile.state === 'active'));
   }
 
   /**
@@ -263,7 +281,6 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
    * `claimedPair`: the match pair step 3 claimed for it (absent on a resumed batch).
    */
   private async finish(
-    shell: Profile,
     profile: Profile,
     tagsSeen: Set<string>,
     claimedPair?: AlternateIdPair,
@@ -293,8 +310,6 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       });
       return 'ordinary';
     }
-    await this.keyIndex.beforeSave(shell, profile);
-    await this.expiryIndex.beforeSave(profile);
     try {
       await this.readModel.publish(profile);
     } catch (error) {
