@@ -96,13 +96,26 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
       refused.push(...sorted.exceptions);
       await new Promise((resolve) => setImmediate(resolve));
     };
+    // One chunk write at a time, left running while the next slice is checked (the engine
+    // writes while this process checks); its outcome is awaited before the next write.
+    let writing: Promise<Error | null> = Promise.resolve(null);
+    const written = async () => {
+      const failure = await writing;
+      if (failure) throw failure;
+    };
     const flush = async (final: boolean) => {
       const filled = chunkRecords(staged);
       // The last chunk may fill further, unless the records ended.
       const ready = final ? filled : filled.slice(0, -1);
-      for (const chunk of ready)
-        await this.imports.writeChunk(clientId, accessToken, ++chunks, chunk);
+      for (const chunk of ready) {
+        await written();
+        writing = this.imports.writeChunk(clientId, accessToken, ++chunks, chunk).then(
+          () => null,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        );
+      }
       staged = final ? [] : (filled.at(-1) ?? []);
+      if (final) await written();
       if (final || refused.length >= EXCEPTION_PAGE_SIZE) {
         await this.imports.appendExceptions(clientId, accessToken, exceptions, refused);
         exceptions += refused.length;

@@ -39,6 +39,26 @@ import {
   type ImportedProfileOutcome,
 } from './create-imported-profiles.command';
 
+/**
+ * Slices of a batch created concurrently: each one's engine commands overlap the next
+ * one's checks and transitions in this process (measured: docs/bulk.md, "Figures").
+ */
+const CONCURRENT_SLICES = 2;
+
+/** One command's records and what its slices share. */
+interface CreationBatch {
+  clientId: string;
+  userId: string;
+  scope: CallerScope | undefined;
+  profiles: ImportedProfile[];
+  vocabulary: ProfileVocabulary;
+  now: Date;
+  /** Per record, in the command's order. */
+  outcomes: ImportedProfileOutcome[];
+  tagsSeen: Set<string>;
+  created: Profile[];
+}
+
 /** A new profile as its create write leaves it, with what the save brings along. */
 interface BuiltProfile {
   index: number;
@@ -109,13 +129,37 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     profiles,
   }: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
     const vocabulary = await this.configuration.vocabulary(clientId);
-    const now = new Date();
-    const outcomes: ImportedProfileOutcome[] = profiles.map(() => 'ordinary');
-    const built = profiles
-      .map((imported, index) =>
-        this.build(clientId, userId, scope, imported, index, vocabulary, now),
-      )
-      .filter((profile): profile is BuiltProfile => profile !== null);
+    const batch: CreationBatch = {
+      clientId,
+      userId,
+      scope,
+      profiles,
+      vocabulary,
+      now: new Date(),
+      outcomes: profiles.map(() => 'ordinary'),
+      tagsSeen: new Set(),
+      created: [],
+    };
+    // The records name no alternate id in common (the importer's groups), so slices of them
+    // are independent: while the engine saves one slice, this process builds the next.
+    const size = Math.ceil(profiles.length / CONCURRENT_SLICES);
+    await Promise.all(
+      Array.from({ length: Math.ceil(profiles.length / size) }, (_, k) =>
+        this.createSlice(batch, k * size, Math.min(profiles.length, (k + 1) * size)),
+      ),
+    );
+    await this.runApplyHooks(clientId, batch.created);
+    return batch.outcomes;
+  }
+
+  /** Steps 1-4 (see the class comment) for the batch's records `from` to `to` (excluded). */
+  private async createSlice(batch: CreationBatch, from: number, to: number): Promise<void> {
+    const { clientId, profiles, outcomes } = batch;
+    const built: BuiltProfile[] = [];
+    for (let index = from; index < to; index++) {
+      const profile = this.build(batch, profiles[index], index);
+      if (profile) built.push(profile);
+    }
     await this.history.insertPages(built.flatMap((profile) => profile.pages));
     const inserted = await this.profiles.insertNew(built.map((profile) => profile.profile));
     await this.crashPoints.at(CRASH_POINTS.importCreateAfterSave);
@@ -128,19 +172,15 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     const held = saved.filter((_, k) => !claimed[k]);
     for (const { index } of held) outcomes[index] = 'held';
     await this.removeUnclaimed(held);
-    const tagsSeen = new Set<string>();
-    const created: Profile[] = [];
     await this.indexAll(saved.filter((_, k) => claimed[k]).map(({ profile }) => profile));
     await Promise.all(
       saved.map(async (profile, k) => {
         if (!claimed[k]) return;
         const { pair } = profiles[profile.index];
-        outcomes[profile.index] = await this.finish(profile.profile, tagsSeen, pair);
-        if (outcomes[profile.index] === 'created') created.push(profile.profile);
+        outcomes[profile.index] = await this.finish(profile.profile, batch.tagsSeen, pair);
+        if (outcomes[profile.index] === 'created') batch.created.push(profile.profile);
       }),
     );
-    await this.runApplyHooks(clientId, created);
-    return outcomes;
   }
 
   /** After a crash: steps 3-4 for the profiles step 2 saved (see the class comment). */
@@ -196,13 +236,9 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
    * refuses it with the request's message).
    */
   private build(
-    clientId: string,
-    userId: string,
-    scope: CallerScope | undefined,
+    { clientId, userId, scope, vocabulary, now }: CreationBatch,
     imported: ImportedProfile,
     index: number,
-    vocabulary: ProfileVocabulary,
-    now: Date,
   ): BuiltProfile | null {
     const { profileId } = imported;
     const input = withPair(imported.body as ProfileDto, imported.pair) as Record<string, unknown>;
