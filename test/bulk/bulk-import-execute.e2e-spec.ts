@@ -185,6 +185,56 @@ describe('Bulk import: Execute', () => {
     await byAlternateId(created).expect(404);
   });
 
+  it('a consent dated before the stored one is refused unless the import allows prior consents', async () => {
+    const [plain, allowed] = [fresh(), fresh()];
+    // Terms granted on that date.
+    const consent = (ConsentDate: string) => ({
+      Consents: [
+        {
+          ConsentType: 'Terms',
+          ConsentVersion: '1.0',
+          Locale: 'en-us',
+          ConsentStatus: 1,
+          ConsentDate,
+        },
+      ],
+    });
+    for (const id of [plain, allowed]) {
+      await request(app.http)
+        .post(`${v4()}/Profile`)
+        .set('Authorization', auth)
+        .send(record(id, consent('2026-02-01T00:00:00.000Z')))
+        .expect(202);
+      await applied(id);
+    }
+    const older = (id: string) => ({
+      AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: id }],
+      ...consent('2025-06-01T00:00:00.000Z'),
+    });
+    const refusing = await newImport();
+    await stage(refusing, [older(plain)]).expect(200);
+    await execute(refusing).expect(202);
+    expect(await ended(refusing)).toMatchObject({ Processed: 0, NotHonored: 1, Exceptions: 1 });
+    const [exception] = (await exceptions(refusing).expect(200)).body.Exceptions;
+    expect(exception.Reason).toBe(
+      'Consents[0].ConsentDate "2025-06-01T00:00:00.000Z" (ConsentType "Terms") is earlier than the stored consent\'s "2026-02-01T00:00:00.000Z": a prior consent, imported only with AllowPriorConsents true',
+    );
+    expect((await applied(plain)).Consents[0]).toMatchObject({
+      ConsentStatus: 1,
+      ConsentDate: '2026-02-01T00:00:00.000Z',
+    });
+
+    const allowing = await newImport({ AllowPriorConsents: true });
+    await stage(allowing, [older(allowed)]).expect(200);
+    await execute(allowing).expect(202);
+    expect(await ended(allowing)).toMatchObject({ Processed: 1, NotHonored: 0, Exceptions: 0 });
+    const restated = await eventually(async () => {
+      const profile = await applied(allowed);
+      return profile.Consents[0].ConsentDate === '2025-06-01T00:00:00.000Z' ? profile : undefined;
+    });
+    expect(restated.Consents[0]).toMatchObject({ ConsentStatus: 1, ConsentType: 'Terms' });
+  });
+
   it('a record whose pair a profile holds merges into it, and the profile the batch saved for it first is gone', async () => {
     // The batch saves every first record as a new profile, then claims the pairs: a held
     // pair sends the record into its holder and removes the profile saved for it.

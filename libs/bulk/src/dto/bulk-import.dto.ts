@@ -55,7 +55,8 @@ export class InitiateBulkImportDto {
 
   @OptionalBoolean({
     default: false,
-    description: 'true: consents with a ConsentDate before the stored one are applied too',
+    description:
+      "false (default): a record with a consent whose ConsentDate is earlier than the stored active consent's of the same ConsentType and place is not honored (an exception naming it); true: it is applied, its earlier date included. Checked when the record is accepted (docs/bulk.md, Status).",
   })
   AllowPriorConsents?: boolean;
 

@@ -1,5 +1,10 @@
 import { applyProfileWrite, type ProfileData, type ProfileVocabulary } from '@app/profiles';
-import { applyPreserveConsents, consentDataRule, consentTransitionProblems } from './consent.rules';
+import {
+  applyPreserveConsents,
+  consentDataRule,
+  consentTransitionProblems,
+  priorConsentProblems,
+} from './consent.rules';
 
 const at = '2026-03-01T10:00:00.000Z';
 const ctx = { at, userId: 'u1' };
@@ -308,5 +313,76 @@ describe('applyPreserveConsents', () => {
       (collection, element) => collection === 'Consents' && element.ConsentType === 'Marketing',
     );
     expect(active(data.Emails[0].Consents)).toEqual([false, true]);
+  });
+});
+
+describe('priorConsentProblems (a bulk import without AllowPriorConsents)', () => {
+  const dated = (): ProfileData =>
+    ({
+      Consents: [
+        {
+          ConsentType: 'Terms',
+          ConsentStatus: 1,
+          ConsentDate: '2026-02-01T00:00:00Z',
+          IsActive: true,
+        },
+        {
+          ConsentType: 'Gone',
+          ConsentStatus: 1,
+          ConsentDate: '2026-02-01T00:00:00Z',
+          IsActive: false,
+        },
+      ],
+      Emails: [
+        {
+          EmailAddress: 'Ann@example.com',
+          Consents: [
+            {
+              ConsentType: 'Terms',
+              ConsentStatus: 1,
+              ConsentDate: '2026-02-01T00:00:00.000Z',
+              IsActive: true,
+            },
+          ],
+        },
+      ],
+    }) as unknown as ProfileData;
+
+  it('names each consent dated before the stored consent of its type and container', () => {
+    const problems = priorConsentProblems(
+      {
+        Consents: [{ ConsentType: 'terms', ConsentStatus: 2, ConsentDate: '2025-12-31T00:00:00Z' }],
+        Emails: [
+          {
+            EmailAddress: 'ann@example.com',
+            Consents: [{ ConsentType: 'Terms', ConsentDate: '2026-01-15T00:00:00Z' }],
+          },
+        ],
+      },
+      dated(),
+    );
+    expect(problems).toEqual([
+      'Consents[0].ConsentDate "2025-12-31T00:00:00Z" (ConsentType "terms") is earlier than the stored consent\'s "2026-02-01T00:00:00Z": a prior consent, imported only with AllowPriorConsents true',
+      'Emails[0].Consents[0].ConsentDate "2026-01-15T00:00:00Z" (ConsentType "Terms") is earlier than the stored consent\'s "2026-02-01T00:00:00.000Z": a prior consent, imported only with AllowPriorConsents true',
+    ]);
+  });
+
+  it('lets through a later or equal date, no date, a new type, an inactive stored one, or a new profile', () => {
+    const body = {
+      Consents: [
+        { ConsentType: 'Terms', ConsentDate: '2026-02-01T00:00:00.000Z' },
+        { ConsentType: 'Terms' },
+        { ConsentType: 'Other', ConsentDate: '2020-01-01T00:00:00Z' },
+        { ConsentType: 'Gone', ConsentDate: '2020-01-01T00:00:00Z' },
+      ],
+      Emails: [
+        {
+          EmailAddress: 'new@example.com',
+          Consents: [{ ConsentType: 'Terms', ConsentDate: '2020-01-01T00:00:00Z' }],
+        },
+      ],
+    };
+    expect(priorConsentProblems(body, dated())).toEqual([]);
+    expect(priorConsentProblems(body, undefined)).toEqual([]);
   });
 });

@@ -62,6 +62,40 @@ export function consentTransitionProblems(body: Element, current?: ProfileData):
 }
 
 /**
+ * One message per consent of an imported record that is older than the consent it would
+ * replace: its ConsentDate is earlier than the ConsentDate of the active stored consent of
+ * its type in the same container (see `consentTransitionProblems`). A bulk import refuses
+ * such a record unless it was initiated with AllowPriorConsents (docs/bulk.md), so that a
+ * load of old records never overwrites a more recent decision of the person. A consent
+ * without a ConsentDate (stamped when applied) or with none stored to compare is not prior.
+ */
+export function priorConsentProblems(body: Element, current?: ProfileData): string[] {
+  const problems: string[] = [];
+  const stored = current as unknown as Element | undefined;
+  const check = (consents: unknown, storedConsents: unknown, path: string) =>
+    elements(consents).forEach((consent, index) => {
+      const sent = Date.parse(String(consent.ConsentDate));
+      if (typeof consent.ConsentDate !== 'string' || Number.isNaN(sent)) return;
+      const previous = matching(storedConsents, consentRule, consent);
+      if (!previous || previous.IsActive === false) return;
+      const kept = Date.parse(String(previous.ConsentDate));
+      if (Number.isNaN(kept) || sent >= kept) return;
+      problems.push(
+        `${path}[${index}].ConsentDate ${JSON.stringify(consent.ConsentDate)} (ConsentType ${JSON.stringify(consent.ConsentType)}) is earlier than the stored consent's ${JSON.stringify(previous.ConsentDate)}: a prior consent, imported only with AllowPriorConsents true`,
+      );
+    });
+
+  check(body.Consents, stored?.Consents, 'Consents');
+  for (const { list, rule } of CONTACT_LISTS) {
+    elements(body[list]).forEach((element, index) => {
+      const storedElement = matching(stored?.[list], rule, element);
+      check(element.Consents, storedElement?.Consents, `${list}[${index}].Consents`);
+    });
+  }
+  return problems;
+}
+
+/**
  * The data rule of consents: every consent of the profile after a write, settled against
  * the consent of its type stored before in the same container (see `settleConsent`).
  */

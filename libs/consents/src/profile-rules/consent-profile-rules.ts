@@ -4,6 +4,7 @@ import {
   applyPreserveConsents,
   consentDataRule,
   consentTransitionProblems,
+  priorConsentProblems,
 } from '../domain/consent.rules';
 import {
   type ConsentVersionPendingWrite,
@@ -26,6 +27,8 @@ import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-a
 export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   name: 'consents',
   problems: (body, _vocabulary, _kind, current) => consentTransitionProblems(body, current),
+  importProblems: (body, current, { allowPriorConsents }) =>
+    allowPriorConsents ? [] : priorConsentProblems(body, current),
   derive: consentDataRule,
   afterMerge: applyPreserveConsents,
   expire: expireConsents,

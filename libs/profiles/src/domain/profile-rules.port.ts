@@ -119,6 +119,12 @@ export type RuleWriteKind = (
   ctx: RuleWriteContext,
 ) => ProfileData | undefined;
 
+/** What a bulk import's Initiate decides for all its records. */
+export interface ImportFlags {
+  /** Consents older than the stored ones may replace them (AllowPriorConsents). */
+  allowPriorConsents: boolean;
+}
+
 /**
  * The port through which a rule module (Consents, Preferences) plugs into the profile write
  * pipeline. Profiles owns the aggregate, the ordered writes and their storage; a module
@@ -137,6 +143,15 @@ export interface ProfileRuleModule {
     vocabulary: ProfileVocabulary,
     kind: 'create' | 'merge' | 'overwrite',
     current?: ProfileData,
+  ): string[];
+  /**
+   * Problems of a bulk import's record merged into a stored profile, under the import's
+   * flags (checked at acceptance; the record becomes an exception of the import).
+   */
+  importProblems?(
+    body: ProfileBody,
+    current: ProfileData | undefined,
+    flags: ImportFlags,
   ): string[];
   /** Derives the stored values of the module's part after a write merged. */
   derive?: DataRule;

@@ -1,6 +1,7 @@
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import type {
+  ImportFlags,
   ProfileBody,
   ProfileHistoryRule,
   ProfileRuleModule,
@@ -50,6 +51,15 @@ export class ProfileRules {
     return this.modules.flatMap(
       (module) => module.problems?.(body, vocabulary, kind, current) ?? [],
     );
+  }
+
+  /** The modules' importProblems (see ProfileRuleModule). */
+  importProblems(
+    body: ProfileBody,
+    current: ProfileData | undefined,
+    flags: ImportFlags,
+  ): string[] {
+    return this.modules.flatMap((module) => module.importProblems?.(body, current, flags) ?? []);
   }
 
   derive(

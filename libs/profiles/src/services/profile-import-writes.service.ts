@@ -6,6 +6,7 @@ import {
   type ImportedProfileOutcome,
 } from '../commands/create-imported-profiles/create-imported-profiles.command';
 import type { ImportRecordRef } from '../domain/import-marks';
+import type { ImportFlags } from '../domain/profile-rules.port';
 import type { CallerScope } from '../domain/profile-view';
 import type { ProfileDto } from '../dto/profile.dto';
 import { alternateIdKey } from '../domain/element-rules';
@@ -27,6 +28,8 @@ export interface ImportRecordWrite {
   operation: 'add' | 'delete';
   /** Collections a merge into a stored profile replaces whole (the Refresh* flags). */
   replace: string[];
+  /** The import's other flags, checked against a stored profile. */
+  flags: ImportFlags;
   record: ImportRecordRef;
 }
 
@@ -136,7 +139,7 @@ export class ProfileImportWrites {
       { ...record, body: record.body as ProfileDto },
       record.pair,
       'upsert',
-      { ...options, replace: record.replace },
+      { ...options, replace: record.replace, flags: record.flags },
       creates,
     );
     return { profileId: result.ProfileId, created: result.created };

@@ -12,6 +12,7 @@ import type { ImportRecordRef } from '../domain/import-marks';
 import { checkAgainstConfiguration } from '../domain/profile-configuration.rules';
 import { checkProfileInput } from '../domain/profile-input.rules';
 import type { WriteMode } from '../domain/profile-merge';
+import type { ImportFlags } from '../domain/profile-rules.port';
 import { ProfileRules } from '../domain/profile-rules';
 import { writeScopeViolations } from '../domain/profile-scope.rules';
 import type { CallerScope } from '../domain/profile-view';
@@ -41,6 +42,8 @@ export interface ImportWriteOptions {
   importRecord?: ImportRecordRef;
   /** Collections the merge replaces whole (Refresh*). */
   replace?: string[];
+  /** The import's flags, checked against the stored profile (ProfileRules.importProblems). */
+  flags?: ImportFlags;
   /** Applied in the bulk lane. */
   background?: boolean;
 }
@@ -92,6 +95,9 @@ export class ProfileUpserts {
     if (refused.length) throw new InvalidInputError(refused.join('; '));
     const forbidden = writeScopeViolations(body, scope, PROFILE_WIRE_FORMAT, profile);
     if (forbidden.length) throw new PermissionDeniedError(forbidden.join('; '));
+    const { flags, ...intakeOptions } = options;
+    const unwanted = flags ? this.rules.importProblems(input, profile.data, flags) : [];
+    if (unwanted.length) throw new InvalidInputError(unwanted.join('; '));
     await this.alternateIds.claimAll(clientId, profileId, body.AlternateIds);
     const write = await this.intake.accept({
       clientId,
@@ -101,7 +107,7 @@ export class ProfileUpserts {
       userId,
       scope,
       known: profile,
-      ...options,
+      ...intakeOptions,
     });
     return toSubmissionResult(profileId, body, write);
   }
@@ -219,7 +225,8 @@ export class ProfileUpserts {
       throw error;
     }
     // A create replaces nothing: Refresh* only concerns merges into stored profiles.
-    const { replace: _replace, ...createOptions } = options;
+    // Nor do the import's flags: a new profile has nothing stored to compare with.
+    const { replace: _replace, flags: _flags, ...createOptions } = options;
     const write = await this.intake.accept({
       clientId,
       profileId,

@@ -339,6 +339,7 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
           body: record.body,
           operation: job.operation === 'Delete' ? 'delete' : 'add',
           replace,
+          flags: { allowPriorConsents: job.allowPriorConsents },
           record: { accessToken: job.accessToken, n: record.n },
         },
         creates,
