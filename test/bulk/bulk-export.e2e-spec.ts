@@ -420,6 +420,35 @@ describe('Bulk export', () => {
     }
   });
 
+  it('an expiry schedule Redis lost is rebuilt from the exports: an export past its Expires still expires and its rows go', async () => {
+    const { since } = await newProfiles(1);
+    const token = await exported({ LastDateTime: since });
+    await complete(token);
+    const page = () =>
+      db()
+        .collection('bulk_export_pages')
+        .findOne({ _id: exportPageKey(tenant.clientId, token, 1) } as object);
+    const redis = app.api.get(RedisService);
+    await redis.client.del(
+      redis.key('bulk-export-expiry'),
+      redis.key('bulk-export-expiry', 'built'),
+    );
+    app.advance(25 * HOUR);
+    try {
+      const run = await runJob(app, BULK_EXPORT_EXPIRY);
+      expect(run.counts!.rescheduled).toBeGreaterThanOrEqual(1);
+      expect(await redis.client.exists(redis.key('bulk-export-expiry', 'built'))).toBe(1);
+      const stored = await db()
+        .collection('bulk_exports')
+        .findOne({ _id: `${tenant.clientId}|${token}` } as object);
+      expect(stored!.status).toBe('Expired');
+      await eventually(async () => ((await page()) === null ? true : undefined));
+      expect((await runJob(app, BULK_EXPORT_EXPIRY)).counts!.rescheduled).toBe(0);
+    } finally {
+      app.advance(-25 * HOUR);
+    }
+  });
+
   it('the older routes answer the notes’ shapes', async () => {
     const { since, ids } = await newProfiles(2);
     const created = await request(app.http)

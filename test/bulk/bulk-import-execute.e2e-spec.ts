@@ -407,6 +407,49 @@ describe('Bulk import: Execute', () => {
     }
   });
 
+  it('a removal schedule Redis lost is rebuilt from the imports: their data still goes, each at its time', async () => {
+    const engine = app.api.get<Connection>(getConnectionToken());
+    const exists = async (collection: string, _id: string) =>
+      (await engine.collection(collection).findOne({ _id } as object)) !== null;
+    const idle = await newImport();
+    await stage(idle, [record(fresh())]).expect(200);
+    const ran = await newImport({ DataStageDuration: 2 });
+    await stage(ran, [record(fresh())]).expect(200);
+    await execute(ran).expect(202);
+    await ended(ran);
+    const chunk = (token: number) =>
+      exists('bulk_import_chunks', importChunkKey(tenant.clientId, token, 1));
+    // Redis loses the schedule and its marker (as a Redis without persistence that restarts).
+    const redis = app.api.get(RedisService);
+    await redis.client.del(redis.key('bulk-removals'), redis.key('bulk-removals', 'built'));
+    try {
+      app.advance(13 * HOUR);
+      const first = await runJob(app, BULK_IMPORT_CLEANUP);
+      expect(first.outcome).toBe('ok');
+      // Both imports (and those of earlier tests) were scheduled again by the rebuild.
+      expect(first.counts!.rescheduled).toBeGreaterThanOrEqual(2);
+      expect(await redis.client.exists(redis.key('bulk-removals', 'built'))).toBe(1);
+      // Past Expires: the idle import's data goes; the executed one keeps its 2 days.
+      expect([await chunk(idle), await chunk(ran)]).toEqual([false, true]);
+      expect(await exists('bulk_imports', importKey(tenant.clientId, idle))).toBe(true);
+      // The marker is there: the next run rebuilds nothing.
+      expect((await runJob(app, BULK_IMPORT_CLEANUP)).counts!.rescheduled).toBe(0);
+      app.advance(2 * 24 * HOUR);
+      await runJob(app, BULK_IMPORT_CLEANUP);
+      expect(await chunk(ran)).toBe(false);
+      // A rebuild again after the data went: the records still wait their kept time.
+      await redis.client.del(redis.key('bulk-removals'), redis.key('bulk-removals', 'built'));
+      await runJob(app, BULK_IMPORT_CLEANUP);
+      expect(await exists('bulk_imports', importKey(tenant.clientId, idle))).toBe(true);
+      app.advance(31 * 24 * HOUR);
+      await runJob(app, BULK_IMPORT_CLEANUP);
+      expect(await exists('bulk_imports', importKey(tenant.clientId, idle))).toBe(false);
+      expect(await exists('bulk_imports', importKey(tenant.clientId, ran))).toBe(false);
+    } finally {
+      app.setNow(new Date());
+    }
+  });
+
   it("a batch's new profiles are the profiles the Data API makes of the same body: data, history, search, claims, tags", async () => {
     const [imported, direct] = [fresh(), fresh()];
     const body = (id: string) =>

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
+import { acrossTenants, INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { BulkExport, BulkExportHint, BulkExportPage } from '../domain/bulk-export.schema';
 import { exportKey, exportPageKey, exportTokenHintKey } from '../keys';
@@ -54,6 +54,22 @@ export class BulkExportRepository {
       return doc;
     }
     throw new Error(`Client ${job.clientId} has used every export access token`);
+  }
+
+  /**
+   * Every export of every tenant, by its key fields: a deliberate cross-tenant scan, only
+   * for rebuilding the expiry schedule after Redis lost it (ExportExpiries.ensureBuilt).
+   * Never on a request path.
+   */
+  async *crossTenantScanForScheduleRebuild(
+    batchSize: number,
+  ): AsyncIterable<{ clientId: string; accessToken: number }> {
+    const cursor = this.exports
+      .find(acrossTenants(), { clientId: 1, accessToken: 1 })
+      .lean<BulkExport>()
+      .batchSize(batchSize)
+      .cursor();
+    for await (const { clientId, accessToken } of cursor) yield { clientId, accessToken };
   }
 
   find(clientId: string, accessToken: number): Promise<BulkExport | null> {

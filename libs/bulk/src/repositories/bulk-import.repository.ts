@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
+import { acrossTenants, INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import {
   BulkImport,
@@ -81,6 +81,22 @@ export class BulkImportRepository {
 
   find(clientId: string, accessToken: number): Promise<BulkImport | null> {
     return this.imports.findById(importKey(clientId, accessToken)).lean<BulkImport>().exec();
+  }
+
+  /**
+   * Every import of every tenant, by its key fields: a deliberate cross-tenant scan, only
+   * for rebuilding the removal schedule after Redis lost it (ImportRemovals.ensureBuilt).
+   * Never on a request path.
+   */
+  async *crossTenantScanForScheduleRebuild(
+    batchSize: number,
+  ): AsyncIterable<{ clientId: string; accessToken: number }> {
+    const cursor = this.imports
+      .find(acrossTenants(), { clientId: 1, accessToken: 1 })
+      .lean<BulkImport>()
+      .batchSize(batchSize)
+      .cursor();
+    for await (const { clientId, accessToken } of cursor) yield { clientId, accessToken };
   }
 
   /** Replaces the import (its counters and status) whole, by `_id`. */

@@ -1,4 +1,4 @@
-import type { RedisService } from '@app/shared';
+import type { LeaseService, RedisService } from '@app/shared';
 import { dueTokenKey } from '../keys';
 
 /** A bulk import or export due for its next step. */
@@ -7,15 +7,21 @@ export interface DueToken {
   accessToken: number;
 }
 
+/** Tokens scheduled per pipeline when the set is rebuilt. */
+const REBUILD_PAGE = 500;
+const REBUILD_LEASE_MS = 60_000;
+
 /**
  * When each import's or export's next step is due: a Redis sorted set (member
  * `<client>|<token>`, score the time), as the profile expiry index is, so a scheduled job
- * finds what is due without a filter on a collection. A Redis that lost its data forgets
- * the steps scheduled there.
+ * finds what is due without a filter on a collection. Derived data: when its `built`
+ * marker is missing (first start, or Redis lost its data) the job that reads it rebuilds it
+ * first (`ensureBuilt`), so that no stored import or export is left without its removal.
  */
 export abstract class DueTokens {
   protected constructor(
     private readonly redis: RedisService,
+    private readonly lease: LeaseService,
     private readonly name: string,
   ) {}
 
@@ -44,7 +50,49 @@ export abstract class DueTokens {
     });
   }
 
+  /**
+   * Rebuilds the set when its marker is missing, once across workers (a lease): every
+   * token `stored` yields is scheduled at `now` unless it is scheduled already (a step
+   * scheduled since the loss keeps its time). Due at once, each is then looked at by the
+   * job, which decides its next step from its stored document as for any due token. One
+   * pass over the stored documents, once per loss of Redis, off every request's path.
+   * Returns how many were scheduled (null: the marker was there, or another worker holds
+   * the rebuild).
+   */
+  async ensureBuilt(stored: () => AsyncIterable<DueToken>, now: Date): Promise<number | null> {
+    if ((await this.redis.client.exists(this.builtKey())) === 1) return null;
+    const leaseName = `${this.name}-rebuild`;
+    const token = await this.lease.acquire(leaseName, REBUILD_LEASE_MS);
+    if (!token) return null;
+    try {
+      let count = 0;
+      let pipeline = this.redis.client.pipeline();
+      for await (const { clientId, accessToken } of stored()) {
+        pipeline.zadd(this.key(), 'NX', now.getTime(), dueTokenKey(clientId, accessToken));
+        if (++count % REBUILD_PAGE === 0) {
+          await execOrThrow(pipeline);
+          pipeline = this.redis.client.pipeline();
+          await this.lease.extend(leaseName, token, REBUILD_LEASE_MS);
+        }
+      }
+      await execOrThrow(pipeline);
+      await this.redis.client.set(this.builtKey(), now.toISOString());
+      return count;
+    } finally {
+      await this.lease.release(leaseName, token);
+    }
+  }
+
   private key(): string {
     return this.redis.key(this.name);
   }
+
+  private builtKey(): string {
+    return this.redis.key(this.name, 'built');
+  }
+}
+
+async function execOrThrow(pipeline: ReturnType<RedisService['client']['pipeline']>) {
+  const failed = (await pipeline.exec())?.find(([error]) => error);
+  if (failed) throw failed[0];
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RedisService } from '@app/shared';
+import { LeaseService, RedisService } from '@app/shared';
 import { DueTokens } from './due-tokens';
 
 /**
@@ -10,7 +10,7 @@ import { DueTokens } from './due-tokens';
  */
 @Injectable()
 export class ExportExpiries extends DueTokens {
-  constructor(redis: RedisService) {
-    super(redis, 'bulk-export-expiry');
+  constructor(redis: RedisService, lease: LeaseService) {
+    super(redis, lease, 'bulk-export-expiry');
   }
 }

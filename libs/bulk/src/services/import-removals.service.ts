@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RedisService } from '@app/shared';
+import { LeaseService, RedisService } from '@app/shared';
 import { DueTokens } from './due-tokens';
 
 export type { DueToken as DueRemoval } from './due-tokens';
@@ -11,7 +11,7 @@ export type { DueToken as DueRemoval } from './due-tokens';
  */
 @Injectable()
 export class ImportRemovals extends DueTokens {
-  constructor(redis: RedisService) {
-    super(redis, 'bulk-removals');
+  constructor(redis: RedisService, lease: LeaseService) {
+    super(redis, lease, 'bulk-removals');
   }
 }

@@ -12,6 +12,8 @@ import { RemoveExpiredImportsCommand } from './remove-expired-imports.command';
 
 /** Due imports handled per batch. */
 const BATCH = 100;
+/** Imports read per batch when the schedule is rebuilt. */
+const SCAN_BATCH = 500;
 
 /**
  * Removes what imports past their kept time stored, by `_id` only: first their staged
@@ -30,7 +32,13 @@ export class RemoveExpiredImportsHandler implements ICommandHandler<RemoveExpire
   ) {}
 
   async execute({ maxPages }: RemoveExpiredImportsCommand): Promise<JobCounts> {
-    const counts = { imports: 0, chunks: 0, pages: 0, records: 0 };
+    const counts = { imports: 0, chunks: 0, pages: 0, records: 0, rescheduled: 0 };
+    // The schedule is derived data: lost with Redis, it is rebuilt from the imports first.
+    counts.rescheduled =
+      (await this.removals.ensureBuilt(
+        () => this.imports.crossTenantScanForScheduleRebuild(SCAN_BATCH),
+        this.clock.now(),
+      )) ?? 0;
     for (let batch = 0; maxPages === undefined || batch < maxPages; batch++) {
       const now = this.clock.now();
       const due = await this.removals.due(now, BATCH);
@@ -62,6 +70,12 @@ export class RemoveExpiredImportsHandler implements ICommandHandler<RemoveExpire
           );
           counts.imports++;
         } else {
+          // Due early (a rebuilt schedule): the record stays its kept time after its data.
+          const removeAt = new Date(job.dataRemovedAt.getTime() + IMPORT_RECORD_KEPT_MS);
+          if (now < removeAt) {
+            await this.removals.schedule(clientId, accessToken, removeAt);
+            continue;
+          }
           await this.imports.delete(clientId, accessToken);
           await this.removals.unschedule(clientId, accessToken);
           counts.records++;

@@ -9,6 +9,8 @@ import { SweepExpiredExportsCommand } from './sweep-expired-exports.command';
 
 /** Due exports handled per batch. */
 const BATCH = 100;
+/** Exports read per batch when the schedule is rebuilt. */
+const SCAN_BATCH = 500;
 
 /**
  * Touches the exports whose time came (ExportExpiries), as a request would (ExportAccess):
@@ -29,7 +31,13 @@ export class SweepExpiredExportsHandler implements ICommandHandler<SweepExpiredE
   ) {}
 
   async execute({ maxPages }: SweepExpiredExportsCommand): Promise<JobCounts> {
-    const counts = { expired: 0, removed: 0, checked: 0 };
+    const counts = { expired: 0, removed: 0, checked: 0, rescheduled: 0 };
+    // The schedule is derived data: lost with Redis, it is rebuilt from the exports first.
+    counts.rescheduled =
+      (await this.expiries.ensureBuilt(
+        () => this.exports.crossTenantScanForScheduleRebuild(SCAN_BATCH),
+        this.clock.now(),
+      )) ?? 0;
     for (let batch = 0; maxPages === undefined || batch < maxPages; batch++) {
       const now = this.clock.now();
       const due = await this.expiries.due(now, BATCH);
