@@ -630,6 +630,50 @@ describe('Bulk export', () => {
     for (const id of ids) await applied(id);
   }, 60_000);
 
+  it('a run that fails is retried from its saved progress (every row once); five failures in a row: Failed, and the callback says so', async () => {
+    const crashPoints = app.workers[0].get(CrashPoints, { strict: false });
+    // Two failed runs (Error), each after its page was written: the retries go on.
+    const { since, ids } = await newProfiles(5);
+    crashPoints.failNext(CRASH_POINTS.bulkExportAfterPage, 2);
+    const recovered = await exported({ LastDateTime: since });
+    expect((await complete(recovered)).RowCount).toBe(5);
+    const got = (await rows(recovered).expect(200)).body.UserProfilePreferences as Row[];
+    expect(got.map((row) => row.ProfileId)).toEqual(ids);
+
+    const received: unknown[] = [];
+    const server: Server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push(JSON.parse(text));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      crashPoints.failNext(CRASH_POINTS.bulkExportAfterPage, 5);
+      const token = await exported({
+        LastDateTime: since,
+        CallbackURL: `http://127.0.0.1:${port}/failed`,
+      });
+      const failed = await eventually(async () => {
+        const body = (await status(token)).body;
+        return body.Status === 'Failed' ? body : undefined;
+      });
+      expect(failed).toMatchObject({ AccessToken: token, RowCount: 0 });
+      await eventually(async () => (received.length ? true : undefined));
+      expect(received).toEqual([
+        { AccessToken: token, Status: 'Failed', RowCount: 0, ByteCount: 0 },
+      ]);
+      const refused = await rows(token).expect(409);
+      expect(refused.body.Message).toContain('Failed');
+    } finally {
+      crashPoints.disarmAll();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
+
   it('a worker dying between a page and its save: the next run writes that page again; every profile once', async () => {
     const { since, ids } = await newProfiles(5);
     const [worker] = app.workers;

@@ -7,12 +7,13 @@ import { Injectable } from '@nestjs/common';
  * ever, as if the process had died at that instant: nothing after the point runs, not even
  * `finally` blocks. The test then closes that process (or leaves the frozen flow behind, for
  * the api) and checks that what recovers afterwards (the sweeper, the next attempt, the
- * next reader) finds a correct state. Unarmed, a point is one Set lookup.
+ * next reader) finds a correct state. Unarmed, a point is two Map lookups.
  */
 @Injectable()
 export class CrashPoints {
   private readonly armed = new Map<string, () => void>();
   private readonly resumes = new Map<string, Promise<void>>();
+  private readonly faults = new Map<string, number>();
 
   /** Arms `name` once; resolves when a flow has reached it (and stopped there). */
   arm(name: CrashPointName): Promise<void> {
@@ -29,14 +30,32 @@ export class CrashPoints {
     return { reached: this.arm(name), resume };
   }
 
+  /**
+   * Arms `name` as a fault: the next `times` flows that reach it throw there (as the engine
+   * or Redis failing at that instant: the process lives on and handles the error).
+   */
+  failNext(name: CrashPointName, times = 1): void {
+    this.faults.set(name, times);
+  }
+
   /** Disarms every point not reached (a test's cleanup). */
   disarmAll(): void {
     this.armed.clear();
     this.resumes.clear();
+    this.faults.clear();
   }
 
-  /** A crash point: returns at once unless armed, else never (or, stalled, when resumed). */
+  /**
+   * A crash point: returns at once unless armed, else never (or, stalled, when resumed);
+   * armed as a fault, throws.
+   */
   async at(name: CrashPointName): Promise<void> {
+    const faults = this.faults.get(name);
+    if (faults) {
+      if (faults > 1) this.faults.set(name, faults - 1);
+      else this.faults.delete(name);
+      throw new Error(`Injected failure at ${name}`);
+    }
     const reached = this.armed.get(name);
     if (!reached) return;
     this.armed.delete(name);
