@@ -674,6 +674,53 @@ describe('Bulk export', () => {
     }
   }, 60_000);
 
+  it('a worker dying between the end of an export and the queueing of its callback: the sweep queues it once its attempts would be over', async () => {
+    const received: unknown[] = [];
+    const server: Server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push(JSON.parse(text));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const [worker] = app.workers;
+    try {
+      const reached = worker
+        .get(CrashPoints, { strict: false })
+        .arm(CRASH_POINTS.bulkExportAfterEnd);
+      const { since } = await newProfiles(1);
+      const token = await exported({
+        LastDateTime: since,
+        CallbackURL: `http://127.0.0.1:${port}/late`,
+      });
+      await reached;
+      await app.killWorker(worker);
+      await app.startWorker();
+      const ended = (await status(token).expect(200)).body;
+      expect(ended).toMatchObject({ Status: 'Complete', CallbackStatus: 'Pending' });
+      // While its attempts could still be running, the sweep queues nothing.
+      expect((await runJob(app, BULK_EXPORT_EXPIRY)).counts!.callbacks).toBe(0);
+      app.advance(60_000);
+      try {
+        const run = await runJob(app, BULK_EXPORT_EXPIRY);
+        expect(run.counts!.callbacks).toBeGreaterThanOrEqual(1);
+        await eventually(async () =>
+          (await status(token)).body.CallbackStatus === 'Delivered' ? true : undefined,
+        );
+        expect(received).toEqual([
+          { AccessToken: token, Status: 'Complete', RowCount: 1, ByteCount: ended.ByteCount },
+        ]);
+      } finally {
+        app.advance(-60_000);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
+
   it('a worker dying between a page and its save: the next run writes that page again; every profile once', async () => {
     const { since, ids } = await newProfiles(5);
     const [worker] = app.workers;

@@ -55,6 +55,19 @@ export function callbackDelayMs(attempt: number): number {
   return 1000 * 4 ** (attempt - 1);
 }
 
+/**
+ * How long after an export ended its callback's attempts take at most (every delay, every
+ * attempt waiting its timeout), plus `slackMs` for the queue: an export whose callback is
+ * still Pending after that lost its chain of attempts (a worker died between the export's
+ * last save and the queueing of the first attempt, or Redis lost the queue), and the
+ * expiry sweep queues a new chain. Callbacks are so delivered at least once.
+ */
+export function callbackWindowMs(timeoutMs: number, slackMs: number): number {
+  let total = CALLBACK_ATTEMPTS * timeoutMs + slackMs;
+  for (let attempt = 1; attempt < CALLBACK_ATTEMPTS; attempt++) total += callbackDelayMs(attempt);
+  return total;
+}
+
 /** What the rules read of an export. */
 export interface BulkExportState {
   status: BulkExportStatusName;

@@ -84,6 +84,8 @@ export const CRASH_POINTS = {
   importCreateAfterSave: 'import-create:after-save',
   /** Bulk export run: a page of rows is written; the export's progress is not saved. */
   bulkExportAfterPage: 'bulk-export:after-page',
+  /** Bulk export run: the export is saved as ended with a callback due; the callback is not queued. */
+  bulkExportAfterEnd: 'bulk-export:after-end',
   /** Configuration create: the names are claimed; the entries are not stored. */
   configAfterNameClaims: 'config:after-name-claims',
 } as const;

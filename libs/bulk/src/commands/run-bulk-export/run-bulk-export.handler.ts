@@ -5,6 +5,7 @@ import { Clock, CRASH_POINTS, CrashPoints, JobQueue, LeaseService } from '@app/s
 import { BulkSettings } from '../../bulk-settings';
 import {
   afterFailedRun,
+  callbackWindowMs,
   changedSince,
   EXPORT_IDS_PER_RUN,
   EXPORT_READ_BATCH,
@@ -210,8 +211,20 @@ export class RunBulkExportHandler implements ICommandHandler<RunBulkExportComman
       );
     }
     await this.exports.save(job);
-    if (job.completedAt) await this.expiries.schedule(job.clientId, job.accessToken, job.expiresAt);
+    if (job.completedAt) {
+      // A pending callback: the sweep looks again once its attempts are over, and queues
+      // them again if they were lost (callbackWindowMs).
+      const checkAt =
+        job.callbackStatus === 'Pending'
+          ? new Date(
+              job.completedAt.getTime() +
+                callbackWindowMs(this.settings.exportCallbackTimeoutMs, this.settings.runLeaseMs),
+            )
+          : job.expiresAt;
+      await this.expiries.schedule(job.clientId, job.accessToken, checkAt);
+    }
     if (job.callbackStatus === 'Pending') {
+      await this.crashPoints.at(CRASH_POINTS.bulkExportAfterEnd);
       await this.queue.enqueue(
         NOTIFY_BULK_EXPORT,
         { clientId: job.clientId, accessToken: job.accessToken, attempt: 1 },

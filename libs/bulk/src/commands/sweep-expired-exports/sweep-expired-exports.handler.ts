@@ -1,7 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, type JobCounts } from '@app/shared';
+import { Clock, JobQueue, type JobCounts } from '@app/shared';
 import { BulkSettings } from '../../bulk-settings';
-import { isBuilding } from '../../domain/bulk-export';
+import { callbackWindowMs, isBuilding } from '../../domain/bulk-export';
+import { NOTIFY_BULK_EXPORT } from '../../worker/bulk-jobs';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
 import { ExportAccess } from '../../services/export-access.service';
 import { ExportExpiries } from '../../services/export-expiries.service';
@@ -28,10 +29,11 @@ export class SweepExpiredExportsHandler implements ICommandHandler<SweepExpiredE
     private readonly expiries: ExportExpiries,
     private readonly clock: Clock,
     private readonly settings: BulkSettings,
+    private readonly queue: JobQueue,
   ) {}
 
   async execute({ maxPages }: SweepExpiredExportsCommand): Promise<JobCounts> {
-    const counts = { expired: 0, removed: 0, checked: 0, rescheduled: 0 };
+    const counts = { expired: 0, removed: 0, checked: 0, rescheduled: 0, callbacks: 0 };
     // The schedule is derived data: lost with Redis, it is rebuilt from the exports first.
     counts.rescheduled =
       (await this.expiries.ensureBuilt(
@@ -64,7 +66,23 @@ export class SweepExpiredExportsHandler implements ICommandHandler<SweepExpiredE
         const job = await this.access.open(clientId, accessToken);
         if (job.status === 'Expired' && before.status !== 'Expired') counts.expired++;
         const later = new Date(now.getTime() + this.settings.runLeaseMs);
-        const next = job.pagesRemoved || isBuilding(job) ? later : job.expiresAt;
+        let next = job.pagesRemoved || isBuilding(job) ? later : job.expiresAt;
+        if (job.callbackStatus === 'Pending' && job.completedAt) {
+          const window = callbackWindowMs(
+            this.settings.exportCallbackTimeoutMs,
+            this.settings.runLeaseMs,
+          );
+          if (now.getTime() >= job.completedAt.getTime() + window) {
+            // Its attempts are long over and it is still Pending: the chain was lost.
+            await this.queue.enqueue(
+              NOTIFY_BULK_EXPORT,
+              { clientId, accessToken, attempt: 1 },
+              { lane: 'bulk' },
+            );
+            counts.callbacks++;
+          }
+          next = new Date(Math.min(next.getTime(), now.getTime() + window));
+        }
         await this.expiries.schedule(clientId, accessToken, next);
       }
       if (due.length < BATCH) break;
