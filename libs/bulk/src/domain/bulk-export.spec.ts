@@ -1,6 +1,7 @@
 import {
   afterFailedRun,
   callbackDelayMs,
+  callbackWindowMs,
   callbackUrlProblem,
   changedSince,
   exportWindow,
@@ -145,5 +146,10 @@ describe('bulk export rules', () => {
 
   it('callback attempts wait 1 s, then 4 s', () => {
     expect([1, 2].map(callbackDelayMs)).toEqual([1000, 4000]);
+  });
+
+  it("a callback's attempts are over after their delays, three timeouts and the slack", () => {
+    expect(callbackWindowMs(5000, 60_000)).toBe(1000 + 4000 + 3 * 5000 + 60_000);
+    expect(callbackWindowMs(100, 0)).toBe(5300);
   });
 });
