@@ -10,6 +10,8 @@
 //   --count=N          profiles imported (default 100000; --large: 1000000)
 //   --get-rate=200     GET requests per second of the p99 probe
 //   --seconds=5        length of each p99 probe
+//   --updates=N        then a second import of N of the same records, each a merge into
+//                      its profile (the ordinary path, one write per record): its rate
 //
 // BENCH_ENGINE_COMMANDS=1 also prints the engine commands the worker sent per profile (by
 // command and collection, with their time), through a counting relay in front of it.
@@ -29,6 +31,7 @@ const args = Object.fromEntries(
 const COUNT = Number(args.count || (args.large ? 1_000_000 : 100_000));
 const GET_RATE = Number(args['get-rate'] || 200);
 const SECONDS = Number(args.seconds || 5);
+const UPDATES = Math.min(COUNT, Number(args.updates || 0));
 /** NDJSON bytes per Stage call, under the 25 MB default of BULK_STAGE_MAX_BYTES. */
 const STAGE_BYTES = 20 * 1024 * 1024;
 
@@ -44,12 +47,21 @@ function record(i, runId) {
   };
 }
 
-/** The NDJSON bodies of the import: records 1..COUNT, about STAGE_BYTES each. */
-function* stageBodies(runId) {
+/** Record i again, for its profile: a new first name and a second email (a merge). */
+function update(i, runId) {
+  return {
+    CustomerName: { FirstName: `Updated${i}` },
+    Emails: [{ EmailAddress: `updated.${runId}.${i}@example.com` }],
+    AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: `IMP-${runId}-${i}` }],
+  };
+}
+
+/** The NDJSON bodies of an import: records 1..count, about STAGE_BYTES each. */
+function* stageBodies(runId, count = COUNT, make = record) {
   let lines = [];
   let bytes = 0;
-  for (let i = 1; i <= COUNT; i++) {
-    const line = JSON.stringify(record(i, runId));
+  for (let i = 1; i <= count; i++) {
+    const line = JSON.stringify(make(i, runId));
     if (bytes + line.length + 1 > STAGE_BYTES && lines.length) {
       yield lines.join('\n');
       lines = [];
@@ -97,66 +109,81 @@ async function main() {
       rss.api.push(rssMiB(api.pid));
       rss.worker.push(rssMiB(worker.pid));
     }, 500);
-    const started = Date.now();
-    const initiated = await fetch(base, {
-      method: 'POST',
-      headers: { Authorization: bearer, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ Name: 'bench', MatchCriteria: 'AlternateIdType', MatchValue: 'CRM' }),
-    });
-    const token = (await initiated.json()).AccessToken;
-    for (const body of stageBodies(runId)) {
-      const res = await fetch(`${base}/${token}/Stage`, {
+    /**
+     * One import of `bodies` (NDJSON): Initiate, Stage, Execute, then until every profile's
+     * read model holds its last accepted write. `whileRunning` is called at Execute.
+     */
+    const importOnce = async (bodies, whileRunning = () => undefined) => {
+      const started = Date.now();
+      const initiated = await fetch(base, {
         method: 'POST',
-        headers: { Authorization: bearer, 'Content-Type': 'application/x-ndjson' },
-        body,
+        headers: { Authorization: bearer, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          Name: 'bench',
+          MatchCriteria: 'AlternateIdType',
+          MatchValue: 'CRM',
+        }),
       });
-      if (res.status !== 200) throw new Error(`Stage: ${res.status} ${await res.text()}`);
-      const status = await res.json();
-      log(`staged ${status.ValidationSuccessful} (${status.ValidationFailed} refused)`);
-    }
-    const staged = Date.now();
-    engineCommands?.reset();
-    const executed = await fetch(`${base}/${token}/Execute`, {
-      method: 'POST',
-      headers: { Authorization: bearer },
-    });
-    if (executed.status !== 202) throw new Error(`Execute: ${executed.status}`);
-    // GET latency while the import runs (the probe overlaps the import's start).
-    const probe = getProbe(getUrl, bearer);
-    let status;
-    for (;;) {
-      status = await (
-        await fetch(`${base}/${token}`, { headers: { Authorization: bearer } })
-      ).json();
-      if (status.Status === 'Completed' || status.Status === 'Failed') break;
-      await sleep(500);
-    }
-    const accepted = Date.now();
-    log(
-      `Execute ${status.Status}: ${status.Processed} processed, ${status.NotHonored} not honored`,
-    );
-    // Applied: every imported profile's read model holds its last accepted write. The
-    // profiles are ids after the template, up to the client's id hint; a new profile
-    // created by the import's batch path is published applied (no accepted mark), one
-    // written the ordinary way was marked accepted before Completed, and an id reserved but
-    // left unused has neither (so `acc > v` is what still waits).
-    // Checked from the first not yet applied on, a slice at a time (a light poll).
-    const hint = await db.collection('profile_id_hints').findOne({ _id: tenant.clientId });
-    const last = hint.last;
-    for (let next = tenant.templateId + 1; next <= last;) {
-      const slice = Array.from({ length: Math.min(5000, last - next + 1) }, (_, i) => next + i);
-      const seqs = await seed.readSeqs(redis, tenant.clientId, slice);
-      const pending = seqs.findIndex((s) => s.acc > s.v);
-      if (pending === -1) next += slice.length;
-      else {
-        next += pending;
+      const token = (await initiated.json()).AccessToken;
+      for (const body of bodies) {
+        const res = await fetch(`${base}/${token}/Stage`, {
+          method: 'POST',
+          headers: { Authorization: bearer, 'Content-Type': 'application/x-ndjson' },
+          body,
+        });
+        if (res.status !== 200) throw new Error(`Stage: ${res.status} ${await res.text()}`);
+        const status = await res.json();
+        log(`staged ${status.ValidationSuccessful} (${status.ValidationFailed} refused)`);
+      }
+      const staged = Date.now();
+      engineCommands?.reset();
+      const executed = await fetch(`${base}/${token}/Execute`, {
+        method: 'POST',
+        headers: { Authorization: bearer },
+      });
+      if (executed.status !== 202) throw new Error(`Execute: ${executed.status}`);
+      const running = whileRunning();
+      let status;
+      for (;;) {
+        status = await (
+          await fetch(`${base}/${token}`, { headers: { Authorization: bearer } })
+        ).json();
+        if (status.Status === 'Completed' || status.Status === 'Failed') break;
         await sleep(500);
       }
-    }
-    const applied = Date.now();
+      const accepted = Date.now();
+      log(
+        `Execute ${status.Status}: ${status.Processed} processed, ${status.NotHonored} not honored`,
+      );
+      // Applied: every imported profile's read model holds its last accepted write. The
+      // profiles are ids after the template, up to the client's id hint; a new profile
+      // created by the import's batch path is published applied (no accepted mark), one
+      // written the ordinary way was marked accepted before Completed, and an id reserved
+      // but left unused has neither (so `acc > v` is what still waits).
+      // Checked from the first not yet applied on, a slice at a time (a light poll).
+      const hint = await db.collection('profile_id_hints').findOne({ _id: tenant.clientId });
+      for (let next = tenant.templateId + 1; next <= hint.last;) {
+        const slice = Array.from(
+          { length: Math.min(5000, hint.last - next + 1) },
+          (_, i) => next + i,
+        );
+        const seqs = await seed.readSeqs(redis, tenant.clientId, slice);
+        const pending = seqs.findIndex((s) => s.acc > s.v);
+        if (pending === -1) next += slice.length;
+        else {
+          next += pending;
+          await sleep(500);
+        }
+      }
+      return { started, staged, accepted, applied: Date.now(), status, last: hint.last, running };
+    };
+
+    // GET latency while the import runs (the probe overlaps the import's start).
+    const imported = await importOnce(stageBodies(runId), () => getProbe(getUrl, bearer));
+    const { started, staged, accepted, applied, status, last } = imported;
     const workerCommands = engineCommands?.report(status.Processed);
     clearInterval(sampler);
-    const busy = await probe;
+    const busy = await imported.running;
 
     // The baseline: the same profile documents, as the worker stored them, by a raw
     // insertMany (1000 per command) into a scratch collection of the same engine.
@@ -200,6 +227,24 @@ async function main() {
       ['GET p99 during the import', `${busy.p99} ms (p50 ${busy.p50} ms)`],
       ['ratio GET p99 during / without', `${(busy.p99 / Math.max(1, quiet.p99)).toFixed(2)}x`],
     ];
+    if (UPDATES) {
+      // A merge-heavy import: each record matches a profile the first import made.
+      const merged = await importOnce(stageBodies(runId, UPDATES, update));
+      const rate = perSecond(merged.status.Processed, merged.applied - merged.started);
+      rows.push(
+        [
+          `import of ${UPDATES} records into existing profiles, stage`,
+          `${((merged.staged - merged.started) / 1000).toFixed(1)} s`,
+        ],
+        ['  execute (all accepted)', `${((merged.accepted - merged.staged) / 1000).toFixed(1)} s`],
+        [
+          '  until every write applied',
+          `${((merged.applied - merged.accepted) / 1000).toFixed(1)} s`,
+        ],
+        ['  profiles/s (initiate to applied)', rate.toFixed(0)],
+        ['  ratio to the raw insertMany', `${((rate / raw) * 100).toFixed(1)} %`],
+      );
+    }
     const width = Math.max(...rows.map(([name]) => name.length));
     console.log(`\nbulk import of ${COUNT} new profiles (engine: FerretDB on SQLite)`);
     for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`);
