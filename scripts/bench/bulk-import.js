@@ -227,9 +227,11 @@ async function main() {
       ['GET p99 during the import', `${busy.p99} ms (p50 ${busy.p50} ms)`],
       ['ratio GET p99 during / without', `${(busy.p99 / Math.max(1, quiet.p99)).toFixed(2)}x`],
     ];
+    let mergedCommands = null;
     if (UPDATES) {
       // A merge-heavy import: each record matches a profile the first import made.
       const merged = await importOnce(stageBodies(runId, UPDATES, update));
+      mergedCommands = engineCommands?.report(merged.status.Processed);
       const rate = perSecond(merged.status.Processed, merged.applied - merged.started);
       rows.push(
         [
@@ -252,6 +254,10 @@ async function main() {
       console.log(`\nthe worker's engine commands from Execute to applied, per profile imported:`);
       console.log(`    count   time (summed over concurrent commands)`);
       for (const line of workerCommands) console.log(`  ${line}`);
+    }
+    if (mergedCommands) {
+      console.log(`\nthe same for the import into existing profiles, per record:`);
+      for (const line of mergedCommands) console.log(`  ${line}`);
     }
     await redis.quit();
     await mongo.close();
