@@ -33,6 +33,30 @@ const messageOf = (body: unknown) =>
     : (body as { Message: string })
   ).Message;
 
+/** A local receiver of export callbacks: what it was POSTed, in order; answers 204. */
+async function startCallbackReceiver() {
+  const received: { path: string; type: string | undefined; body: unknown }[] = [];
+  const server: Server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    req.on('end', () => {
+      received.push({
+        path: req.url ?? '',
+        type: req.headers['content-type'],
+        body: JSON.parse(text),
+      });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    received,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /**
  * The Connectivity (Bulk) API's exports (docs/bulk-export.md), against the real engine,
  * Redis and one worker: Initiate and its refusals, Status, Rows (paging, keepAlive), the
@@ -105,6 +129,11 @@ describe('Bulk export', () => {
     return { since, ids };
   }
   const db = () => app.api.get<Connection>(getConnectionToken());
+  /** Stored page `page` of an export, read in the engine (null once removed). */
+  const storedPage = (token: number, page = 1) =>
+    db()
+      .collection('bulk_export_pages')
+      .findOne({ _id: exportPageKey(tenant.clientId, token, page) } as object);
 
   beforeAll(async () => {
     app = await startTestApp({
@@ -377,10 +406,7 @@ describe('Bulk export', () => {
     const { since } = await newProfiles(1);
     const token = await exported({ LastDateTime: since });
     await complete(token);
-    const page = () =>
-      db()
-        .collection('bulk_export_pages')
-        .findOne({ _id: exportPageKey(tenant.clientId, token, 1) } as object);
+    const page = () => storedPage(token);
     const stored = () =>
       db()
         .collection('bulk_exports')
@@ -424,10 +450,7 @@ describe('Bulk export', () => {
     const { since } = await newProfiles(1);
     const token = await exported({ LastDateTime: since });
     await complete(token);
-    const page = () =>
-      db()
-        .collection('bulk_export_pages')
-        .findOne({ _id: exportPageKey(tenant.clientId, token, 1) } as object);
+    const page = () => storedPage(token);
     const redis = app.api.get(RedisService);
     await redis.client.del(
       redis.key('bulk-export-expiry'),
@@ -508,21 +531,8 @@ describe('Bulk export', () => {
   });
 
   it('POSTs the status to the CallbackURL when Complete; a callback that fails does not fail the export', async () => {
-    const received: { path: string; type: string | undefined; body: unknown }[] = [];
-    const server: Server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      req.on('end', () => {
-        received.push({
-          path: req.url ?? '',
-          type: req.headers['content-type'],
-          body: JSON.parse(text),
-        });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const receiver = await startCallbackReceiver();
+    const { received, port } = receiver;
     try {
       const { since } = await newProfiles(1);
       const token = await exported({
@@ -542,7 +552,7 @@ describe('Bulk export', () => {
         (await status(token)).body.CallbackStatus === 'Delivered' ? true : undefined,
       );
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await receiver.close();
     }
     // Nobody listens there now: three attempts, then given up; the export is Complete.
     const token = await exported({
@@ -640,17 +650,9 @@ describe('Bulk export', () => {
     const got = (await rows(recovered).expect(200)).body.UserProfilePreferences as Row[];
     expect(got.map((row) => row.ProfileId)).toEqual(ids);
 
-    const received: unknown[] = [];
-    const server: Server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      req.on('end', () => {
-        received.push(JSON.parse(text));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const receiver = await startCallbackReceiver();
+    const { port } = receiver;
+    const received = () => receiver.received.map(({ body }) => body);
     try {
       crashPoints.failNext(CRASH_POINTS.bulkExportAfterPage, 5);
       const token = await exported({
@@ -662,30 +664,22 @@ describe('Bulk export', () => {
         return body.Status === 'Failed' ? body : undefined;
       });
       expect(failed).toMatchObject({ AccessToken: token, RowCount: 0 });
-      await eventually(async () => (received.length ? true : undefined));
-      expect(received).toEqual([
+      await eventually(async () => (received().length ? true : undefined));
+      expect(received()).toEqual([
         { AccessToken: token, Status: 'Failed', RowCount: 0, ByteCount: 0 },
       ]);
       const refused = await rows(token).expect(409);
       expect(refused.body.Message).toContain('Failed');
     } finally {
       crashPoints.disarmAll();
-      await new Promise((resolve) => server.close(resolve));
+      await receiver.close();
     }
   }, 60_000);
 
   it('a worker dying between the end of an export and the queueing of its callback: the sweep queues it once its attempts would be over', async () => {
-    const received: unknown[] = [];
-    const server: Server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      req.on('end', () => {
-        received.push(JSON.parse(text));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const receiver = await startCallbackReceiver();
+    const { port } = receiver;
+    const received = () => receiver.received.map(({ body }) => body);
     const [worker] = app.workers;
     try {
       const reached = worker
@@ -710,14 +704,14 @@ describe('Bulk export', () => {
         await eventually(async () =>
           (await status(token)).body.CallbackStatus === 'Delivered' ? true : undefined,
         );
-        expect(received).toEqual([
+        expect(received()).toEqual([
           { AccessToken: token, Status: 'Complete', RowCount: 1, ByteCount: ended.ByteCount },
         ]);
       } finally {
         app.advance(-60_000);
       }
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await receiver.close();
     }
   }, 60_000);
 

@@ -30,35 +30,48 @@ type Element = Record<string, unknown>;
  */
 export function consentTransitionProblems(body: Element, current?: ProfileData): string[] {
   const problems: string[] = [];
-  const stored = current as unknown as Element | undefined;
-  const check = (consents: unknown, storedConsents: unknown, path: string) =>
-    elements(consents).forEach((consent, index) => {
-      if (typeof consent.ConsentType !== 'string' || !('ConsentStatus' in consent)) return;
-      const to = consent.ConsentStatus === null ? ConsentStatus.NotSet : consent.ConsentStatus;
-      if (!isConsentStatus(to)) return; // the DTO refuses it
-      const previous = matching(storedConsents, consentRule, consent);
-      const from =
-        !previous || previous.IsActive === false
-          ? 'new'
-          : isConsentStatus(previous.ConsentStatus)
-            ? previous.ConsentStatus
-            : ConsentStatus.NotSet;
-      const refusal = consentTransitionRefusal(from, to);
-      if (refusal) {
-        problems.push(
-          `${path}[${index}].ConsentStatus (ConsentType ${JSON.stringify(consent.ConsentType)}): ${refusal}`,
-        );
-      }
-    });
+  forEachSentConsent(body, current, (consent, previous, path) => {
+    if (typeof consent.ConsentType !== 'string' || !('ConsentStatus' in consent)) return;
+    const to = consent.ConsentStatus === null ? ConsentStatus.NotSet : consent.ConsentStatus;
+    if (!isConsentStatus(to)) return; // the DTO refuses it
+    const from =
+      !previous || previous.IsActive === false
+        ? 'new'
+        : isConsentStatus(previous.ConsentStatus)
+          ? previous.ConsentStatus
+          : ConsentStatus.NotSet;
+    const refusal = consentTransitionRefusal(from, to);
+    if (refusal) {
+      problems.push(
+        `${path}.ConsentStatus (ConsentType ${JSON.stringify(consent.ConsentType)}): ${refusal}`,
+      );
+    }
+  });
+  return problems;
+}
 
-  check(body.Consents, stored?.Consents, 'Consents');
+/**
+ * Every consent of a body (the profile's, then each contact element's), with the stored
+ * consent of its type in the same container (the profile, or the stored contact element
+ * with the same key) and its path (`Emails[0].Consents[1]`).
+ */
+function forEachSentConsent(
+  body: Element,
+  current: ProfileData | undefined,
+  visit: (consent: Element, previous: Element | undefined, path: string) => void,
+): void {
+  const stored = current as unknown as Element | undefined;
+  const each = (consents: unknown, storedConsents: unknown, path: string) =>
+    elements(consents).forEach((consent, index) =>
+      visit(consent, matching(storedConsents, consentRule, consent), `${path}[${index}]`),
+    );
+  each(body.Consents, stored?.Consents, 'Consents');
   for (const { list, rule } of CONTACT_LISTS) {
     elements(body[list]).forEach((element, index) => {
       const storedElement = matching(stored?.[list], rule, element);
-      check(element.Consents, storedElement?.Consents, `${list}[${index}].Consents`);
+      each(element.Consents, storedElement?.Consents, `${list}[${index}].Consents`);
     });
   }
-  return problems;
 }
 
 /**
@@ -71,27 +84,16 @@ export function consentTransitionProblems(body: Element, current?: ProfileData):
  */
 export function priorConsentProblems(body: Element, current?: ProfileData): string[] {
   const problems: string[] = [];
-  const stored = current as unknown as Element | undefined;
-  const check = (consents: unknown, storedConsents: unknown, path: string) =>
-    elements(consents).forEach((consent, index) => {
-      const sent = Date.parse(String(consent.ConsentDate));
-      if (typeof consent.ConsentDate !== 'string' || Number.isNaN(sent)) return;
-      const previous = matching(storedConsents, consentRule, consent);
-      if (!previous || previous.IsActive === false) return;
-      const kept = Date.parse(String(previous.ConsentDate));
-      if (Number.isNaN(kept) || sent >= kept) return;
-      problems.push(
-        `${path}[${index}].ConsentDate ${JSON.stringify(consent.ConsentDate)} (ConsentType ${JSON.stringify(consent.ConsentType)}) is earlier than the stored consent's ${JSON.stringify(previous.ConsentDate)}: a prior consent, imported only with AllowPriorConsents true`,
-      );
-    });
-
-  check(body.Consents, stored?.Consents, 'Consents');
-  for (const { list, rule } of CONTACT_LISTS) {
-    elements(body[list]).forEach((element, index) => {
-      const storedElement = matching(stored?.[list], rule, element);
-      check(element.Consents, storedElement?.Consents, `${list}[${index}].Consents`);
-    });
-  }
+  forEachSentConsent(body, current, (consent, previous, path) => {
+    const sent = Date.parse(String(consent.ConsentDate));
+    if (typeof consent.ConsentDate !== 'string' || Number.isNaN(sent)) return;
+    if (!previous || previous.IsActive === false) return;
+    const kept = Date.parse(String(previous.ConsentDate));
+    if (Number.isNaN(kept) || sent >= kept) return;
+    problems.push(
+      `${path}.ConsentDate ${JSON.stringify(consent.ConsentDate)} (ConsentType ${JSON.stringify(consent.ConsentType)}) is earlier than the stored consent's ${JSON.stringify(previous.ConsentDate)}: a prior consent, imported only with AllowPriorConsents true`,
+    );
+  });
   return problems;
 }
 

@@ -103,6 +103,35 @@ describe('ProfileRules against fake rule modules', () => {
     ).toThrow(new PermanentWriteError('Consents[0]: no'));
   });
 
+  it("checks a bulk import's flags again when applying its write, against the profile as it is then", () => {
+    const seen: unknown[] = [];
+    const flagged: ProfileRuleModule = {
+      name: 'flagged',
+      importProblems: (body, current, flags) => (
+        seen.push([Object.keys(body), current?.CustomerType, flags]),
+        flags.allowPriorConsents ? [] : ['Consents[0].ConsentDate: prior']
+      ),
+    };
+    const rules = new ProfileRules([flagged]);
+    const imported = (allowPriorConsents: boolean) => ({
+      ...write(2, 'merge', { Consents: [] }),
+      importFlags: { allowPriorConsents },
+    });
+    expect(() =>
+      transitionProfile(stored(), imported(false), vocabulary, PROFILE_WIRE_FORMAT, rules),
+    ).toThrow(new PermanentWriteError('Consents[0].ConsentDate: prior'));
+    expect(
+      transitionProfile(stored(), imported(true), vocabulary, PROFILE_WIRE_FORMAT, rules)
+        .appliedSeq,
+    ).toBe(2);
+    // A write without flags (the Data API's) is not checked.
+    transitionProfile(stored(), write(2, 'merge', {}), vocabulary, PROFILE_WIRE_FORMAT, rules);
+    expect(seen).toEqual([
+      [['Consents'], 'Customer', { allowPriorConsents: false }],
+      [['Consents'], 'Customer', { allowPriorConsents: true }],
+    ]);
+  });
+
   it("hands a module's own write kind to it, with the writer's view; undefined leaves the data", () => {
     const seen: unknown[] = [];
     const owner: ProfileRuleModule = {

@@ -77,6 +77,10 @@ function transitionOnce(
   );
   if (write.kind === 'create' || write.kind === 'merge' || write.kind === 'overwrite') {
     const problems = checkAgainstConfiguration(body, vocabulary, rules, write.kind, profile.data);
+    // A bulk import's flags, against the profile as it is now (a prior consent may have
+    // become one since the record was accepted).
+    if (write.importFlags)
+      problems.push(...rules.importProblems(body, profile.data, write.importFlags));
     if (problems.length) throw new PermanentWriteError(problems.join('; '));
   }
   const next: Profile = { ...profile, appliedSeq: write.seq, lastFailure: undefined };

@@ -1,3 +1,4 @@
+import type { ImportFlags } from './profile-rules.port';
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { CallerScope } from './profile-view';
@@ -65,6 +66,11 @@ export class ProfileWrite {
    * names of PROFILE_COLLECTIONS.
    */
   @Prop({ type: [String], default: undefined }) replace?: string[];
+  /**
+   * A bulk import's flags that refuse a record against the stored profile (checked at
+   * acceptance, and again when applied, against the profile as it is then).
+   */
+  @Prop({ type: Object, default: undefined }) importFlags?: ImportFlags;
   @Prop({ required: true }) acceptedAt: Date;
   /**
    * Stored: 'pending' until the worker refuses the write ('failed'); an applied write is

@@ -1,3 +1,4 @@
+import type { ImportFlags } from '../domain/profile-rules.port';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { BatchedInserts, type TenantKey, TenantScopedModel } from '@app/shared';
@@ -58,6 +59,7 @@ export class ProfileWriteRepository {
     scope?: CallerScope;
     importRecord?: ImportRecordRef;
     replace?: string[];
+    importFlags?: ImportFlags;
   }): Promise<ProfileWrite> {
     for (let seq = Math.max(1, write.fromSeq); ; seq++) {
       const doc: ProfileWrite = {
@@ -72,6 +74,7 @@ export class ProfileWriteRepository {
         ...(write.scope ? { scope: write.scope } : {}),
         ...(write.importRecord ? { importRecord: write.importRecord } : {}),
         ...(write.replace?.length ? { replace: write.replace } : {}),
+        ...(write.importFlags ? { importFlags: write.importFlags } : {}),
         acceptedAt: new Date(),
         status: 'pending',
         attempts: 0,

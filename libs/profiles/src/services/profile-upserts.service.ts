@@ -108,6 +108,7 @@ export class ProfileUpserts {
       scope,
       known: profile,
       ...intakeOptions,
+      importFlags: flags,
     });
     return toSubmissionResult(profileId, body, write);
   }

@@ -1,3 +1,4 @@
+import type { ImportFlags } from '../domain/profile-rules.port';
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CRASH_POINTS, CrashPoints, JobQueue } from '@app/shared';
@@ -65,6 +66,8 @@ export class ProfileWriteIntake {
     /** A bulk import's record (applied once) and the collections its merge replaces. */
     importRecord?: ImportRecordRef;
     replace?: string[];
+    /** The import's flags, checked again when the write is applied. */
+    importFlags?: ImportFlags;
     /** Applied in the bulk lane whatever the tenant's rate (a bulk import's writes). */
     background?: boolean;
   }): Promise<ProfileWrite> {
@@ -82,6 +85,7 @@ export class ProfileWriteIntake {
       scope: write.scope,
       importRecord: write.importRecord,
       replace: write.replace,
+      importFlags: write.importFlags,
     });
     await this.crashPoints.at(CRASH_POINTS.acceptAfterWriteInsert);
     try {
