@@ -1,6 +1,7 @@
 import type { DataRule } from './data-rule';
 import type { ElementRule } from './element-rules';
 import type { ContactList, HistoryContainer, ProfileHistory } from './profile-history.schema';
+import type { ImportFlags } from './profile-write.schema';
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import type { ProfileView } from './profile-view';
@@ -118,12 +119,6 @@ export type RuleWriteKind = (
   body: ProfileBody,
   ctx: RuleWriteContext,
 ) => ProfileData | undefined;
-
-/** What a bulk import's Initiate decides for all its records. */
-export interface ImportFlags {
-  /** Consents older than the stored ones may replace them (AllowPriorConsents). */
-  allowPriorConsents: boolean;
-}
 
 /**
  * The port through which a rule module (Consents, Preferences) plugs into the profile write

@@ -1,7 +1,6 @@
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import type {
-  ImportFlags,
   ProfileBody,
   ProfileHistoryRule,
   ProfileRuleModule,
@@ -9,6 +8,7 @@ import type {
   RuleWriteKind,
 } from './profile-rules.port';
 import type { ProfileVocabulary } from './profile-vocabulary';
+import type { ImportFlags } from './profile-write.schema';
 
 /**
  * The rule modules of the write pipeline, in the order the app composed them (each

@@ -1,7 +1,12 @@
-import type { ImportFlags } from './profile-rules.port';
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { CallerScope } from './profile-view';
+
+/** What a bulk import's Initiate decides for all its records. */
+export interface ImportFlags {
+  /** Consents older than the stored ones may replace them (AllowPriorConsents). */
+  allowPriorConsents: boolean;
+}
 
 /**
  * `remove-tag` is the system write of a tag deletion (DELETE /{clientId}/Tags/{tagName});

@@ -1,10 +1,10 @@
-import type { ImportFlags } from '../domain/profile-rules.port';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { BatchedInserts, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import {
+  type ImportFlags,
   ProfileWrite,
   ProfileWriteKind,
   type ProfileWriteStatus,

@@ -6,7 +6,7 @@ import {
   type ImportedProfileOutcome,
 } from '../commands/create-imported-profiles/create-imported-profiles.command';
 import type { ImportRecordRef } from '../domain/import-marks';
-import type { ImportFlags } from '../domain/profile-rules.port';
+import type { ImportFlags } from '../domain/profile-write.schema';
 import type { CallerScope } from '../domain/profile-view';
 import type { ProfileDto } from '../dto/profile.dto';
 import { alternateIdKey } from '../domain/element-rules';

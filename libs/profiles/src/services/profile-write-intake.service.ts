@@ -1,8 +1,8 @@
-import type { ImportFlags } from '../domain/profile-rules.port';
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CRASH_POINTS, CrashPoints, JobQueue } from '@app/shared';
 import type {
+  ImportFlags,
   ProfileWrite,
   ProfileWriteKind,
   ProfileWriteStatus,
