@@ -86,6 +86,10 @@ describe('Bulk import: Execute', () => {
     ({ programs } = await configureTestTenant(app, tenant));
     auth = await tenant.bearer();
   });
+  // A crash test that fails before restarting its worker must not fail the tests after it.
+  afterEach(async () => {
+    if (app.workers.length === 0) await app.startWorker();
+  });
   afterAll(() => app.close());
 
   it('applies the staged records as profile writes: Queued, then Completed with the counters', async () => {
@@ -596,7 +600,7 @@ describe('Bulk import: Execute', () => {
     const [worker] = app.workers;
     const reached = worker
       .get(CrashPoints, { strict: false })
-      .arm(CRASH_POINTS.importCreateAfterSave);
+      .arm(CRASH_POINTS.importCreateAfterSave, { everyFlow: true }); // both slices of the batch
     await execute(token).expect(202);
     await reached;
     await app.killWorker(worker);

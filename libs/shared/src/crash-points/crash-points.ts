@@ -14,10 +14,23 @@ export class CrashPoints {
   private readonly armed = new Map<string, () => void>();
   private readonly resumes = new Map<string, Promise<void>>();
   private readonly faults = new Map<string, number>();
+  /** Points reached under `everyFlow`: every later flow stops there too. */
+  private readonly dead = new Set<string>();
 
-  /** Arms `name` once; resolves when a flow has reached it (and stopped there). */
-  arm(name: CrashPointName): Promise<void> {
-    return new Promise((resolve) => this.armed.set(name, resolve));
+  /**
+   * Arms `name` once; resolves when a flow has reached it (and stopped there). With
+   * `everyFlow`, every flow that reaches it afterwards stops there too: a process dies at
+   * one instant, so its concurrent flows (the slices of an import batch) must not pass the
+   * point between the first arrival and the test's kill.
+   */
+  arm(name: CrashPointName, { everyFlow = false }: { everyFlow?: boolean } = {}): Promise<void> {
+    this.dead.delete(name);
+    return new Promise((resolve) =>
+      this.armed.set(name, () => {
+        if (everyFlow) this.dead.add(name);
+        resolve();
+      }),
+    );
   }
 
   /**
@@ -43,6 +56,7 @@ export class CrashPoints {
     this.armed.clear();
     this.resumes.clear();
     this.faults.clear();
+    this.dead.clear();
   }
 
   /**
@@ -56,6 +70,7 @@ export class CrashPoints {
       else this.faults.delete(name);
       throw new Error(`Injected failure at ${name}`);
     }
+    if (this.dead.has(name)) return new Promise<never>(() => undefined);
     const reached = this.armed.get(name);
     if (!reached) return;
     this.armed.delete(name);
