@@ -122,7 +122,7 @@ export function refreshedCollections(refresh: BulkImportRefresh): string[] {
  * Records Execute accepts between two saves of its progress: a worker that dies re-accepts
  * at most this many, which the profiles' import marks apply once.
  */
-export const APPLY_BATCH = 250;
+export const APPLY_BATCH = 500;
 
 /** The AlternateId of the active pair of `type` a record names; null when it names none. */
 export function matchValueOf(body: unknown, type: string): string | null {
