@@ -4,6 +4,7 @@ import { AuthApiModule } from '@app/auth';
 import { BULK_JOBS, BulkApiModule } from '@app/bulk';
 import { ConfigurationApiModule } from '@app/config';
 import { CONSENT_JOBS, ConsentsApiModule } from '@app/consents';
+import { EVENT_JOBS, EventsApiModule } from '@app/events';
 import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import {
@@ -28,7 +29,7 @@ export class ApiModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
-        QueueModule.forProducer([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS]),
+        QueueModule.forProducer([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS]),
         // /health/live, /health/ready, /metrics (outside the prefix) and request timing.
         ObservabilityModule.forApi(),
         PROFILE_RULES,
@@ -38,6 +39,7 @@ export class ApiModule {
         PreferencesApiModule,
         ConsentsApiModule,
         BulkApiModule,
+        EventsApiModule,
         // /admin/queues (outside the prefix; bootstrap.ts guards it): unless turned off.
         ...(settings.queueDashboardEnabled ? [QueueDashboardModule.register()] : []),
       ],

@@ -8,6 +8,7 @@ import {
   DoNotContactMarks,
   DoNotContactMarksModule,
 } from '@app/consents';
+import { EVENT_JOBS, EventsWorkerModule } from '@app/events';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
 import {
   DatabaseModule,
@@ -32,7 +33,7 @@ export class WorkerModule {
         CqrsModule.forRoot(),
         // The configuration areas the worker reads bring controllers whose guards read these.
         ApiAuthSupportModule,
-        QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS]),
+        QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS]),
         // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
         ObservabilityModule.forWorker(),
         PROFILE_RULES,
@@ -42,6 +43,7 @@ export class WorkerModule {
         }),
         ConsentsWorkerModule,
         BulkWorkerModule,
+        EventsWorkerModule,
       ],
     };
   }

@@ -32,9 +32,26 @@ describe('grants', () => {
       'preferences',
       'consents',
       'history',
+      'events',
     ] as const) {
       expect(grants(admins, area, 'write')).toBe(true);
     }
+  });
+
+  it('an Administrators group stored before the events area existed is granted it, until it names it', () => {
+    const stored = {
+      name: 'Administrators',
+      permissions: administratorsGroup().permissions.filter((p) => p.area !== 'events'),
+    };
+    expect(grants(stored, 'events', 'write')).toBe(true);
+    const restricted = {
+      ...stored,
+      permissions: [...stored.permissions, { area: 'events' as const, access: 'read' as const }],
+    };
+    expect(grants(restricted, 'events', 'read')).toBe(true);
+    expect(grants(restricted, 'events', 'write')).toBe(false);
+    // Another group never is.
+    expect(grants({ ...stored, name: 'Readers' }, 'events', 'read')).toBe(false);
   });
 });
 

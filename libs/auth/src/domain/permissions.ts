@@ -11,7 +11,15 @@ export const PERMISSION_AREAS = [
   'preferences',
   'consents',
   'history',
+  // Event subscriptions and event retrieval (the notes' "Event Data -> View" is events:read).
+  'events',
 ] as const;
+
+/**
+ * Areas added after clients existed: an Administrators group stored before an area existed
+ * has no entry for it, and is granted it (write) until its permissions name it.
+ */
+const AREAS_ADDED_LATER: readonly PermissionArea[] = ['events'];
 
 export type PermissionArea = (typeof PERMISSION_AREAS)[number];
 
@@ -64,6 +72,13 @@ export function isPermissionAccess(value: string): value is PermissionAccess {
 
 /** True when the group grants `access` (or more) on `area`. */
 export function grants(group: UserGroup, area: PermissionArea, access: PermissionAccess): boolean {
+  if (
+    group.name === ADMINISTRATORS_GROUP &&
+    AREAS_ADDED_LATER.includes(area) &&
+    !group.permissions.some((permission) => permission.area === area)
+  ) {
+    return true;
+  }
   const rank = PERMISSION_ACCESS_LEVELS.indexOf(access);
   return group.permissions.some(
     (permission) =>

@@ -1,0 +1,5 @@
+// Public surface of @app/events: other libs and the apps import nothing deeper.
+export * from './events-api.module';
+export * from './events-worker.module';
+export { EventsSettings } from './events-settings';
+export { EVENT_JOBS } from './worker/event-jobs';
