@@ -85,6 +85,7 @@ export {
 // For the history categories of other modules: their routes dispatch GetProfileHistoryQuery.
 export type { ProfileHistory } from './domain/profile-history.schema';
 export { compareHistoryEntries, historyEntries } from './domain/profile-history';
+export { profileEvents, type ProfileEvent } from './domain/profile-events';
 export { historyItemInContainer, toHistoryEdited } from './mapping/profile-history.mapper';
 export type { ConsentAssociationDto, ConsentDto } from './dto/consent.dto';
 export type { PreferenceDto } from './dto/preference.dto';

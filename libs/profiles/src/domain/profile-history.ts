@@ -70,16 +70,40 @@ export function historyEntries(
   write: ProfileWrite,
   rules: ProfileRules,
 ): HistoryEntry[] {
+  return describeWrite(before, after, write, rules).entries;
+}
+
+/** One write's history entries, each with the item as it was before the write. */
+export interface DescribedWrite {
+  entries: HistoryEntry[];
+  /** Per entry (same index): the item before the write; undefined when it is new. */
+  previous: (Record<string, unknown> | undefined)[];
+}
+
+/**
+ * historyEntries, with the state before the write of each changed item (what an event's
+ * PreviousData shows): one diff serves both.
+ */
+export function describeWrite(
+  before: Profile,
+  after: Profile,
+  write: ProfileWrite,
+  rules: ProfileRules,
+): DescribedWrite {
   // Tags are not part of history; a deleted profile keeps none.
-  if (write.kind === 'remove-tag' || after.state === 'deleted' || !after.data) return [];
+  if (write.kind === 'remove-tag' || after.state === 'deleted' || !after.data) {
+    return { entries: [], previous: [] };
+  }
   const old = before.state === 'active' ? before.data : undefined;
+  const previousOf = new WeakMap<Item, Item>();
   const changes = diffProfile(
     old,
     after.data,
     { at: write.acceptedAt.toISOString(), userId: write.userId },
     rules,
+    previousOf,
   );
-  return changes.map((change, n) => ({
+  const entries = changes.map((change, n) => ({
     _id: historyEntryKey(write.clientId, write.profileId, write.seq, n),
     clientId: write.clientId,
     profileId: write.profileId,
@@ -88,6 +112,7 @@ export function historyEntries(
     modifiedAt: write.acceptedAt.toISOString(),
     ...change,
   }));
+  return { entries, previous: changes.map((change) => previousOf.get(change.snapshot)) };
 }
 
 interface Stamp {
@@ -100,14 +125,25 @@ function diffProfile(
   after: ProfileData,
   stamp: Stamp,
   rules: ProfileRules,
+  previousOf: WeakMap<Item, Item>,
 ): Change[] {
   const changes: Change[] = [];
   const was = before as unknown as Item | undefined;
   const now = after as unknown as Item;
 
   if (!was || !sameContent(pick(was, STANDARD_FIELDS), pick(now, STANDARD_FIELDS))) {
-    changes.push({ category: 'standard', snapshot: pick(now, [...STANDARD_FIELDS, 'Edited']) });
+    const snapshot = pick(now, [...STANDARD_FIELDS, 'Edited']);
+    if (was) previousOf.set(snapshot, pick(was, [...STANDARD_FIELDS, 'Edited']));
+    changes.push({ category: 'standard', snapshot });
   }
+
+  const diffList = (
+    previous: unknown,
+    current: unknown,
+    rule: ElementRule,
+    stampOf: Stamp,
+    whole = false,
+  ): Item[] => changedItems(previous, current, rule, stampOf, whole, previousOf);
 
   for (const item of diffList(was?.CustomFields, now.CustomFields, customFieldRule, stamp)) {
     changes.push({ category: 'customField', list: 'CustomFields', snapshot: item });
@@ -116,7 +152,10 @@ function diffProfile(
   const contacts: ContactPair[] = [];
   for (const { list, rule, preferences, identity } of CONTACT_LISTS) {
     for (const item of diffList(was?.[list], now[list], rule, stamp)) {
-      changes.push({ category: 'contact', list, snapshot: omit(item, Object.keys(rule.nested)) });
+      const snapshot = omit(item, Object.keys(rule.nested));
+      const previous = previousOf.get(item);
+      if (previous) previousOf.set(snapshot, omit(previous, Object.keys(rule.nested)));
+      changes.push({ category: 'contact', list, snapshot });
     }
     for (const [previous, current] of pairByKey(was?.[list], now[list], rule)) {
       const container: HistoryContainer = { list, fields: pick(current ?? previous!, identity) };
@@ -161,12 +200,13 @@ function pairByKey(
  * (stamped like a change by this write). Nested lists of the rule are compared by their
  * own entries, not here.
  */
-function diffList(
+function changedItems(
   before: unknown,
   after: unknown,
   rule: ElementRule,
   stamp: Stamp,
-  whole = false,
+  whole: boolean,
+  previousOf: WeakMap<Item, Item>,
 ): Item[] {
   // A contact's preferences and consents have entries of their own; a whole item's nested
   // lists (a preference's associations and attributes) are part of it.
@@ -174,10 +214,15 @@ function diffList(
   const changed: Item[] = [];
   for (const [previous, current] of pairByKey(before, after, rule)) {
     if (current) {
-      if (!previous || !sameContent(omit(previous, ignore), omit(current, ignore)))
-        changed.push(snapshotOf(current));
+      if (!previous || !sameContent(omit(previous, ignore), omit(current, ignore))) {
+        const snapshot = snapshotOf(current);
+        if (previous) previousOf.set(snapshot, snapshotOf(previous));
+        changed.push(snapshot);
+      }
     } else if (previous && previous.IsActive !== false) {
-      changed.push(removed(previous, rule, stamp));
+      const last = removed(previous, rule, stamp);
+      previousOf.set(last, snapshotOf(previous));
+      changed.push(last);
     }
   }
   return changed;

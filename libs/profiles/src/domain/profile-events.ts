@@ -1,0 +1,285 @@
+import { alternateIdRule } from './element-rules';
+import { describeWrite } from './profile-history';
+import type { HistoryContainer } from './profile-history.schema';
+import type { ProfileRules } from './profile-rules';
+import type { ProfileWrite } from './profile-write.schema';
+import type { Profile } from './profile.schema';
+
+type Item = Record<string, unknown>;
+
+/** The contact type of each contact list (what a subscription's ContactTypes names). */
+const CONTACT_TYPES: Record<string, ProfileEvent['contactType']> = {
+  Emails: 'Email',
+  PhoneNumbers: 'Phone',
+  Addresses: 'Address',
+  EmailPreferences: 'Email',
+  PhonePreferences: 'Phone',
+  AddressPreferences: 'Address',
+};
+
+/** The contact lists' `*.updated` events. */
+const CONTACT_EVENTS: Record<string, string> = {
+  Emails: 'contacts.email.updated',
+  PhoneNumbers: 'contacts.phone.updated',
+  Addresses: 'contacts.address.updated',
+};
+
+/** Standard fields with an event of their own (the notes), by where they sit in the data. */
+const STANDARD_FIELD_EVENTS: { path: [string] | [string, string]; type: string }[] = [
+  { path: ['DefaultLocale'], type: 'standardfield.defaultlocale.updated' },
+  { path: ['CustomerName', 'FirstName'], type: 'standardfield.firstname.updated' },
+  { path: ['CustomerName', 'MiddleName'], type: 'standardfield.middlename.updated' },
+  { path: ['CustomerName', 'LastName'], type: 'standardfield.lastname.updated' },
+  { path: ['CustomerType'], type: 'contacts.customertype.updated' },
+];
+
+/**
+ * One event of an applied write (docs/events.md): what changed, as the item is after the
+ * write (`data`) and before it (`previousData`, on updates). `id` is
+ * `<clientId>|<profileId>|<seq>|<n>`, derived from the write as history's entries are, so a
+ * write recorded again after a crash records the same events: none lost, none twice.
+ */
+export interface ProfileEvent {
+  id: string;
+  type: string;
+  profileId: number;
+  /** The write's sequence number: a profile's events are in (seq, n) order. */
+  seq: number;
+  n: number;
+  /** The write's acceptance time (ISO 8601). */
+  at: string;
+  userId: string;
+  /** The contact element the item belongs to (a contact's preference or consent). */
+  container?: HistoryContainer;
+  /** What subscription filters compare (docs/events.md, "Filters"). */
+  filterId?: string;
+  consentType?: string;
+  contactType?: 'Email' | 'Phone' | 'Address';
+  customField?: string;
+  data?: Item;
+  previousData?: Item;
+}
+
+/**
+ * The events of one applied write, in a fixed order: the profile's own event first
+ * (created, replaced, updated, deleted, then deactivated or reactivated), then one per
+ * changed item in history order, then the alternate ids. A create shows the new profile
+ * whole in `profile.created`, plus the `*.added` events of its consents, preferences and
+ * alternate ids (what a subscriber to those hears of a sign-up); its contacts and fields
+ * have no `*.updated` event. A write that changes nothing has no event. Pure.
+ */
+export function profileEvents(
+  before: Profile,
+  after: Profile,
+  write: ProfileWrite,
+  rules: ProfileRules,
+): ProfileEvent[] {
+  const events: Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] = [];
+  const existed = before.state === 'active';
+  if (after.state === 'deleted') {
+    if (existed) events.push({ type: 'profile.deleted', data: { ProfileId: after.profileId } });
+    return numbered(events, write);
+  }
+  if (after.state !== 'active' || !after.data) return [];
+  const created = !existed;
+  const { entries, previous } = describeWrite(before, after, write, rules);
+  const items: typeof events = [];
+  entries.forEach((entry, k) => {
+    items.push(
+      ...itemEvents(
+        entry.list,
+        entry.category,
+        entry.container,
+        entry.snapshot,
+        previous[k],
+        created,
+      ),
+    );
+  });
+  items.push(
+    ...alternateIdEvents(created ? [] : before.data?.AlternateIds, after.data.AlternateIds),
+  );
+  if (created) {
+    events.push({ type: 'profile.created', data: withoutKeys(after.data) as Item });
+  } else if (entries.length || items.length) {
+    events.push({
+      type: write.kind === 'overwrite' ? 'profile.replaced' : 'profile.updated',
+      data: withoutKeys(after.data) as Item,
+      previousData: withoutKeys(before.data) as Item,
+    });
+    const wasActive = before.data?.IsActive !== false;
+    const isActive = after.data.IsActive !== false;
+    if (wasActive !== isActive) {
+      events.push({
+        type: isActive ? 'profile.reactivated' : 'profile.deactivated',
+        data: { IsActive: isActive },
+        previousData: { IsActive: wasActive },
+      });
+    }
+  }
+  return numbered([...events, ...items], write);
+}
+
+function numbered(
+  events: Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[],
+  write: ProfileWrite,
+): ProfileEvent[] {
+  return events.map((event, n) => ({
+    id: `${write.clientId}|${write.profileId}|${write.seq}|${n}`,
+    profileId: write.profileId,
+    seq: write.seq,
+    n,
+    at: write.acceptedAt.toISOString(),
+    userId: write.userId,
+    ...event,
+  }));
+}
+
+/** The events of one changed item (one history entry). */
+function itemEvents(
+  list: string | undefined,
+  category: string,
+  container: HistoryContainer | undefined,
+  data: Item,
+  previousData: Item | undefined,
+  created: boolean,
+): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
+  const deactivated = data.IsActive === false && previousData?.IsActive !== false;
+  const contactType = CONTACT_TYPES[container?.list ?? list ?? ''];
+  const about = {
+    ...(container ? { container } : {}),
+    ...(contactType ? { contactType } : {}),
+    data,
+    ...(previousData ? { previousData } : {}),
+  };
+  if (list === 'Consents') {
+    const consentType = text(data.ConsentType);
+    const kind = !previousData ? 'added' : deactivated ? 'deactivated' : 'updated';
+    const type = container
+      ? `consent.elementassociation.${kind === 'added' ? 'created' : kind}`
+      : `consent.${kind}`;
+    return [{ type, consentType, ...about }];
+  }
+  if (list?.endsWith('Preferences')) {
+    const filterId = text(data.FilterId);
+    const kind = !previousData ? 'added' : deactivated ? 'archived' : 'updated';
+    return [
+      { type: `preference.${kind}`, filterId, ...about },
+      ...filterAssociationEvents(data, previousData, filterId, contactType),
+    ];
+  }
+  if (created) return []; // the profile's fields and contacts are in profile.created
+  if (category === 'standard') return standardFieldEvents(data, previousData);
+  if (list === 'CustomFields') {
+    return [{ type: 'customfield.updated', customField: text(data.Name), ...about }];
+  }
+  if (list && CONTACT_EVENTS[list]) return [{ type: CONTACT_EVENTS[list], ...about }];
+  return [];
+}
+
+/** A preference's consent associations created or changed by the write. */
+function filterAssociationEvents(
+  data: Item,
+  previousData: Item | undefined,
+  filterId: string | undefined,
+  contactType: ProfileEvent['contactType'],
+): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
+  const byType = (item: Item | undefined) =>
+    new Map(
+      asItems(item?.ConsentAssociations).map((association) => [
+        text(association.ConsentType)?.toLowerCase() ?? '',
+        association,
+      ]),
+    );
+  const was = byType(previousData);
+  return [...byType(data)].flatMap(([key, association]) => {
+    const old = was.get(key);
+    if (old && JSON.stringify(old) === JSON.stringify(association)) return [];
+    return [
+      {
+        type: old ? 'consent.filterassociation.updated' : 'consent.filterassociation.created',
+        filterId,
+        consentType: text(association.ConsentType),
+        ...(contactType ? { contactType } : {}),
+        data: { FilterId: data.FilterId, ...association },
+        ...(old ? { previousData: { FilterId: data.FilterId, ...old } } : {}),
+      },
+    ];
+  });
+}
+
+/** The standard fields with an event of their own that the write changed. */
+function standardFieldEvents(
+  data: Item,
+  previousData: Item | undefined,
+): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
+  return STANDARD_FIELD_EVENTS.flatMap(({ path, type }) => {
+    const now = valueAt(data, path);
+    const was = valueAt(previousData, path);
+    if ((now ?? null) === (was ?? null)) return [];
+    const field = path[path.length - 1];
+    return [{ type, data: { [field]: now ?? null }, previousData: { [field]: was ?? null } }];
+  });
+}
+
+/** Alternate ids added (`contacts.alternateid.added`) and changed or removed (`.updated`). */
+function alternateIdEvents(
+  before: unknown,
+  after: unknown,
+): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
+  const was = new Map(asItems(before).map((pair) => [alternateIdRule.key(pair), pair]));
+  const now = asItems(after);
+  const kept = new Set(now.map((pair) => alternateIdRule.key(pair)));
+  const pairOf = (pair: Item): Item => ({
+    AlternateIdType: pair.AlternateIdType,
+    AlternateId: pair.AlternateId,
+    IsActive: pair.IsActive !== false,
+  });
+  const events: Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] = [];
+  for (const pair of now) {
+    const old = was.get(alternateIdRule.key(pair));
+    if (!old) events.push({ type: 'contacts.alternateid.added', data: pairOf(pair) });
+    else if ((old.IsActive !== false) !== (pair.IsActive !== false)) {
+      events.push({
+        type: 'contacts.alternateid.updated',
+        data: pairOf(pair),
+        previousData: pairOf(old),
+      });
+    }
+  }
+  for (const [key, old] of was) {
+    if (!kept.has(key) && old.IsActive !== false) {
+      events.push({
+        type: 'contacts.alternateid.updated',
+        data: { ...pairOf(old), IsActive: false },
+        previousData: pairOf(old),
+      });
+    }
+  }
+  return events;
+}
+
+/** The stored data without the derived `Key` fields (normalised names), as on the wire. */
+function withoutKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutKeys);
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  const result: Item = {};
+  for (const [field, inner] of Object.entries(value)) {
+    if (field !== 'Key') result[field] = withoutKeys(inner);
+  }
+  return result;
+}
+
+function valueAt(item: Item | undefined, path: string[]): unknown {
+  let value: unknown = item;
+  for (const field of path) value = (value as Item | undefined)?.[field];
+  return value;
+}
+
+function asItems(value: unknown): Item[] {
+  return Array.isArray(value) ? (value as Item[]) : [];
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
