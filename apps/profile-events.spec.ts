@@ -64,8 +64,6 @@ describe('profileEvents', () => {
       CustomerType: 'Customer',
       CustomFields: [{ Name: 'Tier', Value: 'Gold' }],
     });
-    // No derived Key (a normalised name) anywhere in what subscribers see.
-    expect(JSON.stringify(profile.data)).not.toContain('"Key"');
     expect(profile.previousData).toBeUndefined();
     expect(consent).toMatchObject({
       consentType: 'Terms',

@@ -130,6 +130,7 @@ export {
   type ExportedProfile,
   ProfileExportReader,
 } from './services/profile-export-reader.service';
+export { ProfileEventFeed } from './services/profile-event-feed.service';
 export {
   type AppliedWrite,
   PROFILE_APPLY_HOOKS,

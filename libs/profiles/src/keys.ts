@@ -38,6 +38,11 @@ export function historyPageKey(clientId: string, profileId: number, page: number
   return tenantKey(clientId, profileId, `p${page}`);
 }
 
+/** The events of one applied write (`profile_events`). */
+export function profileEventsKey(clientId: string, profileId: number, seq: number): TenantKey {
+  return tenantKey(clientId, profileId, `e${seq}`);
+}
+
 /** The n-th history entry of one write. */
 export function historyEntryKey(
   clientId: string,

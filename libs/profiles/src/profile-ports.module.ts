@@ -5,12 +5,14 @@ import { ProfileWriteQueue } from './services/profile-write-queue.service';
 import { ProfileWriteChecks } from './services/profile-write-checks.service';
 import { ProfileImportWrites } from './services/profile-import-writes.service';
 import { ProfileExportReader } from './services/profile-export-reader.service';
+import { ProfileEventFeed } from './services/profile-event-feed.service';
 
 /**
  * What other modules' jobs and use cases may use of Profiles: find the holders of a value,
  * queue system writes, check profile bodies as a write's acceptance does (the bulk
  * import's staging), accept a bulk import's records as profile writes (its worker) and
- * read a client's profiles by id for a bulk export (its worker).
+ * read a client's profiles by id for a bulk export (its worker), and read a profile's events
+ * (Events).
  * Lifted into its own service, this module becomes an HTTP (holders) and queue (writes)
  * adapter behind the same classes.
  */
@@ -22,6 +24,7 @@ import { ProfileExportReader } from './services/profile-export-reader.service';
     ProfileWriteChecks,
     ProfileImportWrites,
     ProfileExportReader,
+    ProfileEventFeed,
   ],
   exports: [
     ProfileHolders,
@@ -29,6 +32,7 @@ import { ProfileExportReader } from './services/profile-export-reader.service';
     ProfileWriteChecks,
     ProfileImportWrites,
     ProfileExportReader,
+    ProfileEventFeed,
   ],
 })
 export class ProfilePortsModule {}

@@ -17,6 +17,7 @@ import {
 } from './domain/profile.schema';
 import { ProfileWrite, ProfileWriteSchema } from './domain/profile-write.schema';
 import { ProfileHistoryDoc, ProfileHistoryDocSchema } from './domain/profile-history.schema';
+import { ProfileEventsDoc, ProfileEventsDocSchema } from './domain/profile-events.schema';
 import { TagEntry, TagEntrySchema } from './domain/tag.schema';
 import { PendingProfile, PendingProfileSchema } from './domain/pending-profile.schema';
 import { ProfileReadModel } from './read-model/profile-read-model.service';
@@ -28,10 +29,12 @@ import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.re
 import { ProfileRepository } from './repositories/profile.repository';
 import { ProfileWriteRepository } from './repositories/profile-write.repository';
 import { ProfileHistoryRepository } from './repositories/profile-history.repository';
+import { ProfileEventRepository } from './repositories/profile-event.repository';
 import { TagRepository } from './repositories/tag.repository';
 import { AlternateIdClaims } from './services/alternate-id-claims.service';
 import { ExistingProfiles } from './services/existing-profiles.service';
 import { ProfileUpserts } from './services/profile-upserts.service';
+import { ProfileEventRecorder } from './services/profile-event-recorder.service';
 import { ProfileWriteIntake } from './services/profile-write-intake.service';
 
 const providers = [
@@ -43,12 +46,14 @@ const providers = [
   ProfileKeyIndex,
   SearchCandidates,
   ProfileHistoryRepository,
+  ProfileEventRepository,
   AlternateIdClaimRepository,
   TagRepository,
   AlternateIdClaims,
   ExistingProfiles,
   ProfileWriteIntake,
   ProfileUpserts,
+  ProfileEventRecorder,
 ];
 
 /** The collections this module owns, and the services over them. Internal to libs/profiles. */
@@ -60,6 +65,7 @@ const providers = [
       { name: ProfileIdHint.name, schema: ProfileIdHintSchema },
       { name: ProfileWrite.name, schema: ProfileWriteSchema },
       { name: ProfileHistoryDoc.name, schema: ProfileHistoryDocSchema },
+      { name: ProfileEventsDoc.name, schema: ProfileEventsDocSchema },
       { name: AlternateIdClaim.name, schema: AlternateIdClaimSchema },
       { name: AlternateIdClaimEnd.name, schema: AlternateIdClaimEndSchema },
       { name: TagEntry.name, schema: TagEntrySchema },

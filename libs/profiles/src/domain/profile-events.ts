@@ -1,5 +1,5 @@
 import { alternateIdRule } from './element-rules';
-import { describeWrite } from './profile-history';
+import { type DescribedWrite, describeWrite } from './profile-history';
 import type { HistoryContainer } from './profile-history.schema';
 import type { ProfileRules } from './profile-rules';
 import type { ProfileWrite } from './profile-write.schema';
@@ -35,7 +35,8 @@ const STANDARD_FIELD_EVENTS: { path: [string] | [string, string]; type: string }
 
 /**
  * One event of an applied write (docs/events.md): what changed, as the item is after the
- * write (`data`) and before it (`previousData`, on updates). `id` is
+ * write (`data`) and before it (`previousData`, on updates): an item as history stores it,
+ * the whole profile (profile.*) as stored (ProfileData; readers map it to the GET shape). `id` is
  * `<clientId>|<profileId>|<seq>|<n>`, derived from the write as history's entries are, so a
  * write recorded again after a crash records the same events: none lost, none twice.
  */
@@ -73,6 +74,8 @@ export function profileEvents(
   after: Profile,
   write: ProfileWrite,
   rules: ProfileRules,
+  // The write's history diff, when the caller has it already (the worker records both).
+  described?: DescribedWrite,
 ): ProfileEvent[] {
   const events: Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] = [];
   const existed = before.state === 'active';
@@ -82,7 +85,7 @@ export function profileEvents(
   }
   if (after.state !== 'active' || !after.data) return [];
   const created = !existed;
-  const { entries, previous } = describeWrite(before, after, write, rules);
+  const { entries, previous } = described ?? describeWrite(before, after, write, rules);
   const items: typeof events = [];
   entries.forEach((entry, k) => {
     items.push(
@@ -100,12 +103,12 @@ export function profileEvents(
     ...alternateIdEvents(created ? [] : before.data?.AlternateIds, after.data.AlternateIds),
   );
   if (created) {
-    events.push({ type: 'profile.created', data: withoutKeys(after.data) as Item });
+    events.push({ type: 'profile.created', data: after.data as unknown as Item });
   } else if (entries.length || items.length) {
     events.push({
       type: write.kind === 'overwrite' ? 'profile.replaced' : 'profile.updated',
-      data: withoutKeys(after.data) as Item,
-      previousData: withoutKeys(before.data) as Item,
+      data: after.data as unknown as Item,
+      previousData: before.data as unknown as Item,
     });
     const wasActive = before.data?.IsActive !== false;
     const isActive = after.data.IsActive !== false;
@@ -257,17 +260,6 @@ function alternateIdEvents(
     }
   }
   return events;
-}
-
-/** The stored data without the derived `Key` fields (normalised names), as on the wire. */
-function withoutKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutKeys);
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
-  const result: Item = {};
-  for (const [field, inner] of Object.entries(value)) {
-    if (field !== 'Key') result[field] = withoutKeys(inner);
-  }
-  return result;
 }
 
 function valueAt(item: Item | undefined, path: string[]): unknown {

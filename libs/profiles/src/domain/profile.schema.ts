@@ -1,5 +1,6 @@
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { EventLog } from './profile-event-log';
 import { ProfileData, ProfileDataSchema } from './profile-data.schema';
 import type { ImportRecordRef } from './profile-write.schema';
 
@@ -36,6 +37,12 @@ export class Profile {
    * saved with the write that filled them, so a page is visible once its write is applied.
    */
   @Prop() historyPages?: number;
+  /**
+   * `{seq, at}` of the profile's writes whose events are kept (profile_events
+   * `<client>|<profile>|e<seq>`): saved with the write that recorded them, so a write's
+   * events are readable once it is applied (domain/profile-event-log.ts).
+   */
+  @Prop({ type: [Object], default: undefined }) eventLog?: EventLog;
   /**
    * The last record of each recent bulk import applied to the profile (IMPORT_MARKS_KEPT at
    * most): a record accepted twice around a worker's crash is applied once (import-marks.ts).

@@ -12,7 +12,8 @@ import {
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import { ProfileRules } from '../../domain/profile-rules';
-import { historyEntries } from '../../domain/profile-history';
+import { describeWrite } from '../../domain/profile-history';
+import { profileEvents } from '../../domain/profile-events';
 import { profileBoundViolations } from '../../domain/profile-bounds';
 import {
   PermanentWriteError,
@@ -36,6 +37,7 @@ import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 import { APPLY_PROFILE_WRITES } from '../../worker/profile-jobs';
 import { profileKey, profileLeaseKey } from '../../keys';
 import { ProfileSettings } from '../../profile-settings';
+import { ProfileEventRecorder } from '../../services/profile-event-recorder.service';
 
 const LEASE_TTL_MS = 30000;
 /** The lease is renewed this often while the work runs (a long write keeps it). */
@@ -89,6 +91,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly starts: WriteStarts,
     private readonly crashPoints: CrashPoints,
     private readonly metrics: Metrics,
+    private readonly eventRecorder: ProfileEventRecorder,
   ) {}
 
   async execute({
@@ -226,10 +229,22 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // entries up to the profile's appliedSeq, so these stay invisible until the save
         // below. A crash before it leaves invisible entries that a retry rewrites
         // identically (same _ids, deterministic content).
+        const described = describeWrite(before, next, write, this.rules);
         next.historyPages = await this.history.record(
           profile.historyPages ?? 0,
-          historyEntries(before, next, write, this.rules),
-          { lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq },
+          described.entries,
+          {
+            lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq,
+          },
+        );
+        // Its events the same way (docs/events.md, "Storage"): readable once saved. A delete
+        // keeps only its own event (no personal data stays).
+        const deletes = next.state === 'deleted' && profile.state !== 'deleted';
+        if (deletes) await this.eventRecorder.eraseBefore(profile, write.seq);
+        next.eventLog = await this.eventRecorder.record(
+          deletes ? { ...profile, eventLog: undefined } : profile,
+          write,
+          profileEvents(before, next, write, this.rules, described),
         );
         await this.crashPoints.at(CRASH_POINTS.applyAfterHistory);
       } catch (error) {
@@ -248,6 +263,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
           profile.historyPages ?? 0,
           write.seq,
         );
+        await this.eventRecorder.eraseWrite(write);
         if (write.status !== 'failed') await this.writes.markFailed(write._id, failure);
         next = this.skipped(profile, write, failure);
       }
@@ -378,6 +394,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         profile.historyPages ?? 0,
         write.seq,
       );
+      await this.eventRecorder.eraseWrite(write);
       await this.writes.markFailed(write._id, reason);
       await this.save(hold, profile, this.skipped(profile, write, reason));
       this.metrics.writeFailed(write.kind);

@@ -5,7 +5,8 @@ import { ConflictError, CRASH_POINTS, CrashPoints, Metrics, type TenantKey } fro
 import { importRecordApplied } from '../../domain/import-marks';
 import { profileBoundViolations } from '../../domain/profile-bounds';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
-import { historyEntries } from '../../domain/profile-history';
+import { describeWrite } from '../../domain/profile-history';
+import { type ProfileEvent, profileEvents } from '../../domain/profile-events';
 import type { ProfileHistory } from '../../domain/profile-history.schema';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import { ProfileRules } from '../../domain/profile-rules';
@@ -33,6 +34,7 @@ import { withPair } from '../../services/profile-upserts.service';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 import { alternateIdKey } from '../../domain/element-rules';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import { ProfileEventRepository } from '../../repositories/profile-event.repository';
 import {
   CreateImportedProfilesCommand,
   type ImportedProfile,
@@ -66,6 +68,8 @@ interface BuiltProfile {
   profile: Profile;
   write: ProfileWrite;
   pages: Array<{ _id: TenantKey; entries: ProfileHistory[] }>;
+  /** Its create's events (profile.created and the added items), stored with the pages. */
+  events: ProfileEvent[];
 }
 
 /**
@@ -76,8 +80,8 @@ interface BuiltProfile {
  * transition of an empty shell by its create write, seq 1, with its import mark), saved in
  * this order, each step one unordered insert for the batch:
  *
- * 1. its history pages (unread until a profile counts them: a page of an id that ends up
- *    someone else's is never read, and its owner's first write replaces it);
+ * 1. its history pages and its events (unread until a profile counts them: a page of an id
+ *    that ends up someone else's is never read, and its owner's first write replaces it);
  * 2. the profile document, under the id reserved for the record (the hint was raised over
  *    it; an id another writer took meanwhile sends the record the ordinary way);
  * 3. the claim of its match pair, only if nobody holds the pair (no claim is read). A pair
@@ -116,6 +120,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     @Inject(PROFILE_APPLY_HOOKS) private readonly applyHooks: ProfileApplyHook[],
     private readonly crashPoints: CrashPoints,
     private readonly metrics: Metrics,
+    private readonly events: ProfileEventRepository,
   ) {}
 
   execute(command: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
@@ -161,6 +166,16 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       if (profile) built.push(profile);
     }
     await this.history.insertPages(built.flatMap((profile) => profile.pages));
+    await this.events.insertMany(
+      built
+        .filter(({ events }) => events.length)
+        .map(({ profile, events }) => ({
+          clientId,
+          profileId: profile.profileId,
+          seq: 1,
+          events,
+        })),
+    );
     const inserted = await this.profiles.insertNew(built.map((profile) => profile.profile));
     await this.crashPoints.at(CRASH_POINTS.importCreateAfterSave);
     const saved = built.filter((_, k) => inserted[k] === 'inserted');
@@ -226,6 +241,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
           profile.profileId,
           profile.historyPages ?? 0,
         );
+        await this.events.erase(profile.clientId, profile.profileId, [1]);
       }),
     );
   }
@@ -273,7 +289,9 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     if (profile.data && profileBoundViolations(profile.data as never, { activeOnly: true }).length)
       return null;
     profile.nextExpiryAt = this.rules.nextDue(profile.data);
-    const entries = historyEntries(shell, profile, write, this.rules);
+    const described = describeWrite(shell, profile, write, this.rules);
+    const { entries } = described;
+    const events = profileEvents(shell, profile, write, this.rules, described);
     const pages: BuiltProfile['pages'] = [];
     for (let at = 0; at < entries.length; at += HISTORY_PAGE_ENTRIES) {
       pages.push({
@@ -281,8 +299,14 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
         entries: entries.slice(at, at + HISTORY_PAGE_ENTRIES),
       });
     }
-    profile = { ...profile, historyPages: pages.length, createdAt: now, updatedAt: now };
-    return { index, shell, profile, write, pages };
+    profile = {
+      ...profile,
+      historyPages: pages.length,
+      ...(events.length ? { eventLog: [{ seq: 1, at: now.getTime() }] } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
+    return { index, shell, profile, write, pages, events };
   }
 
   /**

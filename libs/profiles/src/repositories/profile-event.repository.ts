@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { insertEach, TenantScopedModel } from '@app/shared';
+import type { Collection } from 'mongodb';
+import type { Model } from 'mongoose';
+import type { ProfileEvent } from '../domain/profile-events';
+import {
+  decodeProfileEvents,
+  encodeProfileEvents,
+  ProfileEventsDoc,
+} from '../domain/profile-events.schema';
+import { profileEventsKey } from '../keys';
+
+/**
+ * The `profile_events` collection: one document per applied write with events (see
+ * ProfileEventsDoc). Only the worker writes, under the profile's lease. Every command is
+ * by `_id`.
+ */
+@Injectable()
+export class ProfileEventRepository {
+  private readonly docs: TenantScopedModel<ProfileEventsDoc>;
+
+  constructor(@InjectModel(ProfileEventsDoc.name) docs: Model<ProfileEventsDoc>) {
+    this.docs = new TenantScopedModel(docs);
+  }
+
+  /** Stores one write's events (again, identically, after a crash before its save). */
+  async record(clientId: string, profileId: number, seq: number, events: ProfileEvent[]) {
+    const _id = profileEventsKey(clientId, profileId, seq);
+    await this.docs.collection.replaceOne(
+      { _id } as object,
+      { _id, events: encodeProfileEvents(events) },
+      { upsert: true },
+    );
+  }
+
+  /**
+   * The first events of new profiles (CreateImportedProfilesHandler), in one unordered
+   * command; a document an earlier attempt of the batch wrote is kept (the same events).
+   */
+  async insertMany(
+    writes: { clientId: string; profileId: number; seq: number; events: ProfileEvent[] }[],
+  ): Promise<void> {
+    if (!writes.length) return;
+    const outcomes = await insertEach(
+      this.docs.collection as unknown as Collection<ProfileEventsDoc>,
+      writes.map(({ clientId, profileId, seq, events }) => ({
+        _id: profileEventsKey(clientId, profileId, seq),
+        events: encodeProfileEvents(events),
+      })),
+    );
+    const failed = outcomes.find((outcome) => outcome instanceof Error);
+    if (failed) throw failed;
+  }
+
+  /** The events of write `seq`; none when it had none or they are no longer kept. */
+  async find(clientId: string, profileId: number, seq: number): Promise<ProfileEvent[]> {
+    const doc = await this.docs
+      .findById(profileEventsKey(clientId, profileId, seq))
+      .lean<ProfileEventsDoc>()
+      .exec();
+    return decodeProfileEvents(doc);
+  }
+
+  /** Removes the events of the writes `seqs` (by `_id`; one already gone is no error). */
+  async erase(clientId: string, profileId: number, seqs: readonly number[]): Promise<void> {
+    for (const seq of seqs) {
+      await this.docs.collection.deleteOne({
+        _id: profileEventsKey(clientId, profileId, seq),
+      } as object);
+    }
+  }
+}
