@@ -408,6 +408,8 @@ describe('The OpenAPI document agrees with the server', () => {
       // Bulk routes: the body is checked before the token or segment is looked at.
       segment: 'Everything',
       accessToken: 1,
+      // Event subscriptions: the body is refused before the subscription is looked up.
+      subscriptionId: 'x',
     };
     const checked = new Set<string>();
     const failures: string[] = [];

@@ -562,6 +562,48 @@ describe('Bulk import: Execute', () => {
     }
   });
 
+  it("a new profile's events, and a merge's, as after Data API writes (docs/events.md)", async () => {
+    const id = fresh();
+    const first = await newImport();
+    await stage(first, [record(id)]).expect(200);
+    await execute(first).expect(202);
+    await ended(first);
+    const profile = await applied(id);
+    const events = async () =>
+      (
+        await request(app.http)
+          .get(`${v4()}/Profile/${profile.ProfileId}/Events`)
+          .set('Authorization', auth)
+          .expect(200)
+      ).body.Events as Array<Record<string, any>>;
+    const created = await events();
+    expect(created.map((event) => [event.EventId, event.EventType])).toEqual([
+      [`${profile.ProfileId}-1-0`, 'profile.created'],
+      [`${profile.ProfileId}-1-1`, 'contacts.alternateid.added'],
+    ]);
+    expect(created[0].Data).toMatchObject({
+      ProfileId: profile.ProfileId,
+      CustomerName: { FirstName: 'Ann' },
+    });
+    // A second import of the same id: a merge, the ordinary way.
+    const second = await newImport();
+    await stage(second, [record(id, { CustomerName: { FirstName: 'Bea' } })]).expect(200);
+    await execute(second).expect(202);
+    await ended(second);
+    const merged = await eventually(async () => {
+      const all = await events();
+      return all.length > 2 ? all : undefined;
+    });
+    expect(merged.slice(2).map((event) => event.EventType)).toEqual([
+      'profile.updated',
+      'standardfield.firstname.updated',
+    ]);
+    expect(merged[3]).toMatchObject({
+      Data: { FirstName: 'Bea' },
+      PreviousData: { FirstName: 'Ann' },
+    });
+  });
+
   it('a new profile whose email is on a do-not-contact list gets the mark, as after a Data API create', async () => {
     const id = fresh();
     const list = await request(app.http)

@@ -43,6 +43,11 @@ export function profileEventsKey(clientId: string, profileId: number, seq: numbe
   return tenantKey(clientId, profileId, `e${seq}`);
 }
 
+/** The n-th event of one write (ProfileEvent.id): stable across a crash's repeat. */
+export function profileEventKey(clientId: string, profileId: number, seq: number, n: number) {
+  return tenantKey(clientId, profileId, seq, n);
+}
+
 /** The n-th history entry of one write. */
 export function historyEntryKey(
   clientId: string,

@@ -62,6 +62,11 @@ export const OPENAPI_TAGS: TagObject[] = [
     description:
       'The Connectivity (Bulk) API: Initiate an export of profiles, its Status, its Rows (pages) or Stream (NDJSON), Commit; and the older export routes (docs/bulk-export.md).',
   },
+  {
+    name: 'Events',
+    description:
+      "Event subscriptions (their validation handshake and signing secrets) and a profile's events (docs/events.md).",
+  },
   { name: 'Jobs', description: 'The scheduled jobs, for operators (operator credential).' },
   { name: 'Operations', description: 'Health and metrics, for monitors and orchestrators.' },
 ];

@@ -1,3 +1,4 @@
+import { profileEventKey } from '../keys';
 import { alternateIdRule } from './element-rules';
 import { type DescribedWrite, describeWrite } from './profile-history';
 import type { HistoryContainer } from './profile-history.schema';
@@ -128,7 +129,7 @@ function numbered(
   write: ProfileWrite,
 ): ProfileEvent[] {
   return events.map((event, n) => ({
-    id: `${write.clientId}|${write.profileId}|${write.seq}|${n}`,
+    id: profileEventKey(write.clientId, write.profileId, write.seq, n),
     profileId: write.profileId,
     seq: write.seq,
     n,
