@@ -8,7 +8,12 @@ import {
   DoNotContactMarks,
   DoNotContactMarksModule,
 } from '@app/consents';
-import { EVENT_JOBS, EventsWorkerModule } from '@app/events';
+import {
+  EVENT_JOBS,
+  EventDeliveryTrigger,
+  EventDeliveryTriggerModule,
+  EventsWorkerModule,
+} from '@app/events';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
 import {
   DatabaseModule,
@@ -38,8 +43,9 @@ export class WorkerModule {
         ObservabilityModule.forWorker(),
         PROFILE_RULES,
         ProfilesWorkerModule.register({
-          hookModules: [DoNotContactMarksModule],
+          hookModules: [DoNotContactMarksModule, EventDeliveryTriggerModule],
           applyHooks: [DoNotContactMarks],
+          eventListeners: [EventDeliveryTrigger],
         }),
         ConsentsWorkerModule,
         BulkWorkerModule,

@@ -11,6 +11,8 @@ import { ProfileEventsApiModule } from './profile-events/profile-events-api.modu
 import { GetEventSubscriptionHandler } from './queries/get-event-subscription/get-event-subscription.handler';
 import { ListEventSubscriptionsHandler } from './queries/list-event-subscriptions/list-event-subscriptions.handler';
 import { Handshakes } from './services/handshakes.service';
+import { ListDeadLettersHandler } from './queries/list-dead-letters/list-dead-letters.handler';
+import { RequestRedeliveryHandler } from './commands/request-redelivery/request-redelivery.handler';
 import { SubscriptionBodyChecks } from './services/subscription-body-checks.service';
 
 /**
@@ -33,6 +35,8 @@ import { SubscriptionBodyChecks } from './services/subscription-body-checks.serv
     ValidateEventSubscriptionHandler,
     ListEventSubscriptionsHandler,
     GetEventSubscriptionHandler,
+    ListDeadLettersHandler,
+    RequestRedeliveryHandler,
   ],
 })
 export class EventsApiModule {}

@@ -5,7 +5,15 @@ import {
   ClientEventSubscriptions,
   ClientEventSubscriptionsSchema,
 } from './domain/event-subscription.schema';
+import {
+  DeadLetterList,
+  DeadLetterListSchema,
+  DeliveryCursor,
+  DeliveryCursorSchema,
+} from './domain/event-delivery.schema';
 import { EventsSettings } from './events-settings';
+import { EventDeliveryRepository } from './repositories/event-delivery.repository';
+import { DeadLetters } from './services/dead-letters.service';
 import { EventSubscriptionRepository } from './repositories/event-subscription.repository';
 import { SubscriptionStore } from './services/subscription-store.service';
 
@@ -14,9 +22,17 @@ import { SubscriptionStore } from './services/subscription-store.service';
   imports: [
     MongooseModule.forFeature([
       { name: ClientEventSubscriptions.name, schema: ClientEventSubscriptionsSchema },
+      { name: DeliveryCursor.name, schema: DeliveryCursorSchema },
+      { name: DeadLetterList.name, schema: DeadLetterListSchema },
     ]),
   ],
-  providers: [settingsProvider(EventsSettings), EventSubscriptionRepository, SubscriptionStore],
-  exports: [EventsSettings, SubscriptionStore],
+  providers: [
+    settingsProvider(EventsSettings),
+    EventSubscriptionRepository,
+    SubscriptionStore,
+    EventDeliveryRepository,
+    DeadLetters,
+  ],
+  exports: [EventsSettings, SubscriptionStore, EventDeliveryRepository, DeadLetters],
 })
 export class EventsPersistenceModule {}

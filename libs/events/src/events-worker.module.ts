@@ -1,14 +1,39 @@
 import { Module } from '@nestjs/common';
+import { ProfilePortsModule } from '@app/profiles';
 import { RunSubscriptionHandshakeHandler } from './commands/run-subscription-handshake/run-subscription-handshake.handler';
 import { EventsPersistenceModule } from './events-persistence.module';
 import { ValidateEventSubscriptionJob } from './worker/event-subscription.jobs';
+import { DeliverProfileEventsHandler } from './commands/deliver-profile-events/deliver-profile-events.handler';
+import { RedeliverEventHandler } from './commands/redeliver-event/redeliver-event.handler';
+import { EventDeliveryTrigger } from './services/event-delivery-trigger.service';
+import { DeliverProfileEventsJob, RedeliverEventJob } from './worker/event-delivery.jobs';
 
 /**
  * The worker side of events (docs/events.md): the validation handshakes of subscriptions
- * (event-subscription-validate); deliveries come with their slice.
+ * (event-subscription-validate), the deliveries (event-delivery) and redeliveries of dead
+ * letters (event-redelivery). The trigger of deliveries, Profiles' event listener, is
+ * EventDeliveryTriggerModule (composed into ProfilesWorkerModule by the worker app).
+ */
+@Module({
+  imports: [EventsPersistenceModule, ProfilePortsModule],
+  providers: [
+    RunSubscriptionHandshakeHandler,
+    ValidateEventSubscriptionJob,
+    DeliverProfileEventsHandler,
+    DeliverProfileEventsJob,
+    RedeliverEventHandler,
+    RedeliverEventJob,
+  ],
+})
+export class EventsWorkerModule {}
+
+/**
+ * What the worker app hands ProfilesWorkerModule as its event listener module: the trigger
+ * that queues deliveries after each saved write (EventDeliveryTrigger).
  */
 @Module({
   imports: [EventsPersistenceModule],
-  providers: [RunSubscriptionHandshakeHandler, ValidateEventSubscriptionJob],
+  providers: [EventDeliveryTrigger],
+  exports: [EventDeliveryTrigger],
 })
-export class EventsWorkerModule {}
+export class EventDeliveryTriggerModule {}

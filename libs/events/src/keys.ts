@@ -1,4 +1,4 @@
-import { type TenantKey, tenantRootKey } from '@app/shared';
+import { type TenantKey, tenantKey, tenantRootKey } from '@app/shared';
 
 /*
  * Every key of the events module's subscriptions, in one place. A client's subscriptions
@@ -14,4 +14,37 @@ export function subscriptionsKey(clientId: string): TenantKey {
 /** The Redis lease under which a client's subscriptions are read, changed and replaced. */
 export function subscriptionsLeaseName(clientId: string): string {
   return `events-subscriptions:${subscriptionsKey(clientId)}`;
+}
+
+/** Where one subscription's deliveries of one profile's events stand (`event_delivery_cursors`). */
+export function deliveryCursorKey(
+  clientId: string,
+  subscriptionId: string,
+  profileId: number,
+): TenantKey {
+  return tenantKey(clientId, subscriptionId, profileId);
+}
+
+/** The lease under which one subscription's events of one profile are delivered, in order. */
+export function deliveryLeaseName(
+  clientId: string,
+  subscriptionId: string,
+  profileId: number,
+): string {
+  return `events-delivery:${deliveryCursorKey(clientId, subscriptionId, profileId)}`;
+}
+
+/** A subscription's dead-lettered deliveries (`event_dead_letters`). */
+export function deadLettersKey(clientId: string, subscriptionId: string): TenantKey {
+  return tenantKey(clientId, subscriptionId, 'dead');
+}
+
+/** The Redis counter a change of the client's subscriptions raises (the trigger's cache). */
+export function subscriptionsVersionKey(prefix: string, clientId: string): string {
+  return `${prefix}:events-subscriptions-version:${subscriptionsKey(clientId)}`;
+}
+
+/** The Redis counter of a subscription's dead letters in a row (automatic pausing). */
+export function deadLetterStreakKey(prefix: string, clientId: string, subscriptionId: string) {
+  return `${prefix}:events-dead-streak:${deadLettersKey(clientId, subscriptionId)}`;
 }

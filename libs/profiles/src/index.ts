@@ -132,6 +132,10 @@ export {
 } from './services/profile-export-reader.service';
 export { ProfileEventFeed } from './services/profile-event-feed.service';
 export {
+  PROFILE_EVENT_LISTENERS,
+  type ProfileEventListener,
+} from './services/profile-event-listener';
+export {
   type AppliedWrite,
   PROFILE_APPLY_HOOKS,
   type ProfileApplyHook,

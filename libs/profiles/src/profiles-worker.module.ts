@@ -5,7 +5,12 @@ import { CreateImportedProfilesHandler } from './commands/create-imported-profil
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './services/profile-apply-hook';
+import {
+  PROFILE_EVENT_LISTENERS,
+  type ProfileEventListener,
+} from './services/profile-event-listener';
 import { ApplyProfileWritesJob, PendingWriteSweeper } from './worker/profile-write.jobs';
+import { ProfileEventNotifier } from './services/profile-event-notifier.service';
 import { ScheduledJobsModule } from './worker/scheduled-jobs.module';
 
 /** The worker side of profiles: applies queued writes, sweeps for lost ones, expiry. */
@@ -13,15 +18,18 @@ import { ScheduledJobsModule } from './worker/scheduled-jobs.module';
 export class ProfilesWorkerModule {
   /**
    * `applyHooks`: the rule modules' apply hooks (classes exported by `hookModules`), run
-   * in order in the apply step of every write.
+   * in order in the apply step of every write. `eventListeners`: what hears of each saved
+   * write's events (classes exported by `hookModules` too).
    */
   static register(
     options: {
       hookModules?: ModuleMetadata['imports'];
       applyHooks?: Type<ProfileApplyHook>[];
+      eventListeners?: Type<ProfileEventListener>[];
     } = {},
   ): DynamicModule {
     const hooks = options.applyHooks ?? [];
+    const listeners = options.eventListeners ?? [];
     return {
       module: ProfilesWorkerModule,
       imports: [ScheduledJobsModule, ProfilesPersistenceModule, ...(options.hookModules ?? [])],
@@ -30,12 +38,18 @@ export class ProfilesWorkerModule {
         CreateImportedProfilesHandler,
         WriteStarts,
         SweepPendingWritesHandler,
+        ProfileEventNotifier,
         ApplyProfileWritesJob,
         PendingWriteSweeper,
         {
           provide: PROFILE_APPLY_HOOKS,
           useFactory: (...instances: ProfileApplyHook[]) => instances,
           inject: hooks,
+        },
+        {
+          provide: PROFILE_EVENT_LISTENERS,
+          useFactory: (...instances: ProfileEventListener[]) => instances,
+          inject: listeners,
         },
       ],
     };

@@ -55,6 +55,7 @@ export class StoredEventSubscription implements EventSubscription {
   @Prop({ type: Date, default: null }) validatedAt: Date | null;
   @Prop({ required: true }) validationNonce: string;
   @Prop({ type: Date, default: null }) pausedSince: Date | null;
+  @Prop({ type: Date, default: null }) activeSince?: Date | null;
   @Prop({ type: String, default: null }) pausedReason: string | null;
   @Prop({ required: true }) createdAt: Date;
   @Prop({ required: true }) createdBy: string;

@@ -59,6 +59,11 @@ export interface EventSubscription extends SubscriptionFields {
   validationNonce: string;
   /** Since when it is Paused (null when Active): the start of a paused period's events. */
   pausedSince: Date | null;
+  /**
+   * Since when it is Active (null when Paused): it receives the events accepted from then
+   * on (docs/events.md, "Deliveries"). Absent on subscriptions stored before: createdAt.
+   */
+  activeSince?: Date | null;
   /** Why the service paused it (set by automatic pausing, a later slice); null: not so. */
   pausedReason: string | null;
   createdAt: Date;

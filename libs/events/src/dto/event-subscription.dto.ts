@@ -165,6 +165,7 @@ export class EventSubscriptionBodyDto {
   DeliverPausedEvents?: boolean;
 
   @OptionalText(100, {
+    minLength: 1,
     description:
       'An active alternate id type of the configuration: payloads name the profile by its alternate id of that type instead of ProfileId',
   })

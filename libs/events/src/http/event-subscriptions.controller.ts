@@ -26,6 +26,9 @@ import {
 } from '../dto/event-subscription.dto';
 import { GetEventSubscriptionQuery } from '../queries/get-event-subscription/get-event-subscription.query';
 import { ListEventSubscriptionsQuery } from '../queries/list-event-subscriptions/list-event-subscriptions.query';
+import { ListDeadLettersQuery } from '../queries/list-dead-letters/list-dead-letters.query';
+import { RequestRedeliveryCommand } from '../commands/request-redelivery/request-redelivery.command';
+import { DeadLetterDto, DeadLetterListDto } from '../dto/dead-letter.dto';
 
 const NOT_FOUND = {
   description:
@@ -198,6 +201,47 @@ export class EventSubscriptionsController {
   ): Promise<EventSubscriptionDto> {
     return this.commands.execute(
       new ValidateEventSubscriptionCommand(caller.clientId, caller.userId, subscriptionId),
+    );
+  }
+
+  @Get(':subscriptionId/DeadLetters')
+  @ApiAuth('events', 'read')
+  @ApiSubscriptionIdParam()
+  @ApiOperation({
+    summary: "An event subscription's dead letters",
+    description:
+      'The deliveries given up after their last attempt (EVENTS_DELIVERY_RETRY_DELAYS_MS), oldest first, the last 1000: each with the body that was sent and the last error. EVENTS_PAUSE_AFTER_DEAD_LETTERS in a row pause the subscription (PausedReason says why).',
+  })
+  @ApiOkResponse({ type: DeadLetterListDto })
+  @ApiNotFoundResponse(NOT_FOUND)
+  deadLetters(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId') subscriptionId: string,
+  ): Promise<DeadLetterListDto> {
+    return this.queries.execute(new ListDeadLettersQuery(caller.clientId, subscriptionId));
+  }
+
+  @Post(':subscriptionId/DeadLetters/:eventId/Redeliver')
+  @HttpCode(202)
+  @ApiAuth('events', 'write')
+  @ApiSubscriptionIdParam()
+  @ApiParam({ name: 'eventId', description: "The dead letter's EventId", type: String })
+  @ApiOperation({
+    summary: 'Send a dead letter again',
+    description:
+      "Queues one attempt at sending the dead letter's body again, signed anew: a 2xx answer takes it out of the dead letters; otherwise it stays, with the new error. It arrives after the profile's later events.",
+  })
+  @ApiAcceptedResponse({ type: DeadLetterDto, description: 'Queued; the dead letter' })
+  @ApiNotFoundResponse({
+    description: 'Unknown client, subscription, or no dead letter of that event',
+  })
+  redeliver(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId') subscriptionId: string,
+    @Param('eventId') eventId: string,
+  ): Promise<DeadLetterDto> {
+    return this.commands.execute(
+      new RequestRedeliveryCommand(caller.clientId, subscriptionId, eventId),
     );
   }
 }

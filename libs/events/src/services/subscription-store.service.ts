@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { LeaseService, RetryLaterError } from '@app/shared';
+import { LeaseService, RedisService, RetryLaterError, Settings } from '@app/shared';
+import { LRUCache } from 'lru-cache';
 import { type EventSubscription, SubscriptionList } from '../domain/event-subscription';
-import { subscriptionsLeaseName } from '../keys';
+import { subscriptionsLeaseName, subscriptionsVersionKey } from '../keys';
 import { EventSubscriptionRepository } from '../repositories/event-subscription.repository';
 
 /** A change holds the lease at most this long (renewed meanwhile): one read and one write. */
@@ -16,10 +17,33 @@ const LEASE_WAIT_MS = 5_000;
  */
 @Injectable()
 export class SubscriptionStore {
+  private readonly copies = new LRUCache<
+    string,
+    { version: string; subscriptions: EventSubscription[] }
+  >({ max: 10_000 });
+
   constructor(
     private readonly repository: EventSubscriptionRepository,
     private readonly lease: LeaseService,
+    private readonly redis: RedisService,
+    private readonly settings: Settings,
   ) {}
+
+  /**
+   * The client's subscriptions as of their last change, from a copy this process keeps
+   * while the change counter in Redis says it is current (one Redis read instead of a
+   * document read: the delivery trigger asks with every applied write).
+   */
+  async current(clientId: string): Promise<EventSubscription[]> {
+    const version =
+      (await this.redis.client.get(subscriptionsVersionKey(this.settings.queuePrefix, clientId))) ??
+      '0';
+    const cached = this.copies.get(clientId);
+    if (cached?.version === version) return cached.subscriptions;
+    const subscriptions = await this.repository.load(clientId);
+    this.copies.set(clientId, { version, subscriptions });
+    return subscriptions;
+  }
 
   list(clientId: string): Promise<EventSubscription[]> {
     return this.repository.load(clientId);
@@ -47,7 +71,11 @@ export class SubscriptionStore {
     return this.lease.whileHeld(name, token, LEASE_TTL_MS, async () => {
       const list = new SubscriptionList(await this.repository.load(clientId));
       const result = change(list);
-      if (list.changed) await this.repository.save(clientId, list.all);
+      if (list.changed) {
+        await this.repository.save(clientId, list.all);
+        // The delivery trigger's cached lists of this client are stale from now on.
+        await this.redis.client.incr(subscriptionsVersionKey(this.settings.queuePrefix, clientId));
+      }
       return result;
     });
   }

@@ -19,5 +19,40 @@ export const VALIDATE_EVENT_SUBSCRIPTION = defineJob<ValidateEventSubscriptionPa
   lanes: 'main',
 });
 
+/** What an event-delivery job carries: whose events go to which subscription. */
+export interface DeliverProfileEventsPayload {
+  clientId: string;
+  subscriptionId: string;
+  profileId: number;
+  /** Times the job found the pair's delivery lease taken (its delay doubles). */
+  busy?: number;
+}
+
+/**
+ * Deliver a profile's events that one subscription has not received yet, in order
+ * (queued after each applied write with events the subscription takes, and for retries).
+ */
+export const DELIVER_PROFILE_EVENTS = defineJob<DeliverProfileEventsPayload>({
+  name: 'event-delivery',
+  lanes: 'main',
+});
+
+/** What an event-redelivery job carries: a dead letter to send again. */
+export interface RedeliverEventPayload {
+  clientId: string;
+  subscriptionId: string;
+  eventId: string;
+}
+
+/** Send a dead-lettered delivery again (POST .../DeadLetters/{eventId}/Redeliver). */
+export const REDELIVER_EVENT = defineJob<RedeliverEventPayload>({
+  name: 'event-redelivery',
+  lanes: 'main',
+});
+
 /** Every job of the events module, for the apps to hand to QueueModule. */
-export const EVENT_JOBS: JobDefinition[] = [VALIDATE_EVENT_SUBSCRIPTION];
+export const EVENT_JOBS: JobDefinition[] = [
+  VALIDATE_EVENT_SUBSCRIPTION,
+  DELIVER_PROFILE_EVENTS,
+  REDELIVER_EVENT,
+];

@@ -12,6 +12,7 @@ import {
 import { toProfileDto } from '../mapping/profile.mapper';
 import { ProfileEventRepository } from '../repositories/profile-event.repository';
 import { ProfileRepository } from '../repositories/profile.repository';
+import type { AlternateIdPair } from './alternate-id-claims.service';
 
 /** Event documents read at once (each by `_id`). */
 const READ_PARALLEL = 16;
@@ -49,6 +50,39 @@ export class ProfileEventFeed {
     const seqs = (profile.eventLog ?? [])
       .filter(({ seq, at }) => seq <= profile.appliedSeq && at >= from && at <= to)
       .map(({ seq }) => seq);
+    return this.read(clientId, profileId, seqs, scope);
+  }
+
+  /**
+   * For a delivery (Events' worker): the profile's kept events of writes `fromSeq` and
+   * later, in write order, as an unrestricted view shows them, with the profile's active
+   * alternate ids (a subscription may name the profile by one) and its group names (what a
+   * subscription may narrow by); null when the client has no such profile.
+   */
+  async eventsFrom(
+    clientId: string,
+    profileId: number,
+    fromSeq: number,
+  ): Promise<{ events: ProfileEvent[]; alternateIds: AlternateIdPair[]; groups: string[] } | null> {
+    const profile = await this.profiles.findOne(clientId, profileId);
+    if (!profile || profile.state === 'pending') return null;
+    const seqs = (profile.eventLog ?? [])
+      .filter(({ seq }) => seq >= fromSeq && seq <= profile.appliedSeq)
+      .map(({ seq }) => seq);
+    const alternateIds = (profile.data?.AlternateIds ?? [])
+      .filter((pair) => pair.IsActive !== false)
+      .map(({ AlternateIdType, AlternateId }) => ({ AlternateIdType, AlternateId }));
+    const groups = (profile.data?.Groups ?? []).map((group) => group.GroupName);
+    return { events: await this.read(clientId, profileId, seqs, undefined), alternateIds, groups };
+  }
+
+  /** The events of writes `seqs` (each by `_id`, some at once), as `scope` sees them. */
+  private async read(
+    clientId: string,
+    profileId: number,
+    seqs: number[],
+    scope: CallerScope | undefined,
+  ): Promise<ProfileEvent[]> {
     const found: ProfileEvent[][] = [];
     for (let k = 0; k < seqs.length; k += READ_PARALLEL) {
       found.push(

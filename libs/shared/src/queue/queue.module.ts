@@ -19,6 +19,7 @@ const bullImports = [
     useFactory: (settings: Settings) => ({
       redis: settings.redisUrl,
       prefix: settings.queuePrefix,
+      settings: { stalledInterval: settings.stalledJobCheckMs },
     }),
   }),
   BullModule.registerQueue({ name: JOBS_QUEUE }, { name: BULK_JOBS_QUEUE }),

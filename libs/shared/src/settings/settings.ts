@@ -26,6 +26,11 @@ export class Settings {
   /** How long routes that wait for the worker (PATCH, DELETE) wait before answering 202. */
   readonly syncWriteTimeoutMs: number;
   readonly workerConcurrency: number;
+  /**
+   * How often a worker looks for jobs whose worker died (their lock, 30 s, lapsed) and takes
+   * them up again (Bull's stalledInterval).
+   */
+  readonly stalledJobCheckMs: number;
   /** Every request answers within this (503 past it; see RequestDeadlineInterceptor). */
   readonly requestDeadlineMs: number;
   /** Emit the driver's command events (tests record every engine command with them). */
@@ -71,6 +76,7 @@ export class Settings {
     this.trustProxy = read.bool('TRUST_PROXY', false);
     this.syncWriteTimeoutMs = read.int('SYNC_WRITE_TIMEOUT_MS', 10000);
     this.workerConcurrency = read.int('WORKER_CONCURRENCY', 4);
+    this.stalledJobCheckMs = read.int('STALLED_JOB_CHECK_MS', 30_000, 100);
     this.requestDeadlineMs = read.int('REQUEST_DEADLINE_MS', 2000, 100);
     this.monitorEngineCommands = read.bool('MONITOR_ENGINE_COMMANDS', false);
     this.shutdownGraceMs = read.int('SHUTDOWN_GRACE_MS', 15000);

@@ -51,6 +51,7 @@ export class CreateEventSubscriptionHandler implements ICommandHandler<CreateEve
       previousSecretUntil: null,
       ...pendingHandshake(),
       pausedSince: fields.state === 'Paused' ? now : null,
+      activeSince: fields.state === 'Active' ? now : null,
       pausedReason: null,
       createdAt: now,
       createdBy: userId,

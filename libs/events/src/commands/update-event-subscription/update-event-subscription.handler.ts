@@ -60,6 +60,13 @@ export class UpdateEventSubscriptionHandler implements ICommandHandler<UpdateEve
         ...(urlChanged ? pendingHandshake() : {}),
         // A paused period starts when it is paused, not at each update while it is.
         pausedSince: fields.state === 'Active' ? null : stillPaused ? current.pausedSince : now,
+        // Active from now on when it was paused (its events from then on are delivered).
+        activeSince:
+          fields.state !== 'Active'
+            ? null
+            : current.state === 'Active'
+              ? (current.activeSince ?? current.createdAt)
+              : now,
         pausedReason: stillPaused ? current.pausedReason : null,
         modifiedAt: now,
         modifiedBy: userId,

@@ -13,7 +13,7 @@ import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import { ProfileRules } from '../../domain/profile-rules';
 import { describeWrite } from '../../domain/profile-history';
-import { profileEvents } from '../../domain/profile-events';
+import { type ProfileEvent, profileEvents } from '../../domain/profile-events';
 import { profileBoundViolations } from '../../domain/profile-bounds';
 import {
   PermanentWriteError,
@@ -38,6 +38,7 @@ import { APPLY_PROFILE_WRITES } from '../../worker/profile-jobs';
 import { profileKey, profileLeaseKey } from '../../keys';
 import { ProfileSettings } from '../../profile-settings';
 import { ProfileEventRecorder } from '../../services/profile-event-recorder.service';
+import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
 
 const LEASE_TTL_MS = 30000;
 /** The lease is renewed this often while the work runs (a long write keeps it). */
@@ -92,6 +93,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly crashPoints: CrashPoints,
     private readonly metrics: Metrics,
     private readonly eventRecorder: ProfileEventRecorder,
+    private readonly eventNotifier: ProfileEventNotifier,
   ) {}
 
   async execute({
@@ -194,9 +196,13 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       profile = await this.applyOne(hold, profile, write, vocabulary);
       applied++;
     }
-    // Nothing to apply: still publish, which heals a publication a crash or a Redis error
-    // cut short after the last save (readers meanwhile read the database: markDirty).
-    if (!applied) await this.publish(profile);
+    // Nothing to apply: still tell the event listeners and publish, which heals what a crash
+    // or a Redis error cut short after the last save (readers meanwhile read the database:
+    // markDirty).
+    if (!applied) {
+      await this.eventNotifier.savedAgain(profile);
+      await this.publish(profile);
+    }
   }
 
   private async applyOne(
@@ -206,6 +212,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     vocabulary: ProfileVocabulary,
   ): Promise<Profile> {
     let next: Profile;
+    let events: ProfileEvent[] = [];
     let failure = write.status === 'failed' ? (write.failureReason ?? 'Failed') : undefined;
     // Counted before the work: an attempt that hangs (no error to count) still counts.
     const starts = failure ? 0 : await this.starts.started(write);
@@ -241,10 +248,11 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // keeps only its own event (no personal data stays).
         const deletes = next.state === 'deleted' && profile.state !== 'deleted';
         if (deletes) await this.eventRecorder.eraseBefore(profile, write.seq);
+        events = profileEvents(before, next, write, this.rules, described);
         next.eventLog = await this.eventRecorder.record(
           deletes ? { ...profile, eventLog: undefined } : profile,
           write,
-          profileEvents(before, next, write, this.rules, described),
+          events,
         );
         await this.crashPoints.at(CRASH_POINTS.applyAfterHistory);
       } catch (error) {
@@ -267,7 +275,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         if (write.status !== 'failed') await this.writes.markFailed(write._id, failure);
         next = this.skipped(profile, write, failure);
       }
-      await this.save(hold, profile, next!);
+      await this.save(hold, profile, next!, failure ? [] : events);
     } catch (error) {
       return this.countFailure(hold, profile, write, error);
     }
@@ -291,7 +299,12 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * before the save so that a crash never leaves a saved profile unseen by it (the read
    * model marked dirty, the expiry index holding its due time), and completed after it.
    */
-  private async save(hold: LeaseHold, before: Profile, profile: Profile): Promise<void> {
+  private async save(
+    hold: LeaseHold,
+    before: Profile,
+    profile: Profile,
+    events: ProfileEvent[] = [],
+  ): Promise<void> {
     await this.keyIndex.beforeSave(before, profile);
     await this.expiryIndex.beforeSave(profile);
     await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
@@ -306,6 +319,9 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     await this.profiles.replace(profile);
     hold.saves++;
     await this.crashPoints.at(CRASH_POINTS.applyAfterSave);
+    // Before the publication: a job retried after a death here finds the read model behind
+    // and goes through applyPending, which tells the listeners again (savedAgain).
+    await this.eventNotifier.saved(profile.clientId, profile.profileId, events);
     await this.publish(profile);
     await this.expiryIndex.afterSave(before, profile);
     await this.keyIndex.afterSave(before, profile);

@@ -35,6 +35,7 @@ import type { AlternateIdPair } from '../../services/alternate-id-claims.service
 import { alternateIdKey } from '../../domain/element-rules';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { ProfileEventRepository } from '../../repositories/profile-event.repository';
+import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
 import {
   CreateImportedProfilesCommand,
   type ImportedProfile,
@@ -59,6 +60,8 @@ interface CreationBatch {
   outcomes: ImportedProfileOutcome[];
   tagsSeen: Set<string>;
   created: Profile[];
+  /** The events of each created profile, by profile id (told to the listeners at the end). */
+  events: Map<number, ProfileEvent[]>;
 }
 
 /** A new profile as its create write leaves it, with what the save brings along. */
@@ -121,6 +124,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     private readonly crashPoints: CrashPoints,
     private readonly metrics: Metrics,
     private readonly events: ProfileEventRepository,
+    private readonly eventNotifier: ProfileEventNotifier,
   ) {}
 
   execute(command: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
@@ -144,6 +148,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       outcomes: profiles.map(() => 'ordinary'),
       tagsSeen: new Set(),
       created: [],
+      events: new Map(),
     };
     // The records name no alternate id in common (the importer's groups), so slices of them
     // are independent: while the engine saves one slice, this process builds the next.
@@ -154,6 +159,13 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       ),
     );
     await this.runApplyHooks(clientId, batch.created);
+    for (const profile of batch.created) {
+      await this.eventNotifier.saved(
+        clientId,
+        profile.profileId,
+        batch.events.get(profile.profileId) ?? [],
+      );
+    }
     return batch.outcomes;
   }
 
@@ -193,7 +205,10 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
         if (!claimed[k]) return;
         const { pair } = profiles[profile.index];
         outcomes[profile.index] = await this.finish(profile.profile, batch.tagsSeen, pair);
-        if (outcomes[profile.index] === 'created') batch.created.push(profile.profile);
+        if (outcomes[profile.index] === 'created') {
+          batch.created.push(profile.profile);
+          batch.events.set(profile.profile.profileId, profile.events);
+        }
       }),
     );
   }
@@ -223,6 +238,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       }),
     );
     await this.runApplyHooks(clientId, created);
+    for (const profile of created) await this.eventNotifier.savedAgain(profile);
     return outcomes;
   }
 

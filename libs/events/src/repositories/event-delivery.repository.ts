@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { TenantScopedModel } from '@app/shared';
+import type { Model } from 'mongoose';
+import {
+  type DeadLetter,
+  DEAD_LETTERS_KEPT,
+  DeadLetterList,
+  DeliveryCursor,
+} from '../domain/event-delivery.schema';
+import { deadLettersKey, deliveryCursorKey } from '../keys';
+
+/** The delivery cursors and dead letters, every command by `_id`. */
+@Injectable()
+export class EventDeliveryRepository {
+  private readonly cursors: TenantScopedModel<DeliveryCursor>;
+  private readonly deadLetters: TenantScopedModel<DeadLetterList>;
+
+  constructor(
+    @InjectModel(DeliveryCursor.name) cursors: Model<DeliveryCursor>,
+    @InjectModel(DeadLetterList.name) deadLetters: Model<DeadLetterList>,
+  ) {
+    this.cursors = new TenantScopedModel(cursors);
+    this.deadLetters = new TenantScopedModel(deadLetters);
+  }
+
+  async cursor(
+    clientId: string,
+    subscriptionId: string,
+    profileId: number,
+  ): Promise<DeliveryCursor | null> {
+    return this.cursors
+      .findById(deliveryCursorKey(clientId, subscriptionId, profileId))
+      .lean<DeliveryCursor>()
+      .exec();
+  }
+
+  async saveCursor(
+    clientId: string,
+    subscriptionId: string,
+    profileId: number,
+    cursor: Omit<DeliveryCursor, '_id'>,
+  ): Promise<void> {
+    const _id = deliveryCursorKey(clientId, subscriptionId, profileId);
+    await this.cursors.collection.replaceOne(
+      { _id } as object,
+      { _id, ...cursor },
+      { upsert: true },
+    );
+  }
+
+  async listDeadLetters(clientId: string, subscriptionId: string): Promise<DeadLetter[]> {
+    const doc = await this.deadLetters
+      .findById(deadLettersKey(clientId, subscriptionId))
+      .lean<DeadLetterList>()
+      .exec();
+    return (doc?.entries ?? []).map((entry) => JSON.parse(entry) as DeadLetter);
+  }
+
+  /** Replaces the list (the caller holds the subscription's dead-letter lease). */
+  async saveDeadLetters(
+    clientId: string,
+    subscriptionId: string,
+    letters: DeadLetter[],
+  ): Promise<void> {
+    const _id = deadLettersKey(clientId, subscriptionId);
+    if (!letters.length) {
+      await this.deadLetters.collection.deleteOne({ _id } as object);
+      return;
+    }
+    await this.deadLetters.collection.replaceOne(
+      { _id } as object,
+      { _id, entries: letters.slice(-DEAD_LETTERS_KEPT).map((letter) => JSON.stringify(letter)) },
+      { upsert: true },
+    );
+  }
+}
