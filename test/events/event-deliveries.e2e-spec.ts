@@ -311,6 +311,41 @@ describe('Event deliveries', () => {
       .expect(404);
   });
 
+  it('a paused subscription gets its paused period on resumption with DeliverPausedEvents, and only then', async () => {
+    const [replaying, skipping] = [name(), name()];
+    const body = (hook: string, DeliverPausedEvents: boolean) => ({
+      Url: receiver.url(hook),
+      Subscriptions: [{ Entity: 'StandardField', EventType: 'standardfield.firstname.updated' }],
+      DeliverPausedEvents,
+    });
+    const subs = [await subscribe(body(replaying, true)), await subscribe(body(skipping, false))];
+    const id = await createProfile({ CustomerName: { FirstName: 'Start' } });
+    const put = (sub: Json, hook: string, State: string, flag: boolean) =>
+      request(app.http)
+        .put(`${v4()}/Events/Subscriptions/${sub.SubscriptionId}`)
+        .set('Authorization', auth)
+        .send({ Name: 'hook', State, ...body(hook, flag) })
+        .expect(200);
+    await put(subs[0], replaying, 'Paused', true);
+    await put(subs[1], skipping, 'Paused', false);
+    expect((await merge(id, { CustomerName: { FirstName: 'While paused' } })).status).toBe(202);
+    await eventually(async () => {
+      const res = await request(app.http).get(`${v4()}/Profile/${id}`).set('Authorization', auth);
+      return res.body.CustomerName?.FirstName === 'While paused' ? true : undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.to(replaying)).toHaveLength(0);
+    await put(subs[0], replaying, 'Active', true);
+    await put(subs[1], skipping, 'Active', false);
+    const [replayed] = await eventually(async () =>
+      receiver.to(replaying).length ? receiver.to(replaying) : undefined,
+    );
+    expect(replayed.body).toMatchObject({ Data: { FirstName: 'While paused' } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.to(replaying)).toHaveLength(1);
+    expect(receiver.to(skipping)).toHaveLength(0);
+  });
+
   it('a worker killed after the save, before the delivery: the event arrives once', async () => {
     const hook = name();
     await subscribe({

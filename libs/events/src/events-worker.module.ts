@@ -6,7 +6,12 @@ import { ValidateEventSubscriptionJob } from './worker/event-subscription.jobs';
 import { DeliverProfileEventsHandler } from './commands/deliver-profile-events/deliver-profile-events.handler';
 import { RedeliverEventHandler } from './commands/redeliver-event/redeliver-event.handler';
 import { EventDeliveryTrigger } from './services/event-delivery-trigger.service';
-import { DeliverProfileEventsJob, RedeliverEventJob } from './worker/event-delivery.jobs';
+import {
+  DeliverProfileEventsJob,
+  RedeliverEventJob,
+  ReplayPausedEventsJob,
+} from './worker/event-delivery.jobs';
+import { ReplayPausedEventsHandler } from './commands/replay-paused-events/replay-paused-events.handler';
 
 /**
  * The worker side of events (docs/events.md): the validation handshakes of subscriptions
@@ -23,6 +28,8 @@ import { DeliverProfileEventsJob, RedeliverEventJob } from './worker/event-deliv
     DeliverProfileEventsJob,
     RedeliverEventHandler,
     RedeliverEventJob,
+    ReplayPausedEventsHandler,
+    ReplayPausedEventsJob,
   ],
 })
 export class EventsWorkerModule {}

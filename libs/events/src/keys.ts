@@ -48,3 +48,11 @@ export function subscriptionsVersionKey(prefix: string, clientId: string): strin
 export function deadLetterStreakKey(prefix: string, clientId: string, subscriptionId: string) {
   return `${prefix}:events-dead-streak:${deadLettersKey(clientId, subscriptionId)}`;
 }
+
+/**
+ * The Redis set of the profiles whose events a Paused subscription with DeliverPausedEvents
+ * took while paused: their deliveries are queued when it is Active again.
+ */
+export function pausedProfilesKey(prefix: string, clientId: string, subscriptionId: string) {
+  return `${prefix}:events-paused-profiles:${tenantKey(clientId, subscriptionId, 'paused')}`;
+}

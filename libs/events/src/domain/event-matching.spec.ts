@@ -1,5 +1,10 @@
 import type { EventSubscription } from './event-subscription';
-import { deliverableSince, selectionMatches, subscriptionWants } from './event-matching';
+import {
+  activeSinceOnResume,
+  deliverableSince,
+  selectionMatches,
+  subscriptionWants,
+} from './event-matching';
 
 describe('selectionMatches', () => {
   it("takes the entity's events of the type, or all of them with *", () => {
@@ -82,5 +87,23 @@ describe('deliverableSince', () => {
     expect(deliverableSince({ ...base, state: 'Paused' })).toBeNull();
     expect(deliverableSince({ ...base, validationStatus: 'Pending' })).toBeNull();
     expect(deliverableSince({ ...base, validationStatus: 'Failed' })).toBeNull();
+  });
+});
+
+describe('activeSinceOnResume', () => {
+  const now = new Date('2026-11-26T00:00:00Z');
+  it('now, unless the paused period is delivered: then from the pause, 15 days back at most', () => {
+    const pausedSince = new Date('2026-11-20T00:00:00Z');
+    expect(activeSinceOnResume({ deliverPausedEvents: false, pausedSince }, now)).toEqual(now);
+    expect(activeSinceOnResume({ deliverPausedEvents: true, pausedSince }, now)).toEqual(
+      pausedSince,
+    );
+    expect(
+      activeSinceOnResume(
+        { deliverPausedEvents: true, pausedSince: new Date('2026-01-01T00:00:00Z') },
+        now,
+      ),
+    ).toEqual(new Date('2026-11-11T00:00:00Z'));
+    expect(activeSinceOnResume({ deliverPausedEvents: true, pausedSince: null }, now)).toEqual(now);
   });
 });

@@ -68,3 +68,19 @@ export function deliverableSince(subscription: EventSubscription): Date | null {
   const validated = subscription.validatedAt ?? active;
   return active > validated ? active : validated;
 }
+
+/** How far back a resumed subscription's paused period is delivered (the notes: 15 days). */
+export const PAUSED_EVENTS_DAYS = 15;
+
+/**
+ * Since when a subscription set Active at `now` receives events: the start of its paused
+ * period (at most PAUSED_EVENTS_DAYS back) when it delivers paused events, else now.
+ */
+export function activeSinceOnResume(
+  subscription: Pick<EventSubscription, 'deliverPausedEvents' | 'pausedSince'>,
+  now: Date,
+): Date {
+  if (!subscription.deliverPausedEvents || !subscription.pausedSince) return now;
+  const earliest = new Date(now.getTime() - PAUSED_EVENTS_DAYS * 24 * 60 * 60 * 1000);
+  return subscription.pausedSince > earliest ? subscription.pausedSince : earliest;
+}

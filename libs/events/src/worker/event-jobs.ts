@@ -50,9 +50,25 @@ export const REDELIVER_EVENT = defineJob<RedeliverEventPayload>({
   lanes: 'main',
 });
 
+/** What an event-replay job carries: the subscription set Active again. */
+export interface ReplayPausedEventsPayload {
+  clientId: string;
+  subscriptionId: string;
+}
+
+/**
+ * Queue the deliveries of the profiles whose events a subscription with DeliverPausedEvents
+ * took while it was paused (queued when it is set Active again).
+ */
+export const REPLAY_PAUSED_EVENTS = defineJob<ReplayPausedEventsPayload>({
+  name: 'event-replay',
+  lanes: 'main',
+});
+
 /** Every job of the events module, for the apps to hand to QueueModule. */
 export const EVENT_JOBS: JobDefinition[] = [
   VALIDATE_EVENT_SUBSCRIPTION,
   DELIVER_PROFILE_EVENTS,
   REDELIVER_EVENT,
+  REPLAY_PAUSED_EVENTS,
 ];

@@ -1,5 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, ConflictError, NotFoundError } from '@app/shared';
+import { Clock, ConflictError, JobQueue, NotFoundError } from '@app/shared';
+import { activeSinceOnResume } from '../../domain/event-matching';
+import { REPLAY_PAUSED_EVENTS } from '../../worker/event-jobs';
 import {
   type EventSubscription,
   findOverlap,
@@ -28,6 +30,7 @@ export class UpdateEventSubscriptionHandler implements ICommandHandler<UpdateEve
     private readonly store: SubscriptionStore,
     private readonly handshakes: Handshakes,
     private readonly clock: Clock,
+    private readonly queue: JobQueue,
   ) {}
 
   async execute({
@@ -47,7 +50,7 @@ export class UpdateEventSubscriptionHandler implements ICommandHandler<UpdateEve
     }
     const fields = await this.checks.check(clientId, body);
     const now = this.clock.now();
-    const { updated, urlChanged } = await this.store.change(clientId, (list) => {
+    const { updated, urlChanged, resumed } = await this.store.change(clientId, (list) => {
       const current = list.find(subscriptionId);
       if (!current) throw new NotFoundError(subscriptionNotFound(subscriptionId));
       const overlap = findOverlap(list.all, fields.url, fields.selections, subscriptionId);
@@ -60,21 +63,28 @@ export class UpdateEventSubscriptionHandler implements ICommandHandler<UpdateEve
         ...(urlChanged ? pendingHandshake() : {}),
         // A paused period starts when it is paused, not at each update while it is.
         pausedSince: fields.state === 'Active' ? null : stillPaused ? current.pausedSince : now,
-        // Active from now on when it was paused (its events from then on are delivered).
+        // Active from now on when it was paused (or from the pause, with DeliverPausedEvents).
         activeSince:
           fields.state !== 'Active'
             ? null
             : current.state === 'Active'
               ? (current.activeSince ?? current.createdAt)
-              : now,
+              : activeSinceOnResume({ ...current, ...fields }, now),
         pausedReason: stillPaused ? current.pausedReason : null,
         modifiedAt: now,
         modifiedBy: userId,
       };
       list.replace(updated);
-      return { updated, urlChanged };
+      return {
+        updated,
+        urlChanged,
+        resumed: current.state === 'Paused' && fields.state === 'Active',
+      };
     });
     if (urlChanged) await this.handshakes.start(clientId, updated);
+    if (resumed && updated.deliverPausedEvents) {
+      await this.queue.enqueue(REPLAY_PAUSED_EVENTS, { clientId, subscriptionId });
+    }
     return toEventSubscriptionDto(updated);
   }
 }
