@@ -205,6 +205,32 @@ describe('Profile events', () => {
     expect(created.Data.Consents.map((c: Json) => c.ConsentType)).toEqual(['Terms']);
   });
 
+  it('a system write is an event too: the do-not-contact mark of a listed email', async () => {
+    const email = `dnc-${Date.now()}@example.com`;
+    const list = await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/DoNotContactLists`)
+      .set('Authorization', auth)
+      .send({ Name: `Complaints ${email}`, ListType: 'Email' })
+      .expect(201);
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/DoNotContactLists/${list.body.ListId}/Entries`)
+      .set('Authorization', auth)
+      .send({ Entries: [{ Value: email, Reason_Code: 'Complaint' }] })
+      .expect(200);
+    // The create's apply queues the mark behind it: a second write, by the system.
+    const id = await create({ Emails: [{ EmailAddress: email, EmailAddressType: 'Personal' }] });
+    const marked = await eventually(async () => {
+      const page = (await events(id, '?EventType=preference.added').expect(200)).body;
+      return page.Count ? (page.Events as Json[]) : undefined;
+    });
+    expect(marked[0]).toMatchObject({
+      Sequence: 2,
+      Contact: { Type: 'Email', Fields: { EmailAddress: email } },
+      Data: { FilterId: programs.dnc.email.FilterId },
+    });
+    expect(marked[0].UserId).toMatch(/^system/);
+  });
+
   it('a delete: the profile keeps only its profile.deleted event, and its other event documents go', async () => {
     const id = await create({ CustomerName: { FirstName: 'Gone' } });
     await merge(id, { CustomerName: { FirstName: 'Going' } });
