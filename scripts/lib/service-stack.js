@@ -4,7 +4,8 @@
 // measured, they never throttle a bench). `close(ok)` stops them all and removes the
 // directory after a run that went well (its logs are kept otherwise). With
 // BENCH_ENGINE_COMMANDS=1 the worker reaches the engine through a relay that counts its
-// commands (`engineCommands.report()`; scripts/lib/engine-command-counter.js).
+// commands (`engineCommands.report()`; scripts/lib/engine-command-counter.js). `extraEnv`:
+// more environment for both the api and the worker (e.g. a bench's own settings).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -13,7 +14,7 @@ const { freePort, startFerretdb, startRedis, stop, waitForPort } = require('./en
 const { startNode } = require('./node-process');
 const { startEngineCommandCounter } = require('./engine-command-counter');
 
-async function startServiceStack(name) {
+async function startServiceStack(name, extraEnv = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `pcp-bench-${name}-`));
   const engine = await startFerretdb({
     dataDir: path.join(dir, 'engine'),
@@ -40,6 +41,7 @@ async function startServiceStack(name) {
       LOG_LEVEL: 'error',
       RATE_LIMIT_READS_PER_SECOND: '1000000',
       RATE_LIMIT_WRITES_PER_SECOND: '1000000',
+      ...extraEnv,
     };
     const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
     children.push(api);

@@ -159,13 +159,16 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       ),
     );
     await this.runApplyHooks(clientId, batch.created);
-    for (const profile of batch.created) {
-      await this.eventNotifier.saved(
-        clientId,
-        profile.profileId,
-        batch.events.get(profile.profileId) ?? [],
-      );
-    }
+    // At once: each asks Redis which subscriptions receive now (one round trip together).
+    await Promise.all(
+      batch.created.map((profile) =>
+        this.eventNotifier.saved(
+          clientId,
+          profile.profileId,
+          batch.events.get(profile.profileId) ?? [],
+        ),
+      ),
+    );
     return batch.outcomes;
   }
 
@@ -238,7 +241,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       }),
     );
     await this.runApplyHooks(clientId, created);
-    for (const profile of created) await this.eventNotifier.savedAgain(profile);
+    await Promise.all(created.map((profile) => this.eventNotifier.savedAgain(profile)));
     return outcomes;
   }
 
