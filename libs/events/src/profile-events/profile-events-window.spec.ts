@@ -23,6 +23,11 @@ describe('profileEventsRequest', () => {
     expect(recent.to).toEqual(new Date('2026-11-26T00:00:00Z'));
   });
 
+  it('an EndAt before the kept window: an empty window, not an error', () => {
+    const { from, to } = profileEventsRequest({ EndAt: '2000-01-01T00:00:00Z' }, NOW);
+    expect(from.getTime()).toBeGreaterThan(to.getTime());
+  });
+
   it('takes event types, comma-separated', () => {
     expect(
       profileEventsRequest({ EventType: 'consent.updated, profile.created' }, NOW).types,

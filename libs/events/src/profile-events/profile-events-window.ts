@@ -20,7 +20,8 @@ export interface ProfileEventsRequest {
  * The query of `GET .../Profile/{profileId}/Events` checked (docs/events.md, "Retrieval by
  * profile"): `StartAt` and `EndAt` ISO 8601 date-times (default: the last 15 days up to
  * now); a StartAt before the kept window is moved up to its start (the notes cap the
- * window at MaxEventHistoryDays, they do not refuse it); `EventType` one or more event
+ * window at MaxEventHistoryDays, they do not refuse it), and an EndAt before it finds
+ * nothing; StartAt after EndAt is refused; `EventType` one or more event
  * types, comma-separated. A value that does not parse is a 400 naming it.
  */
 export function profileEventsRequest(
@@ -29,13 +30,14 @@ export function profileEventsRequest(
 ): ProfileEventsRequest {
   const earliest = new Date(now.getTime() - MAX_EVENT_HISTORY_MS);
   const to = query.EndAt === undefined ? now : dateTime('EndAt', query.EndAt);
-  const asked = query.StartAt === undefined ? earliest : dateTime('StartAt', query.StartAt);
-  if (asked > to) {
+  const asked = query.StartAt === undefined ? undefined : dateTime('StartAt', query.StartAt);
+  if (asked && asked > to) {
     throw new InvalidInputError(
       `StartAt ("${query.StartAt}") must not be after EndAt ("${query.EndAt ?? now.toISOString()}")`,
     );
   }
-  const from = asked < earliest ? earliest : asked;
+  // An EndAt before the kept window leaves it empty: no events, not an error.
+  const from = asked && asked > earliest ? asked : earliest;
   if (query.EventType === undefined) return { from, to };
   const types = query.EventType.split(',').map((type) => type.trim());
   for (const type of types) {

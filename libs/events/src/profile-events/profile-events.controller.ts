@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
   ApiBadRequestResponse,
@@ -82,13 +82,15 @@ export class ProfileEventsController {
     @Query('EventType') eventType?: string,
     @PositiveIntParam('limit', { in: 'query', max: PROFILE_EVENTS_LIMIT_MAX }) limit?: number,
     @PositiveIntParam('offset', { in: 'query' }) offset?: number,
-    @Query('SourceGroupIds') sourceGroupIds?: string,
+    // Read from the request, not @Query: a @Query parameter would enter the OpenAPI document.
+    @Req() httpRequest?: { query: Record<string, unknown> },
   ): Promise<ProfileEventsDto> {
+    const sourceGroupIds = httpRequest?.query.SourceGroupIds;
     if (sourceGroupIds !== undefined) {
       // Refused rather than ignored: a filter silently dropped would answer other events.
       // Not in the OpenAPI document until it is supported (docs/events.md).
       throw new InvalidInputError(
-        `SourceGroupIds ("${sourceGroupIds}") is not supported yet: events name the writing user (UserId), not its user group`,
+        `SourceGroupIds ("${String(sourceGroupIds)}") is not supported yet: events name the writing user (UserId), not its user group`,
       );
     }
     const request = profileEventsRequest(
