@@ -6,6 +6,7 @@ import { ValidateEventSubscriptionJob } from './worker/event-subscription.jobs';
 import { DeliverProfileEventsHandler } from './commands/deliver-profile-events/deliver-profile-events.handler';
 import { RedeliverEventHandler } from './commands/redeliver-event/redeliver-event.handler';
 import { EventDeliveryTrigger } from './services/event-delivery-trigger.service';
+import { WebhookSender } from './services/webhook-sender.service';
 import {
   DeliverProfileEventsJob,
   RedeliverEventJob,
@@ -24,6 +25,7 @@ import { ReplayPausedEventsHandler } from './commands/replay-paused-events/repla
   providers: [
     RunSubscriptionHandshakeHandler,
     ValidateEventSubscriptionJob,
+    WebhookSender,
     DeliverProfileEventsHandler,
     DeliverProfileEventsJob,
     RedeliverEventHandler,

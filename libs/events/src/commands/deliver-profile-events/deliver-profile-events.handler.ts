@@ -2,18 +2,18 @@ import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { type ProfileEvent, ProfileEventFeed } from '@app/profiles';
 import { Clock, JobQueue, LeaseService } from '@app/shared';
-import { deliveryBody, signedHeaders } from '../../domain/delivery-body';
+import { deliveryBody } from '../../domain/delivery-body';
 import { retryDelayMs } from '../../domain/delivery-schedule';
 import type { DeliveryCursor } from '../../domain/event-delivery.schema';
 import { deliverableSince, subscriptionWants } from '../../domain/event-matching';
 import type { EventSubscription } from '../../domain/event-subscription';
 import { EventsSettings } from '../../events-settings';
-import { safePost } from '../../http-target/safe-post';
 import { deliveryLeaseName } from '../../keys';
 import { toProfileEventDto } from '../../profile-events/profile-event.mapper';
 import { EventDeliveryRepository } from '../../repositories/event-delivery.repository';
 import { DeadLetters } from '../../services/dead-letters.service';
 import { SubscriptionStore } from '../../services/subscription-store.service';
+import { WebhookSender } from '../../services/webhook-sender.service';
 import { DELIVER_PROFILE_EVENTS } from '../../worker/event-jobs';
 import { DeliverProfileEventsCommand } from './deliver-profile-events.command';
 
@@ -22,8 +22,6 @@ const LEASE_TTL_MS = 30_000;
 /** A job that finds the pair's lease taken comes back after this, doubling, up to 5 s. */
 const BUSY_DELAY_MS = 100;
 const BUSY_DELAY_MAX_MS = 5000;
-/** The most of an endpoint's answer read (its body is not used). */
-const MAX_RESPONSE_BYTES = 4096;
 
 type Position = Omit<DeliveryCursor, '_id'>;
 
@@ -53,6 +51,7 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
     private readonly queue: JobQueue,
     private readonly settings: EventsSettings,
     private readonly clock: Clock,
+    private readonly sender: WebhookSender,
   ) {}
 
   async execute({
@@ -110,7 +109,7 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
         continue;
       }
       const body = deliveryBody(subscription, event, found.alternateIds);
-      const problem = await this.send(subscription, event, body);
+      const problem = await this.sender.send(subscription, toProfileEventDto(event).EventId, body);
       if (problem === null) {
         position = { seq: event.seq, n: event.n, attempts: 0, lastError: null, retryAt: null };
         await this.deliveries.saveCursor(clientId, subscriptionId, profileId, position);
@@ -144,32 +143,6 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
       moved = false;
     }
     if (moved) await this.deliveries.saveCursor(clientId, subscriptionId, profileId, position);
-  }
-
-  /** POSTs the body; null when the endpoint answered 2xx, else what went wrong. */
-  private async send(
-    subscription: EventSubscription,
-    event: ProfileEvent,
-    body: string,
-  ): Promise<string | null> {
-    const headers = signedHeaders(
-      subscription,
-      toProfileEventDto(event).EventId,
-      body,
-      this.clock.now(),
-    );
-    try {
-      const answer = await safePost(subscription.url, body, headers, {
-        timeoutMs: this.settings.deliveryTimeoutMs,
-        maxResponseBytes: MAX_RESPONSE_BYTES,
-        allowPrivateTargets: this.settings.allowPrivateTargets,
-      });
-      return answer.status >= 200 && answer.status < 300
-        ? null
-        : `the endpoint answered HTTP ${answer.status}`;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
   }
 
   /** The event is given up: a dead letter, and the subscription paused after too many in a row. */

@@ -1,11 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@app/shared';
-import { signedHeaders } from '../../domain/delivery-body';
-import { EventsSettings } from '../../events-settings';
-import { safePost } from '../../http-target/safe-post';
 import { DeadLetters } from '../../services/dead-letters.service';
 import { SubscriptionStore } from '../../services/subscription-store.service';
+import { WebhookSender } from '../../services/webhook-sender.service';
 import { RedeliverEventCommand } from './redeliver-event.command';
 
 /**
@@ -21,8 +18,7 @@ export class RedeliverEventHandler implements ICommandHandler<RedeliverEventComm
   constructor(
     private readonly store: SubscriptionStore,
     private readonly deadLetters: DeadLetters,
-    private readonly settings: EventsSettings,
-    private readonly clock: Clock,
+    private readonly sender: WebhookSender,
   ) {}
 
   async execute({ clientId, subscriptionId, eventId }: RedeliverEventCommand): Promise<void> {
@@ -32,24 +28,7 @@ export class RedeliverEventHandler implements ICommandHandler<RedeliverEventComm
       (kept) => kept.eventId === eventId,
     );
     if (!letter) return;
-    let problem: string | null = null;
-    try {
-      const answer = await safePost(
-        subscription.url,
-        letter.body,
-        signedHeaders(subscription, letter.eventId, letter.body, this.clock.now()),
-        {
-          timeoutMs: this.settings.deliveryTimeoutMs,
-          maxResponseBytes: 4096,
-          allowPrivateTargets: this.settings.allowPrivateTargets,
-        },
-      );
-      if (answer.status < 200 || answer.status > 299) {
-        problem = `the endpoint answered HTTP ${answer.status}`;
-      }
-    } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
-    }
+    const problem = await this.sender.send(subscription, letter.eventId, letter.body);
     if (problem === null) {
       await this.deadLetters.remove(clientId, subscriptionId, eventId);
       await this.deadLetters.delivered(clientId, subscriptionId);
