@@ -97,17 +97,11 @@ export async function safePost(
   if (!options.allowPrivateTargets && isIP(literal) && !isPublicAddress(literal)) {
     throw new RefusedTargetError(`${literal} is ${addressRange(literal)}, not a public address`);
   }
-  const agent = new Agent({
-    connect: {
-      timeout: options.timeoutMs,
-      lookup: guardedLookup(
-        options.resolve ?? (dnsLookup as Resolver),
-        options.allowPrivateTargets,
-      ),
-    },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-  });
+  // The process's shared agent keeps connections to an endpoint alive between deliveries
+  // (each connection's address was checked when it was made); a resolver of the caller's
+  // (tests) gets an agent of its own, closed after the call.
+  const own = options.resolve !== undefined;
+  const agent = own ? newAgent(options) : sharedAgent(options);
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
     const answer = await request(url, {
@@ -123,8 +117,35 @@ export async function safePost(
     throw describeFailure(error, signal, options.timeoutMs);
   } finally {
     // destroy, not close: a body left unread must not hold the call open.
-    await agent.destroy().catch(() => undefined);
+    if (own) await agent.destroy().catch(() => undefined);
   }
+}
+
+function newAgent(options: SafePostOptions): Agent {
+  return new Agent({
+    connect: {
+      timeout: options.timeoutMs,
+      lookup: guardedLookup(
+        options.resolve ?? (dnsLookup as Resolver),
+        options.allowPrivateTargets,
+      ),
+    },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+}
+
+/** One agent per (timeout, private targets allowed) for the process's life. */
+const sharedAgents = new Map<string, Agent>();
+
+function sharedAgent(options: SafePostOptions): Agent {
+  const key = `${options.timeoutMs}|${options.allowPrivateTargets}`;
+  let agent = sharedAgents.get(key);
+  if (!agent) {
+    agent = newAgent(options);
+    sharedAgents.set(key, agent);
+  }
+  return agent;
 }
 
 /** Reads up to `max` bytes of a body, then stops reading it. */

@@ -81,7 +81,10 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
     subscriptionId: string,
     profileId: number,
   ): Promise<void> {
-    const subscription = await this.store.find(clientId, subscriptionId);
+    // The process's copy while no change was made since (SubscriptionStore.current).
+    const subscription = (await this.store.current(clientId)).find(
+      (candidate) => candidate.subscriptionId === subscriptionId,
+    );
     const since = subscription && deliverableSince(subscription);
     if (!subscription || !since) return; // deleted, paused or not validated: nothing now
     const stored = await this.deliveries.cursor(clientId, subscriptionId, profileId);
