@@ -40,12 +40,15 @@ const rawModels = ['TSParameterProperty', 'PropertyDefinition > TSTypeAnnotation
   }),
 );
 // The collections that belong to no tenant: job runs, revoked tokens (by jti), OAuth
-// clients (looked up by their id before the tenant is known); and the wrapper itself.
+// clients (looked up by their id before the tenant is known), the receipt signing key;
+// and the wrapper itself.
 const globalCollections = [
   'libs/shared/src/database/tenant-scope.ts',
   'libs/shared/src/queue/job-run-log.repository.ts',
   'libs/auth/src/repositories/revoked-token.repository.ts',
   'libs/auth/src/repositories/oauth-client.repository.ts',
+  // The service's generated consent-receipt signing key (docs/receipts.md).
+  'libs/consents/src/receipts/repositories/receipt-key.repository.ts',
 ];
 
 export default tseslint.config(

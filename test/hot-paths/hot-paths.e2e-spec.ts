@@ -171,6 +171,35 @@ describe('Hot paths address the engine by _id only', () => {
     expectAddressedById(commands);
   });
 
+  it('contact decisions: by id (warm: no engine command), by alternate id, by bare email, batch', async () => {
+    const programs = await request(app.http)
+      .get(`${base()}/Programs`)
+      .set('Authorization', bearer)
+      .expect(200);
+    const programId = String(programs.body.Programs[0].Id);
+    const ask = (query: Record<string, string | number>) =>
+      request(app.http)
+        .get(`${base()}/ContactDecision`)
+        .query({ channelId: 'Email', programId, ...query })
+        .set('Authorization', bearer)
+        .expect(200);
+    await ask({ profileId }); // warms the do-not-contact lists' copy
+    const warm = await recordEngineCommands(processes(), async () => {
+      await ask({ profileId });
+    });
+    expect(warm.filter((c) => !isDeclaredScan(c)).map(describeCommand)).toEqual([]);
+    const commands = await recordEngineCommands(processes(), async () => {
+      await ask({ alternateIdType: 'crm', alternateId });
+      await ask({ emailAddress: 'nobody-hot@example.com' });
+      await request(app.http)
+        .post(`${base()}/ContactDecisions`)
+        .set('Authorization', bearer)
+        .send({ Questions: [{ ProfileId: profileId, ChannelId: 'Email', ProgramId: programId }] })
+        .expect(200);
+    });
+    expectAddressedById(commands);
+  });
+
   it('bulk import: Initiate, Stage, Status and Exceptions', async () => {
     const imports = `${base()}/Bulk/Import`;
     const record = (n: number, extra: object = {}) => ({

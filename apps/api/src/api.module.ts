@@ -4,6 +4,7 @@ import { AuthApiModule } from '@app/auth';
 import { BULK_JOBS, BulkApiModule } from '@app/bulk';
 import { ConfigurationApiModule } from '@app/config';
 import { CONSENT_JOBS, ConsentsApiModule } from '@app/consents';
+import { DecisionsApiModule } from '@app/decisions';
 import { EVENT_JOBS, EventsApiModule } from '@app/events';
 import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
@@ -40,6 +41,7 @@ export class ApiModule {
         ConsentsApiModule,
         BulkApiModule,
         EventsApiModule,
+        DecisionsApiModule,
         // /admin/queues (outside the prefix; bootstrap.ts guards it): unless turned off.
         ...(settings.queueDashboardEnabled ? [QueueDashboardModule.register()] : []),
       ],

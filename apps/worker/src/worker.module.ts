@@ -12,6 +12,7 @@ import {
   EVENT_JOBS,
   EventDeliveryTrigger,
   EventDeliveryTriggerModule,
+  EventErasureCleanup,
   EventsWorkerModule,
 } from '@app/events';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
@@ -46,6 +47,7 @@ export class WorkerModule {
           hookModules: [DoNotContactMarksModule, EventDeliveryTriggerModule],
           applyHooks: [DoNotContactMarks],
           eventListeners: [EventDeliveryTrigger],
+          erasureListeners: [EventErasureCleanup],
         }),
         ConsentsWorkerModule,
         BulkWorkerModule,

@@ -4,7 +4,7 @@ export * from './types';
 export * from './programs';
 export { ConfigurationReaderModule } from './reader/configuration-reader.module';
 export { ConfigurationReader } from './reader/configuration-reader.service';
-export type { ClientVocabulary } from './reader/client-vocabulary';
+export type { ClientVocabulary, VocabularyProgram } from './reader/client-vocabulary';
 export * from './consent-types';
 export * from './custom-fields';
 export * from './picklists';

@@ -4,6 +4,11 @@ export { DoNotContactPersistenceModule } from './do-not-contact/do-not-contact.m
 export { ConsentsWorkerModule, DoNotContactMarksModule } from './consents-worker.module';
 export { DoNotContactMarks } from './do-not-contact/services/do-not-contact-marks.service';
 export { DoNotContactLists } from './do-not-contact/services/do-not-contact-lists.service';
+export {
+  type DncListing,
+  DoNotContactListings,
+} from './do-not-contact/services/do-not-contact-listings.service';
+export { DNC_LISTS_ATTRIBUTE } from './do-not-contact/domain/do-not-contact-marks';
 export type { DncEntry, DncListType } from './do-not-contact/domain/dnc-list.schema';
 export { CONSENT_PROFILE_RULES } from './profile-rules/consent-profile-rules';
 export type { ConsentAttributeSearch } from './search/consent-attribute-search';

@@ -6,6 +6,7 @@ import { ValidateEventSubscriptionJob } from './worker/event-subscription.jobs';
 import { DeliverProfileEventsHandler } from './commands/deliver-profile-events/deliver-profile-events.handler';
 import { RedeliverEventHandler } from './commands/redeliver-event/redeliver-event.handler';
 import { EventDeliveryTrigger } from './services/event-delivery-trigger.service';
+import { EventErasureCleanup } from './services/event-erasure-cleanup.service';
 import { WebhookSender } from './services/webhook-sender.service';
 import {
   DeliverProfileEventsJob,
@@ -38,11 +39,12 @@ export class EventsWorkerModule {}
 
 /**
  * What the worker app hands ProfilesWorkerModule as its event listener module: the trigger
- * that queues deliveries after each saved write (EventDeliveryTrigger).
+ * that queues deliveries after each saved write (EventDeliveryTrigger), and what forgets an
+ * erased profile's deliveries (EventErasureCleanup, an erasure listener).
  */
 @Module({
   imports: [EventsPersistenceModule],
-  providers: [EventDeliveryTrigger],
-  exports: [EventDeliveryTrigger],
+  providers: [EventDeliveryTrigger, EventErasureCleanup],
+  exports: [EventDeliveryTrigger, EventErasureCleanup],
 })
 export class EventDeliveryTriggerModule {}

@@ -3,4 +3,5 @@ export * from './events-api.module';
 export * from './events-worker.module';
 export { EventsSettings } from './events-settings';
 export { EventDeliveryTrigger } from './services/event-delivery-trigger.service';
+export { EventErasureCleanup } from './services/event-erasure-cleanup.service';
 export { EVENT_JOBS } from './worker/event-jobs';

@@ -132,9 +132,43 @@ export {
 } from './services/profile-export-reader.service';
 export { ProfileEventFeed } from './services/profile-event-feed.service';
 export {
+  type ChainedHistoryEntry,
+  type ChainedProfileHistory,
+  ProfileHistoryChain,
+} from './services/profile-history-chain.service';
+export {
+  CHAIN_HASH_ALGORITHM,
+  chainCanonicalText,
+  type ChainEntry,
+  type ChainFailureReason,
+  type ChainProblem,
+  type ChainReport,
+  chainHistoryEntries,
+  historyEntryHash,
+  historyEntryId,
+  verifyHistoryChain,
+} from './domain/history-chain';
+export {
+  MAX_VALUE_HOLDERS,
+  ProfileSnapshots,
+  type ProfileSnapshot,
+} from './services/profile-snapshots.service';
+export {
+  contactRefKey,
+  type HistoryRefs,
+  itemRefKey,
+  parseHistoryRefs,
+  PROFILE_REF_KEY,
+} from './domain/history-refs';
+export { isImpliedPreference, viewOf } from './domain/profile-view';
+export {
   PROFILE_EVENT_LISTENERS,
   type ProfileEventListener,
 } from './services/profile-event-listener';
+export {
+  PROFILE_ERASURE_LISTENERS,
+  type ProfileErasureListener,
+} from './services/profile-erasure-listener';
 export {
   type AppliedWrite,
   PROFILE_APPLY_HOOKS,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { textKey, tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
 
 /*
@@ -22,10 +23,19 @@ export function profileLeaseKey(clientId: string, profileId: number): string {
   return `profile:${profileKey(clientId, profileId)}`;
 }
 
-/** The end of one holding of an alternate-id claim (`token`: that holding's). */
-export function alternateIdClaimEndKey(claimKey: TenantKey, token: string): TenantKey {
-  // The claim's key starts with its tenant's client id; this extends it.
-  return `${claimKey}|end:${token}` as TenantKey;
+/**
+ * The end of one holding of an alternate-id claim (`token`: that holding's). The claim's
+ * key (which holds the alternate id's value) enters only as a SHA-256 digest together with
+ * the holding's token, so the kept document holds no alternate id in clear (an erased
+ * profile's alternate ids leave no trace: docs/data-subject.md).
+ */
+export function alternateIdClaimEndKey(
+  clientId: string,
+  claimKey: TenantKey,
+  token: string,
+): TenantKey {
+  const digest = createHash('sha256').update(claimKey).update('\n').update(token).digest('hex');
+  return tenantKey(clientId, `end:${digest}`);
 }
 
 /** An accepted write of a profile (`profile_writes`), by sequence number. */
@@ -76,4 +86,19 @@ export function tagLinkKey(clientId: string, link: number): TenantKey {
 /** Where the next ProfileTagLink number is probed from. */
 export function tagLinkHintKey(clientId: string): TenantKey {
   return tenantKey(clientId, `link-hint`);
+}
+
+/** The audit tombstone of an erased profile (`profile_erasures`). */
+export function profileErasureKey(clientId: string, profileId: number): TenantKey {
+  return tenantKey(clientId, profileId);
+}
+
+/** An identifier of an erased profile, by its salted hash (`erased_identifiers`). */
+export function erasedIdentifierKey(clientId: string, hash: string): TenantKey {
+  return tenantKey(clientId, `h:${hash}`);
+}
+
+/** The client's secret for the hashes of erased identifiers (`erasure_secrets`). */
+export function erasureSecretKey(clientId: string): TenantKey {
+  return tenantRootKey(clientId);
 }

@@ -6,13 +6,16 @@ import { ProfileWriteChecks } from './services/profile-write-checks.service';
 import { ProfileImportWrites } from './services/profile-import-writes.service';
 import { ProfileExportReader } from './services/profile-export-reader.service';
 import { ProfileEventFeed } from './services/profile-event-feed.service';
+import { ProfileSnapshots } from './services/profile-snapshots.service';
+import { ProfileHistoryChain } from './services/profile-history-chain.service';
 
 /**
  * What other modules' jobs and use cases may use of Profiles: find the holders of a value,
  * queue system writes, check profile bodies as a write's acceptance does (the bulk
  * import's staging), accept a bulk import's records as profile writes (its worker) and
- * read a client's profiles by id for a bulk export (its worker), and read a profile's events
- * (Events).
+ * read a client's profiles by id for a bulk export (its worker), read a profile's events
+ * (Events), read profiles as GET does, by id, alternate id or held value (Decisions), and
+ * read a profile's consent-receipt hash chain (Consents' receipts).
  * Lifted into its own service, this module becomes an HTTP (holders) and queue (writes)
  * adapter behind the same classes.
  */
@@ -25,6 +28,8 @@ import { ProfileEventFeed } from './services/profile-event-feed.service';
     ProfileImportWrites,
     ProfileExportReader,
     ProfileEventFeed,
+    ProfileSnapshots,
+    ProfileHistoryChain,
   ],
   exports: [
     ProfileHolders,
@@ -33,6 +38,8 @@ import { ProfileEventFeed } from './services/profile-event-feed.service';
     ProfileImportWrites,
     ProfileExportReader,
     ProfileEventFeed,
+    ProfileSnapshots,
+    ProfileHistoryChain,
   ],
 })
 export class ProfilePortsModule {}

@@ -16,6 +16,12 @@ export class ProfileSettings {
   readonly scheduledJobBatchSize: number;
   /** Candidates a user's search may read from the key index before it is a 403. */
   readonly searchCandidateLimit: number;
+  /**
+   * Mixed into each client's stored erasure secret for the hashes of erased identifiers
+   * (docs/data-subject.md); unset: the stored secret alone. Changing it makes earlier
+   * tombstones' hashes unmatchable.
+   */
+  readonly erasureHashPepper: string | undefined;
 
   constructor(env: EnvReader) {
     this.tenantBurstPerSecond = env.int('TENANT_BURST_PER_SECOND', 50, 1);
@@ -25,5 +31,6 @@ export class ProfileSettings {
     this.writeRecordsKept = env.int('WRITE_RECORDS_KEPT', 20, 1);
     this.scheduledJobBatchSize = env.int('SCHEDULED_JOB_BATCH_SIZE', 200, 1);
     this.searchCandidateLimit = env.int('SEARCH_CANDIDATE_LIMIT', 5000, 1);
+    this.erasureHashPepper = env.optional('ERASURE_HASH_PEPPER');
   }
 }

@@ -6,6 +6,11 @@ import { PatchProfileHandler } from './commands/patch-profile/patch-profile.hand
 import { WriteProfileByAlternateIdHandler } from './commands/write-profile-by-alternate-id/write-profile-by-alternate-id.handler';
 import { ProfileAlternateIdController } from './http/profile-alternate-id.controller';
 import { ProfileController } from './http/profile.controller';
+import { ProfileDataSubjectController } from './http/profile-data-subject.controller';
+import { EraseProfileHandler } from './commands/erase-profile/erase-profile.handler';
+import { ExportProfileHandler } from './queries/export-profile/export-profile.handler';
+import { GetErasureHandler } from './queries/get-erasure/get-erasure.handler';
+import { CheckErasedIdentifiersHandler } from './queries/check-erased-identifiers/check-erased-identifiers.handler';
 import { ProfileSearchController } from './http/profile-search.controller';
 import { SearchProfilesHandler } from './queries/search-profiles/search-profiles.handler';
 import { GetProfileByAlternateIdHandler } from './queries/get-profile-by-alternate-id/get-profile-by-alternate-id.handler';
@@ -15,6 +20,7 @@ import { GetTagCountsHandler } from './queries/get-tag-counts/get-tag-counts.han
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { GetProfileUpdatesHandler } from './queries/get-profile-updates/get-profile-updates.handler';
 import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
+import { GetProfileAsOfHandler } from './queries/get-profile-as-of/get-profile-as-of.handler';
 import { ProfileHistoryController } from './http/profile-history.controller';
 import { GetProfileHistoryHandler } from './queries/get-profile-history/get-profile-history.handler';
 import { GroupsController } from './http/groups.controller';
@@ -30,6 +36,7 @@ import { SearchGroupProfilesHandler } from './queries/search-group-profiles/sear
     GroupProfilesController,
     ProfileSearchController,
     ProfileHistoryController,
+    ProfileDataSubjectController,
     ProfileController,
     TagsController,
     GroupsController,
@@ -38,10 +45,15 @@ import { SearchGroupProfilesHandler } from './queries/search-group-profiles/sear
     CreateProfileHandler,
     UpdateProfileHandler,
     DeleteProfileHandler,
+    EraseProfileHandler,
+    ExportProfileHandler,
+    GetErasureHandler,
+    CheckErasedIdentifiersHandler,
     PatchProfileHandler,
     WriteProfileByAlternateIdHandler,
     GetProfileByAlternateIdHandler,
     GetProfileHandler,
+    GetProfileAsOfHandler,
     GetProfileUpdatesHandler,
     GetProfileHistoryHandler,
     GetTagCountsHandler,

@@ -19,6 +19,16 @@ import { ProfileWrite, ProfileWriteSchema } from './domain/profile-write.schema'
 import { ProfileHistoryDoc, ProfileHistoryDocSchema } from './domain/profile-history.schema';
 import { ProfileEventsDoc, ProfileEventsDocSchema } from './domain/profile-events.schema';
 import { TagEntry, TagEntrySchema } from './domain/tag.schema';
+import {
+  ErasedIdentifier,
+  ErasedIdentifierSchema,
+  ErasureSecret,
+  ErasureSecretSchema,
+  ProfileErasure,
+  ProfileErasureSchema,
+} from './domain/profile-erasure.schema';
+import { ProfileErasureRepository } from './repositories/profile-erasure.repository';
+import { ErasedIdentifiers } from './services/erased-identifiers.service';
 import { PendingProfile, PendingProfileSchema } from './domain/pending-profile.schema';
 import { ProfileReadModel } from './read-model/profile-read-model.service';
 import { ExpiryIndex } from './read-model/expiry-index.service';
@@ -54,6 +64,8 @@ const providers = [
   ProfileWriteIntake,
   ProfileUpserts,
   ProfileEventRecorder,
+  ProfileErasureRepository,
+  ErasedIdentifiers,
 ];
 
 /** The collections this module owns, and the services over them. Internal to libs/profiles. */
@@ -70,6 +82,9 @@ const providers = [
       { name: AlternateIdClaimEnd.name, schema: AlternateIdClaimEndSchema },
       { name: TagEntry.name, schema: TagEntrySchema },
       { name: PendingProfile.name, schema: PendingProfileSchema },
+      { name: ProfileErasure.name, schema: ProfileErasureSchema },
+      { name: ErasedIdentifier.name, schema: ErasedIdentifierSchema },
+      { name: ErasureSecret.name, schema: ErasureSecretSchema },
     ]),
   ],
   providers: [settingsProvider(ProfileSettings), ...providers],

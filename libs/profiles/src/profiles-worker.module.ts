@@ -11,6 +11,11 @@ import {
 } from './services/profile-event-listener';
 import { ApplyProfileWritesJob, PendingWriteSweeper } from './worker/profile-write.jobs';
 import { ProfileEventNotifier } from './services/profile-event-notifier.service';
+import { ProfileEraser } from './services/profile-eraser.service';
+import {
+  PROFILE_ERASURE_LISTENERS,
+  type ProfileErasureListener,
+} from './services/profile-erasure-listener';
 import { ScheduledJobsModule } from './worker/scheduled-jobs.module';
 
 /** The worker side of profiles: applies queued writes, sweeps for lost ones, expiry. */
@@ -19,17 +24,20 @@ export class ProfilesWorkerModule {
   /**
    * `applyHooks`: the rule modules' apply hooks (classes exported by `hookModules`), run
    * in order in the apply step of every write. `eventListeners`: what hears of each saved
-   * write's events (classes exported by `hookModules` too).
+   * write's events (classes exported by `hookModules` too). `erasureListeners`: what must
+   * forget an erased profile outside Profiles (classes exported by `hookModules` too).
    */
   static register(
     options: {
       hookModules?: ModuleMetadata['imports'];
       applyHooks?: Type<ProfileApplyHook>[];
       eventListeners?: Type<ProfileEventListener>[];
+      erasureListeners?: Type<ProfileErasureListener>[];
     } = {},
   ): DynamicModule {
     const hooks = options.applyHooks ?? [];
     const listeners = options.eventListeners ?? [];
+    const erasureListeners = options.erasureListeners ?? [];
     return {
       module: ProfilesWorkerModule,
       imports: [ScheduledJobsModule, ProfilesPersistenceModule, ...(options.hookModules ?? [])],
@@ -39,6 +47,7 @@ export class ProfilesWorkerModule {
         WriteStarts,
         SweepPendingWritesHandler,
         ProfileEventNotifier,
+        ProfileEraser,
         ApplyProfileWritesJob,
         PendingWriteSweeper,
         {
@@ -50,6 +59,11 @@ export class ProfilesWorkerModule {
           provide: PROFILE_EVENT_LISTENERS,
           useFactory: (...instances: ProfileEventListener[]) => instances,
           inject: listeners,
+        },
+        {
+          provide: PROFILE_ERASURE_LISTENERS,
+          useFactory: (...instances: ProfileErasureListener[]) => instances,
+          inject: erasureListeners,
         },
       ],
     };

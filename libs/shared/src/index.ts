@@ -38,6 +38,7 @@ export * from './http/route-config';
 export * from './http/body-limit';
 export * from './http/streamed-body';
 export * from './http/idempotency.guard';
+export * from './http/idempotency-records';
 export * from './http/rate-limit.guard';
 export * from './http/shared-window-counter';
 export * from './http/entity-tag';

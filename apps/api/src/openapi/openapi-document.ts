@@ -67,8 +67,23 @@ export const OPENAPI_TAGS: TagObject[] = [
     description:
       "Event subscriptions (their validation handshake and signing secrets) and a profile's events (docs/events.md).",
   },
+  {
+    name: 'Consent receipts',
+    description:
+      "The hash chain of a profile's consent and preference history: signed receipts (Ed25519) of its entries, the chain's verification and the public keys (docs/receipts.md).",
+  },
   { name: 'Jobs', description: 'The scheduled jobs, for operators (operator credential).' },
   { name: 'Operations', description: 'Health and metrics, for monitors and orchestrators.' },
+  {
+    name: 'Data subject requests',
+    description:
+      "A person's export (everything held on a profile, a JSON download) and erasure (queued; an audit tombstone with salted hashes of the identifiers stays), and the check of identifiers against erased ones (docs/data-subject.md).",
+  },
+  {
+    name: 'Contact decisions',
+    description:
+      'May we contact this person, here, for this, now? Allowed or not, with every reason and the history entry that proves it; one question or a batch of up to 1,000 (docs/decisions.md).',
+  },
 ];
 
 const ERROR_REF = '#/components/schemas/ErrorDto';

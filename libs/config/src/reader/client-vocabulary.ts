@@ -16,7 +16,7 @@ export class ClientVocabulary {
   private readonly types: Map<string, TypeEntry>;
   private readonly consentTypes: Map<string, ConsentTypeDetails>;
   private readonly customFields: Map<string, ResolvedCustomField>;
-  private readonly programs: Map<number, { IsActive: boolean }>;
+  private readonly programs: Map<number, VocabularyProgram>;
   private readonly filters: Map<number, VocabularyFilter>;
   /** Whether some consent type has a former name (renaming stored references can be skipped otherwise). */
   readonly renamedConsentTypes: boolean = false;
@@ -48,7 +48,10 @@ export class ClientVocabulary {
       customFields.map((field) => [textKey(field.definition.Name), field]),
     );
     this.programs = new Map(
-      programs.map((program) => [program.programId, { IsActive: program.IsActive !== false }]),
+      programs.map((program) => [
+        program.programId,
+        { IsActive: program.IsActive !== false, ProgramType: program.ProgramType },
+      ]),
     );
     this.filters = new Map(
       programs.flatMap((program) =>
@@ -64,7 +67,7 @@ export class ClientVocabulary {
   }
 
   /** The program of that id (active or not). */
-  program(programId: number): { IsActive: boolean } | undefined {
+  program(programId: number): VocabularyProgram | undefined {
     return this.programs.get(programId);
   }
 
@@ -134,6 +137,12 @@ export class ClientVocabulary {
       .filter((field) => field.definition.IsActive && field.definition.IsRequired)
       .map((field) => field.definition.Name);
   }
+}
+
+/** What the vocabulary knows of a program (ProgramType: canonical, e.g. "Do Not Contact (DNC)"). */
+export interface VocabularyProgram {
+  IsActive: boolean;
+  ProgramType: string;
 }
 
 /**

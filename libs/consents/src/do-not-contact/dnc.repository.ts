@@ -5,6 +5,7 @@ import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { DncEntry, DncList, type DncListType, DncPendingChange } from './domain/dnc-list.schema';
 import { dncEntryKey, dncListKey } from '../keys';
+import { DncStamps } from './services/dnc-stamps.service';
 
 /** The `dnc_lists` and `dnc_entries` collections; every method is scoped by client id. */
 @Injectable()
@@ -17,6 +18,7 @@ export class DncRepository {
     @InjectModel(DncList.name) lists: Model<DncList>,
     @InjectModel(DncEntry.name) entries: Model<DncEntry>,
     @InjectModel(DncPendingChange.name) pending: Model<DncPendingChange>,
+    private readonly stamps: DncStamps,
   ) {
     this.lists = new TenantScopedModel(lists);
     this.entries = new TenantScopedModel(entries);
@@ -43,6 +45,7 @@ export class DncRepository {
       const doc: DncList = { ...list, _id: dncListKey(list.clientId, listId), listId };
       try {
         await this.lists.create(doc);
+        await this.stamps.changed(list.clientId);
         return doc;
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
@@ -105,6 +108,7 @@ export class DncRepository {
       cursor: 0,
     };
     await this.entries.replaceOne({ _id }, { _id, ...doc }, { upsert: true }).exec();
+    await this.stamps.changed(entry.clientId);
     await this.markPending(_id, entry.at);
     return 'added';
   }
@@ -135,6 +139,7 @@ export class DncRepository {
         },
       )
       .exec();
+    await this.stamps.changed(clientId);
     await this.markPending(_id, at);
     return true;
   }
@@ -202,6 +207,8 @@ export class DncRepository {
   async markPropagated(entry: DncEntry, at: Date): Promise<void> {
     if (!(await this.isCurrent(entry))) return;
     await this.entries.updateOne({ _id: entry._id }, { $set: { propagatedAt: at } }).exec();
+    // Decisions show whether a listing reached the profiles (DoNotContactListings).
+    await this.stamps.changed(entry.clientId);
     if (!(await this.isCurrent(entry))) {
       // A newer change landed meanwhile: it is still to propagate, from the start.
       await this.entries

@@ -14,6 +14,8 @@ import {
 } from './domain/dnc-list.schema';
 import { DoNotContactController } from './http/do-not-contact.controller';
 import { DoNotContactLists } from './services/do-not-contact-lists.service';
+import { DncStamps } from './services/dnc-stamps.service';
+import { DoNotContactListings } from './services/do-not-contact-listings.service';
 import { GetDncEntriesHandler } from './queries/get-dnc-entries/get-dnc-entries.handler';
 import { GetDncListsHandler } from './queries/get-dnc-lists/get-dnc-lists.handler';
 
@@ -29,8 +31,8 @@ import { GetDncListsHandler } from './queries/get-dnc-lists/get-dnc-lists.handle
       { name: DncPendingChange.name, schema: DncPendingChangeSchema },
     ]),
   ],
-  providers: [DncRepository, DoNotContactLists],
-  exports: [DncRepository, DoNotContactLists],
+  providers: [DncRepository, DoNotContactLists, DncStamps, DoNotContactListings],
+  exports: [DncRepository, DoNotContactLists, DoNotContactListings],
 })
 export class DoNotContactPersistenceModule {}
 

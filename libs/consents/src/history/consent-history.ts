@@ -52,6 +52,8 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
  */
 export const CONSENT_HISTORY: ProfileHistoryRule = {
   category: CONSENT_HISTORY_CATEGORY,
+  // Consent receipts: the entries form the profile's hash chain (docs/receipts.md).
+  chained: true,
   changes: (before, after, diff) => [
     ...diff.changedItems(before?.Consents, after.Consents, consentRule).map((item) => change(item)),
     ...diff.contacts.flatMap((contact) =>

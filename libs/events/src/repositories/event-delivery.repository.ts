@@ -49,6 +49,11 @@ export class EventDeliveryRepository {
     );
   }
 
+  /** Removes the pair's cursor (an erased profile's: docs/data-subject.md). */
+  async deleteCursor(clientId: string, subscriptionId: string, profileId: number): Promise<void> {
+    await this.cursors.deleteOne({ _id: deliveryCursorKey(clientId, subscriptionId, profileId) });
+  }
+
   async listDeadLetters(clientId: string, subscriptionId: string): Promise<DeadLetter[]> {
     const doc = await this.deadLetters
       .findById(deadLettersKey(clientId, subscriptionId))

@@ -44,6 +44,27 @@ export class DeadLetters {
     return found;
   }
 
+  /**
+   * Takes out every dead letter of one profile (an erased profile's: their bodies hold its
+   * data); returns how many went. Reads the list first, so a subscription with none of
+   * them costs no lease and no write.
+   */
+  async removeProfile(
+    clientId: string,
+    subscriptionId: string,
+    profileId: number,
+  ): Promise<number> {
+    const listed = await this.deliveries.listDeadLetters(clientId, subscriptionId);
+    if (!listed.some((letter) => letter.profileId === profileId)) return 0;
+    let removed = 0;
+    await this.change(clientId, subscriptionId, (letters) => {
+      const kept = letters.filter((letter) => letter.profileId !== profileId);
+      removed = letters.length - kept.length;
+      return kept;
+    });
+    return removed;
+  }
+
   /** Records another failed attempt at one (a redelivery that failed). */
   async update(
     clientId: string,

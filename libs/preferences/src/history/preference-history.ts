@@ -79,6 +79,8 @@ function toHistoryPreference(item: Item, view: ProfileView): HistoryPreferenceDt
  */
 export const PREFERENCE_HISTORY: ProfileHistoryRule = {
   category: PREFERENCE_HISTORY_CATEGORY,
+  // Consent receipts: the entries form the profile's hash chain (docs/receipts.md).
+  chained: true,
   changes: (before, after, diff) => [
     ...diff
       .changedItems(before?.ProfilePreferences, after.ProfilePreferences, preferenceRule, {

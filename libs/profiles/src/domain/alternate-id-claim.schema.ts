@@ -21,7 +21,8 @@ export class AlternateIdClaim {
 export const AlternateIdClaimSchema = SchemaFactory.createForClass(AlternateIdClaim);
 
 /**
- * That one holding of an alternate id ended: `_id` is `<claim _id>|end:<token>`. A
+ * That one holding of an alternate id ended: `_id` is `<clientId>|end:<sha256 of the claim's
+ * _id and the holding's token>` (no alternate id in clear: keys.ts alternateIdClaimEndKey). A
  * read-check-write of the claim is not atomic on the embedded engine, so the insert of this
  * document decides which of two concurrent writers (a release, a takeover) ends the
  * holding; the winner is then the claim's only writer. One small document per release or

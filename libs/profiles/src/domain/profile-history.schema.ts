@@ -47,6 +47,14 @@ export interface ProfileHistory {
   filterKey?: string;
   /** The item's stored fields after the write (contacts without their nested lists). */
   snapshot: Record<string, unknown>;
+  /**
+   * The profile's consent-receipt hash chain (domain/history-chain.ts; docs/receipts.md):
+   * on entries of a chained category (consents, preferences) only, absent on entries
+   * recorded before chaining. `prevHash`: the previous chained entry's hash (null for the
+   * first); `hash`: SHA-256 (hex) of the entry's canonical JSON without `hash`.
+   */
+  prevHash?: string | null;
+  hash?: string;
 }
 
 /**

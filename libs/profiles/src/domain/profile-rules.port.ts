@@ -100,6 +100,11 @@ export interface ProfileHistoryRule {
   toEntry(entry: ProfileHistory, view: ProfileView): object;
   /** The order of the category's entries (default: modified date, then write). */
   compare?(a: ProfileHistory, b: ProfileHistory): number;
+  /**
+   * The category's entries join the profile's hash chain (consent receipts: each carries
+   * prevHash and hash; domain/history-chain.ts, docs/receipts.md).
+   */
+  readonly chained?: boolean;
 }
 
 /** What a write kind of a rule module is given besides the stored profile and the body. */

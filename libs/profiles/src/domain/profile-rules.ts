@@ -154,4 +154,11 @@ export class ProfileRules {
   historyRules(): ProfileHistoryRule[] {
     return [...this.histories.values()];
   }
+
+  /** The history categories whose entries form the profile's hash chain (history-chain.ts). */
+  chainedCategories(): string[] {
+    return this.historyRules()
+      .filter((rule) => rule.chained)
+      .map((rule) => rule.category);
+  }
 }

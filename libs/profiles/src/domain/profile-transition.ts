@@ -165,6 +165,10 @@ function transitionOnce(
     case 'delete':
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       return { ...next, state: 'deleted', data: undefined };
+    case 'erase':
+      // A delete and more (docs/data-subject.md); a profile deleted meanwhile is erased too
+      // (what is left of it outside its document goes; no failure).
+      return { ...next, state: 'deleted', data: undefined };
     case 'expire':
       // A profile deleted meanwhile has nothing left to expire (no failure).
       if (profile.state !== 'active' || !profile.data) return next;

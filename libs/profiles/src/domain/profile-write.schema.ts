@@ -20,6 +20,9 @@ export type ProfileWriteKind =
   | 'overwrite'
   | 'patch'
   | 'delete'
+  // A data subject's erasure: a delete that leaves nothing and an audit tombstone
+  // (POST .../Profile/{profileId}/Erasure; domain/profile-erasure.ts, body EraseWrite).
+  | 'erase'
   | 'remove-tag'
   | 'rename-group'
   // PUT /{clientId}/Profile/Preferences/{profileId}/Archive (domain/preference-archive.ts).

@@ -38,11 +38,24 @@ export class Profile {
    */
   @Prop() historyPages?: number;
   /**
+   * The hash of the profile's last chained history entry (consents and preferences:
+   * domain/history-chain.ts), saved with the write that recorded it like historyPages: the
+   * next write links to it without reading a page, and verification compares the stored
+   * chain's end with it (an entry cut off the end is found).
+   */
+  @Prop() historyChainHead?: string;
+  /**
    * `{seq, at}` of the profile's writes whose events are kept (profile_events
    * `<client>|<profile>|e<seq>`): saved with the write that recorded them, so a write's
    * events are readable once it is applied (domain/profile-event-log.ts).
    */
   @Prop({ type: [Object], default: undefined }) eventLog?: EventLog;
+  /**
+   * Which history entry last changed each item (the profile's own fields, contact elements,
+   * preferences, consents), as JSON text (domain/history-refs.ts): saved with every write,
+   * read by contact decisions without reading history. Absent on profiles saved before it.
+   */
+  @Prop() historyRefs?: string;
   /**
    * The last record of each recent bulk import applied to the profile (IMPORT_MARKS_KEPT at
    * most): a record accepted twice around a worker's crash is applied once (import-marks.ts).

@@ -12,6 +12,7 @@ export class ProfileUpdateDto {
       'overwrite',
       'patch',
       'delete',
+      'erase',
       'remove-tag',
       'rename-group',
       'archive-preferences',

@@ -23,6 +23,7 @@ import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
 import { GetProfileByAlternateIdQuery } from '../queries/get-profile-by-alternate-id/get-profile-by-alternate-id.query';
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
 import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.query';
+import { ApiAsOfQuery, AsOfQuery, checkAsOfPermission } from './as-of.query';
 
 @ApiTags('Profiles')
 @ApiClientIdParam()
@@ -41,11 +42,12 @@ export class ProfileAlternateIdController {
   @ApiOperation({
     summary: 'Retrieve the profile holding an alternate id (type and value case-insensitive)',
     description:
-      'matchInactive=true also finds a profile storing the pair inactive (the newest such profile when several do).',
+      'matchInactive=true also finds a profile storing the pair inactive (the newest such profile when several do). With asOf, the profile the pair finds now, as it stood at that instant (see the parameter).',
   })
   @ApiAlternateIdQuery()
   @ApiQuery({ name: 'implied', required: false, type: Boolean, description: IMPLIED_FLAG })
   @ApiQuery({ name: 'matchInactive', required: false, type: Boolean })
+  @ApiAsOfQuery()
   @ApiOkResponse({ type: ProfileDto })
   @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
   get(
@@ -53,13 +55,16 @@ export class ProfileAlternateIdController {
     @AlternateIdParams() pair: AlternateIdPair,
     @BooleanQuery('matchInactive') matchInactive: boolean,
     @BooleanQuery('implied') implied: boolean,
+    @AsOfQuery() asOf: Date | undefined,
   ): Promise<ProfileDto> {
+    if (asOf) checkAsOfPermission(caller);
     return this.queries.execute(
       new GetProfileByAlternateIdQuery(
         caller.clientId,
         pair,
         matchInactive,
         viewOf(caller, { implied }),
+        asOf,
       ),
     );
   }

@@ -26,6 +26,8 @@ import { ProfileUpdateListDto } from '../dto/profile-update.dto';
 import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
 import { GetProfileUpdatesQuery } from '../queries/get-profile-updates/get-profile-updates.query';
 import { GetProfileQuery } from '../queries/get-profile/get-profile.query';
+import { GetProfileAsOfQuery } from '../queries/get-profile-as-of/get-profile-as-of.query';
+import { ApiAsOfQuery, AsOfQuery, checkAsOfPermission } from './as-of.query';
 import { BooleanQuery } from './alternate-id.query';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
 import { ProfileEtag, ProfileIfMatch } from './profile-etag';
@@ -64,17 +66,23 @@ export class ProfileController {
   @ApiOperation({
     summary: 'Retrieve a profile (active elements only)',
     description:
-      'UpdateStatus is "Pending Update" while an accepted write of the profile is not applied yet. Answers an ETag; If-None-Match listing it answers 304 without a body.',
+      'UpdateStatus is "Pending Update" while an accepted write of the profile is not applied yet. Answers an ETag; If-None-Match listing it answers 304 without a body. With asOf, the profile as it stood at that instant, rebuilt from its history (see the parameter).',
   })
   @ApiOkResponse({ type: ProfileDto })
   @ApiQuery({ name: 'implied', required: false, type: Boolean, description: IMPLIED_FLAG })
+  @ApiAsOfQuery()
   get(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @BooleanQuery('implied') implied: boolean,
+    @AsOfQuery() asOf: Date | undefined,
   ): Promise<ProfileDto> {
+    const view = viewOf(caller, { implied });
+    if (asOf) checkAsOfPermission(caller);
     return this.queries.execute(
-      new GetProfileQuery(caller.clientId, profileId, viewOf(caller, { implied })),
+      asOf
+        ? new GetProfileAsOfQuery(caller.clientId, profileId, asOf, view)
+        : new GetProfileQuery(caller.clientId, profileId, view),
     );
   }
 

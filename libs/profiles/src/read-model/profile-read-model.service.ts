@@ -22,6 +22,8 @@ export interface ProfileSnapshot {
   historyPages?: number;
   /** Highest sequence number accepted for the profile, as far as known (>= appliedSeq). */
   acceptedSeq: number;
+  /** Profile.historyRefs as saved (domain/history-refs.ts; undefined in older entries). */
+  historyRefs?: string;
 }
 
 // Stores the rendered entry only when it is newer than the one there (or there is none):
@@ -54,6 +56,8 @@ interface StoredEntry {
   c?: string;
   /** historyPages */
   h?: number;
+  /** historyRefs */
+  r?: string;
 }
 
 /** One parsed entry kept in the process, for the appliedSeq it was stored at. */
@@ -144,6 +148,7 @@ export class ProfileReadModel {
       createdAt: entry.c ? new Date(entry.c) : undefined,
       historyPages: entry.h,
       acceptedSeq: Math.max(appliedSeq, Number(acc ?? 0)),
+      historyRefs: entry.r,
     };
   }
 
@@ -154,6 +159,7 @@ export class ProfileReadModel {
       ...(profile.state === 'deleted' ? {} : { d: profile.data }),
       ...(profile.createdAt ? { c: new Date(profile.createdAt).toISOString() } : {}),
       h: profile.historyPages ?? 0,
+      ...(profile.state !== 'deleted' && profile.historyRefs ? { r: profile.historyRefs } : {}),
     };
     await this.redis.client.eval(
       PUBLISH,

@@ -109,7 +109,10 @@ export class AlternateIdClaimRepository {
   private async endHolding(claim: AlternateIdClaim): Promise<boolean> {
     const holding = claim.token ?? `legacy:${claim.profileId}`;
     try {
-      await this.ends.create({ _id: alternateIdClaimEndKey(claim._id, holding), at: new Date() });
+      await this.ends.create({
+        _id: alternateIdClaimEndKey(claim.clientId, claim._id, holding),
+        at: new Date(),
+      });
       return true;
     } catch (error) {
       if (isDuplicateKeyError(error)) return false;

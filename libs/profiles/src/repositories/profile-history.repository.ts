@@ -141,6 +141,43 @@ export class ProfileHistoryRepository {
       .sort((a, b) => a.seq - b.seq || a.n - b.n);
   }
 
+  /**
+   * Every entry of a profile's history (all categories) written by writes up to
+   * `appliedSeq`, in write order: the counted pages by `_id`, what a rebuild of the profile
+   * as of a past instant replays (queries/get-profile-as-of).
+   */
+  async allEntries(
+    clientId: string,
+    profileId: number,
+    pages: number,
+    appliedSeq: number,
+  ): Promise<ProfileHistory[]> {
+    const docs = await Promise.all(
+      Array.from({ length: pages }, (_, page) =>
+        this.docs
+          .findById(historyPageKey(clientId, profileId, page))
+          .lean<ProfileHistoryDoc>()
+          .exec(),
+      ),
+    );
+    return docs
+      .flatMap((page) => decodeHistoryEntries(page))
+      .filter((entry) => entry.seq <= appliedSeq)
+      .sort((a, b) => a.seq - b.seq || a.n - b.n);
+  }
+
+  /**
+   * The entries of one page exactly as stored, in the page's order (a data-subject export
+   * reads a profile's pages one at a time: queries/export-profile).
+   */
+  async page(clientId: string, profileId: number, page: number): Promise<ProfileHistory[]> {
+    const doc = await this.docs
+      .findById(historyPageKey(clientId, profileId, page))
+      .lean<ProfileHistoryDoc>()
+      .exec();
+    return decodeHistoryEntries(doc);
+  }
+
   /** The entries of one write: it failed after all, so it changed nothing. */
   async eraseWrite(clientId: string, profileId: number, pages: number, seq: number): Promise<void> {
     // From the engine, never from `lastPages`: what must go is what an attempt (maybe of

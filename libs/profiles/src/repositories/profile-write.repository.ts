@@ -136,11 +136,21 @@ export class ProfileWriteRepository {
     return found.filter((write): write is ProfileWrite => write !== null);
   }
 
-  /** Records the outcome before the profile's appliedSeq moves past the write. */
-  async markFailed(id: TenantKey, reason: string): Promise<void> {
+  /**
+   * Records the outcome before the profile's appliedSeq moves past the write. `dropBody`: a
+   * write refused because its profile was deleted or erased keeps no body (personal data).
+   */
+  async markFailed(
+    id: TenantKey,
+    reason: string,
+    options: { dropBody?: boolean } = {},
+  ): Promise<void> {
     await this.writes.updateOne(
       { _id: id },
-      { $set: { status: 'failed', appliedAt: new Date(), failureReason: reason } },
+      {
+        $set: { status: 'failed', appliedAt: new Date(), failureReason: reason },
+        ...(options.dropBody ? { $unset: { body: '' } } : {}),
+      },
     );
   }
 

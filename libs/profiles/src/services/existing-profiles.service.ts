@@ -61,6 +61,7 @@ export class ExistingProfiles {
         createdAt: profile.createdAt,
         historyPages: profile.historyPages ?? 0,
         acceptedSeq,
+        historyRefs: profile.historyRefs,
       };
     }
   }

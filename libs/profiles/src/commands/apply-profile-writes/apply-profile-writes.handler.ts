@@ -13,6 +13,8 @@ import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import { ProfileRules } from '../../domain/profile-rules';
 import { describeWrite } from '../../domain/profile-history';
+import { chainHistoryEntries } from '../../domain/history-chain';
+import { withHistoryRefs } from '../../domain/history-refs';
 import { type ProfileEvent, profileEvents } from '../../domain/profile-events';
 import { profileBoundViolations } from '../../domain/profile-bounds';
 import {
@@ -39,6 +41,8 @@ import { profileKey, profileLeaseKey } from '../../keys';
 import { ProfileSettings } from '../../profile-settings';
 import { ProfileEventRecorder } from '../../services/profile-event-recorder.service';
 import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
+import { ProfileEraser } from '../../services/profile-eraser.service';
+import { erasedProfile } from '../../domain/profile-erasure';
 
 const LEASE_TTL_MS = 30000;
 /** The lease is renewed this often while the work runs (a long write keeps it). */
@@ -94,6 +98,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly metrics: Metrics,
     private readonly eventRecorder: ProfileEventRecorder,
     private readonly eventNotifier: ProfileEventNotifier,
+    private readonly eraser: ProfileEraser,
   ) {}
 
   async execute({
@@ -216,7 +221,8 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     let failure = write.status === 'failed' ? (write.failureReason ?? 'Failed') : undefined;
     // Counted before the work: an attempt that hangs (no error to count) still counts.
     const starts = failure ? 0 : await this.starts.started(write);
-    if (starts > this.settings.maxWriteAttempts) {
+    // An erasure is never given up (docs/data-subject.md): it is retried until it is saved.
+    if (starts > this.settings.maxWriteAttempts && write.kind !== 'erase') {
       failure = `Gave up after ${starts - 1} attempts that did not finish`;
     }
     if (!failure) {
@@ -232,18 +238,26 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
         // Follow-up writes of the rule modules (a do-not-contact mark on an added email),
         // queued behind this write before its save (a death after the save loses none).
         for (const hook of this.applyHooks) await hook.beforeSave(write, before.data, next.data);
+        // An erasure removes what the profile holds before the save that commits it.
+        if (write.kind === 'erase') await this.eraser.beforeSave(profile, write);
         // History is written before the save, without a transaction: readers only see
         // entries up to the profile's appliedSeq, so these stay invisible until the save
         // below. A crash before it leaves invisible entries that a retry rewrites
         // identically (same _ids, deterministic content).
         const described = describeWrite(before, next, write, this.rules);
-        next.historyPages = await this.history.record(
-          profile.historyPages ?? 0,
+        // Which entry last changed each item (contact decisions name it): saved with the profile.
+        next.historyRefs = withHistoryRefs(profile.historyRefs, next.data, described.entries);
+        // Consent receipts: consent and preference entries join the profile's hash chain
+        // after the head it saved (no read); a retry links them identically.
+        const chain = chainHistoryEntries(
+          profile.historyChainHead,
           described.entries,
-          {
-            lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq,
-          },
+          this.rules.chainedCategories(),
         );
+        if (chain.head) next.historyChainHead = chain.head;
+        next.historyPages = await this.history.record(profile.historyPages ?? 0, chain.entries, {
+          lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq,
+        });
         // Its events the same way (docs/events.md, "Storage"): readable once saved. A delete
         // keeps only its own event (no personal data stays).
         const deletes = next.state === 'deleted' && profile.state !== 'deleted';
@@ -254,6 +268,8 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
           write,
           events,
         );
+        // The erased tombstone keeps nothing but its ids, sequence numbers and event log.
+        if (write.kind === 'erase') next = erasedProfile(next);
         await this.crashPoints.at(CRASH_POINTS.applyAfterHistory);
       } catch (error) {
         if (!(error instanceof PermanentWriteError))
@@ -272,7 +288,10 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
           write.seq,
         );
         await this.eventRecorder.eraseWrite(write);
-        if (write.status !== 'failed') await this.writes.markFailed(write._id, failure);
+        if (write.status !== 'failed')
+          await this.writes.markFailed(write._id, failure, {
+            dropBody: profile.state === 'deleted',
+          });
         next = this.skipped(profile, write, failure);
       }
       await this.save(hold, profile, next!, failure ? [] : events);
@@ -402,7 +421,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
   ): Promise<never> {
     if (error instanceof LeaseLostError) throw error; // another holder carries on
     const attempts = await this.writes.countAttempt(write.clientId, write._id).catch(() => 0);
-    if (attempts >= this.settings.maxWriteAttempts) {
+    if (attempts >= this.settings.maxWriteAttempts && write.kind !== 'erase') {
       const reason = `Gave up after ${attempts} attempts: ${error instanceof Error ? error.message : String(error)}`;
       await this.history.eraseWrite(
         write.clientId,

@@ -6,6 +6,8 @@ import { importRecordApplied } from '../../domain/import-marks';
 import { profileBoundViolations } from '../../domain/profile-bounds';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import { describeWrite } from '../../domain/profile-history';
+import { chainHistoryEntries } from '../../domain/history-chain';
+import { withHistoryRefs } from '../../domain/history-refs';
 import { type ProfileEvent, profileEvents } from '../../domain/profile-events';
 import type { ProfileHistory } from '../../domain/profile-history.schema';
 import { checkProfileInput } from '../../domain/profile-input.rules';
@@ -309,7 +311,10 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       return null;
     profile.nextExpiryAt = this.rules.nextDue(profile.data);
     const described = describeWrite(shell, profile, write, this.rules);
-    const { entries } = described;
+    profile.historyRefs = withHistoryRefs(undefined, profile.data, described.entries);
+    // Consent receipts: the create's consent and preference entries start the hash chain.
+    const chain = chainHistoryEntries(undefined, described.entries, this.rules.chainedCategories());
+    const { entries } = chain;
     const events = profileEvents(shell, profile, write, this.rules, described);
     const pages: BuiltProfile['pages'] = [];
     for (let at = 0; at < entries.length; at += HISTORY_PAGE_ENTRIES) {
@@ -321,6 +326,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     profile = {
       ...profile,
       historyPages: pages.length,
+      ...(chain.head ? { historyChainHead: chain.head } : {}),
       ...(events.length ? { eventLog: [{ seq: 1, at: now.getTime() }] } : {}),
       createdAt: now,
       updatedAt: now,

@@ -8,6 +8,7 @@ import { SearchCandidates } from '../../search-index/search-candidates.service';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { ExistingProfiles } from '../../services/existing-profiles.service';
 import { GetProfileQuery } from '../get-profile/get-profile.query';
+import { GetProfileAsOfQuery } from '../get-profile-as-of/get-profile-as-of.query';
 import { GetProfileByAlternateIdQuery } from './get-profile-by-alternate-id.query';
 
 /**
@@ -32,6 +33,7 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
     pair,
     matchInactive,
     view,
+    asOf,
   }: GetProfileByAlternateIdQuery): Promise<ProfileDto> {
     const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
     const claimed = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
@@ -41,6 +43,9 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
         stored.IsActive !== false &&
         alternateIdKey(stored.AlternateIdType, stored.AlternateId) === key,
     );
+    if (holder?.data && holds && asOf) {
+      return this.queries.execute(new GetProfileAsOfQuery(clientId, holder.profileId, asOf, view));
+    }
     if (holder?.data && holds) {
       const pending = holder.acceptedSeq > holder.appliedSeq;
       return toProfileDto(holder.profileId, holder.data, pending, view);
@@ -63,6 +68,10 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
         `No profile has AlternateId "${pair.AlternateId}" of type "${pair.AlternateIdType}"`,
       );
     }
-    return this.queries.execute(new GetProfileQuery(clientId, profileId, view));
+    return this.queries.execute(
+      asOf
+        ? new GetProfileAsOfQuery(clientId, profileId, asOf, view)
+        : new GetProfileQuery(clientId, profileId, view),
+    );
   }
 }

@@ -10,6 +10,8 @@ export class GetProfileByAlternateIdQuery extends Query<ProfileDto> {
     readonly pair: AlternateIdPair,
     readonly matchInactive: boolean,
     readonly view: ProfileView = FULL_VIEW,
+    /** The profile as it stood then (GetProfileAsOfQuery), found by the pair as it is now. */
+    readonly asOf?: Date,
   ) {
     super();
   }

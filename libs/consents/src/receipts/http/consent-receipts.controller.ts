@@ -1,0 +1,95 @@
+import { Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiProfileIdParam, ProfileIdParam } from '@app/profiles';
+import {
+  ConsentChainReportDto,
+  ConsentReceiptDto,
+  ConsentReceiptEntriesDto,
+} from '../dto/consent-receipt.dto';
+import { toConsentReceiptDto } from '../mapping/consent-receipt.mapper';
+import { GetConsentReceiptQuery } from '../queries/get-consent-receipt/get-consent-receipt.query';
+import { ListConsentReceiptsQuery } from '../queries/list-consent-receipts/list-consent-receipts.query';
+import { VerifyConsentChainQuery } from '../queries/verify-consent-chain/verify-consent-chain.query';
+import { ApiEntryIdParam, EntryIdParam } from './entry-id.param';
+
+const CHAIN =
+  "A profile's consent and preference history entries form a hash chain (docs/receipts.md): each carries prevHash, the previous one's hash (null for the first), and hash, the SHA-256 of its canonical JSON (RFC 8785) as stored without hash. Entries recorded before the chain began carry neither.";
+
+/**
+ * Consent receipts: the chained entries of a profile, a signed receipt of one, and the
+ * verification of the whole chain (Profiles' history read through ProfileHistoryChain).
+ */
+@ApiTags('Consent receipts')
+@ApiClientIdParam()
+@ApiBadRequestResponse({
+  description: 'Invalid profileId or entryId; the Message names it and the value',
+})
+@ApiNotFoundResponse({
+  description:
+    "Unknown client, unknown or deleted profile, or (receipt) no consent or preference entry of that id the caller's user group may see",
+})
+@Controller(':clientId/Profile')
+export class ConsentReceiptsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get(':profileId/ConsentReceipts')
+  @ApiAuth('history', 'read')
+  @ApiOperation({
+    summary: 'The consent and preference changes a receipt can be asked for',
+    description: `${CHAIN} Lists the chained entries the caller's user group may see, oldest first, with the EntryId of each one's receipt.`,
+  })
+  @ApiProfileIdParam()
+  @ApiOkResponse({ type: ConsentReceiptEntriesDto })
+  list(
+    @CurrentCaller() caller: Caller,
+    @ProfileIdParam() profileId: number,
+  ): Promise<ConsentReceiptEntriesDto> {
+    return this.queries.execute(new ListConsentReceiptsQuery(caller, profileId));
+  }
+
+  @Get(':profileId/ConsentReceipts/:entryId')
+  @ApiAuth('history', 'read')
+  @ApiOperation({
+    summary: 'A signed receipt of one consent or preference change',
+    description: `${CHAIN} The receipt holds the entry as stored, the chained entries before it (the proof: a verifier recomputes the chain from its start to the entry; entries the caller's user group may not see are given by their hashes only) and an Ed25519 signature by the service's key over the canonical JSON of Receipt (client, profile, entry id and hash, chain position, issue time, key id). Verify it offline with \`npm run verify-receipt -- FILE --key KEYS\`, the keys from GET /Profiles/v4/ReceiptKeys. 409 when the stored chain fails verification up to the entry (nothing is signed then).`,
+  })
+  @ApiProfileIdParam()
+  @ApiEntryIdParam()
+  @ApiOkResponse({ type: ConsentReceiptDto })
+  @ApiConflictResponse({
+    description: "The profile's stored chain fails verification at or before the entry",
+  })
+  async receipt(
+    @CurrentCaller() caller: Caller,
+    @ProfileIdParam() profileId: number,
+    @EntryIdParam() entryId: { seq: number; n: number },
+  ): Promise<ConsentReceiptDto> {
+    return toConsentReceiptDto(
+      await this.queries.execute(new GetConsentReceiptQuery(caller, profileId, entryId)),
+    );
+  }
+
+  @Get(':profileId/ConsentChain')
+  @ApiAuth('history', 'read')
+  @ApiOperation({
+    summary: "Verify a profile's consent and preference hash chain",
+    description: `${CHAIN} Reads the profile's history pages, recomputes every chained entry's hash and link from the start, and compares the chain's end with the head the profile saved with its last write. Ok is true when nothing fails; otherwise Problems names each failing entry (<seq>.<n>) and why: content-hash-mismatch (its content changed), broken-link (an entry before it removed or its hash rewritten), missing-hash, head-mismatch (entries cut off the end). Every chained entry is checked, also those the caller's user group may not see (they are named, not shown).`,
+  })
+  @ApiProfileIdParam()
+  @ApiOkResponse({ type: ConsentChainReportDto })
+  verify(
+    @CurrentCaller() caller: Caller,
+    @ProfileIdParam() profileId: number,
+  ): Promise<ConsentChainReportDto> {
+    return this.queries.execute(new VerifyConsentChainQuery(caller, profileId));
+  }
+}

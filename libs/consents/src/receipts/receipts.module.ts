@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ProfilePortsModule } from '@app/profiles';
+import { settingsProvider } from '@app/shared';
+import { ConsentSettings } from '../consent-settings';
+import { ReceiptSigningKeyDoc, ReceiptSigningKeyDocSchema } from './domain/receipt-key.schema';
+import { ConsentReceiptsController } from './http/consent-receipts.controller';
+import { ReceiptKeysController } from './http/receipt-keys.controller';
+import { GetConsentReceiptHandler } from './queries/get-consent-receipt/get-consent-receipt.handler';
+import { GetReceiptKeysHandler } from './queries/get-receipt-keys/get-receipt-keys.handler';
+import { ListConsentReceiptsHandler } from './queries/list-consent-receipts/list-consent-receipts.handler';
+import { VerifyConsentChainHandler } from './queries/verify-consent-chain/verify-consent-chain.handler';
+import { ReceiptKeyRepository } from './repositories/receipt-key.repository';
+import { ReceiptSigner } from './services/receipt-signer.service';
+
+/**
+ * Consent receipts (docs/receipts.md): the chain's entries, signed receipts, the chain's
+ * verification and the public keys. Reads history through Profiles' ProfileHistoryChain.
+ */
+@Module({
+  imports: [
+    ProfilePortsModule,
+    MongooseModule.forFeature([
+      { name: ReceiptSigningKeyDoc.name, schema: ReceiptSigningKeyDocSchema },
+    ]),
+  ],
+  controllers: [ConsentReceiptsController, ReceiptKeysController],
+  providers: [
+    settingsProvider(ConsentSettings),
+    ReceiptKeyRepository,
+    ReceiptSigner,
+    GetConsentReceiptHandler,
+    ListConsentReceiptsHandler,
+    VerifyConsentChainHandler,
+    GetReceiptKeysHandler,
+  ],
+})
+export class ConsentReceiptsModule {}

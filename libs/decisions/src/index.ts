@@ -1,0 +1,2 @@
+// Public surface of @app/decisions: other code imports nothing deeper.
+export { DecisionsApiModule } from './decisions-api.module';

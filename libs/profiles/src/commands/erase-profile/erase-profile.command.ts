@@ -1,0 +1,15 @@
+import { Command } from '@nestjs/cqrs';
+import type { EraseWrite } from '../../domain/profile-erasure';
+import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
+
+/** A data subject's erasure, queued behind the profile's earlier writes (202). */
+export class EraseProfileCommand extends Command<ProfileSubmissionResultDto> {
+  constructor(
+    readonly clientId: string,
+    readonly userId: string,
+    readonly profileId: number,
+    readonly request: EraseWrite,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,61 @@
+import type { RedisService } from '../redis/redis.service';
+
+/** Keys read per SCAN step. */
+const SCAN_COUNT = 500;
+
+/** What `forgetIdempotentAnswers` is shown of one kept answer. */
+export interface KeptAnswer {
+  /** The answer's body, parsed (undefined when it had none or is not JSON). */
+  body: unknown;
+  /** Its kept `Location` header, if any. */
+  location?: string;
+}
+
+/** `*`, `?`, `[`, `]` and `\` of a literal part of a SCAN pattern, escaped. */
+function globLiteral(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Deletes the answers the Idempotency-Key mechanism (IdempotencyGuard) keeps for one client
+ * and that `matches` picks (an erased profile's: the answers name it). One SCAN over the
+ * keys of the client's prefix (`<QUEUE_PREFIX>:idem:<clientId>:*`, the guard's layout):
+ * Redis walks its whole keyspace for it, so it is for rare operations (an erasure), never a
+ * request's path. Answers still running are left (they hold no body yet). Returns how many
+ * went.
+ */
+export async function forgetIdempotentAnswers(
+  redis: RedisService,
+  clientId: string,
+  matches: (answer: KeptAnswer) => boolean,
+): Promise<number> {
+  const pattern = `${globLiteral(redis.key('idem', clientId))}:*`;
+  let cursor = '0';
+  let forgotten = 0;
+  do {
+    const [next, keys] = await redis.client.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT);
+    cursor = next;
+    if (!keys.length) continue;
+    const values = await redis.client.mget(...keys);
+    for (let i = 0; i < keys.length; i++) {
+      const value = values[i];
+      if (value === null) continue;
+      let stored: { json?: string; headers?: { location?: string } };
+      try {
+        stored = JSON.parse(value) as typeof stored;
+      } catch {
+        continue;
+      }
+      let body: unknown;
+      try {
+        body = stored.json ? (JSON.parse(stored.json) as unknown) : undefined;
+      } catch {
+        body = undefined;
+      }
+      if (matches({ body, location: stored.headers?.location })) {
+        forgotten += await redis.client.del(keys[i]);
+      }
+    }
+  } while (cursor !== '0');
+  return forgotten;
+}
