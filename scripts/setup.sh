@@ -3,7 +3,11 @@
 #   - the embedded MongoDB-compatible engine (FerretDB v1.24.2 on SQLite), built from
 #     our wrapper module in tools/ferretdb into .tools/bin/ferretdb; rebuilt only when
 #     the wrapper's sources change;
-#   - redis-server (Debian package), installed only when missing.
+#   - redis-server (Debian package), installed only when missing;
+#   - chromium (Debian package) for the browser tests of the preference centre
+#     (test/preference-centre/, Playwright drives /usr/bin/chromium: browser downloads are
+#     not available), installed only when missing and only with WITH_BROWSER=1 (`npm test`
+#     sets it; `npm start` does not need a browser).
 # Nothing here is needed when MONGODB_URI and REDIS_URL point at running servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,5 +47,16 @@ if [ -z "${REDIS_URL:-}" ]; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
     log "redis-server: installed"
+  fi
+fi
+
+if [ "${WITH_BROWSER:-}" = 1 ]; then
+  if command -v chromium >/dev/null; then
+    log "chromium: $(command -v chromium)"
+  else
+    log "installing chromium (Debian package, for the browser tests)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    log "chromium: installed"
   fi
 fi

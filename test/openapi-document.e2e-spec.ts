@@ -118,6 +118,17 @@ describe('The OpenAPI document', () => {
     expect([...used].filter((tag) => !declared.includes(tag))).toEqual([]);
   });
 
+  /**
+   * Public operations under a client: the preference centre's page and one-click
+   * unsubscribe, where the signed link is the credential (docs/preference-centre.md).
+   */
+  const PUBLIC_TENANT_OPERATIONS = [
+    'GET /Profiles/v4/{clientId}/PreferenceCentre',
+    'POST /Profiles/v4/{clientId}/PreferenceCentre',
+    'GET /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe',
+    'POST /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe',
+  ];
+
   it('declares {clientId} and the security of every tenant operation, and none on the public ones', () => {
     const problems: string[] = [];
     for (const { where, path, operation } of operationsOf(document)) {
@@ -127,7 +138,9 @@ describe('The OpenAPI document', () => {
         if (first?.name !== 'clientId' || first.in !== 'path' || first.schema?.type !== 'string') {
           problems.push(`${where}: {clientId} is not its first parameter`);
         }
-        if (security !== JSON.stringify([{ bearer: [] }, { CUSTOMAUTH3: [] }])) {
+        if (PUBLIC_TENANT_OPERATIONS.includes(where)) {
+          if (security !== '[]') problems.push(`${where}: security ${security}, expected []`);
+        } else if (security !== JSON.stringify([{ bearer: [] }, { CUSTOMAUTH3: [] }])) {
           problems.push(`${where}: security ${security}`);
         }
       }
@@ -167,6 +180,10 @@ describe('The OpenAPI document', () => {
         if (Number(status) < 400) continue;
         const response = resolved(document, declared);
         const schema = JSON.stringify(response.content?.['application/json']?.schema ?? {});
+        // The preference centre's pages answer their own errors as pages (HTML).
+        const page =
+          PUBLIC_TENANT_OPERATIONS.includes(where) && response.content?.['text/html'] !== undefined;
+        if (page) continue;
         const direct = schema === JSON.stringify({ $ref: ERROR_REF });
         const extended = schema.startsWith(`{"allOf":[{"$ref":"${ERROR_REF}"}`);
         if (!direct && !extended) problems.push(`${where} ${status}: ${schema}`);

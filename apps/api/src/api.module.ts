@@ -6,6 +6,7 @@ import { ConfigurationApiModule } from '@app/config';
 import { CONSENT_JOBS, ConsentsApiModule } from '@app/consents';
 import { DecisionsApiModule } from '@app/decisions';
 import { EVENT_JOBS, EventsApiModule } from '@app/events';
+import { PreferenceCentreApiModule } from '@app/preference-centre';
 import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import {
@@ -42,6 +43,7 @@ export class ApiModule {
         BulkApiModule,
         EventsApiModule,
         DecisionsApiModule,
+        PreferenceCentreApiModule,
         // /admin/queues (outside the prefix; bootstrap.ts guards it): unless turned off.
         ...(settings.queueDashboardEnabled ? [QueueDashboardModule.register()] : []),
       ],

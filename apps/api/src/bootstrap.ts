@@ -19,6 +19,7 @@ import {
   Settings,
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
+import { CENTRE_ROUTE, UNSUBSCRIBE_ROUTE } from '@app/preference-centre';
 import { ApiModule } from './api.module';
 import { installBodyParsers, installRouteBodyLimits } from './http/body-parsers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -86,7 +87,14 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   const drain = new RequestDrain();
   drain.install(fastify);
   drains.set(fastify, drain);
-  installHttpSemantics(fastify, { formRoutes: [`/${TOKEN_PATH}`] });
+  // Forms: the token endpoint, and the preference centre's page and one-click unsubscribe.
+  installHttpSemantics(fastify, {
+    formRoutes: [
+      `/${TOKEN_PATH}`,
+      `/${API_PREFIX}/:clientId/${CENTRE_ROUTE}`,
+      `/${API_PREFIX}/:clientId/${UNSUBSCRIBE_ROUTE}`,
+    ],
+  });
   installBodyParsers(fastify);
   installRouteBodyLimits(fastify, settings.env);
   // Before authentication and validation: a pathological body is a 400 naming the bound.

@@ -5,6 +5,14 @@ export * from './programs';
 export { ConfigurationReaderModule } from './reader/configuration-reader.module';
 export { ConfigurationReader } from './reader/configuration-reader.service';
 export type { ClientVocabulary, VocabularyProgram } from './reader/client-vocabulary';
+export type {
+  ClientPresentation,
+  PresentationConsentType,
+  PresentationFilter,
+  PresentationFrequency,
+  PresentationLocale,
+  PresentationProgram,
+} from './reader/client-presentation';
 export * from './consent-types';
 export * from './custom-fields';
 export * from './picklists';

@@ -6,6 +6,7 @@ import { ProgramRepository } from '../programs/repositories/program.repository';
 import { TypeCatalog } from '../types/services/type-catalog.service';
 import { TYPE_KINDS, type TypeKind } from '../types/domain/type-kind';
 import { ClientVocabulary } from './client-vocabulary';
+import { type ClientPresentation, toClientPresentation } from './client-presentation';
 
 const MAX_CACHED_CLIENTS = 1000;
 
@@ -21,6 +22,7 @@ const MAX_CACHED_CLIENTS = 1000;
 @Injectable()
 export class ConfigurationReader {
   private readonly cache = new Map<string, ClientVocabulary>();
+  private readonly presentations = new Map<string, ClientPresentation>();
 
   constructor(
     private readonly bookkeeping: ConfigBookkeeping,
@@ -54,5 +56,27 @@ export class ConfigurationReader {
       this.cache.delete(this.cache.keys().next().value as string);
     }
     return vocabulary;
+  }
+
+  /**
+   * The client's programs and consent types with their display texts (localised names,
+   * frequencies, consent language): what a page shown to a person needs. Cached per client
+   * under the same stamp check as the vocabulary.
+   */
+  async presentation(clientId: string): Promise<ClientPresentation> {
+    const stamp = await this.bookkeeping.currentStamp(clientId);
+    const cached = this.presentations.get(clientId);
+    if (cached?.stamp === stamp) return cached;
+    const [programs, consentTypes] = await Promise.all([
+      this.programs.listAll(clientId),
+      this.consentTypes.listWithTexts(clientId),
+    ]);
+    const presentation = toClientPresentation(stamp, programs, consentTypes);
+    this.presentations.delete(clientId);
+    this.presentations.set(clientId, presentation);
+    if (this.presentations.size > MAX_CACHED_CLIENTS) {
+      this.presentations.delete(this.presentations.keys().next().value as string);
+    }
+    return presentation;
   }
 }

@@ -122,23 +122,11 @@ export class ProfileHistoryRepository {
     appliedSeq: number,
     filterKey?: string,
   ): Promise<ProfileHistory[]> {
-    const docs = await Promise.all(
-      Array.from({ length: pages }, (_, page) =>
-        this.docs
-          .findById(historyPageKey(clientId, profileId, page))
-          .lean<ProfileHistoryDoc>()
-          .exec(),
-      ),
+    const entries = await this.allEntries(clientId, profileId, pages, appliedSeq);
+    return entries.filter(
+      (entry) =>
+        entry.category === category && (filterKey === undefined || entry.filterKey === filterKey),
     );
-    return docs
-      .flatMap((page) => decodeHistoryEntries(page))
-      .filter(
-        (entry) =>
-          entry.seq <= appliedSeq &&
-          entry.category === category &&
-          (filterKey === undefined || entry.filterKey === filterKey),
-      )
-      .sort((a, b) => a.seq - b.seq || a.n - b.n);
   }
 
   /**

@@ -4,6 +4,7 @@ import { checkAgainstConfiguration } from '../domain/profile-configuration.rules
 import { checkProfileInput } from '../domain/profile-input.rules';
 import { ProfileRules } from '../domain/profile-rules';
 import { writeScopeViolations } from '../domain/profile-scope.rules';
+import type { ProfileData } from '../domain/profile-data.schema';
 import type { CallerScope } from '../domain/profile-view';
 import { validateProfileBody } from '../dto/validate-profile-body';
 import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
@@ -40,11 +41,17 @@ export class ProfileWriteChecks {
     return vocabulary.type('AlternateIdTypes', name)?.IsActive === true;
   }
 
-  /** A checker of `kind` bodies for the client's current configuration and this writer. */
+  /**
+   * A checker of `kind` bodies for the client's current configuration and this writer;
+   * with `stored` (a merge of a known profile, e.g. the preference centre's), the checks
+   * that depend on the stored values (consent transitions) run against it, as a POST by
+   * id's acceptance does.
+   */
   async checkerFor(
     clientId: string,
     kind: 'create' | 'merge' | 'overwrite',
     scope: CallerScope | undefined,
+    stored?: ProfileData,
   ): Promise<ProfileBodyChecker> {
     const vocabulary = await this.configuration.vocabulary(clientId);
     return (body) => {
@@ -58,7 +65,7 @@ export class ProfileWriteChecks {
       const invalid = validateProfileBody(input);
       if (!invalid.length) invalid.push(...checkProfileInput(input, kind));
       if (!invalid.length) {
-        invalid.push(...checkAgainstConfiguration(input, vocabulary, this.rules, kind));
+        invalid.push(...checkAgainstConfiguration(input, vocabulary, this.rules, kind, stored));
       }
       const forbidden = invalid.length
         ? []

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { textKey } from '@app/shared';
 import { type ConsentTypeDetails, toConsentTypeDetails } from '../mapping/consent-type.mapper';
 import { ConsentTypeRepository } from '../repositories/consent-type.repository';
+import type { StoredConsentType } from '../domain/consent-type.schema';
 
 /** Read access to a client's consent types, for other areas and the profile validation. */
 @Injectable()
@@ -25,6 +26,14 @@ export class ConsentTypeCatalog {
   async findById(clientId: string, typeId: number): Promise<ConsentTypeDetails | null> {
     const type = await this.types.findOne(clientId, typeId);
     return type ? toConsentTypeDetails(type) : null;
+  }
+
+  /**
+   * Every consent type of the client as stored (localised names, version texts), in id
+   * order: what a page shown to a person needs (the preference centre).
+   */
+  async listWithTexts(clientId: string): Promise<StoredConsentType[]> {
+    return this.types.list(clientId);
   }
 
   /** Every consent type of the client (active or not), in id order. */

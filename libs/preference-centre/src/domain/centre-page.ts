@@ -1,0 +1,313 @@
+import { createHash } from 'node:crypto';
+import type { ClientPresentation, PresentationConsentType, PresentationFilter } from '@app/config';
+import type { ProfileData, StoredConsent, StoredPreference } from '@app/profiles';
+import { textKey } from '@app/shared';
+import { localeChain, localisedTags, pageLanguage, pick } from './localise';
+
+/*
+ * What the preference centre shows a person (docs/preference-centre.md, "What the page
+ * shows"), built from the profile as GET reads it and the client's configuration: pure.
+ */
+
+/** Where a preference or consent lives: a contact element of a list, or the profile. */
+export type ContactList = 'Emails' | 'PhoneNumbers' | 'Addresses' | 'Profile';
+
+export interface ContactRef {
+  list: ContactList;
+  /** The element's identity as a merge names it (empty for the profile). */
+  identity: Record<string, string>;
+  /** How the page names the element ("a@example.com"), empty for the profile. */
+  label: string;
+}
+
+export interface CentreFrequency {
+  id: string;
+  label: string;
+}
+
+/** One choice: a filter of a program on one contact element (or the profile, for Solicit). */
+export interface CentreChoice {
+  /** Opaque, stable id of the choice (form field names). */
+  id: string;
+  programId: number;
+  filterId: number;
+  channel: string;
+  contact: ContactRef;
+  label: string;
+  description?: string;
+  optedIn: boolean;
+  /** The stored preference, when there is one. */
+  current?: StoredPreference;
+  frequencies: CentreFrequency[];
+  frequencyId?: string;
+  /** Consents an opt-in records its agreement to (the filter's required consent types). */
+  requiredConsents: CentreConsentText[];
+}
+
+export interface CentreProgram {
+  programId: number;
+  label: string;
+  description?: string;
+  choices: CentreChoice[];
+}
+
+export interface CentreConsentText {
+  typeName: string;
+  label: string;
+  version: string | null;
+  text?: string;
+}
+
+/** A consent the profile holds, with its type's text in the version held. */
+export interface CentreConsent extends CentreConsentText {
+  id: string;
+  contact: ContactRef;
+  status: number;
+  granted: boolean;
+}
+
+export interface CentrePage {
+  lang: string;
+  greetingName?: string;
+  programs: CentreProgram[];
+  consents: CentreConsent[];
+}
+
+/** Channels of the contact lists; Solicit is the profile's own. */
+const CHANNELS_OF: Record<Exclude<ContactList, 'Profile'>, string[]> = {
+  Emails: ['Email'],
+  PhoneNumbers: ['Phone', 'Text/SMS'],
+  Addresses: ['Mail'],
+};
+
+/** Program types a person does not choose on the page. */
+const HIDDEN_PROGRAM_TYPES = new Set(['do not contact (dnc)', 'transactional']);
+
+/** The opaque id of a choice or consent (sha-256 of its identity, 16 hex). */
+export function choiceId(parts: unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+}
+
+interface Element {
+  contact: ContactRef;
+  preferences: readonly StoredPreference[];
+  consents: readonly StoredConsent[];
+}
+
+/** The active contact elements of the profile, and the profile itself (Solicit). */
+export function contactElements(data: ProfileData): Element[] {
+  const elements: Element[] = [];
+  for (const email of data.Emails ?? []) {
+    if (email.IsActive === false || !email.EmailAddress) continue;
+    elements.push({
+      contact: {
+        list: 'Emails',
+        identity: { EmailAddress: email.EmailAddress },
+        label: email.EmailAddress,
+      },
+      preferences: email.EmailPreferences ?? [],
+      consents: email.Consents ?? [],
+    });
+  }
+  for (const phone of data.PhoneNumbers ?? []) {
+    if (phone.IsActive === false || !phone.PhoneNumber) continue;
+    elements.push({
+      contact: {
+        list: 'PhoneNumbers',
+        identity: { PhoneNumber: phone.PhoneNumber },
+        label: phone.PhoneNumber,
+      },
+      preferences: phone.PhonePreferences ?? [],
+      consents: phone.Consents ?? [],
+    });
+  }
+  for (const address of data.Addresses ?? []) {
+    if (address.IsActive === false) continue;
+    const identity: Record<string, string> = { AddressType: address.AddressType };
+    if (address.Address1 !== undefined) identity.Address1 = address.Address1;
+    if (address.PostalCode !== undefined) identity.PostalCode = address.PostalCode;
+    elements.push({
+      contact: {
+        list: 'Addresses',
+        identity,
+        label: [address.Address1, address.City, address.PostalCode].filter(Boolean).join(', '),
+      },
+      preferences: address.AddressPreferences ?? [],
+      consents: address.Consents ?? [],
+    });
+  }
+  elements.push({
+    contact: { list: 'Profile', identity: {}, label: '' },
+    preferences: data.ProfilePreferences ?? [],
+    consents: data.Consents ?? [],
+  });
+  return elements;
+}
+
+function elementKey(contact: ContactRef): string[] {
+  return [contact.list, ...Object.values(contact.identity).map((value) => textKey(value))];
+}
+
+function channelsOf(list: ContactList): string[] {
+  return list === 'Profile' ? ['Solicit'] : CHANNELS_OF[list];
+}
+
+function sameId(a: unknown, b: number): boolean {
+  return typeof a === 'string' || typeof a === 'number' ? Number(String(a).trim()) === b : false;
+}
+
+function channelKey(value: unknown): string {
+  const key = textKey(value);
+  return key === 'sms' || key === 'text' ? 'text/sms' : key;
+}
+
+/** The stored preference of a filter in a container, when there is one. */
+function storedPreference(
+  preferences: readonly StoredPreference[],
+  programId: number,
+  filter: PresentationFilter,
+): StoredPreference | undefined {
+  return preferences.find(
+    (preference) =>
+      sameId(preference.ProgramId, programId) &&
+      sameId(preference.FilterId, filter.Id) &&
+      channelKey(preference.ChannelId) === channelKey(filter.ChannelId),
+  );
+}
+
+/** Whether a stored preference is an opt-in in effect (active, not expired). */
+export function isOptedIn(preference: StoredPreference | undefined, now: Date): boolean {
+  if (!preference || preference.IsActive === false) return false;
+  if (preference.PreferenceType !== 1) return false;
+  if (textKey(preference.PreferenceStatus) === 'expired') return false;
+  if (preference.ExpirationDate && Date.parse(preference.ExpirationDate) <= now.getTime())
+    return false;
+  return true;
+}
+
+export function consentTypeOf(
+  presentation: ClientPresentation,
+  name: string | undefined,
+): PresentationConsentType | undefined {
+  const key = textKey(name);
+  return (
+    presentation.consentTypes.find((type) => textKey(type.TypeName) === key) ??
+    presentation.consentTypes.find((type) => type.FormerNames.some((n) => textKey(n) === key))
+  );
+}
+
+/** A consent type's name and the text of a version, in the chain's locale. */
+export function consentText(
+  type: PresentationConsentType | undefined,
+  typeName: string,
+  version: string | null | undefined,
+  chain: readonly string[],
+): CentreConsentText {
+  if (!type) return { typeName, label: typeName, version: version ?? null };
+  const named = pick(type.LocalizedFields, (f) => f.Locale, chain);
+  const held = version ?? type.LatestVersion;
+  const versionEntry = type.Versions.find((v) => textKey(v.ConsentVersion) === textKey(held));
+  const texts = (versionEntry?.LocalizedFields ?? []).filter((f) => f.ConsentLanguage?.trim());
+  const text = pick(texts, (f) => f.Locale, chain)?.ConsentLanguage?.trim();
+  return {
+    typeName: type.TypeName,
+    label: named?.Name?.trim() || type.TypeName,
+    version: versionEntry?.ConsentVersion ?? held ?? null,
+    ...(text ? { text } : {}),
+  };
+}
+
+/** The frequencies of a filter in the chain's locale, in display order. */
+function frequenciesOf(filter: PresentationFilter, chain: readonly string[]): CentreFrequency[] {
+  const locale = pick(
+    filter.FrequencyLocales.filter((l) => l.Frequencies.length),
+    (l) => l.ID,
+    chain,
+  );
+  const list = locale ?? filter.FrequencyLocales.find((l) => l.Frequencies.length);
+  if (!list) return [];
+  return [...list.Frequencies]
+    .sort((a, b) => (a.DisplayOrder ?? 0) - (b.DisplayOrder ?? 0))
+    .map((frequency) => ({
+      id: frequency.ID,
+      label: frequency.DisplayName?.trim() || frequency.ID,
+    }));
+}
+
+/** The page's content for the profile. */
+export function buildCentrePage(
+  data: ProfileData,
+  presentation: ClientPresentation,
+  now: Date,
+): CentrePage {
+  const chain = localeChain(data.DefaultLocale);
+  const elements = contactElements(data);
+  const programs: CentreProgram[] = [];
+  for (const program of presentation.programs) {
+    if (!program.IsActive || HIDDEN_PROGRAM_TYPES.has(textKey(program.ProgramType))) continue;
+    const choices: CentreChoice[] = [];
+    for (const filter of program.Filters) {
+      if (!filter.IsActive) continue;
+      const frequencies = frequenciesOf(filter, chain);
+      const tags = localisedTags(filter.Locales, chain, filter.Name, filter.Description);
+      for (const element of elements) {
+        if (!channelsOf(element.contact.list).includes(filter.ChannelId)) continue;
+        const current = storedPreference(element.preferences, program.Id, filter);
+        const frequencyId = current?.FrequencyId?.trim() || undefined;
+        choices.push({
+          id: choiceId(['choice', ...elementKey(element.contact), program.Id, filter.Id]),
+          programId: program.Id,
+          filterId: filter.Id,
+          channel: filter.ChannelId,
+          contact: element.contact,
+          label: tags.name,
+          ...(tags.description ? { description: tags.description } : {}),
+          optedIn: isOptedIn(current, now),
+          ...(current ? { current } : {}),
+          frequencies,
+          ...(frequencyId ? { frequencyId } : {}),
+          requiredConsents: filter.RequiredConsentTypes.map((name) =>
+            consentText(consentTypeOf(presentation, name), name, null, chain),
+          ),
+        });
+      }
+    }
+    if (!choices.length) continue;
+    const tags = localisedTags(program.Locales, chain, program.Name, program.Description);
+    programs.push({
+      programId: program.Id,
+      label: tags.name,
+      ...(tags.description ? { description: tags.description } : {}),
+      choices,
+    });
+  }
+
+  const consents: CentreConsent[] = [];
+  for (const element of elements) {
+    for (const consent of element.consents) {
+      if (consent.IsActive === false || !consent.ConsentType) continue;
+      const type = consentTypeOf(presentation, consent.ConsentType);
+      if (type && !type.IsActive) continue;
+      const status = consent.ConsentStatus ?? 4;
+      consents.push({
+        id: choiceId([
+          'consent',
+          ...elementKey(element.contact),
+          textKey(type?.TypeName ?? consent.ConsentType),
+        ]),
+        contact: element.contact,
+        status,
+        granted: status === 1 && consent.Expired !== true,
+        ...consentText(type, consent.ConsentType, consent.ConsentVersion, chain),
+      });
+    }
+  }
+
+  const first = data.CustomerName?.FirstName?.trim();
+  return {
+    lang: pageLanguage(data.DefaultLocale),
+    ...(first ? { greetingName: first } : {}),
+    programs,
+    consents,
+  };
+}

@@ -1,0 +1,318 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiForbiddenResponse,
+  ApiGoneResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiTextQuery, ErrorDto, WaitsForWorker } from '@app/shared';
+import type { CentreForm } from '../domain/centre-changes';
+import { FIELD } from '../domain/centre-changes';
+import { CENTRE_ROUTE, UNSUBSCRIBE_ROUTE } from '../domain/centre-paths';
+import type { LinkClaims } from '../domain/link-token';
+import { SaveCentreChoicesCommand } from '../commands/save-centre-choices/save-centre-choices.command';
+import { GetCentrePageQuery } from '../queries/get-centre-page/get-centre-page.query';
+import { CentreLinks } from '../services/centre-links.service';
+import {
+  type Notice,
+  renderCentrePage,
+  renderRefusedLink,
+  renderUnsubscribed,
+} from '../views/centre-page.view';
+import type { RenderedPage } from '../views/html';
+
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+/** A 400 is the page with the reasons, or {"Message"} when Fastify refuses the request first. */
+const HTML_OR_ERROR = {
+  ...HTML,
+  'application/json': { schema: { $ref: getSchemaPath(ErrorDto) } },
+};
+const NOTICES = new Set<Notice>(['saved', 'pending', 'unsubscribed', 'unchanged']);
+const CLIENT_PARAM = {
+  name: 'clientId',
+  description: "The client (tenant) id the link was made for (it is part of the link's signature)",
+  schema: { type: 'string', minLength: 1, maxLength: 64 },
+  example: 'acme',
+};
+
+/** The link's query parameters, documented (they are the link's format). */
+const LinkQuery = (): MethodDecorator => (target, key, descriptor) => {
+  ApiTextQuery('p', { required: true, description: 'The profile id', example: '1042' })(
+    target,
+    key,
+    descriptor,
+  );
+  ApiTextQuery('e', {
+    required: true,
+    description: 'When the link expires, in Unix seconds',
+    example: '1767225600',
+  })(target, key, descriptor);
+  ApiTextQuery('s', {
+    required: true,
+    description:
+      "HMAC-SHA-256 with the client's key over client, profile, expiry and purpose, base64url",
+    example: 'q3v7m0Hc1d9F4b8xk2YtZr5w6uE0pLaNsJhGiQoVeC4',
+  })(target, key, descriptor);
+};
+
+type RawRequest = FastifyRequest & { query: Record<string, unknown>; body?: unknown };
+
+function send(reply: FastifyReply, page: RenderedPage): void {
+  void reply.status(page.status).headers(page.headers).send(page.body);
+}
+
+/** The request's path and its link parameters, without the notice (the form's action). */
+function selfUrl(request: FastifyRequest, claims: LinkClaims, extra: Record<string, string> = {}) {
+  const path = request.url.split('?')[0];
+  const query = new URLSearchParams(request.query as Record<string, string>);
+  query.delete('notice');
+  for (const [name, value] of Object.entries(extra)) query.set(name, value);
+  void claims;
+  return `${path}?${query.toString()}`;
+}
+
+function formOf(body: unknown): CentreForm {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
+  return body as CentreForm;
+}
+
+/**
+ * The person's side of the preference centre (docs/preference-centre.md): HTML pages under
+ * the client, without API credentials — the link's signature is the credential. A refused
+ * link (altered: 403; expired: 410) gets a page that shows nothing of the profile.
+ */
+@ApiTags('Preference centre')
+@ApiParam(CLIENT_PARAM)
+@ApiProduces('text/html')
+@ApiForbiddenResponse({
+  description:
+    'The link is not valid (altered, incomplete, or not made by this service): an HTML page with no profile data ({"Message"} when REQUIRE_HTTPS refuses plain HTTP first)',
+  content: HTML_OR_ERROR,
+})
+@ApiGoneResponse({
+  description: 'The link has expired, or the profile is gone: an HTML page with no profile data',
+  content: HTML,
+})
+@Controller(':clientId')
+export class CentrePageController {
+  constructor(
+    private readonly links: CentreLinks,
+    private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
+  ) {}
+
+  @Get(CENTRE_ROUTE)
+  @ApiOperation({
+    summary: 'The preference centre page of a profile (HTML, for the person)',
+    description:
+      "Public: no API credential, the link's signature (s) is checked instead (constant-time), then its expiry. Shows the programs, filters, channels and frequencies that apply to the profile (the channels of its active contact elements, Solicit at profile level), named in the profile's DefaultLocale (then en-US, then the configured name), the current choices, and the consents the profile holds with the consent type's text and version. notice=saved|pending|unsubscribed|unchanged shows the outcome of a save (PRG). Sent with a Content-Security-Policy, no-store and no-referrer.",
+  })
+  @LinkQuery()
+  @ApiTextQuery('notice', {
+    description:
+      'The outcome of the previous save to announce: saved, pending, unsubscribed or unchanged',
+    example: 'saved',
+  })
+  @ApiOkResponse({ description: 'The page', content: HTML })
+  async page(
+    @Param('clientId') clientId: string,
+    @Req() request: RawRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const verified = await this.links.verify(clientId, request.query, 'page');
+    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
+    const page = await this.queries.execute(
+      new GetCentrePageQuery(clientId, verified.claims.profileId),
+    );
+    if (!page) return send(reply, renderRefusedLink('gone'));
+    const notice = request.query.notice;
+    send(
+      reply,
+      renderCentrePage(page, selfUrl(request, verified.claims), {
+        ...(typeof notice === 'string' && NOTICES.has(notice as Notice)
+          ? { notice: notice as Notice }
+          : {}),
+      }),
+    );
+  }
+
+  @Post(CENTRE_ROUTE)
+  @WaitsForWorker()
+  @ApiOperation({
+    summary: "Save the person's choices from the preference centre page",
+    description:
+      "The page's form (application/x-www-form-urlencoded), behind the same signed link. action=save: every choice the form showed (shown=<id>) becomes an opt-in when in.<id> is sent and an opt-out when not, freq.<id> its frequency; every consent shown (consentShown=<id>) Granted when consent.<id> is sent, Revoked when not; only what differs from the profile is written. action=unsubscribe-all: an opt-out of every choice the page shows. The change is an ordinary merge write (checked as POST by id is, queued, applied by the worker, in the history under the user PreferenceCentre), waited for up to SYNC_WRITE_TIMEOUT_MS; then 303 See Other back to the page with notice=saved (or pending, unchanged, unsubscribed). A change the checks refuse answers 400 with the page and the reasons.",
+  })
+  @LinkQuery()
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    description: "The page's form fields",
+    schema: {
+      type: 'object',
+      additionalProperties: {
+        oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+      },
+      properties: {
+        action: {
+          type: 'string',
+          enum: ['save', 'unsubscribe-all'],
+          description: 'What the form does',
+        },
+      },
+      example: { action: 'save', shown: '9f2c1a0b3d4e5f60', 'in.9f2c1a0b3d4e5f60': '1' },
+    },
+  })
+  @ApiResponse({ status: 303, description: 'Saved: back to the page with the notice (PRG)' })
+  @ApiResponse({
+    status: 400,
+    description:
+      'The change was refused: the page with the reasons (a request Fastify refuses before the route, e.g. a path parameter too long, answers {"Message"})',
+    content: HTML_OR_ERROR,
+  })
+  async save(
+    @Param('clientId') clientId: string,
+    @Req() request: RawRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const verified = await this.links.verify(clientId, request.query, 'page');
+    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
+    const form = formOf(request.body);
+    const unsubscribe = form[FIELD.action] === 'unsubscribe-all';
+    const outcome = await this.commands.execute(
+      new SaveCentreChoicesCommand(
+        clientId,
+        verified.claims.profileId,
+        unsubscribe ? { kind: 'unsubscribe', scope: { kind: 'all' } } : { kind: 'form', form },
+      ),
+    );
+    if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
+    if (outcome.status === 'refused') {
+      const page = await this.queries.execute(
+        new GetCentrePageQuery(clientId, verified.claims.profileId),
+      );
+      if (!page) return send(reply, renderRefusedLink('gone'));
+      return send(
+        reply,
+        renderCentrePage(page, selfUrl(request, verified.claims), {
+          errors: outcome.problems,
+          status: 400,
+        }),
+      );
+    }
+    const notice: Notice =
+      unsubscribe && outcome.status !== 'pending' ? 'unsubscribed' : outcome.status;
+    void reply
+      .status(303)
+      .header('location', selfUrl(request, verified.claims, { notice }))
+      .header('cache-control', 'no-store')
+      .send();
+  }
+
+  @Get(UNSUBSCRIBE_ROUTE)
+  @ApiOperation({
+    summary: 'The one-click unsubscribe link opened in a browser (HTML)',
+    description:
+      'Changes nothing (mail scanners open links): answers a page with one button that posts List-Unsubscribe=One-Click to the same URL.',
+  })
+  @LinkQuery()
+  @ApiTextQuery('u', {
+    required: true,
+    description:
+      'What the link unsubscribes from: all, <ProgramId> or <ProgramId>:<ChannelId> (signed)',
+    example: 'all',
+  })
+  @ApiOkResponse({ description: 'The confirmation page', content: HTML })
+  async confirmUnsubscribe(
+    @Param('clientId') clientId: string,
+    @Req() request: RawRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const verified = await this.links.verify(clientId, request.query, 'unsubscribe');
+    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
+    send(
+      reply,
+      renderUnsubscribed('en-US', { done: false, action: selfUrl(request, verified.claims) }),
+    );
+  }
+
+  @Post(UNSUBSCRIBE_ROUTE)
+  @WaitsForWorker()
+  @ApiOperation({
+    summary: 'One-click unsubscribe (RFC 8058)',
+    description:
+      "What a mail client posts to the List-Unsubscribe URL when the email also has List-Unsubscribe-Post: List-Unsubscribe=One-Click. Opts the person out of the link's scope (u: every program the page shows, a program, or a program on one channel) on every contact element, as an ordinary merge write under the user PreferenceCentre, and answers 200 with a short HTML page, never a redirect. Idempotent: what is already an opt-out is not written again. A body without List-Unsubscribe=One-Click is a 400 page.",
+  })
+  @LinkQuery()
+  @ApiTextQuery('u', {
+    required: true,
+    description:
+      'What the link unsubscribes from: all, <ProgramId> or <ProgramId>:<ChannelId> (signed)',
+    example: 'all',
+  })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    description: 'RFC 8058: List-Unsubscribe=One-Click',
+    schema: {
+      type: 'object',
+      required: ['List-Unsubscribe'],
+      properties: {
+        'List-Unsubscribe': {
+          type: 'string',
+          enum: ['One-Click'],
+          description: 'Always One-Click',
+        },
+      },
+      example: { 'List-Unsubscribe': 'One-Click' },
+    },
+  })
+  @ApiOkResponse({
+    description: 'Unsubscribed (or nothing was left to unsubscribe from)',
+    content: HTML,
+  })
+  @ApiResponse({
+    status: 400,
+    description:
+      'The body is not List-Unsubscribe=One-Click: an HTML page, nothing changed (a request Fastify refuses before the route answers {"Message"})',
+    content: HTML_OR_ERROR,
+  })
+  async unsubscribe(
+    @Param('clientId') clientId: string,
+    @Req() request: RawRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const verified = await this.links.verify(clientId, request.query, 'unsubscribe');
+    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
+    const { purpose, profileId } = verified.claims;
+    if (formOf(request.body)['List-Unsubscribe'] !== 'One-Click') {
+      const page = renderUnsubscribed('en-US', {
+        done: false,
+        action: selfUrl(request, verified.claims),
+      });
+      return send(reply, { ...page, status: 400 });
+    }
+    const outcome = await this.commands.execute(
+      new SaveCentreChoicesCommand(clientId, profileId, {
+        kind: 'unsubscribe',
+        scope: purpose.kind === 'unsubscribe' ? purpose.scope : { kind: 'all' },
+      }),
+    );
+    if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
+    if (outcome.status === 'refused') {
+      const page = renderUnsubscribed('en-US', {
+        done: false,
+        action: selfUrl(request, verified.claims),
+      });
+      return send(reply, { ...page, status: 400 });
+    }
+    send(reply, renderUnsubscribed('en-US', { done: true, pending: outcome.status === 'pending' }));
+  }
+}

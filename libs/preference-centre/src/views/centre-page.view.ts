@@ -1,0 +1,230 @@
+import type { CentreChoice, CentreConsent, CentrePage } from '../domain/centre-page';
+import { FIELD } from '../domain/centre-changes';
+import { layout, type Markup, markup, newNonce, pageHeaders, type RenderedPage } from './html';
+
+/*
+ * The preference centre's pages (docs/preference-centre.md, "Accessibility"): one form
+ * that works without JavaScript (native checkboxes and selects, a submit button), a
+ * fieldset and legend per program, a label for every input, a skip link, visible focus,
+ * `lang` from the profile's locale. The script only announces unsaved changes.
+ */
+
+/** What the page says after a redirect (PRG): saved, or received and not applied yet. */
+export type Notice = 'saved' | 'pending' | 'unsubscribed' | 'unchanged';
+
+const NOTICES: Record<Notice, string> = {
+  saved: 'Your choices have been saved.',
+  pending: 'Your choices have been received and will show here in a moment.',
+  unsubscribed: 'You have been unsubscribed from everything listed on this page.',
+  unchanged: 'Nothing was changed: your choices were already saved.',
+};
+
+const CHANNEL_NAMES: Record<string, string> = {
+  Email: 'Email',
+  Phone: 'Phone calls',
+  'Text/SMS': 'Text messages',
+  Mail: 'Post',
+  Solicit: 'In the app and on the web',
+};
+
+const SCRIPT = `
+(function () {
+  var form = document.getElementById('choices');
+  var status = document.getElementById('dirty');
+  if (!form || !status) return;
+  var changed = false;
+  form.addEventListener('change', function () {
+    if (changed) return;
+    changed = true;
+    status.textContent = 'You have unsaved changes.';
+  });
+  form.addEventListener('submit', function () { changed = false; });
+})();
+`;
+
+function frequencySelect(choice: CentreChoice): Markup | string {
+  if (!choice.frequencies.length) return '';
+  const id = `freq-${choice.id}`;
+  const selected = choice.frequencyId ?? choice.frequencies[0].id;
+  const options = choice.frequencies.map(
+    (f) =>
+      markup`<option value="${f.id}"${f.id === selected ? markup` selected` : ''}>${f.label}</option>`,
+  );
+  return markup`<label for="${id}">How often</label> <select id="${id}" name="${FIELD.frequency(choice.id)}">${options}</select>`;
+}
+
+function requiredConsents(choice: CentreChoice): Markup | string {
+  if (!choice.requiredConsents.length) return '';
+  const items = choice.requiredConsents.map(
+    (c, i) =>
+      markup`${i ? '; ' : ''}${c.label}${c.version ? markup` (version ${c.version})` : ''}${c.text ? markup`: “${c.text}”` : ''}`,
+  );
+  return markup`<p class="hint" id="req-${choice.id}">Subscribing records your agreement to: ${items}</p>`;
+}
+
+function choiceRow(choice: CentreChoice): Markup {
+  const checkbox = `opt-${choice.id}`;
+  const channel = CHANNEL_NAMES[choice.channel] ?? choice.channel;
+  const where = choice.contact.label ? `${channel}: ${choice.contact.label}` : channel;
+  const describedBy = [
+    choice.description ? `desc-${choice.id}` : '',
+    choice.requiredConsents.length ? `req-${choice.id}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const checked = choice.optedIn ? markup` checked` : '';
+  const described = describedBy ? markup` aria-describedby="${describedBy}"` : '';
+  const description = choice.description
+    ? markup`<p class="hint" id="desc-${choice.id}">${choice.description}</p>`
+    : '';
+  return markup`<div class="choice">
+<input type="hidden" name="${FIELD.shown}" value="${choice.id}">
+<input type="checkbox" id="${checkbox}" name="${FIELD.optIn(choice.id)}" value="1"${checked}${described}>
+<label for="${checkbox}">${choice.label} <span class="contact">(${where})</span></label>
+${frequencySelect(choice)}
+${description}
+${requiredConsents(choice)}
+</div>
+`;
+}
+
+function consentRow(consent: CentreConsent): Markup {
+  const id = `consent-${consent.id}`;
+  const checked = consent.granted ? markup` checked` : '';
+  const where = consent.contact.label
+    ? markup` <span class="contact">(${consent.contact.label})</span>`
+    : '';
+  const version = consent.version
+    ? markup` <span class="hint">(version ${consent.version})</span>`
+    : '';
+  return markup`<div class="choice">
+<input type="hidden" name="${FIELD.consentShown}" value="${consent.id}">
+<input type="checkbox" id="${id}" name="${FIELD.consent(consent.id)}" value="1"${checked} aria-describedby="${id}-text">
+<label for="${id}">${consent.label}${where}</label>
+<p class="consent-text" id="${id}-text">${consent.text ?? ''}${version}</p>
+</div>
+`;
+}
+
+/** The preference centre for a profile. `action` is the signed URL the form posts to. */
+export function renderCentrePage(
+  page: CentrePage,
+  action: string,
+  options: { notice?: Notice; errors?: string[]; status?: number } = {},
+): RenderedPage {
+  const nonce = newNonce();
+  const greeting = page.greetingName ? markup`Hello ${page.greetingName}. ` : '';
+  const nothing = !page.programs.length && !page.consents.length;
+  const notice = options.notice
+    ? markup`<div class="notice" role="status">${NOTICES[options.notice]}</div>`
+    : '';
+  const errors = options.errors?.length
+    ? markup`<div class="error" role="alert"><p>Your choices could not be saved:</p><ul>${options.errors.map((e) => markup`<li>${e}</li>`)}</ul></div>`
+    : '';
+  const programs = page.programs.map(
+    (program) => markup`<fieldset>
+<legend>${program.label}</legend>
+${program.description ? markup`<p class="hint">${program.description}</p>` : ''}
+${program.choices.map(choiceRow)}</fieldset>
+`,
+  );
+  const consents = page.consents.length
+    ? markup`<fieldset>
+<legend>Your consents</legend>
+<p class="hint">Untick a consent to withdraw it.</p>
+${page.consents.map(consentRow)}</fieldset>
+`
+    : '';
+  const unsubscribe = page.programs.length
+    ? markup`<form id="unsubscribe" method="post" action="${action}">
+<input type="hidden" name="${FIELD.action}" value="unsubscribe-all">
+<h2>Unsubscribe from everything</h2>
+<p>This opts you out of every program listed above, on every channel.</p>
+<button type="submit" class="secondary">Unsubscribe from everything</button>
+</form>`
+    : '';
+  const content = markup`<h1>Your communication preferences</h1>
+<p>${greeting}Choose what we may send you and how. Changes take effect when you select <strong>Save my choices</strong>.</p>
+${notice}
+${errors}
+${nothing ? markup`<p>There is nothing to choose here at the moment.</p>` : ''}
+<form id="choices" method="post" action="${action}">
+<input type="hidden" name="${FIELD.action}" value="save">
+${programs}${consents}<p id="dirty" class="dirty" role="status" aria-live="polite"></p>
+<div class="actions"><button type="submit">Save my choices</button></div>
+</form>
+${unsubscribe}`;
+  return {
+    status: options.status ?? 200,
+    headers: pageHeaders(nonce),
+    body: layout({
+      lang: page.lang,
+      title: 'Your communication preferences',
+      nonce,
+      content,
+      script: SCRIPT,
+    }),
+  };
+}
+
+const REFUSALS = {
+  invalid: {
+    status: 403,
+    title: 'This link is not valid',
+    body: 'The link may have been copied incompletely or changed. Please use the link from your most recent message, or ask us for a new one.',
+  },
+  expired: {
+    status: 410,
+    title: 'This link has expired',
+    body: 'For your security, links to your preferences stop working after a while. Please use the link from a more recent message, or ask us for a new one.',
+  },
+  gone: {
+    status: 410,
+    title: 'These preferences are no longer available',
+    body: 'We could not find preferences for this link. If you think this is a mistake, please contact us.',
+  },
+};
+
+/** The page of a refused link: what happened, no profile data. */
+export function renderRefusedLink(reason: keyof typeof REFUSALS): RenderedPage {
+  const nonce = newNonce();
+  const texts = REFUSALS[reason];
+  return {
+    status: texts.status,
+    headers: pageHeaders(nonce),
+    body: layout({
+      lang: 'en-US',
+      title: texts.title,
+      nonce,
+      content: markup`<h1>${texts.title}</h1>
+<p>${texts.body}</p>`,
+    }),
+  };
+}
+
+/** The answer of a one-click unsubscribe (RFC 8058) and of its confirmation form. */
+export function renderUnsubscribed(
+  lang: string,
+  outcome: { done: true; pending: boolean } | { done: false; action: string },
+): RenderedPage {
+  const nonce = newNonce();
+  const content = outcome.done
+    ? markup`<h1>You are unsubscribed</h1>
+<p role="status">${outcome.pending ? 'Your request has been received and will take effect in a moment.' : 'You will no longer receive these messages.'}</p>`
+    : markup`<h1>Unsubscribe</h1>
+<p>Select the button to stop receiving these messages.</p>
+<form method="post" action="${outcome.action}">
+<input type="hidden" name="List-Unsubscribe" value="One-Click">
+<button type="submit">Unsubscribe</button>
+</form>`;
+  return {
+    status: 200,
+    headers: pageHeaders(nonce),
+    body: layout({
+      lang,
+      title: outcome.done ? 'You are unsubscribed' : 'Unsubscribe',
+      nonce,
+      content,
+    }),
+  };
+}

@@ -1,0 +1,220 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import type { TestPrograms } from '../harness/configuration';
+import { createTestTenant, type TestTenant } from '../harness/session';
+import { startTestApp, type TestApp } from '../harness/test-app';
+import { profileClient } from '../jobs/job-helpers';
+import { configureCentreTenant, createCentreProfile, createLinks, pathOf } from './centre-helpers';
+
+type Body = Record<string, any>;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Debian's chromium (browser downloads are not available): scripts/setup.sh installs it. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Set to write docs/images/preference-centre-*.png from this run. */
+const SCREENSHOTS = process.env.PREFERENCE_CENTRE_SCREENSHOTS === '1';
+const IMAGES = join(__dirname, '..', '..', 'docs', 'images');
+
+/*
+ * The preference centre in a real browser (docs/preference-centre.md): Playwright
+ * (playwright-core, no bundled browser) driving Debian's chromium against the test api on
+ * loopback. Open, change, save, see it after a reload; expired and altered links; keyboard
+ * only; without JavaScript; no Content-Security-Policy violation.
+ */
+describe('Preference centre in a browser', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let programs: TestPrograms;
+  let deals: { ProgramId: string };
+  let profiles: ReturnType<typeof profileClient>;
+  let browser: Browser;
+  let origin: string;
+  const violations: string[] = [];
+
+  const dealsOf = (profile: Body) =>
+    (profile.Emails[0].EmailPreferences as Body[]).find((p) => p.ProgramId === deals.ProgramId);
+
+  async function newPage(options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
+    const context = await browser.newContext({
+      viewport: { width: 820, height: 1000 },
+      locale: 'fr-CA',
+      ...options,
+    });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text()))
+        violations.push(message.text());
+    });
+    page.on('pageerror', (error) => violations.push(error.message));
+    return page;
+  }
+
+  async function link(email: string, days?: number): Promise<{ id: number; url: string }> {
+    const id = await createCentreProfile(app, tenant, programs, email, 'Camille');
+    const links = await createLinks(app, tenant, id, days ? { ExpiresInDays: days } : {});
+    return { id, url: origin + pathOf(links.Url) };
+  }
+
+  async function shot(page: Page, name: string): Promise<void> {
+    if (!SCREENSHOTS) return;
+    mkdirSync(IMAGES, { recursive: true });
+    await page.screenshot({ path: join(IMAGES, `preference-centre-${name}.png`), fullPage: true });
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `No browser at ${CHROMIUM}: run scripts/setup.sh (apt-get install chromium) or set CHROMIUM_PATH`,
+      );
+    app = await startTestApp();
+    tenant = await createTestTenant(app);
+    ({ programs, deals } = await configureCentreTenant(app, tenant, { hostile: false }));
+    profiles = profileClient(app, tenant);
+    await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(app.http.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+  afterEach(() => {
+    expect(violations).toEqual([]);
+    violations.length = 0;
+  });
+
+  it('opens, changes a choice, saves, and shows it after a reload', async () => {
+    const { id, url } = await link('browser@example.com');
+    const page = await newPage();
+    const opened = await page.goto(url);
+    expect(opened?.status()).toBe(200);
+    expect(await page.getAttribute('html', 'lang')).toBe('fr-CA');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Your communication preferences',
+    );
+    const group = page.getByRole('group', { name: 'Bons plans' });
+    const dealsBox = group.getByRole('checkbox', { name: /Bons plans par courriel/ });
+    expect(await dealsBox.isChecked()).toBe(false);
+    expect(await page.getByRole('checkbox', { name: /News by email/ }).isChecked()).toBe(true);
+    await shot(page, 'open');
+
+    await dealsBox.check();
+    await expect(page.locator('#dirty').textContent()).resolves.toBe('You have unsaved changes.');
+    await Promise.all([
+      page.waitForURL(/notice=saved/),
+      page.getByRole('button', { name: 'Save my choices' }).click(),
+    ]);
+    await expect(page.getByRole('status').first().textContent()).resolves.toBe(
+      'Your choices have been saved.',
+    );
+    await shot(page, 'saved');
+
+    await page.reload();
+    expect(
+      await page
+        .getByRole('group', { name: 'Bons plans' })
+        .getByRole('checkbox', { name: /Bons plans par courriel/ })
+        .isChecked(),
+    ).toBe(true);
+    expect(dealsOf(await profiles.complete(id))).toMatchObject({ PreferenceType: 1 });
+    await page.context().close();
+  });
+
+  it('shows a clear page for an expired link', async () => {
+    const { url } = await link('expired@example.com', 1);
+    const page = await newPage();
+    app.advance(2 * DAY_MS);
+    try {
+      const res = await page.goto(url);
+      expect(res?.status()).toBe(410);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'This link has expired',
+      );
+      expect(await page.content()).not.toContain('expired@example.com');
+      await shot(page, 'expired');
+    } finally {
+      app.advance(-2 * DAY_MS);
+    }
+    await page.context().close();
+  });
+
+  it('shows a clear page for an altered link', async () => {
+    const { id, url } = await link('altered@example.com');
+    const page = await newPage();
+    const altered = url.replace(`p=${id}&`, `p=${id + 1}&`);
+    expect(altered).not.toBe(url);
+    const res = await page.goto(altered);
+    expect(res?.status()).toBe(403);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'This link is not valid',
+    );
+    expect(await page.locator('input').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('works with the keyboard only: skip link, Tab to a choice, Space, Enter to save', async () => {
+    const { id, url } = await link('keyboard@example.com');
+    const page = await newPage();
+    await page.goto(url);
+    // The first Tab stop is the skip link, visibly focused.
+    await page.keyboard.press('Tab');
+    expect(
+      await page.evaluate<string>('document.activeElement && document.activeElement.textContent'),
+    ).toBe('Skip to content');
+    const outline = () =>
+      page.evaluate<string>(
+        '(s => s.outlineStyle + " " + s.outlineWidth)(getComputedStyle(document.activeElement))',
+      );
+    expect(await outline()).toBe('solid 3px');
+    // Tab forward to the Deals checkbox (no mouse), tick it with Space.
+    const target = await page
+      .getByRole('checkbox', { name: /Bons plans par courriel/ })
+      .getAttribute('id');
+    let focused = '';
+    for (let i = 0; i < 40 && focused !== target; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate<string>(
+        "(document.activeElement && document.activeElement.id) || ''",
+      );
+    }
+    expect(focused).toBe(target);
+    expect(await outline()).toBe('solid 3px');
+    await page.keyboard.press('Space');
+    expect(await page.locator(`#${target}`).isChecked()).toBe(true);
+    // On to the Save button, then Enter.
+    let name = '';
+    for (let i = 0; i < 40 && name !== 'Save my choices'; i++) {
+      await page.keyboard.press('Tab');
+      name = await page.evaluate<string>(
+        "document.activeElement && document.activeElement.tagName === 'BUTTON' ? document.activeElement.textContent : ''",
+      );
+    }
+    expect(name).toBe('Save my choices');
+    await Promise.all([page.waitForURL(/notice=saved/), page.keyboard.press('Enter')]);
+    expect(dealsOf(await profiles.complete(id))).toMatchObject({ PreferenceType: 1 });
+    await page.context().close();
+  });
+
+  it('works without JavaScript', async () => {
+    const { id, url } = await link('nojs@example.com');
+    const page = await newPage({ javaScriptEnabled: false });
+    await page.goto(url);
+    await page.getByRole('checkbox', { name: /News by email/ }).uncheck();
+    await Promise.all([
+      page.waitForURL(/notice=saved/),
+      page.getByRole('button', { name: 'Save my choices' }).click(),
+    ]);
+    const profile = await profiles.complete(id);
+    const news = (profile.Emails[0].EmailPreferences as Body[]).find(
+      (p) => p.ProgramId === programs.newsletter.email.ProgramId,
+    );
+    expect(news).toMatchObject({ PreferenceType: 2 });
+    await page.context().close();
+  });
+});
