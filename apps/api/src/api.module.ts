@@ -15,9 +15,11 @@ import {
   QueueModule,
   RedisModule,
   Settings,
+  settingsConfigModule,
   SettingsModule,
 } from '@app/shared';
 import { PROFILE_RULES } from '../../profile-rules';
+import { API_SETTINGS } from './api-settings';
 import { QueueDashboardModule } from './queue-dashboard';
 
 /** The HTTP process: each area contributes its own controllers and use cases. */
@@ -27,6 +29,9 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
+        // @nestjs/config: the whole environment checked against every declared variable of
+        // the api (api-settings.ts) at start; one error names every bad one and its value.
+        settingsConfigModule(API_SETTINGS, settings),
         SettingsModule.forRoot(settings),
         DatabaseModule,
         RedisModule,

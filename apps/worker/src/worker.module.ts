@@ -22,9 +22,11 @@ import {
   QueueModule,
   RedisModule,
   Settings,
+  settingsConfigModule,
   SettingsModule,
 } from '@app/shared';
 import { PROFILE_RULES } from '../../profile-rules';
+import { WORKER_SETTINGS } from './worker-settings';
 
 /** The background process: job handlers only, no HTTP. Scales apart from the api. */
 @Module({})
@@ -33,6 +35,9 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
+        // @nestjs/config: the whole environment checked against every declared variable of
+        // the worker (worker-settings.ts) at start; one error names every bad one and its value.
+        settingsConfigModule(WORKER_SETTINGS, settings),
         SettingsModule.forRoot(settings),
         DatabaseModule,
         RedisModule,

@@ -1,5 +1,56 @@
 import { Global, Module } from '@nestjs/common';
-import { ClientRateLimits, type EnvReader, settingsProvider } from '@app/shared';
+import { ClientRateLimits, defineSettings, type EnvReader, settingsProvider } from '@app/shared';
+
+/** The auth module's variables (the settings schema: README, configuration table). */
+export const AUTH_SETTINGS = defineSettings('auth', [
+  {
+    name: 'JWT_SECRET',
+    type: 'text',
+    required: true,
+    secret: true,
+    documentedDefault: 'generated once into `.data/jwt-secret`',
+    meaning: 'HS256 key of access tokens; the same for every api process',
+  },
+  {
+    name: 'AUTH_REALM',
+    type: 'text',
+    default: 'Profiles',
+    meaning: 'realm named in WWW-Authenticate',
+  },
+  {
+    name: 'AUTH_STAMP_REUSE_MS',
+    type: 'int',
+    default: 1000,
+    meaning: 'how long an api process reuses the auth stamps it read (0: read on every request)',
+  },
+  {
+    name: 'TOKEN_FAILURE_LIMIT',
+    type: 'int',
+    default: 10,
+    atLeast: 1,
+    meaning: 'failed token authentications of one OAuth client id before 429',
+  },
+  {
+    name: 'TOKEN_FAILURE_WINDOW_SECONDS',
+    type: 'int',
+    default: 60,
+    atLeast: 1,
+    meaning: 'the window those failures are counted in, and the longest throttle',
+  },
+  {
+    name: 'TOKEN_FAILURE_LIMIT_PER_ADDRESS',
+    type: 'int',
+    default: 30,
+    atLeast: 1,
+    meaning: 'failed token authentications from one address before 429',
+  },
+  {
+    name: 'NOTIFY_AUTH_CHANGES',
+    type: 'bool',
+    default: true,
+    meaning: 'announce auth changes to running api processes',
+  },
+] as const);
 
 /** The auth module's settings (README, configuration table). */
 export class AuthSettings {
@@ -26,13 +77,14 @@ export class AuthSettings {
   readonly notifyAuthChanges: boolean;
 
   constructor(env: EnvReader) {
-    this.jwtSecret = env.required('JWT_SECRET');
-    this.authRealm = env.text('AUTH_REALM', 'Profiles');
-    this.authStampReuseMs = env.int('AUTH_STAMP_REUSE_MS', 1000);
-    this.tokenFailureLimit = env.int('TOKEN_FAILURE_LIMIT', 10, 1);
-    this.tokenFailureWindowSeconds = env.int('TOKEN_FAILURE_WINDOW_SECONDS', 60, 1);
-    this.tokenFailureLimitPerAddress = env.int('TOKEN_FAILURE_LIMIT_PER_ADDRESS', 30, 1);
-    this.notifyAuthChanges = env.bool('NOTIFY_AUTH_CHANGES', true);
+    const read = env.read(AUTH_SETTINGS);
+    this.jwtSecret = read.JWT_SECRET;
+    this.authRealm = read.AUTH_REALM;
+    this.authStampReuseMs = read.AUTH_STAMP_REUSE_MS;
+    this.tokenFailureLimit = read.TOKEN_FAILURE_LIMIT;
+    this.tokenFailureWindowSeconds = read.TOKEN_FAILURE_WINDOW_SECONDS;
+    this.tokenFailureLimitPerAddress = read.TOKEN_FAILURE_LIMIT_PER_ADDRESS;
+    this.notifyAuthChanges = read.NOTIFY_AUTH_CHANGES;
   }
 }
 

@@ -1,7 +1,7 @@
 // Public surface of @app/auth; other modules import nothing deeper.
 export { AuthApiModule } from './auth-api.module';
 export { AuthCoreModule } from './auth-core.module';
-export { AuthSettings, ApiAuthSupportModule } from './auth-settings';
+export { AUTH_SETTINGS, AuthSettings, ApiAuthSupportModule } from './auth-settings';
 export { ApiAuth, ApiClientIdParam } from './http/api-auth.decorator';
 export { ApiAuthGuard } from './http/api-auth.guard';
 export { CurrentCaller } from './http/current-caller.decorator';

@@ -1,8 +1,88 @@
-import type { EnvReader } from '@app/shared';
+import { defineSettings, type EnvReader } from '@app/shared';
 import { EXPORT_PAGE_MAX_ROWS } from './domain/bulk-export';
 
 /** The most a stage body may be, whatever the setting (the notes: 28 MB maximum). */
 export const BULK_STAGE_MAX_BYTES_CEILING = 28 * 1024 * 1024;
+
+/** The bulk module's variables (the settings schema: README, configuration table). */
+export const BULK_SETTINGS = defineSettings('bulk', [
+  {
+    name: 'BULK_IMPORT_TOKEN_TTL_MS',
+    type: 'int',
+    default: 12 * 60 * 60 * 1000,
+    atLeast: 1000,
+    meaning: "how long a bulk import's access token is active after Initiate",
+  },
+  {
+    name: 'BULK_STAGE_MAX_BYTES',
+    type: 'int',
+    default: 25 * 1024 * 1024,
+    atLeast: 1,
+    max: BULK_STAGE_MAX_BYTES_CEILING,
+    meaning: 'the largest body of a bulk import Stage (413 above); at most 28 MB',
+  },
+  {
+    name: 'BULK_STAGE_DEADLINE_MS',
+    type: 'int',
+    default: 60_000,
+    atLeast: 1000,
+    meaning: 'how long a bulk import Stage may take before it answers 503',
+  },
+  {
+    name: 'BULK_IMPORT_DAILY_LIMIT',
+    type: 'int',
+    default: 100,
+    meaning: 'bulk imports an account may begin in a rolling 24 hours; 0: no limit',
+  },
+  {
+    name: 'BULK_RUN_LEASE_MS',
+    type: 'int',
+    default: 60_000,
+    atLeast: 1000,
+    meaning: 'the lease of the worker run applying an executed import',
+  },
+  {
+    name: 'BULK_APPLY_CONCURRENCY',
+    type: 'int',
+    default: 16,
+    atLeast: 1,
+    meaning: 'records of a bulk import the worker accepts at once',
+  },
+  {
+    name: 'BULK_RUN_SLICE_MS',
+    type: 'int',
+    default: 5000,
+    meaning: 'how long one run job goes on from chunk to chunk before it queues the next',
+  },
+  {
+    name: 'BULK_EXPORT_TTL_MS',
+    type: 'int',
+    default: 24 * 60 * 60 * 1000,
+    atLeast: 1000,
+    meaning: "how long an ended bulk export's rows are kept",
+  },
+  {
+    name: 'BULK_EXPORT_RECORD_TTL_MS',
+    type: 'int',
+    default: 7 * 24 * 60 * 60 * 1000,
+    meaning: "how long an Expired bulk export's record is kept after its rows were removed",
+  },
+  {
+    name: 'BULK_EXPORT_PAGE_ROWS',
+    type: 'int',
+    default: EXPORT_PAGE_MAX_ROWS,
+    atLeast: 1,
+    max: EXPORT_PAGE_MAX_ROWS,
+    meaning: 'rows per stored export page (at most 500)',
+  },
+  {
+    name: 'BULK_EXPORT_CALLBACK_TIMEOUT_MS',
+    type: 'int',
+    default: 5000,
+    atLeast: 100,
+    meaning: "how long one attempt of an export's callback may take",
+  },
+] as const);
 
 /** The bulk module's settings (README, configuration table). */
 export class BulkSettings {
@@ -46,26 +126,17 @@ export class BulkSettings {
   readonly exportCallbackTimeoutMs: number;
 
   constructor(env: EnvReader) {
-    this.importTokenTtlMs = env.int('BULK_IMPORT_TOKEN_TTL_MS', 12 * 60 * 60 * 1000, 1000);
-    this.stageMaxBytes = env.int('BULK_STAGE_MAX_BYTES', 25 * 1024 * 1024, 1);
-    this.stageDeadlineMs = env.int('BULK_STAGE_DEADLINE_MS', 60_000, 1000);
-    this.dailyImportLimit = env.int('BULK_IMPORT_DAILY_LIMIT', 100, 0);
-    this.runLeaseMs = env.int('BULK_RUN_LEASE_MS', 60_000, 1000);
-    this.applyConcurrency = env.int('BULK_APPLY_CONCURRENCY', 16, 1);
-    this.runSliceMs = env.int('BULK_RUN_SLICE_MS', 5000, 0);
-    this.exportTtlMs = env.int('BULK_EXPORT_TTL_MS', 24 * 60 * 60 * 1000, 1000);
-    this.exportRecordTtlMs = env.int('BULK_EXPORT_RECORD_TTL_MS', 7 * 24 * 60 * 60 * 1000, 0);
-    this.exportPageRows = env.int('BULK_EXPORT_PAGE_ROWS', EXPORT_PAGE_MAX_ROWS, 1);
-    this.exportCallbackTimeoutMs = env.int('BULK_EXPORT_CALLBACK_TIMEOUT_MS', 5000, 100);
-    if (this.exportPageRows > EXPORT_PAGE_MAX_ROWS) {
-      throw new Error(
-        `Environment variable BULK_EXPORT_PAGE_ROWS must be at most ${EXPORT_PAGE_MAX_ROWS}, got "${this.exportPageRows}"`,
-      );
-    }
-    if (this.stageMaxBytes > BULK_STAGE_MAX_BYTES_CEILING) {
-      throw new Error(
-        `Environment variable BULK_STAGE_MAX_BYTES must be at most ${BULK_STAGE_MAX_BYTES_CEILING} (28 MB), got "${this.stageMaxBytes}"`,
-      );
-    }
+    const read = env.read(BULK_SETTINGS);
+    this.importTokenTtlMs = read.BULK_IMPORT_TOKEN_TTL_MS;
+    this.stageMaxBytes = read.BULK_STAGE_MAX_BYTES;
+    this.stageDeadlineMs = read.BULK_STAGE_DEADLINE_MS;
+    this.dailyImportLimit = read.BULK_IMPORT_DAILY_LIMIT;
+    this.runLeaseMs = read.BULK_RUN_LEASE_MS;
+    this.applyConcurrency = read.BULK_APPLY_CONCURRENCY;
+    this.runSliceMs = read.BULK_RUN_SLICE_MS;
+    this.exportTtlMs = read.BULK_EXPORT_TTL_MS;
+    this.exportRecordTtlMs = read.BULK_EXPORT_RECORD_TTL_MS;
+    this.exportPageRows = read.BULK_EXPORT_PAGE_ROWS;
+    this.exportCallbackTimeoutMs = read.BULK_EXPORT_CALLBACK_TIMEOUT_MS;
   }
 }

@@ -1,4 +1,22 @@
-import type { EnvReader } from '@app/shared';
+import { defineSettings, type EnvReader } from '@app/shared';
+
+/** The consents module's variables (the settings schema: README, configuration table). */
+export const CONSENT_SETTINGS = defineSettings('consents', [
+  {
+    name: 'SCHEDULED_JOB_BATCH_SIZE',
+    type: 'int',
+    default: 200,
+    atLeast: 1,
+    meaning: 'profiles a scheduled job reads per page',
+  },
+  {
+    name: 'RECEIPT_SIGNING_KEY',
+    type: 'text',
+    trim: true,
+    secret: true,
+    meaning: 'the Ed25519 private key consent receipts are signed with (PKCS#8, PEM or base64)',
+  },
+] as const);
 
 /** The consents module's settings (README, configuration table). */
 export class ConsentSettings {
@@ -12,7 +30,8 @@ export class ConsentSettings {
   readonly receiptSigningKey: string | undefined;
 
   constructor(env: EnvReader) {
-    this.scheduledJobBatchSize = env.int('SCHEDULED_JOB_BATCH_SIZE', 200, 1);
-    this.receiptSigningKey = env.optional('RECEIPT_SIGNING_KEY')?.trim() || undefined;
+    const read = env.read(CONSENT_SETTINGS);
+    this.scheduledJobBatchSize = read.SCHEDULED_JOB_BATCH_SIZE;
+    this.receiptSigningKey = read.RECEIPT_SIGNING_KEY;
   }
 }

@@ -13,6 +13,7 @@ export type { DncEntry, DncListType } from './do-not-contact/domain/dnc-list.sch
 export { CONSENT_PROFILE_RULES } from './profile-rules/consent-profile-rules';
 export type { ConsentAttributeSearch } from './search/consent-attribute-search';
 export * from './worker/consent-jobs';
+export { CONSENT_SETTINGS } from './consent-settings';
 export * from './domain/consent-transitions';
 export * from './domain/consent-expiry';
 export * from './domain/consent-write';

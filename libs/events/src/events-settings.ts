@@ -1,8 +1,57 @@
-import type { EnvReader } from '@app/shared';
+import { defineSettings, type EnvReader } from '@app/shared';
 import { DEFAULT_DELIVERY_RETRY_DELAYS_MS } from './domain/delivery-schedule';
 
 /** The retries of a failed handshake by default: after 1 s, 5 s and 30 s. */
 const DEFAULT_HANDSHAKE_RETRY_DELAYS_MS = [1000, 5000, 30_000];
+
+/** The events module's variables (the settings schema: README, configuration table). */
+export const EVENTS_SETTINGS = defineSettings('events', [
+  {
+    name: 'EVENTS_MAX_SUBSCRIPTIONS',
+    type: 'int',
+    default: 25,
+    atLeast: 1,
+    meaning: 'event subscriptions one client may hold (409 past it)',
+  },
+  {
+    name: 'EVENTS_ALLOW_PRIVATE_TARGETS',
+    type: 'bool',
+    default: false,
+    meaning: 'operators and tests only: http: and private, loopback, link-local targets',
+  },
+  {
+    name: 'EVENTS_HANDSHAKE_TIMEOUT_MS',
+    type: 'int',
+    default: 5000,
+    atLeast: 100,
+    meaning: "how long one attempt of a subscription's validation handshake may take",
+  },
+  {
+    name: 'EVENTS_HANDSHAKE_RETRY_DELAYS_MS',
+    type: 'intList',
+    default: DEFAULT_HANDSHAKE_RETRY_DELAYS_MS,
+    meaning: 'the delays (ms, comma-separated) before each retry of a failed handshake',
+  },
+  {
+    name: 'EVENTS_DELIVERY_TIMEOUT_MS',
+    type: 'int',
+    default: 10_000,
+    atLeast: 100,
+    meaning: 'how long one delivery attempt may take',
+  },
+  {
+    name: 'EVENTS_DELIVERY_RETRY_DELAYS_MS',
+    type: 'intList',
+    default: DEFAULT_DELIVERY_RETRY_DELAYS_MS,
+    meaning: 'the delays (ms, comma-separated) before each retry of a failed delivery',
+  },
+  {
+    name: 'EVENTS_PAUSE_AFTER_DEAD_LETTERS',
+    type: 'int',
+    default: 10,
+    meaning: 'dead letters in a row after which a subscription is paused (0: never)',
+  },
+] as const);
 
 /** The events module's settings (README, configuration table). */
 export class EventsSettings {
@@ -28,33 +77,13 @@ export class EventsSettings {
   readonly pauseAfterDeadLetters: number;
 
   constructor(env: EnvReader) {
-    this.maxSubscriptions = env.int('EVENTS_MAX_SUBSCRIPTIONS', 25, 1);
-    this.allowPrivateTargets = env.bool('EVENTS_ALLOW_PRIVATE_TARGETS', false);
-    this.handshakeTimeoutMs = env.int('EVENTS_HANDSHAKE_TIMEOUT_MS', 5000, 100);
-    this.handshakeRetryDelaysMs = delays(
-      'EVENTS_HANDSHAKE_RETRY_DELAYS_MS',
-      env.list('EVENTS_HANDSHAKE_RETRY_DELAYS_MS'),
-      DEFAULT_HANDSHAKE_RETRY_DELAYS_MS,
-    );
-    this.deliveryTimeoutMs = env.int('EVENTS_DELIVERY_TIMEOUT_MS', 10_000, 100);
-    this.deliveryRetryDelaysMs = delays(
-      'EVENTS_DELIVERY_RETRY_DELAYS_MS',
-      env.list('EVENTS_DELIVERY_RETRY_DELAYS_MS'),
-      DEFAULT_DELIVERY_RETRY_DELAYS_MS,
-    );
-    this.pauseAfterDeadLetters = env.int('EVENTS_PAUSE_AFTER_DEAD_LETTERS', 10, 0);
+    const read = env.read(EVENTS_SETTINGS);
+    this.maxSubscriptions = read.EVENTS_MAX_SUBSCRIPTIONS;
+    this.allowPrivateTargets = read.EVENTS_ALLOW_PRIVATE_TARGETS;
+    this.handshakeTimeoutMs = read.EVENTS_HANDSHAKE_TIMEOUT_MS;
+    this.handshakeRetryDelaysMs = read.EVENTS_HANDSHAKE_RETRY_DELAYS_MS;
+    this.deliveryTimeoutMs = read.EVENTS_DELIVERY_TIMEOUT_MS;
+    this.deliveryRetryDelaysMs = read.EVENTS_DELIVERY_RETRY_DELAYS_MS;
+    this.pauseAfterDeadLetters = read.EVENTS_PAUSE_AFTER_DEAD_LETTERS;
   }
-}
-
-function delays(name: string, entries: string[], fallback: number[]): number[] {
-  if (entries.length === 0) return fallback;
-  return entries.map((entry) => {
-    const value = Number(entry);
-    if (!Number.isInteger(value) || value < 0) {
-      throw new Error(
-        `Environment variable ${name} must be a comma-separated list of non-negative integers, got "${entry}"`,
-      );
-    }
-    return value;
-  });
 }

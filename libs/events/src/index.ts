@@ -1,7 +1,7 @@
 // Public surface of @app/events: other libs and the apps import nothing deeper.
 export * from './events-api.module';
 export * from './events-worker.module';
-export { EventsSettings } from './events-settings';
+export { EVENTS_SETTINGS, EventsSettings } from './events-settings';
 export { EventDeliveryTrigger } from './services/event-delivery-trigger.service';
 export { EventErasureCleanup } from './services/event-erasure-cleanup.service';
 export { EVENT_JOBS } from './worker/event-jobs';

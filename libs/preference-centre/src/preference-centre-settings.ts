@@ -1,4 +1,57 @@
-import type { EnvReader } from '@app/shared';
+import { defineSettings, type EnvReader } from '@app/shared';
+
+/** A public origin: http(s), a host, no path (trailing slashes dropped). */
+const ORIGIN = /^https?:\/\/[^/?#\s]+$/i;
+
+/** The preference centre's variables (the settings schema: README, configuration table). */
+export const PREFERENCE_CENTRE_SETTINGS = defineSettings(
+  'preference-centre',
+  [
+    {
+      name: 'PREFERENCE_CENTRE_LINK_DAYS',
+      type: 'int',
+      default: 30,
+      atLeast: 1,
+      meaning: 'days a link stays valid when its request gives no ExpiresInDays',
+    },
+    {
+      name: 'PREFERENCE_CENTRE_MAX_LINK_DAYS',
+      type: 'int',
+      default: 400,
+      atLeast: 1,
+      meaning: 'the longest ExpiresInDays a link may be given',
+    },
+    {
+      name: 'PREFERENCE_CENTRE_SECRET',
+      type: 'text',
+      trim: true,
+      secret: true,
+      problem: (secret) =>
+        secret.length < 32 ? `must be at least 32 characters (it has ${secret.length})` : undefined,
+      meaning: 'the secret the per-client link keys are derived from (at least 32 characters)',
+    },
+    {
+      name: 'PREFERENCE_CENTRE_BASE_URL',
+      type: 'text',
+      trim: true,
+      problem: (url) =>
+        ORIGIN.test(url.replace(/\/+$/, ''))
+          ? undefined
+          : 'must be an http(s) origin such as https://prefs.example.com',
+      meaning: 'the public origin the links start with; unset: that of the request',
+    },
+  ] as const,
+  (values) =>
+    values.PREFERENCE_CENTRE_LINK_DAYS > values.PREFERENCE_CENTRE_MAX_LINK_DAYS
+      ? [
+          {
+            name: 'PREFERENCE_CENTRE_LINK_DAYS',
+            value: String(values.PREFERENCE_CENTRE_LINK_DAYS),
+            message: `must not exceed PREFERENCE_CENTRE_MAX_LINK_DAYS (value ${values.PREFERENCE_CENTRE_MAX_LINK_DAYS})`,
+          },
+        ]
+      : [],
+);
 
 /** The preference centre's settings (README, configuration table; docs/preference-centre.md). */
 export class PreferenceCentreSettings {
@@ -19,23 +72,10 @@ export class PreferenceCentreSettings {
   readonly baseUrl: string | undefined;
 
   constructor(env: EnvReader) {
-    this.linkDays = env.int('PREFERENCE_CENTRE_LINK_DAYS', 30, 1);
-    this.maxLinkDays = env.int('PREFERENCE_CENTRE_MAX_LINK_DAYS', 400, 1);
-    if (this.linkDays > this.maxLinkDays)
-      throw new Error(
-        `PREFERENCE_CENTRE_LINK_DAYS (value ${this.linkDays}) must not exceed PREFERENCE_CENTRE_MAX_LINK_DAYS (value ${this.maxLinkDays})`,
-      );
-    const secret = env.optional('PREFERENCE_CENTRE_SECRET')?.trim() || undefined;
-    if (secret !== undefined && secret.length < 32)
-      throw new Error(
-        `PREFERENCE_CENTRE_SECRET must be at least 32 characters (it has ${secret.length})`,
-      );
-    this.secret = secret;
-    const baseUrl = env.optional('PREFERENCE_CENTRE_BASE_URL')?.trim() || undefined;
-    if (baseUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/i.test(baseUrl.replace(/\/+$/, '')))
-      throw new Error(
-        `PREFERENCE_CENTRE_BASE_URL (value ${JSON.stringify(baseUrl)}) must be an http(s) origin such as https://prefs.example.com`,
-      );
-    this.baseUrl = baseUrl?.replace(/\/+$/, '');
+    const read = env.read(PREFERENCE_CENTRE_SETTINGS);
+    this.linkDays = read.PREFERENCE_CENTRE_LINK_DAYS;
+    this.maxLinkDays = read.PREFERENCE_CENTRE_MAX_LINK_DAYS;
+    this.secret = read.PREFERENCE_CENTRE_SECRET;
+    this.baseUrl = read.PREFERENCE_CENTRE_BASE_URL?.replace(/\/+$/, '');
   }
 }

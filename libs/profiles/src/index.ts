@@ -4,6 +4,7 @@ export * from './profiles-worker.module';
 export * from './profile-rules.module';
 export * from './profile-ports.module';
 export * from './worker/profile-jobs';
+export { PROFILE_SETTINGS } from './profile-settings';
 
 // The rule port (what a rule module such as Consents or Preferences implements) and the
 // profile aggregate's types and element identities the rules read.

@@ -1,4 +1,60 @@
-import type { EnvReader } from '@app/shared';
+import { defineSettings, type EnvReader } from '@app/shared';
+
+/** The profiles module's variables (the settings schema: README, configuration table). */
+export const PROFILE_SETTINGS = defineSettings('profiles', [
+  {
+    name: 'TENANT_BURST_PER_SECOND',
+    type: 'int',
+    default: 50,
+    atLeast: 1,
+    meaning: 'writes per second one api process accepts for a tenant before the bulk lane',
+  },
+  {
+    name: 'SWEEP_INTERVAL_MS',
+    type: 'int',
+    default: 30000,
+    meaning: 'how often the worker looks for accepted writes no job carries',
+  },
+  {
+    name: 'STALE_WRITE_MS',
+    type: 'int',
+    default: 60000,
+    meaning: 'age after which a pending write is re-enqueued',
+  },
+  {
+    name: 'MAX_WRITE_ATTEMPTS',
+    type: 'int',
+    default: 5,
+    meaning: 'attempts before a write failing with an unexpected error is marked failed',
+  },
+  {
+    name: 'WRITE_RECORDS_KEPT',
+    type: 'int',
+    default: 20,
+    atLeast: 1,
+    meaning: 'records of applied writes kept per profile (GET .../Updates)',
+  },
+  {
+    name: 'SCHEDULED_JOB_BATCH_SIZE',
+    type: 'int',
+    default: 200,
+    atLeast: 1,
+    meaning: 'profiles a scheduled job reads per page',
+  },
+  {
+    name: 'SEARCH_CANDIDATE_LIMIT',
+    type: 'int',
+    default: 5000,
+    atLeast: 1,
+    meaning: 'candidate profiles one search may read from the key index before a 403',
+  },
+  {
+    name: 'ERASURE_HASH_PEPPER',
+    type: 'text',
+    secret: true,
+    meaning: "mixed into each client's erasure secret for the hashes of erased identifiers",
+  },
+] as const);
 
 /** The profiles module's settings (README, configuration table). */
 export class ProfileSettings {
@@ -24,13 +80,14 @@ export class ProfileSettings {
   readonly erasureHashPepper: string | undefined;
 
   constructor(env: EnvReader) {
-    this.tenantBurstPerSecond = env.int('TENANT_BURST_PER_SECOND', 50, 1);
-    this.sweepIntervalMs = env.int('SWEEP_INTERVAL_MS', 30000);
-    this.staleWriteMs = env.int('STALE_WRITE_MS', 60000);
-    this.maxWriteAttempts = env.int('MAX_WRITE_ATTEMPTS', 5);
-    this.writeRecordsKept = env.int('WRITE_RECORDS_KEPT', 20, 1);
-    this.scheduledJobBatchSize = env.int('SCHEDULED_JOB_BATCH_SIZE', 200, 1);
-    this.searchCandidateLimit = env.int('SEARCH_CANDIDATE_LIMIT', 5000, 1);
-    this.erasureHashPepper = env.optional('ERASURE_HASH_PEPPER');
+    const read = env.read(PROFILE_SETTINGS);
+    this.tenantBurstPerSecond = read.TENANT_BURST_PER_SECOND;
+    this.sweepIntervalMs = read.SWEEP_INTERVAL_MS;
+    this.staleWriteMs = read.STALE_WRITE_MS;
+    this.maxWriteAttempts = read.MAX_WRITE_ATTEMPTS;
+    this.writeRecordsKept = read.WRITE_RECORDS_KEPT;
+    this.scheduledJobBatchSize = read.SCHEDULED_JOB_BATCH_SIZE;
+    this.searchCandidateLimit = read.SEARCH_CANDIDATE_LIMIT;
+    this.erasureHashPepper = read.ERASURE_HASH_PEPPER;
   }
 }

@@ -25,7 +25,11 @@ export const RUN_BULK_IMPORT = defineJob<RunBulkImportPayload>({
  */
 export const BULK_IMPORT_CLEANUP = defineScheduledJob({
   name: 'bulk-import-cleanup',
-  interval: { env: 'BULK_IMPORT_CLEANUP_INTERVAL_MS', defaultMs: 600_000 },
+  interval: {
+    env: 'BULK_IMPORT_CLEANUP_INTERVAL_MS',
+    defaultMs: 600_000,
+    meaning: "interval of the scheduled removal of bulk imports' expired chunks; 0 turns it off",
+  },
 });
 
 /** What a bulk-export-run job carries: the export and the run it is queued for. */
@@ -78,7 +82,11 @@ export const PURGE_BULK_EXPORT = defineJob<PurgeBulkExportPayload>({
  */
 export const BULK_EXPORT_EXPIRY = defineScheduledJob({
   name: 'bulk-export-expiry',
-  interval: { env: 'BULK_EXPORT_EXPIRY_INTERVAL_MS', defaultMs: 600_000 },
+  interval: {
+    env: 'BULK_EXPORT_EXPIRY_INTERVAL_MS',
+    defaultMs: 600_000,
+    meaning: 'interval of the scheduled expiry of untouched bulk exports; 0 turns it off',
+  },
 });
 
 export const BULK_JOBS = [

@@ -24,7 +24,11 @@ export const APPLY_PROFILE_WRITES = defineJob<ApplyProfileWritesPayload>({
  */
 export const CONSENT_EXPIRY = defineScheduledJob({
   name: 'consent-expiry',
-  interval: { env: 'CONSENT_EXPIRY_INTERVAL_MS', defaultMs: 3_600_000 },
+  interval: {
+    env: 'CONSENT_EXPIRY_INTERVAL_MS',
+    defaultMs: 3_600_000,
+    meaning: 'interval of the scheduled consent and preference expiry job; 0 turns it off',
+  },
 });
 
 /** Every job of the profiles module, for the apps to hand to QueueModule. */

@@ -1,4 +1,5 @@
 import { EnvReader } from '../settings/env-reader';
+import { defineSettings, type IntSpec, type SettingsDeclaration } from '../settings/setting-spec';
 import type { Settings } from '../settings/settings';
 import type { ScheduledRunPayload } from './queue.constants';
 
@@ -6,6 +7,8 @@ import type { ScheduledRunPayload } from './queue.constants';
 export interface IntervalSetting {
   readonly env: string;
   readonly defaultMs: number;
+  /** One line for the settings schema (default: "interval of the scheduled <job> job"). */
+  readonly meaning?: string;
 }
 
 /**
@@ -45,9 +48,28 @@ export function isScheduled(job: JobDefinition<unknown>): job is ScheduledJobDef
   return job.interval !== undefined;
 }
 
+/** A scheduled job's interval variable, as the settings schema declares it. */
+function intervalSpec(job: ScheduledJobDefinition): IntSpec {
+  return {
+    name: job.interval.env,
+    type: 'int',
+    default: job.interval.defaultMs,
+    meaning: job.interval.meaning ?? `interval of the scheduled ${job.name} job; 0 turns it off`,
+  };
+}
+
+/**
+ * The interval variables of the scheduled jobs among `jobs`, as a settings declaration (the
+ * apps check them at start with their libs' declarations).
+ */
+export function scheduledJobSettings(jobs: readonly JobDefinition<unknown>[]): SettingsDeclaration {
+  return defineSettings('scheduled jobs', jobs.filter(isScheduled).map(intervalSpec));
+}
+
 /** A scheduled job's interval in ms, read from the process's environment. */
 export function intervalOf(job: ScheduledJobDefinition, settings: Settings): number {
-  return new EnvReader(settings.env).int(job.interval.env, job.interval.defaultMs);
+  const spec = intervalSpec(job);
+  return new EnvReader(settings.env).read(defineSettings('scheduled jobs', [spec]))[spec.name];
 }
 
 /** The injection token of every job definition the app runs or produces (QueueModule). */

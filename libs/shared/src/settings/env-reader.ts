@@ -1,3 +1,10 @@
+import {
+  readSettings,
+  type SettingSpec,
+  type SettingsDeclaration,
+  type SettingValues,
+} from './setting-spec';
+
 /**
  * Typed values from the process environment, refused with a message naming the variable
  * and the value. The mechanism every lib's settings class is built with: shared owns the
@@ -5,6 +12,14 @@
  */
 export class EnvReader {
   constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  /**
+   * The values of a lib's declared variables (setting-spec.ts), or one error naming every
+   * bad variable of the declaration and its value. How every settings class reads.
+   */
+  read<T extends readonly SettingSpec[]>(declaration: SettingsDeclaration<T>): SettingValues<T> {
+    return readSettings(declaration, this.env);
+  }
 
   text(name: string, fallback: string): string {
     return this.env[name] || fallback;

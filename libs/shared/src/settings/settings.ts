@@ -1,4 +1,5 @@
 import { EnvReader } from './env-reader';
+import { LOG_LEVELS, SHARED_SETTINGS } from './shared-settings';
 
 /**
  * Process settings, read once from the environment: what every process needs (addresses,
@@ -63,43 +64,33 @@ export class Settings {
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.env = { ...env };
-    const read = new EnvReader(this.env);
-    this.port = read.int('PORT', 3000);
-    this.logLevels = logLevelsOf(env.LOG_LEVEL || 'log');
-    this.host = read.text('HOST', '127.0.0.1');
-    this.mongodbUri = read.required('MONGODB_URI');
-    this.redisUrl = read.required('REDIS_URL');
-    this.queuePrefix = read.text('QUEUE_PREFIX', 'pcp');
-    this.tlsCertFile = read.optional('TLS_CERT_FILE');
-    this.tlsKeyFile = read.optional('TLS_KEY_FILE');
-    this.requireHttps = read.bool('REQUIRE_HTTPS', false);
-    this.trustProxy = read.bool('TRUST_PROXY', false);
-    this.syncWriteTimeoutMs = read.int('SYNC_WRITE_TIMEOUT_MS', 10000);
-    this.workerConcurrency = read.int('WORKER_CONCURRENCY', 4);
-    this.stalledJobCheckMs = read.int('STALLED_JOB_CHECK_MS', 30_000, 100);
-    this.requestDeadlineMs = read.int('REQUEST_DEADLINE_MS', 2000, 100);
-    this.monitorEngineCommands = read.bool('MONITOR_ENGINE_COMMANDS', false);
-    this.shutdownGraceMs = read.int('SHUTDOWN_GRACE_MS', 15000);
-    this.corsOrigins = read.list('CORS_ORIGINS');
-    this.idempotencyTtlSeconds = read.int('IDEMPOTENCY_TTL_SECONDS', 86400, 1);
-    this.operatorToken = read.optional('OPERATOR_TOKEN');
-    this.queueDashboardEnabled = read.bool('QUEUE_DASHBOARD_ENABLED', true);
-    this.rateLimitReadsPerSecond = read.int('RATE_LIMIT_READS_PER_SECOND', 5000);
-    this.rateLimitWritesPerSecond = read.int('RATE_LIMIT_WRITES_PER_SECOND', 2000);
-    this.metricsEnabled = read.bool('METRICS_ENABLED', true);
-    this.metricsToken = read.optional('METRICS_TOKEN');
-    this.workerHealthPort = read.int('WORKER_HEALTH_PORT', 0);
+    const read = new EnvReader(this.env).read(SHARED_SETTINGS);
+    this.port = read.PORT;
+    this.logLevels = LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(read.LOG_LEVEL as LogLevel) + 1);
+    this.host = read.HOST;
+    this.mongodbUri = read.MONGODB_URI;
+    this.redisUrl = read.REDIS_URL;
+    this.queuePrefix = read.QUEUE_PREFIX;
+    this.tlsCertFile = read.TLS_CERT_FILE;
+    this.tlsKeyFile = read.TLS_KEY_FILE;
+    this.requireHttps = read.REQUIRE_HTTPS;
+    this.trustProxy = read.TRUST_PROXY;
+    this.syncWriteTimeoutMs = read.SYNC_WRITE_TIMEOUT_MS;
+    this.workerConcurrency = read.WORKER_CONCURRENCY;
+    this.stalledJobCheckMs = read.STALLED_JOB_CHECK_MS;
+    this.requestDeadlineMs = read.REQUEST_DEADLINE_MS;
+    this.monitorEngineCommands = read.MONITOR_ENGINE_COMMANDS;
+    this.shutdownGraceMs = read.SHUTDOWN_GRACE_MS;
+    this.corsOrigins = read.CORS_ORIGINS;
+    this.idempotencyTtlSeconds = read.IDEMPOTENCY_TTL_SECONDS;
+    this.operatorToken = read.OPERATOR_TOKEN;
+    this.queueDashboardEnabled = read.QUEUE_DASHBOARD_ENABLED;
+    this.rateLimitReadsPerSecond = read.RATE_LIMIT_READS_PER_SECOND;
+    this.rateLimitWritesPerSecond = read.RATE_LIMIT_WRITES_PER_SECOND;
+    this.metricsEnabled = read.METRICS_ENABLED;
+    this.metricsToken = read.METRICS_TOKEN;
+    this.workerHealthPort = read.WORKER_HEALTH_PORT;
   }
 }
 
-const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
-
-function logLevelsOf(level: string): (typeof LOG_LEVELS)[number][] {
-  const index = LOG_LEVELS.indexOf(level as (typeof LOG_LEVELS)[number]);
-  if (index < 0) {
-    throw new Error(
-      `Environment variable LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`,
-    );
-  }
-  return LOG_LEVELS.slice(0, index + 1);
-}
+type LogLevel = (typeof LOG_LEVELS)[number];

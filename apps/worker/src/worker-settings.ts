@@ -1,0 +1,20 @@
+import { AUTH_SETTINGS } from '@app/auth';
+import { BULK_JOBS, BULK_SETTINGS } from '@app/bulk';
+import { CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
+import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
+import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
+import { scheduledJobSettings, SHARED_SETTINGS, type SettingsDeclaration } from '@app/shared';
+
+/**
+ * Every variable the worker reads, by the lib that declares it: what ConfigModule's
+ * `validate` checks the environment against at start (worker.module.ts, main.ts).
+ */
+export const WORKER_SETTINGS: readonly SettingsDeclaration[] = [
+  SHARED_SETTINGS,
+  AUTH_SETTINGS,
+  PROFILE_SETTINGS,
+  CONSENT_SETTINGS,
+  BULK_SETTINGS,
+  EVENTS_SETTINGS,
+  scheduledJobSettings([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS]),
+];

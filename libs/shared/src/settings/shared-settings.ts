@@ -1,0 +1,150 @@
+import { defineSettings } from './setting-spec';
+
+/** Nest log levels, least verbose first: a level prints itself and all before it. */
+export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+
+/**
+ * The process settings' variables (Settings): what every process needs (addresses, the
+ * engine, Redis, TLS, logging, deadlines). The README's configuration table says each at
+ * length (readme-settings.spec.ts keeps the two in step).
+ */
+export const SHARED_SETTINGS = defineSettings('shared', [
+  { name: 'PORT', type: 'int', default: 3000, meaning: 'api port' },
+  { name: 'HOST', type: 'text', default: '127.0.0.1', meaning: 'api bind address' },
+  {
+    name: 'MONGODB_URI',
+    type: 'text',
+    required: true,
+    secret: true,
+    documentedDefault: 'embedded engine',
+    meaning: 'MongoDB URI including the database name (npm start: the embedded engine)',
+  },
+  {
+    name: 'REDIS_URL',
+    type: 'text',
+    required: true,
+    secret: true,
+    documentedDefault: 'embedded `redis-server` on a free loopback port',
+    meaning: 'Redis for the queue and the per-profile leases',
+  },
+  { name: 'QUEUE_PREFIX', type: 'text', default: 'pcp', meaning: 'prefix of every Redis key' },
+  {
+    name: 'TLS_CERT_FILE',
+    type: 'text',
+    meaning: 'serve HTTPS with this certificate (with TLS_KEY_FILE)',
+  },
+  { name: 'TLS_KEY_FILE', type: 'text', meaning: 'serve HTTPS with this key (with TLS_CERT_FILE)' },
+  {
+    name: 'REQUIRE_HTTPS',
+    type: 'bool',
+    default: false,
+    meaning: 'refuse plain-HTTP requests with 403',
+  },
+  {
+    name: 'TRUST_PROXY',
+    type: 'bool',
+    default: false,
+    meaning: 'honour X-Forwarded-Proto/-For; only behind a proxy you trust',
+  },
+  {
+    name: 'SYNC_WRITE_TIMEOUT_MS',
+    type: 'int',
+    default: 10000,
+    meaning: 'how long routes that wait for the worker wait before answering 202',
+  },
+  {
+    name: 'WORKER_CONCURRENCY',
+    type: 'int',
+    default: 4,
+    meaning: 'jobs one worker process runs at once, per lane',
+  },
+  {
+    name: 'STALLED_JOB_CHECK_MS',
+    type: 'int',
+    default: 30_000,
+    atLeast: 100,
+    meaning: 'how often a worker takes up the jobs of a worker that died',
+  },
+  {
+    name: 'REQUEST_DEADLINE_MS',
+    type: 'int',
+    default: 2000,
+    atLeast: 100,
+    meaning: 'every request answers within this, else 503',
+  },
+  {
+    name: 'MONITOR_ENGINE_COMMANDS',
+    type: 'bool',
+    default: false,
+    meaning: "emit the MongoDB driver's command events",
+  },
+  {
+    name: 'SHUTDOWN_GRACE_MS',
+    type: 'int',
+    default: 15000,
+    meaning: 'on SIGTERM or SIGINT, how long requests in flight and running jobs may take',
+  },
+  {
+    name: 'CORS_ORIGINS',
+    type: 'list',
+    meaning: 'comma-separated origins a browser application may call the api from',
+  },
+  {
+    name: 'IDEMPOTENCY_TTL_SECONDS',
+    type: 'int',
+    default: 86400,
+    atLeast: 1,
+    meaning: 'how long the first answer to a write with an Idempotency-Key is kept',
+  },
+  {
+    name: 'OPERATOR_TOKEN',
+    type: 'text',
+    secret: true,
+    meaning: 'the operator credential (job status, queue dashboard); unset: those are off',
+  },
+  {
+    name: 'QUEUE_DASHBOARD_ENABLED',
+    type: 'bool',
+    default: true,
+    meaning: 'serve the queue dashboard at /admin/queues, behind OPERATOR_TOKEN',
+  },
+  {
+    name: 'RATE_LIMIT_READS_PER_SECOND',
+    type: 'int',
+    default: 5000,
+    meaning: 'GET requests per second one client may make (0: unlimited)',
+  },
+  {
+    name: 'RATE_LIMIT_WRITES_PER_SECOND',
+    type: 'int',
+    default: 2000,
+    meaning: 'writes per second one client may make (0: unlimited)',
+  },
+  {
+    name: 'LOG_LEVEL',
+    type: 'text',
+    default: 'log',
+    values: LOG_LEVELS,
+    documentedDefault: '`log` (`warn` under `npm start`)',
+    meaning: 'error, warn, log, debug or verbose: the least important level logged',
+  },
+  {
+    name: 'METRICS_ENABLED',
+    type: 'bool',
+    default: true,
+    meaning: 'serve Prometheus metrics (api: GET /metrics; worker: on WORKER_HEALTH_PORT)',
+  },
+  {
+    name: 'METRICS_TOKEN',
+    type: 'text',
+    secret: true,
+    meaning: 'when set, /metrics answers only Authorization: Bearer <this>',
+  },
+  {
+    name: 'WORKER_HEALTH_PORT',
+    type: 'int',
+    default: 0,
+    documentedDefault: '`0` (none)',
+    meaning: "port of the worker's health and metrics listener (on HOST); 0: none",
+  },
+] as const);
