@@ -89,7 +89,11 @@ describe('Conditional requests on a profile (ETag, If-None-Match, If-Match)', ()
     expect(second.body.Message).toMatch(new RegExp(`^Profile ${id} has changed: its ETag is "`));
     expect(second.headers.etag).not.toBe(etag);
     expect(await updates(id)).toHaveLength(2);
-    const stored = await request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
+    // The first write is accepted; read the profile once it is applied.
+    const stored = await eventually(async () => {
+      const response = await request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
+      return response.body.UpdateStatus === 'Complete' ? response : undefined;
+    });
     expect(stored.body.CustomerName.FirstName).toBe('First writer');
   });
 
