@@ -46,6 +46,7 @@ import { ExistingProfiles } from './services/existing-profiles.service';
 import { ProfileUpserts } from './services/profile-upserts.service';
 import { ProfileEventRecorder } from './services/profile-event-recorder.service';
 import { ProfileWriteIntake } from './services/profile-write-intake.service';
+import { WriteFates } from './services/write-fates.service';
 
 const providers = [
   ProfileRepository,
@@ -62,6 +63,7 @@ const providers = [
   AlternateIdClaims,
   ExistingProfiles,
   ProfileWriteIntake,
+  WriteFates,
   ProfileUpserts,
   ProfileEventRecorder,
   ProfileErasureRepository,

@@ -47,6 +47,12 @@ export interface ImportRecordRef {
   n: number;
 }
 
+/** One attempt of a request sent with an `Idempotency-Key` (its n-th run under that key). */
+export interface WriteAttemptRef {
+  key: string;
+  attempt: number;
+}
+
 export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';
 
 /**
@@ -79,6 +85,12 @@ export class ProfileWrite {
    * acceptance, and again when applied, against the profile as it is then).
    */
   @Prop({ type: Object, default: undefined }) importFlags?: ImportFlags;
+  /**
+   * The `Idempotency-Key` attempt that wrote this record: such a write is applied only once
+   * its attempt committed (services/write-fates.service.ts); an attempt that never committed
+   * (its request was answered with an error, or its api died first) is voided, not applied.
+   */
+  @Prop({ type: Object, default: undefined }) idempotency?: WriteAttemptRef;
   @Prop({ required: true }) acceptedAt: Date;
   /**
    * Stored: 'pending' until the worker refuses the write ('failed'); an applied write is

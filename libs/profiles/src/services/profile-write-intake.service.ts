@@ -96,8 +96,19 @@ export class ProfileWriteIntake {
       // GET may show the previous version as Complete until the worker applies this write.
       this.logger.warn(`could not record ${stored._id} in the read model: ${String(error)}`);
     }
+    await this.schedule(write, stored);
+    return stored;
+  }
+
+  /**
+   * Has the worker apply the profile's writes. The write is already recorded: a slow or
+   * absent Redis must not hold the answer (the sweeper carries what this misses).
+   */
+  private async schedule(
+    write: { clientId: string; profileId: number; userId: string; background?: boolean },
+    stored: ProfileWrite,
+  ): Promise<void> {
     try {
-      // The write is already recorded: a slow or absent Redis must not hold the answer.
       const lane = write.background ? 'bulk' : this.lanes.laneOf(write.clientId, write.userId);
       await this.queue.enqueue(
         APPLY_PROFILE_WRITES,
@@ -114,7 +125,6 @@ export class ProfileWriteIntake {
         `enqueue failed for ${stored._id}; the sweeper will carry it: ${String(error)}`,
       );
     }
-    return stored;
   }
 
   /**
