@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DURABLE_IDEMPOTENCY } from '@app/shared';
+import { WriteKeys } from './services/write-keys.service';
 import { CreateProfileHandler } from './commands/create-profile/create-profile.handler';
 import { DeleteProfileHandler } from './commands/delete-profile/delete-profile.handler';
 import { UpdateProfileHandler } from './commands/update-profile/update-profile.handler';
@@ -61,6 +63,8 @@ import { SearchGroupProfilesHandler } from './queries/search-group-profiles/sear
     DeleteTagHandler,
     RenameGroupHandler,
     SearchGroupProfilesHandler,
+    // Idempotency-Key of the routes that queue a profile write (their guard asks for it).
+    { provide: DURABLE_IDEMPOTENCY, useExisting: WriteKeys },
   ],
 })
 export class ProfilesApiModule {}

@@ -47,6 +47,8 @@ import { ProfileUpserts } from './services/profile-upserts.service';
 import { ProfileEventRecorder } from './services/profile-event-recorder.service';
 import { ProfileWriteIntake } from './services/profile-write-intake.service';
 import { WriteFates } from './services/write-fates.service';
+import { WriteKeys } from './services/write-keys.service';
+import { WriteKeyRepository } from './repositories/write-key.repository';
 
 const providers = [
   ProfileRepository,
@@ -64,6 +66,8 @@ const providers = [
   ExistingProfiles,
   ProfileWriteIntake,
   WriteFates,
+  WriteKeys,
+  WriteKeyRepository,
   ProfileUpserts,
   ProfileEventRecorder,
   ProfileErasureRepository,

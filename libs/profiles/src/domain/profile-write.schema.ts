@@ -51,6 +51,8 @@ export interface ImportRecordRef {
 export interface WriteAttemptRef {
   key: string;
   attempt: number;
+  /** The key store's period its records are in (repositories/write-key.repository.ts). */
+  bucket: number;
 }
 
 export type ProfileWriteStatus = 'pending' | 'applied' | 'failed';

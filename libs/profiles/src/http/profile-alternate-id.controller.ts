@@ -1,4 +1,5 @@
 import { PatchRequestPipe, WaitsForWorker } from '@app/shared';
+import { DurableIdempotencyKeys } from '@app/shared';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
 import { Body, Controller, Get, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
@@ -107,6 +108,7 @@ export class ProfileAlternateIdController {
 
   @WaitsForWorker()
   @Patch()
+  @DurableIdempotencyKeys()
   @ApiAuth('profiles', 'write')
   @ApiOperation({
     summary: 'JSON Patch the profile holding an alternate id',

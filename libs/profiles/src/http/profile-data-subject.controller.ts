@@ -14,6 +14,7 @@ import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller, grants } from '@app/auth';
 import { LocationHeader, PermissionDeniedError } from '@app/shared';
+import { DurableIdempotencyKeys } from '@app/shared';
 import { EraseProfileCommand } from '../commands/erase-profile/erase-profile.command';
 import { scopeOf } from '../domain/profile-view';
 import {
@@ -84,6 +85,7 @@ export class ProfileDataSubjectController {
   }
 
   @Post('Profile/:profileId/Erasure')
+  @DurableIdempotencyKeys()
   @HttpCode(202)
   @LocationHeader((result) => {
     const profileId = (result as Partial<ProfileSubmissionResultDto> | undefined)?.ProfileId;

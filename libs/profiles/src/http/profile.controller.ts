@@ -1,4 +1,5 @@
 import { PatchOperationsPipe, patchBodySchema, WaitsForWorker } from '@app/shared';
+import { DurableIdempotencyKeys } from '@app/shared';
 import { Body, Controller, Delete, Get, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
@@ -138,6 +139,7 @@ export class ProfileController {
 
   @WaitsForWorker()
   @Patch(':profileId')
+  @DurableIdempotencyKeys()
   @ProfileIfMatch()
   @ApiProfileIdParam()
   @ApiAuth('profiles', 'write')
@@ -171,6 +173,7 @@ export class ProfileController {
 
   @WaitsForWorker()
   @Delete(':profileId')
+  @DurableIdempotencyKeys()
   @ProfileIfMatch()
   @ApiProfileIdParam()
   @ApiAuth('profiles', 'write')

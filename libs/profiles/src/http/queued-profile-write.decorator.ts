@@ -6,7 +6,7 @@ import {
   type ApiOperationOptions,
 } from '@nestjs/swagger';
 import { ApiAuth } from '@app/auth';
-import { LocationHeader, linkTo } from '@app/shared';
+import { DurableIdempotencyKeys, LocationHeader, linkTo } from '@app/shared';
 import type { LinkObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ProfileSubmissionResultDto } from '../dto/profile.dto';
 
@@ -56,6 +56,7 @@ export function QueuedProfileWrite(
       };
     }),
     ApiAuth('profiles', 'write'),
+    DurableIdempotencyKeys(),
     ApiOperation(operation),
     ApiAcceptedResponse({
       type: ProfileSubmissionResultDto,

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { BatchedInserts, type TenantKey, TenantScopedModel } from '@app/shared';
+import { BatchedInserts, type InsertOutcome, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import {
+  type WriteAttemptRef,
   type ImportFlags,
   ProfileWrite,
   ProfileWriteKind,
@@ -12,6 +13,9 @@ import {
 import type { CallerScope } from '../domain/profile-view';
 import type { ImportRecordRef } from '../domain/import-marks';
 import { writeKey } from '../keys';
+
+/** Runs one insert of an acceptance (RequestWindow.attempt, for a request). */
+export type InsertAttempt = (insert: () => Promise<InsertOutcome>) => Promise<InsertOutcome>;
 
 /**
  * Where a write stands, given the profile's appliedSeq: a write is applied once the
@@ -49,18 +53,23 @@ export class ProfileWriteRepository {
    * `fromSeq` must lie above the profile's appliedSeq (records of applied writes are
    * deleted after a while, so a lower number could be free again).
    */
-  async append(write: {
-    clientId: string;
-    profileId: number;
-    fromSeq: number;
-    kind: ProfileWriteKind;
-    body?: string;
-    userId: string;
-    scope?: CallerScope;
-    importRecord?: ImportRecordRef;
-    replace?: string[];
-    importFlags?: ImportFlags;
-  }): Promise<ProfileWrite> {
+  async append(
+    write: {
+      clientId: string;
+      profileId: number;
+      fromSeq: number;
+      kind: ProfileWriteKind;
+      body?: string;
+      userId: string;
+      scope?: CallerScope;
+      importRecord?: ImportRecordRef;
+      replace?: string[];
+      importFlags?: ImportFlags;
+      idempotency?: WriteAttemptRef;
+    },
+    /** Runs each insert (a request's window decides whether it may still commit). */
+    attempt: InsertAttempt = (insert) => insert(),
+  ): Promise<ProfileWrite> {
     for (let seq = Math.max(1, write.fromSeq); ; seq++) {
       const doc: ProfileWrite = {
         _id: writeKey(write.clientId, write.profileId, seq),
@@ -75,11 +84,38 @@ export class ProfileWriteRepository {
         ...(write.importRecord ? { importRecord: write.importRecord } : {}),
         ...(write.replace?.length ? { replace: write.replace } : {}),
         ...(write.importFlags ? { importFlags: write.importFlags } : {}),
+        ...(write.idempotency ? { idempotency: write.idempotency } : {}),
         acceptedAt: new Date(),
         status: 'pending',
         attempts: 0,
       };
-      if ((await this.inserts.insert(doc)) === 'inserted') return doc;
+      if ((await attempt(() => this.insertOrResolve(doc))) === 'inserted') return doc;
+    }
+  }
+
+  /**
+   * Inserts `doc`; when the engine's answer was lost (a dropped connection: the insert may
+   * or may not have been stored), reads its `_id` until the engine answers, and tells from
+   * the stored record whether it is this one. An answer of "not stored" is never a guess.
+   */
+  private async insertOrResolve(doc: ProfileWrite): Promise<InsertOutcome> {
+    try {
+      return await this.inserts.insert(doc);
+    } catch (error) {
+      for (let delayMs = 50; ; delayMs = Math.min(1000, delayMs * 2)) {
+        try {
+          const stored = await this.writes.findById(doc._id).lean<ProfileWrite>().exec();
+          if (!stored) throw error;
+          const ours =
+            stored.acceptedAt.getTime() === doc.acceptedAt.getTime() &&
+            stored.userId === doc.userId &&
+            stored.body === doc.body;
+          return ours ? 'inserted' : 'duplicate';
+        } catch (readError) {
+          if (readError === error) throw error;
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+        }
+      }
     }
   }
 

@@ -1,6 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { CRASH_POINTS, CrashPoints, JobQueue } from '@app/shared';
+import {
+  type CommittedAnswer,
+  CRASH_POINTS,
+  CrashPoints,
+  currentRequestWindow,
+  deadlineError,
+  JobQueue,
+} from '@app/shared';
 import type {
   ImportFlags,
   ProfileWrite,
@@ -17,6 +24,8 @@ import { WriteLanes } from './write-lanes';
 import { APPLY_PROFILE_WRITES } from '../worker/profile-jobs';
 import { profileKey } from '../keys';
 import { ProfileSettings } from '../profile-settings';
+import { UPDATE_STATUS } from '../mapping/profile.mapper';
+import { WriteKeys } from './write-keys.service';
 
 /** Well inside REQUEST_DEADLINE_MS: a stalled Redis must not turn an accepted write into a 503. */
 const ENQUEUE_TIMEOUT_MS = 1000;
@@ -46,6 +55,7 @@ export class ProfileWriteIntake {
     private readonly queue: JobQueue,
     private readonly settings: ProfileSettings,
     private readonly crashPoints: CrashPoints,
+    private readonly keys: WriteKeys,
   ) {
     this.lanes = new WriteLanes(settings.tenantBurstPerSecond);
   }
@@ -75,19 +85,40 @@ export class ProfileWriteIntake {
     // sweeper finds; one that dies before it leaves a marker the sweeper removes (no trace).
     await this.mark(write.clientId, write.profileId, new Date());
     await this.crashPoints.at(CRASH_POINTS.acceptAfterMarker);
-    const stored = await this.writes.append({
-      clientId: write.clientId,
-      profileId: write.profileId,
-      fromSeq: (await this.lastKnownSeq(write)) + 1,
-      kind: write.kind,
-      body: write.body === undefined ? undefined : JSON.stringify(write.body),
-      userId: write.userId,
-      scope: write.scope,
-      importRecord: write.importRecord,
-      replace: write.replace,
-      importFlags: write.importFlags,
-    });
+    // The request's window (absent for jobs and imports): an unkeyed write commits with its
+    // insert; a keyed one with its attempt's fate, after it (WriteKeys).
+    const window = currentRequestWindow();
+    const keyed = window?.keyed;
+    const stored = await this.writes.append(
+      {
+        clientId: write.clientId,
+        profileId: write.profileId,
+        fromSeq: (await this.lastKnownSeq(write)) + 1,
+        kind: write.kind,
+        body: write.body === undefined ? undefined : JSON.stringify(write.body),
+        userId: write.userId,
+        scope: write.scope,
+        importRecord: write.importRecord,
+        replace: write.replace,
+        importFlags: write.importFlags,
+        idempotency: keyed
+          ? { key: keyed.key, attempt: keyed.attempt, bucket: keyed.bucket }
+          : undefined,
+      },
+      window && ((insert) => window.attempt(insert, (outcome) => !keyed && outcome === 'inserted')),
+    );
     await this.crashPoints.at(CRASH_POINTS.acceptAfterWriteInsert);
+    const accepted = acceptedAnswer(stored, write.body);
+    if (window && keyed) {
+      const won = await window.attempt(
+        () => this.keys.commit(write.clientId, keyed, stored, accepted),
+        (committed) => committed,
+      );
+      // Voided first (its window passed while this request stalled): it never applies.
+      if (!won) throw deadlineError(window.deadlineMs);
+      await this.crashPoints.at(CRASH_POINTS.acceptAfterKeyCommit);
+    }
+    window?.markCommitted(accepted);
     try {
       // Redis down: skipped rather than waited for (GET reads the database meanwhile).
       if (this.readModel.available)
@@ -188,4 +219,29 @@ export class ProfileWriteIntake {
     if (cached) return cached.appliedSeq;
     return (await this.profiles.findOne(clientId, profileId))?.appliedSeq ?? 0;
   }
+}
+
+/**
+ * What a request whose write committed answers when its route cannot answer itself (an
+ * error after the commit, a stall past its deadline, a resend after its process died): the
+ * 202 submission result of the committed write.
+ */
+function acceptedAnswer(write: ProfileWrite, body: object | undefined): CommittedAnswer {
+  const pairs = (
+    body as
+      | { AlternateIds?: { AlternateId?: string; AlternateIdType?: string; IsActive?: boolean }[] }
+      | undefined
+  )?.AlternateIds;
+  const pair = Array.isArray(pairs) ? pairs.find((p) => p?.IsActive !== false) : undefined;
+  return {
+    status: 202,
+    body: {
+      AlternateId: pair?.AlternateId ?? null,
+      AlternateIdType: pair?.AlternateIdType ?? null,
+      ProfileId: write.profileId,
+      UpdateStatus: UPDATE_STATUS.pending,
+      SubmittedUtcTime: write.acceptedAt.toISOString(),
+    },
+    headers: {},
+  };
 }

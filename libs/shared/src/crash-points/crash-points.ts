@@ -87,6 +87,8 @@ export const CRASH_POINTS = {
   acceptAfterMarker: 'accept:after-marker',
   /** Acceptance: marker and write stored; the read model's `acc` and the job are not. */
   acceptAfterWriteInsert: 'accept:after-write-insert',
+  /** Acceptance of a keyed write: its attempt committed; nothing answered, nothing kept. */
+  acceptAfterKeyCommit: 'accept:after-key-commit',
   /** Worker: the write's history pages are stored; the profile is not saved. */
   applyAfterHistory: 'apply:after-history',
   /** Worker: the lease was renewed for the save; the profile is not saved yet. */

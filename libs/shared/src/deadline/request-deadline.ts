@@ -1,7 +1,12 @@
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { withRouteConfig } from '../http/route-config';
 import type { Settings } from '../settings/settings';
+import {
+  deadlineError,
+  installRequestWindows,
+  requestWindowOf,
+  sendCommittedAnswer,
+} from './request-window';
 
 /** How often in-flight requests are checked against their deadline. */
 const SWEEP_MS = 100;
@@ -10,7 +15,7 @@ const SWEEP_MS = 100;
  * Marks a route that waits for the worker to apply its write (up to SYNC_WRITE_TIMEOUT_MS):
  * its deadline is that wait plus REQUEST_DEADLINE_MS.
  */
-export const WaitsForWorker = () => RouteConfig({ waitsForWorker: true });
+export const WaitsForWorker = (): MethodDecorator => withRouteConfig({ waitsForWorker: true });
 
 /** Reads a route's own deadline, in ms, from the process environment (its settings). */
 export type DeadlineOf = (env: NodeJS.ProcessEnv) => number;
@@ -41,8 +46,10 @@ export const RequestDeadline = (deadlineOf: DeadlineOf): MethodDecorator =>
  * bench`), and refusing those would only make clients retry into the same load.
  *
  * One timer sweeps the requests in flight (a per-request timer and an rxjs timeout cost a
- * third of a GET's CPU, measured). The work of a request cut off this way may still complete:
- * a write answered 503 can turn out accepted (it shows in `.../Updates`), as with any timeout.
+ * third of a GET's CPU, measured). A write request is answered 503 only while nothing of it
+ * committed, and then never commits (its RequestWindow closes); one whose commit is in flight
+ * waits for the engine's outcome; one that committed but has not answered gets the answer of
+ * its committed write (202). So a write answered 503 is never applied.
  */
 export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Settings): void {
   const inFlight = new Map<FastifyReply, number>();
@@ -56,6 +63,9 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
   });
   const deadlineOfRoute = (config: DeadlineConfig | undefined): number =>
     config?.[DEADLINE_MS] ?? (config?.waitsForWorker ? long : short);
+  installRequestWindows(fastify, (request) =>
+    deadlineOfRoute(request.routeOptions.config as DeadlineConfig | undefined),
+  );
   fastify.addHook('onRequest', (request, reply, done) => {
     const config = request.routeOptions.config as DeadlineConfig | undefined;
     inFlight.set(reply, Date.now() + deadlineOfRoute(config));
@@ -74,16 +84,24 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
     const now = Date.now();
     for (const [reply, due] of inFlight) {
       if (due > now) continue;
-      inFlight.delete(reply);
       // An answer already begun (a stream's headers sent) is not cut off.
-      if (reply.sent || reply.raw.headersSent) continue;
+      if (reply.sent || reply.raw.headersSent) {
+        inFlight.delete(reply);
+        continue;
+      }
+      const window = requestWindowOf(reply.request);
+      if (window && !window.expire()) {
+        // A commit in flight: its outcome answers (looked at again next sweep).
+        if (window.state === 'committing') continue;
+        inFlight.delete(reply);
+        if (window.state === 'committed' && window.committedAnswer)
+          sendCommittedAnswer(reply, window.committedAnswer);
+        continue;
+      }
+      inFlight.delete(reply);
       const deadline = deadlineOfRoute(reply.request.routeOptions.config as DeadlineConfig);
-      void reply
-        .status(503)
-        .header('Retry-After', '1')
-        .send({
-          Message: `The service could not answer within ${deadline} ms (a database or queue operation is stalled); try again`,
-        });
+      const error = deadlineError(deadline);
+      void reply.status(503).headers(error.headers).send({ Message: error.message });
     }
   }, SWEEP_MS);
   sweep.unref();

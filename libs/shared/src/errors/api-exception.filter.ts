@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestWindowOf, sendCommittedAnswer } from '../deadline/request-window';
 import { recordDependencyError } from '../observability/process-metrics';
 import { ApiError, RecordedAnswer } from './api-error';
 import { DOMAIN_ERROR_STATUS, DomainError, QuotaExceededError } from './domain-errors';
@@ -15,6 +16,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    // A write that committed is answered as accepted, whatever failed after its commit (a
+    // 5xx would tell the client it was not applied: docs/architecture.md, "Exactly once").
+    const window = requestWindowOf(host.switchToHttp().getRequest<FastifyRequest>());
+    if (window?.state === 'committed' && window.committedAnswer && isServerError(exception)) {
+      this.logger.warn(`after its write committed: ${String(exception)}`);
+      sendCommittedAnswer(reply, window.committedAnswer);
+      return;
+    }
 
     if (exception instanceof DomainError) {
       const status = DOMAIN_ERROR_STATUS.find(([type]) => exception instanceof type)?.[1] ?? 400;
@@ -61,6 +70,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     );
     reply.status(503).send({ Message: 'The service met an unexpected condition; retry later.' });
   }
+}
+
+/** Whether `exception` is answered with a 5xx (anything that is not a refusal). */
+function isServerError(exception: unknown): boolean {
+  if (exception instanceof DomainError || exception instanceof RecordedAnswer) return false;
+  if (exception instanceof HttpException) return exception.getStatus() >= 500;
+  return true;
 }
 
 function messageOf(exception: HttpException): string {

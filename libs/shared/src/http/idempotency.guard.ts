@@ -1,10 +1,26 @@
-import { type CanActivate, type ExecutionContext, HttpStatus, Injectable } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  HttpStatus,
+  Inject,
+  Injectable,
+  Optional,
+} from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, RecordedAnswer } from '../errors/api-error';
 import { RedisService } from '../redis/redis.service';
 import { Settings } from '../settings/settings';
 import { StreamedBody } from './streamed-body';
+import { type CommittedAnswer, requestWindowOf } from '../deadline/request-window';
+import {
+  DURABLE_IDEMPOTENCY,
+  type DurableIdempotency,
+  type StoredKeyAnswer,
+} from './durable-idempotency';
+
+/** Added to a request's deadline for how long its key is marked running in Redis. */
+const RUNNING_MARGIN_MS = 1000;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -57,6 +73,7 @@ export class IdempotencyGuard implements CanActivate {
   constructor(
     private readonly redis: RedisService,
     private readonly settings: Settings,
+    @Optional() @Inject(DURABLE_IDEMPOTENCY) private readonly durable?: DurableIdempotency,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -84,8 +101,36 @@ export class IdempotencyGuard implements CanActivate {
       )
       .digest('base64url');
     const ttl = this.settings.idempotencyTtlSeconds;
+    const window = requestWindowOf(request);
+    const config = request.routeOptions.config as { durableIdempotency?: boolean } | undefined;
+    if (this.durable && window && config?.durableIdempotency) {
+      const start = await this.durable.begin(clientId, key, fingerprint, window.deadlineMs);
+      if (start.kind === 'mismatch')
+        throw this.replay({ request: '', state: 'done' }, fingerprint, key);
+      if (start.kind === 'running')
+        throw this.replay({ request: fingerprint, state: 'running' }, fingerprint, key);
+      if (start.kind === 'replay') throw replayOf(start.answer);
+      window.keyed = start.attempt;
+      const durable = this.durable;
+      request[SETTLE] = async (reply, payload) => {
+        if (window.state === 'committed') {
+          await durable
+            .keep(clientId, start.attempt, answerOf(fingerprint, reply, payload))
+            .catch(() => undefined);
+        } else {
+          // Answered an error before committing: it never commits; a resend runs at once.
+          void durable.abandon(clientId, start.attempt).catch(() => undefined);
+        }
+      };
+      return true;
+    }
 
-    const earlier = await this.claim(redisKey, fingerprint, ttl);
+    // Marked running only while the request can run (its deadline): a process that died
+    // holding the key does not lock it for the TTL.
+    const runningSeconds = Math.ceil(
+      ((window?.deadlineMs ?? this.settings.requestDeadlineMs) + RUNNING_MARGIN_MS) / 1000,
+    );
+    const earlier = await this.claim(redisKey, fingerprint, runningSeconds);
     if (earlier) throw this.replay(earlier, fingerprint, key);
     request[SETTLE] = (reply, payload) => this.settle(redisKey, fingerprint, ttl, reply, payload);
     return true;
@@ -140,22 +185,35 @@ export class IdempotencyGuard implements CanActivate {
       await this.redis.client.del(redisKey).catch(() => 0);
       return;
     }
-    const headers: StoredAnswer['headers'] = {};
-    for (const name of REPLAYED_HEADERS) {
-      const value = reply.getHeader(name);
-      if (typeof value === 'string') headers[name] = value;
-    }
-    const done: StoredAnswer = {
-      request: fingerprint,
-      state: 'done',
-      status: reply.statusCode,
-      // An answer without a body (204) is kept as empty text.
-      json: typeof payload === 'string' ? payload : '',
-      headers,
-    };
+    const done: StoredAnswer = { state: 'done', ...answerOf(fingerprint, reply, payload) };
     // The write is accepted whether or not its answer could be kept.
     await this.redis.client.set(redisKey, JSON.stringify(done), 'EX', ttl).catch(() => undefined);
   }
+}
+
+/** What is kept of an answer: status, JSON text ('' without a body), replayed headers. */
+function answerOf(fingerprint: string, reply: FastifyReply, payload: unknown): StoredKeyAnswer {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return {
+    request: fingerprint,
+    status: reply.statusCode,
+    json: typeof payload === 'string' ? payload : '',
+    headers,
+  };
+}
+
+/** The recorded answer of a committed attempt (kept, or its write's 202 if none was kept). */
+function replayOf(answer: StoredKeyAnswer | CommittedAnswer): RecordedAnswer {
+  const kept = 'json' in answer;
+  const json = kept ? answer.json : JSON.stringify(answer.body);
+  return new RecordedAnswer(answer.status, json, {
+    ...answer.headers,
+    'Idempotent-Replayed': 'true',
+  });
 }
 
 /** The api's hook that keeps (or releases) the key a request claimed, with what is sent. */

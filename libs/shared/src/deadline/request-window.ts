@@ -1,0 +1,154 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The answer a request whose write committed gets when its own answer cannot be given. */
+export interface CommittedAnswer {
+  status: number;
+  body: object;
+  headers: Record<string, string>;
+}
+
+/** The `Idempotency-Key` attempt a request runs as (set by the idempotency guard). */
+export interface KeyedAttempt {
+  key: string;
+  attempt: number;
+  /** Where the attempt's records live (the key store's bucket). */
+  bucket: number;
+  fingerprint: string;
+}
+
+type WindowState =
+  /** Nothing committed; the request may still commit. */
+  | 'open'
+  /** A commit is in flight: its outcome decides the answer, whenever the engine answers. */
+  | 'committing'
+  /** Committed: the answer is a success, late or not. */
+  | 'committed'
+  /** Answered (the deadline) or abandoned (the client left) before any commit: never commits. */
+  | 'closed';
+
+/** The 503 of a request past its deadline (the deadline sweeper's and the intake's). */
+export function deadlineError(deadlineMs: number): ApiError {
+  return new ApiError(
+    503,
+    `The service could not answer within ${deadlineMs} ms (a database or queue operation is stalled); try again`,
+    { 'Retry-After': '1' },
+  );
+}
+
+/**
+ * The one decision of a write request: either it commits (its write takes its sequence
+ * number, or its keyed attempt its fate) and its client gets a success, or it is answered
+ * an error (its deadline, a refusal) and never commits afterwards. The deadline sweeper
+ * answers 503 only while the window is open and closes it; a commit starts only in an open
+ * window and, once started, the deadline waits for its outcome (the engine decides, however
+ * late). So a write answered 503 is never applied (docs/architecture.md, "Exactly once").
+ */
+export class RequestWindow {
+  state: WindowState = 'open';
+  /** The deadline passed while a commit was in flight: a commit that lost closes the window. */
+  overdue = false;
+  keyed?: KeyedAttempt;
+  /** What to answer once committed, if the route cannot answer itself (an error, a stall). */
+  committedAnswer?: CommittedAnswer;
+
+  constructor(
+    readonly deadlineMs: number,
+    private readonly client: { aborted: () => boolean },
+  ) {}
+
+  /**
+   * Runs one commit attempt (an insert that may take the write's place). Refused (503)
+   * once the window closed, the deadline passed or the client left; `committed` says
+   * whether the attempt's outcome committed. An attempt that did not commit reopens the
+   * window, or closes it when the deadline passed meanwhile.
+   */
+  async attempt<T>(commit: () => Promise<T>, committed: (outcome: T) => boolean): Promise<T> {
+    if (this.state === 'committed') return commit();
+    if (this.state === 'open' && (this.overdue || this.client.aborted())) this.state = 'closed';
+    if (this.state !== 'open') throw deadlineError(this.deadlineMs);
+    this.state = 'committing';
+    let outcome: T;
+    try {
+      outcome = await commit();
+    } catch (error) {
+      this.state = 'open';
+      throw error;
+    }
+    if (committed(outcome)) this.state = 'committed';
+    else this.state = this.overdue || this.client.aborted() ? 'closed' : 'open';
+    return outcome;
+  }
+
+  /** Marks a commit made outside `attempt` (a keyed write's replayed commit). */
+  markCommitted(answer?: CommittedAnswer): void {
+    this.state = 'committed';
+    if (answer) this.committedAnswer = answer;
+  }
+
+  /** The deadline passed: true when the sweeper may answer 503 now (nothing committed). */
+  expire(): boolean {
+    this.overdue = true;
+    if (this.state !== 'open') return false;
+    this.state = 'closed';
+    return true;
+  }
+
+  /** The client left before anything committed: nothing may commit for it any more. */
+  abandon(): void {
+    if (this.state === 'open') this.state = 'closed';
+  }
+}
+
+const windows = new AsyncLocalStorage<RequestWindow>();
+const WINDOW = Symbol('request-window');
+type WindowedRequest = FastifyRequest & { [WINDOW]?: RequestWindow };
+
+/**
+ * The window of the write request being handled (async context of its route), or
+ * undefined outside one: a job, a bulk import's run, a scheduled write (nothing races them).
+ */
+export function currentRequestWindow(): RequestWindow | undefined {
+  return windows.getStore();
+}
+
+export function requestWindowOf(request: FastifyRequest): RequestWindow | undefined {
+  return (request as WindowedRequest)[WINDOW];
+}
+
+/**
+ * Gives every write request (POST, PUT, PATCH, DELETE) a window, bound to its async context
+ * from its guards on (reads pay nothing). `deadlineOf` is the request's deadline in ms.
+ */
+export function installRequestWindows(
+  fastify: FastifyInstance,
+  deadlineOf: (request: FastifyRequest) => number,
+): void {
+  fastify.addHook('onRequest', (request: WindowedRequest, _reply, done) => {
+    if (!WRITE_METHODS.has(request.method)) return done();
+    const window = new RequestWindow(deadlineOf(request), {
+      aborted: () => request.raw.socket?.destroyed ?? false,
+    });
+    request[WINDOW] = window;
+    done();
+  });
+  // Bound after the body is parsed (a stream's callbacks would lose an earlier binding) and
+  // before the route's guards, pipes and handler, which all run inside Fastify's handler.
+  fastify.addHook('preHandler', (request: WindowedRequest, _reply, done) => {
+    const window = request[WINDOW];
+    if (window) windows.run(window, done);
+    else done();
+  });
+  fastify.addHook('onRequestAbort', (request: WindowedRequest, done) => {
+    request[WINDOW]?.abandon();
+    done();
+  });
+}
+
+/** Sends a committed request's answer in place of an error or of no answer at all. */
+export function sendCommittedAnswer(reply: FastifyReply, answer: CommittedAnswer): void {
+  void reply.status(answer.status).headers(answer.headers).send(answer.body);
+}
