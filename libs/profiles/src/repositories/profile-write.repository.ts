@@ -58,6 +58,8 @@ export class ProfileWriteRepository {
       clientId: string;
       profileId: number;
       fromSeq: number;
+      /** When it was accepted (now, unless the caller took the time already). */
+      acceptedAt?: Date;
       kind: ProfileWriteKind;
       body?: string;
       userId: string;
@@ -85,7 +87,7 @@ export class ProfileWriteRepository {
         ...(write.replace?.length ? { replace: write.replace } : {}),
         ...(write.importFlags ? { importFlags: write.importFlags } : {}),
         ...(write.idempotency ? { idempotency: write.idempotency } : {}),
-        acceptedAt: new Date(),
+        acceptedAt: write.acceptedAt ?? new Date(),
         status: 'pending',
         attempts: 0,
       };

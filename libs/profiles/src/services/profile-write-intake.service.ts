@@ -89,11 +89,14 @@ export class ProfileWriteIntake {
     // insert; a keyed one with its attempt's fate, after it (WriteKeys).
     const window = currentRequestWindow();
     const keyed = window?.keyed;
+    const acceptedAt = new Date();
+    const accepted = acceptedAnswer(write.profileId, acceptedAt, write.body);
     const stored = await this.writes.append(
       {
         clientId: write.clientId,
         profileId: write.profileId,
         fromSeq: (await this.lastKnownSeq(write)) + 1,
+        acceptedAt,
         kind: write.kind,
         body: write.body === undefined ? undefined : JSON.stringify(write.body),
         userId: write.userId,
@@ -105,20 +108,21 @@ export class ProfileWriteIntake {
           ? { key: keyed.key, attempt: keyed.attempt, bucket: keyed.bucket }
           : undefined,
       },
-      window && ((insert) => window.attempt(insert, (outcome) => !keyed && outcome === 'inserted')),
+      window &&
+        ((insert) =>
+          window.attempt(insert, (outcome) => !keyed && outcome === 'inserted', accepted)),
     );
     await this.crashPoints.at(CRASH_POINTS.acceptAfterWriteInsert);
-    const accepted = acceptedAnswer(stored, write.body);
     if (window && keyed) {
       const won = await window.attempt(
         () => this.keys.commit(write.clientId, keyed, stored, accepted),
         (committed) => committed,
+        accepted,
       );
       // Voided first (its window passed while this request stalled): it never applies.
       if (!won) throw deadlineError(window.deadlineMs);
       await this.crashPoints.at(CRASH_POINTS.acceptAfterKeyCommit);
     }
-    window?.markCommitted(accepted);
     try {
       // Redis down: skipped rather than waited for (GET reads the database meanwhile).
       if (this.readModel.available)
@@ -226,7 +230,11 @@ export class ProfileWriteIntake {
  * error after the commit, a stall past its deadline, a resend after its process died): the
  * 202 submission result of the committed write.
  */
-function acceptedAnswer(write: ProfileWrite, body: object | undefined): CommittedAnswer {
+function acceptedAnswer(
+  profileId: number,
+  acceptedAt: Date,
+  body: object | undefined,
+): CommittedAnswer {
   const pairs = (
     body as
       | { AlternateIds?: { AlternateId?: string; AlternateIdType?: string; IsActive?: boolean }[] }
@@ -238,9 +246,9 @@ function acceptedAnswer(write: ProfileWrite, body: object | undefined): Committe
     body: {
       AlternateId: pair?.AlternateId ?? null,
       AlternateIdType: pair?.AlternateIdType ?? null,
-      ProfileId: write.profileId,
+      ProfileId: profileId,
       UpdateStatus: UPDATE_STATUS.pending,
-      SubmittedUtcTime: write.acceptedAt.toISOString(),
+      SubmittedUtcTime: acceptedAt.toISOString(),
     },
     headers: {},
   };

@@ -66,7 +66,12 @@ export class RequestWindow {
    * whether the attempt's outcome committed. An attempt that did not commit reopens the
    * window, or closes it when the deadline passed meanwhile.
    */
-  async attempt<T>(commit: () => Promise<T>, committed: (outcome: T) => boolean): Promise<T> {
+  async attempt<T>(
+    commit: () => Promise<T>,
+    committed: (outcome: T) => boolean,
+    /** What the request answers once committed, if its route cannot (CommittedAnswer). */
+    answer?: CommittedAnswer,
+  ): Promise<T> {
     if (this.state === 'committed') return commit();
     if (this.state === 'open' && (this.overdue || this.client.aborted())) this.state = 'closed';
     if (this.state !== 'open') throw deadlineError(this.deadlineMs);
@@ -78,15 +83,11 @@ export class RequestWindow {
       this.state = 'open';
       throw error;
     }
-    if (committed(outcome)) this.state = 'committed';
-    else this.state = this.overdue || this.client.aborted() ? 'closed' : 'open';
+    if (committed(outcome)) {
+      this.state = 'committed';
+      this.committedAnswer ??= answer;
+    } else this.state = this.overdue || this.client.aborted() ? 'closed' : 'open';
     return outcome;
-  }
-
-  /** Marks a commit made outside `attempt` (a keyed write's replayed commit). */
-  markCommitted(answer?: CommittedAnswer): void {
-    this.state = 'committed';
-    if (answer) this.committedAnswer = answer;
   }
 
   /** The deadline passed: true when the sweeper may answer 503 now (nothing committed). */
