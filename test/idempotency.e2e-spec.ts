@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { RedisService } from '@app/shared';
 import { configureTestTenant } from './harness/configuration';
 import { createTestTenant, type TestTenant } from './harness/session';
 import { startTestApp, type TestApp } from './harness/test-app';
@@ -92,6 +93,31 @@ describe('Idempotency-Key on writes', () => {
     const retried = await create(key, { CustomerType: 'NoSuchType' });
     expect(retried.status).toBe(400);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it("a queued write's key is kept in the engine: Redis losing its data replays, never runs again", async () => {
+    const key = newKey();
+    const first = await create(key, {
+      CustomerType: 'Customer',
+      CustomerName: { FirstName: 'Kay' },
+    });
+    expect(first.status).toBe(202);
+    // Redis restarted empty: every key of this app's prefix is gone.
+    const redis = app.api.get(RedisService).client;
+    const keys = await redis.keys(`${app.settings.queuePrefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    const replay = await create(key, {
+      CustomerType: 'Customer',
+      CustomerName: { FirstName: 'Kay' },
+    });
+    expect(replay.status).toBe(202);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    const next = await request(app.http)
+      .post(base())
+      .set('Authorization', auth)
+      .send({ CustomerType: 'Customer' });
+    expect(next.body.ProfileId).toBe(first.body.ProfileId + 1);
   });
 
   it('refuses a malformed key with 400 naming it', async () => {

@@ -21,6 +21,9 @@ export interface KeyFateDoc {
   _id: TenantKey;
   outcome: 'committed' | 'void';
   at: Date;
+  /** The committed write's profile (an erasure forgets the answers that name it). */
+  clientId?: string;
+  profileId?: number;
   /** The committed write's `_id`. */
   writeId?: string;
   /** The answer of a committed write whose request died before answering (202). */
@@ -75,6 +78,23 @@ export class WriteKeyRepository {
   /** The answer sent for a committed attempt (its only writer is the request that committed). */
   async keepAnswer(bucket: number, id: TenantKey, answer: StoredKeyAnswer): Promise<void> {
     await this.collection<KeyFateDoc>(bucket).updateOne({ _id: id }, { $set: { answer } });
+  }
+
+  /**
+   * Deletes the committed fates (and their kept answers) of one profile in the current and
+   * the previous period: a filter on fields, so a scan of both collections (an erasure only,
+   * never a request's path). Returns how many went.
+   */
+  async forgetProfile(bucket: number, clientId: string, profileId: number): Promise<number> {
+    let forgotten = 0;
+    for (const period of [bucket, bucket - 1]) {
+      const { deletedCount } = await this.collection<KeyFateDoc>(period).deleteMany({
+        clientId,
+        profileId,
+      });
+      forgotten += deletedCount;
+    }
+    return forgotten;
   }
 
   /** Drops the periods before `bucket - 1` (once per period and process). */

@@ -12,6 +12,7 @@ import { ProfileHistoryRepository } from '../repositories/profile-history.reposi
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
 import { ProfileKeyIndex } from '../search-index/profile-key-index.service';
 import { AlternateIdClaims } from './alternate-id-claims.service';
+import { WriteKeys } from './write-keys.service';
 import { ErasedIdentifiers } from './erased-identifiers.service';
 import { PROFILE_ERASURE_LISTENERS, type ProfileErasureListener } from './profile-erasure-listener';
 
@@ -49,6 +50,7 @@ export class ProfileEraser {
     private readonly alternateIds: AlternateIdClaims,
     private readonly redis: RedisService,
     private readonly settings: ProfileSettings,
+    private readonly writeKeys: WriteKeys,
     @Inject(PROFILE_ERASURE_LISTENERS) private readonly listeners: ProfileErasureListener[],
   ) {}
 
@@ -113,10 +115,13 @@ export class ProfileEraser {
         ),
     );
 
+    // And those kept in the engine for the keyed writes of the profile (WriteKeys).
+    const forgottenKeys = await this.writeKeys.forgetProfile(clientId, profileId);
+
     // 6. Other modules.
     for (const listener of this.listeners) await listener.profileErased(clientId, profileId);
     this.logger.log(
-      `profile ${profileId} of ${clientId} erased (write ${write.seq}; ${hashed.length} identifier hashes; ${forgotten} idempotent answers)`,
+      `profile ${profileId} of ${clientId} erased (write ${write.seq}; ${hashed.length} identifier hashes; ${forgotten + forgottenKeys} idempotent answers)`,
     );
   }
 

@@ -94,6 +94,8 @@ export class WriteKeys implements DurableIdempotency {
       _id: this.keys.fateId(clientId, attempt.key, attempt.attempt),
       outcome: 'committed',
       at: now,
+      clientId,
+      profileId: write.profileId,
       writeId: write._id,
       accepted,
     });
@@ -113,6 +115,11 @@ export class WriteKeys implements DurableIdempotency {
       outcome: 'void',
       at: new Date(),
     });
+  }
+
+  /** Forgets the kept answers naming the profile (its erasure). */
+  forgetProfile(clientId: string, profileId: number, now = new Date()): Promise<number> {
+    return this.keys.forgetProfile(Math.floor(now.getTime() / this.ttlMs), clientId, profileId);
   }
 
   /**
