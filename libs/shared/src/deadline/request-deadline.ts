@@ -93,10 +93,11 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
       if (window && !window.expire()) {
         // A commit in flight: its outcome answers (looked at again next sweep).
         if (window.state === 'committing') continue;
-        inFlight.delete(reply);
-        if (window.state === 'committed' && window.committedAnswer)
+        if (window.committedAnswer) {
+          inFlight.delete(reply);
           sendCommittedAnswer(reply, window.committedAnswer);
-        continue;
+          continue;
+        }
       }
       inFlight.delete(reply);
       const deadline = deadlineOfRoute(reply.request.routeOptions.config as DeadlineConfig);

@@ -58,6 +58,12 @@ export class RequestWindow {
   constructor(
     readonly deadlineMs: number,
     private readonly client: { aborted: () => boolean },
+    /**
+     * The route queues one profile write and answers its 202 (DurableIdempotencyKeys): that
+     * 202 may stand in for its answer once committed. Other routes (walks over many
+     * profiles, forms) answer 503 at their deadline even after a commit, as before.
+     */
+    readonly answersOneWrite = false,
   ) {}
 
   /**
@@ -85,7 +91,7 @@ export class RequestWindow {
     }
     if (committed(outcome)) {
       this.state = 'committed';
-      this.committedAnswer ??= answer;
+      if (this.answersOneWrite) this.committedAnswer ??= answer;
     } else this.state = this.overdue || this.client.aborted() ? 'closed' : 'open';
     return outcome;
   }
@@ -130,9 +136,12 @@ export function installRequestWindows(
 ): void {
   fastify.addHook('onRequest', (request: WindowedRequest, _reply, done) => {
     if (!WRITE_METHODS.has(request.method)) return done();
-    const window = new RequestWindow(deadlineOf(request), {
-      aborted: () => request.raw.socket?.destroyed ?? false,
-    });
+    const config = request.routeOptions.config as { durableIdempotency?: boolean } | undefined;
+    const window = new RequestWindow(
+      deadlineOf(request),
+      { aborted: () => request.raw.socket?.destroyed ?? false },
+      config?.durableIdempotency === true,
+    );
     request[WINDOW] = window;
     done();
   });
