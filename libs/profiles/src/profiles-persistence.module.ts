@@ -49,6 +49,7 @@ import { ProfileWriteIntake } from './services/profile-write-intake.service';
 import { WriteFates } from './services/write-fates.service';
 import { WriteKeys } from './services/write-keys.service';
 import { WriteKeyRepository } from './repositories/write-key.repository';
+import { ApplyJobScheduler } from './services/apply-job-scheduler';
 
 const providers = [
   ProfileRepository,
@@ -72,6 +73,7 @@ const providers = [
   ProfileEventRecorder,
   ProfileErasureRepository,
   ErasedIdentifiers,
+  ApplyJobScheduler,
 ];
 
 /** The collections this module owns, and the services over them. Internal to libs/profiles. */

@@ -1,6 +1,12 @@
 import { DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { ApplyProfileWritesHandler } from './commands/apply-profile-writes/apply-profile-writes.handler';
 import { WriteStarts } from './commands/apply-profile-writes/write-starts';
+import { ApplyPipeline } from './commands/apply-profile-writes/pipeline/apply-pipeline';
+import { AfterApplyStage } from './commands/apply-profile-writes/pipeline/after-apply.stage';
+import { FoldStage } from './commands/apply-profile-writes/pipeline/fold.stage';
+import { LoadStage } from './commands/apply-profile-writes/pipeline/load.stage';
+import { RecordStage } from './commands/apply-profile-writes/pipeline/record.stage';
+import { SaveStage } from './commands/apply-profile-writes/pipeline/save.stage';
 import { CreateImportedProfilesHandler } from './commands/create-imported-profiles/create-imported-profiles.handler';
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
@@ -43,6 +49,12 @@ export class ProfilesWorkerModule {
       imports: [ScheduledJobsModule, ProfilesPersistenceModule, ...(options.hookModules ?? [])],
       providers: [
         ApplyProfileWritesHandler,
+        ApplyPipeline,
+        LoadStage,
+        FoldStage,
+        RecordStage,
+        SaveStage,
+        AfterApplyStage,
         CreateImportedProfilesHandler,
         WriteStarts,
         SweepPendingWritesHandler,

@@ -53,6 +53,38 @@ export class ProfileEventRepository {
     if (failed) throw failed;
   }
 
+  /**
+   * The events of a pass of writes of one profile (again, identically, after a crash before
+   * its save): one unordered insert; a document an earlier attempt left is replaced.
+   */
+  async recordMany(
+    clientId: string,
+    profileId: number,
+    writes: { seq: number; events: ProfileEvent[] }[],
+  ): Promise<void> {
+    if (!writes.length) return;
+    if (writes.length === 1) {
+      await this.record(clientId, profileId, writes[0].seq, writes[0].events);
+      return;
+    }
+    const docs = writes.map(({ seq, events }) => ({
+      _id: profileEventsKey(clientId, profileId, seq),
+      events: encodeProfileEvents(events),
+    }));
+    const outcomes = await insertEach(
+      this.docs.collection as unknown as Collection<ProfileEventsDoc>,
+      docs,
+    );
+    const failed = outcomes.find((outcome) => outcome instanceof Error);
+    if (failed) throw failed;
+    for (const [k, outcome] of outcomes.entries()) {
+      if (outcome !== 'duplicate') continue;
+      await this.docs.collection.replaceOne({ _id: docs[k]._id } as object, docs[k], {
+        upsert: true,
+      });
+    }
+  }
+
   /** The events of write `seq`; none when it had none or they are no longer kept. */
   async find(clientId: string, profileId: number, seq: number): Promise<ProfileEvent[]> {
     const doc = await this.docs

@@ -81,6 +81,12 @@ export class ProfileHistoryRepository {
       fresh: options.lastWriteFailed,
     });
     this.dropFrom(history, seq);
+    this.append(history, entries);
+    await this.save(history, seq);
+    return history.pages.length;
+  }
+
+  private append(history: LoadedHistory, entries: HistoryEntry[]): void {
     for (const entry of entries) {
       let last = history.pages.length - 1;
       if (last < 0 || history.pages[last].length >= HISTORY_PAGE_ENTRIES) {
@@ -90,7 +96,31 @@ export class ProfileHistoryRepository {
       history.pages[last].push(entry);
       history.changed.add(last);
     }
-    await this.save(history, seq);
+  }
+
+  /**
+   * Appends the entries of one pass of writes (`fromSeq` to `toSeq`, in order) after the
+   * `pages` pages the profile counts, writing each changed page once, and returns the new
+   * count, to be saved with the profile. Entries of `fromSeq` or later (left by an attempt
+   * that did not reach its save) are dropped first, so the writes of the pass refused now
+   * (`erases`) keep none. The same pages as `record` called write by write.
+   */
+  async recordPass(
+    clientId: string,
+    profileId: number,
+    pages: number,
+    pass: { fromSeq: number; toSeq: number; entries: HistoryEntry[]; erases: boolean },
+    options: { lastWriteFailed: boolean } = { lastWriteFailed: false },
+  ): Promise<number> {
+    if (!pass.entries.length && !pass.erases) return pages;
+    // A refused write's entries must go from what the engine holds (maybe another
+    // process's attempt), never from what this process remembers.
+    const history = await this.loadTail(clientId, profileId, pages, pass.fromSeq, {
+      fresh: options.lastWriteFailed || pass.erases,
+    });
+    this.dropFrom(history, pass.fromSeq);
+    this.append(history, pass.entries);
+    await this.save(history, pass.toSeq);
     return history.pages.length;
   }
 
@@ -249,13 +279,30 @@ export class ProfileHistoryRepository {
     this.lastPages.delete(last);
     for (const page of history.changed)
       this.lastPages.delete(historyPageKey(clientId, profileId, page));
-    for (const page of [...history.changed].sort((a, b) => a - b)) {
-      if (page >= pages.length) continue;
-      const _id = historyPageKey(clientId, profileId, page);
+    // The changed pages of one write or of a whole pass, in one command (each page by `_id`).
+    const changed = [...history.changed]
+      .filter((page) => page < pages.length)
+      .sort((a, b) => a - b);
+    if (changed.length === 1) {
+      const _id = historyPageKey(clientId, profileId, changed[0]);
       await this.docs.replaceOne(
         { _id },
-        { _id, entries: encodeHistoryEntries(pages[page]) },
+        { _id, entries: encodeHistoryEntries(pages[changed[0]]) },
         { upsert: true },
+      );
+    } else if (changed.length) {
+      await this.docs.collection.bulkWrite(
+        changed.map((page) => {
+          const _id = historyPageKey(clientId, profileId, page);
+          return {
+            replaceOne: {
+              filter: { _id } as object,
+              replacement: { _id, entries: encodeHistoryEntries(pages[page]) },
+              upsert: true,
+            },
+          };
+        }),
+        { ordered: true },
       );
     }
     if (seq !== undefined && pages.length) {

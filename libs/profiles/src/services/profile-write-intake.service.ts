@@ -6,7 +6,6 @@ import {
   CrashPoints,
   currentRequestWindow,
   deadlineError,
-  JobQueue,
 } from '@app/shared';
 import type {
   ImportFlags,
@@ -21,7 +20,7 @@ import { PendingProfileRepository } from '../repositories/pending-profile.reposi
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.repository';
 import { WriteLanes } from './write-lanes';
-import { APPLY_PROFILE_WRITES } from '../worker/profile-jobs';
+import { ApplyJobScheduler } from './apply-job-scheduler';
 import { profileKey } from '../keys';
 import { ProfileSettings } from '../profile-settings';
 import { UPDATE_STATUS } from '../mapping/profile.mapper';
@@ -52,10 +51,10 @@ export class ProfileWriteIntake {
     private readonly pending: PendingProfileRepository,
     private readonly profiles: ProfileRepository,
     private readonly readModel: ProfileReadModel,
-    private readonly queue: JobQueue,
     private readonly settings: ProfileSettings,
     private readonly crashPoints: CrashPoints,
     private readonly keys: WriteKeys,
+    private readonly scheduler: ApplyJobScheduler,
   ) {
     this.lanes = new WriteLanes(settings.tenantBurstPerSecond);
   }
@@ -144,17 +143,15 @@ export class ProfileWriteIntake {
     stored: ProfileWrite,
   ): Promise<void> {
     try {
-      const lane = write.background ? 'bulk' : this.lanes.laneOf(write.clientId, write.userId);
-      await this.queue.enqueue(
-        APPLY_PROFILE_WRITES,
-        {
-          clientId: write.clientId,
-          profileId: write.profileId,
-          seq: stored.seq,
-          ...(lane === 'bulk' ? { lane } : {}),
-        },
-        { timeoutMs: ENQUEUE_TIMEOUT_MS, lane },
-      );
+      // At most one queued job per profile (ApplyJobScheduler): a write whose profile has
+      // one is applied by it, since acceptedSeq was raised above.
+      await this.scheduler.schedule({
+        clientId: write.clientId,
+        profileId: write.profileId,
+        seq: stored.seq,
+        lane: write.background ? 'bulk' : this.lanes.laneOf(write.clientId, write.userId),
+        timeoutMs: ENQUEUE_TIMEOUT_MS,
+      });
     } catch (error) {
       this.logger.warn(
         `enqueue failed for ${stored._id}; the sweeper will carry it: ${String(error)}`,

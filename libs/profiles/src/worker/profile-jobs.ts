@@ -10,6 +10,8 @@ export interface ApplyProfileWritesPayload {
   busy?: number;
   /** The lane it was added to; absent: interactive. A job put back keeps its lane. */
   lane?: JobLane;
+  /** Its profile's "job queued" flag, which it clears when it starts (ApplyJobScheduler). */
+  token?: string;
 }
 
 /** Apply the accepted writes of one profile, in sequence order (both lanes). */

@@ -21,6 +21,7 @@ export class ApplyProfileWritesJob implements JobHandler<ApplyProfileWritesPaylo
         payload.seq,
         payload.busy,
         payload.lane,
+        payload.token,
       ),
     );
   }

@@ -12,6 +12,8 @@ export class ApplyProfileWritesCommand extends Command<void> {
     readonly busy?: number,
     /** The queue lane the job came from (a job put back keeps it). */
     readonly lane?: JobLane,
+    /** Its profile's "job queued" flag (ApplyJobScheduler), cleared when it starts. */
+    readonly token?: string,
   ) {
     super();
   }

@@ -10,7 +10,8 @@ const STARTS_TTL_SECONDS = 24 * 3600;
  * attempt that hangs (and so never raises the error that countFailure counts) is still
  * counted, so a write that keeps stalling the worker is given up after MAX_WRITE_ATTEMPTS
  * starts instead of stalling it after every restart. A lost count (Redis lost its data)
- * only starts the count again.
+ * only starts the count again. The writes of one pass are counted together (one round
+ * trip); see LoadStage for how a pass that did not finish is split up again.
  */
 @Injectable()
 export class WriteStarts {
@@ -18,17 +19,30 @@ export class WriteStarts {
 
   /** Records one more start of the write; answers how many there were (0: unknown). */
   async started(write: ProfileWrite): Promise<number> {
-    if (!this.redis.available) return 0;
-    const key = this.redis.key('wstart', write._id);
-    try {
-      const [[, count]] = (await this.redis.client
-        .multi()
-        .incr(key)
-        .expire(key, STARTS_TTL_SECONDS)
-        .exec()) as [[Error | null, number], unknown];
-      return Number(count);
-    } catch {
-      return 0;
+    return (await this.startedAll([write]))[0];
+  }
+
+  /** One more start of each write, in one round trip; per write how many (0: unknown). */
+  async startedAll(writes: ProfileWrite[]): Promise<number[]> {
+    if (!this.redis.available || !writes.length) return writes.map(() => 0);
+    const multi = this.redis.client.multi();
+    for (const write of writes) {
+      const key = this.redis.key('wstart', write._id);
+      multi.incr(key).expire(key, STARTS_TTL_SECONDS);
     }
+    try {
+      const replies = (await multi.exec()) as [Error | null, unknown][];
+      return writes.map((_, k) => Number(replies[2 * k]?.[1] ?? 0) || 0);
+    } catch {
+      return writes.map(() => 0);
+    }
+  }
+
+  /** Takes back the start of writes counted but left out of the pass (not started after all). */
+  async notStarted(writes: ProfileWrite[]): Promise<void> {
+    if (!this.redis.available || !writes.length) return;
+    const multi = this.redis.client.multi();
+    for (const write of writes) multi.decr(this.redis.key('wstart', write._id));
+    await multi.exec().catch(() => undefined);
   }
 }

@@ -1,12 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { JobQueue } from '@app/shared';
 import { PendingProfileRepository } from '../../repositories/pending-profile.repository';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { SweepPendingWritesCommand } from './sweep-pending-writes.command';
-import { APPLY_PROFILE_WRITES } from '../../worker/profile-jobs';
+import { ApplyJobScheduler } from '../../services/apply-job-scheduler';
 import { ProfileSettings } from '../../profile-settings';
 
 const MARKERS_PER_SWEEP = 500;
@@ -27,7 +26,7 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
     private readonly markers: PendingProfileRepository,
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
-    private readonly queue: JobQueue,
+    private readonly scheduler: ApplyJobScheduler,
     private readonly settings: ProfileSettings,
     private readonly keyIndex: ProfileKeyIndex,
   ) {}
@@ -47,11 +46,8 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
         if (!(await this.hasPending(clientId, profileId))) continue;
         await this.markers.mark(clientId, profileId, marker.since);
       }
-      await this.queue.enqueue(
-        APPLY_PROFILE_WRITES,
-        { clientId, profileId, lane: 'bulk' },
-        { lane: 'bulk' },
-      );
+      // Forced: a "job queued" flag whose job was lost must not hold the profile back.
+      await this.scheduler.schedule({ clientId, profileId, lane: 'bulk', force: true });
       requeued++;
     }
     if (requeued) this.logger.log(`re-enqueued ${requeued} profile(s) with stale pending writes`);

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, Metrics } from '@app/shared';
+import { ProfileRules } from '../../../domain/profile-rules';
+import type { ProfileVocabulary } from '../../../domain/profile-vocabulary';
+import type { ProfileWrite } from '../../../domain/profile-write.schema';
+import type { Profile } from '../../../domain/profile.schema';
+import { ProfileSettings } from '../../../profile-settings';
+import { ProfileEventRepository } from '../../../repositories/profile-event.repository';
+import { ProfileHistoryRepository } from '../../../repositories/profile-history.repository';
+import { ProfileWriteRepository } from '../../../repositories/profile-write.repository';
+import { AfterApplyStage } from './after-apply.stage';
+import { skipWrite } from './fold';
+import { FoldStage } from './fold.stage';
+import { type LeaseHold, LeaseLostError } from './lease-hold';
+import { LoadStage } from './load.stage';
+import { RecordStage } from './record.stage';
+import { SaveStage } from './save.stage';
+
+/**
+ * Writes one pass takes at most: the profile is read once and saved once per pass, so a
+ * pass bounds both the work lost to a crash and what one save carries; a longer backlog
+ * takes more passes in the same job.
+ */
+export const PASS_MAX_WRITES = 100;
+
+/** What one pass did. */
+export interface PassResult {
+  /** The profile as saved (or as found, when the pass took no write). */
+  profile: Profile;
+  /** Writes the pass moved past (applied or recorded as failed). */
+  applied: number;
+  /** The pass stopped before a keyed write that may still commit: run again after this. */
+  waitMs?: number;
+}
+
+/**
+ * The apply path as one pipeline of named stages, each in its own file:
+ *
+ * 1. load (LoadStage): the pass's writes after appliedSeq by `_id`, their fates, their starts;
+ * 2. fold (FoldStage, fold.ts): each write checked by the rules and folded in order, with
+ *    its bounds, history entries and references, receipt-chain links and events;
+ * 3-4. history and events (RecordStage): the pass's history pages written once, its events
+ *    stored together, refused writes recorded as failed;
+ * 5-6. save and publish (SaveStage): the profile replaced once by `_id`, then published;
+ * 7. after-apply (AfterApplyStage): retention of write records, alternate ids, tags.
+ *
+ * Folding N writes in one pass gives what N passes of one write give (fold.spec.ts): the
+ * same profile, history entries, events and write outcomes; only the number of engine
+ * commands differs. The bulk import's fast path folds its new profiles with the same fold.
+ */
+@Injectable()
+export class ApplyPipeline {
+  constructor(
+    private readonly load: LoadStage,
+    private readonly fold: FoldStage,
+    private readonly record: RecordStage,
+    private readonly saveStage: SaveStage,
+    private readonly after: AfterApplyStage,
+    private readonly rules: ProfileRules,
+    private readonly clock: Clock,
+    private readonly records: ProfileWriteRepository,
+    private readonly history: ProfileHistoryRepository,
+    private readonly events: ProfileEventRepository,
+    private readonly settings: ProfileSettings,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** The profile by `_id` (null: no shell, so no writes). */
+  profile(clientId: string, profileId: number): Promise<Profile | null> {
+    return this.load.profile(clientId, profileId);
+  }
+
+  /** Publishes the profile as it is (what a crash after a save may have cut short). */
+  publish(profile: Profile): Promise<void> {
+    return this.saveStage.publish(profile);
+  }
+
+  /**
+   * One pass over the writes after the profile's appliedSeq: up to `upTo` (accepted, read
+   * together) and, with `probe`, any that follow, at most PASS_MAX_WRITES.
+   */
+  async pass(
+    hold: LeaseHold,
+    profile: Profile,
+    window: { upTo: number; probe: boolean },
+    vocabulary: ProfileVocabulary,
+  ): Promise<PassResult> {
+    const loaded = await this.load.writes(profile, { ...window, max: PASS_MAX_WRITES });
+    if (!loaded.writes.length) return { profile, applied: 0, waitMs: loaded.waitMs };
+    const first = loaded.writes[0].write;
+    const ctx = { vocabulary, rules: this.rules, now: this.clock.now() };
+    let folded;
+    try {
+      folded = await this.fold.run(profile, loaded.writes, ctx);
+    } catch (error) {
+      return this.countFailure(hold, profile, first, error);
+    }
+    const { steps } = folded;
+    let saved: Profile;
+    try {
+      saved = await this.record.run(profile, folded.profile, steps);
+      const events = steps.flatMap((step) => step.folded?.events ?? []);
+      await this.saveStage.save(hold, profile, saved, events);
+    } catch (error) {
+      return this.countFailure(hold, profile, first, error);
+    }
+    await this.after.run(profile, saved, steps);
+    // Whether the pass reached the write it must wait for (it may have ended before it).
+    const reachedWait = !folded.stoppedBy && steps.length === loaded.writes.length;
+    return {
+      profile: saved,
+      applied: steps.length,
+      ...(reachedWait && loaded.waitMs !== undefined ? { waitMs: loaded.waitMs } : {}),
+    };
+  }
+
+  /**
+   * An unexpected error (database down, a bug) on the pass's first write, or in its
+   * stages: rethrown so the queue retries (the retry's pass takes that write alone, see
+   * LoadStage), until the write has failed MAX_WRITE_ATTEMPTS times; then it is recorded
+   * as failed and skipped, so one poisoned write cannot block the profile for ever.
+   */
+  private async countFailure(
+    hold: LeaseHold,
+    profile: Profile,
+    write: ProfileWrite,
+    error: unknown,
+  ): Promise<never> {
+    if (error instanceof LeaseLostError) throw error; // another holder carries on
+    const attempts = await this.records.countAttempt(write.clientId, write._id).catch(() => 0);
+    if (attempts >= this.settings.maxWriteAttempts && write.kind !== 'erase') {
+      const reason = `Gave up after ${attempts} attempts: ${error instanceof Error ? error.message : String(error)}`;
+      await this.history.eraseWrite(
+        write.clientId,
+        write.profileId,
+        profile.historyPages ?? 0,
+        write.seq,
+      );
+      await this.events.erase(write.clientId, write.profileId, [write.seq]);
+      await this.records.markFailed(write._id, reason);
+      await this.saveStage.save(hold, profile, skipWrite(profile, write, reason, new Date()));
+      this.metrics.writeFailed(write.kind);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,10 @@
+/** Thrown when this worker no longer holds the profile's lease: another holder carries on. */
+export class LeaseLostError extends Error {}
+
+/** The profile lease one job holds while it applies writes. */
+export interface LeaseHold {
+  name: string;
+  token: string;
+  /** Profile saves this job made (a save after its lease lapsed may have landed late). */
+  saves: number;
+}

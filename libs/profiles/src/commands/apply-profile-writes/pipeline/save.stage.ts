@@ -1,0 +1,73 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CRASH_POINTS, CrashPoints, LeaseService } from '@app/shared';
+import type { ProfileEvent } from '../../../domain/profile-events';
+import type { Profile } from '../../../domain/profile.schema';
+import { ExpiryIndex } from '../../../read-model/expiry-index.service';
+import { ProfileReadModel } from '../../../read-model/profile-read-model.service';
+import { ProfileRepository } from '../../../repositories/profile.repository';
+import { ProfileKeyIndex } from '../../../search-index/profile-key-index.service';
+import { ProfileEventNotifier } from '../../../services/profile-event-notifier.service';
+import { type LeaseHold, LeaseLostError } from './lease-hold';
+
+/** The profile lease's time to live; renewed while the work runs and before each save. */
+export const LEASE_TTL_MS = 30000;
+
+/**
+ * Stages 5 and 6, save and publish: one whole-document replace by `_id` per pass (the
+ * lease makes the worker the profile's only writer). Derived data in Redis is prepared
+ * before the save so that a crash never leaves a saved profile unseen by it (the read
+ * model marked dirty, the expiry index holding its due time, the search keys added), and
+ * completed after it: the event listeners told, the profile published to the read model.
+ */
+@Injectable()
+export class SaveStage {
+  private readonly logger = new Logger('ApplyProfileWrites');
+
+  constructor(
+    private readonly profiles: ProfileRepository,
+    private readonly lease: LeaseService,
+    private readonly readModel: ProfileReadModel,
+    private readonly expiryIndex: ExpiryIndex,
+    private readonly keyIndex: ProfileKeyIndex,
+    private readonly eventNotifier: ProfileEventNotifier,
+    private readonly crashPoints: CrashPoints,
+  ) {}
+
+  async save(
+    hold: LeaseHold,
+    before: Profile,
+    profile: Profile,
+    events: ProfileEvent[] = [],
+  ): Promise<void> {
+    await this.keyIndex.beforeSave(before, profile);
+    await this.expiryIndex.beforeSave(profile);
+    await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
+    // The embedded engine has no conditional write by `_id`, so the lease cannot fence the
+    // save itself: renewing it right before refuses the save of a holder whose lease lapsed
+    // (a stall past LEASE_TTL_MS). A stall between this renewal and the save is caught when
+    // the job next renews or releases the lease (ApplyProfileWritesHandler.healLateSave).
+    if (!(await this.lease.extend(hold.name, hold.token, LEASE_TTL_MS))) {
+      throw new LeaseLostError(`the lease of ${profile._id} was lost before its save`);
+    }
+    await this.crashPoints.at(CRASH_POINTS.applyBeforeSave);
+    await this.profiles.replace(profile);
+    hold.saves++;
+    await this.crashPoints.at(CRASH_POINTS.applyAfterSave);
+    // Before the publication: a job retried after a death here finds the read model behind
+    // and goes through the handler's "nothing to apply" path, which tells the listeners
+    // again (savedAgain).
+    await this.eventNotifier.saved(profile.clientId, profile.profileId, events);
+    await this.publish(profile);
+    await this.expiryIndex.afterSave(before, profile);
+    await this.keyIndex.afterSave(before, profile);
+  }
+
+  /** A failed publication leaves the dirty mark: readers read the database meanwhile. */
+  async publish(profile: Profile): Promise<void> {
+    try {
+      await this.readModel.publish(profile);
+    } catch (error) {
+      this.logger.warn(`read model of ${profile._id} not published: ${String(error)}`);
+    }
+  }
+}
