@@ -112,11 +112,12 @@ export class IdempotencyGuard implements CanActivate {
       if (start.kind === 'replay') throw replayOf(start.answer);
       window.keyed = start.attempt;
       const durable = this.durable;
+      // The answer is kept before it is sent, so a resend that follows it replays it (should
+      // this process die first, a resend gets the committed write's 202 from the fate).
       request[SETTLE] = async (reply, payload) => {
         if (window.state === 'committed') {
-          await durable
-            .keep(clientId, start.attempt, answerOf(fingerprint, reply, payload))
-            .catch(() => undefined);
+          const answer = answerOf(fingerprint, reply, payload);
+          await durable.keep(clientId, start.attempt, answer).catch(() => undefined);
         } else {
           // Answered an error before committing: it never commits; a resend runs at once.
           void durable.abandon(clientId, start.attempt).catch(() => undefined);
