@@ -82,7 +82,10 @@ export function foldWrite(profile: Profile, write: ProfileWrite, ctx: FoldContex
   );
   next.eventLog = log;
   const erasedEvents = deletes
-    ? (profile.eventLog ?? []).map((entry) => entry.seq).filter((seq) => seq < write.seq)
+    ? [
+        ...(profile.eventLog ?? []).map((entry) => entry.seq).filter((seq) => seq < write.seq),
+        ...dropped,
+      ]
     : dropped;
   // The erased tombstone keeps nothing but its ids, sequence numbers and event log.
   if (write.kind === 'erase') next = erasedProfile(next);
@@ -114,7 +117,8 @@ export function endsPass(step: PassStep): boolean {
 
 /**
  * Folds writes in order through foldWrite alone, with no effect around them (the pure
- * fold of a pass, what the equivalence test compares with one write at a time).
+ * fold of a pass, what the equivalence test compares with one write at a time), up to
+ * the write that ends the pass (endsPass).
  */
 export function foldAll(
   profile: Profile,
@@ -134,6 +138,7 @@ export function foldAll(
       steps.push({ write, before, failure: error.message });
       state = skipWrite(before, write, error.message, ctx.now);
     }
+    if (endsPass(steps[steps.length - 1])) break;
   }
   return { profile: state, steps };
 }
