@@ -3,16 +3,25 @@
 // service's): what each measured path would cost with nothing but the unavoidable work.
 //   GET  /get/:key   verifies the same HS256 bearer token, returns the JSON stored at :key
 //                    in Redis (one GET): the physical limit of a profile read.
-//   POST /accept     a Bull `add` of the body, then 202: the limit of write acceptance.
+//   POST /accept     a Bull `add` of the body, then 202: the limit of an in-memory acceptance.
+//   POST /accept-durable  the limit of a durable acceptance: the body validated against the
+//                    profile body's schema from openapi.json (ProfileDto, compiled once with
+//                    Ajv, as Fastify compiles its route schemas), inserted into the same engine
+//                    (group commit: the inserts arriving in one turn of the event loop go in
+//                    one unordered insertMany), then a Bull `add` on the same Redis, then 202.
 //   POST /token      signs the same HS256 token: the limit of the token endpoint.
-// Env: PORT, REDIS_URL, JWT_SECRET, QUEUE_PREFIX.
+// Env: PORT, REDIS_URL, JWT_SECRET, QUEUE_PREFIX, MONGODB_URI (the engine, for /accept-durable).
 const Fastify = require('fastify');
 const Queue = require('bull');
 const Redis = require('ioredis');
 const jwt = require('jsonwebtoken');
 const { createSecretKey, randomUUID } = require('node:crypto');
+const path = require('node:path');
+const Ajv = require('ajv');
+const addFormats = require('ajv-formats');
+const { MongoClient } = require('mongodb');
 
-const { PORT, REDIS_URL, QUEUE_PREFIX = 'baseline' } = process.env;
+const { PORT, REDIS_URL, QUEUE_PREFIX = 'baseline', MONGODB_URI } = process.env;
 // A KeyObject, as the service uses: a string key costs a failed PEM parse per call.
 const JWT_SECRET = createSecretKey(Buffer.from(process.env.JWT_SECRET, 'utf8'));
 
@@ -38,6 +47,26 @@ async function main() {
     return reply.code(202).send({ UpdateStatus: 'Pending Update' });
   });
 
+  if (MONGODB_URI) {
+    const validate = compileProfileBodySchema();
+    const mongo = await MongoClient.connect(MONGODB_URI);
+    const writes = mongo.db().collection('baseline_writes');
+    const insert = groupCommit(writes);
+    let seq = 0;
+    app.post('/accept-durable', async (request, reply) => {
+      if (!validate(request.body)) {
+        const message = validate.errors
+          .map((e) => `Invalid ${e.instancePath || 'body'}: ${e.message}`)
+          .join('; ');
+        return reply.code(400).send({ Message: message });
+      }
+      const id = `${process.pid}|${++seq}`;
+      await insert({ _id: id, body: request.body, at: new Date() });
+      await queue.add('apply', { id }, { removeOnComplete: true });
+      return reply.code(202).send({ UpdateStatus: 'Pending Update' });
+    });
+  }
+
   app.post('/token', async () => {
     const now = Math.floor(Date.now() / 1000);
     const access_token = jwt.sign(
@@ -57,6 +86,43 @@ async function main() {
 
   await app.listen({ port: Number(PORT), host: '127.0.0.1' });
   process.stdout.write('baseline ready\n');
+}
+
+/** The profile body's schema of the API document (ProfileDto), compiled once. */
+function compileProfileBodySchema() {
+  const document = require(path.join(__dirname, '..', '..', 'openapi.json'));
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (value) => Number.isInteger(value) && Math.abs(value) <= 2 ** 31,
+  });
+  ajv.addSchema({ components: document.components }, 'openapi.json');
+  return ajv.compile({ $ref: 'openapi.json#/components/schemas/ProfileDto' });
+}
+
+/** insert(doc): the documents of one turn of the event loop go in one unordered insertMany. */
+function groupCommit(collection) {
+  let batch = null;
+  return (doc) =>
+    new Promise((resolve, reject) => {
+      if (!batch) {
+        const current = (batch = []);
+        setImmediate(() => {
+          batch = null;
+          collection
+            .insertMany(
+              current.map((entry) => entry.doc),
+              { ordered: false },
+            )
+            .then(
+              () => current.forEach((entry) => entry.resolve()),
+              (error) => current.forEach((entry) => entry.reject(error)),
+            );
+        });
+      }
+      batch.push({ doc, resolve, reject });
+    });
 }
 
 main().catch((error) => {

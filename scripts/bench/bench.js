@@ -7,7 +7,9 @@
 //
 //   --quick            1,000 and 3,000 profiles, short runs (under two minutes)
 //   --sizes=1000,100000 --seconds=10 --connections=16   (the defaults of the full run)
-//   --only=accept,worker  only the scenarios whose names contain one of these (profiling)
+//   --only=accept,worker  only the scenarios whose names contain one of these (profiling);
+//                      `--only=accept` runs write acceptance against its two baselines alone
+//                      (the durable one: schema validation, engine insert, Bull `add`)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -129,7 +131,12 @@ async function main() {
     await waitForPort(apiPort, api, 'api', 60000);
     const baseline = await startNode(
       'scripts/bench/baseline-server.js',
-      { PORT: String(basePort), REDIS_URL: redisServer.url, JWT_SECRET: jwtSecret },
+      {
+        PORT: String(basePort),
+        REDIS_URL: redisServer.url,
+        JWT_SECRET: jwtSecret,
+        MONGODB_URI: `${engine.uri}bench`,
+      },
       'baseline ready',
     );
     children.push(baseline);
@@ -193,11 +200,21 @@ async function main() {
       const svc = (name, extra) => ({ url: origin, ...extra, name });
 
       const scenarios = [];
-      const measure = async (name, options, base) => {
+      // base: the baseline the ratio is taken against; more: other baselines, side by side.
+      const measure = async (name, options, base, more = []) => {
         if (!selected(name)) return null;
         await probe(name, options);
+        if (base) await probe(`${name} baseline`, base);
+        for (const other of more) await probe(other.name, other.options);
+        if (more.length) {
+          // Both sides warmed (JIT) before a comparison whose first run would find them cold.
+          await autocannon({ connections: CONNECTIONS, duration: 1, ...options });
+          await autocannon({ connections: CONNECTIONS, duration: 1, ...base });
+        }
         const row = await load(`${name} @${size}`, options, procs);
         if (base) row.base = await load(`${name} baseline`, base, procs);
+        row.more = [];
+        for (const other of more) row.more.push(await load(other.name, other.options, procs));
         rows.push(row);
         scenarios.push(row);
         (growth[name] ||= {})[size] = row.p50;
@@ -318,6 +335,9 @@ async function main() {
       // cores applying what is accepted), and started again after.
       await stop(worker);
       children.splice(children.indexOf(worker), 1);
+      // Against the durable baseline (the same body validated with the profile schema compiled
+      // once, a group-committed insert into the same engine, a Bull `add`); the bare Bull `add`
+      // beside it.
       await measure(
         'write acceptance (POST merge, 202)',
         svc('accept', {
@@ -327,11 +347,22 @@ async function main() {
           requests: [{ setupRequest: (req) => ({ ...req, path: profilePath() }) }],
         }),
         {
-          url: `${baseOrigin}/accept`,
+          url: `${baseOrigin}/accept-durable`,
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: mergeBody,
         },
+        [
+          {
+            name: 'in-memory baseline (Bull add only)',
+            options: {
+              url: `${baseOrigin}/accept`,
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: mergeBody,
+            },
+          },
+        ],
       );
       worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
       children.push(worker);
@@ -413,6 +444,18 @@ function report(rows, growth, disk) {
     if (base?.cpu && base.cpu.baseline !== undefined) {
       console.log(`${''.padEnd(68)} ${''.padStart(26)}   baseline CPU ${cpuCell(base.cpu)}`);
     }
+    if (base && row.more) {
+      // The service's api CPU against the baseline process's, per request, and both p99s.
+      const cpuRatio = row.cpu.api / base.cpu.baseline;
+      console.log(
+        `${'  ratios: req/s service/baseline'.padEnd(68)} ${fmt((row.rps / base.rps) * 100, 8, 0)}%   api CPU/req ${fmt(row.cpu.api, 5, 3)} ms vs baseline ${fmt(base.cpu.baseline, 5, 3)} ms: x${cpuRatio.toFixed(2)}; p99 ${fmt(row.p99, 0, 0)} vs ${fmt(base.p99, 0, 0)} ms; engine CPU/req ${fmt(row.cpu.engine, 5, 3)} vs ${fmt(base.cpu.engine, 5, 3)} ms`,
+      );
+    }
+    for (const other of row.more ?? []) {
+      console.log(
+        `${`  ${other.name}`.padEnd(68)} ${fmt(other.rps)} ${fmt(other.p50)} ${fmt(other.p99)}   ${cpuCell(other.cpu)} | service/this ${((row.rps / other.rps) * 100).toFixed(0)}%`,
+      );
+    }
   }
   console.log('\ngrowth of p50 from the smallest to the largest size (goal <= 1.5):');
   for (const [name, bySize] of Object.entries(growth)) {
@@ -426,7 +469,9 @@ function report(rows, growth, disk) {
     );
   }
   if (seed.retried503.count) {
-    console.log(`\n${seed.retried503.count} merge(s) answered 503 (request deadline) and were sent again`);
+    console.log(
+      `\n${seed.retried503.count} merge(s) answered 503 (request deadline) and were sent again`,
+    );
   }
   console.log('\ndisk and memory per profile:');
   for (const d of disk) {

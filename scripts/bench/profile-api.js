@@ -4,7 +4,8 @@
 // api's CPU profile summed by function (self time) and by package/file (`worker`: a backlog
 // of merges is accepted with the worker stopped, then a worker started with `--cpu-prof`
 // drains it for --seconds). `--callers=fnA,fnB --depth=N` shows who calls the heaviest
-// frames. For finding where a hot path's CPU goes; prints figures, asserts nothing.
+// frames; --keep=<file> keeps the raw .cpuprofile;
+// --monitor prints the Redis commands of one request. For finding where a hot path's CPU goes; prints figures, asserts nothing.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -29,7 +30,11 @@ const TOP = Number(args.top || 40);
 function startApi(env, profDir) {
   return spawn(
     process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${profDir}`, path.join(ROOT, 'dist/apps/api/apps/api/src/main.js')],
+    [
+      '--cpu-prof',
+      `--cpu-prof-dir=${profDir}`,
+      path.join(ROOT, 'dist/apps/api/apps/api/src/main.js'),
+    ],
     { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
 }
@@ -66,7 +71,11 @@ function summarize(file, fromEndUs, toEndUs) {
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, TOP)
-      .forEach(([k, us]) => console.log(`${(us / 1000).toFixed(0).padStart(7)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${k}`));
+      .forEach(([k, us]) =>
+        console.log(
+          `${(us / 1000).toFixed(0).padStart(7)} ${((us / total) * 100).toFixed(1).padStart(5)}%  ${k}`,
+        ),
+      );
   };
   print('by package or file', byFile);
   print('by function (self)', byFn);
@@ -77,12 +86,19 @@ function summarize(file, fromEndUs, toEndUs) {
     const cf = byId.get(id).callFrame;
     return `${cf.functionName || '(anon)'} ${cf.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, 'dist/')}:${cf.lineNumber}`;
   };
-  for (const heavy of String(args.callers || '').split(',').filter(Boolean)) {
+  for (const heavy of String(args.callers || '')
+    .split(',')
+    .filter(Boolean)) {
     const stacks = new Map();
     for (const [id, us] of self) {
       if (byId.get(id).callFrame.functionName !== heavy) continue;
       const chain = [];
-      for (let p = parent.get(id); p !== undefined && chain.length < Number(args.depth || 6); p = parent.get(p)) chain.push(name(p));
+      for (
+        let p = parent.get(id);
+        p !== undefined && chain.length < Number(args.depth || 6);
+        p = parent.get(p)
+      )
+        chain.push(name(p));
       const key = chain.join(' <- ');
       stacks.set(key, (stacks.get(key) || 0) + us);
     }
@@ -110,10 +126,14 @@ async function main() {
     const api = startApi(env, profDir);
     children.push(api);
     await waitForPort(apiPort, api, 'api', 60000);
-    worker = spawn(process.execPath, [path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js')], {
-      env: { ...process.env, ...env },
-      stdio: 'ignore',
-    });
+    worker = spawn(
+      process.execPath,
+      [path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js')],
+      {
+        env: { ...process.env, ...env },
+        stdio: 'ignore',
+      },
+    );
     children.push(worker);
     const origin = `http://127.0.0.1:${apiPort}`;
     const tenant = await seed.createTenant({ origin, env });
@@ -124,15 +144,23 @@ async function main() {
     const bearer = `Bearer ${tenant.token}`;
     const ids = Array.from({ length: 299 }, (_, i) => i + 2);
     for (const id of ids) {
-      await fetch(`${origin}/Profiles/v4/${tenant.clientId}/Profile/${id}`, { headers: { Authorization: bearer } });
+      await fetch(`${origin}/Profiles/v4/${tenant.clientId}/Profile/${id}`, {
+        headers: { Authorization: bearer },
+      });
     }
     const pick = () => ids[Math.floor(Math.random() * ids.length)];
     const profilePath = () => `/Profiles/v4/${tenant.clientId}/Profile/${pick()}`;
     const ts = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const signed = `CUSTOMAUTH3-HMAC-SHA256 Credential=${tenant.userId}/${ts} Signature=${createHmac('sha256', tenant.apiHashKey).update(`${tenant.clientId}:${tenant.userId}:${ts}`).digest('base64')}`;
     const all = {
-      get: { headers: { authorization: bearer }, requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }] },
-      'get-signed': { headers: { authorization: signed }, requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }] },
+      get: {
+        headers: { authorization: bearer },
+        requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }],
+      },
+      'get-signed': {
+        headers: { authorization: signed },
+        requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }],
+      },
       accept: {
         method: 'POST',
         headers: { authorization: bearer, 'content-type': 'application/json' },
@@ -154,29 +182,59 @@ async function main() {
     const options = all[SCENARIO];
     if (SCENARIO === 'accept' || SCENARIO === 'worker') await stop(worker);
     if (SCENARIO === 'worker') {
-      const backlog = await autocannon({ url: origin, connections: 16, duration: 5, ...all.accept });
+      const backlog = await autocannon({
+        url: origin,
+        connections: 16,
+        duration: 5,
+        ...all.accept,
+      });
       const drainer = spawn(
         process.execPath,
-        ['--cpu-prof', `--cpu-prof-dir=${profDir}-worker`, path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js')],
+        [
+          '--cpu-prof',
+          `--cpu-prof-dir=${profDir}-worker`,
+          path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js'),
+        ],
         { env: { ...process.env, ...env }, stdio: 'ignore' },
       );
       const started = Date.now();
       await new Promise((r) => setTimeout(r, SECONDS * 1000));
-      const left = (await redis.llen('bench:jobs:wait')) + (await redis.llen('bench:jobs-bulk:wait'));
+      const left =
+        (await redis.llen('bench:jobs:wait')) + (await redis.llen('bench:jobs-bulk:wait'));
       drainer.kill('SIGINT');
       await new Promise((r) => drainer.once('exit', r));
       const ran = Date.now() - started;
-      console.log(`worker: ${backlog.requests.total} writes accepted, drained for ${ran} ms, ${left} jobs left waiting`);
+      console.log(
+        `worker: ${backlog.requests.total} writes accepted, drained for ${ran} ms, ${left} jobs left waiting`,
+      );
       const file = fs.readdirSync(`${profDir}-worker`).find((f) => f.endsWith('.cpuprofile'));
       summarize(path.join(`${profDir}-worker`, file), ran * 1000, 0);
       await mongo.close();
       redis.disconnect();
       return;
     }
+    if (args.monitor) await monitorOne(redis, origin, options);
+    const statsBefore = await commandStats(redis);
     const loadStart = Date.now();
-    const result = await autocannon({ url: origin, connections: 16, duration: SECONDS, ...options });
-    console.log(`${SCENARIO}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, non-2xx ${result.non2xx}`);
+    const result = await autocannon({
+      url: origin,
+      connections: 16,
+      duration: SECONDS,
+      ...options,
+    });
+    console.log(
+      `${SCENARIO}: ${result.requests.average} req/s, p50 ${result.latency.p50} ms, non-2xx ${result.non2xx}`,
+    );
     const loadEnd = Date.now();
+    // The Redis commands one request costs (each a write to the socket, and Redis's CPU).
+    const statsAfter = await commandStats(redis);
+    const perRequest = Object.entries(statsAfter)
+      .map(([name, calls]) => [name, (calls - (statsBefore[name] ?? 0)) / result.requests.total])
+      .filter(([, calls]) => calls >= 0.01)
+      .sort((x, y) => y[1] - x[1]);
+    console.log(
+      `Redis commands per request: ${perRequest.map(([n, c]) => `${n} ${c.toFixed(2)}`).join(', ')}`,
+    );
     await mongo.close();
     redis.disconnect();
     api.kill('SIGINT');
@@ -184,12 +242,43 @@ async function main() {
     const exited = Date.now();
     children.splice(children.indexOf(api), 1);
     const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+    // --keep=<file>: the raw profile, for Chrome DevTools or speedscope.
+    if (args.keep) fs.copyFileSync(path.join(profDir, file), String(args.keep));
     summarize(path.join(profDir, file), (exited - loadStart) * 1000, (exited - loadEnd) * 1000);
   } finally {
     for (const child of children.reverse()) await stop(child).catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(`${profDir}-worker`, { recursive: true, force: true });
   }
+}
+
+/** --monitor: the Redis commands of one request of the scenario, in order (MONITOR). */
+async function monitorOne(redis, origin, options) {
+  const first = options.requests?.[0]?.setupRequest?.({}) ?? {};
+  const send = () =>
+    fetch(new URL(first.path ?? '', options.url ?? origin), {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      body: options.body,
+    });
+  await send(); // warm: the commands of a steady state
+  const monitor = await redis.monitor();
+  const seen = [];
+  monitor.on('monitor', (time, command) =>
+    seen.push(command.map((a) => String(a).slice(0, 60)).join(' ')),
+  );
+  await send();
+  await new Promise((r) => setTimeout(r, 200));
+  monitor.disconnect();
+  console.log(`Redis commands of one request:\n  ${seen.join('\n  ')}`);
+}
+
+/** Calls per Redis command so far (INFO commandstats). */
+async function commandStats(redis) {
+  const info = await redis.info('commandstats');
+  return Object.fromEntries(
+    [...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1], Number(m[2])]),
+  );
 }
 
 main().catch((e) => {
