@@ -11,6 +11,7 @@ export * from './errors/domain-errors';
 export * from './errors/api-exception.filter';
 export * from './validation/validation-errors';
 export * from './validation/api-validation.pipe';
+export * from './validation/validation-metadata-cache';
 export * from './validation/query-values';
 export * from './database/database.module';
 export * from './database/mongoose-features';

@@ -1,4 +1,4 @@
-import { describeValidationErrors } from '@app/shared';
+import { cacheValidationMetadata, describeValidationErrors } from '@app/shared';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ProfileDto } from './profile.dto';
@@ -9,6 +9,7 @@ import { ProfileDto } from './profile.dto';
  * fields refused. Returns the messages (empty when the body is valid).
  */
 export function validateProfileBody(body: Record<string, unknown>): string[] {
+  cacheValidationMetadata();
   const instance = plainToInstance(ProfileDto, body);
   const errors = validateSync(instance, {
     whitelist: true,

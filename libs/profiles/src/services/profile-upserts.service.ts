@@ -86,10 +86,14 @@ export class ProfileUpserts {
     const problems = checkProfileInput(input, mode);
     if (problems.length) throw new InvalidInputError(problems.join('; '));
 
+    // The profile and the configuration stamp are read together (one Redis round trip for
+    // both); the profile's 404 still comes first.
+    const reading = this.configuration.vocabulary(clientId);
+    reading.catch(() => undefined); // its error is raised below, after the profile's
     const profile = await this.existing.get(clientId, profileId);
     // Checked here against the stored values for a quick 400; the worker checks again
     // against the values stored when it applies the write (update rules are decided then).
-    const vocabulary = await this.configuration.vocabulary(clientId);
+    const vocabulary = await reading;
     const refused = checkAgainstConfiguration(input, vocabulary, this.rules, mode, profile.data);
     if (refused.length) throw new InvalidInputError(refused.join('; '));
     const forbidden = writeScopeViolations(body, scope, PROFILE_WIRE_FORMAT, profile);

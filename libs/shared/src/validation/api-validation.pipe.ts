@@ -1,12 +1,14 @@
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { InvalidInputError } from '../errors/domain-errors';
 import { describeValidationErrors } from './validation-errors';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /**
  * The global pipe: DTO classes validate (and document) every request. Unknown fields are
  * refused with a message naming them; fields marked read-only are accepted and ignored.
  */
 export function createApiValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
