@@ -3,17 +3,12 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import { ConflictError, CRASH_POINTS, CrashPoints, Metrics, type TenantKey } from '@app/shared';
 import { importRecordApplied } from '../../domain/import-marks';
-import { profileBoundViolations } from '../../domain/profile-bounds';
 import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
-import { describeWrite } from '../../domain/profile-history';
-import { chainHistoryEntries } from '../../domain/history-chain';
-import { withHistoryRefs } from '../../domain/history-refs';
-import { type ProfileEvent, profileEvents } from '../../domain/profile-events';
+import type { ProfileEvent } from '../../domain/profile-events';
 import type { ProfileHistory } from '../../domain/profile-history.schema';
 import { checkProfileInput } from '../../domain/profile-input.rules';
 import { ProfileRules } from '../../domain/profile-rules';
 import { writeScopeViolations } from '../../domain/profile-scope.rules';
-import { transitionProfile } from '../../domain/profile-transition';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import type { CallerScope } from '../../domain/profile-view';
 import type { ProfileWrite } from '../../domain/profile-write.schema';
@@ -38,6 +33,7 @@ import { alternateIdKey } from '../../domain/element-rules';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { ProfileEventRepository } from '../../repositories/profile-event.repository';
 import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
+import { type FoldedWrite, foldWrite } from '../apply-profile-writes/pipeline/fold';
 import {
   CreateImportedProfilesCommand,
   type ImportedProfile,
@@ -301,21 +297,17 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       status: 'pending',
       attempts: 0,
     };
-    let profile: Profile;
+    // The worker's own fold (ApplyPipeline's stage 2): checks, bounds, due time, history
+    // entries and references, the receipt chain and the events, exactly as a pass applies
+    // the create write to the shell.
+    let folded: FoldedWrite;
     try {
-      profile = transitionProfile(shell, write, vocabulary, PROFILE_WIRE_FORMAT, this.rules);
+      folded = foldWrite(shell, write, { vocabulary, rules: this.rules, now });
     } catch {
       return null; // a write the worker would refuse: the ordinary path records it
     }
-    if (profile.data && profileBoundViolations(profile.data as never, { activeOnly: true }).length)
-      return null;
-    profile.nextExpiryAt = this.rules.nextDue(profile.data);
-    const described = describeWrite(shell, profile, write, this.rules);
-    profile.historyRefs = withHistoryRefs(undefined, profile.data, described.entries);
-    // Consent receipts: the create's consent and preference entries start the hash chain.
-    const chain = chainHistoryEntries(undefined, described.entries, this.rules.chainedCategories());
-    const { entries } = chain;
-    const events = profileEvents(shell, profile, write, this.rules, described);
+    const { entries, events } = folded;
+    let profile = folded.next;
     const pages: BuiltProfile['pages'] = [];
     for (let at = 0; at < entries.length; at += HISTORY_PAGE_ENTRIES) {
       pages.push({
@@ -323,11 +315,12 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
         entries: entries.slice(at, at + HISTORY_PAGE_ENTRIES),
       });
     }
+    // A create without events keeps no event log (the fold's is then empty).
+    const { eventLog, ...rest } = profile;
     profile = {
-      ...profile,
+      ...rest,
       historyPages: pages.length,
-      ...(chain.head ? { historyChainHead: chain.head } : {}),
-      ...(events.length ? { eventLog: [{ seq: 1, at: now.getTime() }] } : {}),
+      ...(events.length ? { eventLog } : {}),
       createdAt: now,
       updatedAt: now,
     };
