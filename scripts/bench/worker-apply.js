@@ -1,0 +1,201 @@
+'use strict';
+// `npm run bench:worker [-- --writes=1000 --backlog=400]`: how fast the worker applies
+// accepted profile writes, against the physical limit of the same engine, side by side in
+// one run on the embedded default (FerretDB on SQLite, redis-server, the built api and one
+// worker). Prints writes/s of each and the ratios to (a). Nothing asserts the figures; on a
+// shared machine only the ratios mean anything.
+//
+//   (a) the raw driver loop: per write a findOne, a replaceOne and a history insertOne, each
+//       by `_id`, over `--writes` profile documents (copies of a stored profile), with the
+//       worker's concurrency (4);
+//   (b) the worker, many profiles: `--writes` merges accepted through the api on as many
+//       seeded profiles (one write each), and again on a quarter as many (four each);
+//   (c) the worker, one profile: `--backlog` merges accepted on one profile, drained.
+//
+// The writes of (b) and (c) are accepted while both Bull queues are paused (Queue.pause,
+// global), so the queued work is exactly those writes; the clock runs from the resume until
+// the read model shows every one applied (acc <= v). Acceptance itself is not timed.
+const Bull = require('bull');
+const Redis = require('ioredis');
+const { randomUUID } = require('node:crypto');
+const { MongoClient } = require('mongodb');
+const { cpuMs } = require('../lib/proc-cpu');
+const { startServiceStack } = require('../lib/service-stack');
+const seed = require('./seed');
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, '').split('=');
+    return [key, value ?? true];
+  }),
+);
+const WRITES = Number(args.writes || 1000);
+/** `--cpu-prof=<preload.js>`: a script the api and the worker preload (a CPU profiler). */
+const CPU_PROF = args['cpu-prof'] ? String(args['cpu-prof']) : null;
+/** `--only=b`: only the raw loop and scenario (b) (profiling). */
+const ONLY_MANY = args.only === 'b';
+const BACKLOG = Number(args.backlog || 400);
+const CONCURRENCY = 4;
+
+const log = (message) => process.stderr.write(`[bench:worker] ${message}\n`);
+
+/** (a): per write, a read, a replace and a history insert by `_id`, 4 at a time. */
+async function rawLoop(db, template, count) {
+  const raw = db.collection('raw_profiles');
+  const history = db.collection('raw_history');
+  await raw.deleteMany({});
+  for (let start = 0; start < count; start += 500) {
+    await raw.insertMany(
+      Array.from({ length: Math.min(500, count - start) }, (_, k) => ({
+        ...template,
+        _id: `raw|${start + k}`,
+      })),
+    );
+  }
+  await new Promise((r) => setTimeout(r, 600)); // the engine's _id index step
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) {
+        const id = `raw|${next++}`;
+        const doc = await raw.findOne({ _id: id });
+        await raw.replaceOne({ _id: id }, { ...doc, appliedSeq: (doc.appliedSeq || 0) + 1 });
+        await history.insertOne({
+          _id: randomUUID(),
+          profile: id,
+          entries: [{ snapshot: 'x'.repeat(1000) }],
+        });
+      }
+    }),
+  );
+  return (count / (performance.now() - started)) * 1000;
+}
+
+async function main() {
+  const { engine, redisServer, env, origin, close, worker } = await startServiceStack(
+    'worker',
+    CPU_PROF ? { NODE_OPTIONS: `--require ${CPU_PROF}` } : {},
+  );
+  const procs = { engine: engine.child.pid, worker: worker.pid, redis: redisServer.child.pid };
+  /** CPU ms per write of each process while `work` runs. */
+  const measured = async (count, work) => {
+    const before = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, cpuMs(pid)]));
+    const result = await work();
+    const cpu = Object.entries(procs)
+      .map(([k, pid]) => `${k} ${((cpuMs(pid) - before[k]) / count).toFixed(1)}`)
+      .join(', ');
+    return { ...result, cpu };
+  };
+  let failed = true;
+  try {
+    const tenant = await seed.createTenant({ origin, env });
+    const mongo = await MongoClient.connect(engine.uri);
+    const db = mongo.db('bench');
+    const redis = new Redis(redisServer.url);
+    const queues = ['jobs', 'jobs-bulk'].map(
+      (name) => new Bull(name, { redis: redisServer.url, prefix: 'bench' }),
+    );
+    const first = tenant.templateId + 1;
+    log(`seeding ${WRITES} profiles`);
+    await seed.seedProfiles({ db, tenant, from: first, to: first + WRITES - 1 });
+    const template = await db.collection('profiles').findOne({ _id: `bench|${first}` });
+
+    /** Accepts one merge per entry of `ids` (paused queues), then times the drain. */
+    const drain = async (ids, label) => {
+      for (const queue of queues) await queue.pause();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < ids.length) {
+            const n = next++;
+            const res = await fetch(`${origin}/Profiles/v4/${tenant.clientId}/Profile/${ids[n]}`, {
+              method: 'POST',
+              headers: {
+                Authorization: `Bearer ${tenant.token}`,
+                'Content-Type': 'application/json',
+              },
+              body: JSON.stringify({ CustomFields: [{ Name: 'Segment', Value: `${label}${n}` }] }),
+            });
+            if (res.status !== 202) throw new Error(`merge: ${res.status} ${await res.text()}`);
+          }
+        }),
+      );
+      const queued = (await Promise.all(queues.map((queue) => queue.getJobCounts()))).reduce(
+        (sum, counts) => sum + counts.waiting + counts.delayed + counts.paused,
+        0,
+      );
+      const result = await measured(ids.length, async () => {
+        const started = performance.now();
+        for (const queue of queues) await queue.resume();
+        await seed.waitApplied({ redis, clientId: tenant.clientId, ids });
+        return { perSecond: (ids.length / (performance.now() - started)) * 1000, queued };
+      });
+      log(
+        `${label}: ${ids.length} writes, ${queued} queued jobs, ${result.perSecond.toFixed(0)}/s`,
+      );
+      return result;
+    };
+
+    log(`(a) raw driver loop, ${WRITES} writes`);
+    const raw = await measured(WRITES, async () => ({
+      perSecond: await rawLoop(db, template, WRITES),
+    }));
+    const ids = Array.from({ length: WRITES }, (_, k) => first + k);
+    log(`(b) worker, ${WRITES} writes on ${WRITES} profiles`);
+    const many = await drain(ids, 'm');
+    if (ONLY_MANY) {
+      console.log(
+        `raw ${raw.perSecond.toFixed(0)}/s (${raw.cpu}); worker ${many.perSecond.toFixed(0)}/s (${many.cpu})`,
+      );
+      for (const queue of queues) await queue.close();
+      await redis.quit();
+      await mongo.close();
+      failed = false;
+      return;
+    }
+    const quarter = Math.max(1, Math.floor(WRITES / 4));
+    const fours = Array.from({ length: WRITES }, (_, k) => first + (k % quarter));
+    log(`(b') worker, ${WRITES} writes on ${quarter} profiles`);
+    const grouped = await drain(fours, 'g');
+    log(`(c) worker, ${BACKLOG} writes on one profile`);
+    const backlog = await drain(Array(BACKLOG).fill(first), 'b');
+    const rawAgain = await measured(WRITES, async () => ({
+      perSecond: await rawLoop(db, template, WRITES),
+    }));
+
+    const rows = [
+      ['(a) raw driver loop (read, replace, history insert by _id), writes/s', raw.perSecond, raw],
+      ['    the same, run again after the worker runs', rawAgain.perSecond, rawAgain],
+      [`(b) worker, ${WRITES} writes on ${WRITES} profiles, writes/s`, many.perSecond, many],
+      [
+        `    ${WRITES} writes on ${quarter} profiles (4 each), writes/s`,
+        grouped.perSecond,
+        grouped,
+      ],
+      [`(c) worker, a backlog of ${BACKLOG} on one profile, writes/s`, backlog.perSecond, backlog],
+    ];
+    const base = (raw.perSecond + rawAgain.perSecond) / 2;
+    const width = Math.max(...rows.map(([name]) => name.length));
+    console.log(`\nworker apply rate (engine: FerretDB on SQLite; ratios to the mean of (a))`);
+    for (const [name, value, run] of rows) {
+      const ratio =
+        run.queued === undefined
+          ? ''
+          : `  ${(value / base).toFixed(2)}x of (a), ${run.queued} queued jobs`;
+      console.log(`  ${name.padEnd(width)}  ${value.toFixed(0).padStart(6)}${ratio}`);
+      console.log(`  ${''.padEnd(width)}  CPU ms per write: ${run.cpu}`);
+    }
+    for (const queue of queues) await queue.close();
+    await redis.quit();
+    await mongo.close();
+    failed = false;
+  } finally {
+    await close(!failed);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
