@@ -84,6 +84,8 @@ async function main() {
     return { access_token, token_type: 'Bearer', expires_in: 3600, scope: 'bench/bench' };
   });
 
+  // Exits normally on a signal, so `--cpu-prof` (BENCH_NODE_ARGS) writes its profile.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(0));
   await app.listen({ port: Number(PORT), host: '127.0.0.1' });
   process.stdout.write('baseline ready\n');
 }

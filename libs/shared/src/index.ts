@@ -12,6 +12,7 @@ export * from './errors/api-exception.filter';
 export * from './validation/validation-errors';
 export * from './validation/api-validation.pipe';
 export * from './validation/validation-metadata-cache';
+export * from './validation/compiled-validation';
 export * from './validation/query-values';
 export * from './database/database.module';
 export * from './database/mongoose-features';

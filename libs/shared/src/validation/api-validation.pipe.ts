@@ -1,6 +1,8 @@
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import type { ValidationError, ValidatorOptions } from 'class-validator';
 import { InvalidInputError } from '../errors/domain-errors';
 import { describeValidationErrors } from './validation-errors';
+import { compiledValidation } from './compiled-validation';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /**
@@ -36,5 +38,18 @@ class ApiValidationPipe extends ValidationPipe {
       );
     }
     return super.transform(value, metadata);
+  }
+
+  /**
+   * class-validator, after the compiled pre-check of the same rules (CompiledValidation):
+   * an object the pre-check accepts has no error to report; any other is validated (and
+   * its messages worded) by class-validator.
+   */
+  protected override validate(
+    object: object,
+    options?: ValidatorOptions,
+  ): Promise<ValidationError[]> | ValidationError[] {
+    if (compiledValidation().accepts(object, options)) return [];
+    return super.validate(object, options);
   }
 }

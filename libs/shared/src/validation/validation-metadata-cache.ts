@@ -7,6 +7,14 @@ type Grouped = Record<string, ValidationMetadata[]>;
 
 const INSTALLED = Symbol.for('pcp.validation-metadata-cache');
 
+/** Moves each time a rule is registered after the cache was installed. */
+let generation = 0;
+
+/** The rules' generation: what is derived from them stays valid while it does not move. */
+export function metadataGeneration(): number {
+  return generation;
+}
+
 /**
  * Remembers class-validator's metadata lookups, which it otherwise redoes for every object it
  * validates: `getTargetValidationMetadatas` filters the class's rules and walks every
@@ -26,6 +34,7 @@ export function cacheValidationMetadata(): void {
   let targets = new WeakMap<object, Map<string, ValidationMetadata[]>>();
   let groupings = new WeakMap<ValidationMetadata[], Grouped>();
   const forget = (): void => {
+    generation++;
     targets = new WeakMap();
     groupings = new WeakMap();
   };
