@@ -21,7 +21,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const window = requestWindowOf(host.switchToHttp().getRequest<FastifyRequest>());
     if (window?.state === 'committed' && window.committedAnswer && isServerError(exception)) {
       this.logger.warn(`after its write committed: ${String(exception)}`);
-      sendCommittedAnswer(reply, window.committedAnswer);
+      // The deadline may have answered it already (with the same 202).
+      if (!reply.sent) sendCommittedAnswer(reply, window.committedAnswer);
       return;
     }
 

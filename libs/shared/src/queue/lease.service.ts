@@ -1,10 +1,28 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import { Settings } from '../settings/settings';
 import { JOBS_QUEUE } from './queue.constants';
 
+/**
+ * Takes a lease unless Redis lost its data less than the lease's TTL ago. The epoch key
+ * holds when the leases' Redis started (0: before any lease was taken, set by each process
+ * as it starts); a Redis that restarted empty has none, and the first acquisition after
+ * it records the restart (Redis's own clock). Until a TTL has passed since, a holder from
+ * before the loss may still be working (its lease key is gone, so nothing else tells it),
+ * and nothing is granted.
+ */
+const ACQUIRE_SCRIPT = `
+local t = redis.call("time")
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local epoch = redis.call("get", KEYS[2])
+if not epoch then
+  epoch = now
+  redis.call("set", KEYS[2], epoch)
+end
+if now < tonumber(epoch) + tonumber(ARGV[2]) then return false end
+return redis.call("set", KEYS[1], ARGV[1], "PX", ARGV[2], "NX")`;
 const EXTEND_SCRIPT =
   'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end';
 const RELEASE_SCRIPT =
@@ -16,18 +34,50 @@ const RELEASE_SCRIPT =
  * which also tells a holder that lost it). The embedded engine offers no conditional write
  * by `_id`, so a lease cannot fence a save: the profile worker renews right before each
  * save and stops when the renewal fails.
+ *
+ * Redis restarted empty loses every lease while its holders still work: the process itself
+ * remembers what it holds (until its last renewal's TTL ends) and refuses those names to
+ * its other jobs, and no process is granted any lease until a TTL after the loss
+ * (ACQUIRE_SCRIPT), so two holders never work on one profile (they would overwrite each
+ * other's history pages: `npm run chaos` found it).
  */
 @Injectable()
-export class LeaseService {
+export class LeaseService implements OnModuleInit {
+  private readonly logger = new Logger('LeaseService');
+  /** The leases this process holds, until when (its last grant or renewal plus the TTL). */
+  private readonly held = new Map<string, number>();
+
   constructor(
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
     private readonly settings: Settings,
   ) {}
 
+  /** A Redis that starts empty under a starting process: no earlier holder to wait for. */
+  async onModuleInit(): Promise<void> {
+    await this.queue.client.set(this.epochKey(), '0', 'NX').catch((error: unknown) => {
+      this.logger.warn(`lease epoch not set (Redis unavailable): ${String(error)}`);
+    });
+  }
+
   async acquire(name: string, ttlMs: number): Promise<string | null> {
+    const until = this.held.get(name);
+    if (until !== undefined) {
+      if (until > Date.now()) return null;
+      this.held.delete(name);
+    }
     const token = randomUUID();
-    const ok = await this.queue.client.set(this.key(name), token, 'PX', ttlMs, 'NX');
-    return ok === 'OK' ? token : null;
+    const startedAt = Date.now();
+    const ok = await this.queue.client.eval(
+      ACQUIRE_SCRIPT,
+      2,
+      this.key(name),
+      this.epochKey(),
+      token,
+      ttlMs,
+    );
+    if (ok !== 'OK') return null;
+    this.held.set(name, startedAt + ttlMs);
+    return token;
   }
 
   /** Waits for the lease up to `waitMs`, polling; null when it stayed taken. */
@@ -42,7 +92,11 @@ export class LeaseService {
 
   /** Renews a lease still held with `token`; false when it was lost meanwhile. */
   async extend(name: string, token: string, ttlMs: number): Promise<boolean> {
-    return (await this.queue.client.eval(EXTEND_SCRIPT, 1, this.key(name), token, ttlMs)) === 1;
+    const startedAt = Date.now();
+    const held =
+      (await this.queue.client.eval(EXTEND_SCRIPT, 1, this.key(name), token, ttlMs)) === 1;
+    if (held) this.held.set(name, startedAt + ttlMs);
+    return held;
   }
 
   /**
@@ -70,7 +124,12 @@ export class LeaseService {
 
   /** Releases a lease still held with `token`; false when it was lost meanwhile. */
   async release(name: string, token: string): Promise<boolean> {
+    this.held.delete(name);
     return (await this.queue.client.eval(RELEASE_SCRIPT, 1, this.key(name), token)) === 1;
+  }
+
+  private epochKey(): string {
+    return `${this.settings.queuePrefix}:lease-epoch`;
   }
 
   private key(name: string): string {
