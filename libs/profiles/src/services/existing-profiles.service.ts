@@ -36,7 +36,9 @@ export class ExistingProfiles {
   /**
    * The snapshot from the database. The next write is read after the profile: if it turns
    * out applied meanwhile (the profile moved on), the profile is read again, so a rebuilt
-   * entry never holds a profile older than a write it calls applied.
+   * entry never holds a profile older than a write it calls applied. The profile is read
+   * again when no next write was found too: the worker's pass that saved meanwhile may
+   * have deleted that write's record already (retention), which must not read as "caught up".
    */
   private async rebuild(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
     for (let attempt = 1; ; attempt++) {
@@ -46,7 +48,7 @@ export class ExistingProfiles {
         profile.state === 'deleted'
           ? null
           : await this.writes.findSeq(clientId, profileId, profile.appliedSeq + 1);
-      if (next && attempt < REBUILD_ATTEMPTS) {
+      if (attempt < REBUILD_ATTEMPTS) {
         const again = await this.profiles.findOne(clientId, profileId);
         if (again && again.appliedSeq !== profile.appliedSeq) continue;
       }
