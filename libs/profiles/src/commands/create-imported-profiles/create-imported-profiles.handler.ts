@@ -1,39 +1,27 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { ConflictError, CRASH_POINTS, CrashPoints, Metrics, type TenantKey } from '@app/shared';
+import { ConflictError, CRASH_POINTS, CrashPoints, Metrics } from '@app/shared';
 import { importRecordApplied } from '../../domain/import-marks';
-import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
 import type { ProfileEvent } from '../../domain/profile-events';
-import type { ProfileHistory } from '../../domain/profile-history.schema';
-import { checkProfileInput } from '../../domain/profile-input.rules';
 import { ProfileRules } from '../../domain/profile-rules';
-import { writeScopeViolations } from '../../domain/profile-scope.rules';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import type { CallerScope } from '../../domain/profile-view';
-import type { ProfileWrite } from '../../domain/profile-write.schema';
 import type { Profile } from '../../domain/profile.schema';
-import type { ProfileDto } from '../../dto/profile.dto';
-import { historyPageKey, profileKey, writeKey } from '../../keys';
-import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 import { ExpiryIndex } from '../../read-model/expiry-index.service';
 import { ProfileReadModel } from '../../read-model/profile-read-model.service';
-import {
-  HISTORY_PAGE_ENTRIES,
-  ProfileHistoryRepository,
-} from '../../repositories/profile-history.repository';
+import { ProfileHistoryRepository } from '../../repositories/profile-history.repository';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { TagRepository } from '../../repositories/tag.repository';
 import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from '../../services/profile-apply-hook';
-import { withPair } from '../../services/profile-upserts.service';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 import { alternateIdKey } from '../../domain/element-rules';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { ProfileEventRepository } from '../../repositories/profile-event.repository';
 import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
-import { type FoldedWrite, foldWrite } from '../apply-profile-writes/pipeline/fold';
+import { type BuiltProfile, buildImportedProfile } from './imported-profile';
 import {
   CreateImportedProfilesCommand,
   type ImportedProfile,
@@ -60,17 +48,6 @@ interface CreationBatch {
   created: Profile[];
   /** The events of each created profile, by profile id (told to the listeners at the end). */
   events: Map<number, ProfileEvent[]>;
-}
-
-/** A new profile as its create write leaves it, with what the save brings along. */
-interface BuiltProfile {
-  index: number;
-  shell: Profile;
-  profile: Profile;
-  write: ProfileWrite;
-  pages: Array<{ _id: TenantKey; entries: ProfileHistory[] }>;
-  /** Its create's events (profile.created and the added items), stored with the pages. */
-  events: ProfileEvent[];
 }
 
 /**
@@ -175,7 +152,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     const { clientId, profiles, outcomes } = batch;
     const built: BuiltProfile[] = [];
     for (let index = from; index < to; index++) {
-      const profile = this.build(batch, profiles[index], index);
+      const profile = buildImportedProfile(batch, profiles[index], index, this.rules);
       if (profile) built.push(profile);
     }
     await this.history.insertPages(built.flatMap((profile) => profile.pages));
@@ -264,70 +241,6 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
   }
 
   /**
-   * The profile the record's create write makes of an empty shell, as the worker's apply
-   * step would make it; null when a check refuses the record (the ordinary path then
-   * refuses it with the request's message).
-   */
-  private build(
-    { clientId, userId, scope, vocabulary, now }: CreationBatch,
-    imported: ImportedProfile,
-    index: number,
-  ): BuiltProfile | null {
-    const { profileId } = imported;
-    const input = withPair(imported.body as ProfileDto, imported.pair) as Record<string, unknown>;
-    if (
-      checkProfileInput(input, 'create').length ||
-      checkAgainstConfiguration(input, vocabulary, this.rules, 'create').length ||
-      writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT).length
-    ) {
-      return null;
-    }
-    const shell = shellOf(clientId, profileId, now);
-    const write: ProfileWrite = {
-      _id: writeKey(clientId, profileId, 1),
-      clientId,
-      profileId,
-      seq: 1,
-      kind: 'create',
-      body: JSON.stringify(input),
-      userId,
-      ...(scope ? { scope } : {}),
-      importRecord: imported.record,
-      acceptedAt: now,
-      status: 'pending',
-      attempts: 0,
-    };
-    // The worker's own fold (ApplyPipeline's stage 2): checks, bounds, due time, history
-    // entries and references, the receipt chain and the events, exactly as a pass applies
-    // the create write to the shell.
-    let folded: FoldedWrite;
-    try {
-      folded = foldWrite(shell, write, { vocabulary, rules: this.rules, now });
-    } catch {
-      return null; // a write the worker would refuse: the ordinary path records it
-    }
-    const { entries, events } = folded;
-    let profile = folded.next;
-    const pages: BuiltProfile['pages'] = [];
-    for (let at = 0; at < entries.length; at += HISTORY_PAGE_ENTRIES) {
-      pages.push({
-        _id: historyPageKey(clientId, profileId, pages.length),
-        entries: entries.slice(at, at + HISTORY_PAGE_ENTRIES),
-      });
-    }
-    // A create without events keeps no event log (the fold's is then empty).
-    const { eventLog, ...rest } = profile;
-    profile = {
-      ...rest,
-      historyPages: pages.length,
-      ...(events.length ? { eventLog } : {}),
-      createdAt: now,
-      updatedAt: now,
-    };
-    return { index, shell, profile, write, pages, events };
-  }
-
-  /**
    * Step 4's search keys and due expiries of the saved profiles whose match pair is theirs,
    * for all of them at once (one pipeline each). A profile that `finish` then sends the
    * ordinary way leaves stale keys (its delete removes them; a search checks every
@@ -402,16 +315,4 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     this.metrics.writeApplied('create');
     return 'created';
   }
-}
-
-function shellOf(clientId: string, profileId: number, createdAt: Date): Profile {
-  return {
-    _id: profileKey(clientId, profileId),
-    clientId,
-    profileId,
-    state: 'pending',
-    appliedSeq: 0,
-    createdAt,
-    updatedAt: createdAt,
-  };
 }

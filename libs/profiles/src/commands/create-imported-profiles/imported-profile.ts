@@ -1,0 +1,113 @@
+import type { TenantKey } from '@app/shared';
+import { checkAgainstConfiguration } from '../../domain/profile-configuration.rules';
+import type { ProfileEvent } from '../../domain/profile-events';
+import type { ProfileHistory } from '../../domain/profile-history.schema';
+import { checkProfileInput } from '../../domain/profile-input.rules';
+import type { ProfileRules } from '../../domain/profile-rules';
+import { writeScopeViolations } from '../../domain/profile-scope.rules';
+import type { CallerScope } from '../../domain/profile-view';
+import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
+import type { ProfileWrite } from '../../domain/profile-write.schema';
+import type { Profile } from '../../domain/profile.schema';
+import type { ProfileDto } from '../../dto/profile.dto';
+import { historyPageKey, profileKey, writeKey } from '../../keys';
+import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
+import { HISTORY_PAGE_ENTRIES } from '../../repositories/profile-history.repository';
+import { withPair } from '../../services/profile-upserts.service';
+import { type FoldedWrite, foldWrite } from '../apply-profile-writes/pipeline/fold';
+import type { ImportedProfile } from './create-imported-profiles.command';
+
+/** What the records of one batch share when they are built. */
+export interface ImportBuildContext {
+  clientId: string;
+  userId: string;
+  scope: CallerScope | undefined;
+  vocabulary: ProfileVocabulary;
+  now: Date;
+}
+
+/** A new profile as its create write leaves it, with what the save brings along. */
+export interface BuiltProfile {
+  index: number;
+  shell: Profile;
+  profile: Profile;
+  write: ProfileWrite;
+  pages: Array<{ _id: TenantKey; entries: ProfileHistory[] }>;
+  /** Its create's events (profile.created and the added items), stored with the pages. */
+  events: ProfileEvent[];
+}
+
+/**
+ * The import fast path's fold stage: the profile the record's create write makes of an
+ * empty shell, through the worker's own fold (ApplyPipeline's stage 2: checks, bounds, due
+ * time, history entries and references, the receipt chain, the events), with its history
+ * laid out in pages; null when a check refuses the record (the ordinary path then refuses
+ * it with the request's message). Pure.
+ */
+export function buildImportedProfile(
+  { clientId, userId, scope, vocabulary, now }: ImportBuildContext,
+  imported: ImportedProfile,
+  index: number,
+  rules: ProfileRules,
+): BuiltProfile | null {
+  const { profileId } = imported;
+  const input = withPair(imported.body as ProfileDto, imported.pair) as Record<string, unknown>;
+  if (
+    checkProfileInput(input, 'create').length ||
+    checkAgainstConfiguration(input, vocabulary, rules, 'create').length ||
+    writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT).length
+  ) {
+    return null;
+  }
+  const shell = shellOf(clientId, profileId, now);
+  const write: ProfileWrite = {
+    _id: writeKey(clientId, profileId, 1),
+    clientId,
+    profileId,
+    seq: 1,
+    kind: 'create',
+    body: JSON.stringify(input),
+    userId,
+    ...(scope ? { scope } : {}),
+    importRecord: imported.record,
+    acceptedAt: now,
+    status: 'pending',
+    attempts: 0,
+  };
+  let folded: FoldedWrite;
+  try {
+    folded = foldWrite(shell, write, { vocabulary, rules, now });
+  } catch {
+    return null; // a write the worker would refuse: the ordinary path records it
+  }
+  const { entries, events } = folded;
+  const pages: BuiltProfile['pages'] = [];
+  for (let at = 0; at < entries.length; at += HISTORY_PAGE_ENTRIES) {
+    pages.push({
+      _id: historyPageKey(clientId, profileId, pages.length),
+      entries: entries.slice(at, at + HISTORY_PAGE_ENTRIES),
+    });
+  }
+  // A create without events keeps no event log (the fold's is then empty).
+  const { eventLog, ...rest } = folded.next;
+  const profile: Profile = {
+    ...rest,
+    historyPages: pages.length,
+    ...(events.length ? { eventLog } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { index, shell, profile, write, pages, events };
+}
+
+function shellOf(clientId: string, profileId: number, createdAt: Date): Profile {
+  return {
+    _id: profileKey(clientId, profileId),
+    clientId,
+    profileId,
+    state: 'pending',
+    appliedSeq: 0,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
