@@ -41,6 +41,18 @@ export type {
   StoredPreference,
   StoredPreferenceAttribute,
 } from './domain/profile-data.schema';
+export {
+  type BodyOf,
+  type ConsentBody,
+  type ContactBody,
+  type ContactElement,
+  type ElementBody,
+  type PreferenceBody,
+  type ProfileElement,
+  contactPreferences,
+  elementsOf,
+  fieldOf,
+} from './domain/profile-shape';
 export type { WriteContext } from './domain/profile-merge';
 export { applyProfileWrite } from './domain/profile-merge';
 export {

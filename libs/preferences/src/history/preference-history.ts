@@ -3,6 +3,7 @@ import {
   canSeeConsentType,
   canSeeProgram,
   type ConsentAssociationDto,
+  contactPreferences,
   type HistoryChange,
   historyItemInContainer,
   type PreferenceDto,
@@ -90,8 +91,8 @@ export const PREFERENCE_HISTORY: ProfileHistoryRule = {
     ...diff.contacts.flatMap((contact) =>
       diff
         .changedItems(
-          contact.before?.[contact.preferences],
-          contact.after?.[contact.preferences],
+          contactPreferences(contact.before),
+          contactPreferences(contact.after),
           preferenceRule,
           { whole: true },
         )

@@ -14,6 +14,7 @@ import type {
   StoredPreferenceAttribute,
   StoredProfileTag,
 } from './profile-data.schema';
+import { type BodyOf, type ElementBody, fieldOf } from './profile-shape';
 import { phoneDigits } from './text';
 
 /*
@@ -22,15 +23,13 @@ import { phoneDigits } from './text';
  * trimmed and case-insensitively; phones compare by their digits.
  */
 
-type Element = Record<string, unknown>;
-
 /** The field names of a stored element class: a misspelt one fails to compile. */
 type FieldOf<E> = Extract<keyof E, string>;
 
 export interface ElementRule {
   /** What the key is made of, for messages ("EmailAddress"). */
   keyFields: string[];
-  key(element: Element): string;
+  key(element: ElementBody): string;
   /** Plain fields taken from a request element when present. */
   fields: string[];
   /** Nested collections and their rules. */
@@ -39,21 +38,23 @@ export interface ElementRule {
   stamp: 'edited' | 'lastModified' | 'none';
   /** Whether the element has IsActive (defaults to true when created). */
   activatable: boolean;
-  /** Fields computed from the others after each change. */
-  derive?(element: Element): void;
+  /** Fields computed from the others after each change (on an element being built). */
+  derive?(element: ElementBody): void;
 }
 
 /**
  * An ElementRule checked against its stored element class `E`: the key fields, plain
- * fields and nested collections it names must be fields of `E`, and `derive` sees `E`'s
- * field types. The merge then walks the rule untyped.
+ * fields and nested collections it names must be fields of `E`, and `key` and `derive` see
+ * `E`'s field types. The merge then walks the rule over any element (ElementBody), handing
+ * each rule only elements of its own collection.
  */
 function elementRule<E>(
-  rule: Omit<ElementRule, 'keyFields' | 'fields' | 'nested' | 'derive'> & {
+  rule: Omit<ElementRule, 'keyFields' | 'key' | 'fields' | 'nested' | 'derive'> & {
     keyFields: FieldOf<E>[];
+    key(element: BodyOf<E>): string;
     fields: FieldOf<E>[];
     nested: { [K in FieldOf<E>]?: ElementRule };
-    derive?(element: Partial<E> & Element): void;
+    derive?(element: BodyOf<E>): void;
   },
 ): ElementRule {
   // The checks above are compile-time only: at run time the rule is the same object.
@@ -64,8 +65,8 @@ export { phoneDigits } from './text';
 
 const keyOf =
   (...fields: string[]) =>
-  (element: Element): string =>
-    fields.map((field) => textKey(element[field])).join('|');
+  (element: ElementBody): string =>
+    fields.map((field) => textKey(fieldOf(element, field))).join('|');
 
 export const consentAssociationRule = elementRule<StoredConsentAssociation>({
   keyFields: ['ConsentType'],

@@ -1,4 +1,5 @@
 import { textKey } from '@app/shared';
+import type { PreferenceBody } from './profile-shape';
 
 /*
  * How preferences are told apart within their container: ProgramId + ChannelId + FilterId,
@@ -24,7 +25,7 @@ export function preferenceChannelKey(value: unknown): string {
 }
 
 /** The matching key of a preference within its container. */
-export function preferenceKey(preference: Record<string, unknown>): string {
+export function preferenceKey(preference: PreferenceBody): string {
   return [
     preferenceIdKey(preference.ProgramId),
     preferenceChannelKey(preference.ChannelId),

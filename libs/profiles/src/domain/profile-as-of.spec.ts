@@ -5,6 +5,7 @@ import { earliestInstant, profileDataAsOf } from './profile-as-of';
 import type { ProfileData } from './profile-data.schema';
 import type { ProfileHistory } from './profile-history.schema';
 import { ProfileRules } from './profile-rules';
+import { contactPreferences } from './profile-shape';
 import type { HistoryChange, ProfileHistoryRule, ProfileRuleModule } from './profile-rules.port';
 import type { Profile } from './profile.schema';
 
@@ -36,8 +37,8 @@ const PREFERENCES = fakeModule('preference', (before, after, diff) => [
   ...diff.contacts.flatMap((contact) =>
     diff
       .changedItems(
-        contact.before?.[contact.preferences],
-        contact.after?.[contact.preferences],
+        contactPreferences(contact.before),
+        contactPreferences(contact.after),
         preferenceRule,
         { whole: true },
       )

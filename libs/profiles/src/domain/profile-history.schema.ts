@@ -20,6 +20,14 @@ export interface HistoryContainer {
 }
 
 /**
+ * The stored fields of one item of a history entry (a standard-fields snapshot, a custom
+ * field, a contact element without its nested lists, a preference, a consent...), read
+ * back from the entry's JSON: which element it is follows from the entry's category and
+ * list, so readers take its fields by name and narrow each value.
+ */
+export type HistorySnapshot = Record<string, unknown>;
+
+/**
  * One changed item of one applied write: the item as it was after the write (a removed
  * item as its last state with IsActive false). `_id` is
  * `<clientId>|<profileId>|<seq>|<n>` (n: the entry's index within the write), so
@@ -46,7 +54,7 @@ export interface ProfileHistory {
   /** A preference's FilterId, normalised (textKey): what the filterId query compares. */
   filterKey?: string;
   /** The item's stored fields after the write (contacts without their nested lists). */
-  snapshot: Record<string, unknown>;
+  snapshot: HistorySnapshot;
   /**
    * The profile's consent-receipt hash chain (domain/history-chain.ts; docs/receipts.md):
    * on entries of a chained category (consents, preferences) only, absent on entries

@@ -13,6 +13,7 @@ import { compareHistoryEntries, historyEntries, type HistoryEntry } from './prof
 import type { ProfileData } from './profile-data.schema';
 import type { HistoryContainer } from './profile-history.schema';
 import { ProfileRules } from './profile-rules';
+import { contactPreferences } from './profile-shape';
 import type {
   HistoryChange,
   HistoryDiff,
@@ -58,8 +59,8 @@ const FAKE_PREFERENCES = fakeModule('fakePreference', (before, after, diff) => [
   ...diff.contacts.flatMap((contact) =>
     diff
       .changedItems(
-        contact.before?.[contact.preferences],
-        contact.after?.[contact.preferences],
+        contactPreferences(contact.before),
+        contactPreferences(contact.after),
         preferenceRule,
         { whole: true },
       )
@@ -335,8 +336,8 @@ describe('historyEntries', () => {
     const pair = diff.contacts.find((contact) => contact.list === 'Emails')!;
     const changed = (options?: { whole?: boolean }) =>
       diff.changedItems(
-        pair.before?.[pair.preferences],
-        pair.after?.[pair.preferences],
+        contactPreferences(pair.before),
+        contactPreferences(pair.after),
         preferenceRule,
         options,
       );

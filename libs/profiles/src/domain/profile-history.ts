@@ -7,14 +7,18 @@ import {
   PROFILE_FIELDS,
 } from './element-rules';
 import type { ProfileData } from './profile-data.schema';
-import type { ContactList, HistoryContainer, ProfileHistory } from './profile-history.schema';
+import type {
+  ContactList,
+  HistoryContainer,
+  HistorySnapshot,
+  ProfileHistory,
+} from './profile-history.schema';
 import type { ProfileRules } from './profile-rules';
 import type { ContactPair, HistoryChange, HistoryDiff } from './profile-rules.port';
 import type { Profile } from './profile.schema';
+import { type ContactElement, type ElementBody, fieldOf } from './profile-shape';
 import type { ProfileWrite } from './profile-write.schema';
 import { historyEntryKey } from '../keys';
-
-type Item = Record<string, unknown>;
 
 /** A history entry is the document stored for it: recording it again is a no-op. */
 export type HistoryEntry = ProfileHistory;
@@ -77,7 +81,7 @@ export function historyEntries(
 export interface DescribedWrite {
   entries: HistoryEntry[];
   /** Per entry (same index): the item before the write; undefined when it is new. */
-  previous: (Record<string, unknown> | undefined)[];
+  previous: (HistorySnapshot | undefined)[];
 }
 
 /**
@@ -95,7 +99,7 @@ export function describeWrite(
     return { entries: [], previous: [] };
   }
   const old = before.state === 'active' ? before.data : undefined;
-  const previousOf = new WeakMap<Item, Item>();
+  const previousOf = new WeakMap<HistorySnapshot, HistorySnapshot>();
   const changes = diffProfile(
     old,
     after.data,
@@ -125,39 +129,41 @@ function diffProfile(
   after: ProfileData,
   stamp: Stamp,
   rules: ProfileRules,
-  previousOf: WeakMap<Item, Item>,
+  previousOf: WeakMap<HistorySnapshot, HistorySnapshot>,
 ): Change[] {
   const changes: Change[] = [];
-  const was = before as unknown as Item | undefined;
-  const now = after as unknown as Item;
 
-  if (!was || !sameContent(pick(was, STANDARD_FIELDS), pick(now, STANDARD_FIELDS))) {
-    const snapshot = pick(now, [...STANDARD_FIELDS, 'Edited']);
-    if (was) previousOf.set(snapshot, pick(was, [...STANDARD_FIELDS, 'Edited']));
+  if (!before || !sameContent(pick(before, STANDARD_FIELDS), pick(after, STANDARD_FIELDS))) {
+    const snapshot = pick(after, [...STANDARD_FIELDS, 'Edited']);
+    if (before) previousOf.set(snapshot, pick(before, [...STANDARD_FIELDS, 'Edited']));
     changes.push({ category: 'standard', snapshot });
   }
 
   const diffList = (
-    previous: unknown,
-    current: unknown,
+    previous: readonly ElementBody[] | undefined,
+    current: readonly ElementBody[] | undefined,
     rule: ElementRule,
     stampOf: Stamp,
     whole = false,
-  ): Item[] => changedItems(previous, current, rule, stampOf, whole, previousOf);
+  ): HistorySnapshot[] => changedItems(previous, current, rule, stampOf, whole, previousOf);
 
-  for (const item of diffList(was?.CustomFields, now.CustomFields, customFieldRule, stamp)) {
+  for (const item of diffList(before?.CustomFields, after.CustomFields, customFieldRule, stamp)) {
     changes.push({ category: 'customField', list: 'CustomFields', snapshot: item });
   }
 
   const contacts: ContactPair[] = [];
   for (const { list, rule, preferences, identity } of CONTACT_LISTS) {
-    for (const item of diffList(was?.[list], now[list], rule, stamp)) {
+    for (const item of diffList(before?.[list], after[list], rule, stamp)) {
       const snapshot = omit(item, Object.keys(rule.nested));
       const previous = previousOf.get(item);
       if (previous) previousOf.set(snapshot, omit(previous, Object.keys(rule.nested)));
       changes.push({ category: 'contact', list, snapshot });
     }
-    for (const [previous, current] of pairByKey(was?.[list], now[list], rule)) {
+    for (const [previous, current] of pairByKey<ContactElement>(
+      before?.[list],
+      after[list],
+      rule,
+    )) {
       const container: HistoryContainer = { list, fields: pick(current ?? previous!, identity) };
       contacts.push({ list, preferences, container, before: previous, after: current });
     }
@@ -176,21 +182,21 @@ function diffProfile(
  * Elements of a list before and after, matched by key: after's in their order (with the
  * element they replace, if any), then before's that are gone.
  */
-function pairByKey(
-  before: unknown,
-  after: unknown,
+function pairByKey<E extends ElementBody>(
+  before: readonly E[] | undefined,
+  after: readonly E[] | undefined,
   rule: ElementRule,
-): [Item | undefined, Item | undefined][] {
+): [E | undefined, E | undefined][] {
   const was = asItems(before);
   const now = asItems(after);
-  const previous = new Map<string, Item>();
+  const previous = new Map<string, E>();
   for (const item of was) if (!previous.has(rule.key(item))) previous.set(rule.key(item), item);
   const kept = new Set(now.map((item) => rule.key(item)));
   return [
-    ...now.map((item): [Item | undefined, Item] => [previous.get(rule.key(item)), item]),
+    ...now.map((item): [E | undefined, E] => [previous.get(rule.key(item)), item]),
     ...[...previous.entries()]
       .filter(([key]) => !kept.has(key))
-      .map(([, item]): [Item, undefined] => [item, undefined]),
+      .map(([, item]): [E, undefined] => [item, undefined]),
   ];
 }
 
@@ -201,17 +207,17 @@ function pairByKey(
  * own entries, not here.
  */
 function changedItems(
-  before: unknown,
-  after: unknown,
+  before: readonly ElementBody[] | undefined,
+  after: readonly ElementBody[] | undefined,
   rule: ElementRule,
   stamp: Stamp,
   whole: boolean,
-  previousOf: WeakMap<Item, Item>,
-): Item[] {
+  previousOf: WeakMap<HistorySnapshot, HistorySnapshot>,
+): HistorySnapshot[] {
   // A contact's preferences and consents have entries of their own; a whole item's nested
   // lists (a preference's associations and attributes) are part of it.
   const ignore = whole ? [] : Object.keys(rule.nested);
-  const changed: Item[] = [];
+  const changed: HistorySnapshot[] = [];
   for (const [previous, current] of pairByKey(before, after, rule)) {
     if (current) {
       if (!previous || !sameContent(omit(previous, ignore), omit(current, ignore))) {
@@ -219,7 +225,7 @@ function changedItems(
         if (previous) previousOf.set(snapshot, snapshotOf(previous));
         changed.push(snapshot);
       }
-    } else if (previous && previous.IsActive !== false) {
+    } else if (previous && fieldOf(previous, 'IsActive') !== false) {
       const last = removed(previous, rule, stamp);
       previousOf.set(last, snapshotOf(previous));
       changed.push(last);
@@ -228,31 +234,40 @@ function changedItems(
   return changed;
 }
 
-function removed(item: Item, rule: ElementRule, stamp: Stamp): Item {
-  const last: Item = { ...snapshotOf(item), IsActive: false };
+function removed(item: ElementBody, rule: ElementRule, stamp: Stamp): HistorySnapshot {
+  const last: HistorySnapshot = { ...snapshotOf(item), IsActive: false };
   if (rule.stamp === 'edited') {
-    last.Edited = { ...(item.Edited as Item), ModifiedDate: stamp.at, ModifiedBy: stamp.userId };
+    const edited = fieldOf(item, 'Edited');
+    last.Edited = {
+      ...(typeof edited === 'object' ? edited : undefined),
+      ModifiedDate: stamp.at,
+      ModifiedBy: stamp.userId,
+    };
   }
   if (rule.stamp === 'lastModified') last.LastModifiedDate = stamp.at;
   return last;
 }
 
-function snapshotOf(item: Item): Item {
+function snapshotOf(item: object): HistorySnapshot {
   return omit(structuredClone(item), ['Key']);
 }
 
-function asItems(value: unknown): Item[] {
-  return Array.isArray(value) ? (value as Item[]) : [];
+function asItems<E>(value: readonly E[] | undefined): readonly E[] {
+  return Array.isArray(value) ? value : [];
 }
 
-function pick(item: Item, fields: string[]): Item {
-  const result: Item = {};
-  for (const field of fields) if (item[field] !== undefined) result[field] = item[field];
+/** The named fields of a stored item (a standard-fields snapshot, an element's identity). */
+function pick(item: object, fields: readonly string[]): HistorySnapshot {
+  const result: HistorySnapshot = {};
+  for (const field of fields) {
+    const value = fieldOf(item, field);
+    if (value !== undefined) result[field] = value;
+  }
   return result;
 }
 
-function omit(item: Item, fields: string[]): Item {
-  const result: Item = { ...item };
+function omit(item: object, fields: readonly string[]): HistorySnapshot {
+  const result: HistorySnapshot = { ...item };
   for (const field of fields) delete result[field];
   return result;
 }
@@ -261,21 +276,21 @@ function omit(item: Item, fields: string[]): Item {
  * Same content: equal once stamps are left out, and absent, null and empty lists count
  * as the same (the stored document and a freshly merged one spell "nothing" differently).
  */
-function sameContent(a: Item, b: Item): boolean {
+function sameContent(a: HistorySnapshot, b: HistorySnapshot): boolean {
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object') return value;
-  const result: Item = {};
+  const result: [string, unknown][] = [];
   for (const key of Object.keys(value).sort()) {
-    const field = (value as Item)[key];
+    const field = fieldOf(value, key);
     if (NOT_CONTENT.has(key) || field === undefined || field === null) continue;
     if (Array.isArray(field) && field.length === 0) continue;
-    result[key] = canonical(field);
+    result.push([key, canonical(field)]);
   }
-  return result;
+  return Object.fromEntries(result);
 }
 
 /** History order: ascending by modified date, then write, then entry within the write. */

@@ -1,15 +1,24 @@
 import type { DataRule } from './data-rule';
 import type { ElementRule } from './element-rules';
-import type { ContactList, HistoryContainer, ProfileHistory } from './profile-history.schema';
+import type {
+  ContactList,
+  HistoryContainer,
+  HistorySnapshot,
+  ProfileHistory,
+} from './profile-history.schema';
 import type { ImportFlags } from './profile-write.schema';
 import type { ProfileData } from './profile-data.schema';
+import type { ContactElement, ElementBody, ProfileBody } from './profile-shape';
 import type { WriteContext } from './profile-merge';
 import type { ProfileView } from './profile-view';
 import type { ProfileVocabulary } from './profile-vocabulary';
 import type { Profile } from './profile.schema';
 
-/** A profile body or stored profile as the rules read it (JSON, fields by name). */
-export type ProfileBody = Record<string, unknown>;
+/**
+ * A create, merge or overwrite body (or a patched profile) as the rules read it: the stored
+ * shape with every field optional or null (see profile-shape.ts).
+ */
+export type { ProfileBody } from './profile-shape';
 
 /** A key query of the search key index: the profiles holding a key of every group. */
 export type KeyQuery = string[][];
@@ -54,7 +63,7 @@ export interface HistoryChange {
   container?: HistoryContainer;
   /** A normalised value the category's reads may narrow by (a preference's FilterId). */
   filterKey?: string;
-  snapshot: Record<string, unknown>;
+  snapshot: HistorySnapshot;
 }
 
 /** A contact element before and after a write, and the fields naming it on the wire. */
@@ -63,8 +72,8 @@ export interface ContactPair {
   /** The contact's preference list (EmailPreferences, PhonePreferences, AddressPreferences). */
   preferences: 'EmailPreferences' | 'PhonePreferences' | 'AddressPreferences';
   container: HistoryContainer;
-  before?: Record<string, unknown>;
-  after?: Record<string, unknown>;
+  before?: ContactElement;
+  after?: ContactElement;
 }
 
 /** What Profiles hands a module to find what one write changed of its part. */
@@ -75,11 +84,11 @@ export interface HistoryDiff {
    * inactive. Nested lists of the rule are left to their own entries unless `whole`.
    */
   changedItems(
-    before: unknown,
-    after: unknown,
+    before: readonly ElementBody[] | undefined,
+    after: readonly ElementBody[] | undefined,
     rule: ElementRule,
     options?: { whole?: boolean },
-  ): Record<string, unknown>[];
+  ): HistorySnapshot[];
   /** The contact elements of the profile before and after, paired by key. */
   readonly contacts: readonly ContactPair[];
 }
@@ -117,11 +126,12 @@ export interface RuleWriteContext extends WriteContext {
 /**
  * How a write kind a rule module owns changes the profile: the new data, or undefined to
  * leave the profile as it is (applied, nothing changed). Throws PermanentWriteError to
- * refuse the write (recorded as failed, never retried).
+ * refuse the write (recorded as failed, never retried). The body is the JSON object the
+ * module queued for that kind (its own write interface, not a profile body).
  */
 export type RuleWriteKind = (
   profile: Profile,
-  body: ProfileBody,
+  body: object,
   ctx: RuleWriteContext,
 ) => ProfileData | undefined;
 
@@ -163,7 +173,7 @@ export interface ProfileRuleModule {
     data: ProfileData,
     body: ProfileBody,
     ctx: WriteContext,
-    hidden: (collection: string, element: ProfileBody) => boolean,
+    hidden: (collection: string, element: ElementBody) => boolean,
   ): ProfileData;
   /**
    * Scheduled expiry: the data with what is due as of `asOf` (ms) marked expired, and how

@@ -139,7 +139,7 @@ describe('ProfileRules against fake rule modules', () => {
       writeKinds: {
         'dnc-apply': (profile, body, ctx) => {
           seen.push([profile.appliedSeq, body, ctx.userId, [...(ctx.view.scope?.programs ?? [])]]);
-          return { ...profile.data!, LastName: String(body.Key) };
+          return { ...profile.data!, LastName: String((body as { Key?: unknown }).Key) };
         },
         'consent-version-pending': () => undefined,
       },

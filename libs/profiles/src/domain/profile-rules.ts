@@ -1,5 +1,6 @@
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
+import type { ElementBody } from './profile-shape';
 import type {
   ProfileBody,
   ProfileHistoryRule,
@@ -78,7 +79,7 @@ export class ProfileRules {
     data: ProfileData,
     body: ProfileBody,
     ctx: WriteContext,
-    hidden: (collection: string, element: ProfileBody) => boolean,
+    hidden: (collection: string, element: ElementBody) => boolean,
   ): ProfileData {
     return this.modules.reduce(
       (next, module) => (module.afterMerge ? module.afterMerge(next, body, ctx, hidden) : next),
