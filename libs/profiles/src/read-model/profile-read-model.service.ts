@@ -50,6 +50,17 @@ if a and tonumber(a) >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'acc', ARGV[1])
 return 1`;
 
+// The same, answering how far the worker got as far as the entry knows: the highest of the
+// published appliedSeq and the dirty mark (a save under way), or -1 without an entry.
+const ACCEPTED_AHEAD = `
+local a = redis.call('HGET', KEYS[1], 'acc')
+if not (a and tonumber(a) >= tonumber(ARGV[1])) then redis.call('HSET', KEYS[1], 'acc', ARGV[1]) end
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return -1 end
+local d = redis.call('HGET', KEYS[1], 'dirty')
+if d and tonumber(d) > tonumber(v) then return tonumber(d) end
+return tonumber(v)`;
+
 interface StoredEntry {
   s: ProfileState;
   d?: ProfileData;
@@ -182,6 +193,21 @@ export class ProfileReadModel {
   /** Records that write `seq` was accepted, so GET shows Pending Update until it applies. */
   async noteAccepted(clientId: string, profileId: number, seq: number): Promise<void> {
     await this.redis.client.eval(ACCEPTED, 1, this.key(clientId, profileId), seq);
+  }
+
+  /**
+   * `noteAccepted`, answering how far the worker got as far as the entry knows (the
+   * published appliedSeq, or a save under way past it); null when the entry has none.
+   */
+  async noteAcceptedAhead(
+    clientId: string,
+    profileId: number,
+    seq: number,
+  ): Promise<number | null> {
+    const ahead = Number(
+      await this.redis.client.eval(ACCEPTED_AHEAD, 1, this.key(clientId, profileId), seq),
+    );
+    return ahead < 0 ? null : ahead;
   }
 
   /**

@@ -90,7 +90,7 @@ export class ProfileWriteIntake {
     const keyed = window?.keyed;
     const acceptedAt = new Date();
     const accepted = acceptedAnswer(write.profileId, acceptedAt, write.body);
-    const stored = await this.writes.append(
+    const placed = await this.writes.append(
       {
         clientId: write.clientId,
         profileId: write.profileId,
@@ -111,6 +111,8 @@ export class ProfileWriteIntake {
         ((insert) =>
           window.attempt(insert, (outcome) => !keyed && outcome === 'inserted', accepted)),
     );
+    // Never below what the worker applied (a stale read of the profile's sequence numbers).
+    const stored = await this.aboveApplied(write, placed, window, keyed !== undefined);
     await this.crashPoints.at(CRASH_POINTS.acceptAfterWriteInsert);
     if (window && keyed) {
       const won = await window.attempt(
@@ -122,16 +124,56 @@ export class ProfileWriteIntake {
       if (!won) throw deadlineError(window.deadlineMs);
       await this.crashPoints.at(CRASH_POINTS.acceptAfterKeyCommit);
     }
-    try {
-      // Redis down: skipped rather than waited for (GET reads the database meanwhile).
-      if (this.readModel.available)
-        await this.readModel.noteAccepted(write.clientId, write.profileId, stored.seq);
-    } catch (error) {
-      // GET may show the previous version as Complete until the worker applies this write.
-      this.logger.warn(`could not record ${stored._id} in the read model: ${String(error)}`);
-    }
     await this.schedule(write, stored);
     return stored;
+  }
+
+  /**
+   * A write placed at or below the profile's appliedSeq would never be applied: its number
+   * was free only because the record of an applied write there was deleted (retention),
+   * which happens when the caller's idea of the profile's sequence numbers was stale (a
+   * read model rebuilt while the worker raced ahead, Redis that lost its data). The read
+   * model's entry, asked while this write is recorded in it (the same Redis command),
+   * tells how far the worker got; only when it is at or past this write, or has no entry,
+   * the profile's appliedSeq is read, and a write below it is placed again after it (its
+   * misplaced record deleted). The request has not answered yet: it answers the new place.
+   */
+  private async aboveApplied(
+    write: { clientId: string; profileId: number; kind: ProfileWriteKind },
+    placed: ProfileWrite,
+    window: ReturnType<typeof currentRequestWindow>,
+    keyed: boolean,
+  ): Promise<ProfileWrite> {
+    let stored = placed;
+    for (;;) {
+      let ahead: number | null = null;
+      try {
+        // Redis down: skipped rather than waited for (GET reads the database meanwhile).
+        if (this.readModel.available)
+          ahead = await this.readModel.noteAcceptedAhead(
+            write.clientId,
+            write.profileId,
+            stored.seq,
+          );
+      } catch (error) {
+        // GET may show the previous version as Complete until the worker applies this write.
+        this.logger.warn(`could not record ${stored._id} in the read model: ${String(error)}`);
+      }
+      // A new profile's create is its seq 1: nothing can lie below it.
+      if (write.kind === 'create' || (ahead !== null && ahead < stored.seq)) return stored;
+      const applied = (await this.profiles.findOne(write.clientId, write.profileId))?.appliedSeq;
+      if (applied === undefined || applied < stored.seq) return stored;
+      this.logger.warn(
+        `${stored._id} was placed at or below the applied seq ${applied}: placed again after it`,
+      );
+      await this.writes.forget(write.clientId, write.profileId, stored.seq);
+      const { _id: _, seq: __, ...again } = stored;
+      stored = await this.writes.append(
+        { ...again, fromSeq: applied + 1 },
+        window &&
+          ((insert) => window.attempt(insert, (outcome) => !keyed && outcome === 'inserted')),
+      );
+    }
   }
 
   /**
