@@ -1,11 +1,18 @@
 import { ConsentStatus } from '@app/config';
 import {
+  type ConsentBody,
   consentRule,
+  type ContactBody,
+  type ContactElement,
   CONTACT_LISTS,
   type DataRule,
   deactivateUnrestated,
+  type ElementBody,
+  elementsOf,
   type ElementRule,
+  type ProfileBody,
   type ProfileData,
+  PROFILE_COLLECTIONS,
   type StoredConsent,
   type WriteContext,
 } from '@app/profiles';
@@ -19,8 +26,6 @@ import { type ConsentTypeTerms, settleConsent } from './consent-write';
  * worker stores.
  */
 
-type Element = Record<string, unknown>;
-
 /**
  * One message per consent of the body whose status change is not allowed, naming its
  * path, type, the stored status and the requested one. A consent compares with the
@@ -28,7 +33,7 @@ type Element = Record<string, unknown>;
  * with the same key); an inactive stored consent counts as none (callers never see it).
  * ConsentStatus null asks for NotSet; an omitted ConsentStatus changes nothing.
  */
-export function consentTransitionProblems(body: Element, current?: ProfileData): string[] {
+export function consentTransitionProblems(body: ProfileBody, current?: ProfileData): string[] {
   const problems: string[] = [];
   forEachSentConsent(body, current, (consent, previous, path) => {
     if (typeof consent.ConsentType !== 'string' || !('ConsentStatus' in consent)) return;
@@ -56,19 +61,22 @@ export function consentTransitionProblems(body: Element, current?: ProfileData):
  * with the same key) and its path (`Emails[0].Consents[1]`).
  */
 function forEachSentConsent(
-  body: Element,
+  body: ProfileBody,
   current: ProfileData | undefined,
-  visit: (consent: Element, previous: Element | undefined, path: string) => void,
+  visit: (consent: ConsentBody, previous: StoredConsent | undefined, path: string) => void,
 ): void {
-  const stored = current as unknown as Element | undefined;
-  const each = (consents: unknown, storedConsents: unknown, path: string) =>
-    elements(consents).forEach((consent, index) =>
+  const each = (
+    consents: unknown,
+    storedConsents: readonly StoredConsent[] | undefined,
+    path: string,
+  ) =>
+    elementsOf<ConsentBody>(consents).forEach((consent, index) =>
       visit(consent, matching(storedConsents, consentRule, consent), `${path}[${index}]`),
     );
-  each(body.Consents, stored?.Consents, 'Consents');
+  each(body.Consents, current?.Consents, 'Consents');
   for (const { list, rule } of CONTACT_LISTS) {
-    elements(body[list]).forEach((element, index) => {
-      const storedElement = matching(stored?.[list], rule, element);
+    elementsOf<ContactBody>(body[list]).forEach((element, index) => {
+      const storedElement = matching<ContactElement>(current?.[list], rule, element);
       each(element.Consents, storedElement?.Consents, `${list}[${index}].Consents`);
     });
   }
@@ -82,7 +90,7 @@ function forEachSentConsent(
  * load of old records never overwrites a more recent decision of the person. A consent
  * without a ConsentDate (stamped when applied) or with none stored to compare is not prior.
  */
-export function priorConsentProblems(body: Element, current?: ProfileData): string[] {
+export function priorConsentProblems(body: ProfileBody, current?: ProfileData): string[] {
   const problems: string[] = [];
   forEachSentConsent(body, current, (consent, previous, path) => {
     const sent = Date.parse(String(consent.ConsentDate));
@@ -104,40 +112,56 @@ export function priorConsentProblems(body: Element, current?: ProfileData): stri
 export const consentDataRule: DataRule = (before, after, vocabulary, ctx) => {
   const termsOf = (typeName: string | undefined): ConsentTypeTerms | undefined =>
     typeName ? vocabulary.consentType(typeName) : undefined;
-  const settle = (consents: unknown, storedConsents: unknown) =>
-    elements(consents).map((consent) =>
+  const settle = (consents: unknown, storedConsents: readonly StoredConsent[] | undefined) =>
+    elementsOf<StoredConsent>(consents).map((consent) =>
       settleConsent(
-        matching(storedConsents, consentRule, consent) as StoredConsent | undefined,
-        consent as unknown as StoredConsent,
-        termsOf(consent.ConsentType as string | undefined),
+        matching(storedConsents, consentRule, consent),
+        consent,
+        termsOf(consent.ConsentType),
         ctx.at,
       ),
     );
-
-  const was = before as unknown as Element | undefined;
-  const result = { ...after, Consents: settle(after.Consents, was?.Consents) };
-  const data = result as unknown as Element;
-  for (const { list, rule } of CONTACT_LISTS) {
-    if (!Array.isArray(data[list])) continue;
-    data[list] = elements(data[list]).map((element) =>
+  /** A contact list with each element's consents settled against its stored element's. */
+  const settleContacts = <C extends ContactElement>(
+    list: unknown,
+    stored: readonly C[] | undefined,
+    rule: ElementRule,
+  ): C[] =>
+    elementsOf<C>(list).map((element) =>
       Array.isArray(element.Consents)
         ? {
             ...element,
-            Consents: settle(element.Consents, matching(was?.[list], rule, element)?.Consents),
+            Consents: settle(element.Consents, matching(stored, rule, element)?.Consents),
           }
         : element,
     );
-  }
+
+  const result = { ...after, Consents: settle(after.Consents, before?.Consents) };
+  if (Array.isArray(result.Emails))
+    result.Emails = settleContacts(result.Emails, before?.Emails, PROFILE_COLLECTIONS.Emails);
+  if (Array.isArray(result.PhoneNumbers))
+    result.PhoneNumbers = settleContacts(
+      result.PhoneNumbers,
+      before?.PhoneNumbers,
+      PROFILE_COLLECTIONS.PhoneNumbers,
+    );
+  if (Array.isArray(result.Addresses))
+    result.Addresses = settleContacts(
+      result.Addresses,
+      before?.Addresses,
+      PROFILE_COLLECTIONS.Addresses,
+    );
   return result;
 };
 
-function matching(list: unknown, rule: ElementRule, element: Element): Element | undefined {
+/** The element of `list` with the key of `element` under `rule`, if any. */
+function matching<E extends ElementBody>(
+  list: readonly E[] | null | undefined,
+  rule: ElementRule,
+  element: ElementBody,
+): E | undefined {
   const key = rule.key(element);
-  return elements(list).find((candidate) => rule.key(candidate) === key);
-}
-
-function elements(value: unknown): Element[] {
-  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Element[]) : [];
+  return elementsOf<E>(list).find((candidate) => rule.key(candidate) === key);
 }
 
 /**
@@ -148,19 +172,19 @@ function elements(value: unknown): Element[] {
  */
 export function applyPreserveConsents(
   after: ProfileData,
-  input: Element,
+  input: ProfileBody,
   ctx: WriteContext,
-  hidden: (collection: string, element: Element) => boolean,
+  hidden: (collection: string, element: ElementBody) => boolean,
 ): ProfileData {
   if (input.PreserveConsents !== false) return after;
-  return deactivateUnrestated(
+  return deactivateUnrestated<ConsentBody>(
     after,
     input,
     { contact: () => 'Consents' },
     consentRule.key,
     (consent) =>
       (consent.Edited = {
-        ...((consent.Edited as Element | undefined) ?? {}),
+        ...(consent.Edited ?? {}),
         ModifiedDate: ctx.at,
         ModifiedBy: ctx.userId,
       }),

@@ -6,8 +6,16 @@ import {
   preferenceRule,
 } from './element-rules';
 import type { Edited, ProfileData } from './profile-data.schema';
-
-type Element = Record<string, unknown>;
+import {
+  type BodyOf,
+  deleteField,
+  type ElementBody,
+  elementsOf,
+  fieldOf,
+  listOf,
+  type ProfileBody,
+  setField,
+} from './profile-shape';
 
 /** Who changes the profile, and when (the acceptance time of the write). */
 export interface WriteContext {
@@ -24,14 +32,13 @@ export type WriteMode = 'merge' | 'overwrite';
  */
 export function applyProfileWrite(
   current: ProfileData | undefined,
-  input: Element,
+  input: ProfileBody,
   mode: WriteMode,
   ctx: WriteContext,
   /** Collections a merge replaces whole, as an overwrite would (a bulk import's Refresh*). */
   replace: readonly string[] = [],
 ): ProfileData {
-  const result: Element =
-    current && mode === 'merge' ? (structuredClone(current) as unknown as Element) : {};
+  const result: ProfileBody = current && mode === 'merge' ? structuredClone(current) : {};
 
   for (const field of PROFILE_FIELDS) {
     if (mode === 'overwrite') delete result[field];
@@ -41,33 +48,39 @@ export function applyProfileWrite(
   result.PreserveConsents ??= true;
   result.PreservePreferences ??= true;
 
-  const name = input.CustomerName as Element | null | undefined;
+  const name = input.CustomerName;
   if (mode === 'overwrite' || name === null) delete result.CustomerName;
   if (name) {
-    const merged: Element = { ...((result.CustomerName as Element | undefined) ?? {}) };
+    const merged = { ...(result.CustomerName ?? {}) };
     for (const field of CUSTOMER_NAME_FIELDS) assignIfPresent(merged, name, field);
     result.CustomerName = merged;
   }
 
   for (const [collection, rule] of Object.entries(PROFILE_COLLECTIONS)) {
-    const stored = ((current as unknown as Element | undefined)?.[collection] as Element[]) ?? [];
+    const stored = listOf(fieldOf(current, collection)) ?? [];
     const collectionMode = replace.includes(collection) ? 'overwrite' : mode;
-    result[collection] = applyCollection(stored, input[collection], rule, collectionMode, ctx);
+    setField(
+      result,
+      collection,
+      applyCollection(stored, fieldOf(input, collection), rule, collectionMode, ctx),
+    );
   }
 
   const createdBefore = current?.Edited;
   result.Edited = stamp(createdBefore, ctx);
-  return result as unknown as ProfileData;
+  // Every field of ProfileData is set above: the standard fields' defaults, each collection
+  // (its elements built by their rules) and Edited.
+  return result as ProfileData;
 }
 
 function applyCollection(
-  stored: Element[],
+  stored: readonly ElementBody[],
   incoming: unknown,
   rule: ElementRule,
   mode: WriteMode,
   ctx: WriteContext,
-): Element[] {
-  const requested = Array.isArray(incoming) ? (incoming as Element[]) : null;
+): ElementBody[] {
+  const requested = listOf(incoming);
   if (mode === 'overwrite') {
     return (requested ?? []).map((element) =>
       applyElement(findByKey(stored, rule, element), element, rule, mode, ctx),
@@ -83,47 +96,65 @@ function applyCollection(
 }
 
 function applyElement(
-  existing: Element | undefined,
-  input: Element,
+  existing: ElementBody | undefined,
+  input: ElementBody,
   rule: ElementRule,
   mode: WriteMode,
   ctx: WriteContext,
-): Element {
-  const element: Element = {};
+): ElementBody {
+  const element: ElementBody = {};
   if (existing && mode === 'merge') Object.assign(element, structuredClone(existing));
   for (const field of rule.fields) assignIfPresent(element, input, field);
-  if (rule.activatable) element.IsActive ??= true;
+  if (rule.activatable) setField(element, 'IsActive', fieldOf(element, 'IsActive') ?? true);
   for (const [collection, nestedRule] of Object.entries(rule.nested)) {
-    const storedNested = (existing?.[collection] as Element[] | undefined) ?? [];
-    element[collection] = applyCollection(storedNested, input[collection], nestedRule, mode, ctx);
+    const storedNested = listOf(fieldOf(existing, collection)) ?? [];
+    setField(
+      element,
+      collection,
+      applyCollection(storedNested, fieldOf(input, collection), nestedRule, mode, ctx),
+    );
   }
-  if (rule === preferenceRule && element.IsActive === false) {
+  if (rule === preferenceRule && fieldOf(element, 'IsActive') === false) {
     // A preference is not activatable from the wire: naming an archived (or deactivated)
     // one again in a write brings it back, without the reason it was archived for.
-    element.IsActive = true;
-    element.PreferenceAttributes = (
-      (element.PreferenceAttributes as Element[] | undefined) ?? []
-    ).filter((attribute) => attribute.Key !== '$Reason_Code');
+    setField(element, 'IsActive', true);
+    setField(
+      element,
+      'PreferenceAttributes',
+      (listOf(fieldOf(element, 'PreferenceAttributes')) ?? []).filter(
+        (attribute) => fieldOf(attribute, 'Key') !== '$Reason_Code',
+      ),
+    );
   }
   rule.derive?.(element);
-  if (rule.stamp === 'edited') element.Edited = stamp(existing?.Edited as Edited | undefined, ctx);
-  if (rule.stamp === 'lastModified') element.LastModifiedDate = ctx.at;
+  if (rule.stamp === 'edited')
+    setField(
+      element,
+      'Edited',
+      stamp(existing && 'Edited' in existing ? existing.Edited : undefined, ctx),
+    );
+  if (rule.stamp === 'lastModified') setField(element, 'LastModifiedDate', ctx.at);
   return element;
 }
 
-function findByKey(stored: Element[], rule: ElementRule, element: Element): Element | undefined {
+function findByKey(
+  stored: readonly ElementBody[],
+  rule: ElementRule,
+  element: ElementBody,
+): ElementBody | undefined {
   const key = rule.key(element);
   return stored.find((candidate) => rule.key(candidate) === key);
 }
 
 /** A field present in the request is taken; null clears it; absent leaves it. */
-function assignIfPresent(target: Element, source: Element, field: string): void {
-  if (!(field in source) || source[field] === undefined) return;
-  if (source[field] === null) delete target[field];
-  else target[field] = structuredClone(source[field]);
+function assignIfPresent(target: object, source: object, field: string): void {
+  const value = fieldOf(source, field);
+  if (!(field in source) || value === undefined) return;
+  if (value === null) deleteField(target, field);
+  else setField(target, field, structuredClone(value));
 }
 
-function stamp(previous: Edited | undefined, ctx: WriteContext): Edited {
+function stamp(previous: BodyOf<Edited> | null | undefined, ctx: WriteContext): Edited {
   return {
     CreateDate: previous?.CreateDate ?? ctx.at,
     CreatedBy: previous?.CreatedBy ?? ctx.userId,
@@ -136,26 +167,26 @@ function stamp(previous: Edited | undefined, ctx: WriteContext): Edited {
  * Elements of one request that name the same element twice (same key within one
  * collection): refused with 400 rather than guessed at. Returns a message or null.
  */
-export function findRepeatedElement(input: Element, path = ''): string | null {
+export function findRepeatedElement(input: ProfileBody, path = ''): string | null {
   return findRepeatedIn(input, PROFILE_COLLECTIONS, path);
 }
 
 function findRepeatedIn(
-  container: Element,
+  container: object,
   collections: Record<string, ElementRule>,
   path: string,
 ): string | null {
   for (const [collection, rule] of Object.entries(collections)) {
-    const elements = container[collection];
-    if (!Array.isArray(elements)) continue;
+    const elements = listOf(fieldOf(container, collection));
+    if (!elements) continue;
     const seen = new Map<string, number>();
-    for (const [index, element] of (elements as Element[]).entries()) {
+    for (const [index, element] of elements.entries()) {
       const here = `${path}${collection}[${index}]`;
       const key = rule.key(element);
       const first = seen.get(key);
       if (first !== undefined) {
         const values = rule.keyFields
-          .map((field) => JSON.stringify(element[field] ?? null))
+          .map((field) => JSON.stringify(fieldOf(element, field) ?? null))
           .join(', ');
         return `${here} repeats ${path}${collection}[${first}] (same ${rule.keyFields.join(' + ')}: ${values})`;
       }
@@ -177,39 +208,47 @@ type ContactCollection = (typeof CONTACT_COLLECTIONS)[number];
  * deactivated and stamped; elements `hidden` from the writer (outside their user group's
  * scope) are left alone. `after` is the merged data, `input` the body; returns a copy.
  */
-export function deactivateUnrestated(
+export function deactivateUnrestated<E extends ElementBody>(
   after: ProfileData,
-  input: Element,
+  input: ProfileBody,
   containers: { profile?: string; contact: (collection: ContactCollection) => string },
-  key: (element: Element) => string,
-  stamp: (element: Element) => void,
-  hidden: (collection: string, element: Element) => boolean,
+  key: (element: E) => string,
+  stamp: (element: E) => void,
+  hidden: (collection: string, element: E) => boolean,
 ): ProfileData {
-  const data = structuredClone(after) as unknown as Element;
-  const deactivate = (list: unknown, container: string, restated: Element[]) => {
+  const data = structuredClone(after);
+  const deactivate = (list: unknown, container: string, restated: E[]) => {
     const named = new Set(restated.map(key));
-    for (const element of elements(list)) {
-      if (element.IsActive === false || named.has(key(element)) || hidden(container, element))
+    for (const element of elementsOf<E>(list)) {
+      if (
+        fieldOf(element, 'IsActive') === false ||
+        named.has(key(element)) ||
+        hidden(container, element)
+      )
         continue;
-      element.IsActive = false;
+      setField(element, 'IsActive', false);
       stamp(element);
     }
   };
   if (containers.profile) {
-    deactivate(data[containers.profile], containers.profile, elements(input[containers.profile]));
+    deactivate(
+      fieldOf(data, containers.profile),
+      containers.profile,
+      elementsOf<E>(fieldOf(input, containers.profile)),
+    );
   }
   for (const collection of CONTACT_COLLECTIONS) {
     const rule = PROFILE_COLLECTIONS[collection];
     const container = containers.contact(collection);
-    const given = elements(input[collection]);
-    for (const element of elements(data[collection])) {
+    const given = elementsOf(input[collection]);
+    for (const element of elementsOf(data[collection])) {
       const restated = given.find((candidate) => rule.key(candidate) === rule.key(element));
-      deactivate(element[container], container, elements(restated?.[container]));
+      deactivate(
+        fieldOf(element, container),
+        container,
+        elementsOf<E>(fieldOf(restated, container)),
+      );
     }
   }
-  return data as unknown as ProfileData;
-}
-
-function elements(value: unknown): Element[] {
-  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Element[]) : [];
+  return data;
 }

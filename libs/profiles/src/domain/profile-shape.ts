@@ -51,8 +51,15 @@ export type ContactElement = StoredEmail | StoredPhone | StoredAddress;
 export type BodyOf<T> = { [K in keyof T]?: BodyValue<T[K]> | null };
 type BodyValue<V> = V extends readonly (infer E)[] ? BodyOf<E>[] : V extends object ? BodyOf<V> : V;
 
-/** A create, merge or overwrite body (or a patched profile) as the rules read it. */
-export type ProfileBody = BodyOf<ProfileData>;
+/**
+ * A create, merge or overwrite body (or a patched profile) as the rules read it: the
+ * stored fields, and the wire fields the service sets itself (a body may send back what a
+ * GET answered; they are ignored).
+ */
+export type ProfileBody = BodyOf<ProfileData> & {
+  ProfileId?: number | null;
+  UpdateStatus?: string | null;
+};
 
 /**
  * An element of a body or of the stored data (a stored element is a body element with
@@ -93,4 +100,19 @@ export function contactPreferences(
   if ('PhonePreferences' in element) return element.PhonePreferences;
   if ('AddressPreferences' in element) return element.AddressPreferences;
   return undefined;
+}
+
+/** Sets a field of an element being built, by the name an ElementRule gives. */
+export function setField(element: object, field: string, value: unknown): void {
+  Reflect.set(element, field, value);
+}
+
+/** Removes a field of an element being built, by the name an ElementRule gives. */
+export function deleteField(element: object, field: string): void {
+  Reflect.deleteProperty(element, field);
+}
+
+/** A list value as a list of elements (not filtered: the DTOs checked the body's lists). */
+export function listOf(value: unknown): readonly ElementBody[] | null {
+  return Array.isArray(value) ? value : null;
 }
