@@ -1,15 +1,24 @@
 import { isDeepStrictEqual } from 'node:util';
 import { textKey } from '@app/shared';
 import {
+  type BodyOf,
   consentRule,
+  type ContactBody,
   deactivateUnrestated,
+  type ElementBody,
+  elementsOf,
+  fieldOf,
+  type PreferenceBody,
   type PreferenceFilter,
   type PreferenceVocabulary,
   preferenceIdKey,
   preferenceKey,
   preferenceRule,
   PROFILE_COLLECTIONS,
+  type ProfileBody,
   type ProfileData,
+  type StoredConsentAssociation,
+  type StoredPreferenceAttribute,
   type WriteContext,
 } from '@app/profiles';
 
@@ -26,8 +35,6 @@ import {
  *   write does not restate (PreserveConsents is the consent rules').
  */
 
-type Element = Record<string, unknown>;
-
 /** Which channels each preference container takes (spec: Solicit is the customer type's). */
 export const CONTAINER_CHANNELS: Record<string, string[]> = {
   ProfilePreferences: ['Solicit'],
@@ -36,7 +43,10 @@ export const CONTAINER_CHANNELS: Record<string, string[]> = {
   AddressPreferences: ['Mail'],
 };
 
-const CONTACT_CONTAINERS: [collection: string, container: string][] = [
+const CONTACT_CONTAINERS: [
+  collection: 'Emails' | 'PhoneNumbers' | 'Addresses',
+  container: 'EmailPreferences' | 'PhonePreferences' | 'AddressPreferences',
+][] = [
   ['Emails', 'EmailPreferences'],
   ['PhoneNumbers', 'PhonePreferences'],
   ['Addresses', 'AddressPreferences'],
@@ -51,30 +61,30 @@ interface ContainerPair {
   /** Where the container is in the body (`Emails[0].EmailPreferences`). */
   path: string;
   container: string;
-  given: Element[];
-  stored: Element[];
+  given: PreferenceBody[];
+  stored: PreferenceBody[];
 }
 
 /** The preference containers of `data`, each with the matching container of `stored`. */
-function containerPairs(data: Element, stored: Element | undefined): ContainerPair[] {
+function containerPairs(data: ProfileBody, stored: ProfileData | undefined): ContainerPair[] {
   const pairs: ContainerPair[] = [
     {
       path: 'ProfilePreferences',
       container: 'ProfilePreferences',
-      given: elements(data.ProfilePreferences),
-      stored: elements(stored?.ProfilePreferences),
+      given: elementsOf<PreferenceBody>(data.ProfilePreferences),
+      stored: elementsOf<PreferenceBody>(stored?.ProfilePreferences),
     },
   ];
   for (const [collection, container] of CONTACT_CONTAINERS) {
     const rule = PROFILE_COLLECTIONS[collection];
-    const storedElements = elements(stored?.[collection]);
-    elements(data[collection]).forEach((element, index) => {
+    const storedElements = elementsOf<ContactBody>(stored?.[collection]);
+    elementsOf<ContactBody>(data[collection]).forEach((element, index) => {
       const match = storedElements.find((candidate) => rule.key(candidate) === rule.key(element));
       pairs.push({
         path: `${collection}[${index}].${container}`,
         container,
-        given: elements(element[container]),
-        stored: elements(match?.[container]),
+        given: elementsOf<PreferenceBody>(fieldOf(element, container)),
+        stored: elementsOf<PreferenceBody>(fieldOf(match, container)),
       });
     });
   }
@@ -88,13 +98,13 @@ function containerPairs(data: Element, stored: Element | undefined): ContainerPa
  * deactivated since it was stored must not make every later write of the profile fail.
  */
 export function preferenceProblems(
-  body: Element,
+  body: ProfileBody,
   vocabulary: PreferenceVocabulary,
   kind: 'create' | 'merge' | 'overwrite',
   current?: ProfileData,
 ): string[] {
   const problems: string[] = [];
-  const stored = kind === 'create' ? undefined : (current as unknown as Element | undefined);
+  const stored = kind === 'create' ? undefined : current;
   for (const { path, container, given, stored: storedList } of containerPairs(body, stored)) {
     given.forEach((preference, index) => {
       const match = storedList.find((s) => preferenceKey(s) === preferenceKey(preference));
@@ -114,24 +124,25 @@ export function preferenceProblems(
 }
 
 function checkPreference(
-  preference: Element,
+  preference: PreferenceBody,
   path: string,
   container: string,
   vocabulary: PreferenceVocabulary,
-  merged: Element | undefined,
+  merged: PreferenceBody | undefined,
 ): string[] {
   const problems: string[] = [];
-  const at = (field: string) => `${path}.${field} (value ${JSON.stringify(preference[field])})`;
-  const given = (field: string) =>
-    typeof preference[field] === 'string' && (preference[field] as string).trim() !== '';
+  type Field = keyof PreferenceBody;
+  const at = (field: Field) => `${path}.${field} (value ${JSON.stringify(preference[field])})`;
+  const text = (value: unknown): value is string =>
+    typeof value === 'string' && value.trim() !== '';
+  const given = (field: Field) => text(preference[field]);
 
-  for (const field of ['ProgramId', 'ChannelId', 'FilterId']) {
+  for (const field of ['ProgramId', 'ChannelId', 'FilterId'] as const) {
     if (!given(field)) problems.push(`${path}.${field} is required on a preference`);
   }
 
-  const channel = given('ChannelId')
-    ? vocabulary.channel(preference.ChannelId as string)
-    : undefined;
+  const channelId = preference.ChannelId;
+  const channel = text(channelId) ? vocabulary.channel(channelId) : undefined;
   if (given('ChannelId') && !channel) {
     problems.push(
       `${at('ChannelId')} names no channel (Phone, Text/SMS or its aliases Text and SMS, Email, Mail, Solicit)`,
@@ -206,8 +217,10 @@ function checkPreference(
     }
     if (filter.AttributeIds && Array.isArray(preference.PreferenceAttributes)) {
       const defined = new Set(filter.AttributeIds.map((id) => textKey(id)));
-      (preference.PreferenceAttributes as Element[]).forEach((attribute, index) => {
-        if (attribute?.IsActive === false || defined.has(textKey(attribute?.Key))) return;
+      preference.PreferenceAttributes.forEach((attribute, index) => {
+        // An attribute has no IsActive of its own; one a body sends inactive is passed over.
+        if (fieldOf(attribute, 'IsActive') === false || defined.has(textKey(attribute?.Key)))
+          return;
         // Reserved attributes ($Reason_Code, $DoNotContactLists) are the service's own.
         if (typeof attribute?.Key === 'string' && attribute.Key.startsWith('$')) return;
         const offered = filter.AttributeIds!.length
@@ -235,11 +248,16 @@ function checkPreference(
  * The preference attributes the preference will carry: in a merge, the stored ones with
  * the given ones over them (by Key); otherwise the given ones.
  */
-function effectiveAttributes(preference: Element, stored: Element | undefined): Element[] {
-  const given = elements(preference.PreferenceAttributes);
+function effectiveAttributes(
+  preference: PreferenceBody,
+  stored: PreferenceBody | undefined,
+): BodyOf<StoredPreferenceAttribute>[] {
+  const given = elementsOf<BodyOf<StoredPreferenceAttribute>>(preference.PreferenceAttributes);
   if (!stored) return given;
   const result = new Map(
-    elements(stored.PreferenceAttributes).map((a) => [textKey(a.Key), a] as const),
+    elementsOf<BodyOf<StoredPreferenceAttribute>>(stored.PreferenceAttributes).map(
+      (a) => [textKey(a.Key), a] as const,
+    ),
   );
   for (const attribute of given) result.set(textKey(attribute.Key), attribute);
   return [...result.values()];
@@ -249,11 +267,16 @@ function effectiveAttributes(preference: Element, stored: Element | undefined): 
  * The consent associations the preference will carry: in a merge, the stored ones with
  * the given ones merged over them (by ConsentType); otherwise the given ones.
  */
-function effectiveAssociations(preference: Element, stored: Element | undefined): Element[] {
-  const given = elements(preference.ConsentAssociations);
+function effectiveAssociations(
+  preference: PreferenceBody,
+  stored: PreferenceBody | undefined,
+): BodyOf<StoredConsentAssociation>[] {
+  const given = elementsOf<BodyOf<StoredConsentAssociation>>(preference.ConsentAssociations);
   if (!stored) return given;
   const result = new Map(
-    elements(stored.ConsentAssociations).map((a) => [consentRule.key(a), a] as const),
+    elementsOf<BodyOf<StoredConsentAssociation>>(stored.ConsentAssociations).map(
+      (a) => [consentRule.key(a), a] as const,
+    ),
   );
   for (const association of given) {
     const key = consentRule.key(association);
@@ -266,7 +289,7 @@ function effectiveAssociations(preference: Element, stored: Element | undefined)
 const VALUE_FIELDS = preferenceRule.fields.filter(
   (field) => !preferenceRule.keyFields.includes(field),
 );
-const NESTED_FIELDS = ['ConsentAssociations', 'PreferenceAttributes'];
+const NESTED_FIELDS = ['ConsentAssociations', 'PreferenceAttributes'] as const;
 /** Computed by the service: a write that omits them changes nothing (see preferenceDataRule). */
 const COMPUTED_FIELDS = new Set(['PreferenceStatus', 'ExpirationDate']);
 
@@ -275,22 +298,28 @@ const COMPUTED_FIELDS = new Set(['PreferenceStatus', 'ExpirationDate']);
  * stored value (nested entries compared by key on the fields they send), and, for an
  * overwrite (which drops what it omits), it omits nothing the stored one has.
  */
-function repeatsStored(given: Element, stored: Element, kind: string): boolean {
+function repeatsStored(given: PreferenceBody, stored: PreferenceBody, kind: string): boolean {
   for (const field of VALUE_FIELDS) {
     if (!(field in given)) {
-      if (kind === 'overwrite' && !COMPUTED_FIELDS.has(field) && stored[field] !== undefined)
+      if (
+        kind === 'overwrite' &&
+        !COMPUTED_FIELDS.has(field) &&
+        fieldOf(stored, field) !== undefined
+      )
         return false;
       continue;
     }
-    if (!sameValue(field, given[field] ?? undefined, stored[field])) return false;
+    if (!sameValue(field, fieldOf(given, field) ?? undefined, fieldOf(stored, field))) return false;
   }
   for (const field of NESTED_FIELDS) {
     const keyOf =
       field === 'ConsentAssociations'
         ? consentRule.key
-        : (element: Element) => textKey(element.Key);
-    const storedEntries = elements(stored[field]).filter((entry) => entry.IsActive !== false);
-    const givenEntries = elements(given[field]);
+        : (element: ElementBody) => textKey(fieldOf(element, 'Key'));
+    const storedEntries = elementsOf(stored[field]).filter(
+      (entry) => fieldOf(entry, 'IsActive') !== false,
+    );
+    const givenEntries = elementsOf(given[field]);
     if (!(field in given)) {
       if (kind === 'overwrite' && storedEntries.length) return false;
       continue;
@@ -301,7 +330,7 @@ function repeatsStored(given: Element, stored: Element, kind: string): boolean {
       const same = Object.entries(entry).every(([name, value]) =>
         isDeepStrictEqual(
           value ?? undefined,
-          match[name] ?? (name === 'IsActive' ? true : undefined),
+          fieldOf(match, name) ?? (name === 'IsActive' ? true : undefined),
         ),
       );
       if (!same) return false;
@@ -328,10 +357,6 @@ function parseId(value: unknown): number | undefined {
 /** The canonical spelling of a closed-vocabulary value (case-insensitive), or undefined. */
 function canonical(values: string[], value: unknown): string | undefined {
   return values.find((candidate) => candidate.toLowerCase() === textKey(value));
-}
-
-function elements(value: unknown): Element[] {
-  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Element[]) : [];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -378,9 +403,9 @@ export function preferenceDataRule(
   vocabulary: PreferenceVocabulary,
   ctx: WriteContext,
 ): ProfileData {
-  const data = structuredClone(after) as unknown as Element;
+  const data = structuredClone(after);
   const customer = textKey(data.CustomerType) === textKey(CUSTOMER_TYPE_NAME);
-  for (const { given, stored } of containerPairs(data, before as unknown as Element | undefined)) {
+  for (const { given, stored } of containerPairs(data, before)) {
     for (const preference of given) {
       if (preference.IsActive === false) continue;
       const previous = stored.find((s) => preferenceKey(s) === preferenceKey(preference));
@@ -407,7 +432,7 @@ export function preferenceDataRule(
       else preference.ExpirationDate = chosen;
     }
   }
-  return data as unknown as ProfileData;
+  return data;
 }
 
 /**
@@ -415,7 +440,10 @@ export function preferenceDataRule(
  * ConfigFilter.DefaultPreferenceValue). A frequency marked IsDefault is what a preference
  * centre preselects, not a value the service fills in.
  */
-function applyFilterDefaults(preference: Element, filter: PreferenceFilter | undefined): void {
+function applyFilterDefaults(
+  preference: PreferenceBody,
+  filter: PreferenceFilter | undefined,
+): void {
   if (!filter) return;
   const value = filter.DefaultPreferenceValue;
   if ((preference.PreferenceType ?? null) === null && (value === 1 || value === 2)) {
@@ -428,7 +456,7 @@ function applyFilterDefaults(preference: Element, filter: PreferenceFilter | und
  * ExpirationDate, reactivated it or renewed it. Omitting the computed fields (an overwrite
  * does) or sending them unchanged is no change.
  */
-function written(preference: Element, previous: Element): boolean {
+function written(preference: PreferenceBody, previous: PreferenceBody): boolean {
   if (previous.IsActive === false) return true;
   const renewed =
     textKey(previous.PreferenceStatus) === 'expired' &&
@@ -439,7 +467,7 @@ function written(preference: Element, previous: Element): boolean {
   return [...VALUE_FIELDS, ...NESTED_FIELDS].some(
     (field) =>
       !COMPUTED_FIELDS.has(field) &&
-      !sameValue(field, orNone(preference[field]), orNone(previous[field])),
+      !sameValue(field, orNone(fieldOf(preference, field)), orNone(fieldOf(previous, field))),
   );
 }
 
@@ -448,13 +476,17 @@ function orNone(value: unknown): unknown {
   return value === null || (Array.isArray(value) && value.length === 0) ? undefined : value;
 }
 
-function restore(target: Element, source: Element, field: string): void {
+function restore(
+  target: PreferenceBody,
+  source: PreferenceBody,
+  field: 'PreferenceStatus' | 'ExpirationDate',
+): void {
   if (source[field] === undefined) delete target[field];
   else target[field] = source[field];
 }
 
-function canonicalise(preference: Element, vocabulary: PreferenceVocabulary): void {
-  for (const field of ['ProgramId', 'FilterId']) {
+function canonicalise(preference: PreferenceBody, vocabulary: PreferenceVocabulary): void {
+  for (const field of ['ProgramId', 'FilterId'] as const) {
     if (parseId(preference[field]) !== undefined) {
       preference[field] = preferenceIdKey(preference[field]);
     }
@@ -483,12 +515,12 @@ function earliest(a: string | undefined, b: string | undefined): string | undefi
  */
 export function applyPreservePreferences(
   after: ProfileData,
-  input: Element,
+  input: ProfileBody,
   ctx: WriteContext,
-  hidden: (collection: string, element: Element) => boolean,
+  hidden: (collection: string, element: ElementBody) => boolean,
 ): ProfileData {
   if (input.PreservePreferences !== false) return after;
-  return deactivateUnrestated(
+  return deactivateUnrestated<PreferenceBody>(
     after,
     input,
     { profile: 'ProfilePreferences', contact: (collection) => CONTAINER_OF[collection] },
