@@ -7,7 +7,20 @@ import {
   type ProfileView,
   writerView,
 } from './profile-view';
-import type { ProfileData } from './profile-data.schema';
+import type {
+  ProfileData,
+  StoredConsentAssociation,
+  StoredCustomField,
+} from './profile-data.schema';
+import {
+  type BodyOf,
+  type ConsentBody,
+  type ElementBody,
+  fieldOf,
+  listOf,
+  type PreferenceBody,
+  type ProfileBody,
+} from './profile-shape';
 import { PROFILE_COLLECTIONS, type ElementRule } from './element-rules';
 import type { ProfileWireFormat } from './profile-wire-format';
 
@@ -19,8 +32,6 @@ import type { ProfileWireFormat } from './profile-wire-format';
  * Elements the writer cannot see are kept by overwrites and patches (see hiddenFrom).
  */
 
-type Element = Record<string, unknown>;
-
 const PREFERENCE_COLLECTIONS = new Set([
   'ProfilePreferences',
   'EmailPreferences',
@@ -28,14 +39,26 @@ const PREFERENCE_COLLECTIONS = new Set([
   'AddressPreferences',
 ]);
 
+/* Which element a collection holds: an element of a collection is of its kind. */
+const isCustomField = (
+  collection: string,
+  _element: ElementBody,
+): _element is BodyOf<StoredCustomField> => collection === 'CustomFields';
+const isConsentOrAssociation = (
+  collection: string,
+  _element: ElementBody,
+): _element is ConsentBody | BodyOf<StoredConsentAssociation> =>
+  collection === 'Consents' || collection === 'ConsentAssociations';
+const isPreference = (collection: string, _element: ElementBody): _element is PreferenceBody =>
+  PREFERENCE_COLLECTIONS.has(collection);
+
 /** Whether a stored element of `collection` is outside what the view shows. */
-export function hiddenFrom(view: ProfileView, collection: string, element: Element): boolean {
+export function hiddenFrom(view: ProfileView, collection: string, element: ElementBody): boolean {
   if (!view.scope) return false;
-  if (collection === 'CustomFields') return !canSeeCustomField(view, element.Name);
-  if (collection === 'Consents' || collection === 'ConsentAssociations')
+  if (isCustomField(collection, element)) return !canSeeCustomField(view, element.Name);
+  if (isConsentOrAssociation(collection, element))
     return !canSeeConsentType(view, element.ConsentType);
-  if (PREFERENCE_COLLECTIONS.has(collection))
-    return !canSeePreference(view, element as { ProgramId?: string; MatchType?: string });
+  if (isPreference(collection, element)) return !canSeePreference(view, element);
   return false;
 }
 
@@ -44,30 +67,27 @@ export function hiddenFrom(view: ProfileView, collection: string, element: Eleme
  * all is allowed). `stored` is the profile as the writer sees it (wire shape), if any.
  */
 export function scopeViolations(
-  body: Element,
+  body: ProfileBody,
   view: ProfileView,
-  stored: Element | undefined,
+  /** The stored profile in its wire shape. */
+  stored: object | undefined,
 ): string[] {
   const scope = view.scope;
   if (!scope) return [];
   const problems: string[] = [];
   walk(body, stored, PROFILE_COLLECTIONS, '', (at, collection, element) => {
-    if (collection === 'CustomFields' && !canSeeCustomField(view, element.Name)) {
+    if (isCustomField(collection, element) && !canSeeCustomField(view, element.Name)) {
       problems.push(`${at}.Name (value ${JSON.stringify(element.Name)}) is ${OUTSIDE}`);
     }
-    if (collection === 'Consents') {
-      if (scope.consents !== 'write') problems.push(`${at}: ${NO_WRITE} consents`);
+    if (isConsentOrAssociation(collection, element)) {
+      if (collection === 'Consents' && scope.consents !== 'write')
+        problems.push(`${at}: ${NO_WRITE} consents`);
       else if (!canSeeConsentType(view, element.ConsentType))
         problems.push(
           `${at}.ConsentType (value ${JSON.stringify(element.ConsentType)}) is ${OUTSIDE}`,
         );
     }
-    if (collection === 'ConsentAssociations' && !canSeeConsentType(view, element.ConsentType)) {
-      problems.push(
-        `${at}.ConsentType (value ${JSON.stringify(element.ConsentType)}) is ${OUTSIDE}`,
-      );
-    }
-    if (PREFERENCE_COLLECTIONS.has(collection)) {
+    if (isPreference(collection, element)) {
       if (scope.preferences !== 'write') problems.push(`${at}: ${NO_WRITE} preferences`);
       else if (!canSeePreference({ ...view, implied: true }, element))
         problems.push(`${at}.ProgramId (value ${JSON.stringify(element.ProgramId)}) is ${OUTSIDE}`);
@@ -86,7 +106,7 @@ export function writeScopeViolations(
   if (!scope) return [];
   const view = writerView(scope);
   const wire = stored?.data ? wireFormat.render(stored.profileId, stored.data, view) : undefined;
-  return scopeViolations(body as Element, view, wire);
+  return scopeViolations(body as ProfileBody, view, wire);
 }
 
 const OUTSIDE = "outside your user group's permissions";
@@ -97,19 +117,19 @@ const NO_WRITE = 'your user group has no write access to';
  * stored element with the same key; `at` locates it (`Emails[0].Consents[1]`).
  */
 function walk(
-  body: Element,
-  stored: Element | undefined,
+  body: object,
+  stored: object | undefined,
   collections: Record<string, ElementRule>,
   path: string,
-  visit: (at: string, collection: string, element: Element) => void,
+  visit: (at: string, collection: string, element: ElementBody) => void,
 ): void {
   for (const [collection, rule] of Object.entries(collections)) {
-    const elements = body[collection];
-    if (!Array.isArray(elements)) continue;
-    const storedElements = (stored?.[collection] as Element[] | undefined) ?? [];
-    elements.forEach((element: unknown, index) => {
+    const elements: readonly unknown[] | null = listOf(fieldOf(body, collection));
+    if (!elements) continue;
+    const storedElements = listOf(fieldOf(stored, collection)) ?? [];
+    elements.forEach((element, index) => {
       if (!element || typeof element !== 'object') return;
-      const sent = element as Element;
+      const sent: ElementBody = element;
       const match = storedElements.find((candidate) => rule.key(candidate) === rule.key(sent));
       const at = `${path}${collection}[${index}]`;
       if (!match || !sameElement(sent, match)) visit(at, collection, sent);
@@ -119,13 +139,13 @@ function walk(
 }
 
 /** The fields the body sends equal the stored ones (read-only and nested ones aside). */
-function sameElement(sent: Element, stored: Element): boolean {
+function sameElement(sent: ElementBody, stored: ElementBody): boolean {
   return Object.entries(sent).every(
     ([field, value]) =>
       field === 'Edited' ||
       field.endsWith('Preferences') ||
       field === 'Consents' ||
       field === 'ConsentAssociations' ||
-      isDeepStrictEqual(value, stored[field]),
+      isDeepStrictEqual(value, fieldOf(stored, field)),
   );
 }

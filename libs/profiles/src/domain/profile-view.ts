@@ -127,14 +127,14 @@ export function canSeeCustomField(view: ProfileView, name: unknown): boolean {
 }
 
 /** A preference is implied when its MatchType says so (case-insensitive); see docs/preferences-consents.md. */
-export function isImpliedPreference(preference: { MatchType?: string }): boolean {
+export function isImpliedPreference(preference: { MatchType?: string | null }): boolean {
   return textKey(preference.MatchType) === 'implied';
 }
 
 /** Whether a preference is shown: its program is in scope, and implied ones only on request. */
 export function canSeePreference(
   view: ProfileView,
-  preference: { ProgramId?: string; MatchType?: string },
+  preference: { ProgramId?: string | null; MatchType?: string | null },
 ): boolean {
   return (
     canSeeProgram(view, preference.ProgramId) && (view.implied || !isImpliedPreference(preference))
