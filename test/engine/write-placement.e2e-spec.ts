@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { CRASH_POINTS, CrashPoints } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
+import { historyLastNames } from '../harness/profile-fixtures';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
@@ -20,15 +21,8 @@ describe('A write accepted with a stale idea of its profile', () => {
       .post(`${base()}/${id}`)
       .set('Authorization', auth)
       .send({ CustomerName: { LastName: lastName } });
-  const lastNames = async (id: number): Promise<string[]> => {
-    const res = await request(app.http)
-      .get(`${base()}/${id}/History/StandardFields`)
-      .set('Authorization', auth)
-      .expect(200);
-    return (res.body as { CustomerName?: { LastName?: string } }[])
-      .map((entry) => entry.CustomerName?.LastName)
-      .filter((name): name is string => typeof name === 'string');
-  };
+  const lastNames = (id: number) => historyLastNames(app.http, `${base()}/${id}`, auth);
+
   const settled = (id: number, lastName: string) =>
     eventually(async () => {
       const res = await request(app.http).get(`${base()}/${id}`).set('Authorization', auth);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import request from 'supertest';
 import type { TestPrograms } from './configuration';
 
 /**
@@ -137,4 +139,22 @@ export function fullProfileBodyOn(
   );
   body.ProfilePreferences = onFilter(body.ProfilePreferences, newsletter.solicit);
   return body;
+}
+
+/**
+ * The `CustomerName.LastName` values of a profile's standard-fields history, in the order
+ * the history lists them (oldest first): what the write-path tests write and compare.
+ */
+export async function historyLastNames(
+  http: Server,
+  profileUrl: string,
+  auth: string,
+): Promise<string[]> {
+  const res = await request(http)
+    .get(`${profileUrl}/History/StandardFields`)
+    .set('Authorization', auth)
+    .expect(200);
+  return (res.body as { CustomerName?: { LastName?: string } }[])
+    .map((entry) => entry.CustomerName?.LastName)
+    .filter((name): name is string => typeof name === 'string');
 }
