@@ -1,4 +1,14 @@
 import { textKey } from '@app/shared';
+import type { StoredConsentAssociation } from './profile-data.schema';
+import type { ContactList } from './profile-history.schema';
+import {
+  type BodyOf,
+  type ConsentBody,
+  type ContactBody,
+  fieldOf,
+  type PreferenceBody,
+  setField,
+} from './profile-shape';
 
 /** What renaming stored references needs of the client's configuration. */
 export interface CurrentNames {
@@ -8,9 +18,7 @@ export interface CurrentNames {
   consentTypeName(name: string): string | undefined;
 }
 
-type Element = Record<string, unknown>;
-
-const CONTACT_LISTS: [list: string, preferences: string][] = [
+const CONTACT_LISTS: [list: ContactList, preferences: string][] = [
   ['Emails', 'EmailPreferences'],
   ['PhoneNumbers', 'PhonePreferences'],
   ['Addresses', 'AddressPreferences'],
@@ -27,21 +35,20 @@ const CONTACT_LISTS: [list: string, preferences: string][] = [
  */
 export function withCurrentNames<T extends object>(data: T, names: CurrentNames): T {
   if (!names.renamedConsentTypes) return data;
-  const profile = data as Element;
-  let result: Element | undefined;
+  let result: T | undefined;
   const set = (field: string, value: unknown) => {
-    result ??= { ...profile };
-    result[field] = value;
+    result ??= { ...data };
+    setField(result, field, value);
   };
 
-  const consents = renamedConsents(profile.Consents, names);
+  const consents = renamedConsents(fieldOf(data, 'Consents'), names);
   if (consents) set('Consents', consents);
-  const preferences = renamedPreferences(profile.ProfilePreferences, names);
+  const preferences = renamedPreferences(fieldOf(data, 'ProfilePreferences'), names);
   if (preferences) set('ProfilePreferences', preferences);
   for (const [list, preferenceList] of CONTACT_LISTS) {
-    const elements = mapChanged(profile[list], (element) => {
+    const elements = mapChanged<ContactBody>(fieldOf(data, list), (element) => {
       const consents = renamedConsents(element.Consents, names);
-      const preferences = renamedPreferences(element[preferenceList], names);
+      const preferences = renamedPreferences(fieldOf(element, preferenceList), names);
       if (!consents && !preferences) return undefined;
       return {
         ...element,
@@ -51,21 +58,26 @@ export function withCurrentNames<T extends object>(data: T, names: CurrentNames)
     });
     if (elements) set(list, elements);
   }
-  return (result ?? data) as T;
+  return result ?? data;
 }
 
-function renamedConsents(consents: unknown, names: CurrentNames): Element[] | undefined {
-  return mapChanged(consents, (consent) => renamedConsent(consent, names));
+type ConsentOrAssociation = ConsentBody | BodyOf<StoredConsentAssociation>;
+
+function renamedConsents(consents: unknown, names: CurrentNames): unknown[] | undefined {
+  return mapChanged<ConsentOrAssociation>(consents, (consent) => renamedConsent(consent, names));
 }
 
-function renamedPreferences(preferences: unknown, names: CurrentNames): Element[] | undefined {
-  return mapChanged(preferences, (preference) => {
+function renamedPreferences(preferences: unknown, names: CurrentNames): unknown[] | undefined {
+  return mapChanged<PreferenceBody>(preferences, (preference) => {
     const associations = renamedConsents(preference.ConsentAssociations, names);
     return associations ? { ...preference, ConsentAssociations: associations } : undefined;
   });
 }
 
-function renamedConsent(consent: Element, names: CurrentNames): Element | undefined {
+function renamedConsent(
+  consent: ConsentOrAssociation,
+  names: CurrentNames,
+): ConsentOrAssociation | undefined {
   if (typeof consent.ConsentType !== 'string') return undefined;
   const current = names.consentTypeName(consent.ConsentType);
   if (current === undefined || textKey(current) === textKey(consent.ConsentType)) {
@@ -78,17 +90,22 @@ function renamedConsent(consent: Element, names: CurrentNames): Element | undefi
   };
 }
 
-/** The array with changed elements replaced, or undefined when `change` changed none. */
-function mapChanged(
+/**
+ * The array with changed elements replaced, or undefined when `change` changed none (what
+ * is not an object is kept as it is). The elements are of the kind of the list it is given.
+ */
+function mapChanged<E extends object>(
   value: unknown,
-  change: (element: Element) => Element | undefined,
-): Element[] | undefined {
+  change: (element: E) => object | undefined,
+): unknown[] | undefined {
   if (!Array.isArray(value)) return undefined;
   let changed = false;
+  const isElement = (element: unknown): element is E =>
+    typeof element === 'object' && element !== null;
   const result = value.map((element: unknown) => {
-    if (typeof element !== 'object' || element === null) return element as Element;
-    const next = change(element as Element);
-    if (!next) return element as Element;
+    if (!isElement(element)) return element;
+    const next = change(element);
+    if (!next) return element;
     changed = true;
     return next;
   });
