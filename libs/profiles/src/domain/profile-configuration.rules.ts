@@ -1,12 +1,24 @@
 import { textKey } from '@app/shared';
 import { withCurrentNames } from './current-names';
-import type { ProfileData } from './profile-data.schema';
+import type {
+  ProfileData,
+  StoredConsentAssociation,
+  StoredCustomField,
+} from './profile-data.schema';
+import type { ContactList } from './profile-history.schema';
+import {
+  type BodyOf,
+  type ConsentBody,
+  type ContactBody,
+  elementsOf,
+  fieldOf,
+  type PreferenceBody,
+  type ProfileBody,
+} from './profile-shape';
 import type { ProfileRules } from './profile-rules';
 import type { ProfileTypeKind, ProfileVocabulary } from './profile-vocabulary';
 
-type Element = Record<string, unknown>;
-
-const TYPE_REFERENCES: [string, string, ProfileTypeKind][] = [
+const TYPE_REFERENCES: [keyof ProfileData, string, ProfileTypeKind][] = [
   ['Addresses', 'AddressType', 'AddressTypes'],
   ['AlternateIds', 'AlternateIdType', 'AlternateIdTypes'],
   ['Groups', 'GroupType', 'GroupTypes'],
@@ -14,7 +26,7 @@ const TYPE_REFERENCES: [string, string, ProfileTypeKind][] = [
   ['PhoneNumbers', 'PhoneType', 'PhoneTypes'],
 ];
 
-const CONTACT_CONTAINERS: [string, string][] = [
+const CONTACT_CONTAINERS: [ContactList, string][] = [
   ['Emails', 'EmailPreferences'],
   ['PhoneNumbers', 'PhonePreferences'],
   ['Addresses', 'AddressPreferences'],
@@ -28,7 +40,7 @@ const CONTACT_CONTAINERS: [string, string][] = [
  * problem, each naming the field by its path and the value.
  */
 export function checkAgainstConfiguration(
-  body: Element,
+  body: ProfileBody,
   vocabulary: ProfileVocabulary,
   rules: ProfileRules,
   kind: 'create' | 'merge' | 'overwrite',
@@ -59,8 +71,8 @@ export function checkAgainstConfiguration(
     );
   }
   for (const [collection, field, typeKind] of TYPE_REFERENCES) {
-    elements(body[collection]).forEach((element, index) => {
-      const value = element[field];
+    elementsOf(body[collection]).forEach((element, index) => {
+      const value = fieldOf(element, field);
       if (typeof value === 'string') {
         named(
           `${collection}[${index}].${field}`,
@@ -73,8 +85,10 @@ export function checkAgainstConfiguration(
   }
 
   const checkConsents = (consents: unknown, path: string) =>
-    elements(consents).forEach((consent, index) => checkConsent(consent, `${path}[${index}]`));
-  const checkConsent = (consent: Element, path: string) => {
+    elementsOf<ConsentBody | BodyOf<StoredConsentAssociation>>(consents).forEach((consent, index) =>
+      checkConsent(consent, `${path}[${index}]`),
+    );
+  const checkConsent = (consent: ConsentBody | BodyOf<StoredConsentAssociation>, path: string) => {
     const typeName = consent.ConsentType;
     if (typeof typeName !== 'string') return;
     const type = vocabulary.consentType(typeName);
@@ -88,7 +102,7 @@ export function checkAgainstConfiguration(
     }
   };
   const checkPreferences = (preferences: unknown, path: string) =>
-    elements(preferences).forEach((preference, index) =>
+    elementsOf<PreferenceBody>(preferences).forEach((preference, index) =>
       checkConsents(preference.ConsentAssociations, `${path}[${index}].ConsentAssociations`),
     );
 
@@ -97,9 +111,9 @@ export function checkAgainstConfiguration(
   checkConsents(body.Consents, 'Consents');
   checkPreferences(body.ProfilePreferences, 'ProfilePreferences');
   for (const [collection, preferences] of CONTACT_CONTAINERS) {
-    elements(body[collection]).forEach((element, index) => {
+    elementsOf<ContactBody>(body[collection]).forEach((element, index) => {
       checkConsents(element.Consents, `${collection}[${index}].Consents`);
-      checkPreferences(element[preferences], `${collection}[${index}].${preferences}`);
+      checkPreferences(fieldOf(element, preferences), `${collection}[${index}].${preferences}`);
     });
   }
 
@@ -109,7 +123,7 @@ export function checkAgainstConfiguration(
       .map((field) => [textKey(field.Name), field.Value ?? null]),
   );
   const given = new Set<string>();
-  elements(body.CustomFields).forEach((field, index) => {
+  elementsOf<BodyOf<StoredCustomField>>(body.CustomFields).forEach((field, index) => {
     const name = field.Name;
     if (typeof name !== 'string') return;
     const path = `CustomFields[${index}]`;
@@ -149,10 +163,6 @@ export function checkAgainstConfiguration(
     }
   }
   return problems;
-}
-
-function elements(value: unknown): Element[] {
-  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Element[]) : [];
 }
 
 function typeKindLabel(kind: ProfileTypeKind): string {
