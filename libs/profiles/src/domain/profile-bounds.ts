@@ -1,3 +1,5 @@
+import { fieldOf, type ProfileBody } from './profile-shape';
+
 /**
  * How many elements one profile may hold in each list: checked on every write body at
  * acceptance (400) and on the profile a write would produce when the worker applies it (a
@@ -33,8 +35,6 @@ const CONTACT_PREFERENCES = {
   Addresses: 'AddressPreferences',
 } as const;
 
-type Listish = Record<string, unknown>;
-
 /**
  * The bounds a profile body or stored profile breaks, worded for a 400 or a failed write
  * (empty when it keeps them all). Lists that are not arrays are left to validation.
@@ -42,14 +42,17 @@ type Listish = Record<string, unknown>;
  * a profile is never locked by what it no longer holds.
  */
 export function profileBoundViolations(
-  profile: Listish,
+  profile: ProfileBody,
   options: { activeOnly: boolean } = { activeOnly: false },
 ): string[] {
   const problems: string[] = [];
   const over = (what: string, list: unknown, bound: number) => {
     if (!Array.isArray(list) || list.length <= bound) return;
     const count = options.activeOnly
-      ? list.filter((item: Listish | null) => item?.IsActive !== false).length
+      ? list.filter(
+          (item: unknown) =>
+            typeof item !== 'object' || item === null || fieldOf(item, 'IsActive') !== false,
+        ).length
       : list.length;
     if (count > bound) {
       problems.push(`${what} holds ${count} elements; a profile may hold at most ${bound}`);
@@ -57,25 +60,30 @@ export function profileBoundViolations(
   };
   const preferences = (where: string, list: unknown) => {
     if (!Array.isArray(list)) return;
-    list.forEach((preference: Listish, index) => {
+    list.forEach((preference: unknown, index) => {
       if (!preference || typeof preference !== 'object') return;
       for (const field of ['PreferenceAttributes', 'ConsentAssociations']) {
-        over(`${where}[${index}].${field}`, preference[field], NESTED_LIST_BOUNDS.perPreference);
+        over(
+          `${where}[${index}].${field}`,
+          fieldOf(preference, field),
+          NESTED_LIST_BOUNDS.perPreference,
+        );
       }
     });
   };
   for (const [list, bound] of Object.entries(PROFILE_LIST_BOUNDS)) {
-    over(list, profile[list], bound);
+    over(list, fieldOf(profile, list), bound);
   }
   preferences('ProfilePreferences', profile.ProfilePreferences);
   for (const [list, field] of Object.entries(CONTACT_PREFERENCES)) {
-    const contacts = profile[list];
+    const contacts = fieldOf(profile, list);
     if (!Array.isArray(contacts)) continue;
-    contacts.forEach((contact: Listish, index) => {
+    contacts.forEach((contact: unknown, index) => {
       if (!contact || typeof contact !== 'object') return;
-      over(`${list}[${index}].${field}`, contact[field], NESTED_LIST_BOUNDS.preferences);
-      over(`${list}[${index}].Consents`, contact.Consents, NESTED_LIST_BOUNDS.consents);
-      preferences(`${list}[${index}].${field}`, contact[field]);
+      const contactPreferences = fieldOf(contact, field);
+      over(`${list}[${index}].${field}`, contactPreferences, NESTED_LIST_BOUNDS.preferences);
+      over(`${list}[${index}].Consents`, fieldOf(contact, 'Consents'), NESTED_LIST_BOUNDS.consents);
+      preferences(`${list}[${index}].${field}`, contactPreferences);
     });
   }
   return problems;

@@ -1,12 +1,13 @@
 import { profileBoundViolations } from './profile-bounds';
 import { findRepeatedElement } from './profile-merge';
+import type { ProfileBody } from './profile-shape';
 
 /**
  * Checks on a profile body that the DTOs cannot express, made before anything is
  * queued. Returns the messages of every problem found (empty when the body is fine).
  */
 export function checkProfileInput(
-  body: Record<string, unknown>,
+  body: ProfileBody,
   kind: 'create' | 'merge' | 'overwrite',
 ): string[] {
   const problems: string[] = profileBoundViolations(body);

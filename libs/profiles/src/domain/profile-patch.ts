@@ -1,5 +1,6 @@
 import type { CheckedPatchOperation } from '@app/shared';
 import { PROFILE_COLLECTIONS, type ElementRule } from './element-rules';
+import { type ElementBody, fieldOf, listOf, setField } from './profile-shape';
 import type { ProfileData } from './profile-data.schema';
 
 /** One JSON Patch operation as stored with a queued `patch` write (checked by the PATCH pipe). */
@@ -24,10 +25,8 @@ export function orderPatchOperations(operations: ProfilePatchOperation[]): Profi
   ];
 }
 
-type Element = Record<string, unknown>;
-
 /** Decides whether a stored element the written body does not name is kept. */
-export type KeepUnnamed = (collection: string, element: Element) => boolean;
+export type KeepUnnamed = (collection: string, element: ElementBody) => boolean;
 
 /**
  * Inactive elements are not in the wire shape a patch is applied to, so an overwrite
@@ -45,7 +44,8 @@ export function keepInactiveElements(
   return keepUnnamedElements(
     before,
     after,
-    (collection, element) => element.IsActive === false || alsoKeep(collection, element),
+    (collection, element) =>
+      fieldOf(element, 'IsActive') === false || alsoKeep(collection, element),
   );
 }
 
@@ -55,21 +55,21 @@ export function keepUnnamedElements(
   after: ProfileData,
   keep: KeepUnnamed,
 ): ProfileData {
-  const result = after as unknown as Element;
-  keepIn(before as unknown as Element, result, PROFILE_COLLECTIONS, keep);
-  return result as unknown as ProfileData;
+  keepIn(before, after, PROFILE_COLLECTIONS, keep);
+  return after;
 }
 
+/** Puts back, in `after` (changed in place), the elements of `before` that `keep` selects. */
 function keepIn(
-  before: Element,
-  after: Element,
+  before: object,
+  after: object,
   collections: Record<string, ElementRule>,
   keep: KeepUnnamed,
 ): void {
   for (const [collection, rule] of Object.entries(collections)) {
-    const stored = (before[collection] as Element[] | undefined) ?? [];
+    const stored = listOf(fieldOf(before, collection)) ?? [];
     if (!stored.length) continue;
-    const current = ((after[collection] as Element[] | undefined) ?? []).slice();
+    const current = (listOf(fieldOf(after, collection)) ?? []).slice();
     for (const element of current) {
       const match = stored.find((candidate) => rule.key(candidate) === rule.key(element));
       if (match && Object.keys(rule.nested).length) keepIn(match, element, rule.nested, keep);
@@ -80,6 +80,6 @@ function keepIn(
         current.push(structuredClone(element));
       }
     }
-    after[collection] = current;
+    setField(after, collection, current);
   }
 }
