@@ -15,6 +15,10 @@
 // The writes of (b) and (c) are accepted while both Bull queues are paused (Queue.pause,
 // global), so the queued work is exactly those writes; the clock runs from the resume until
 // the read model shows every one applied (acc <= v). Acceptance itself is not timed.
+//
+// `--monitor`: also counts the Redis commands sent while (b) drains (Redis MONITOR, by
+// command, per write; Bull's connections and the worker's own alike). With
+// BENCH_ENGINE_COMMANDS=1 the worker's engine commands during (b) are printed per write too.
 const Bull = require('bull');
 const Redis = require('ioredis');
 const { randomUUID } = require('node:crypto');
@@ -35,6 +39,8 @@ const CPU_PROF = args['cpu-prof'] ? String(args['cpu-prof']) : null;
 /** `--only=b`: only the raw loop and scenario (b) (profiling). */
 const ONLY_MANY = args.only === 'b';
 const BACKLOG = Number(args.backlog || 400);
+/** `--monitor`: count the Redis commands while (b) drains (MONITOR). */
+const MONITOR = Boolean(args.monitor);
 const CONCURRENCY = 4;
 
 const log = (message) => process.stderr.write(`[bench:worker] ${message}\n`);
@@ -73,10 +79,8 @@ async function rawLoop(db, template, count) {
 }
 
 async function main() {
-  const { engine, redisServer, env, origin, close, worker } = await startServiceStack(
-    'worker',
-    CPU_PROF ? { NODE_OPTIONS: `--require ${CPU_PROF}` } : {},
-  );
+  const { engine, redisServer, env, origin, close, worker, engineCommands } =
+    await startServiceStack('worker', CPU_PROF ? { NODE_OPTIONS: `--require ${CPU_PROF}` } : {});
   const procs = { engine: engine.child.pid, worker: worker.pid, redis: redisServer.child.pid };
   /** CPU ms per write of each process while `work` runs. */
   const measured = async (count, work) => {
@@ -125,16 +129,55 @@ async function main() {
         (sum, counts) => sum + counts.waiting + counts.delayed + counts.paused,
         0,
       );
+      const counted = MONITOR && label === 'm' ? await monitorCommands() : null;
+      engineCommands?.reset();
       const result = await measured(ids.length, async () => {
         const started = performance.now();
         for (const queue of queues) await queue.resume();
         await seed.waitApplied({ redis, clientId: tenant.clientId, ids });
         return { perSecond: (ids.length / (performance.now() - started)) * 1000, queued };
       });
+      if (counted)
+        log(`Redis commands per write while ${label} drained:\n${counted.stop(ids.length)}`);
+      if (engineCommands && label === 'm') {
+        log(
+          `engine commands of the worker per write:\n${engineCommands.report(ids.length).join('\n')}`,
+        );
+      }
       log(
         `${label}: ${ids.length} writes, ${queued} queued jobs, ${result.perSecond.toFixed(0)}/s`,
       );
       return result;
+    };
+
+    /** Redis MONITOR from now: `stop(per)` ends it and answers the counts per command. */
+    const monitorCommands = async () => {
+      const counts = new Map();
+      const monitor = await new Redis(redisServer.url).monitor();
+      monitor.on('monitor', (_time, argv, source) => {
+        // Commands a script ran are shown too: counted once, as the script.
+        if (String(source).startsWith('lua')) return;
+        const name = String(argv[0]).toLowerCase();
+        // The bench's own polling of the read model is not the worker's.
+        if (name === 'monitor' || (name === 'hmget' && argv.length === 4 && argv[3] === 'acc'))
+          return;
+        const key =
+          name === 'evalsha' || name === 'eval'
+            ? `${name} ${String(argv[3] ?? '').replace(/[|:][^|:]*\d[^|:]*/g, ':<id>')}`
+            : `${name} ${String(argv[1] ?? '').replace(/[|:][^|:]*\d[^|:]*/g, ':<id>')}`;
+        counts.set(key, (counts.get(key) || 0) + 1);
+      });
+      return {
+        stop: (per) => {
+          monitor.disconnect();
+          const total = [...counts.values()].reduce((a, b) => a + b, 0);
+          return [...counts.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, n]) => `${(n / per).toFixed(2).padStart(8)}  ${k.slice(0, 90)}`)
+            .concat(`${(total / per).toFixed(2).padStart(8)}  total`)
+            .join('\n');
+        },
+      };
     };
 
     log(`(a) raw driver loop, ${WRITES} writes`);
