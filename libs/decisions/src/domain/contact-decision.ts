@@ -1,10 +1,18 @@
 import {
+  type ContactElement,
+  contactPreferences,
   contactRefKey,
+  type ElementBody,
+  elementsOf,
+  fieldOf,
   type HistoryRefs,
   itemRefKey,
   PROFILE_REF_KEY,
   type ProfileData,
   type StoredConsent,
+  type StoredConsentAssociation,
+  type StoredPreference,
+  type StoredPreferenceAttribute,
   preferenceIdKey,
 } from '@app/profiles';
 import { textKey } from '@app/shared';
@@ -20,7 +28,6 @@ import { type ContactQuestion, type DecisionChannel, emailKey, phoneKey } from '
  * Expired, ExpirationDate), do-not-contact as the lists and their marks do.
  */
 
-type Item = Record<string, unknown>;
 type ContactList = 'Emails' | 'PhoneNumbers' | 'Addresses';
 
 export type ReasonCode =
@@ -159,7 +166,7 @@ const REVOKED = 3;
 /** The contact element a question is about on a profile (undefined: none; the reason says why). */
 export interface ChosenElement {
   list: ContactList;
-  element: Item;
+  element: ContactElement;
   /** The element's match key (email lower-cased, phone digits), for the lists. */
   key?: string;
 }
@@ -175,7 +182,7 @@ export function chooseElement(
 ): { element?: ChosenElement; problem?: 'ElementNotFound' | 'ElementInactive' } {
   const { list } = CHANNEL_PLACES[question.channel];
   if (!list) return {};
-  const elements = items((data as unknown as Item)[list]);
+  const elements = elementsOf<ContactElement>(data[list]);
   if (question.value && question.value.list === list) {
     const wanted = question.value.key;
     const named = elements.filter((element) => elementKey(list, element) === wanted);
@@ -192,13 +199,13 @@ export function chooseElement(
 }
 
 /** The key a contact element matches the lists under (email lower-cased, phone digits). */
-function elementKey(list: ContactList, element: Item): string | undefined {
+function elementKey(list: ContactList, element: ContactElement): string | undefined {
   if (list === 'Emails')
-    return typeof element.EmailAddress === 'string'
+    return 'EmailAddress' in element && typeof element.EmailAddress === 'string'
       ? (emailKey(element.EmailAddress) ?? undefined)
       : undefined;
   if (list === 'PhoneNumbers')
-    return typeof element.PhoneNumber === 'string'
+    return 'PhoneNumber' in element && typeof element.PhoneNumber === 'string'
       ? (phoneKey(element.PhoneNumber) ?? undefined)
       : undefined;
   return undefined;
@@ -279,7 +286,8 @@ export function decideForProfile(
   if (element && (element.list === 'Emails' || element.list === 'PhoneNumbers') && element.key) {
     const listings = listingsOf(element.list, element.key);
     const markContainer = element.list === 'Emails' ? 'EmailPreferences' : 'PhonePreferences';
-    const marks = items(element.element[markContainer]).filter(
+    // The email's or phone's own preferences (markContainer).
+    const marks = elementsOf<StoredPreference>(contactPreferences(element.element)).filter(
       (preference) =>
         preference.IsActive !== false &&
         (hasDncAttribute(preference) ||
@@ -330,11 +338,11 @@ export function decideForProfile(
   if (!element && CHANNEL_PLACES[question.channel].list) return answer();
 
   // The preferences of the program on the channel (the named filter's, or every filter's).
-  const holder = element ? element.element : (data as unknown as Item);
+  const holder: ContactElement | ProfileData = element ? element.element : data;
   const level = element ? 'ContactElement' : 'Profile';
   const placeOf = element ? { list: element.list, element: element.element } : undefined;
-  const refOf = (list: string, item: Item) => refs[itemRefKey(list, item, placeOf)] ?? null;
-  const matching = items(holder[container]).filter(
+  const refOf = (list: string, item: ElementBody) => refs[itemRefKey(list, item, placeOf)] ?? null;
+  const matching = elementsOf<StoredPreference>(fieldOf(holder, container)).filter(
     (preference) =>
       preferenceIdKey(preference.ProgramId) === String(question.programId) &&
       configuration.channel(String(preference.ChannelId ?? '')) === question.channel &&
@@ -391,16 +399,16 @@ interface PreferenceContext {
   level: 'Profile' | 'ContactElement';
   contact?: ReasonContact;
   /** The entry of a preference or consent of the question's holder (element or profile). */
-  refOf: (list: string, item: Item) => string | null;
-  profileRef: (item: Item) => string | null;
+  refOf: (list: string, item: ElementBody) => string | null;
+  profileRef: (item: ElementBody) => string | null;
   now: Date;
 }
 
 function preferenceReasons(
-  preference: Item,
+  preference: StoredPreference,
   question: ContactQuestion,
   configuration: DecisionConfiguration,
-  holder: Item,
+  holder: ContactElement | ProfileData,
   data: ProfileData,
   ctx: PreferenceContext,
 ): Omit<DecisionReason, 'profileId'>[] {
@@ -463,35 +471,41 @@ function preferenceReasons(
   };
   const filterConfig = configuration.filter(Number(preferenceIdKey(preference.FilterId)));
   for (const name of filterConfig?.RequiredConsentTypes ?? []) need(name, 'Filter');
-  for (const association of items(preference.ConsentAssociations)) {
+  for (const association of elementsOf<StoredConsentAssociation>(preference.ConsentAssociations)) {
     if (association.IsActive !== false && typeof association.ConsentType === 'string')
       need(association.ConsentType, 'Association');
   }
   if (question.consentType) need(question.consentType, 'Question');
 
-  const elementLevel = holder !== (data as unknown as Item);
+  const elementLevel = holder !== data;
   for (const { name, by } of required.values()) {
-    const matches = (consent: Item) =>
+    const matches = (consent: StoredConsent) =>
       textKey(
         configuration.consentTypeName(String(consent.ConsentType ?? '')) ?? consent.ConsentType,
       ) === textKey(name);
     // A consent on the contact element first, then the profile's own.
     const places: {
-      consents: Item[];
+      consents: StoredConsent[];
       level: 'Profile' | 'ContactElement';
-      ref: (c: Item) => string | null;
+      ref: (c: StoredConsent) => string | null;
     }[] = [];
     if (elementLevel)
       places.push({
-        consents: items(holder.Consents),
+        consents: elementsOf<StoredConsent>(holder.Consents),
         level: 'ContactElement',
         ref: (c) => ctx.refOf('Consents', c),
       });
-    places.push({ consents: items(data.Consents), level: 'Profile', ref: ctx.profileRef });
+    places.push({
+      consents: elementsOf<StoredConsent>(data.Consents),
+      level: 'Profile',
+      ref: ctx.profileRef,
+    });
     let found:
-      { consent: Item; level: 'Profile' | 'ContactElement'; ref: string | null } | undefined;
+      | { consent: StoredConsent; level: 'Profile' | 'ContactElement'; ref: string | null }
+      | undefined;
     let inactive:
-      { consent: Item; level: 'Profile' | 'ContactElement'; ref: string | null } | undefined;
+      | { consent: StoredConsent; level: 'Profile' | 'ContactElement'; ref: string | null }
+      | undefined;
     for (const place of places) {
       const consent = place.consents.find((c) => matches(c) && c.IsActive !== false);
       if (consent) {
@@ -514,7 +528,7 @@ function preferenceReasons(
       });
       continue;
     }
-    const consent = found.consent as unknown as StoredConsent;
+    const consent = found.consent;
     const described: ReasonConsent = {
       ConsentType: name,
       RequiredBy: requiredBy,
@@ -582,25 +596,26 @@ function describeRequirer(by: 'Filter' | 'Association' | 'Question'): string {
       : 'the question';
 }
 
-function describePreference(preference: Item): ReasonPreference {
-  const text = (field: string) =>
-    typeof preference[field] === 'string' ? (preference[field] as string) : undefined;
+function describePreference(preference: StoredPreference): ReasonPreference {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return {
-    ProgramId: text('ProgramId'),
-    ChannelId: text('ChannelId'),
-    FilterId: text('FilterId'),
+    ProgramId: text(preference.ProgramId),
+    ChannelId: text(preference.ChannelId),
+    FilterId: text(preference.FilterId),
     MatchType: textKey(preference.MatchType) === 'implied' ? 'Implied' : 'Expressed',
     PreferenceType:
       typeof preference.PreferenceType === 'number' ? preference.PreferenceType : undefined,
-    PreferenceStatus: text('PreferenceStatus'),
-    ExpirationDate: text('ExpirationDate'),
+    PreferenceStatus: text(preference.PreferenceStatus),
+    ExpirationDate: text(preference.ExpirationDate),
     IsActive: preference.IsActive !== false,
   };
 }
 
 function describeContact(chosen: ChosenElement): ReasonContact {
-  const text = (field: string) =>
-    typeof chosen.element[field] === 'string' ? (chosen.element[field] as string) : undefined;
+  const text = (field: string) => {
+    const value = fieldOf(chosen.element, field);
+    return typeof value === 'string' ? value : undefined;
+  };
   const fields =
     chosen.list === 'Emails'
       ? { EmailAddress: text('EmailAddress') }
@@ -618,12 +633,8 @@ function describeList(list: ContactList): string {
   return list === 'Emails' ? 'email address' : list === 'PhoneNumbers' ? 'phone number' : 'address';
 }
 
-function hasDncAttribute(preference: Item): boolean {
-  return items(preference.PreferenceAttributes).some(
+function hasDncAttribute(preference: StoredPreference): boolean {
+  return elementsOf<StoredPreferenceAttribute>(preference.PreferenceAttributes).some(
     (attribute) => attribute.Key === DNC_LISTS_ATTRIBUTE,
   );
-}
-
-function items(value: unknown): Item[] {
-  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Item[]) : [];
 }

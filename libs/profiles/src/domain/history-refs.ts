@@ -2,6 +2,7 @@ import { consentRule, preferenceRule, type ElementRule } from './element-rules';
 import type { ProfileData } from './profile-data.schema';
 import type { ContactList, ProfileHistory } from './profile-history.schema';
 import { CONTACT_LISTS } from './profile-history';
+import { type ElementBody, elementsOf, fieldOf } from './profile-shape';
 
 /*
  * Which history entry last changed each item of a profile, without reading history: the
@@ -15,8 +16,6 @@ import { CONTACT_LISTS } from './profile-history';
  * as they were. An item whose last change predates the map (profiles saved before it
  * existed) has no entry in it: its reference is null until a write changes it.
  */
-
-type Item = Record<string, unknown>;
 
 /** Item key → history entry `_id`. */
 export type HistoryRefs = Readonly<Record<string, string>>;
@@ -35,7 +34,7 @@ const NESTED_RULES: Record<string, ElementRule> = {
 const CONTACT_RULES = new Map(CONTACT_LISTS.map(({ list, rule }) => [list as string, rule]));
 
 /** The key of a contact element (`Emails`, `PhoneNumbers`, `Addresses`). */
-export function contactRefKey(list: ContactList, element: Item): string {
+export function contactRefKey(list: ContactList, element: ElementBody): string {
   return [list, CONTACT_RULES.get(list)!.key(element)].join(SEPARATOR);
 }
 
@@ -46,8 +45,8 @@ export function contactRefKey(list: ContactList, element: Item): string {
  */
 export function itemRefKey(
   nestedList: string,
-  item: Item,
-  contact?: { list: ContactList; element: Item },
+  item: ElementBody,
+  contact?: { list: ContactList; element: ElementBody },
 ): string {
   const itemKey = (NESTED_RULES[nestedList] ?? consentRule).key(item);
   return contact
@@ -84,15 +83,14 @@ function entryKey(entry: ProfileHistory): string | undefined {
 /** The keys of every item `data` holds (what the map keeps; others are dropped). */
 function liveKeys(data: ProfileData): Set<string> {
   const keys = new Set<string>([PROFILE_REF_KEY]);
-  const stored = data as unknown as Item;
-  for (const list of ['Consents', 'ProfilePreferences']) {
-    for (const item of items(stored[list])) keys.add(itemRefKey(list, item));
+  for (const list of ['Consents', 'ProfilePreferences'] as const) {
+    for (const item of elementsOf(data[list])) keys.add(itemRefKey(list, item));
   }
   for (const { list, preferences } of CONTACT_LISTS) {
-    for (const element of items(stored[list])) {
+    for (const element of elementsOf(data[list])) {
       keys.add(contactRefKey(list, element));
       for (const nested of ['Consents', preferences]) {
-        for (const item of items(element[nested]))
+        for (const item of elementsOf(fieldOf(element, nested)))
           keys.add(itemRefKey(nested, item, { list, element }));
       }
     }
@@ -122,8 +120,4 @@ export function withHistoryRefs(
     .sort();
   if (!kept.length) return undefined;
   return JSON.stringify(Object.fromEntries(kept.map((key) => [key, refs[key]])));
-}
-
-function items(value: unknown): Item[] {
-  return Array.isArray(value) ? (value.filter((v) => v && typeof v === 'object') as Item[]) : [];
 }

@@ -4,6 +4,7 @@ import { type DncListing, DoNotContactListings } from '@app/consents';
 import {
   canSeeConsentType,
   canSeeProgram,
+  fieldOf,
   MAX_VALUE_HOLDERS,
   parseHistoryRefs,
   ProfileSnapshots,
@@ -157,7 +158,10 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
         if (!snapshot.data) continue;
         const { element } = chooseElement(question, snapshot.data);
         if (element && (element.list === 'Emails' || element.list === 'PhoneNumbers')) {
-          const text = element.element[element.list === 'Emails' ? 'EmailAddress' : 'PhoneNumber'];
+          const text = fieldOf(
+            element.element,
+            element.list === 'Emails' ? 'EmailAddress' : 'PhoneNumber',
+          );
           if (typeof text === 'string') wanted[element.list].add(text);
         }
       }
