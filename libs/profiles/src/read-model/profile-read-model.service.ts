@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { deepFreeze, RedisService } from '@app/shared';
+import { deepFreeze, RedisScript, RedisService } from '@app/shared';
 import type { ProfileData } from '../domain/profile-data.schema';
 import type { Profile, ProfileState } from '../domain/profile.schema';
 import { profileKey } from '../keys';
@@ -28,7 +28,8 @@ export interface ProfileSnapshot {
 
 // Stores the rendered entry only when it is newer than the one there (or there is none):
 // the worker and an api rebuilding after a miss may race, and the newest must win. An
-// entry at or past the dirty mark clears it.
+// entry at or past the dirty mark clears it. Answers the highest accepted sequence number
+// recorded (-1: none), so the worker learns it without another round trip.
 const PUBLISH = `
 local v = redis.call('HGET', KEYS[1], 'v')
 if not (v and tonumber(v) >= tonumber(ARGV[1]) and redis.call('HEXISTS', KEYS[1], 'doc') == 1) then
@@ -36,7 +37,9 @@ if not (v and tonumber(v) >= tonumber(ARGV[1]) and redis.call('HEXISTS', KEYS[1]
 end
 local d = redis.call('HGET', KEYS[1], 'dirty')
 if d and tonumber(d) <= tonumber(ARGV[1]) then redis.call('HDEL', KEYS[1], 'dirty') end
-return 1`;
+local a = redis.call('HGET', KEYS[1], 'acc')
+if a then return tonumber(a) end
+return -1`;
 // dirty only grows: the worker is about to save this sequence number.
 const DIRTY = `
 local d = redis.call('HGET', KEYS[1], 'dirty')
@@ -60,6 +63,36 @@ if not v then return -1 end
 local d = redis.call('HGET', KEYS[1], 'dirty')
 if d and tonumber(d) > tonumber(v) then return tonumber(d) end
 return tonumber(v)`;
+
+// Clears a job's "queued" flag (KEYS[2]) when it still holds the job's token (ARGV[1], none
+// when empty), then answers the entry's small fields: the flag is cleared before `acc` is
+// read, in one atomic step (see ApplyJobScheduler).
+const START_JOB = `
+if ARGV[1] ~= '' then
+  local cur = redis.call('GET', KEYS[2])
+  if cur and string.sub(cur, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. '|' then
+    redis.call('DEL', KEYS[2])
+  end
+end
+return redis.call('HMGET', KEYS[1], 'v', 'acc', 'dirty')`;
+
+const SCRIPTS = {
+  publish: new RedisScript(PUBLISH, 1),
+  dirty: new RedisScript(DIRTY, 1),
+  accepted: new RedisScript(ACCEPTED, 1),
+  acceptedAhead: new RedisScript(ACCEPTED_AHEAD, 1),
+  startJob: new RedisScript(START_JOB, 2),
+};
+
+/**
+ * What the worker needs of an entry to start a job: the published appliedSeq (`v`), the
+ * highest accepted sequence number (`acc`) and the dirty mark, each null when absent.
+ */
+export interface EntryProgress {
+  appliedSeq: number | null;
+  acceptedSeq: number | null;
+  dirty: number | null;
+}
 
 interface StoredEntry {
   s: ProfileState;
@@ -163,8 +196,11 @@ export class ProfileReadModel {
     };
   }
 
-  /** Stores the profile as saved (ignored when a newer one is there). */
-  async publish(profile: Profile): Promise<void> {
+  /**
+   * Stores the profile as saved (ignored when a newer one is there); answers the highest
+   * accepted sequence number the entry records (null: none), read in the same step.
+   */
+  async publish(profile: Profile): Promise<number | null> {
     const entry: StoredEntry = {
       s: profile.state,
       ...(profile.state === 'deleted' ? {} : { d: profile.data }),
@@ -172,13 +208,15 @@ export class ProfileReadModel {
       h: profile.historyPages ?? 0,
       ...(profile.state !== 'deleted' && profile.historyRefs ? { r: profile.historyRefs } : {}),
     };
-    await this.redis.client.eval(
-      PUBLISH,
-      1,
-      this.key(profile.clientId, profile.profileId),
-      profile.appliedSeq,
-      JSON.stringify(entry),
+    const acc = Number(
+      await SCRIPTS.publish.run(
+        this.redis.client,
+        this.key(profile.clientId, profile.profileId),
+        profile.appliedSeq,
+        JSON.stringify(entry),
+      ),
     );
+    return acc < 0 ? null : acc;
   }
 
   /**
@@ -187,12 +225,12 @@ export class ProfileReadModel {
    * and readers keep reading the database (and republish) instead of a stale entry.
    */
   async markDirty(clientId: string, profileId: number, seq: number): Promise<void> {
-    await this.redis.client.eval(DIRTY, 1, this.key(clientId, profileId), seq);
+    await SCRIPTS.dirty.run(this.redis.client, this.key(clientId, profileId), seq);
   }
 
   /** Records that write `seq` was accepted, so GET shows Pending Update until it applies. */
   async noteAccepted(clientId: string, profileId: number, seq: number): Promise<void> {
-    await this.redis.client.eval(ACCEPTED, 1, this.key(clientId, profileId), seq);
+    await SCRIPTS.accepted.run(this.redis.client, this.key(clientId, profileId), seq);
   }
 
   /**
@@ -205,9 +243,32 @@ export class ProfileReadModel {
     seq: number,
   ): Promise<number | null> {
     const ahead = Number(
-      await this.redis.client.eval(ACCEPTED_AHEAD, 1, this.key(clientId, profileId), seq),
+      await SCRIPTS.acceptedAhead.run(this.redis.client, this.key(clientId, profileId), seq),
     );
     return ahead < 0 ? null : ahead;
+  }
+
+  /**
+   * A job starts (ApplyJobScheduler.started): clears its "queued" flag at `flagKey` when
+   * still its own (`token`), then reads the entry's small fields, in one atomic script (one
+   * round trip, and the flag is gone before `acc` is read). The doc is not fetched: the job
+   * only compares sequence numbers. Redis errors are the caller's.
+   */
+  async startJob(
+    clientId: string,
+    profileId: number,
+    flagKey: string,
+    token: string | undefined,
+  ): Promise<EntryProgress> {
+    const [v, acc, dirty] = (await SCRIPTS.startJob.run(
+      this.redis.client,
+      this.key(clientId, profileId),
+      flagKey,
+      token ?? '',
+    )) as (string | null)[];
+    const num = (value: string | null | undefined) =>
+      value === null || value === undefined ? null : Number(value);
+    return { appliedSeq: num(v), acceptedSeq: num(acc), dirty: num(dirty) };
   }
 
   /**

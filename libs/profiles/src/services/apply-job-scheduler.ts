@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { JobQueue, type JobLane, RedisService } from '@app/shared';
+import { JobQueue, type JobLane, RedisScript, RedisService } from '@app/shared';
 import { profileKey } from '../keys';
+import { type EntryProgress, ProfileReadModel } from '../read-model/profile-read-model.service';
 import { APPLY_PROFILE_WRITES } from '../worker/profile-jobs';
 
 /**
@@ -28,6 +29,9 @@ if cur and string.sub(cur, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. '|' then
   return redis.call('DEL', KEYS[1])
 end
 return 0`;
+
+const CLAIM_SCRIPT = new RedisScript(CLAIM, 1);
+const CLEAR_SCRIPT = new RedisScript(CLEAR, 1);
 
 /** What a job is asked for. */
 export interface ApplyJobRequest {
@@ -77,6 +81,7 @@ export class ApplyJobScheduler {
   constructor(
     private readonly queue: JobQueue,
     private readonly redis: RedisService,
+    private readonly readModel: ProfileReadModel,
   ) {}
 
   /** Queues a job for the profile unless one is queued; true when this call queued it. */
@@ -110,10 +115,34 @@ export class ApplyJobScheduler {
   async started(clientId: string, profileId: number, token: string | undefined): Promise<void> {
     if (!token || !this.redis.available) return;
     try {
-      await this.redis.client.eval(CLEAR, 1, this.key(clientId, profileId), token);
+      await CLEAR_SCRIPT.run(this.redis.client, this.key(clientId, profileId), token);
     } catch (error) {
       // The flag expires by itself; meanwhile writes wait for this job or the sweeper.
       this.logger.warn(`queued flag of ${profileKey(clientId, profileId)}: ${String(error)}`);
+    }
+  }
+
+  /**
+   * `started`, and the profile's read model entry as it is right after (its `acc` read after
+   * the flag is gone, in the same atomic script: one round trip for both). Null when Redis
+   * cannot answer (the flag then expires by itself, and the job reads what it needs again).
+   */
+  async startedReading(
+    clientId: string,
+    profileId: number,
+    token: string | undefined,
+  ): Promise<EntryProgress | null> {
+    if (!this.redis.available) return null;
+    try {
+      return await this.readModel.startJob(
+        clientId,
+        profileId,
+        this.key(clientId, profileId),
+        token,
+      );
+    } catch (error) {
+      this.logger.warn(`queued flag of ${profileKey(clientId, profileId)}: ${String(error)}`);
+      return null;
     }
   }
 
@@ -124,9 +153,8 @@ export class ApplyJobScheduler {
   ): Promise<'flagged' | 'queued' | 'unknown'> {
     if (!this.redis.available) return 'unknown';
     try {
-      const set = await this.redis.client.eval(
-        CLAIM,
-        1,
+      const set = await CLAIM_SCRIPT.run(
+        this.redis.client,
         this.key(request.clientId, request.profileId),
         token,
         request.lane,

@@ -4,6 +4,9 @@ import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import { Settings } from '../settings/settings';
 import { JOBS_QUEUE } from './queue.constants';
+import { RedisScript } from './redis-script';
+
+export { RedisScript } from './redis-script';
 
 /**
  * Takes a lease unless Redis lost its data less than the lease's TTL ago. The epoch key
@@ -27,6 +30,10 @@ const EXTEND_SCRIPT =
   'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end';
 const RELEASE_SCRIPT =
   'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+
+const ACQUIRE = new RedisScript(ACQUIRE_SCRIPT, 2);
+const EXTEND = new RedisScript(EXTEND_SCRIPT, 1);
+const RELEASE = new RedisScript(RELEASE_SCRIPT, 1);
 
 /**
  * Short exclusive leases in Redis (one writer per profile at a time). A lease that
@@ -67,14 +74,7 @@ export class LeaseService implements OnModuleInit {
     }
     const token = randomUUID();
     const startedAt = Date.now();
-    const ok = await this.queue.client.eval(
-      ACQUIRE_SCRIPT,
-      2,
-      this.key(name),
-      this.epochKey(),
-      token,
-      ttlMs,
-    );
+    const ok = await ACQUIRE.run(this.queue.client, this.key(name), this.epochKey(), token, ttlMs);
     if (ok !== 'OK') return null;
     this.held.set(name, startedAt + ttlMs);
     return token;
@@ -93,8 +93,7 @@ export class LeaseService implements OnModuleInit {
   /** Renews a lease still held with `token`; false when it was lost meanwhile. */
   async extend(name: string, token: string, ttlMs: number): Promise<boolean> {
     const startedAt = Date.now();
-    const held =
-      (await this.queue.client.eval(EXTEND_SCRIPT, 1, this.key(name), token, ttlMs)) === 1;
+    const held = (await EXTEND.run(this.queue.client, this.key(name), token, ttlMs)) === 1;
     if (held) this.held.set(name, startedAt + ttlMs);
     return held;
   }
@@ -125,7 +124,7 @@ export class LeaseService implements OnModuleInit {
   /** Releases a lease still held with `token`; false when it was lost meanwhile. */
   async release(name: string, token: string): Promise<boolean> {
     this.held.delete(name);
-    return (await this.queue.client.eval(RELEASE_SCRIPT, 1, this.key(name), token)) === 1;
+    return (await RELEASE.run(this.queue.client, this.key(name), token)) === 1;
   }
 
   private epochKey(): string {

@@ -56,12 +56,18 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     token,
   }: ApplyProfileWritesCommand): Promise<void> {
     // First: from here on a write accepted for this profile queues a job of its own
-    // unless this one reads it (ApplyJobScheduler).
-    await this.scheduler.started(clientId, profileId, token);
+    // unless this one reads it (ApplyJobScheduler). The read model's small fields are read
+    // in the same script, after the flag is cleared: its `acc` counts for this job. The
+    // client's configuration stamp is asked in the same turn (one socket write).
+    const vocabularyRead = this.configuration.vocabulary(clientId);
+    vocabularyRead.catch(() => undefined); // awaited (and its error seen) when a pass needs it
+    const start = await this.scheduler.startedReading(clientId, profileId, token);
     // A job whose writes the published profile already holds has nothing to do.
-    if (seq !== undefined) {
-      const published = await this.readModel.read(clientId, profileId);
-      if (published && published.appliedSeq >= Math.max(seq, published.acceptedSeq)) return;
+    if (seq !== undefined && start && start.appliedSeq !== null) {
+      const { appliedSeq, acceptedSeq, dirty } = start;
+      // A save past the published entry under way: the database is the truth (no shortcut).
+      const clean = dirty === null || dirty <= appliedSeq;
+      if (clean && appliedSeq >= Math.max(seq, acceptedSeq ?? 0)) return;
     }
     const name = profileLeaseKey(clientId, profileId);
     const leaseToken = await this.lease.acquire(name, LEASE_TTL_MS);
@@ -86,7 +92,10 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     );
     renewal.unref();
     try {
-      await this.applyPending(hold, clientId, profileId, seq, lane);
+      await this.applyPending(hold, clientId, profileId, seq, lane, {
+        accepted: start ? start.acceptedSeq : undefined,
+        vocabulary: () => vocabularyRead,
+      });
     } catch (error) {
       // Another holder carries on; a late save of ours is healed below.
       if (!(error instanceof LeaseLostError)) throw error;
@@ -103,7 +112,9 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * applies up to it and up to the highest accepted sequence number the read model records
    * (read again whenever it is reached), without probing for one more (a write accepted
    * later brings its own job); a job that names none (the sweeper's) probes until no write
-   * follows.
+   * follows. `known.accepted`: the read model's `acc` as read when the job started (after its
+   * flag was cleared; undefined: not read), so the first look needs no round trip; after a
+   * pass, the `acc` its publication answered is used the same way.
    */
   private async applyPending(
     hold: LeaseHold,
@@ -111,24 +122,31 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     profileId: number,
     target: number | undefined,
     lane: ApplyProfileWritesCommand['lane'],
+    known: { accepted: number | null | undefined; vocabulary: () => Promise<ProfileVocabulary> },
   ): Promise<void> {
     let profile = await this.pipeline.profile(clientId, profileId);
     // The api inserts a profile's shell before it accepts its create: no shell, no writes.
     if (!profile) return;
     const probe = target === undefined;
-    let upTo = target ?? 0;
+    let upTo = Math.max(target ?? 0, known.accepted ?? 0);
+    /** The `acc` read last and not yet looked at (undefined: read it). */
+    let fresh: number | null | undefined = known.accepted;
     let vocabulary: ProfileVocabulary | undefined;
     let applied = 0;
     for (;;) {
       if (profile.appliedSeq >= upTo) {
-        const accepted = await this.readModel.acceptedSeq(clientId, profileId);
+        const accepted =
+          fresh !== undefined ? fresh : await this.readModel.acceptedSeq(clientId, profileId);
         if (!probe && (accepted === null || accepted <= profile.appliedSeq)) break;
         upTo = Math.max(upTo, accepted ?? 0);
       }
-      vocabulary ??= await this.configuration.vocabulary(clientId);
+      fresh = undefined;
+      vocabulary ??= await known.vocabulary();
       const pass = await this.pipeline.pass(hold, profile, { upTo, probe }, vocabulary);
       profile = pass.profile;
       applied += pass.applied;
+      // Read by the pass's publication, after its save: as good as a read here.
+      if (pass.acceptedSeq !== undefined) fresh = pass.acceptedSeq;
       if (pass.waitMs !== undefined) {
         // A keyed write whose request may still commit: looked at again later.
         await this.scheduler.schedule({

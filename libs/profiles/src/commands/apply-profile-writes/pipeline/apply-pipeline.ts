@@ -31,6 +31,11 @@ export interface PassResult {
   applied: number;
   /** The pass stopped before a keyed write that may still commit: run again after this. */
   waitMs?: number;
+  /**
+   * The highest accepted sequence number the pass's publication read after its save (null:
+   * none recorded; absent: not read).
+   */
+  acceptedSeq?: number | null;
 }
 
 /**
@@ -71,8 +76,8 @@ export class ApplyPipeline {
   }
 
   /** Publishes the profile as it is (what a crash after a save may have cut short). */
-  publish(profile: Profile): Promise<void> {
-    return this.saveStage.publish(profile);
+  async publish(profile: Profile): Promise<void> {
+    await this.saveStage.publish(profile);
   }
 
   /**
@@ -97,10 +102,11 @@ export class ApplyPipeline {
     }
     const { steps } = folded;
     let saved: Profile;
+    let acceptedSeq: number | null | undefined;
     try {
       saved = await this.record.run(profile, folded.profile, steps);
       const events = steps.flatMap((step) => step.folded?.events ?? []);
-      await this.saveStage.save(hold, profile, saved, events);
+      acceptedSeq = await this.saveStage.save(hold, profile, saved, events);
     } catch (error) {
       return this.countFailure(hold, profile, first, error);
     }
@@ -111,6 +117,7 @@ export class ApplyPipeline {
       profile: saved,
       applied: steps.length,
       ...(reachedWait && loaded.waitMs !== undefined ? { waitMs: loaded.waitMs } : {}),
+      ...(acceptedSeq !== undefined ? { acceptedSeq } : {}),
     };
   }
 

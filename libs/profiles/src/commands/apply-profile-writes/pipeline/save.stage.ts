@@ -33,20 +33,35 @@ export class SaveStage {
     private readonly crashPoints: CrashPoints,
   ) {}
 
+  /**
+   * Saves the pass's profile; answers the highest accepted sequence number its publication
+   * read (null: none recorded; undefined: not published).
+   *
+   * The Redis commands before the save (search keys added, expiry entry, dirty mark) are
+   * independent of one another and all precede the save: they are sent in one turn of the
+   * event loop (one socket write on the shared connection), with the lease renewal on the
+   * queue's connection beside them. Likewise after the save, once the listeners were told:
+   * the publication and the index removals go out together.
+   */
   async save(
     hold: LeaseHold,
     before: Profile,
     profile: Profile,
     events: ProfileEvent[] = [],
-  ): Promise<void> {
-    await this.keyIndex.beforeSave(before, profile);
-    await this.expiryIndex.beforeSave(profile);
-    await this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq);
-    // The embedded engine has no conditional write by `_id`, so the lease cannot fence the
-    // save itself: renewing it right before refuses the save of a holder whose lease lapsed
-    // (a stall past LEASE_TTL_MS). A stall between this renewal and the save is caught when
-    // the job next renews or releases the lease (ApplyProfileWritesHandler.healLateSave).
-    if (!(await this.lease.extend(hold.name, hold.token, LEASE_TTL_MS))) {
+  ): Promise<number | null | undefined> {
+    const prepared = await Promise.allSettled([
+      this.keyIndex.beforeSave(before, profile),
+      this.expiryIndex.beforeSave(profile),
+      this.readModel.markDirty(profile.clientId, profile.profileId, profile.appliedSeq),
+      // The embedded engine has no conditional write by `_id`, so the lease cannot fence the
+      // save itself: renewing it right before refuses the save of a holder whose lease lapsed
+      // (a stall past LEASE_TTL_MS). A stall between this renewal and the save is caught when
+      // the job next renews or releases the lease (ApplyProfileWritesHandler.healLateSave).
+      this.lease.extend(hold.name, hold.token, LEASE_TTL_MS),
+    ]);
+    // Any failure stops the save, as each step did when they ran one after the other.
+    for (const outcome of prepared) if (outcome.status === 'rejected') throw outcome.reason;
+    if (!(prepared[3] as PromiseFulfilledResult<boolean>).value) {
       throw new LeaseLostError(`the lease of ${profile._id} was lost before its save`);
     }
     await this.crashPoints.at(CRASH_POINTS.applyBeforeSave);
@@ -57,17 +72,24 @@ export class SaveStage {
     // and goes through the handler's "nothing to apply" path, which tells the listeners
     // again (savedAgain).
     await this.eventNotifier.saved(profile.clientId, profile.profileId, events);
-    await this.publish(profile);
-    await this.expiryIndex.afterSave(before, profile);
-    await this.keyIndex.afterSave(before, profile);
+    const [accepted] = await Promise.all([
+      this.publish(profile),
+      this.expiryIndex.afterSave(before, profile),
+      this.keyIndex.afterSave(before, profile),
+    ]);
+    return accepted;
   }
 
-  /** A failed publication leaves the dirty mark: readers read the database meanwhile. */
-  async publish(profile: Profile): Promise<void> {
+  /**
+   * A failed publication leaves the dirty mark: readers read the database meanwhile.
+   * Answers what the publication read of `acc` (undefined: it failed).
+   */
+  async publish(profile: Profile): Promise<number | null | undefined> {
     try {
-      await this.readModel.publish(profile);
+      return await this.readModel.publish(profile);
     } catch (error) {
       this.logger.warn(`read model of ${profile._id} not published: ${String(error)}`);
+      return undefined;
     }
   }
 }
