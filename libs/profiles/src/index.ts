@@ -96,7 +96,7 @@ export {
 } from './http/profile-search.params';
 
 // For the history categories of other modules: their routes dispatch GetProfileHistoryQuery.
-export type { ProfileHistory } from './domain/profile-history.schema';
+export type { HistorySnapshot, ProfileHistory } from './domain/profile-history.schema';
 export { compareHistoryEntries, historyEntries } from './domain/profile-history';
 export { profileEvents, type ProfileEvent } from './domain/profile-events';
 export { historyItemInContainer, toHistoryEdited } from './mapping/profile-history.mapper';

@@ -4,19 +4,18 @@ import {
   type ConsentDto,
   consentRule,
   type HistoryChange,
+  type HistorySnapshot,
   historyItemInContainer,
   type ProfileHistoryRule,
   toHistoryEdited,
 } from '@app/profiles';
 
-type Item = Record<string, unknown>;
-
-const text = (item: Item, field: string) => item[field] as string | undefined;
+const text = (item: HistorySnapshot, field: string) => item[field] as string | undefined;
 
 /** The history category of consents (the routes History/Consents read it). */
 export const CONSENT_HISTORY_CATEGORY = 'consent';
 
-function change(item: Item, container?: HistoryChange['container']): HistoryChange {
+function change(item: HistorySnapshot, container?: HistoryChange['container']): HistoryChange {
   return {
     category: CONSENT_HISTORY_CATEGORY,
     list: 'Consents',
@@ -25,7 +24,7 @@ function change(item: Item, container?: HistoryChange['container']): HistoryChan
   };
 }
 
-function toHistoryConsent(item: Item): ConsentDto {
+function toHistoryConsent(item: HistorySnapshot): ConsentDto {
   return {
     ConsentType: text(item, 'ConsentType'),
     ConsentVersion: text(item, 'ConsentVersion'),

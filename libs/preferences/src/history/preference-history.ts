@@ -5,6 +5,7 @@ import {
   type ConsentAssociationDto,
   contactPreferences,
   type HistoryChange,
+  type HistorySnapshot,
   historyItemInContainer,
   type PreferenceDto,
   preferenceRule,
@@ -12,9 +13,7 @@ import {
   type ProfileView,
 } from '@app/profiles';
 
-type Item = Record<string, unknown>;
-
-const text = (item: Item, field: string) => item[field] as string | undefined;
+const text = (item: HistorySnapshot, field: string) => item[field] as string | undefined;
 
 /** A preference in history also says whether it was active (archived or removed: false). */
 export type HistoryPreferenceDto = PreferenceDto & { IsActive: boolean };
@@ -22,7 +21,11 @@ export type HistoryPreferenceDto = PreferenceDto & { IsActive: boolean };
 /** The history category of preferences (the routes History/Preferences read it). */
 export const PREFERENCE_HISTORY_CATEGORY = 'preference';
 
-function change(list: string, item: Item, container?: HistoryChange['container']): HistoryChange {
+function change(
+  list: string,
+  item: HistorySnapshot,
+  container?: HistoryChange['container'],
+): HistoryChange {
   return {
     category: PREFERENCE_HISTORY_CATEGORY,
     list,
@@ -33,7 +36,7 @@ function change(list: string, item: Item, container?: HistoryChange['container']
   };
 }
 
-function toConsentAssociation(item: Item): ConsentAssociationDto {
+function toConsentAssociation(item: HistorySnapshot): ConsentAssociationDto {
   return {
     ConsentType: text(item, 'ConsentType'),
     ConsentVersion: text(item, 'ConsentVersion'),
@@ -44,9 +47,9 @@ function toConsentAssociation(item: Item): ConsentAssociationDto {
 }
 
 /** A preference snapshot → its wire form, with the associations the view may see. */
-function toHistoryPreference(item: Item, view: ProfileView): HistoryPreferenceDto {
-  const associations = (item.ConsentAssociations as Item[] | undefined) ?? [];
-  const attributes = (item.PreferenceAttributes as Item[] | undefined) ?? [];
+function toHistoryPreference(item: HistorySnapshot, view: ProfileView): HistoryPreferenceDto {
+  const associations = (item.ConsentAssociations as HistorySnapshot[] | undefined) ?? [];
+  const attributes = (item.PreferenceAttributes as HistorySnapshot[] | undefined) ?? [];
   return {
     ProgramId: text(item, 'ProgramId'),
     ChannelId: text(item, 'ChannelId'),

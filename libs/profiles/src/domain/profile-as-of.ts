@@ -3,9 +3,7 @@ import { consentRule, type ElementRule, PROFILE_COLLECTIONS } from './element-ru
 import type { CurrentNames } from './current-names';
 import type { ProfileData } from './profile-data.schema';
 import { CONTACT_LISTS, STANDARD_FIELDS } from './profile-history';
-import type { ProfileHistory } from './profile-history.schema';
-
-type Item = Record<string, unknown>;
+import type { HistorySnapshot, ProfileHistory } from './profile-history.schema';
 
 /** What a profile's history says of one instant (see profileDataAsOf). */
 export type ProfileAsOf =
@@ -92,8 +90,8 @@ const REBUILT_LISTS = [
 ] as const;
 
 class Rebuild {
-  private standard: Item = {};
-  private readonly lists: Record<string, Item[]> = Object.fromEntries(
+  private standard: HistorySnapshot = {};
+  private readonly lists: Record<string, HistorySnapshot[]> = Object.fromEntries(
     REBUILT_LISTS.map((list) => [list, []]),
   );
   /** The writer of each replayed write, as an entry's Edited stamp names it. */
@@ -127,13 +125,13 @@ class Rebuild {
     const owner = container ? container.element : this.lists;
     if (!rule || !(container || entry.list in this.lists)) return;
     if (!Array.isArray(owner[entry.list])) owner[entry.list] = [];
-    this.upsert(owner[entry.list] as Item[], rule, snapshot, () => clone(snapshot));
+    this.upsert(owner[entry.list] as HistorySnapshot[], rule, snapshot, () => clone(snapshot));
   }
 
   result(last: ProfileHistory): ProfileData {
-    const created = (this.standard.Edited ?? {}) as Item;
+    const created = (this.standard.Edited ?? {}) as HistorySnapshot;
     const writer = this.writers.get(last.seq) ?? this.lastWriter ?? created.ModifiedBy;
-    const data: Item = {
+    const data: HistorySnapshot = {
       ...clone(this.standard),
       Edited: {
         CreateDate: created.CreateDate,
@@ -149,8 +147,8 @@ class Rebuild {
     return data as unknown as ProfileData;
   }
 
-  private noteWriter(entry: ProfileHistory, snapshot: Item): void {
-    const edited = snapshot.Edited as Item | undefined;
+  private noteWriter(entry: ProfileHistory, snapshot: HistorySnapshot): void {
+    const edited = snapshot.Edited as HistorySnapshot | undefined;
     if (
       edited &&
       typeof edited.ModifiedBy === 'string' &&
@@ -180,10 +178,10 @@ class Rebuild {
 
   /** Replaces the item of the same key (in place), or appends it. */
   private upsert(
-    items: Item[],
+    items: HistorySnapshot[],
     rule: ElementRule,
-    snapshot: Item,
-    build: (previous: Item | undefined) => Item,
+    snapshot: HistorySnapshot,
+    build: (previous: HistorySnapshot | undefined) => HistorySnapshot,
   ): void {
     const key = this.keyOf(rule);
     const wanted = key(snapshot);
@@ -195,7 +193,7 @@ class Rebuild {
   }
 
   /** The rule's key; a consent's by its type's current name when names are given. */
-  private keyOf(rule: ElementRule): (item: Item) => string {
+  private keyOf(rule: ElementRule): (item: HistorySnapshot) => string {
     const names = this.names;
     if (rule !== consentRule || !names?.renamedConsentTypes) return (item) => rule.key(item);
     return (item) => {
@@ -205,8 +203,8 @@ class Rebuild {
   }
 }
 
-function pick(item: Item, fields: string[]): Item {
-  const result: Item = {};
+function pick(item: HistorySnapshot, fields: string[]): HistorySnapshot {
+  const result: HistorySnapshot = {};
   for (const field of fields) if (item[field] !== undefined) result[field] = clone(item[field]);
   return result;
 }

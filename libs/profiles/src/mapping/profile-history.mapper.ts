@@ -1,12 +1,14 @@
 import type { EditedDto } from '@app/shared';
-import type { ProfileHistory, ProfileHistoryCategory } from '../domain/profile-history.schema';
+import type {
+  HistorySnapshot,
+  ProfileHistory,
+  ProfileHistoryCategory,
+} from '../domain/profile-history.schema';
 import type { AddressDto, EmailDto, PhoneDto } from '../dto/contact.dto';
 import type { AlternateIdDto, CustomFieldDto, ProfileDto } from '../dto/profile.dto';
 import { canSeeCustomField, type ProfileView } from '../domain/profile-view';
 
-type Item = Record<string, unknown>;
-
-const text = (item: Item, field: string) => item[field] as string | undefined;
+const text = (item: HistorySnapshot, field: string) => item[field] as string | undefined;
 
 /**
  * Whether the caller's view may see an entry of the profile's own categories: custom
@@ -56,7 +58,7 @@ export function historyItemInContainer(
   const container = entry.container;
   if (!container) return { [list]: [item] } as ProfileDto;
   const fields = container.fields;
-  const element: Item =
+  const element: HistorySnapshot =
     container.list === 'Emails'
       ? { EmailAddress: fields.EmailAddress, EmailAddressType: fields.EmailAddressType }
       : container.list === 'PhoneNumbers'
@@ -70,8 +72,8 @@ export function historyItemInContainer(
   return { [container.list]: [element] } as ProfileDto;
 }
 
-function toStandardFields(item: Item): ProfileDto {
-  const name = item.CustomerName as Item | undefined;
+function toStandardFields(item: HistorySnapshot): ProfileDto {
+  const name = item.CustomerName as HistorySnapshot | undefined;
   return {
     IsActive: item.IsActive as boolean,
     Edited: toHistoryEdited(item.Edited),
@@ -93,13 +95,13 @@ function toStandardFields(item: Item): ProfileDto {
   };
 }
 
-function isActive(item: Item): boolean {
+function isActive(item: HistorySnapshot): boolean {
   return item.IsActive !== false;
 }
 
 /** The Edited stamp of a history snapshot, on the wire. */
 export function toHistoryEdited(value: unknown): EditedDto | undefined {
-  const edited = value as Item | undefined;
+  const edited = value as HistorySnapshot | undefined;
   if (!edited) return undefined;
   return {
     CreateDate: edited.CreateDate as string,
@@ -109,7 +111,7 @@ export function toHistoryEdited(value: unknown): EditedDto | undefined {
   };
 }
 
-function toCustomField(item: Item): CustomFieldDto {
+function toCustomField(item: HistorySnapshot): CustomFieldDto {
   return {
     Name: item.Name as string,
     Value: item.Value as string | undefined,
@@ -118,7 +120,7 @@ function toCustomField(item: Item): CustomFieldDto {
   };
 }
 
-function toEmail(item: Item): EmailDto {
+function toEmail(item: HistorySnapshot): EmailDto {
   return {
     EmailAddressType: item.EmailAddressType as string | undefined,
     EmailAddress: item.EmailAddress as string,
@@ -128,7 +130,7 @@ function toEmail(item: Item): EmailDto {
   };
 }
 
-function toPhone(item: Item): PhoneDto {
+function toPhone(item: HistorySnapshot): PhoneDto {
   return {
     PhoneType: item.PhoneType as string | undefined,
     PhoneNumber: item.PhoneNumber as string,
@@ -140,7 +142,7 @@ function toPhone(item: Item): PhoneDto {
   };
 }
 
-function toAddress(item: Item): AddressDto {
+function toAddress(item: HistorySnapshot): AddressDto {
   return {
     AddressType: item.AddressType as string,
     IsActive: isActive(item),
