@@ -1,5 +1,8 @@
 import { textKey } from '@app/shared';
 import {
+  type ContactElement,
+  contactPreferences,
+  fieldOf,
   phoneDigits,
   preferenceIdKey,
   type ProfileData,
@@ -58,7 +61,8 @@ export interface ArchivePreferencesWrite {
   ProfilePreferences?: ArchiveProfileItem[] | null;
 }
 
-type Item = Record<string, unknown>;
+/** One item of any list of the body. */
+type ArchiveItem = ArchiveEmailItem | ArchivePhoneItem | ArchiveAddressItem | ArchiveProfileItem;
 type Normalise = (value: unknown) => string;
 
 const given = (value: unknown): boolean =>
@@ -120,11 +124,11 @@ export function archiveRequestProblems(body: ArchivePreferencesWrite): string[] 
   const problems: string[] = [];
   let items = 0;
   for (const { list } of LISTS) {
-    const entries = (body[list] ?? []) as Item[];
+    const entries: readonly ArchiveItem[] = body[list] ?? [];
     items += entries.length;
     const fields = selectorFields(list);
     entries.forEach((item, index) => {
-      if (!fields.some((field) => given(item[field]))) {
+      if (!fields.some((field) => given(fieldOf(item, field)))) {
         problems.push(
           `${list}[${index}] selects nothing: give at least one of ${fields.join(', ')}`,
         );
@@ -140,17 +144,22 @@ export function archiveRequestProblems(body: ArchivePreferencesWrite): string[] 
 }
 
 /** Whether every field the item gives agrees with the target (normalised). */
-function agrees(item: Item, target: Item, fields: Record<string, Normalise>): boolean {
-  return Object.entries(fields).every(
-    ([field, normalise]) =>
-      !given(item[field]) || normalise(item[field]) === normalise(target[field]),
-  );
+function agrees(item: ArchiveItem, target: object, fields: Record<string, Normalise>): boolean {
+  return Object.entries(fields).every(([field, normalise]) => {
+    const value = fieldOf(item, field);
+    return !given(value) || normalise(value) === normalise(fieldOf(target, field));
+  });
 }
 
 /** Whether an item selects a preference held by `element` (undefined: profile level). */
-function selects(spec: ArchiveList, item: Item, element: Item | undefined, pref: Item): boolean {
+function selects(
+  spec: ArchiveList,
+  item: ArchiveItem,
+  element: ContactElement | undefined,
+  pref: StoredPreference,
+): boolean {
   const fields = selectorFields(spec.list);
-  if (!fields.some((field) => given(item[field]))) return false; // selects nothing
+  if (!fields.some((field) => given(fieldOf(item, field)))) return false; // selects nothing
   return (
     (element === undefined || agrees(item, element, spec.element)) &&
     agrees(item, pref, spec.preference) &&
@@ -175,15 +184,18 @@ export function archivePreferences(
   mayArchive: (programId: string | undefined) => boolean,
   ctx: WriteContext,
 ): ProfileData {
-  const result = structuredClone(data) as unknown as Item;
+  const result = structuredClone(data);
   let archived = 0;
 
-  const archiveIn = (spec: ArchiveList, preferences: unknown, element: Item | undefined) => {
-    for (const preference of (preferences ?? []) as StoredPreference[]) {
+  const archiveIn = (
+    spec: ArchiveList,
+    preferences: readonly StoredPreference[] | undefined,
+    element: ContactElement | undefined,
+  ) => {
+    for (const preference of preferences ?? []) {
       if (preference.IsActive === false || !mayArchive(preference.ProgramId)) continue;
-      const items = ((request[spec.list] ?? []) as Item[]).filter((item) =>
-        selects(spec, item, element, preference as unknown as Item),
-      );
+      const requested: readonly ArchiveItem[] = request[spec.list] ?? [];
+      const items = requested.filter((item) => selects(spec, item, element, preference));
       if (request.GlobalDeactivate !== true && !items.length) continue;
       const reason =
         items.find((item) => given(item.Reason_Code))?.Reason_Code ?? request.Reason_Code;
@@ -193,18 +205,18 @@ export function archivePreferences(
   };
 
   for (const spec of LISTS) {
-    if (spec.preferences === null) {
-      archiveIn(spec, result[spec.list], undefined);
+    if (spec.list === 'ProfilePreferences') {
+      archiveIn(spec, result.ProfilePreferences, undefined);
       continue;
     }
-    for (const element of (result[spec.list] ?? []) as Item[]) {
-      archiveIn(spec, element[spec.preferences], element);
-    }
+    const contacts: readonly ContactElement[] = result[spec.list] ?? [];
+    // The element's own preference list (spec.preferences).
+    for (const element of contacts) archiveIn(spec, contactPreferences(element), element);
   }
 
   if (!archived) return data;
   const Edited = { ...data.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };
-  return { ...(result as unknown as ProfileData), Edited };
+  return { ...result, Edited };
 }
 
 /** Makes one preference archived (in place: it belongs to the caller's copy). */
