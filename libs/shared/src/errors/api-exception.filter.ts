@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { requestWindowOf, sendCommittedAnswer } from '../deadline/request-window';
 import { recordDependencyError } from '../observability/process-metrics';
 import { ApiError, RecordedAnswer } from './api-error';
@@ -18,7 +18,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     // A write that committed is answered as accepted, whatever failed after its commit (a
     // 5xx would tell the client it was not applied: docs/architecture.md, "Exactly once").
-    const window = requestWindowOf(host.switchToHttp().getRequest<FastifyRequest>());
+    const window = requestWindowOf(reply.request);
     if (window?.state === 'committed' && window.committedAnswer && isServerError(exception)) {
       this.logger.warn(`after its write committed: ${String(exception)}`);
       // The deadline may have answered it already (with the same 202).
