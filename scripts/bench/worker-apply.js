@@ -109,19 +109,33 @@ async function main() {
     const drain = async (ids, label) => {
       for (const queue of queues) await queue.pause();
       let next = 0;
+      let resent = 0;
       await Promise.all(
         Array.from({ length: 16 }, async () => {
           while (next < ids.length) {
             const n = next++;
-            const res = await fetch(`${origin}/Profiles/v4/${tenant.clientId}/Profile/${ids[n]}`, {
-              method: 'POST',
-              headers: {
-                Authorization: `Bearer ${tenant.token}`,
-                'Content-Type': 'application/json',
-              },
-              body: JSON.stringify({ CustomFields: [{ Name: 'Segment', Value: `${label}${n}` }] }),
-            });
-            if (res.status !== 202) throw new Error(`merge: ${res.status} ${await res.text()}`);
+            for (;;) {
+              const res = await fetch(
+                `${origin}/Profiles/v4/${tenant.clientId}/Profile/${ids[n]}`,
+                {
+                  method: 'POST',
+                  headers: {
+                    Authorization: `Bearer ${tenant.token}`,
+                    'Content-Type': 'application/json',
+                  },
+                  body: JSON.stringify({
+                    CustomFields: [{ Name: 'Segment', Value: `${label}${n}` }],
+                  }),
+                },
+              );
+              // A loaded machine may answer 503 (deadline): sent again, and counted.
+              if (res.status === 503) {
+                resent++;
+                continue;
+              }
+              if (res.status !== 202) throw new Error(`merge: ${res.status} ${await res.text()}`);
+              break;
+            }
           }
         }),
       );
@@ -145,7 +159,8 @@ async function main() {
         );
       }
       log(
-        `${label}: ${ids.length} writes, ${queued} queued jobs, ${result.perSecond.toFixed(0)}/s`,
+        `${label}: ${ids.length} writes, ${queued} queued jobs, ${result.perSecond.toFixed(0)}/s` +
+          (resent ? ` (${resent} merges answered 503 and sent again)` : ''),
       );
       return result;
     };
@@ -153,7 +168,8 @@ async function main() {
     /** Redis MONITOR from now: `stop(per)` ends it and answers the counts per command. */
     const monitorCommands = async () => {
       const counts = new Map();
-      const monitor = await new Redis(redisServer.url).monitor();
+      const base = new Redis(redisServer.url);
+      const monitor = await base.monitor();
       monitor.on('monitor', (_time, argv, source) => {
         // Commands a script ran are shown too: counted once, as the script.
         if (String(source).startsWith('lua')) return;
@@ -170,6 +186,7 @@ async function main() {
       return {
         stop: (per) => {
           monitor.disconnect();
+          base.disconnect();
           const total = [...counts.values()].reduce((a, b) => a + b, 0);
           return [...counts.entries()]
             .sort((a, b) => b[1] - a[1])
