@@ -259,8 +259,11 @@ describe('Queued profile writes', () => {
     await stall.reached;
     const backlog = 400;
     for (let n = 2; n <= backlog; n++) await merge(busy, { CustomerName: { FirstName: `b${n}` } });
-    // Coalesced: the backlog waits as at most one queued job, not one job per write.
-    expect((await queuedJobs()).filter((data) => data.profileId === busy).length).toBeLessThan(2);
+    // Coalesced: the backlog waits as a few queued jobs, not one job per write (399). Not
+    // exactly one: on a slow machine the sweeper (every SWEEP_INTERVAL_MS, 1 s here) forces
+    // a job for the profile whose writes wait past STALE_WRITE_MS while the stalled job
+    // holds its lease; each such job, finding the lease taken, asks again through the flag.
+    expect((await queuedJobs()).filter((data) => data.profileId === busy).length).toBeLessThan(10);
     // Another profile's write, accepted behind all of them, is applied meanwhile.
     await merge(other, { CustomerName: { FirstName: 'other' } });
     expect((await complete(other)).CustomerName.FirstName).toBe('other');
