@@ -168,7 +168,7 @@ describe("The operator's view: health, metrics and request ids", () => {
 
   it('reads the queue depth and the oldest waiting job at scrape time, and counts applied writes', async () => {
     const { text: before } = await scrape();
-    for (const queue of ['jobs', 'jobs-bulk']) {
+    for (const queue of ['jobs']) {
       for (const state of ['waiting', 'active', 'delayed', 'failed']) {
         expect(sample(before, 'pcp_queue_jobs', { queue, state })).toEqual(expect.any(Number));
       }

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { BULK_JOBS_QUEUE, JOBS_QUEUE } from '@app/shared';
+import { JOBS_QUEUE } from '@app/shared';
 import { startTestApp, type TestApp } from './harness/test-app';
 
 const DASHBOARD = '/admin/queues';
@@ -41,8 +41,8 @@ describe('the queue dashboard (/admin/queues) behind the operator credential', (
     const response = await request(app.http).get(QUEUES_API).set('Authorization', bearer);
     expect(response.status).toBe(200);
     const names = (response.body.queues as { name: string }[]).map((queue) => queue.name);
-    expect(names.sort()).toEqual([JOBS_QUEUE, BULK_JOBS_QUEUE].sort());
-    expect(names).toEqual(['jobs', 'jobs-bulk']);
+    expect(names).toEqual([JOBS_QUEUE]);
+    expect(names).toEqual(['jobs']);
   });
 
   it('serves its assets (the ones its page names) to the operator only', async () => {

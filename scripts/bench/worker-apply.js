@@ -97,7 +97,7 @@ async function main() {
     const mongo = await MongoClient.connect(engine.uri);
     const db = mongo.db('bench');
     const redis = new Redis(redisServer.url);
-    const queues = ['jobs', 'jobs-bulk'].map(
+    const queues = ['jobs'].map(
       (name) => new Bull(name, { redis: redisServer.url, prefix: 'bench' }),
     );
     const first = tenant.templateId + 1;

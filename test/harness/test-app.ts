@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import { BULK_JOBS_QUEUE, Clock, JOBS_QUEUE, Settings } from '@app/shared';
+import { Clock, JOBS_QUEUE, Settings } from '@app/shared';
 import { closeApiApp, createApiApp } from '../../apps/api/src/bootstrap';
 import { closeWorkerApp, createWorkerApp } from '../../apps/worker/src/bootstrap';
 
@@ -100,9 +100,7 @@ export async function startTestApp(
     },
     async killWorker(worker) {
       workers.splice(workers.indexOf(worker), 1);
-      for (const lane of [JOBS_QUEUE, BULK_JOBS_QUEUE]) {
-        await worker.get<Queue>(getQueueToken(lane)).close(true);
-      }
+      await worker.get<Queue>(getQueueToken(JOBS_QUEUE)).close(true);
       await worker.close();
     },
     setNow(at) {

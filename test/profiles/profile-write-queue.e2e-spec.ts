@@ -3,7 +3,14 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Queue } from 'bull';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { BULK_JOBS_QUEUE, CRASH_POINTS, CrashPoints, JOBS_QUEUE, RedisService } from '@app/shared';
+import {
+  CRASH_POINTS,
+  CrashPoints,
+  type FairItem,
+  JOBS_QUEUE,
+  RedisService,
+  TenantFairQueue,
+} from '@app/shared';
 import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
 import { ProfileRepository } from '../../libs/profiles/src/repositories/profile.repository';
 import { configureTestTenant } from '../harness/configuration';
@@ -281,14 +288,15 @@ describe('Queued profile writes', () => {
     expect(names).toEqual(Array.from({ length: backlog }, (_, n) => `b${n + 1}`));
   });
 
-  /** The payloads of the apply jobs waiting or delayed in either lane. */
+  /** The payloads of the apply jobs waiting: in the fair queue, or delayed in Bull. */
   async function queuedJobs(): Promise<{ profileId: number }[]> {
-    const jobs = [];
-    for (const name of [JOBS_QUEUE, BULK_JOBS_QUEUE]) {
-      const queue = app.api.get<Queue>(getQueueToken(name));
-      jobs.push(...(await queue.getWaiting()), ...(await queue.getDelayed()));
-    }
-    return jobs.map((job) => job.data as { profileId: number });
+    const waiting = await app.api.get(TenantFairQueue).waiting();
+    const delayed = await app.api.get<Queue>(getQueueToken(JOBS_QUEUE)).getDelayed();
+    const items = [
+      ...waiting,
+      ...delayed.flatMap((job) => (job.data as { item?: FairItem }).item ?? []),
+    ];
+    return items.map((item) => item.payload as { profileId: number });
   }
 });
 

@@ -6,9 +6,10 @@ import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
 /**
- * Tenants share the worker: a tenant that accepts writes faster than its burst
- * (TENANT_BURST_PER_SECOND) has them queued in the bulk lane, which the worker serves beside
- * the interactive lane, so another tenant's write does not wait behind that backlog.
+ * Tenants share the worker: each tenant's jobs wait in its own queue and the worker's slots
+ * go round the tenants (TenantFairQueue), so a tenant's write does not wait behind another
+ * tenant's backlog, however fast that backlog arrived. Asserted by order (the write applied
+ * while most of the backlog waits), never by a duration.
  */
 describe('Tenants share the worker', () => {
   let app: TestApp;
@@ -19,11 +20,8 @@ describe('Tenants share the worker', () => {
   beforeAll(async () => {
     app = await startTestApp({
       workers: 0,
-      // No sweeper help: its jobs take the bulk lane too, and would pick the write up early.
-      // A burst of 1 per second: the flood passes it however slowly this machine accepts
-      // (at 20, a loaded machine accepting under 20 writes a second kept the flood in the
-      // interactive lane, and the test measured the machine instead of the lanes).
-      env: { TENANT_BURST_PER_SECOND: '1', WORKER_CONCURRENCY: '2', STALE_WRITE_MS: '600000' },
+      // No sweeper help: its jobs would pick the write up early.
+      env: { WORKER_CONCURRENCY: '2', STALE_WRITE_MS: '600000' },
     });
     flooder = await createTestTenant(app);
     other = await createTestTenant(app);

@@ -4,7 +4,6 @@ import { BullBoardModule } from '@bull-board/nestjs';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  BULK_JOBS_QUEUE,
   JOBS_QUEUE,
   OPERATOR_BROWSER_CHALLENGE,
   operatorRefusal,
@@ -25,7 +24,7 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 /** Sec-Fetch-Site values of a request the dashboard's own page (or no page) sent. */
 const OWN_SITE = new Set(['same-origin', 'none']);
 
-/** bull-board's Nest module, mounted at QUEUE_DASHBOARD_PATH, over both job lanes. */
+/** bull-board's Nest module, mounted at QUEUE_DASHBOARD_PATH, over the job queue. */
 @Module({})
 export class QueueDashboardModule {
   static register(): DynamicModule {
@@ -39,10 +38,7 @@ export class QueueDashboardModule {
           adapter: BullBoardFastifyAdapter,
           boardOptions: { uiConfig: { boardTitle: 'PCP queues' } },
         }),
-        BullBoardModule.forFeature(
-          { name: JOBS_QUEUE, adapter: BullAdapter },
-          { name: BULK_JOBS_QUEUE, adapter: BullAdapter },
-        ),
+        BullBoardModule.forFeature({ name: JOBS_QUEUE, adapter: BullAdapter }),
       ],
     };
   }

@@ -3,13 +3,6 @@ import { defineSettings, type EnvReader } from '@app/shared';
 /** The profiles module's variables (the settings schema: README, configuration table). */
 export const PROFILE_SETTINGS = defineSettings('profiles', [
   {
-    name: 'TENANT_BURST_PER_SECOND',
-    type: 'int',
-    default: 50,
-    atLeast: 1,
-    meaning: 'writes per second one api process accepts for a tenant before the bulk lane',
-  },
-  {
     name: 'SWEEP_INTERVAL_MS',
     type: 'int',
     default: 30000,
@@ -58,8 +51,6 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
 
 /** The profiles module's settings (README, configuration table). */
 export class ProfileSettings {
-  /** Writes per second one api process accepts for a tenant before they take the bulk lane. */
-  readonly tenantBurstPerSecond: number;
   /** How often the worker looks for accepted writes that no job is carrying. */
   readonly sweepIntervalMs: number;
   /** A pending write older than this is re-enqueued by the sweeper. */
@@ -81,7 +72,6 @@ export class ProfileSettings {
 
   constructor(env: EnvReader) {
     const read = env.read(PROFILE_SETTINGS);
-    this.tenantBurstPerSecond = read.TENANT_BURST_PER_SECOND;
     this.sweepIntervalMs = read.SWEEP_INTERVAL_MS;
     this.staleWriteMs = read.STALE_WRITE_MS;
     this.maxWriteAttempts = read.MAX_WRITE_ATTEMPTS;

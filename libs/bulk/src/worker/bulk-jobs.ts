@@ -11,12 +11,12 @@ export interface RunBulkImportPayload {
 /**
  * Apply the next chunk of an executed import, then queue the job again for the chunk after
  * it (a job is short: a worker stopping or dying loses at most one chunk's progress since
- * its last save). Served in the bulk lane, so an import never stands in front of live
- * writes (the interactive lane).
+ * its last save). Queued in the tenant's bulk class (TenantFairQueue), so an import takes
+ * a smaller share of the worker than live writes, and none of other tenants' share.
  */
 export const RUN_BULK_IMPORT = defineJob<RunBulkImportPayload>({
   name: 'bulk-import-run',
-  lanes: 'both',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /**
@@ -43,11 +43,11 @@ export interface RunBulkExportPayload {
 /**
  * Build the next page of an export, then queue the job again for the run after it (a job
  * is short: a worker dying loses at most the page it was writing, which the next run
- * writes again). Served in the bulk lane.
+ * writes again). Queued in the tenant's bulk class.
  */
 export const RUN_BULK_EXPORT = defineJob<RunBulkExportPayload>({
   name: 'bulk-export-run',
-  lanes: 'both',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /** What a bulk-export-callback job carries: the export, and which attempt this is. */
@@ -60,7 +60,7 @@ export interface NotifyBulkExportPayload {
 /** POST an ended export's status to its CallbackURL (a few attempts, then given up). */
 export const NOTIFY_BULK_EXPORT = defineJob<NotifyBulkExportPayload>({
   name: 'bulk-export-callback',
-  lanes: 'both',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /** What a bulk-export-purge job carries. */
@@ -72,7 +72,7 @@ export interface PurgeBulkExportPayload {
 /** Remove the pages of a committed (without keepFiles) or expired export, page by page by `_id`. */
 export const PURGE_BULK_EXPORT = defineJob<PurgeBulkExportPayload>({
   name: 'bulk-export-purge',
-  lanes: 'both',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /** Every job of the bulk module, for the apps to hand to QueueModule. */

@@ -16,7 +16,7 @@ export interface ValidateEventSubscriptionPayload {
 /** POST a challenge to a subscription's Url and record whether it answered it. */
 export const VALIDATE_EVENT_SUBSCRIPTION = defineJob<ValidateEventSubscriptionPayload>({
   name: 'event-subscription-validate',
-  lanes: 'main',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /** What an event-delivery job carries: whose events go to which subscription. */
@@ -34,7 +34,7 @@ export interface DeliverProfileEventsPayload {
  */
 export const DELIVER_PROFILE_EVENTS = defineJob<DeliverProfileEventsPayload>({
   name: 'event-delivery',
-  lanes: 'main',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /** What an event-redelivery job carries: a dead letter to send again. */
@@ -47,7 +47,7 @@ export interface RedeliverEventPayload {
 /** Send a dead-lettered delivery again (POST .../DeadLetters/{eventId}/Redeliver). */
 export const REDELIVER_EVENT = defineJob<RedeliverEventPayload>({
   name: 'event-redelivery',
-  lanes: 'main',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /** What an event-replay job carries: the subscription set Active again. */
@@ -62,7 +62,7 @@ export interface ReplayPausedEventsPayload {
  */
 export const REPLAY_PAUSED_EVENTS = defineJob<ReplayPausedEventsPayload>({
   name: 'event-replay',
-  lanes: 'main',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /** Every job of the events module, for the apps to hand to QueueModule. */

@@ -19,7 +19,7 @@ import { ProfileReadModel } from '../read-model/profile-read-model.service';
 import { PendingProfileRepository } from '../repositories/pending-profile.repository';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository, statusOf } from '../repositories/profile-write.repository';
-import { WriteLanes } from './write-lanes';
+import { laneOfWrite } from './write-lanes';
 import { ApplyJobScheduler } from './apply-job-scheduler';
 import { profileKey } from '../keys';
 import { ProfileSettings } from '../profile-settings';
@@ -44,7 +44,6 @@ export class ProfileWriteIntake {
   private readonly logger = new Logger('ProfileWriteIntake');
   /** When this process inserted a profile's pending marker (see `mark`). */
   private readonly markedAt = new LRUCache<string, number>({ max: 100_000 });
-  private readonly lanes: WriteLanes;
 
   constructor(
     private readonly writes: ProfileWriteRepository,
@@ -55,9 +54,7 @@ export class ProfileWriteIntake {
     private readonly crashPoints: CrashPoints,
     private readonly keys: WriteKeys,
     private readonly scheduler: ApplyJobScheduler,
-  ) {
-    this.lanes = new WriteLanes(settings.tenantBurstPerSecond);
-  }
+  ) {}
 
   async accept(write: {
     clientId: string;
@@ -191,7 +188,7 @@ export class ProfileWriteIntake {
         clientId: write.clientId,
         profileId: write.profileId,
         seq: stored.seq,
-        lane: write.background ? 'bulk' : this.lanes.laneOf(write.clientId, write.userId),
+        lane: laneOfWrite(write),
         timeoutMs: ENQUEUE_TIMEOUT_MS,
       });
     } catch (error) {

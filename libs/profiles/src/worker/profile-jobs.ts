@@ -8,16 +8,16 @@ export interface ApplyProfileWritesPayload {
   seq?: number;
   /** How many times it found the profile's lease taken and was put back. */
   busy?: number;
-  /** The lane it was added to; absent: interactive. A job put back keeps its lane. */
+  /** Its weight class in the tenant's share; absent: interactive. A job put back keeps it. */
   lane?: JobLane;
   /** Its profile's "job queued" flag, which it clears when it starts (ApplyJobScheduler). */
   token?: string;
 }
 
-/** Apply the accepted writes of one profile, in sequence order (both lanes). */
+/** Apply the accepted writes of one profile, in sequence order (a tenant's job: fair). */
 export const APPLY_PROFILE_WRITES = defineJob<ApplyProfileWritesPayload>({
   name: 'apply-profile-writes',
-  lanes: 'both',
+  tenantOf: ({ clientId }) => clientId,
 });
 
 /**

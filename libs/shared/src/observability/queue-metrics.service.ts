@@ -19,7 +19,7 @@ interface QueueFigures {
 /**
  * Queue depth per Bull queue, read from Redis when /metrics is scraped: jobs by state and the
  * age of the oldest job waiting to run. The queues are the ones registered in this
- * application (BullModule.registerQueue: today `jobs` and `jobs-bulk`), found by their
+ * application (BullModule.registerQueue: today `jobs`), found by their
  * provider tokens, so a queue added later is counted without a change here.
  */
 @Injectable()

@@ -13,16 +13,20 @@ export interface IntervalSetting {
 
 /**
  * A job, as the lib that owns it defines it (`defineJob`): its name, the type of its
- * payload (the contract between the producer and the handler), the lanes it is served in
- * and, for a scheduled job, the variable holding its interval (the job's own setting). Producers enqueue the
+ * payload (the contract between the producer and the handler), for a tenant's work the
+ * tenant it belongs to, and, for a scheduled job, the variable holding its interval (the job's own setting). Producers enqueue the
  * definition, the handler is marked `@HandlesJob(definition)`, and the apps hand every
  * definition to QueueModule, whose worker side refuses to start when a defined job has no
  * handler or two.
  */
 export interface JobDefinition<P = unknown> {
   readonly name: string;
-  /** 'both': served in the interactive and the bulk lane (profile writes); else 'main'. */
-  readonly lanes: 'main' | 'both';
+  /**
+   * A tenant's work (profile writes, bulk imports and exports): the tenant a payload belongs
+   * to. Such jobs wait in the tenant's own queue and are served round robin between tenants
+   * (TenantFairQueue); without it a job is a plain Bull job, served in arrival order.
+   */
+  tenantOf?(payload: P): string;
   /** A scheduled job (a Bull repeatable job): its interval's variable; 0 turns it off. */
   readonly interval?: IntervalSetting;
   /** Never set: carries the payload type. */
@@ -39,9 +43,9 @@ export function defineJob<P>(definition: Omit<JobDefinition<P>, 'payloadType'>):
 }
 
 export function defineScheduledJob(
-  definition: Omit<ScheduledJobDefinition, 'payloadType' | 'lanes'>,
+  definition: Omit<ScheduledJobDefinition, 'payloadType' | 'tenantOf'>,
 ): ScheduledJobDefinition {
-  return { ...definition, lanes: 'main' };
+  return definition;
 }
 
 export function isScheduled(job: JobDefinition<unknown>): job is ScheduledJobDefinition {

@@ -4,9 +4,11 @@ import type { Queue } from 'bull';
 import type { Settings } from '../settings/settings';
 import { defineJob, defineScheduledJob, type JobDefinition } from './job-definition';
 import { HandlesJob } from './job-handler.decorator';
+import type { JobQueue } from './job-queue.service';
 import type { JobRunLog } from './job-run-log.repository';
 import { JobRunner } from './job-runner.service';
 import type { LeaseService } from './lease.service';
+import type { TenantFairQueue } from './tenant-fair-queue';
 
 /*
  * How the worker binds the jobs the libs define to their handlers. The queues are stand-ins
@@ -14,7 +16,11 @@ import type { LeaseService } from './lease.service';
  * not Bull (the e2e suites run the real queue).
  */
 
-const WRITE = defineJob<{ id: number }>({ name: 'write', lanes: 'both' });
+const WRITE = defineJob<{ id: number; clientId: string }>({
+  name: 'write',
+  tenantOf: ({ clientId }) => clientId,
+});
+const PING = defineJob<{ url: string }>({ name: 'ping' });
 const NIGHTLY = defineScheduledJob({
   name: 'nightly',
   interval: { env: 'NIGHTLY_INTERVAL_MS', defaultMs: 0 },
@@ -23,6 +29,12 @@ const NIGHTLY = defineScheduledJob({
 @Injectable()
 @HandlesJob(WRITE)
 class WriteJob {
+  handle = async () => undefined;
+}
+
+@Injectable()
+@HandlesJob(PING)
+class PingJob {
   handle = async () => undefined;
 }
 
@@ -54,14 +66,14 @@ function fakeQueue() {
 
 function runner(jobs: JobDefinition<unknown>[], handlerClasses: (new () => object)[]) {
   const main = fakeQueue();
-  const bulk = fakeQueue();
   const discovery = {
     getProviders: () => handlerClasses.map((metatype) => ({ metatype, instance: new metatype() })),
   } as unknown as DiscoveryService;
   const settings = { workerConcurrency: 2, env: {} } as unknown as Settings;
   const jobRunner = new JobRunner(
     main.queue,
-    bulk.queue,
+    {} as JobQueue,
+    {} as TenantFairQueue,
     discovery,
     new Reflector(),
     settings,
@@ -69,16 +81,15 @@ function runner(jobs: JobDefinition<unknown>[], handlerClasses: (new () => objec
     {} as LeaseService,
     jobs,
   );
-  return { jobRunner, main: main.processed, bulk: bulk.processed };
+  return { jobRunner, main: main.processed };
 }
 
 describe('JobRunner', () => {
-  it('serves each defined job in its lanes', () => {
-    const { jobRunner, main, bulk } = runner([WRITE, NIGHTLY], [WriteJob, NightlyJob]);
+  it("serves each plain job by its name, and a tenant's jobs as turns of the fair queue", () => {
+    const { jobRunner, main } = runner([WRITE, PING, NIGHTLY], [WriteJob, PingJob, NightlyJob]);
     jobRunner.onApplicationBootstrap();
     jobRunner.onApplicationShutdown();
-    expect(main).toEqual(['write', 'nightly']);
-    expect(bulk).toEqual(['write']);
+    expect(main).toEqual(['ping', 'nightly', 'tenant-turn']);
   });
 
   it('refuses to start when a defined job has no handler', () => {

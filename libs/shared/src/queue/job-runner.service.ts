@@ -20,9 +20,16 @@ import {
   type ScheduledJobDefinition,
 } from './job-definition';
 import { JOB_HANDLER_METADATA, JobHandler } from './job-handler.decorator';
+import { JobQueue } from './job-queue.service';
 import { JobRunLog } from './job-run-log.repository';
 import { LeaseService } from './lease.service';
-import { BULK_JOBS_QUEUE, JobCounts, JOBS_QUEUE, SCHEDULED_JOB_OPTIONS } from './queue.constants';
+import { JobCounts, JOBS_QUEUE, SCHEDULED_JOB_OPTIONS } from './queue.constants';
+import {
+  FAIR_IDLE_TOP_UP_MS,
+  TENANT_TURN_JOB,
+  TenantFairQueue,
+  type TenantTurnPayload,
+} from './tenant-fair-queue';
 
 /** A scheduled run holds this lease while it runs (renewed), so runs never overlap. */
 const RUN_LEASE_TTL_MS = 60000;
@@ -40,11 +47,14 @@ const SCHEDULE_REFRESH_MS = 60000;
 export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('JobRunner');
   private refresh?: NodeJS.Timeout;
+  private topUp?: NodeJS.Timeout;
   private stopRequested = false;
+  private handlers = new Map<string, JobHandler<unknown, void | JobCounts>>();
 
   constructor(
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
-    @InjectQueue(BULK_JOBS_QUEUE) private readonly bulk: Queue,
+    private readonly jobQueue: JobQueue,
+    private readonly fair: TenantFairQueue,
     private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,
     private readonly settings: Settings,
@@ -65,39 +75,22 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
         throw new Error(`A handler for job "${name}", which no lib defines to the app`);
       handlers.set(name, wrapper.instance as JobHandler<unknown, void | JobCounts>);
     }
+    this.handlers = handlers;
     for (const job of this.jobs) {
       const handler = handlers.get(job.name);
       if (!handler) throw new Error(`No handler for job "${job.name}"`);
-      // The promise settles when processing stops: with an error when Redis failed while
-      // Bull recorded a job's outcome (the job is then retried as stalled). Logged: left
-      // unhandled, it would end the process. Jobs served in both lanes get the full
-      // concurrency in each (see BULK_JOBS_QUEUE).
-      const lanes = job.lanes === 'both' ? [this.queue, this.bulk] : [this.queue];
-      for (const lane of lanes) {
-        lane
-          .process(job.name, this.settings.workerConcurrency, async (run: Job) => {
-            try {
-              if (isScheduled(job)) {
-                await this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>);
-              } else {
-                await handler.handle(run.data);
-              }
-            } catch (error) {
-              // Counted when the engine or Redis failed it (pcp_dependency_errors_total).
-              recordDependencyError(error);
-              // Bull retries it; the line names the job so its retries can be followed.
-              this.logger.warn(
-                { jobId: String(run.id), job: job.name, attempt: run.attemptsMade + 1 },
-                `${job.name} job ${String(run.id)} failed (attempt ${run.attemptsMade + 1}): ${messageOf(error)}`,
-              );
-              throw error;
-            }
-          })
-          .catch((error: unknown) =>
-            this.logger.warn(`processing of "${job.name}" jobs stopped: ${String(error)}`),
-          );
-      }
+      // A tenant's jobs run as turns of the fair queue (below), not under their own name.
+      if (job.tenantOf) continue;
+      this.serve(job.name, (run) =>
+        isScheduled(job)
+          ? this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>)
+          : handler.handle(run.data),
+      );
     }
+    this.serve(TENANT_TURN_JOB, (run) => this.runTurn(run));
+    // A ring with work that no turn takes (an item whose turn was never added) gets turns.
+    this.topUp = setInterval(() => void this.topUpTurns(), FAIR_IDLE_TOP_UP_MS / 2);
+    this.topUp.unref();
     // Not awaited: a worker starts (and applies writes once Redis is back) without Redis.
     const register = () =>
       void this.registerSchedules().catch((error: unknown) =>
@@ -118,6 +111,59 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
 
   onApplicationShutdown(): void {
     clearInterval(this.refresh);
+    clearInterval(this.topUp);
+  }
+
+  /**
+   * Runs `name`'s jobs, WORKER_CONCURRENCY at a time. The promise Bull returns settles when
+   * processing stops: with an error when Redis failed while Bull recorded a job's outcome
+   * (the job is then retried as stalled). Logged: left unhandled, it would end the process.
+   */
+  private serve(name: string, run: (job: Job) => Promise<unknown>): void {
+    this.queue
+      .process(name, this.settings.workerConcurrency, async (job: Job) => {
+        try {
+          await run(job);
+        } catch (error) {
+          // Counted when the engine or Redis failed it (pcp_dependency_errors_total).
+          recordDependencyError(error);
+          // Bull retries it; the line names the job so its retries can be followed.
+          const label = jobLabel(job);
+          this.logger.warn(
+            { jobId: String(job.id), job: label, attempt: job.attemptsMade + 1 },
+            `${label} job ${String(job.id)} failed (attempt ${job.attemptsMade + 1}): ${messageOf(error)}`,
+          );
+          throw error;
+        }
+      })
+      .catch((error: unknown) =>
+        this.logger.warn(`processing of "${name}" jobs stopped: ${String(error)}`),
+      );
+  }
+
+  /**
+   * One turn of the fair queue: its own delayed item, or the ring's next one (the same one
+   * again when Bull retries the turn), run by its job's handler.
+   */
+  private async runTurn(run: Job<TenantTurnPayload>): Promise<void> {
+    const turnId = String(run.id);
+    const item = run.data.item ?? (await this.fair.take(turnId));
+    if (!item) return;
+    const handler = this.handlers.get(item.job);
+    // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
+    if (!handler) throw new Error(`No handler for job "${item.job}"`);
+    await handler.handle(item.payload);
+    if (!run.data.item) this.fair.done(turnId);
+  }
+
+  private async topUpTurns(): Promise<void> {
+    if (this.stopRequested) return;
+    try {
+      const idle = await this.fair.idleEntries();
+      if (idle > 0) await this.jobQueue.addTurns(idle);
+    } catch (error) {
+      this.logger.warn(`topping up the fair queue's turns failed: ${String(error)}`);
+    }
   }
 
   /**
@@ -129,10 +175,11 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   async stop(graceMs: number): Promise<boolean> {
     this.stopRequested = true;
     clearInterval(this.refresh);
+    clearInterval(this.topUp);
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       // Local pause: this process takes no new job and waits for its active ones.
-      Promise.all([this.queue.pause(true), this.bulk.pause(true)]).then(() => true),
+      this.queue.pause(true).then(() => true),
       new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(false), graceMs);
       }),
@@ -213,6 +260,12 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       await this.runs.prune(name).catch(() => undefined);
     }
   }
+}
+
+/** A turn is logged as the job of its item when it knows it. */
+function jobLabel(job: Job): string {
+  const item = (job.data as TenantTurnPayload | undefined)?.item;
+  return job.name === TENANT_TURN_JOB && item ? `${TENANT_TURN_JOB}(${item.job})` : job.name;
 }
 
 function messageOf(error: unknown): string {

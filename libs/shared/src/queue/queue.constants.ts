@@ -2,19 +2,16 @@ import type { JobOptions } from 'bull';
 
 /**
  * The queues and retry policies: the mechanism only. Each lib defines its own jobs (name,
- * payload, lanes, schedule) with `defineJob` (job-definition.ts), and the apps hand them to
+ * payload, tenant, schedule) with `defineJob` (job-definition.ts), and the apps hand them to
  * QueueModule.
  */
 export const JOBS_QUEUE = 'jobs';
-/**
- * The second lane of profile-write jobs: background writes (system writes, the sweeper's
- * and healing jobs) and the writes of a tenant that is accepting more than its burst
- * (TENANT_BURST_PER_SECOND). The worker serves both lanes with its full concurrency each, so
- * a tenant's backlog of thousands of writes never stands in front of another tenant's write.
- */
-export const BULK_JOBS_QUEUE = 'jobs-bulk';
 
-/** Which lane a profile-write job takes (see BULK_JOBS_QUEUE). */
+/**
+ * The weight class of a tenant's job in its fair share (TenantFairQueue): `interactive`
+ * (the writes its clients send) or `bulk` (bulk imports and exports, system writes, the
+ * sweeper's and healing jobs), which gets a smaller share while both wait.
+ */
 export type JobLane = 'interactive' | 'bulk';
 
 /** What one run of a scheduled job may be told (tests only; the schedule sends `{}`). */

@@ -11,7 +11,8 @@ import { JobRun, JobRunSchema } from './job-run.schema';
 import { JobRunner } from './job-runner.service';
 import { JobStatusController } from './job-status.controller';
 import { LeaseService } from './lease.service';
-import { BULK_JOBS_QUEUE, JOBS_QUEUE } from './queue.constants';
+import { JOBS_QUEUE } from './queue.constants';
+import { TenantFairQueue } from './tenant-fair-queue';
 
 const bullImports = [
   BullModule.forRootAsync({
@@ -22,7 +23,7 @@ const bullImports = [
       settings: { stalledInterval: settings.stalledJobCheckMs },
     }),
   }),
-  BullModule.registerQueue({ name: JOBS_QUEUE }, { name: BULK_JOBS_QUEUE }),
+  BullModule.registerQueue({ name: JOBS_QUEUE }),
   // The Clock every scheduled job reads; global, so both apps get one through here.
   ClockModule,
   mongooseFeatures([JobRun, JobRunSchema]),
@@ -46,8 +47,14 @@ export class QueueModule {
       global: true,
       imports: bullImports,
       controllers: [JobStatusController],
-      providers: [JobQueue, LeaseService, JobRunLog, { provide: JOB_DEFINITIONS, useValue: jobs }],
-      exports: [JobQueue, LeaseService, JobRunLog, JOB_DEFINITIONS],
+      providers: [
+        JobQueue,
+        TenantFairQueue,
+        LeaseService,
+        JobRunLog,
+        { provide: JOB_DEFINITIONS, useValue: jobs },
+      ],
+      exports: [JobQueue, TenantFairQueue, LeaseService, JobRunLog, JOB_DEFINITIONS],
     };
   }
 
@@ -59,12 +66,13 @@ export class QueueModule {
       imports: [...bullImports, DiscoveryModule],
       providers: [
         JobQueue,
+        TenantFairQueue,
         LeaseService,
         JobRunLog,
         JobRunner,
         { provide: JOB_DEFINITIONS, useValue: jobs },
       ],
-      exports: [JobQueue, LeaseService, JobRunLog, JobRunner, JOB_DEFINITIONS],
+      exports: [JobQueue, TenantFairQueue, LeaseService, JobRunLog, JobRunner, JOB_DEFINITIONS],
     };
   }
 }

@@ -1,0 +1,209 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { Settings } from '../settings/settings';
+import { type JobLane, JOBS_QUEUE } from './queue.constants';
+import { RedisScript } from './redis-script';
+
+/**
+ * One unit of a tenant's work waiting for a worker slot: the job it runs (by its
+ * definition's name) with its payload. `id` makes the item unique in its list (so that an
+ * enqueue that failed after its push removes exactly its own item).
+ */
+export interface FairItem<P = unknown> {
+  id: string;
+  job: string;
+  tenant: string;
+  lane: JobLane;
+  payload: P;
+}
+
+/**
+ * How many items an entry may take in one turn of the ring: a tenant's interactive work
+ * four, its background work (bulk imports and exports, the scheduled jobs' writes, the
+ * sweeper's) one. So between two items of one entry, every other entry with work gets its
+ * turn; a tenant's background work gets a fifth of what its interactive work gets while
+ * both wait, and all of a slot when nothing else waits.
+ */
+export const FAIR_WEIGHTS: Record<JobLane, number> = { interactive: 4, bulk: 1 };
+
+/** A taken item is kept this long for the retries of the turn that took it. */
+const TAKEN_TTL_MS = 60 * 60 * 1000;
+/** A ring with work and no take for this long gets a turn per entry (see `topUp`). */
+export const FAIR_IDLE_TOP_UP_MS = 10_000;
+
+// KEYS: the entry's list, the ring, the set of entries in the ring.
+// ARGV: the entry, the item. Appends the item; an entry that had no work joins the ring's end.
+const PUSH = `
+redis.call('RPUSH', KEYS[1], ARGV[2])
+if redis.call('SADD', KEYS[3], ARGV[1]) == 1 then redis.call('RPUSH', KEYS[2], ARGV[1]) end
+return 1`;
+
+// KEYS: the ring, the set of entries in it, the credit hash, this turn's taken key, the
+// last-take time. ARGV: the entry lists' key prefix, the weights (interactive, bulk), the
+// taken key's TTL, the time (ms), then the taken keys of finished turns to delete.
+// A turn that took an item before (a retry of a turn whose worker died or failed) gets the
+// same item again. Otherwise the ring's first entry gives its oldest item; the entry stays
+// first until it has given its weight's worth of items in this turn of the ring, then moves
+// to the end; an entry left without items leaves the ring.
+const TAKE = `
+for i = 6, #ARGV do redis.call('DEL', ARGV[i]) end
+local taken = redis.call('GET', KEYS[4])
+if taken then return taken end
+redis.call('SET', KEYS[5], ARGV[5])
+for i = 1, 1000 do
+  local entry = redis.call('LINDEX', KEYS[1], 0)
+  if not entry then return false end
+  local list = ARGV[1] .. entry
+  local item = redis.call('LPOP', list)
+  local left = redis.call('LLEN', list)
+  if left == 0 then
+    redis.call('LPOP', KEYS[1])
+    redis.call('SREM', KEYS[2], entry)
+    redis.call('HDEL', KEYS[3], entry)
+  elseif item then
+    local weight = tonumber(ARGV[2])
+    if string.sub(entry, -5) == '|bulk' then weight = tonumber(ARGV[3]) end
+    if redis.call('HINCRBY', KEYS[3], entry, 1) >= weight then
+      redis.call('LPOP', KEYS[1])
+      redis.call('RPUSH', KEYS[1], entry)
+      redis.call('HDEL', KEYS[3], entry)
+    end
+  end
+  if item then
+    redis.call('SET', KEYS[4], item, 'PX', ARGV[4])
+    return item
+  end
+end
+return false`;
+
+// KEYS: the ring, the last-take time. ARGV: the time (ms), the idle bound (ms).
+// The ring's length when it has work and nobody took any for the idle bound, else 0.
+const IDLE = `
+local n = redis.call('LLEN', KEYS[1])
+if n == 0 then return 0 end
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[1]) - last < tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[1])
+return n`;
+
+const PUSH_SCRIPT = new RedisScript(PUSH, 3);
+const TAKE_SCRIPT = new RedisScript(TAKE, 5);
+const IDLE_SCRIPT = new RedisScript(IDLE, 2);
+
+/**
+ * Per-tenant queues served round robin (deficit round robin over weighted entries), kept in
+ * Redis beside Bull's own keys, so that every worker serves every tenant's work in the same
+ * fair order however many api processes accepted it and however many workers run.
+ *
+ * An entry is `<tenant>|<lane>` with a list of items; the ring lists the entries that have
+ * items. Bull carries only "turns": one `tenant-turn` job per item pushed, all alike. A
+ * worker running a turn takes the next item of the ring (TAKE) and runs that item's job, so
+ * the order work is done in is the ring's, not the order it arrived in: a tenant with 20,000
+ * items waiting and a tenant with one each get every other slot. Bull still gives each turn
+ * its retries, its stalled-job recovery (the item a turn took is kept under the turn's job
+ * id, so a retry runs the same item) and its place on the dashboard.
+ *
+ * An item whose turn was never added (its process died between the push and the add) waits
+ * for the next turn of anyone; and when the ring has work and no turn took any for
+ * FAIR_IDLE_TOP_UP_MS, the workers add a turn per entry (`topUp`): a turn finding nothing
+ * ends at once. A Redis that lost its data lost the items with the turns: what they were
+ * for is in the engine (a profile's accepted writes) and the sweeper queues it again.
+ */
+@Injectable()
+export class TenantFairQueue {
+  /** Taken keys of finished turns, deleted with this process's next take. */
+  private finished: string[] = [];
+
+  constructor(
+    @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
+    private readonly settings: Settings,
+  ) {}
+
+  async push(item: FairItem): Promise<void> {
+    const entry = entryOf(item);
+    await PUSH_SCRIPT.run(
+      this.queue.client,
+      this.key('q', entry),
+      this.key('ring'),
+      this.key('in-ring'),
+      entry,
+      JSON.stringify(item),
+    );
+  }
+
+  /** Takes `item` back out of its list (its turn could not be added). */
+  async remove(item: FairItem): Promise<void> {
+    await this.queue.client.lrem(this.key('q', entryOf(item)), 1, JSON.stringify(item));
+  }
+
+  /** The item of the turn `turnId` (the one it took before, on a retry); null: none waits. */
+  async take(turnId: string, now = Date.now()): Promise<FairItem | null> {
+    const done = this.finished;
+    this.finished = [];
+    const taken = await TAKE_SCRIPT.run(
+      this.queue.client,
+      this.key('ring'),
+      this.key('in-ring'),
+      this.key('credit'),
+      this.key('taken', turnId),
+      this.key('last-take'),
+      this.key('q', ''),
+      FAIR_WEIGHTS.interactive,
+      FAIR_WEIGHTS.bulk,
+      TAKEN_TTL_MS,
+      now,
+      ...done,
+    );
+    return typeof taken === 'string' ? (JSON.parse(taken) as FairItem) : null;
+  }
+
+  /** The turn's item is done: its taken key goes with the next take (or expires). */
+  done(turnId: string): void {
+    this.finished.push(this.key('taken', turnId));
+    // Bounded: a process that only finishes (never takes again) lets the rest expire.
+    if (this.finished.length > 1000) this.finished.shift();
+  }
+
+  /**
+   * How many turns to add because the ring has work that no turn took for the idle bound
+   * (one per entry; 0 otherwise). Called by each worker on a timer.
+   */
+  async idleEntries(now = Date.now()): Promise<number> {
+    const n = await IDLE_SCRIPT.run(
+      this.queue.client,
+      this.key('ring'),
+      this.key('last-take'),
+      now,
+      FAIR_IDLE_TOP_UP_MS,
+    );
+    return Number(n);
+  }
+
+  /** The items waiting, entry by entry in the ring's order (operators and tests). */
+  async waiting(): Promise<FairItem[]> {
+    const entries = await this.queue.client.lrange(this.key('ring'), 0, -1);
+    const items: FairItem[] = [];
+    for (const entry of entries) {
+      const list = await this.queue.client.lrange(this.key('q', entry), 0, -1);
+      items.push(...list.map((raw) => JSON.parse(raw) as FairItem));
+    }
+    return items;
+  }
+
+  private key(...parts: string[]): string {
+    return [this.settings.queuePrefix, 'fair', ...parts].join(':');
+  }
+}
+
+function entryOf(item: FairItem): string {
+  return `${item.tenant}|${item.lane}`;
+}
+
+/** The Bull job of a turn (see TenantFairQueue); served by the worker's JobRunner. */
+export const TENANT_TURN_JOB = 'tenant-turn';
+
+/** What a turn carries: nothing (it takes the ring's next item), or its own delayed item. */
+export interface TenantTurnPayload {
+  item?: FairItem;
+}

@@ -1,0 +1,109 @@
+import { type FairItem, type JobLane, TenantFairQueue } from '@app/shared';
+import { startTestApp, type TestApp } from '../harness/test-app';
+
+/*
+ * The fair queue's order, on the real Redis: which tenant's item each turn takes. No worker
+ * runs (the turns here are the test's own ids), so nothing else takes items.
+ */
+describe('TenantFairQueue', () => {
+  let app: TestApp;
+  let fair: TenantFairQueue;
+  let turn = 0;
+
+  beforeAll(async () => {
+    app = await startTestApp({ workers: 0 });
+    fair = app.api.get(TenantFairQueue);
+  });
+  afterAll(() => app.close());
+
+  const item = (tenant: string, n: number, lane: JobLane = 'interactive'): FairItem => ({
+    id: `${tenant}-${lane}-${n}`,
+    job: 'test-job',
+    tenant,
+    lane,
+    payload: { n },
+  });
+  const push = async (tenant: string, count: number, lane: JobLane = 'interactive') => {
+    for (let n = 1; n <= count; n++) await fair.push(item(tenant, n, lane));
+  };
+  /** Takes `count` items with fresh turns; the ids of what they took (null: nothing). */
+  const take = async (count: number) => {
+    const taken: (string | null)[] = [];
+    for (let n = 0; n < count; n++) {
+      const id = `t${++turn}`;
+      const got = await fair.take(id);
+      if (got) fair.done(id);
+      taken.push(got?.id ?? null);
+    }
+    return taken;
+  };
+
+  it("serves a tenant with one item after at most a turn's worth of a flooding tenant's", async () => {
+    await push('flood', 40);
+    await push('quiet', 2);
+    const taken = await take(8);
+    expect(taken).toEqual([
+      ...[1, 2, 3, 4].map((n) => `flood-interactive-${n}`),
+      'quiet-interactive-1',
+      'quiet-interactive-2',
+      ...[5, 6].map((n) => `flood-interactive-${n}`),
+    ]);
+    // The rest of the flood, in its own order, then nothing.
+    const rest = await take(35);
+    expect(rest).toEqual([
+      ...Array.from({ length: 34 }, (_, n) => `flood-interactive-${n + 7}`),
+      null,
+    ]);
+  });
+
+  it('gives a tenant another turn whenever a newcomer arrives, whatever the backlog', async () => {
+    await push('big', 100);
+    expect(await take(2)).toEqual(['big-interactive-1', 'big-interactive-2']);
+    await push('late', 1);
+    // `big` finishes its turn of four, then the newcomer goes.
+    expect(await take(3)).toEqual(['big-interactive-3', 'big-interactive-4', 'late-interactive-1']);
+    expect(await take(1)).toEqual(['big-interactive-5']);
+    await take(95);
+    expect(await take(1)).toEqual([null]);
+  });
+
+  it("weighs a tenant's bulk work lower than interactive work", async () => {
+    await push('imp', 10, 'bulk');
+    await push('live', 10);
+    const taken = await take(10);
+    expect(taken).toEqual([
+      'imp-bulk-1',
+      ...[1, 2, 3, 4].map((n) => `live-interactive-${n}`),
+      'imp-bulk-2',
+      ...[5, 6, 7, 8].map((n) => `live-interactive-${n}`),
+    ]);
+    await take(11);
+    expect(await take(1)).toEqual([null]);
+  });
+
+  it('gives a retried turn the item it took before, and removes an item whose turn was not added', async () => {
+    await push('r', 3);
+    const first = await fair.take('retried');
+    expect(first?.id).toBe('r-interactive-1');
+    // The turn failed (no `done`): Bull runs it again under the same id.
+    expect((await fair.take('retried'))?.id).toBe('r-interactive-1');
+    fair.done('retried');
+    await fair.remove(item('r', 2));
+    expect(await take(2)).toEqual(['r-interactive-3', null]);
+  });
+
+  it('asks for turns when the ring has work and nobody took any for a while', async () => {
+    const now = Date.now();
+    await push('idle-a', 1);
+    await push('idle-b', 1, 'bulk');
+    await fair.take('idle-turn', now);
+    fair.done('idle-turn');
+    // Taken just now: no top-up yet.
+    expect(await fair.idleEntries(now + 1000)).toBe(0);
+    expect(await fair.idleEntries(now + 60_000)).toBe(1);
+    // Asked once: the next look waits for another idle period.
+    expect(await fair.idleEntries(now + 60_001)).toBe(0);
+    expect(await take(2)).toEqual(['idle-b-bulk-1', null]);
+    expect(await fair.idleEntries(now + 600_000)).toBe(0);
+  });
+});
