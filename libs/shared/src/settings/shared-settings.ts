@@ -56,7 +56,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     name: 'WORKER_CONCURRENCY',
     type: 'int',
     default: 4,
-    meaning: 'jobs one worker process runs at once, per lane',
+    meaning: "turns of the tenants' work one worker process runs at once, and as many of each other job",
   },
   {
     name: 'STALLED_JOB_CHECK_MS',
