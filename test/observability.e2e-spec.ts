@@ -191,9 +191,20 @@ describe("The operator's view: health, metrics and request ids", () => {
         const { text } = await scrape();
         const count = sample(text, 'pcp_queue_jobs', { queue: 'jobs', state: 'waiting' }) ?? 0;
         const age = sample(text, 'pcp_queue_oldest_waiting_job_age_seconds', { queue: 'jobs' });
-        return count >= 1 && age! > 0 ? { count, age: age! } : undefined;
+        const items = sample(text, 'pcp_tenant_queue_items', {
+          lane: 'interactive',
+          what: 'items',
+        });
+        const tenants = sample(text, 'pcp_tenant_queue_items', {
+          lane: 'interactive',
+          what: 'tenants',
+        });
+        return count >= 1 && age! > 0 ? { count, age: age!, items, tenants } : undefined;
       });
       expect(waiting.count).toBeGreaterThanOrEqual(1);
+      // The write waits in its tenant's queue (the fair queue), its turn in Bull's.
+      expect(waiting.items).toBeGreaterThanOrEqual(1);
+      expect(waiting.tenants).toBeGreaterThanOrEqual(1);
       expect(waiting.age).toBeLessThan(60);
     } finally {
       await app.startWorker();

@@ -1,8 +1,9 @@
 import { getQueueToken } from '@nestjs/bull';
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { Gauge } from 'prom-client';
+import { TenantFairQueue } from '../queue/tenant-fair-queue';
 import { Metrics } from './metrics.service';
 import { recordDependencyError } from './process-metrics';
 
@@ -31,8 +32,10 @@ export class QueueMetrics implements OnModuleInit {
   constructor(
     metrics: Metrics,
     private readonly discovery: DiscoveryService,
+    @Optional() private readonly fair?: TenantFairQueue,
   ) {
     const figures = () => this.figures();
+    const fairDepth = () => this.fairDepth();
     new Gauge({
       name: 'pcp_queue_jobs',
       help: 'Jobs in each Bull queue by state (waiting, active, delayed, failed, paused), read at scrape time',
@@ -59,6 +62,21 @@ export class QueueMetrics implements OnModuleInit {
         }
       },
     });
+    new Gauge({
+      name: 'pcp_tenant_queue_items',
+      help: "Items waiting in the tenants' fair queue by class (interactive, bulk), and the tenants with work (what=items|tenants), read at scrape time",
+      labelNames: ['lane', 'what'],
+      registers: [metrics.registry],
+      async collect() {
+        const depth = await fairDepth();
+        this.reset();
+        if (!depth) return;
+        for (const lane of ['interactive', 'bulk'] as const) {
+          this.set({ lane, what: 'items' }, depth[lane].items);
+          this.set({ lane, what: 'tenants' }, depth[lane].entries);
+        }
+      },
+    });
   }
 
   onModuleInit(): void {
@@ -73,6 +91,26 @@ export class QueueMetrics implements OnModuleInit {
   /** The names of the queues counted. */
   get queueNames(): string[] {
     return this.queues.map((queue) => queue.name);
+  }
+
+  /** The fair queue's depth, or undefined (no fair queue here, or Redis did not answer in time). */
+  private async fairDepth(): Promise<Awaited<ReturnType<TenantFairQueue['depth']>> | undefined> {
+    if (!this.fair) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), COLLECT_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([
+        this.fair.depth().catch((error: unknown) => {
+          recordDependencyError(error);
+          return undefined;
+        }),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private figures(): Promise<Map<string, QueueFigures> | undefined> {

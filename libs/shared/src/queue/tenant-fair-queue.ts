@@ -180,6 +180,21 @@ export class TenantFairQueue {
     return Number(n);
   }
 
+  /** Entries (tenants with work) and their items, by class: the /metrics gauges. */
+  async depth(): Promise<Record<JobLane, { entries: number; items: number }>> {
+    const entries = await this.queue.client.lrange(this.key('ring'), 0, -1);
+    const lengths = await Promise.all(
+      entries.map((entry) => this.queue.client.llen(this.key('q', entry))),
+    );
+    const depth = { interactive: { entries: 0, items: 0 }, bulk: { entries: 0, items: 0 } };
+    entries.forEach((entry, n) => {
+      const lane: JobLane = entry.endsWith('|bulk') ? 'bulk' : 'interactive';
+      depth[lane].entries++;
+      depth[lane].items += lengths[n];
+    });
+    return depth;
+  }
+
   /** The items waiting, entry by entry in the ring's order (operators and tests). */
   async waiting(): Promise<FairItem[]> {
     const entries = await this.queue.client.lrange(this.key('ring'), 0, -1);
