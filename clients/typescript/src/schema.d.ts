@@ -2200,6 +2200,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/MergeCandidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Profiles that may be the same person (merge candidates)
+         * @description The other active profiles of the client that share with this one an active email address, an active phone number (by its digits), or a first and last name with an active address in the same city and state/province, normalised as the searches normalise them; each with the keys it shares. Read from the search key index (no scan), each candidate checked exactly. At most 50, in profile id order (Truncated says when there are more); a key held by more profiles than a search may read is not looked up and is listed in SkippedKeys. See docs/profile-merge.md.
+         */
+        get: operations["ProfileMergeController_candidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/Profile/{profileId}/PreferenceCentreLinks": {
         parameters: {
             query?: never;
@@ -4089,6 +4109,20 @@ export interface components {
             Name: string;
             Description?: string | null;
         };
+        MergeCandidateDto: {
+            ProfileId: number;
+            SharedKeys: components["schemas"]["SharedKeyDto"][];
+        };
+        MergeCandidatesDto: {
+            /** @description The profile the candidates were looked up for */
+            ProfileId: number;
+            /** @description Other active profiles of the client sharing a key, in profile id order, at most 50 */
+            Candidates: components["schemas"]["MergeCandidateDto"][];
+            /** @description true: more than 50 profiles share a key; the first 50 are listed */
+            Truncated: boolean;
+            /** @description Keys of the profile held by more profiles than a search may read (SEARCH_CANDIDATE_LIMIT): not looked up (too common to identify a person) */
+            SkippedKeys: components["schemas"]["SharedKeyDto"][];
+        };
         NameToCheckDto: {
             /** @example Ann */
             FirstName?: string | null;
@@ -4835,6 +4869,15 @@ export interface components {
              * @enum {string|null}
              */
             DefaultState?: "Unchecked" | "Checked" | "Indeterminate" | null;
+        };
+        SharedKeyDto: {
+            /**
+             * @description What the two profiles share
+             * @enum {string}
+             */
+            Kind: "Email" | "Phone" | "NameAndAddress";
+            /** @description The shared value, normalised as the searches normalise it: an email address trimmed and lower-cased; a phone number as its digits; first name|last name|city|state/province, each trimmed, spaces folded and lower-cased */
+            Value: string;
         };
         TagCountDto: {
             Tag: components["schemas"]["TagDto"];
@@ -15164,6 +15207,73 @@ export interface operations {
                 };
             };
             /** @description Unknown client, unknown or deleted profile, or no profile holds the pair */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ProfileMergeController_candidates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647) */
+                profileId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeCandidatesDto"];
+                };
+            };
+            /** @description Malformed request; the Message names the field and value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on profiles */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client or profile */
             404: {
                 headers: {
                     [name: string]: unknown;
