@@ -73,6 +73,11 @@ export const OPENAPI_TAGS: TagObject[] = [
       "The hash chain of a profile's consent and preference history: signed receipts (Ed25519) of its entries, the chain's verification and the public keys (docs/receipts.md).",
   },
   { name: 'Jobs', description: 'The scheduled jobs, for operators (operator credential).' },
+  {
+    name: 'Quotas',
+    description:
+      "A client's quotas (its own or the defaults) and their use, for operators (operator credential).",
+  },
   { name: 'Operations', description: 'Health and metrics, for monitors and orchestrators.' },
   {
     name: 'Data subject requests',
@@ -289,7 +294,9 @@ function completeDocument(document: OpenAPIObject): void {
     const answer = (status: string, name: keyof typeof GLOBAL_RESPONSES) => {
       responses[status] ??= { $ref: `#/components/responses/${name}` };
     };
-    const tenant = pathParameterNames(path).includes('clientId');
+    // A client's own routes; an operator route naming a client (its quotas) is not one.
+    const operator = (operation.security ?? []).some((scheme) => 'operatorBasic' in scheme);
+    const tenant = pathParameterNames(path).includes('clientId') && !operator;
     addStreamedBodies(operation);
     answer('400', 'BadRequest');
     if (tenant) answer('404', 'UnknownClient');
