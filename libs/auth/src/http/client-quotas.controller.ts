@@ -47,7 +47,7 @@ export class ClientQuotasController {
     schema: { type: 'string', pattern: CLIENT_ID_PATTERN, minLength: 1, maxLength: 64 },
     example: 'acme',
   })
-  @ApiOkResponse({ type: ClientQuotasDto })
+  @ApiOkResponse({ type: ClientQuotasDto, description: "The client's quotas and their use now" })
   @ApiNotFoundResponse({ description: 'No client has this id' })
   quotas(@Param('clientId') clientId: string): Promise<ClientQuotasDto> {
     return this.queries.execute(new GetClientQuotasQuery(clientId));
