@@ -5109,7 +5109,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
-        /** @description Over the client's rate limit for reads or writes per second (RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done */
+        /** @description Over the client's rate limit for reads or writes per second (its own quota, else RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying */

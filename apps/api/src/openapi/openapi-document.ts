@@ -144,7 +144,7 @@ const GLOBAL_RESPONSES: Record<string, ResponseObject> = {
   },
   TooManyRequests: {
     description:
-      "Over the client's rate limit for reads or writes per second (RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done",
+      "Over the client's rate limit for reads or writes per second (its own quota, else RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done",
     headers: { 'Retry-After': RETRY_AFTER },
     content: ERROR_CONTENT,
   },
@@ -167,7 +167,7 @@ const SUCCESS_HEADERS = {
       schema: { type: 'string' },
     },
   },
-  /** A client's routes while its route class is limited (RATE_LIMIT_*_PER_SECOND not 0). */
+  /** A client's routes while its route class is limited (its quota, else RATE_LIMIT_*_PER_SECOND, not 0). */
   tenant: {
     'RateLimit-Limit': { description: 'Requests per window of the route class', schema: DIGITS },
     'RateLimit-Remaining': { description: 'Requests left in the window', schema: DIGITS },
