@@ -57,7 +57,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     type: 'int',
     default: 4,
     meaning:
-      "turns of the tenants' work one worker process runs at once, and as many of each other job",
+      'job loops one worker process runs per kind of job it serves (each takes the next job)',
   },
   {
     name: 'STALLED_JOB_CHECK_MS',
