@@ -38,7 +38,8 @@ describe('Profile merge candidates', () => {
   });
 
   beforeAll(async () => {
-    app = await startTestApp();
+    // A key held by more than 4 profiles is too common to look up (SkippedKeys).
+    app = await startTestApp({ env: { SEARCH_CANDIDATE_LIMIT: '4' } });
     tenant = await createTestTenant(app);
     other = await createTestTenant(app);
     await configureTestTenant(app, tenant);
@@ -73,6 +74,12 @@ describe('Profile merge candidates', () => {
     ids.emailRemoved = await create({
       Emails: [{ EmailAddress: 'ann@example.com', EmailAddressType: 'Personal' }],
     });
+    for (const n of [1, 2, 3, 4, 5]) {
+      ids[`office${n}`] = await create({
+        CustomerName: { FirstName: `Clerk${n}` },
+        PhoneNumbers: [{ PhoneNumber: '+1 555 999 0000', PhoneType: 'Mobile' }],
+      });
+    }
     ids.otherTenant = await create(
       { Emails: [{ EmailAddress: 'ann@example.com', EmailAddressType: 'Personal' }] },
       other,
@@ -142,6 +149,19 @@ describe('Profile merge candidates', () => {
       .set('Authorization', await tenant.bearer())
       .expect(200);
     expect(none.body.Candidates).toEqual([]);
+  });
+
+  it('skips a key held by more profiles than a search may read, and says so', async () => {
+    const res = await request(app.http)
+      .get(`${base()}/${ids.office1}/MergeCandidates`)
+      .set('Authorization', await tenant.bearer())
+      .expect(200);
+    expect(res.body).toEqual({
+      ProfileId: ids.office1,
+      Candidates: [],
+      Truncated: false,
+      SkippedKeys: [{ Kind: 'Phone', Value: '15559990000' }],
+    });
   });
 
   it('answers 404 for an unknown profile', async () => {
