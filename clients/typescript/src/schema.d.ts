@@ -2056,6 +2056,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/ConsentReceipts/{entryId}/ISO27560": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consent change as a signed ISO/IEC TS 27560 consent record (JSON-LD, DPV)
+         * @description The consent history entry as an ISO/IEC TS 27560 consent record in JSON-LD with W3C Data Privacy Vocabulary terms (dct:conformsTo https://w3id.org/dpv/schema/dpv-27560#record): the data subject (the profile), the controller (the client), the notice (consent type, version, text, language), the purpose and legal basis, and the consent's state after the change as dpv:hasConsentStatus: dpv:ConsentGiven (Granted), dpv:ConsentRefused (Denied), dpv:ConsentWithdrawn (Revoked), dpv:ConsentRevoked (revoked by the service, or deactivated), dpv:ConsentExpired, dpv:ConsentUnknown (NotSet). dct:source names the history entry, its hash and its place in the chain. The consent entry's chain is checked from its start to the entry first, as for the service's own receipt (409 when it fails). The document is signed as a compact JWS (EdDSA, Ed25519) by the receipt key, its header's kid the key's id in GET /Profiles/v4/ReceiptKeys: verify Jws against that key set (any JOSE library) and read the document from its payload. A preference entry, or an entry of a consent type outside the caller's user group, is a 404. docs/receipts.md maps every field to where it comes from.
+         */
+        get: operations["ConsentReceiptsController_iso27560"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/ConsentReceipts/{entryId}/Kantara": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consent change as a signed Kantara Consent Receipt v1.1
+         * @description The consent history entry as a Kantara Initiative Consent Receipt Specification v1.1.0 document (version KI-CR-v1.1.0): every required field present, filled from the profile (piiPrincipalId: the ProfileId; language), the consent type, its version and its text, and the client as the controller; fields the service does not hold are empty (or filled from consent type attributes: Jurisdiction, PolicyUrl, PurposeCategory, PiiCategory, Termination, ThirdPartyName, SensitiveCategory). The claim pcp says what Kantara has no field for: the consent's status, and the entry's hash and place in the chain. The consent entry's chain is checked from its start to the entry first, as for the service's own receipt (409 when it fails). The document is signed as a compact JWS (EdDSA, Ed25519) by the receipt key, its header's kid the key's id in GET /Profiles/v4/ReceiptKeys: verify Jws against that key set (any JOSE library) and read the document from its payload. A preference entry, or an entry of a consent type outside the caller's user group, is a 404. docs/receipts.md maps every field to where it comes from.
+         */
+        get: operations["ConsentReceiptsController_kantara"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/Profile/{profileId}/Erasure": {
         parameters: {
             query?: never;
@@ -3505,6 +3545,11 @@ export interface components {
             Body: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The Content-Type the body was sent with: application/json, or application/cloudevents+json; charset=utf-8 for a CloudEvents subscription (a redelivery sends it with the same)
+             * @example application/json
+             */
+            ContentType: string;
         };
         DeadLetterListDto: {
             Count: number;
@@ -3775,6 +3820,12 @@ export interface components {
             DeliverPausedEvents?: boolean | null;
             /** @description An active alternate id type of the configuration: payloads name the profile by its alternate id of that type instead of ProfileId */
             AlternateIdType?: string | null;
+            /**
+             * @description The body of deliveries: Standard (default), the event as JSON (Content-Type application/json); CloudEvents, a CloudEvents 1.0 event in structured mode (Content-Type application/cloudevents+json: specversion, id the EventId, source urn:pcp:client:<clientId>, type com.pcp.<EventType>, subject the ProfileId (or the alternate id of AlternateIdType), time, datacontenttype application/json, data the Standard body). Both signed as Standard Webhooks over the exact body
+             * @default Standard
+             * @enum {string|null}
+             */
+            DeliveryFormat?: "Standard" | "CloudEvents" | null;
         };
         EventSubscriptionDto: {
             /**
@@ -3808,6 +3859,11 @@ export interface components {
             DeliverPausedEvents: boolean;
             /** @description The alternate id type naming profiles in payloads (null: ProfileId) */
             AlternateIdType: string | null;
+            /**
+             * @description The body of deliveries: Standard (the event as JSON) or CloudEvents (a CloudEvents 1.0 event, structured mode)
+             * @enum {string}
+             */
+            DeliveryFormat: "Standard" | "CloudEvents";
             /**
              * @description The handshake of the Url: Pending (running or to be retried), Validated (the endpoint answered the challenge: events may be delivered), Failed (every attempt failed; see ValidationFailure; POST .../Validate runs it again)
              * @enum {string}
@@ -4116,6 +4172,90 @@ export interface components {
              */
             RefreshTags?: boolean | null;
         };
+        Iso27560RecordAnswerDto: {
+            /**
+             * @description The history entry: <seq>.<n>
+             * @example 3.1
+             */
+            EntryId: string;
+            /**
+             * @description The signing key's id (kid of GET /Profiles/v4/ReceiptKeys, and of the JWS header)
+             * @example kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k
+             */
+            KeyId: string;
+            /**
+             * Format: date-time
+             * @description When the service signed it
+             */
+            IssuedAt: string;
+            /**
+             * @description Compact JWS (RFC 7515) of the document: BASE64URL(header).BASE64URL(payload).BASE64URL(signature), EdDSA (Ed25519), the header's kid the key's id in GET /Profiles/v4/ReceiptKeys. The payload is the document's JSON (UTF-8): verify the JWS against the pinned key set and read the document from its payload, not from the answer beside it
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyIuLi4iOiIuLi4ifQ.c2ln
+             */
+            Jws: string;
+            /** @enum {string} */
+            Format: "ISO27560";
+            /** @description The record as signed: the JWS payload, decoded */
+            Record: components["schemas"]["Iso27560RecordDto"];
+        };
+        Iso27560RecordDto: {
+            /** @description Prefixes: dpv, pd, loc, dct, schema, rdf */
+            "@context": {
+                [key: string]: unknown;
+            };
+            /** @example urn:uuid:5b1c7f0e-2a3d-8c4e-9f10-1a2b3c4d5e6f */
+            "@id": string;
+            /** @enum {string} */
+            "@type": "dpv:ConsentRecord";
+            /**
+             * Format: uuid
+             * @description The record id, derived from the entry's hash
+             */
+            "dct:identifier": string;
+            /** @enum {string} */
+            "dct:conformsTo": "https://w3id.org/dpv/schema/dpv-27560#record";
+            /**
+             * Format: date-time
+             * @description When the service recorded the change
+             */
+            "dct:created": string;
+            /** @description The controller (the client) */
+            "dct:publisher": {
+                [key: string]: unknown;
+            };
+            /** @description The history entry it records: its IRI, EntryId, hash (schema:sha256) and chain position */
+            "dct:source": {
+                [key: string]: unknown;
+            };
+            /** @description The profile (dct:identifier: its ProfileId) */
+            "dpv:hasDataSubject": {
+                [key: string]: unknown;
+            };
+            "dpv:hasDataController": {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The consent type attribute Jurisdiction
+             * @example loc:IE
+             */
+            "dpv:hasJurisdiction"?: string;
+            /** @description The consent type and version shown: title, text, language, publication date */
+            "dpv:hasNotice": {
+                [key: string]: unknown;
+            };
+            /** @description Purpose (the consent type), legal basis, data */
+            "dpv:hasProcess": {
+                [key: string]: unknown;
+            };
+            /** @description The controller as an entity */
+            "dpv:hasEntity": {
+                [key: string]: unknown;
+            }[];
+            /** @description The consent's state after the change: @type dpv:ConsentGiven, dpv:ConsentRefused, dpv:ConsentWithdrawn, dpv:ConsentRevoked, dpv:ConsentExpired or dpv:ConsentUnknown; when, by whom, how, until when */
+            "dpv:hasConsentStatus": {
+                [key: string]: unknown;
+            };
+        };
         JobRunDto: {
             /** Format: date-time */
             StartedAt: string;
@@ -4144,6 +4284,158 @@ export interface components {
         };
         JobStatusListDto: {
             Jobs: components["schemas"]["JobStatusDto"][];
+        };
+        KantaraControllerDto: {
+            /**
+             * @description The client (tenant) id: the controller
+             * @example acme
+             */
+            piiController: string;
+            /**
+             * @description Empty: the service holds no contact of the client
+             * @example
+             */
+            contact: string;
+            /**
+             * @description Empty: the service holds no address of the client
+             * @example {}
+             */
+            address: {
+                [key: string]: string;
+            };
+            /**
+             * @description Empty: the service holds no email of the client
+             * @example
+             */
+            email: string;
+            /**
+             * @description Empty: the service holds no phone of the client
+             * @example
+             */
+            phone: string;
+        };
+        KantaraPurposeDto: {
+            /** @description The version's consent text in the receipt's language, else its description, else its name */
+            purpose: string;
+            /** @description The consent type attribute PurposeCategory, else empty */
+            purposeCategory: string[];
+            /**
+             * @description The person's recorded answer
+             * @enum {string}
+             */
+            consentType: "EXPLICIT";
+            /** @description The consent type attribute PiiCategory, else empty */
+            piiCategory: string[];
+            /** @description true: each receipt holds one purpose, the consent type */
+            primaryPurpose: boolean;
+            /** @description The consent's ExpirationDate, else the consent type attribute Termination, else empty */
+            termination: string;
+            /** @description true when the consent type has the attribute ThirdPartyName */
+            thirdPartyDisclosure: boolean;
+            /** @description The consent type attribute ThirdPartyName */
+            thirdPartyName?: string;
+        };
+        KantaraReceiptAnswerDto: {
+            /**
+             * @description The history entry: <seq>.<n>
+             * @example 3.1
+             */
+            EntryId: string;
+            /**
+             * @description The signing key's id (kid of GET /Profiles/v4/ReceiptKeys, and of the JWS header)
+             * @example kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k
+             */
+            KeyId: string;
+            /**
+             * Format: date-time
+             * @description When the service signed it
+             */
+            IssuedAt: string;
+            /**
+             * @description Compact JWS (RFC 7515) of the document: BASE64URL(header).BASE64URL(payload).BASE64URL(signature), EdDSA (Ed25519), the header's kid the key's id in GET /Profiles/v4/ReceiptKeys. The payload is the document's JSON (UTF-8): verify the JWS against the pinned key set and read the document from its payload, not from the answer beside it
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyIuLi4iOiIuLi4ifQ.c2ln
+             */
+            Jws: string;
+            /** @enum {string} */
+            Format: "Kantara";
+            /** @description The receipt as signed: the JWS payload (a JWT claims set), decoded */
+            Receipt: components["schemas"]["KantaraReceiptDto"];
+        };
+        KantaraReceiptDto: {
+            /** @enum {string} */
+            version: "KI-CR-v1.1.0";
+            /**
+             * @description The consent type attribute Jurisdiction, else empty
+             * @example IE
+             */
+            jurisdiction: string;
+            /**
+             * @description Seconds since 1970-01-01T00:00:00Z: the ConsentDate, else when the write was accepted
+             * @example 1767225600
+             */
+            consentTimestamp: number;
+            /**
+             * @description The consent's SourceId, else the writer (Profiles API, or the service's own job)
+             * @example Profiles API
+             */
+            collectionMethod: string;
+            /**
+             * Format: uuid
+             * @description A UUID derived from the entry's hash: the same entry always has the same id
+             */
+            consentReceiptID: string;
+            /**
+             * @description The consent's Locale, else the profile's DefaultLocale, else the version's first locale, else und
+             * @example en-us
+             */
+            language: string;
+            /**
+             * @description The ProfileId
+             * @example 7
+             */
+            piiPrincipalId: string;
+            piiControllers: components["schemas"]["KantaraControllerDto"][];
+            /** @description The consent type attribute PolicyUrl, else empty */
+            policyUrl: string;
+            services: components["schemas"]["KantaraServiceDto"][];
+            /** @description true when the consent type has the attribute SensitiveCategory */
+            sensitive: boolean;
+            /** @description The consent type attribute SensitiveCategory, else empty */
+            spiCat: string[];
+            /** @description JWT issued-at: when this copy was signed (seconds) */
+            iat: number;
+            /** @description The service's claim: the consent's state (Kantara has no field for it) and the chain entry */
+            pcp: components["schemas"]["KantaraServiceClaimDto"];
+        };
+        KantaraServiceClaimDto: {
+            /** @enum {string} */
+            consentStatus: "Granted" | "Denied" | "Revoked" | "NotSet";
+            /** @example 1.0 */
+            consentVersion: string | null;
+            /** @description false: the consent was deactivated by the change */
+            isActive: boolean;
+            expired: boolean;
+            /** Format: date-time */
+            expirationDate: string | null;
+            /** @example 7 */
+            profileId: number;
+            /** @example 3.1 */
+            entryId: string;
+            /** @description The entry's hash in the profile's chain (SHA-256, hex) */
+            entryHash: string;
+            /**
+             * @description The entry's place in the chain, from 1
+             * @example 4
+             */
+            chainPosition: number;
+        };
+        KantaraServiceDto: {
+            /**
+             * @description The consent type's name
+             * @example Terms
+             */
+            service: string;
+            purposes: components["schemas"]["KantaraPurposeDto"][];
         };
         LocalizedFieldDto: {
             /**
@@ -14627,6 +14919,162 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConsentReceiptDto"];
+                };
+            };
+            /** @description Invalid profileId or entryId; the Message names it and the value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on history */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client, unknown or deleted profile, or (receipt) no consent or preference entry of that id the caller's user group may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The profile's stored chain fails verification at or before the entry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConsentReceiptsController_iso27560: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647) */
+                profileId: number;
+                /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Iso27560RecordAnswerDto"];
+                };
+            };
+            /** @description Invalid profileId or entryId; the Message names it and the value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on history */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client, unknown or deleted profile, or (receipt) no consent or preference entry of that id the caller's user group may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The profile's stored chain fails verification at or before the entry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConsentReceiptsController_kantara: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647) */
+                profileId: number;
+                /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KantaraReceiptAnswerDto"];
                 };
             };
             /** @description Invalid profileId or entryId; the Message names it and the value */

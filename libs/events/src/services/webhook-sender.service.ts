@@ -25,12 +25,13 @@ export class WebhookSender {
     subscription: EventSubscription,
     messageId: string,
     body: string,
+    contentType?: string,
   ): Promise<string | null> {
     try {
       const answer = await safePost(
         subscription.url,
         body,
-        signedHeaders(subscription, messageId, body, this.clock.now()),
+        signedHeaders(subscription, messageId, body, this.clock.now(), contentType),
         {
           timeoutMs: this.settings.deliveryTimeoutMs,
           maxResponseBytes: MAX_RESPONSE_BYTES,
