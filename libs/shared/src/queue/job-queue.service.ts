@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { withTraceCarrier } from '../observability/tracing';
 import { isScheduled, type JobDefinition } from './job-definition';
 import {
   BULK_JOBS_QUEUE,
@@ -37,7 +38,8 @@ export class JobQueue {
       throw new Error(`enqueue of ${name}: Redis is not connected`);
     }
     const jobOptions = isScheduled(job) ? SCHEDULED_JOB_OPTIONS : DEFAULT_JOB_OPTIONS;
-    const added = queue.add(name, payload, {
+    // With tracing on, the payload carries the queuing span's context (`trace`).
+    const added = queue.add(name, withTraceCarrier(payload), {
       ...jobOptions,
       ...(options.delayMs ? { delay: options.delayMs } : {}),
     });

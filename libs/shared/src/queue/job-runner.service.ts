@@ -11,6 +11,7 @@ import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { Metrics } from '../observability/metrics.service';
 import { recordDependencyError } from '../observability/process-metrics';
+import { runInJobSpan } from '../observability/tracing';
 import { Settings } from '../settings/settings';
 import {
   intervalOf,
@@ -77,10 +78,13 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
         lane
           .process(job.name, this.settings.workerConcurrency, async (run: Job) => {
             try {
+              // In a span continuing the payload's `trace` when tracing is on (tracing.ts).
               if (isScheduled(job)) {
-                await this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>);
+                await runInJobSpan(job.name, run, () =>
+                  this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>),
+                );
               } else {
-                await handler.handle(run.data);
+                await runInJobSpan(job.name, run, () => handler.handle(run.data));
               }
             } catch (error) {
               // Counted when the engine or Redis failed it (pcp_dependency_errors_total).
