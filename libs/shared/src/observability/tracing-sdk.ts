@@ -1,4 +1,10 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  type TextMapPropagator,
+  trace,
+  type Tracer,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
@@ -14,12 +20,19 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { TracingConfig, TracingRuntime } from './tracing';
+import type { TracingConfig } from './tracing-settings';
 
 /*
  * The OpenTelemetry SDK, loaded by tracing.ts only when tracing is on (an OTLP endpoint is
  * set): a process without it never loads the SDK, the exporter or their async context.
  */
+
+/** What tracing needs once it runs: the SDK's tracer, the W3C propagator, the SDK's end. */
+export interface TracingRuntime {
+  readonly tracer: Tracer;
+  readonly propagator: TextMapPropagator;
+  shutdown(): Promise<void>;
+}
 
 /** The tracer's name (instrumentation scope) of every span of the service. */
 const TRACER_NAME = 'pcp-service';

@@ -1,5 +1,15 @@
 import { defineSettings } from '../settings/setting-spec';
 
+/** Tracing's settings, read from the process's environment (tracing.ts: tracingConfig). */
+export interface TracingConfig {
+  /** Where spans are exported (OTLP over HTTP). */
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly serviceName: string;
+  readonly sampler: TraceSamplerName;
+  readonly ratio: number;
+}
+
 /** The samplers OTEL_TRACES_SAMPLER names (the OpenTelemetry SDK's standard values). */
 export const TRACE_SAMPLERS = [
   'parentbased_always_on',

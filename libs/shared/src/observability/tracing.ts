@@ -10,9 +10,7 @@ import {
   SpanKind,
   type SpanOptions,
   SpanStatusCode,
-  type TextMapPropagator,
   trace,
-  type Tracer,
 } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import {
@@ -28,7 +26,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EnvReader } from '../settings/env-reader';
 import { requestIdOfRequest } from './logging';
 import { OBSERVABILITY_PATHS } from './observability-paths';
-import { parseOtlpHeaders, type TraceSamplerName, TRACING_SETTINGS } from './tracing-settings';
+// Types only: the SDK itself is loaded when tracing starts.
+import type { TracingRuntime } from './tracing-sdk';
+import {
+  parseOtlpHeaders,
+  type TraceSamplerName,
+  type TracingConfig,
+  TRACING_SETTINGS,
+} from './tracing-settings';
 
 /*
  * OpenTelemetry tracing of a write from its request to its webhook deliveries
@@ -48,23 +53,6 @@ export interface TraceCarrier {
 /** A job payload that may carry the context of the span that queued it (JobQueue adds it). */
 export interface TracedPayload {
   trace?: TraceCarrier;
-}
-
-/** What tracing needs once it runs: the SDK's tracer, the W3C propagator, the SDK's end. */
-export interface TracingRuntime {
-  readonly tracer: Tracer;
-  readonly propagator: TextMapPropagator;
-  shutdown(): Promise<void>;
-}
-
-/** Tracing's settings, read from the process's environment (TRACING_SETTINGS). */
-export interface TracingConfig {
-  /** Where spans are exported (OTLP over HTTP). */
-  readonly url: string;
-  readonly headers: Record<string, string>;
-  readonly serviceName: string;
-  readonly sampler: TraceSamplerName;
-  readonly ratio: number;
 }
 
 /** Set while tracing runs in this process (undefined: off). */
