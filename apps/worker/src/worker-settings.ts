@@ -3,7 +3,12 @@ import { BULK_JOBS, BULK_SETTINGS } from '@app/bulk';
 import { CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
 import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
 import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
-import { scheduledJobSettings, SHARED_SETTINGS, type SettingsDeclaration } from '@app/shared';
+import {
+  scheduledJobSettings,
+  SHARED_SETTINGS,
+  type SettingsDeclaration,
+  TRACING_SETTINGS,
+} from '@app/shared';
 
 /**
  * Every variable the worker reads, by the lib that declares it: what ConfigModule's
@@ -11,6 +16,7 @@ import { scheduledJobSettings, SHARED_SETTINGS, type SettingsDeclaration } from 
  */
 export const WORKER_SETTINGS: readonly SettingsDeclaration[] = [
   SHARED_SETTINGS,
+  TRACING_SETTINGS,
   AUTH_SETTINGS,
   PROFILE_SETTINGS,
   CONSENT_SETTINGS,

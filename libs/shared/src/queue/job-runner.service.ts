@@ -11,6 +11,7 @@ import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { Metrics } from '../observability/metrics.service';
 import { recordDependencyError } from '../observability/process-metrics';
+import { runInJobSpan } from '../observability/tracing';
 import { Settings } from '../settings/settings';
 import {
   intervalOf,
@@ -82,10 +83,13 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       if (!handler) throw new Error(`No handler for job "${job.name}"`);
       // A tenant's jobs run as turns of the fair queue (below), not under their own name.
       if (job.tenantOf) continue;
+      // In a span continuing the payload's `trace` when tracing is on (tracing.ts).
       runs.set(job.name, (run) =>
-        isScheduled(job)
-          ? this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>)
-          : handler.handle(run.data),
+        runInJobSpan(job.name, run, () =>
+          isScheduled(job)
+            ? this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>)
+            : handler.handle(run.data),
+        ),
       );
     }
     runs.set(TENANT_TURN_JOB, (run) => this.runTurn(run));
@@ -163,7 +167,10 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     const handler = this.handlers.get(item.job);
     // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
     if (!handler) throw new Error(`No handler for job "${item.job}"`);
-    await handler.handle(item.payload);
+    // The item's payload carries the queuing span's context (`trace`) when tracing is on.
+    await runInJobSpan(item.job, { ...run, data: item.payload }, () =>
+      handler.handle(item.payload),
+    );
     if (!run.data.item) this.fair.done(turnId);
   }
 
