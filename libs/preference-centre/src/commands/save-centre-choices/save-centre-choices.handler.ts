@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import { ProfileSnapshots, ProfileWriteChecks, ProfileWriteQueue } from '@app/profiles';
-import { Clock, NotFoundError, Settings } from '@app/shared';
+import { Clock, NotFoundError, RedisService, Settings } from '@app/shared';
 import { buildCentrePage } from '../../domain/centre-page';
-import { changesOfForm, changesOfUnsubscribe } from '../../domain/centre-changes';
+import { changesOfForm, changesOfGpc, changesOfUnsubscribe } from '../../domain/centre-changes';
 import { PREFERENCE_CENTRE_USER } from '../../domain/centre-user';
 import { type CentreSaveOutcome, SaveCentreChoicesCommand } from './save-centre-choices.command';
 
@@ -24,6 +24,7 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
     private readonly checks: ProfileWriteChecks,
     private readonly writes: ProfileWriteQueue,
     private readonly settings: Settings,
+    private readonly redis: RedisService,
   ) {}
 
   async execute({
@@ -40,13 +41,22 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
     const page = buildCentrePage(data, presentation, this.clock.now());
     const changes =
       submission.kind === 'form'
-        ? changesOfForm(page, submission.form)
-        : changesOfUnsubscribe(page, submission.scope);
+        ? changesOfForm(page, submission.form, { gpc: submission.gpc === true })
+        : submission.kind === 'unsubscribe'
+          ? changesOfUnsubscribe(page, submission.scope)
+          : changesOfGpc(page);
+    if (changes.needsConfirmation?.length)
+      return { status: 'confirm', choices: changes.needsConfirmation };
     if (!changes.body) return { status: 'unchanged' };
 
     const check = (await this.checks.checkerFor(clientId, 'merge', undefined, data))(changes.body);
     const problems = [...check.invalid, ...check.forbidden];
     if (problems.length) return { status: 'refused', problems };
+    // One page view applies the signal's opt-out; another view meanwhile (a second tab)
+    // reads the profile before that write is applied and would queue it again.
+    const guard =
+      submission.kind === 'gpc' ? this.redis.key('pc', 'gpc', clientId, profileId) : undefined;
+    if (guard && !(await this.claim(guard))) return { status: 'pending' };
     try {
       const result = await this.writes.submitAndWait(
         {
@@ -58,12 +68,35 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
         },
         this.settings.syncWriteTimeoutMs,
       );
+      // Applied (or failed): the read model shows it, the next view needs no guard. Still
+      // pending: the guard lapses on its own.
+      if (guard && result.status !== 'pending') await this.release(guard);
       if (result.status === 'failed')
         return { status: 'refused', problems: [result.reason ?? 'The change was refused'] };
       return { status: result.status === 'applied' ? 'saved' : 'pending' };
     } catch (error) {
+      if (guard) await this.release(guard);
       if (error instanceof NotFoundError) return { status: 'gone' };
       throw error;
     }
+  }
+
+  /**
+   * The profile's GPC guard in Redis (SET NX, lapsing after the wait and the request's
+   * deadline). Without Redis the write goes ahead: a second identical opt-out changes
+   * nothing the first did not (no history entry), it only adds a write record.
+   */
+  private async claim(guard: string): Promise<boolean> {
+    if (!this.redis.available) return true;
+    const ttl = this.settings.syncWriteTimeoutMs + this.settings.requestDeadlineMs;
+    try {
+      return (await this.redis.client.set(guard, '1', 'PX', ttl, 'NX')) === 'OK';
+    } catch {
+      return true;
+    }
+  }
+
+  private async release(guard: string): Promise<void> {
+    await this.redis.client.del(guard).catch(() => undefined);
   }
 }
