@@ -13,9 +13,9 @@ describe('isSaleOrShare', () => {
   });
 
   it("lets a filter's own property win over its program's", () => {
-    expect(isSaleOrShare(marked, { CustomProperties: [{ Key: 'SaleOrShare', Value: 'false' }] })).toBe(
-      false,
-    );
+    expect(
+      isSaleOrShare(marked, { CustomProperties: [{ Key: 'SaleOrShare', Value: 'false' }] }),
+    ).toBe(false);
     expect(isSaleOrShare(none, { CustomProperties: [{ Key: 'SaleOrShare', Value: 'true' }] })).toBe(
       true,
     );

@@ -466,7 +466,7 @@ function preferenceReasons(
       ...base,
       code: 'OptedIn',
       effect: 'Allow',
-      message: `Opted in on ${filter}${implied}${described.GlobalPrivacyControl === GPC_VALUES.optInConfirmed ? ", confirmed by the person while their browser sent a Global Privacy Control signal" : ''}`,
+      message: `Opted in on ${filter}${implied}${described.GlobalPrivacyControl === GPC_VALUES.optInConfirmed ? ', confirmed by the person while their browser sent a Global Privacy Control signal' : ''}`,
     });
   }
 

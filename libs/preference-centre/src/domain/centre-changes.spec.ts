@@ -182,7 +182,7 @@ describe('Global Privacy Control changes', () => {
     expect(emailPreferences(plain.body)[0]).not.toHaveProperty('PreferenceAttributes');
   });
 
-  it("clears a confirmation when the person opts out of what they had confirmed", () => {
+  it('clears a confirmation when the person opts out of what they had confirmed', () => {
     const confirmed = pref(1, 11, {
       PreferenceAttributes: [{ Key: '$GlobalPrivacyControl', Value: 'OptInConfirmed' }],
     });

@@ -180,7 +180,8 @@ export function changesOfForm(
       preferences++;
     }
   }
-  if (needsConfirmation.length) return { body: null, preferences: 0, consents: 0, needsConfirmation };
+  if (needsConfirmation.length)
+    return { body: null, preferences: 0, consents: 0, needsConfirmation };
   const consentShown = new Set(values(form, FIELD.consentShown));
   for (const consent of page.consents) {
     if (!consentShown.has(consent.id)) continue;

@@ -25,6 +25,7 @@ import type { LinkClaims } from '../domain/link-token';
 import { SaveCentreChoicesCommand } from '../commands/save-centre-choices/save-centre-choices.command';
 import { GetCentrePageQuery } from '../queries/get-centre-page/get-centre-page.query';
 import { CentreLinks } from '../services/centre-links.service';
+import { PageLinkSecurity, UnsubscribeLinkSecurity } from './link-security';
 import {
   type GpcOutcome,
   type Notice,
@@ -75,8 +76,8 @@ const GpcHeader = (): MethodDecorator =>
     name: 'Sec-GPC',
     required: false,
     description:
-      "Global Privacy Control: 1 when the person's browser asks not to have their information sold or shared (docs/preference-centre.md, \"Global Privacy Control\")",
-    schema: { type: 'string', enum: ['1'] },
+      'Global Privacy Control (docs/preference-centre.md, "Global Privacy Control"): 1 when the person\'s browser asks not to have their information sold or shared; any other value is no signal',
+    schema: { type: 'string', example: '1' },
   });
 
 type RawRequest = FastifyRequest & { query: Record<string, unknown>; body?: unknown };
@@ -133,6 +134,7 @@ export class CentrePageController {
       "Public: no API credential, the link's signature (s) is checked instead (constant-time), then its expiry. Shows the programs, filters, channels and frequencies that apply to the profile (the channels of its active contact elements, Solicit at profile level), named in the profile's DefaultLocale (then en-US, then the configured name), the current choices, and the consents the profile holds with the consent type's text and version. notice=saved|pending|unsubscribed|unchanged shows the outcome of a save (PRG). Sent with a Content-Security-Policy, no-store and no-referrer. With Sec-GPC: 1 (Global Privacy Control) and programs the client marked SaleOrShare, the page says the signal was received and, the first time (or for what is newly marked), opts the person out of those programs as an ordinary merge write (SourceId GlobalPrivacyControl, attribute $GlobalPrivacyControl OptOut), waited for up to SYNC_WRITE_TIMEOUT_MS; a later view with the signal writes nothing.",
   })
   @LinkQuery()
+  @PageLinkSecurity()
   @ApiTextQuery('notice', {
     description:
       'The outcome of the previous save to announce: saved, pending, unsubscribed or unchanged',
@@ -187,6 +189,7 @@ export class CentrePageController {
       "The page's form (application/x-www-form-urlencoded), behind the same signed link. action=save: every choice the form showed (shown=<id>) becomes an opt-in when in.<id> is sent and an opt-out when not, freq.<id> its frequency; every consent shown (consentShown=<id>) Granted when consent.<id> is sent, Revoked when not; only what differs from the profile is written. action=unsubscribe-all: an opt-out of every choice the page shows. The change is an ordinary merge write (checked as POST by id is, queued, applied by the worker, in the history under the user PreferenceCentre), waited for up to SYNC_WRITE_TIMEOUT_MS; then 303 See Other back to the page with notice=saved (or pending, unchanged, unsubscribed). A change the checks refuse answers 400 with the page and the reasons. With Sec-GPC: 1, an opt-in of a program marked SaleOrShare is not written at once: 200 with a confirmation page that posts the form again with gpcConfirm=1 (opt in anyway: recorded with the attribute $GlobalPrivacyControl OptInConfirmed) or gpcConfirm=0 (save the other changes only).",
   })
   @LinkQuery()
+  @PageLinkSecurity()
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({
     description: "The page's form fields",
@@ -238,9 +241,7 @@ export class CentrePageController {
       new SaveCentreChoicesCommand(
         clientId,
         verified.claims.profileId,
-        unsubscribe
-          ? { kind: 'unsubscribe', scope: { kind: 'all' } }
-          : { kind: 'form', form, gpc },
+        unsubscribe ? { kind: 'unsubscribe', scope: { kind: 'all' } } : { kind: 'form', form, gpc },
       ),
     );
     if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
@@ -280,6 +281,7 @@ export class CentrePageController {
       'Changes nothing (mail scanners open links): answers a page with one button that posts List-Unsubscribe=One-Click to the same URL.',
   })
   @LinkQuery()
+  @UnsubscribeLinkSecurity()
   @ApiTextQuery('u', {
     required: true,
     description:
@@ -308,6 +310,7 @@ export class CentrePageController {
       "What a mail client posts to the List-Unsubscribe URL when the email also has List-Unsubscribe-Post: List-Unsubscribe=One-Click. Opts the person out of the link's scope (u: every program the page shows, a program, or a program on one channel) on every contact element, as an ordinary merge write under the user PreferenceCentre, and answers 200 with a short HTML page, never a redirect. Idempotent: what is already an opt-out is not written again. A body without List-Unsubscribe=One-Click is a 400 page.",
   })
   @LinkQuery()
+  @UnsubscribeLinkSecurity()
   @ApiTextQuery('u', {
     required: true,
     description:

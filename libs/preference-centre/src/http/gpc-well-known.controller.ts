@@ -39,7 +39,10 @@ export class GpcWellKnownController {
     description:
       'Public, outside /Profiles/v4 (and not under /Profiles/v2). {"gpc": true, "lastUpdate": "YYYY-MM-DD"} as application/json: this origin honours Sec-GPC: 1 (the preference centre opts the person out of the programs their client marked SaleOrShare); lastUpdate is GPC_LAST_UPDATE.',
   })
-  @ApiOkResponse({ type: GpcSupportDto })
+  @ApiOkResponse({
+    type: GpcSupportDto,
+    description: 'The support resource: {"gpc": true, "lastUpdate": "YYYY-MM-DD"}',
+  })
   support(): GpcSupportDto {
     return { gpc: true, lastUpdate: this.settings.gpcLastUpdate };
   }

@@ -222,9 +222,13 @@ export function renderGpcConfirmation(
   const nonce = newNonce();
   const hidden = Object.entries(form)
     .filter(([name]) => name !== FIELD.gpcConfirm && name !== FIELD.action)
-    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value ?? '']).map((v) => [name, v]))
-    .map(([name, value]) => markup`<input type="hidden" name="${name}" value="${value}">
-`);
+    .flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value ?? '']).map((v) => [name, v]),
+    )
+    .map(
+      ([name, value]) => markup`<input type="hidden" name="${name}" value="${value}">
+`,
+    );
   const items = choices.map((choice) => {
     const program = page.programs.find((p) => p.programId === choice.programId);
     const channel = CHANNEL_NAMES[choice.channel] ?? choice.channel;
