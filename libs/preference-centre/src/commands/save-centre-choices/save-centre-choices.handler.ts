@@ -13,7 +13,9 @@ import { type CentreSaveOutcome, SaveCentreChoicesCommand } from './save-centre-
  * id's acceptance checks it (the DTO rules, the input rules, the configuration and the
  * consent transitions against the stored profile), then queued as a `merge` write under the user
  * PreferenceCentre, and waited for up to SYNC_WRITE_TIMEOUT_MS like an archival: the
- * worker applies it in the profile's write order and records it in the history.
+ * worker applies it in the profile's write order and records it in the history. The
+ * opt-out of a Global Privacy Control signal (kind `gpc`) goes the same way, under a Redis
+ * guard per profile so that two page views at once queue it once.
  */
 @CommandHandler(SaveCentreChoicesCommand)
 export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoicesCommand> {
@@ -27,7 +29,26 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
     private readonly redis: RedisService,
   ) {}
 
-  async execute({
+  async execute(command: SaveCentreChoicesCommand): Promise<CentreSaveOutcome> {
+    if (command.submission.kind !== 'gpc') return this.save(command);
+    // One page view applies the signal's opt-out: another view meanwhile (a second tab)
+    // would read the profile before that write is applied and queue it again. The guard is
+    // taken before the profile is read, so the view after it reads what the first applied.
+    const guard = this.redis.key('pc', 'gpc', command.clientId, command.profileId);
+    if (!(await this.claim(guard))) return { status: 'pending' };
+    let outcome: CentreSaveOutcome;
+    try {
+      outcome = await this.save(command);
+    } catch (error) {
+      await this.release(guard);
+      throw error;
+    }
+    // Still pending: the guard lapses on its own (the read model does not show it yet).
+    if (outcome.status !== 'pending') await this.release(guard);
+    return outcome;
+  }
+
+  private async save({
     clientId,
     profileId,
     submission,
@@ -52,11 +73,6 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
     const check = (await this.checks.checkerFor(clientId, 'merge', undefined, data))(changes.body);
     const problems = [...check.invalid, ...check.forbidden];
     if (problems.length) return { status: 'refused', problems };
-    // One page view applies the signal's opt-out; another view meanwhile (a second tab)
-    // reads the profile before that write is applied and would queue it again.
-    const guard =
-      submission.kind === 'gpc' ? this.redis.key('pc', 'gpc', clientId, profileId) : undefined;
-    if (guard && !(await this.claim(guard))) return { status: 'pending' };
     try {
       const result = await this.writes.submitAndWait(
         {
@@ -68,14 +84,10 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
         },
         this.settings.syncWriteTimeoutMs,
       );
-      // Applied (or failed): the read model shows it, the next view needs no guard. Still
-      // pending: the guard lapses on its own.
-      if (guard && result.status !== 'pending') await this.release(guard);
       if (result.status === 'failed')
         return { status: 'refused', problems: [result.reason ?? 'The change was refused'] };
       return { status: result.status === 'applied' ? 'saved' : 'pending' };
     } catch (error) {
-      if (guard) await this.release(guard);
       if (error instanceof NotFoundError) return { status: 'gone' };
       throw error;
     }
