@@ -5168,6 +5168,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The support resource: {"gpc": true, "lastUpdate": "YYYY-MM-DD"} */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11613,8 +11614,8 @@ export interface operations {
                 s: string;
             };
             header?: {
-                /** @description Global Privacy Control: 1 when the person's browser asks not to have their information sold or shared (docs/preference-centre.md, "Global Privacy Control") */
-                "Sec-GPC"?: "1";
+                /** @description Global Privacy Control (docs/preference-centre.md, "Global Privacy Control"): 1 when the person's browser asks not to have their information sold or shared; any other value is no signal */
+                "Sec-GPC"?: string;
             };
             path: {
                 /** @description The client (tenant) id the link was made for (it is part of the link's signature) */
@@ -11674,8 +11675,8 @@ export interface operations {
                 s: string;
             };
             header?: {
-                /** @description Global Privacy Control: 1 when the person's browser asks not to have their information sold or shared (docs/preference-centre.md, "Global Privacy Control") */
-                "Sec-GPC"?: "1";
+                /** @description Global Privacy Control (docs/preference-centre.md, "Global Privacy Control"): 1 when the person's browser asks not to have their information sold or shared; any other value is no signal */
+                "Sec-GPC"?: string;
                 /** @description Makes a retry safe: the first successful answer to a request with this key is kept (IDEMPOTENCY_TTL_SECONDS) and a replay with the same method, path and body gets it again (Idempotent-Replayed: true) with no second effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
