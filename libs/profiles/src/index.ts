@@ -187,3 +187,10 @@ export {
   PROFILE_APPLY_HOOKS,
   type ProfileApplyHook,
 } from './services/profile-apply-hook';
+export {
+  GPC_ATTRIBUTE,
+  GPC_SOURCE,
+  GPC_VALUES,
+  type GpcValue,
+  gpcValueOf,
+} from './domain/global-privacy-control';
