@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/Clients/{clientId}/Quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's quotas and their use now
+         * @description Operator credential: Authorization: Bearer <OPERATOR_TOKEN>, or Basic with the token as password (401 without it; 403 while OPERATOR_TOKEN is unset). For each quota (reads and writes per second, bulk imports per day, event subscriptions): the value in force for the client, whether it is the client's own (npm run admin -- set-client) or the process-wide default, that default, and how much of it the client uses now. A change made with set-client applies to every api process from its next request of the client.
+         */
+        get: operations["ClientQuotasController_quotas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/Jobs/Status": {
         parameters: {
             query?: never;
@@ -323,7 +343,7 @@ export interface paths {
         put?: never;
         /**
          * Initiate a bulk import: its AccessToken
-         * @description Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default); Location: its status. An account may initiate BULK_IMPORT_DAILY_LIMIT imports (100 by default) in any 24 hours: 429 with Retry-After beyond.
+         * @description Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default); Location: its status. An account may initiate its bulk imports per day quota (its own, set by the operator, else BULK_IMPORT_DAILY_LIMIT, 100 by default) in any 24 hours: 429 with Retry-After beyond.
          */
         post: operations["BulkImportController_initiate"];
         delete?: never;
@@ -1051,7 +1071,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an endpoint to events
-         * @description Creates a subscription (State Paused unless given) and starts the validation handshake of its Url: the worker POSTs {"Type": "SubscriptionValidation", "SubscriptionId", "Challenge"} and the endpoint must answer 2xx with the challenge (as text, or JSON {"Challenge": ...}); ValidationStatus goes from Pending to Validated or Failed. Events are delivered only while State is Active and ValidationStatus Validated. The answer carries the signing Secret, once. 409 when the client already holds EVENTS_MAX_SUBSCRIPTIONS subscriptions, or another of its subscriptions has the same Url for an overlapping Entity and EventType.
+         * @description Creates a subscription (State Paused unless given) and starts the validation handshake of its Url: the worker POSTs {"Type": "SubscriptionValidation", "SubscriptionId", "Challenge"} and the endpoint must answer 2xx with the challenge (as text, or JSON {"Challenge": ...}); ValidationStatus goes from Pending to Validated or Failed. Events are delivered only while State is Active and ValidationStatus Validated. The answer carries the signing Secret, once. 409 when the client already holds as many subscriptions as it may (its own quota, set by the operator, else EVENTS_MAX_SUBSCRIPTIONS, 25 by default), or another of its subscriptions has the same Url for an overlapping Entity and EventType.
          */
         post: operations["EventSubscriptionsController_create"];
         delete?: never;
@@ -2937,6 +2957,31 @@ export interface components {
             Reason: "content-hash-mismatch" | "broken-link" | "missing-hash" | "head-mismatch";
             /** @description What was expected and found */
             Detail: string;
+        };
+        ClientQuotaDto: {
+            /** @description The value in force for the client: its own, else the default (0: unlimited) */
+            Limit: number;
+            /**
+             * @description Client: the client's own value (npm run admin -- set-client); Default: the process-wide default
+             * @enum {string}
+             */
+            Source: "Client" | "Default";
+            /** @description The process-wide default (its environment variable, as the answering api process read it), whether or not the client has a value of its own */
+            Default: number;
+            /** @description How much of it the client uses now */
+            Used: number;
+        };
+        ClientQuotasDto: {
+            /** @example acme */
+            ClientId: string;
+            /** @description GET and HEAD requests per second (RATE_LIMIT_READS_PER_SECOND); Used: the requests of the current one-second window as the api processes have shared them in Redis (each adds its counts every 25 ms), 0 between windows and while unlimited (nothing is counted then) */
+            ReadsPerSecond: components["schemas"]["ClientQuotaDto"];
+            /** @description POST, PUT, PATCH and DELETE requests per second (RATE_LIMIT_WRITES_PER_SECOND); Used as for ReadsPerSecond */
+            WritesPerSecond: components["schemas"]["ClientQuotaDto"];
+            /** @description Bulk imports begun (Initiate) in a rolling 24 hours (BULK_IMPORT_DAILY_LIMIT); Used: those begun in the last 24 hours */
+            BulkImportsPerDay: components["schemas"]["ClientQuotaDto"];
+            /** @description Event subscriptions held at once (EVENTS_MAX_SUBSCRIPTIONS; at least 1); Used: those the client holds */
+            MaxEventSubscriptions: components["schemas"]["ClientQuotaDto"];
         };
         ConsentAssociationDto: {
             ConsentType?: string | null;
@@ -5064,7 +5109,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
-        /** @description Over the client's rate limit for reads or writes per second (RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done */
+        /** @description Over the client's rate limit for reads or writes per second (its own quota, else RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying */
@@ -5271,6 +5316,60 @@ export interface operations {
                 };
             };
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ClientQuotasController_quotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client (tenant) id */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client's quotas and their use now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientQuotasDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The operator credential is missing or wrong (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No operator credential is configured (OPERATOR_TOKEN unset) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No client has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
