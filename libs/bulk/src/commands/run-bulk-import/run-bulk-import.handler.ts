@@ -30,6 +30,7 @@ import {
   type BulkImport,
   decodeNewProfileIds,
   encodeNewProfileIds,
+  type StagedChunk,
   type StagedRecord,
   type StoredBulkException,
 } from '../../domain/bulk-import.schema';
@@ -41,6 +42,23 @@ import { RunBulkImportCommand } from './run-bulk-import.command';
 
 /** What the profile checks refuse a record for: an exception of the import, not a retry. */
 const REFUSALS = [InvalidInputError, PermissionDeniedError, NotFoundError, ConflictError];
+
+/** What a run carries from one chunk to the next: the import as it saved it, the next read. */
+interface CarriedRun {
+  next: number;
+  job: BulkImport;
+  /** The next chunk's read, started while the chunk before was applied. */
+  chunk?: Promise<StagedChunk | null>;
+}
+
+/**
+ * `read`, with its failure kept for whoever awaits it (no unhandled rejection when the run
+ * stops before it needs the chunk).
+ */
+function settled<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  return read;
+}
 
 /** Thrown when this job no longer holds the import's run lease: it stops, another goes on. */
 class RunLeaseLostError extends Error {}
@@ -106,10 +124,20 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       // next job takes over.
       const until = Date.now() + this.settings.runSliceMs;
       try {
+        // The import as this run last saved it, and the next chunk's read already under way.
+        let carried: CarriedRun | null = null;
         for (let current = chunk; ;) {
-          const following = await this.runChunk({ name, token }, clientId, accessToken, current);
-          if (following === null || Date.now() >= until || this.runner.stopping) return following;
-          current = following;
+          const step = await this.runChunk(
+            { name, token },
+            clientId,
+            accessToken,
+            current,
+            carried,
+          );
+          if (step === null) return null;
+          if (Date.now() >= until || this.runner.stopping) return step.next;
+          current = step.next;
+          carried = step;
         }
       } catch (error) {
         if (!(error instanceof RunLeaseLostError)) throw error;
@@ -126,15 +154,21 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     }
   }
 
-  /** Applies the chunk; returns the next chunk to queue, or null when the import ended. */
+  /**
+   * Applies the chunk; returns the next chunk to go on with (the import as saved, and that
+   * chunk's read started), or null when the import ended. `carried`: what the chunk before
+   * in this run returned (the import is then not read again: this run saved it last, under
+   * its lease, which every save checks).
+   */
   private async runChunk(
     hold: { name: string; token: string },
     clientId: string,
     accessToken: number,
     chunkNumber: number,
-  ): Promise<number | null> {
+    carried: CarriedRun | null,
+  ): Promise<CarriedRun | null> {
     // Read again under the lease: the progress of the run before is final.
-    let job = await this.imports.find(clientId, accessToken);
+    let job = carried ? carried.job : await this.imports.find(clientId, accessToken);
     if (!job || !isRunning(job) || (job.appliedChunks ?? 0) + 1 !== chunkNumber) return null;
     if (job.status === 'Queued') {
       job = { ...job, status: 'Processing' };
@@ -144,7 +178,14 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       await this.end(hold, { ...job, status: 'Completed', endedAt: this.clock.now() });
       return null;
     }
-    const chunk = await this.imports.findChunk(clientId, accessToken, chunkNumber);
+    const chunk = await (carried?.chunk ??
+      this.imports.findChunk(clientId, accessToken, chunkNumber));
+    // The next chunk is read while this one is applied (the engine reads while this process
+    // builds); a failed read is that chunk's, found when it is awaited.
+    const following =
+      chunkNumber < job.chunks
+        ? settled(this.imports.findChunk(clientId, accessToken, chunkNumber + 1))
+        : undefined;
     if (!chunk) {
       const failure = `Chunk ${chunkNumber} of the staged records is missing`;
       await this.end(hold, { ...job, status: 'Failed', endedAt: this.clock.now(), failure });
@@ -163,17 +204,24 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       });
       await this.imports.appendExceptions(clientId, accessToken, job.exceptions, refused);
       done += batch.length;
+      // The chunk's last batch saves the chunk done (one save, not the batch's then the
+      // chunk's: a run resumed after either goes on at the next chunk).
+      const ended = done >= chunk.records.length;
       job = {
         ...job,
-        appliedInChunk: done,
+        ...(ended ? { appliedChunks: chunkNumber, appliedInChunk: 0 } : { appliedInChunk: done }),
         processed: (job.processed ?? 0) + batch.length - refused.length,
         notHonored: (job.notHonored ?? 0) + refused.length,
         exceptions: job.exceptions + refused.length,
       };
       await this.save(hold, job);
     }
-    await this.save(hold, { ...job, appliedChunks: chunkNumber, appliedInChunk: 0 });
-    return chunkNumber + 1;
+    if ((job.appliedChunks ?? 0) !== chunkNumber) {
+      // A chunk whose records were all done before (a run resumed after its last batch).
+      job = { ...job, appliedChunks: chunkNumber, appliedInChunk: 0 };
+      await this.save(hold, job);
+    }
+    return { next: chunkNumber + 1, job, chunk: following };
   }
 
   /**
