@@ -34,7 +34,7 @@ const autocannon = require('autocannon');
 const Redis = require('ioredis');
 const { BSON, MongoClient } = require('mongodb');
 const { rssMiB } = require('../lib/node-process');
-const { cpuMs } = require('../lib/proc-cpu');
+const { cpuMs, cpuWaitMs } = require('../lib/proc-cpu');
 const { startServiceStack } = require('../lib/service-stack');
 const seed = require('./seed');
 
@@ -127,12 +127,20 @@ async function main() {
     redis: redisServer.child.pid,
     bench: process.pid,
   };
-  const cpuNow = () => Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, cpuMs(pid)]));
+  const cpuNow = () =>
+    Object.fromEntries(
+      Object.entries(procs).flatMap(([k, pid]) => [
+        [k, cpuMs(pid)],
+        [`${k}Wait`, cpuWaitMs(pid)],
+      ]),
+    );
   /** CPU ms per profile of each process between two snapshots (`count` profiles). */
   const cpuPer = (from, to, count) =>
-    Object.fromEntries(Object.keys(procs).map((k) => [k, (to[k] - from[k]) / count]));
+    Object.fromEntries(Object.keys(from).map((k) => [k, (to[k] - from[k]) / count]));
   const cpuText = (per, only = Object.keys(procs)) =>
     only.map((k) => `${k} ${per[k].toFixed(2)}`).join(', ');
+  /** Per process: ms waiting for a CPU (runnable, another process running) per profile. */
+  const waitText = (per, only) => only.map((k) => `${k} ${per[`${k}Wait`].toFixed(2)}`).join(', ');
   let failed = true;
   try {
     const tenant = await seed.createTenant({ origin, env });
@@ -374,6 +382,14 @@ async function main() {
           cpuText(r.executeCpu, ['worker', 'engine', 'redis', 'api']),
         ],
         ['CPU ms per profile, raw insertMany', cpuText(r.rawCpu, ['engine', 'bench'])],
+        [
+          'ms per profile waiting for a CPU, execute',
+          waitText(r.executeCpu, ['worker', 'engine', 'redis', 'api']),
+        ],
+        [
+          'ms per profile waiting for a CPU, raw insertMany',
+          waitText(r.rawCpu, ['engine', 'bench']),
+        ],
         [
           'documents stored, count and bytes per profile',
           Object.entries(r.bytes)
