@@ -134,15 +134,13 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       ),
     );
     await this.runApplyHooks(clientId, batch.created);
-    // At once: each asks Redis which subscriptions receive now (one round trip together).
-    await Promise.all(
-      batch.created.map((profile) =>
-        this.eventNotifier.saved(
-          clientId,
-          profile.profileId,
-          batch.events.get(profile.profileId) ?? [],
-        ),
-      ),
+    // At once: the listeners ask which subscriptions receive now once for the batch.
+    await this.eventNotifier.savedMany(
+      clientId,
+      batch.created.map((profile) => ({
+        profileId: profile.profileId,
+        events: batch.events.get(profile.profileId) ?? [],
+      })),
     );
     return batch.outcomes;
   }
@@ -178,17 +176,18 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     for (const { index } of held) outcomes[index] = 'held';
     await this.removeUnclaimed(held);
     await this.indexAll(saved.filter((_, k) => claimed[k]).map(({ profile }) => profile));
-    await Promise.all(
-      saved.map(async (profile, k) => {
-        if (!claimed[k]) return;
-        const { pair } = profiles[profile.index];
-        outcomes[profile.index] = await this.finish(profile.profile, batch.tagsSeen, pair);
-        if (outcomes[profile.index] === 'created') {
-          batch.created.push(profile.profile);
-          batch.events.set(profile.profile.profileId, profile.events);
-        }
-      }),
+    const finishing = saved.filter((_, k) => claimed[k]);
+    const finished = await this.finishAll(
+      finishing.map(({ profile, index }) => ({ profile, claimedPair: profiles[index].pair })),
+      batch.tagsSeen,
     );
+    finishing.forEach((profile, k) => {
+      outcomes[profile.index] = finished[k];
+      if (finished[k] === 'created') {
+        batch.created.push(profile.profile);
+        batch.events.set(profile.profile.profileId, profile.events);
+      }
+    });
   }
 
   /** After a crash: steps 3-4 for the profiles step 2 saved (see the class comment). */
@@ -207,13 +206,16 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       }),
     );
     await this.indexAll(stored.filter((profile): profile is Profile => profile !== null));
-    const outcomes = await Promise.all(
-      stored.map(async (profile): Promise<ImportedProfileOutcome> => {
-        if (!profile) return 'ordinary';
-        const outcome = await this.finish(profile, tagsSeen);
-        if (outcome === 'created') created.push(profile);
-        return outcome;
-      }),
+    const found = stored.filter((profile): profile is Profile => profile !== null);
+    const finished = await this.finishAll(
+      found.map((profile) => ({ profile })),
+      tagsSeen,
+    );
+    found.forEach((profile, k) => {
+      if (finished[k] === 'created') created.push(profile);
+    });
+    const outcomes = stored.map((profile): ImportedProfileOutcome =>
+      profile ? finished[found.indexOf(profile)] : 'ordinary',
     );
     await this.runApplyHooks(clientId, created);
     await Promise.all(created.map((profile) => this.eventNotifier.savedAgain(profile)));
@@ -268,12 +270,46 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
   }
 
   /**
-   * Step 4 for one saved profile; 'ordinary' when a pair turned out to be someone else's.
-   * `claimedPair`: the match pair step 3 claimed for it (absent on a resumed batch).
+   * Step 4 for saved profiles, per profile 'created', or 'ordinary' when a pair turned out
+   * to be someone else's. `claimedPair`: the match pair step 3 claimed for it (absent on a
+   * resumed batch). The other claims per profile (concurrently), then the read model of
+   * those that keep their pairs in one publication (a script call, not a command each),
+   * then new tags.
    */
-  private async finish(
-    profile: Profile,
+  private async finishAll(
+    items: { profile: Profile; claimedPair?: AlternateIdPair }[],
     tagsSeen: Set<string>,
+  ): Promise<ImportedProfileOutcome[]> {
+    const outcomes = await Promise.all(
+      items.map(({ profile, claimedPair }) => this.claimOthers(profile, claimedPair)),
+    );
+    const created = items.filter((_, k) => outcomes[k] === 'created').map(({ profile }) => profile);
+    try {
+      await this.readModel.publishMany(created);
+    } catch (error) {
+      // Readers read the database meanwhile (nothing was published for a new profile).
+      this.logger.warn(`read model of ${created.length} profiles not published: ${String(error)}`);
+    }
+    await Promise.all(
+      created.map(async (profile) => {
+        for (const tag of profile.data?.ProfileTags ?? []) {
+          if (tag.IsActive === false || tagsSeen.has(tag.Key)) continue;
+          tagsSeen.add(tag.Key);
+          await this.tags.ensure(profile.clientId, tag.Name, tag.Key);
+        }
+        this.metrics.writeApplied('create');
+      }),
+    );
+    return outcomes;
+  }
+
+  /**
+   * Step 4's claims for one saved profile: its alternate ids other than the match pair step
+   * 3 claimed (`claimedPair`); 'ordinary' when one is someone else's (the profile then goes
+   * as a delete would take it).
+   */
+  private async claimOthers(
+    profile: Profile,
     claimedPair?: AlternateIdPair,
   ): Promise<ImportedProfileOutcome> {
     const { clientId, profileId } = profile;
@@ -301,18 +337,6 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       });
       return 'ordinary';
     }
-    try {
-      await this.readModel.publish(profile);
-    } catch (error) {
-      // Readers read the database meanwhile (nothing was published for a new profile).
-      this.logger.warn(`read model of ${profile._id} not published: ${String(error)}`);
-    }
-    for (const tag of profile.data?.ProfileTags ?? []) {
-      if (tag.IsActive === false || tagsSeen.has(tag.Key)) continue;
-      tagsSeen.add(tag.Key);
-      await this.tags.ensure(clientId, tag.Name, tag.Key);
-    }
-    this.metrics.writeApplied('create');
     return 'created';
   }
 }
