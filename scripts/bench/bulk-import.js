@@ -23,6 +23,8 @@
 //   --seconds=5        length of each p99 probe
 //   --updates=N        then a second import of N of the same records, each a merge into
 //                      its profile (the ordinary path, one write per record): its rate
+//   --monitor          counts the Redis commands from Execute to applied in round 1 (MONITOR,
+//                      by command and key pattern, per profile)
 //
 // Also printed, for where the time goes and not the goal's figure: a raw insertMany of every
 // document the import stored for those profiles (the profiles, their history pages, their
@@ -50,6 +52,7 @@ const SECONDS = Number(args.seconds || 5);
 const UPDATES = Math.min(COUNT, Number(args.updates || 0));
 const ROUNDS = Math.max(1, Number(args.rounds || 1));
 const PROBE_COUNT = Number(args['probe-count'] ?? Math.min(COUNT, 10000));
+const MONITOR = Boolean(args.monitor);
 /** Status and read-model polls while an import runs (a coarse poll would count against it). */
 const POLL_MS = 100;
 /** NDJSON bytes per Stage call, under the 25 MB default of BULK_STAGE_MAX_BYTES. */
@@ -110,6 +113,36 @@ async function getProbe(url, bearer) {
   return { p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
 }
 
+/** Redis MONITOR from now: `stop(per)` ends it and answers the counts per command. */
+async function monitorCommands(url) {
+  const counts = new Map();
+  const base = new Redis(url);
+  const monitor = await base.monitor();
+  monitor.on('monitor', (_time, argv, source) => {
+    // Commands a script ran are shown too: counted once, as the script.
+    if (String(source).startsWith('lua')) return;
+    const name = String(argv[0]).toLowerCase();
+    // The bench's own polling of the read model is not the service's.
+    if (name === 'monitor' || (name === 'hmget' && argv.length === 4 && argv[3] === 'acc')) return;
+    const key =
+      name === 'evalsha' || name === 'eval'
+        ? `${name} ${String(argv[3] ?? '').replace(/[|:][^|:]*\d[^|:]*/g, ':<id>')}`
+        : `${name} ${String(argv[1] ?? '').replace(/[|:][^|:]*\d[^|:]*/g, ':<id>')}`;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  });
+  return {
+    stop: (per) => {
+      monitor.disconnect();
+      base.disconnect();
+      const total = [...counts.values()].reduce((a, b) => a + b, 0);
+      return [...counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${(n / per).toFixed(3).padStart(9)}  ${k.slice(0, 90)}`)
+        .concat(`${(total / per).toFixed(3).padStart(9)}  total`);
+    },
+  };
+}
+
 /** The middle value of `values` (the mean of the two middle ones for an even count). */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -154,6 +187,8 @@ async function main() {
       (await db.collection('profile_id_hints').findOne({ _id: tenant.clientId }))?.last ??
       tenant.templateId;
 
+    let monitorNext = MONITOR;
+    let redisCommands = null;
     const rss = { api: [], worker: [] };
     const sampler = setInterval(() => {
       rss.api.push(rssMiB(api.pid));
@@ -190,6 +225,8 @@ async function main() {
       const staged = Date.now();
       cpu.push(cpuNow());
       engineCommands?.reset();
+      const monitor = monitorNext ? await monitorCommands(redisServer.url) : null;
+      monitorNext = false;
       const executed = await fetch(`${base}/${token}/Execute`, {
         method: 'POST',
         headers: { Authorization: bearer },
@@ -227,6 +264,7 @@ async function main() {
       }
       const applied = Date.now();
       cpu.push(cpuNow());
+      if (monitor) redisCommands = monitor.stop(status.Processed);
       return { started, staged, accepted, applied, status, first, last, running, cpu };
     };
 
@@ -251,6 +289,12 @@ async function main() {
       return performance.now() - t0;
     };
     const perSecond = (count, ms) => (count / ms) * 1000;
+
+    // What each process spends while nothing is imported (timers, queue polls), per second:
+    // a share of each phase's CPU that is time, not profiles.
+    const idleFrom = cpuNow();
+    await sleep(3000);
+    const idle = cpuPer(idleFrom, cpuNow(), 3);
 
     const rounds = [];
     let workerCommands = null;
@@ -406,6 +450,7 @@ async function main() {
     }
     const summary = [
       ['ratio import / raw insertMany', spread((r) => r.ratio)],
+      ['CPU ms per second while idle', cpuText(idle, ['worker', 'engine', 'redis', 'api'])],
       ['ratio Execute-to-applied / raw insertMany', spread((r) => r.executeRatio)],
       ['api RSS during the imports', range(rss.api)],
       ['worker RSS during the imports', range(rss.worker)],
@@ -447,6 +492,10 @@ async function main() {
       );
       console.log(`    count   time (summed over concurrent commands)`);
       for (const line of workerCommands) console.log(`  ${line}`);
+    }
+    if (redisCommands) {
+      console.log(`\nRedis commands from Execute to applied (round 1), per profile imported:`);
+      for (const line of redisCommands) console.log(`  ${line}`);
     }
     if (mergedCommands) {
       console.log(`\nthe same for the import into existing profiles, per record:`);
