@@ -115,8 +115,11 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
       const problem = await this.sender.send(subscription, toProfileEventDto(event).EventId, body);
       if (problem === null) {
         position = { seq: event.seq, n: event.n, attempts: 0, lastError: null, retryAt: null };
-        await this.deliveries.saveCursor(clientId, subscriptionId, profileId, position);
-        await this.deadLetters.delivered(clientId, subscriptionId);
+        // The cursor past it and the dead-letter streak ended, together (one wait, not two).
+        await Promise.all([
+          this.deliveries.saveCursor(clientId, subscriptionId, profileId, position),
+          this.deadLetters.delivered(clientId, subscriptionId),
+        ]);
         moved = false;
         continue;
       }
