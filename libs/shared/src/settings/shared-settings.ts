@@ -56,7 +56,8 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     name: 'WORKER_CONCURRENCY',
     type: 'int',
     default: 4,
-    meaning: "turns of the tenants' work one worker process runs at once, and as many of each other job",
+    meaning:
+      "turns of the tenants' work one worker process runs at once, and as many of each other job",
   },
   {
     name: 'STALLED_JOB_CHECK_MS',

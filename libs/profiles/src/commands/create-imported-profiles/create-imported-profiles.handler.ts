@@ -21,7 +21,7 @@ import { alternateIdKey } from '../../domain/element-rules';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { ProfileEventRepository } from '../../repositories/profile-event.repository';
 import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
-import { type BuiltProfile, buildImportedProfile } from './imported-profile';
+import { type BuiltProfile, buildImportedProfile, preparedFor } from './imported-profile';
 import {
   CreateImportedProfilesCommand,
   type ImportedProfile,
@@ -103,54 +103,87 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
   ) {}
 
   execute(command: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
-    return command.resumed ? this.finishSaved(command) : this.createAll(command);
+    return command.creation.resumed ? this.finishSaved(command) : this.createAll(command);
   }
 
-  private async createAll({
-    clientId,
-    userId,
-    scope,
-    profiles,
-  }: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
-    const vocabulary = await this.configuration.vocabulary(clientId);
-    const batch: CreationBatch = {
+  private async createAll(
+    command: CreateImportedProfilesCommand,
+  ): Promise<ImportedProfileOutcome[]> {
+    const prepared = preparedFor(command.creation.prepared, command.profiles);
+    const batch = await this.batchOf(command, prepared);
+    await this.createEach(
+      batch,
+      command.profiles.map((_, index) => index),
+      prepared?.built,
+    );
+    await this.afterCreation(batch);
+    return batch.outcomes;
+  }
+
+  /** What the slices of the command's batch share (built ahead: as it was built). */
+  private async batchOf(
+    { clientId, userId, scope, profiles, creation }: CreateImportedProfilesCommand,
+    prepared?: { now: Date; vocabulary: ProfileVocabulary },
+    tagsSeen = new Set<string>(),
+  ): Promise<CreationBatch> {
+    return {
       clientId,
       userId,
       scope,
       profiles,
-      vocabulary,
-      now: new Date(),
+      vocabulary: prepared?.vocabulary ?? (await this.configuration.vocabulary(clientId)),
+      now: prepared?.now ?? creation.now ?? new Date(),
       outcomes: profiles.map(() => 'ordinary'),
-      tagsSeen: new Set(),
+      tagsSeen,
       created: [],
       events: new Map(),
     };
-    // The records name no alternate id in common (the importer's groups), so slices of them
-    // are independent: while the engine saves one slice, this process builds the next.
-    const size = Math.ceil(profiles.length / CONCURRENT_SLICES);
+  }
+
+  /**
+   * Steps 1-4 for the batch's records `indexes` (`built`: the batch built ahead, by record).
+   * The records name no alternate id in common (the importer's groups), so slices of them
+   * are independent: while the engine saves one slice, this process builds the next.
+   */
+  private async createEach(
+    batch: CreationBatch,
+    indexes: number[],
+    built?: (BuiltProfile | null)[],
+  ): Promise<void> {
+    if (!indexes.length) return;
+    const size = Math.ceil(indexes.length / CONCURRENT_SLICES);
     await Promise.all(
-      Array.from({ length: Math.ceil(profiles.length / size) }, (_, k) =>
-        this.createSlice(batch, k * size, Math.min(profiles.length, (k + 1) * size)),
+      Array.from({ length: Math.ceil(indexes.length / size) }, (_, k) =>
+        this.createSlice(batch, indexes.slice(k * size, (k + 1) * size), built),
       ),
     );
-    await this.runApplyHooks(clientId, batch.created);
+  }
+
+  /** After the batch's profiles are created: the apply hooks, then the event listeners. */
+  private async afterCreation(batch: CreationBatch): Promise<void> {
+    await this.runApplyHooks(batch.clientId, batch.created);
     // At once: the listeners ask which subscriptions receive now once for the batch.
     await this.eventNotifier.savedMany(
-      clientId,
+      batch.clientId,
       batch.created.map((profile) => ({
         profileId: profile.profileId,
         events: batch.events.get(profile.profileId) ?? [],
       })),
     );
-    return batch.outcomes;
   }
 
-  /** Steps 1-4 (see the class comment) for the batch's records `from` to `to` (excluded). */
-  private async createSlice(batch: CreationBatch, from: number, to: number): Promise<void> {
+  /** Steps 1-4 (see the class comment) for the batch's records `indexes`. */
+  private async createSlice(
+    batch: CreationBatch,
+    indexes: number[],
+    prebuilt?: (BuiltProfile | null)[],
+  ): Promise<void> {
     const { clientId, profiles, outcomes } = batch;
     const built: BuiltProfile[] = [];
-    for (let index = from; index < to; index++) {
-      const profile = buildImportedProfile(batch, profiles[index], index, this.rules);
+    for (const index of indexes) {
+      const profile = prebuilt
+        ? prebuilt[index]
+        : buildImportedProfile(batch, profiles[index], index, this.rules);
       if (profile) built.push(profile);
     }
     await this.history.insertPages(built.flatMap((profile) => profile.pages));
@@ -190,35 +223,45 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     });
   }
 
-  /** After a crash: steps 3-4 for the profiles step 2 saved (see the class comment). */
-  private async finishSaved({
-    clientId,
-    profiles,
-  }: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
+  /**
+   * After a crash: steps 3-4 for the profiles step 2 saved (see the class comment), and
+   * steps 1-4 for those it never saved (no profile under the id), built at the batch's
+   * `now`, so exactly as the first attempt built them (what it stored of them is kept);
+   * without `now`, these go the ordinary way.
+   */
+  private async finishSaved(
+    command: CreateImportedProfilesCommand,
+  ): Promise<ImportedProfileOutcome[]> {
+    const { clientId, profiles, creation } = command;
     const tagsSeen = new Set<string>();
-    const created: Profile[] = [];
     const stored = await Promise.all(
-      profiles.map(async (imported) => {
-        const profile = await this.profiles.findOne(clientId, imported.profileId);
-        return profile?.state === 'active' && importRecordApplied(profile, imported.record)
-          ? profile
-          : null;
-      }),
+      profiles.map((imported) => this.profiles.findOne(clientId, imported.profileId)),
     );
-    await this.indexAll(stored.filter((profile): profile is Profile => profile !== null));
-    const found = stored.filter((profile): profile is Profile => profile !== null);
+    const saved = stored.map((profile, k) =>
+      profile?.state === 'active' && importRecordApplied(profile, profiles[k].record)
+        ? profile
+        : null,
+    );
+    const found = saved.filter((profile): profile is Profile => profile !== null);
+    await this.indexAll(found);
     const finished = await this.finishAll(
       found.map((profile) => ({ profile })),
       tagsSeen,
     );
-    found.forEach((profile, k) => {
-      if (finished[k] === 'created') created.push(profile);
-    });
-    const outcomes = stored.map((profile): ImportedProfileOutcome =>
+    const created = found.filter((_, k) => finished[k] === 'created');
+    const outcomes = saved.map((profile): ImportedProfileOutcome =>
       profile ? finished[found.indexOf(profile)] : 'ordinary',
     );
+    const missing = stored.flatMap((profile, index) => (profile === null ? [index] : []));
+    const batch =
+      creation.now && missing.length ? await this.batchOf(command, undefined, tagsSeen) : undefined;
+    if (batch) {
+      await this.createEach(batch, missing);
+      for (const index of missing) outcomes[index] = batch.outcomes[index];
+    }
     await this.runApplyHooks(clientId, created);
     await Promise.all(created.map((profile) => this.eventNotifier.savedAgain(profile)));
+    if (batch) await this.afterCreation(batch);
     return outcomes;
   }
 
