@@ -219,9 +219,12 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       await this.end(hold, { ...job, status: 'Failed', endedAt: this.clock.now(), failure });
       return null;
     }
+    // The next batch's ids are reserved after this chunk's own (ids follow record order).
+    let reservedHere!: () => void;
+    const ownIdsReserved = new Promise<void>((resolve) => (reservedHere = resolve));
     const preparing =
       following && job.operation !== 'Delete' && continuing()
-        ? settled(this.prepareAhead(job, following, chunkNumber + 1))
+        ? settled(this.prepareAhead(job, following, chunkNumber + 1, ownIdsReserved))
         : undefined;
     const replace = refreshedCollections(job.refresh);
     let done = job.appliedInChunk ?? 0;
@@ -232,7 +235,9 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       const current: BulkImport = job;
       const reasons = await this.acceptBatch(hold, current, chunkNumber, batch, replace, tactic, {
         ahead: carried?.ahead,
+        reserved: reservedHere,
       });
+      reservedHere();
       const refused = batch.flatMap((record, i): StoredBulkException[] => {
         const reason = reasons[i];
         return reason === null ? [] : [exceptionOf(current, record, reason)];
@@ -302,7 +307,7 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     batch: StagedRecord[],
     replace: string[],
     tactic: { lookupFirst: boolean },
-    { ahead }: { ahead?: PreparedBatch },
+    { ahead, reserved }: { ahead?: PreparedBatch; reserved: () => void },
   ): Promise<(string | null)[]> {
     const pairOf = (record: StagedRecord) => pairOfRecord(job, record);
     const lookUp = (i: number): Promise<ImportRecordKeys> | ImportRecordKeys => {
@@ -326,7 +331,7 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     }
     let created = new Set<number>();
     if (job.operation !== 'Delete') {
-      const outcome = await this.createNew(hold, job, chunk, batch, firsts, ahead);
+      const outcome = await this.createNew(hold, job, chunk, batch, firsts, ahead, reserved);
       created = outcome.created;
       const held = looked
         ? batch.filter((record, i) => pairOf(record) !== null && plans[i]?.held).length
@@ -396,12 +401,14 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     job: BulkImport,
     chunkRead: Promise<StagedChunk | null>,
     chunkNumber: number,
+    after: Promise<void>,
   ): Promise<PreparedBatch | null> {
     const chunk = await chunkRead;
     if (!chunk) return null;
     const batch = chunk.records.slice(0, APPLY_BATCH);
     const { firsts } = this.optimisticGroups(job, batch);
     if (!firsts.length) return null;
+    await after;
     const reserved = await this.writes.reserveNewProfileIds(job.clientId, firsts.length);
     const ids = firsts.map((index, k) => ({ index, profileId: reserved[k] }));
     const now = this.clock.now();
@@ -427,7 +434,9 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     chunk: number,
     batch: StagedRecord[],
     firsts: number[],
-    ahead?: PreparedBatch,
+    ahead: PreparedBatch | undefined,
+    /** Called once this batch's ids are reserved (or known). */
+    reservedIds: () => void,
   ): Promise<{ created: Set<number>; held: Set<number>; sentBack: Set<number> }> {
     const at = job.appliedInChunk ?? 0;
     const saved = job.newProfiles;
@@ -454,12 +463,14 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       const reserved = await this.writes.reserveNewProfileIds(job.clientId, firsts.length);
       ids = firsts.map((index, k) => ({ index, profileId: reserved[k] }));
       const now = this.clock.now();
+      reservedIds();
       await this.save(hold, {
         ...job,
         newProfiles: { chunk, at, ids: encodeNewProfileIds(ids), now: now.toISOString() },
       });
       creation = { now };
     }
+    reservedIds();
     const outcomes = await this.writes.createNew(
       importerOf(job),
       importedProfiles(job, batch, ids),
