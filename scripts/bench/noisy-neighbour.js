@@ -32,6 +32,8 @@
 //
 //   --writes=20000 --profiles=2000 --idle-seconds=30 --y-rate=5 --y-profiles=20 --connections=16
 //   --history-sample=N --cold (X's profiles not read before the flood: no read models)
+//   --x-writes-per-second=N  X's own quota (`admin set-client --writes-per-second N`): its
+//                    answers 429 past it are waited out (Retry-After) and sent again
 //   --quick            4,000 writes on 400 profiles, 10 s idle
 //   --root=<dir>       run that checkout's build (its dist/), e.g. a work tree of the commit
 //                      before a change, for a before/after from this same script
@@ -186,7 +188,7 @@ if (!isMainThread) {
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawnSync } = require('node:child_process');
 const Redis = require('ioredis');
 const { MongoClient } = require('mongodb');
 const { ROOT } = require('../lib/engines');
@@ -212,6 +214,8 @@ const COLD = Boolean(args.cold);
 const HISTORY_SAMPLE = Number(args['history-sample'] || PROFILES);
 const RUN_ROOT = path.resolve(String(args.root || ROOT));
 const RATE_LIMIT = '100000';
+/** X's own writes-per-second quota (`admin set-client`), or none: above reach. */
+const X_QUOTA = args['x-writes-per-second'] ? Number(args['x-writes-per-second']) : undefined;
 /** The seeded profiles' appliedSeq (seed.js): X's k-th write of a profile is seq 1 + k. */
 const SEEDED_SEQ = 1;
 const APPLY_TIMEOUT_MS = 30 * 60 * 1000;
@@ -233,6 +237,23 @@ function commitOf(root) {
   } catch {
     return 'unknown commit';
   }
+}
+
+/** A client's own writes-per-second quota, through the built admin CLI. */
+function setQuota(clientId, writesPerSecond, env) {
+  const cli = spawnSync(
+    process.execPath,
+    [
+      path.join(RUN_ROOT, 'dist/apps/api/apps/api/src/admin/cli.js'),
+      'set-client',
+      '--client-id',
+      clientId,
+      '--writes-per-second',
+      String(writesPerSecond),
+    ],
+    { env: { ...process.env, ...env }, encoding: 'utf8' },
+  );
+  if (cli.status !== 0) throw new Error(`set-client: ${cli.stderr}`);
 }
 
 /** `fn(item, origin)` for each item, 8 at a time over the apis. */
@@ -470,6 +491,7 @@ async function main() {
       clientId: 'tenanty',
       root: RUN_ROOT,
     });
+    if (X_QUOTA !== undefined) setQuota(x.clientId, X_QUOTA, env);
     const xFirst = x.templateId + 1;
     const yFirst = y.templateId + 1;
     log(`seeding ${PROFILES} profiles of X and ${Y_PROFILES} of Y`);
@@ -679,7 +701,7 @@ function report({
   );
   console.log(`  build: ${RUN_ROOT} (${commit})${COLD ? "; X's profiles cold (--cold)" : ''}`);
   console.log(
-    `  2 api processes, 1 worker (WORKER_CONCURRENCY ${process.env.WORKER_CONCURRENCY ?? 'default'}), RATE_LIMIT_WRITES_PER_SECOND and RATE_LIMIT_READS_PER_SECOND ${RATE_LIMIT} in their env`,
+    `  2 api processes, 1 worker (WORKER_CONCURRENCY ${process.env.WORKER_CONCURRENCY ?? 'default'}), RATE_LIMIT_WRITES_PER_SECOND and RATE_LIMIT_READS_PER_SECOND ${RATE_LIMIT} in their env${X_QUOTA === undefined ? '' : `; X's own quota ${X_QUOTA} writes/s`}`,
   );
   console.log(
     `  load average (1/5/15 min): start ${startLoad}; idle ${marks.idle.load}; flood ${marks.flood.load}; X accepted ${marks.accepted.load}; X applied ${marks.applied.load}`,

@@ -11,7 +11,7 @@ describe('TenantFairQueue', () => {
   let turn = 0;
 
   beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
+    app = await startTestApp({ workers: 0, env: { TENANT_MAX_RUNNING: '2' } });
     fair = app.api.get(TenantFairQueue);
   });
   afterAll(() => app.close());
@@ -32,7 +32,7 @@ describe('TenantFairQueue', () => {
     for (let n = 0; n < count; n++) {
       const id = `t${++turn}`;
       const got = await fair.take(id);
-      if (got) fair.done(id);
+      if (got) await fair.done(id, got);
       taken.push(got?.id ?? null);
     }
     return taken;
@@ -87,7 +87,7 @@ describe('TenantFairQueue', () => {
     expect(first?.id).toBe('r-interactive-1');
     // The turn failed (no `done`): Bull runs it again under the same id.
     expect((await fair.take('retried'))?.id).toBe('r-interactive-1');
-    fair.done('retried');
+    await fair.done('retried', first!);
     await fair.remove(item('r', 2));
     expect(await take(2)).toEqual(['r-interactive-3', null]);
   });
@@ -96,8 +96,8 @@ describe('TenantFairQueue', () => {
     const now = Date.now();
     await push('idle-a', 1);
     await push('idle-b', 1, 'bulk');
-    await fair.take('idle-turn', now);
-    fair.done('idle-turn');
+    const idle = await fair.take('idle-turn', now);
+    await fair.done('idle-turn', idle!);
     // Taken just now: no top-up yet.
     expect(await fair.idleEntries(now + 1000)).toBe(0);
     expect(await fair.idleEntries(now + 60_000)).toBe(1);
@@ -105,5 +105,36 @@ describe('TenantFairQueue', () => {
     expect(await fair.idleEntries(now + 60_001)).toBe(0);
     expect(await take(2)).toEqual(['idle-b-bulk-1', null]);
     expect(await fair.idleEntries(now + 600_000)).toBe(0);
+  });
+
+  it('runs at most TENANT_MAX_RUNNING items of a tenant at once; a turn that found only capped work is owed', async () => {
+    await push('cap', 5);
+    await push('other', 1);
+    const first = await fair.take('cap-1');
+    const second = await fair.take('cap-2');
+    expect([first?.id, second?.id]).toEqual(['cap-interactive-1', 'cap-interactive-2']);
+    // `cap` runs two (the cap): the next turn goes to the other tenant, then to nobody.
+    const other = await fair.take('cap-3');
+    expect(other?.id).toBe('other-interactive-1');
+    expect(await fair.take('cap-4')).toBeNull();
+    // The other tenant's item done: no turn owed to it. `cap`'s first done: the turn back.
+    expect(await fair.done('cap-3', other!)).toBe(false);
+    expect(await fair.done('cap-1', first!)).toBe(true);
+    expect(await fair.done('cap-2', second!)).toBe(false);
+    // A retried turn keeps its item whatever the cap.
+    const third = await fair.take('cap-5');
+    const fourth = await fair.take('cap-6');
+    expect(await fair.take('cap-7')).toBeNull();
+    expect((await fair.take('cap-5'))?.id).toBe(third?.id);
+    // A running mark of a worker that died without a retry frees its place after a while.
+    const later = await fair.take('cap-8', Date.now() + 10 * 60 * 1000);
+    expect(later?.id).toBe('cap-interactive-5');
+    for (const [turn, taken] of [
+      ['cap-5', third],
+      ['cap-6', fourth],
+      ['cap-8', later],
+    ] as const)
+      await fair.done(turn, taken!);
+    expect(await take(1)).toEqual([null]);
   });
 });

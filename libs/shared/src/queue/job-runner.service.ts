@@ -27,6 +27,7 @@ import { LeaseService } from './lease.service';
 import { JobCounts, JOBS_QUEUE, SCHEDULED_JOB_OPTIONS } from './queue.constants';
 import {
   FAIR_IDLE_TOP_UP_MS,
+  type FairItem,
   TENANT_TURN_JOB,
   TenantFairQueue,
   type TenantTurnPayload,
@@ -162,16 +163,35 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    */
   private async runTurn(run: Job<TenantTurnPayload>): Promise<void> {
     const turnId = String(run.id);
-    const item = run.data.item ?? (await this.fair.take(turnId));
+    const own = run.data.item;
+    const item = own ?? (await this.fair.take(turnId));
     if (!item) return;
     const handler = this.handlers.get(item.job);
-    // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
-    if (!handler) throw new Error(`No handler for job "${item.job}"`);
-    // The item's payload carries the queuing span's context (`trace`) when tracing is on.
-    await runInJobSpan(item.job, { ...run, data: item.payload }, () =>
-      handler.handle(item.payload),
-    );
-    if (!run.data.item) this.fair.done(turnId);
+    let finished = false;
+    try {
+      // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
+      if (!handler) throw new Error(`No handler for job "${item.job}"`);
+      // The item's payload carries the queuing span's context (`trace`) when tracing is on.
+      await runInJobSpan(item.job, { ...run, data: item.payload }, () =>
+        handler.handle(item.payload),
+      );
+      finished = true;
+    } finally {
+      // A delayed item ran outside the ring's count. Failed with attempts left, the turn
+      // keeps its item (and its place) for Bull's retry.
+      const lastAttempt = run.attemptsMade + 1 >= (run.opts.attempts ?? 1);
+      if (!own && (finished || lastAttempt)) await this.finishTurn(turnId, item);
+    }
+  }
+
+  /** The item's tenant place freed; a turn owed to a capped tenant's work added back. */
+  private async finishTurn(turnId: string, item: FairItem): Promise<void> {
+    try {
+      if (await this.fair.done(turnId, item)) await this.jobQueue.addTurns(1);
+    } catch (error) {
+      // Its running mark expires; a lost owed turn is made up by the idle top-up.
+      this.logger.warn(`finishing the turn of ${item.job} failed: ${String(error)}`);
+    }
   }
 
   private async topUpTurns(): Promise<void> {

@@ -29,6 +29,11 @@ export const FAIR_WEIGHTS: Record<JobLane, number> = { interactive: 4, bulk: 1 }
 
 /** A taken item is kept this long for the retries of the turn that took it. */
 const TAKEN_TTL_MS = 60 * 60 * 1000;
+/**
+ * A taken item counts as running (against TENANT_MAX_RUNNING) for at most this long: a
+ * worker that died without a retry of its turn frees its tenant's place then.
+ */
+const RUNNING_TTL_MS = 5 * 60 * 1000;
 /** A ring with work and no take for this long gets a turn per entry (see `topUp`). */
 export const FAIR_IDLE_TOP_UP_MS = 10_000;
 
@@ -41,41 +46,83 @@ return 1`;
 
 // KEYS: the ring, the set of entries in it, the credit hash, this turn's taken key, the
 // last-take time. ARGV: the entry lists' key prefix, the weights (interactive, bulk), the
-// taken key's TTL, the time (ms), then the taken keys of finished turns to delete.
+// taken key's TTL, the time (ms), the running cap per tenant (0: none), a running mark's TTL,
+// the running sets' key prefix, this turn's id, the owed counters' key prefix.
 // A turn that took an item before (a retry of a turn whose worker died or failed) gets the
-// same item again. Otherwise the ring's first entry gives its oldest item; the entry stays
-// first until it has given its weight's worth of items in this turn of the ring, then moves
-// to the end; an entry left without items leaves the ring.
+// same item again. Otherwise the ring's first entry whose tenant runs fewer than the cap
+// gives its oldest item; the entry stays where it is until it has given its weight's worth
+// of items in this turn of the ring, then moves to the end; an entry left without items
+// leaves the ring. A turn that finds work only of capped tenants takes nothing and counts
+// itself owed to the first of them: that tenant's next finished item gives it back (DONE).
 const TAKE = `
-for i = 6, #ARGV do redis.call('DEL', ARGV[i]) end
+local cap = tonumber(ARGV[6])
+local function tenantOf(entry)
+  return string.match(entry, '^(.*)|[^|]*$')
+end
 local taken = redis.call('GET', KEYS[4])
-if taken then return taken end
+if taken then
+  if cap > 0 then
+    local tenant = cjson.decode(taken).tenant
+    redis.call('ZADD', ARGV[8] .. tenant, tonumber(ARGV[5]) + tonumber(ARGV[7]), ARGV[9])
+  end
+  return taken
+end
 redis.call('SET', KEYS[5], ARGV[5])
-for i = 1, 1000 do
-  local entry = redis.call('LINDEX', KEYS[1], 0)
-  if not entry then return false end
-  local list = ARGV[1] .. entry
-  local item = redis.call('LPOP', list)
-  local left = redis.call('LLEN', list)
-  if left == 0 then
-    redis.call('LPOP', KEYS[1])
-    redis.call('SREM', KEYS[2], entry)
-    redis.call('HDEL', KEYS[3], entry)
-  elseif item then
-    local weight = tonumber(ARGV[2])
-    if string.sub(entry, -5) == '|bulk' then weight = tonumber(ARGV[3]) end
-    if redis.call('HINCRBY', KEYS[3], entry, 1) >= weight then
-      redis.call('LPOP', KEYS[1])
-      redis.call('RPUSH', KEYS[1], entry)
+local i = 0
+local skipped = nil
+for _ = 1, 1000 do
+  local entry = redis.call('LINDEX', KEYS[1], i)
+  if not entry then break end
+  local capped = false
+  if cap > 0 then
+    local run = ARGV[8] .. tenantOf(entry)
+    redis.call('ZREMRANGEBYSCORE', run, '-inf', ARGV[5])
+    capped = redis.call('ZCARD', run) >= cap
+  end
+  if capped then
+    skipped = skipped or tenantOf(entry)
+    i = i + 1
+  else
+    local list = ARGV[1] .. entry
+    local item = redis.call('LPOP', list)
+    local left = redis.call('LLEN', list)
+    if left == 0 then
+      redis.call('LREM', KEYS[1], 1, entry)
+      redis.call('SREM', KEYS[2], entry)
       redis.call('HDEL', KEYS[3], entry)
+    elseif item then
+      local weight = tonumber(ARGV[2])
+      if string.sub(entry, -5) == '|bulk' then weight = tonumber(ARGV[3]) end
+      if redis.call('HINCRBY', KEYS[3], entry, 1) >= weight then
+        redis.call('LREM', KEYS[1], 1, entry)
+        redis.call('RPUSH', KEYS[1], entry)
+        redis.call('HDEL', KEYS[3], entry)
+      end
+    end
+    if item then
+      redis.call('SET', KEYS[4], item, 'PX', ARGV[4])
+      if cap > 0 then
+        redis.call('ZADD', ARGV[8] .. tenantOf(entry), tonumber(ARGV[5]) + tonumber(ARGV[7]), ARGV[9])
+      end
+      return item
     end
   end
-  if item then
-    redis.call('SET', KEYS[4], item, 'PX', ARGV[4])
-    return item
-  end
 end
+if skipped then redis.call('INCR', ARGV[10] .. skipped) end
 return false`;
+
+// KEYS: the turn's taken key, its tenant's running set, the tenant's owed turns. ARGV: the
+// turn's id. The item is done: no longer running; 1 when a turn is owed to its tenant (taken
+// back here, to be added by the caller), else 0.
+const DONE = `
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+local owed = tonumber(redis.call('GET', KEYS[3]) or '0')
+if owed > 0 then
+  redis.call('DECR', KEYS[3])
+  return 1
+end
+return 0`;
 
 // KEYS: the ring, the last-take time. ARGV: the time (ms), the idle bound (ms).
 // The ring's length when it has work and nobody took any for the idle bound, else 0.
@@ -89,6 +136,7 @@ return n`;
 
 const PUSH_SCRIPT = new RedisScript(PUSH, 3);
 const TAKE_SCRIPT = new RedisScript(TAKE, 5);
+const DONE_SCRIPT = new RedisScript(DONE, 3);
 const IDLE_SCRIPT = new RedisScript(IDLE, 2);
 
 /**
@@ -104,6 +152,13 @@ const IDLE_SCRIPT = new RedisScript(IDLE, 2);
  * its retries, its stalled-job recovery (the item a turn took is kept under the turn's job
  * id, so a retry runs the same item) and its place on the dashboard.
  *
+ * A tenant runs at most TENANT_MAX_RUNNING items at once across all workers: every item
+ * runs on the one engine, so a tenant with 24 passes in flight made another tenant's one pass
+ * wait behind them in the engine (the noisy-neighbour bench: docs/architecture.md). A turn
+ * that finds only capped tenants' work takes nothing and is owed to the first of them: that
+ * tenant's next item to finish adds a turn back, so turns and waiting items stay equal in
+ * number.
+ *
  * An item whose turn was never added (its process died between the push and the add) waits
  * for the next turn of anyone; and when the ring has work and no turn took any for
  * FAIR_IDLE_TOP_UP_MS, the workers add a turn per entry (`topUp`): a turn finding nothing
@@ -112,9 +167,6 @@ const IDLE_SCRIPT = new RedisScript(IDLE, 2);
  */
 @Injectable()
 export class TenantFairQueue {
-  /** Taken keys of finished turns, deleted with this process's next take. */
-  private finished: string[] = [];
-
   constructor(
     @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
     private readonly settings: Settings,
@@ -139,8 +191,6 @@ export class TenantFairQueue {
 
   /** The item of the turn `turnId` (the one it took before, on a retry); null: none waits. */
   async take(turnId: string, now = Date.now()): Promise<FairItem | null> {
-    const done = this.finished;
-    this.finished = [];
     const taken = await TAKE_SCRIPT.run(
       this.queue.client,
       this.key('ring'),
@@ -153,16 +203,28 @@ export class TenantFairQueue {
       FAIR_WEIGHTS.bulk,
       TAKEN_TTL_MS,
       now,
-      ...done,
+      this.settings.tenantMaxRunning,
+      RUNNING_TTL_MS,
+      this.key('running', ''),
+      turnId,
+      this.key('owed', ''),
     );
     return typeof taken === 'string' ? (JSON.parse(taken) as FairItem) : null;
   }
 
-  /** The turn's item is done: its taken key goes with the next take (or expires). */
-  done(turnId: string): void {
-    this.finished.push(this.key('taken', turnId));
-    // Bounded: a process that only finishes (never takes again) lets the rest expire.
-    if (this.finished.length > 1000) this.finished.shift();
+  /**
+   * The turn's item is done (or failed for good): its tenant's place is free. True when a
+   * turn that found only capped tenants' work is owed: the caller adds one.
+   */
+  async done(turnId: string, item: FairItem): Promise<boolean> {
+    const owed = await DONE_SCRIPT.run(
+      this.queue.client,
+      this.key('taken', turnId),
+      this.key('running', item.tenant),
+      this.key('owed', item.tenant),
+      turnId,
+    );
+    return Number(owed) === 1;
   }
 
   /**

@@ -27,6 +27,8 @@ export class Settings {
   /** How long routes that wait for the worker (PATCH, DELETE) wait before answering 202. */
   readonly syncWriteTimeoutMs: number;
   readonly workerConcurrency: number;
+  /** Items of one tenant running at once across the workers (TenantFairQueue); 0: no cap. */
+  readonly tenantMaxRunning: number;
   /**
    * How often a worker looks for jobs whose worker died (their lock, 30 s, lapsed) and takes
    * them up again (Bull's stalledInterval).
@@ -80,6 +82,7 @@ export class Settings {
     this.trustProxy = read.TRUST_PROXY;
     this.syncWriteTimeoutMs = read.SYNC_WRITE_TIMEOUT_MS;
     this.workerConcurrency = read.WORKER_CONCURRENCY;
+    this.tenantMaxRunning = read.TENANT_MAX_RUNNING;
     this.stalledJobCheckMs = read.STALLED_JOB_CHECK_MS;
     this.requestDeadlineMs = read.REQUEST_DEADLINE_MS;
     this.monitorEngineCommands = read.MONITOR_ENGINE_COMMANDS;

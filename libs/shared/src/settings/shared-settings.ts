@@ -60,6 +60,13 @@ export const SHARED_SETTINGS = defineSettings('shared', [
       'job loops one worker process runs per kind of job it serves (each takes the next job)',
   },
   {
+    name: 'TENANT_MAX_RUNNING',
+    type: 'int',
+    default: 4,
+    meaning:
+      "items of one tenant's work (its writes' passes, import runs, deliveries) running at once across all workers; 0: no limit",
+  },
+  {
     name: 'STALLED_JOB_CHECK_MS',
     type: 'int',
     default: 30_000,
