@@ -117,6 +117,11 @@ describe('TenantFairQueue', () => {
     const other = await fair.take('cap-3');
     expect(other?.id).toBe('other-interactive-1');
     expect(await fair.take('cap-4')).toBeNull();
+    // Counted per job: the capped tenant's item of another job runs.
+    await fair.push({ ...item('cap', 99), job: 'other-job' });
+    const otherJob = await fair.take('cap-9');
+    expect(otherJob?.id).toBe('cap-interactive-99');
+    expect(await fair.done('cap-9', otherJob!)).toBe(false);
     // The other tenant's item done: no turn owed to it. `cap`'s first done: the turn back.
     expect(await fair.done('cap-3', other!)).toBe(false);
     expect(await fair.done('cap-1', first!)).toBe(true);
