@@ -142,4 +142,25 @@ describe('TenantFairQueue', () => {
       await fair.done(turn, taken!);
     expect(await take(1)).toEqual([null]);
   });
+
+  it("gives back the turns owed to a tenant's job whose running marks lapsed (a killed worker)", async () => {
+    const now = Date.now();
+    await push('lapse', 3);
+    const first = await fair.take('lapse-1', now);
+    const second = await fair.take('lapse-2', now);
+    expect(await fair.take('lapse-3', now)).toBeNull();
+    // Both still running: nothing to give back.
+    expect(await fair.reclaimOwed(now + 1000)).toBe(0);
+    // Their worker was killed: no `done`, no renewal; the marks lapse, the owed turn comes back once.
+    expect(await fair.reclaimOwed(now + 60_000)).toBe(1);
+    expect(await fair.reclaimOwed(now + 60_001)).toBe(0);
+    const third = await fair.take('lapse-4', now + 60_002);
+    expect(third?.id).toBe('lapse-interactive-3');
+    for (const [turn, taken] of [
+      ['lapse-1', first],
+      ['lapse-2', second],
+      ['lapse-4', third],
+    ] as const)
+      expect(await fair.done(turn, taken!)).toBe(false);
+  });
 });

@@ -27,6 +27,7 @@ import { LeaseService } from './lease.service';
 import { JobCounts, JOBS_QUEUE, SCHEDULED_JOB_OPTIONS } from './queue.constants';
 import {
   FAIR_IDLE_TOP_UP_MS,
+  FAIR_RUNNING_RENEW_MS,
   type FairItem,
   TENANT_TURN_JOB,
   TenantFairQueue,
@@ -168,6 +169,20 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     if (!item) return;
     const handler = this.handlers.get(item.job);
     let finished = false;
+    // Its running mark kept while it runs: a killed worker's marks lapse in seconds.
+    const renewal = own
+      ? undefined
+      : setInterval(
+          () =>
+            void this.fair
+              .renew(turnId, item)
+              .catch((error: unknown) =>
+                this.logger.warn(
+                  `renewing the running mark of ${item.job} failed: ${String(error)}`,
+                ),
+              ),
+          FAIR_RUNNING_RENEW_MS,
+        );
     try {
       // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
       if (!handler) throw new Error(`No handler for job "${item.job}"`);
@@ -177,6 +192,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       );
       finished = true;
     } finally {
+      clearInterval(renewal);
       // A delayed item ran outside the ring's count. Failed with attempts left, the turn
       // keeps its item (and its place) for Bull's retry.
       const lastAttempt = run.attemptsMade + 1 >= (run.opts.attempts ?? 1);
@@ -197,7 +213,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   private async topUpTurns(): Promise<void> {
     if (this.stopRequested) return;
     try {
-      const idle = await this.fair.idleEntries();
+      const idle = (await this.fair.idleEntries()) + (await this.fair.reclaimOwed());
       if (idle > 0) await this.jobQueue.addTurns(idle);
     } catch (error) {
       this.logger.warn(`topping up the fair queue's turns failed: ${String(error)}`);

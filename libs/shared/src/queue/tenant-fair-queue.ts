@@ -30,10 +30,12 @@ export const FAIR_WEIGHTS: Record<JobLane, number> = { interactive: 4, bulk: 1 }
 /** A taken item is kept this long for the retries of the turn that took it. */
 const TAKEN_TTL_MS = 60 * 60 * 1000;
 /**
- * A taken item counts as running (against TENANT_MAX_RUNNING) for at most this long: a
- * worker that died without a retry of its turn frees its place then.
+ * A taken item counts as running (against TENANT_MAX_RUNNING) this long after its take or
+ * its last renewal (`renew`, every FAIR_RUNNING_RENEW_MS while it runs): a killed worker's
+ * items free their places within it (their turns come back as stalled Bull jobs later).
  */
-const RUNNING_TTL_MS = 5 * 60 * 1000;
+const RUNNING_TTL_MS = 15_000;
+export const FAIR_RUNNING_RENEW_MS = 5_000;
 /** How many of an entry's oldest items a take looks at for one whose job is not capped. */
 const CAPPED_LOOK_AHEAD = 16;
 /** A ring with work and no take for this long gets a turn per entry (see `topUp`). */
@@ -47,7 +49,7 @@ if redis.call('SADD', KEYS[3], ARGV[1]) == 1 then redis.call('RPUSH', KEYS[2], A
 return 1`;
 
 // KEYS: the ring, the set of entries in it, the credit hash, this turn's taken key, the
-// last-take time. ARGV: the entry lists' key prefix, the weights (interactive, bulk), the
+// last-take time, the set of kinds with owed turns. ARGV: the entry lists' key prefix, the weights (interactive, bulk), the
 // taken key's TTL, the time (ms), the running cap (0: none), a running mark's TTL, the
 // running sets' key prefix, this turn's id, the owed counters' key prefix, how far into an
 // entry's list to look for an item that may run.
@@ -126,7 +128,10 @@ for _ = 1, 1000 do
     end
   end
 end
-if skipped then redis.call('INCR', ARGV[10] .. skipped) end
+if skipped then
+  redis.call('INCR', ARGV[10] .. skipped)
+  redis.call('SADD', KEYS[6], skipped)
+end
 return false`;
 
 // KEYS: the turn's taken key, the running set of its tenant's items of its job, their owed
@@ -152,10 +157,37 @@ if tonumber(ARGV[1]) - last < tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
 return n`;
 
+// KEYS: the set of kinds with owed turns. ARGV: the running sets' key prefix, the owed
+// counters' key prefix, the running cap, the time (ms). Turns owed to a kind that has room
+// although no item of it finished (its running marks lapsed: a killed worker, a lost
+// `done`), taken back; how many. Taking back one too many is harmless: a turn that finds
+// the kind capped again is owed again.
+const RECLAIM = `
+local total = 0
+for _, kind in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local owedKey = ARGV[2] .. kind
+  local owed = tonumber(redis.call('GET', owedKey) or '0')
+  if owed <= 0 then
+    redis.call('SREM', KEYS[1], kind)
+    redis.call('DEL', owedKey)
+  else
+    local run = ARGV[1] .. kind
+    redis.call('ZREMRANGEBYSCORE', run, '-inf', ARGV[4])
+    local room = tonumber(ARGV[3]) - redis.call('ZCARD', run)
+    if room > 0 then
+      local give = math.min(room, owed)
+      redis.call('DECRBY', owedKey, give)
+      total = total + give
+    end
+  end
+end
+return total`;
+
 const PUSH_SCRIPT = new RedisScript(PUSH, 3);
-const TAKE_SCRIPT = new RedisScript(TAKE, 5);
+const TAKE_SCRIPT = new RedisScript(TAKE, 6);
 const DONE_SCRIPT = new RedisScript(DONE, 3);
 const IDLE_SCRIPT = new RedisScript(IDLE, 2);
+const RECLAIM_SCRIPT = new RedisScript(RECLAIM, 1);
 
 /**
  * Per-tenant queues served round robin (deficit round robin over weighted entries), kept in
@@ -217,6 +249,7 @@ export class TenantFairQueue {
       this.key('credit'),
       this.key('taken', turnId),
       this.key('last-take'),
+      this.key('owed-kinds'),
       this.key('q', ''),
       FAIR_WEIGHTS.interactive,
       FAIR_WEIGHTS.bulk,
@@ -230,6 +263,16 @@ export class TenantFairQueue {
       CAPPED_LOOK_AHEAD,
     );
     return typeof taken === 'string' ? (JSON.parse(taken) as FairItem) : null;
+  }
+
+  /** The turn's item still runs: its running mark kept (see RUNNING_TTL_MS). */
+  async renew(turnId: string, item: FairItem, now = Date.now()): Promise<void> {
+    await this.queue.client.zadd(
+      this.key('running', kindOf(item)),
+      'XX',
+      now + RUNNING_TTL_MS,
+      turnId,
+    );
   }
 
   /**
@@ -258,6 +301,23 @@ export class TenantFairQueue {
       this.key('last-take'),
       now,
       FAIR_IDLE_TOP_UP_MS,
+    );
+    return Number(n);
+  }
+
+  /**
+   * How many owed turns to add back because their tenant and job have room that no finished
+   * item gave back (running marks that lapsed). Called by each worker on a timer.
+   */
+  async reclaimOwed(now = Date.now()): Promise<number> {
+    if (this.settings.tenantMaxRunning === 0) return 0;
+    const n = await RECLAIM_SCRIPT.run(
+      this.queue.client,
+      this.key('owed-kinds'),
+      this.key('running', ''),
+      this.key('owed', ''),
+      this.settings.tenantMaxRunning,
+      now,
     );
     return Number(n);
   }
