@@ -165,6 +165,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     if (!applied) {
       await this.eventNotifier.savedAgain(profile);
       await this.pipeline.publish(profile);
+      await this.pipeline.countAgain(profile);
     }
   }
 

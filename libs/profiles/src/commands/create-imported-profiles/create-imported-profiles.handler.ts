@@ -21,6 +21,7 @@ import { alternateIdKey } from '../../domain/element-rules';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { ProfileEventRepository } from '../../repositories/profile-event.repository';
 import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
+import { PROFILE_COUNTS, type ProfileCounts } from '../../services/profile-counts.port';
 import { type BuiltProfile, buildImportedProfile } from './imported-profile';
 import {
   CreateImportedProfilesCommand,
@@ -100,6 +101,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     private readonly metrics: Metrics,
     private readonly events: ProfileEventRepository,
     private readonly eventNotifier: ProfileEventNotifier,
+    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
   ) {}
 
   execute(command: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
@@ -153,7 +155,8 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     const built: BuiltProfile[] = [];
     for (let index = from; index < to; index++) {
       const profile = buildImportedProfile(batch, profiles[index], index, this.rules);
-      if (profile) built.push(profile);
+      // Reports: its counts ride on it, as on a pass's save.
+      if (profile) built.push({ ...profile, profile: this.countedNew(profile) });
     }
     await this.history.insertPages(built.flatMap((profile) => profile.pages));
     await this.events.insertMany(
@@ -178,6 +181,12 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     for (const { index } of held) outcomes[index] = 'held';
     await this.removeUnclaimed(held);
     await this.indexAll(saved.filter((_, k) => claimed[k]).map(({ profile }) => profile));
+    // Reports: the slice's kept profiles counted at once (one that goes on is deleted later,
+    // which counts it out again).
+    await this.counts.afterSaveMany(
+      clientId,
+      saved.filter((_, k) => claimed[k]).map(({ profile }) => profile),
+    );
     await Promise.all(
       saved.map(async (profile, k) => {
         if (!claimed[k]) return;
@@ -206,7 +215,9 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
           : null;
       }),
     );
-    await this.indexAll(stored.filter((profile): profile is Profile => profile !== null));
+    const kept = stored.filter((profile): profile is Profile => profile !== null);
+    await this.indexAll(kept);
+    await this.counts.afterSaveMany(clientId, kept); // reports: once, whatever ran before
     const outcomes = await Promise.all(
       stored.map(async (profile): Promise<ImportedProfileOutcome> => {
         if (!profile) return 'ordinary';
@@ -218,6 +229,11 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     await this.runApplyHooks(clientId, created);
     await Promise.all(created.map((profile) => this.eventNotifier.savedAgain(profile)));
     return outcomes;
+  }
+
+  /** A built profile carrying its counts (reports): its create write on an empty shell. */
+  private countedNew({ shell, profile, write }: BuiltProfile): Profile {
+    return this.counts.prepare(shell, profile, [{ write, before: shell, after: profile }]);
   }
 
   /**

@@ -1,0 +1,6 @@
+// Public surface of @app/reports: other libs and the apps import nothing deeper.
+export { ReportsWorkerModule } from './reports-worker.module';
+export { ReportsApiModule } from './reports-api.module';
+export { ReportCounts } from './services/report-counts.service';
+export { REPORTS_SETTINGS } from './reports-settings';
+export * from './worker/report-jobs';
