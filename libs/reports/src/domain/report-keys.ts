@@ -1,7 +1,8 @@
 /*
  * The counter keys of the reports (docs/reports.md, "What is counted"): typed on both
  * sides, encoded as short `|`-separated strings (Redis hash fields and the deltas a saved
- * profile carries). A part is escaped (`%` and `|`), so any configured name round-trips.
+ * profile carries). A part is escaped (`%`, `|`, `.`, `$`), so any configured name
+ * round-trips.
  * Keys name configuration (customer types, consent types and versions, programs, filters,
  * channels, do-not-contact lists) and statuses only: never anything of a person.
  */
@@ -72,8 +73,12 @@ export type DailyKey = { customerType: string } & (
   | { event: ProfileEventName }
 );
 
-const escapePart = (part: string) => part.replace(/%/g, '%25').replace(/\|/g, '%7C');
-const unescapePart = (part: string) => part.replace(/%7C/g, '|').replace(/%25/g, '%');
+// `.` and `$` too: a key is a field name of the delta a saved profile carries, and the
+// engine refuses field names with a dot (MongoDB's rule).
+const escapePart = (part: string) =>
+  part.replace(/%/g, '%25').replace(/\|/g, '%7C').replace(/\./g, '%2E').replace(/\$/g, '%24');
+const unescapePart = (part: string) =>
+  part.replace(/%2E/g, '.').replace(/%24/g, '$').replace(/%7C/g, '|').replace(/%25/g, '%');
 const join = (...parts: string[]) => parts.map(escapePart).join('|');
 
 const CONSENT_EVENT_TAGS: Record<ConsentEvent, string> = {

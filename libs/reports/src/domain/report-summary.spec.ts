@@ -59,7 +59,7 @@ describe('report keys', () => {
       kind: 'consent',
       customerType: 'a|b%c',
       level: 'Email',
-      consentType: 'x|y',
+      consentType: 'x|y.z$',
       version: '1.0',
       status: 'Granted',
     } as const;
