@@ -3,7 +3,8 @@
  * (docs/reports.md, "Storage"):
  *   rp:<client>:now        current counts (hash: counter key -> n)
  *   rp:<client>:day:<d>    the events of UTC day d (hash: daily key -> n)
- *   rp:<client>:seen       per profile id, the appliedSeq its counts reached (hash)
+ *   rp:<client>:seen       per profile id, the appliedSeq its current counts reached (hash)
+ *   rp:<client>:told       per profile id, the appliedSeq its daily counts reached (hash)
  *   rp:<client>:meta       built (when the counts were last rebuilt), drift, and a rebuild's
  *                          token and cursor while one runs
  *   rp:<client>:rb:now, rb:seen, late   a rebuild's own counts and marks, swapped in at its end
@@ -12,6 +13,7 @@
 export interface ReportKeys {
   now: string;
   seen: string;
+  told: string;
   meta: string;
   rebuildNow: string;
   rebuildSeen: string;
@@ -26,6 +28,7 @@ export function reportKeys(key: (...parts: string[]) => string, clientId: string
   return {
     now: base('now'),
     seen: base('seen'),
+    told: base('told'),
     meta: base('meta'),
     rebuildNow: base('rb', 'now'),
     rebuildSeen: base('rb', 'seen'),

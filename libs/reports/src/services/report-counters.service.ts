@@ -9,13 +9,17 @@ import { type ReportKeys, reportKeys } from '../keys';
  * at or below the delta's `from`; the mark then moves to its `to`. A delta at or below the
  * mark was counted before (skipped); one that starts below it and ends above it cannot be
  * counted exactly (a save that landed after a later one, see docs/reports.md) and is
- * counted as drift. Current counts change only once the client's counts are built (after
- * a loss they would be wrong: the caller asks for a rebuild); daily counts always. While a
+ * counted as drift. The daily counts have a mark of their own (`told`), which a rebuild
+ * never replaces: a rebuild may take in a saved change its profile's job has not counted
+ * yet (its counts mark then moves past it), and that change's events must still count
+ * when the job comes. Current counts change only once the client's counts are built
+ * (after a loss they would be wrong: the caller asks for a rebuild); daily counts always.
+ * While a
  * rebuild runs, a profile it has read gets the delta in the rebuild's counts too (by its
  * own mark), and one it has not read yet is noted as late (the rebuild's end reads every
  * late profile it has no mark of: none is missed, whatever its id).
  *
- * KEYS: now, seen, meta, rb:now, rb:seen, late. ARGV: day prefix, JSON [{p, d: [delta]}].
+ * KEYS: now, seen, meta, rb:now, rb:seen, late, told. ARGV: day prefix, JSON [{p, d: [delta]}].
  * Answers {state, applied, drift}: state 0 built, 1 not built (no rebuild), 2 rebuilding.
  * Day hashes are named by the script from the prefix (one Redis, not a cluster).
  */
@@ -30,6 +34,7 @@ local applied, drift = 0, 0
 for _, item in ipairs(cjson.decode(ARGV[2])) do
   local pid = tostring(item.p)
   local seen = tonumber(redis.call('HGET', KEYS[2], pid) or '0')
+  local told = tonumber(redis.call('HGET', KEYS[7], pid) or '0')
   local mark = nil
   if rebuilding then
     local r = redis.call('HGET', KEYS[5], pid)
@@ -42,15 +47,18 @@ for _, item in ipairs(cjson.decode(ARGV[2])) do
         if built and d.counts then
           for key, n in pairs(d.counts) do add(KEYS[1], key, n) end
         end
-        if d.daily then
-          for day, keys in pairs(d.daily) do
-            for key, n in pairs(keys) do add(ARGV[1] .. day, key, n) end
-          end
-        end
       else
         drift = drift + 1
       end
       seen = d.to
+    end
+    if told < d.to then
+      if told <= d.from and d.daily then
+        for day, keys in pairs(d.daily) do
+          for key, n in pairs(keys) do add(ARGV[1] .. day, key, n) end
+        end
+      end
+      told = d.to
     end
     if mark and mark < d.to then
       if mark <= d.from and d.counts then
@@ -60,6 +68,7 @@ for _, item in ipairs(cjson.decode(ARGV[2])) do
     end
   end
   redis.call('HSET', KEYS[2], pid, seen)
+  redis.call('HSET', KEYS[7], pid, told)
   if mark then redis.call('HSET', KEYS[5], pid, mark) end
 end
 if drift > 0 and built then redis.call('HINCRBY', KEYS[3], 'drift', drift) end
@@ -67,7 +76,7 @@ local state = 0
 if not built then state = rebuilding and 2 or 1 end
 return {state, applied, drift}
 `,
-  6,
+  7,
 );
 
 /**
@@ -191,14 +200,19 @@ export class ReportCounters {
     return reportKeys((...parts) => this.redis.key(...parts), clientId);
   }
 
-  /** The appliedSeq each profile's counts reached (0: none). */
+  /**
+   * The appliedSeq each profile's counts reached (0: none): the lower of its current and
+   * daily marks (a change is counted once both hold it).
+   */
   async marks(clientId: string, profileIds: number[]): Promise<number[]> {
     if (!profileIds.length) return [];
-    const values = await this.redis.client.hmget(
-      this.keys(clientId).seen,
-      ...profileIds.map(String),
-    );
-    return values.map((value) => Number(value ?? 0));
+    const k = this.keys(clientId);
+    const fields = profileIds.map(String);
+    const [seen, told] = await Promise.all([
+      this.redis.client.hmget(k.seen, ...fields),
+      this.redis.client.hmget(k.told, ...fields),
+    ]);
+    return seen.map((value, i) => Math.min(Number(value ?? 0), Number(told[i] ?? 0)));
   }
 
   async apply(clientId: string, items: ProfileDeltas[]): Promise<ApplyOutcome> {
@@ -214,6 +228,7 @@ export class ReportCounters {
       k.rebuildNow,
       k.rebuildSeen,
       k.late,
+      k.told,
       k.dayPrefix,
       payload,
     )) as [number, number, number];

@@ -1,8 +1,4 @@
-import {
-  CONSENT_COUNT_STATUSES,
-  DAILY_EVENTS,
-  type DailyEvent,
-} from '../domain/report-keys';
+import { CONSENT_COUNT_STATUSES, DAILY_EVENTS, type DailyEvent } from '../domain/report-keys';
 import type { CurrentCounts, DayCounts } from '../domain/report-view';
 import type { ReportStatus } from '../dto/report.dto';
 import { escapeHtml, Markup, markup, newNonce, pageHeaders } from './html';

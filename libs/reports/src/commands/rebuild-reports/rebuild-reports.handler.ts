@@ -42,7 +42,12 @@ export class RebuildReportsHandler implements ICommandHandler<RebuildReportsComm
   async execute({ clientId, restart }: RebuildReportsCommand): Promise<void> {
     const name = `reports-rebuild:${clientId}`;
     const held = await this.lease.acquire(name, LEASE_MS);
-    if (!held) return; // a rebuild of this client is running: it carries on
+    if (!held) {
+      // A rebuild of this client is running: it carries on; a restart waits for its slice.
+      if (restart)
+        await this.jobs.enqueue(REBUILD_REPORTS, { clientId, restart }, { delayMs: 1000 });
+      return;
+    }
     const more = await this.lease.whileHeld(name, held, LEASE_MS, () =>
       this.slice(clientId, restart),
     );
