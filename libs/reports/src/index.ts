@@ -2,5 +2,7 @@
 export { ReportsWorkerModule } from './reports-worker.module';
 export { ReportsApiModule } from './reports-api.module';
 export { ReportCounts } from './services/report-counts.service';
+export { ReportRebuildsModule } from './report-rebuilds.module';
+export { ReportRebuilds } from './services/report-rebuilds.service';
 export { REPORTS_SETTINGS } from './reports-settings';
 export * from './worker/report-jobs';

@@ -8,10 +8,9 @@ import { ReportsController } from './http/reports.controller';
 import { GetReportCountsHandler } from './queries/get-report-counts/get-report-counts.handler';
 import { GetReportSeriesHandler } from './queries/get-report-series/get-report-series.handler';
 import { ReportsSettings } from './reports-settings';
-import { ReportCounters } from './services/report-counters.service';
 import { ReportNamesReader } from './services/report-names.service';
 import { ReportPageLinks } from './services/report-page-links.service';
-import { ReportRebuilds } from './services/report-rebuilds.service';
+import { ReportRebuildsModule } from './report-rebuilds.module';
 
 /**
  * The reports' routes (docs/reports.md): current counts, daily series, their CSV, the
@@ -19,14 +18,12 @@ import { ReportRebuilds } from './services/report-rebuilds.service';
  * counts) and the cached configuration (names): never a profile.
  */
 @Module({
-  imports: [ApiAuthSupportModule, ConfigurationReaderModule],
+  imports: [ApiAuthSupportModule, ConfigurationReaderModule, ReportRebuildsModule],
   controllers: [ReportsController, ReportPageController, ReportRebuildsController],
   providers: [
     settingsProvider(ReportsSettings),
-    ReportCounters,
     ReportNamesReader,
     ReportPageLinks,
-    ReportRebuilds,
     GetReportCountsHandler,
     GetReportSeriesHandler,
   ],

@@ -9,7 +9,8 @@ import { type DynamicModule, type INestApplicationContext, Module } from '@nestj
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { AuthCoreModule, parsePermissionList, TenantAdminService } from '@app/auth';
-import { DatabaseModule, RedisModule, Settings, SettingsModule } from '@app/shared';
+import { REPORT_JOBS, ReportRebuilds, ReportRebuildsModule } from '@app/reports';
+import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
 
 type Values = Record<string, string | undefined>;
 
@@ -18,7 +19,7 @@ interface Command {
   /** Option names (without --); all take a value. */
   options: string[];
   required: string[];
-  run(admin: TenantAdminService, values: Values): Promise<unknown>;
+  run(admin: TenantAdminService, values: Values, app: INestApplicationContext): Promise<unknown>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -121,6 +122,18 @@ const COMMANDS: Record<string, Command> = {
         customFields: listOf(v['custom-fields']),
       }),
   },
+  'rebuild-reports': {
+    usage: '--client-id <id> [--restart true|false]',
+    options: ['client-id', 'restart'],
+    required: ['client-id'],
+    // Queued for a worker (docs/reports.md, "Rebuild"): it runs where the counts are kept.
+    run: async (_admin, v, app) => {
+      const clientId = v['client-id']!;
+      const restart = v.restart === undefined ? false : booleanOf('restart', v.restart);
+      await app.get(ReportRebuilds).queue(clientId, restart);
+      return { ClientId: clientId, Status: 'Queued' };
+    },
+  },
 };
 
 /** A comma-separated list; absent stays absent (unrestricted), "" is the empty list. */
@@ -138,7 +151,7 @@ function usage(): string {
     'Commands:',
     ...lines,
     '',
-    'Permission areas: profiles, configuration, preferences, consents, history (write implies read).',
+    'Permission areas: profiles, configuration, preferences, consents, history, events, reports (write implies read).',
     'Reads MONGODB_URI, REDIS_URL and JWT_SECRET from the environment.',
   ].join('\n');
 }
@@ -197,7 +210,15 @@ class AdminCliModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AdminCliModule,
-      imports: [SettingsModule.forRoot(settings), DatabaseModule, RedisModule, AuthCoreModule],
+      imports: [
+        SettingsModule.forRoot(settings),
+        DatabaseModule,
+        RedisModule,
+        AuthCoreModule,
+        // rebuild-reports queues a worker job.
+        QueueModule.forProducer(REPORT_JOBS),
+        ReportRebuildsModule,
+      ],
     };
   }
 }
@@ -214,7 +235,7 @@ async function main(argv: string[]): Promise<number> {
       logger: false,
       abortOnError: false,
     });
-    const result = await command.run(app.get(TenantAdminService), values);
+    const result = await command.run(app.get(TenantAdminService), values, app);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
