@@ -169,8 +169,16 @@ function table(caption: string, head: string[], rows: [string, (string | number)
 }
 
 /** A chart and its table beside it: the canvas is described, the table holds the numbers. */
-function section(title: string, id: string, label: string, tableMarkup: Markup, empty: boolean) {
-  return markup`<section aria-labelledby="${id}-title">
+function section(
+  title: string,
+  id: string,
+  label: string,
+  tableMarkup: Markup,
+  empty: boolean,
+  wide = false,
+) {
+  // A table that may scroll is a focusable, named region (keyboard users scroll it too).
+  return markup`<section aria-labelledby="${id}-title" class="${wide ? 'wide' : ''}">
 <h2 id="${id}-title">${title}</h2>
 <div class="pair">
 <figure>${
@@ -178,7 +186,7 @@ function section(title: string, id: string, label: string, tableMarkup: Markup, 
       ? markup`<p class="empty">No data to draw.</p>`
       : markup`<canvas id="chart-${id}" data-chart="${id}" role="img" aria-label="${label}"></canvas>`
   }</figure>
-<div class="table">${tableMarkup}</div>
+<div class="table" tabindex="0" role="region" aria-label="${title}: table">${tableMarkup}</div>
 </div>
 </section>`;
 }
@@ -191,13 +199,16 @@ label{display:flex;flex-direction:column;font-weight:600}
 input,button{font:inherit;padding:.3rem .5rem}
 button{background:#1d4ed8;color:#fff;border:0;border-radius:4px;padding:.4rem 1rem;cursor:pointer}
 button:focus,input:focus{outline:3px solid #f59e0b;outline-offset:2px}
-.pair{display:grid;grid-template-columns:minmax(0,1.2fr) minmax(0,1fr);gap:1.5rem;align-items:start}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5rem;align-items:start}
+.wide .pair{grid-template-columns:1fr}
 @media (max-width:800px){.pair{grid-template-columns:1fr}}
 figure{margin:0;min-height:240px;position:relative}
 .table{max-height:420px;overflow:auto}
 table{border-collapse:collapse;width:100%}
 caption{text-align:left;font-weight:600;padding:.3rem 0}
-th,td{border-bottom:1px solid #d4d4d4;padding:.25rem .5rem;text-align:left}
+th,td{border-bottom:1px solid #d4d4d4;padding:.25rem .5rem;text-align:left;font-size:14px}
+.wide th{white-space:nowrap}
+.table:focus{outline:3px solid #f59e0b;outline-offset:2px}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 .status{padding:.5rem .75rem;background:#eef2ff;border-left:4px solid #1d4ed8}
 .problem{padding:.5rem .75rem;background:#fef2f2;border-left:4px solid #b91c1c}
@@ -312,6 +323,7 @@ ${section(
     days.map((day) => [day.Date, DAILY_EVENTS.map((event) => day[event])]),
   ),
   days.length === 0,
+  true,
 )}
 <section aria-labelledby="dnc-title">
 <h2 id="dnc-title">Do-not-contact lists</h2>
