@@ -120,13 +120,16 @@ describe('The OpenAPI document', () => {
 
   /**
    * Public operations under a client: the preference centre's page and one-click
-   * unsubscribe, where the signed link is the credential (docs/preference-centre.md).
+   * unsubscribe, where the signed link is the credential (docs/preference-centre.md), and
+   * the reporting page (docs/reports.md).
    */
   const PUBLIC_TENANT_OPERATIONS = [
     'GET /Profiles/v4/{clientId}/PreferenceCentre',
     'POST /Profiles/v4/{clientId}/PreferenceCentre',
     'GET /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe',
     'POST /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe',
+    // The reporting page, behind its own short-lived signed link (docs/reports.md).
+    'GET /Profiles/v4/{clientId}/Reports/Page',
   ];
 
   it('declares {clientId} and the security of every tenant operation, and none on the public ones', () => {

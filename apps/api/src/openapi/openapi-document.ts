@@ -89,6 +89,11 @@ export const OPENAPI_TAGS: TagObject[] = [
     description:
       "The person's own page: signed, expiring links an operator makes for a profile, the HTML page behind them (public: the signature is the credential), its form and RFC 8058 one-click unsubscribe (docs/preference-centre.md).",
   },
+  {
+    name: 'Reports',
+    description:
+      "What a client's consents and preferences add up to, kept by the write path: the current counts, the daily series, their CSV, the reporting page behind a short-lived signed link, and the operator's rebuild (docs/reports.md).",
+  },
 ];
 
 const ERROR_REF = '#/components/schemas/ErrorDto';
