@@ -14,7 +14,7 @@ as_root() {
     log "need root to run: $*"; return 1; fi
 }
 
-if [ -x "$venv/bin/schemathesis" ] && [ "$("$venv/bin/schemathesis" --version | awk '{print $3}')" = "$VERSION" ]; then
+if [ -x "$venv/bin/schemathesis" ] && [ "$("$venv/bin/schemathesis" --version 2>/dev/null | awk '{print $3}')" = "$VERSION" ]; then
   log "schemathesis $VERSION: cached ($venv)"
   exit 0
 fi
@@ -33,6 +33,9 @@ if ! python3 -m venv "$probe/venv" >/dev/null 2>&1; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "python$minor-venv" >/dev/null
 fi
 rm -rf "$probe"
+# A venv made elsewhere (its scripts name the python of the path it was made at: a moved or
+# copied checkout) cannot be repaired in place: made again.
+rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
 log "schemathesis $VERSION: installed ($venv)"

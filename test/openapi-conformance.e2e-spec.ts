@@ -325,7 +325,7 @@ describe('The OpenAPI document agrees with the server', () => {
     expect(nonConformance('post', '/oauth2/v1/token', token)).toEqual([]);
   });
 
-  it('describes the token and the job status, nulls included', async () => {
+  it("describes the token, the job status and a client's quotas, nulls included", async () => {
     const token = await request(app.http)
       .post('/oauth2/v1/token')
       .type('form')
@@ -343,6 +343,15 @@ describe('The OpenAPI document agrees with the server', () => {
     expect(status.status).toBe(200);
     // No job ran in this app: LastRun is null, and the schema says it may be.
     expect((status.body as { Jobs: { LastRun: unknown }[] }).Jobs[0].LastRun).toBeNull();
+    const operator = `Bearer ${app.settings.operatorToken}`;
+    const quotas = `${PREFIX}/Clients/{clientId}/Quotas`;
+    expect((await call('get', quotas, { authorization: operator })).status).toBe(200);
+    const unknown = await request(app.http)
+      .get(`${PREFIX}/Clients/no-such-client/Quotas`)
+      .set('Authorization', operator);
+    expect(unknown.status).toBe(404);
+    expect(nonConformance('get', quotas, unknown)).toEqual([]);
+    expect((await call('get', quotas)).status).toBe(401);
   });
 
   /**

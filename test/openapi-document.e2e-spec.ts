@@ -131,6 +131,9 @@ describe('The OpenAPI document', () => {
     // The reporting page, behind its own short-lived signed link (docs/reports.md).
     'GET /Profiles/v4/{clientId}/Reports/Page',
   ];
+  /** Operator operations naming a client: the operator credential, not a tenant's. */
+  const OPERATOR_CLIENT_OPERATIONS = ['GET /Profiles/v4/Clients/{clientId}/Quotas'];
+  const OPERATOR_SECURITY = JSON.stringify([{ bearer: [] }, { operatorBasic: [] }]);
 
   it('declares {clientId} and the security of every tenant operation, and none on the public ones', () => {
     const problems: string[] = [];
@@ -143,6 +146,8 @@ describe('The OpenAPI document', () => {
         }
         if (PUBLIC_TENANT_OPERATIONS.includes(where)) {
           if (security !== '[]') problems.push(`${where}: security ${security}, expected []`);
+        } else if (OPERATOR_CLIENT_OPERATIONS.includes(where)) {
+          if (security !== OPERATOR_SECURITY) problems.push(`${where}: security ${security}`);
         } else if (security !== JSON.stringify([{ bearer: [] }, { CUSTOMAUTH3: [] }])) {
           problems.push(`${where}: security ${security}`);
         }

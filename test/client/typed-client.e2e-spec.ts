@@ -329,9 +329,11 @@ describe('Typed client (clients/typescript)', () => {
         Name: 'Typed client',
         Url: receiver.url,
         Subscriptions: [{ Entity: 'Profile', EventType: 'profile.created' }],
+        DeliveryFormat: 'CloudEvents',
       },
     });
     expect(created.response.status).toBe(201);
+    expect(created.data?.DeliveryFormat).toBe('CloudEvents');
     const subscriptionId = created.data!.SubscriptionId;
     const validated = await eventually(async () => {
       const { data } = await signed.GET(
@@ -341,6 +343,51 @@ describe('Typed client (clients/typescript)', () => {
       return data?.ValidationStatus === 'Validated' ? data : undefined;
     });
     expect(validated).toMatchObject({ SubscriptionId: subscriptionId, Url: receiver.url });
+  });
+
+  it('reads a consent change as a Kantara receipt and an ISO 27560 record (typed)', async () => {
+    const types = await signed.POST('/Profiles/v4/{clientId}/ConsentTypes', {
+      params: { path: { clientId } },
+      body: {
+        ConsentTypes: [
+          {
+            TypeName: 'Terms',
+            LocalizedFields: [{ Locale: 'en-US', Name: 'Terms' }],
+            Versions: [
+              {
+                ConsentVersion: '1.0',
+                LocalizedFields: [{ Locale: 'en-US', Name: 'Terms', ConsentLanguage: 'I agree' }],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(types.response.status).toBe(201);
+    const merged = await signed.POST('/Profiles/v4/{clientId}/Profile/{profileId}', {
+      params: { path: { clientId, profileId } },
+      body: { Consents: [{ ConsentType: 'Terms', ConsentVersion: '1.0', ConsentStatus: 1 }] },
+    });
+    expect(merged.response.status).toBe(202);
+    await waitForWrite(signed, { clientId, profileId });
+    const listed = await signed.GET('/Profiles/v4/{clientId}/Profile/{profileId}/ConsentReceipts', {
+      params: { path: { clientId, profileId } },
+    });
+    const entryId = listed.data!.Entries.find((entry) => entry.ConsentType === 'Terms')!.EntryId;
+    const path = { clientId, profileId, entryId };
+    const kantara = await signed.GET(
+      '/Profiles/v4/{clientId}/Profile/{profileId}/ConsentReceipts/{entryId}/Kantara',
+      { params: { path } },
+    );
+    expect(kantara.data?.Receipt.version).toBe('KI-CR-v1.1.0');
+    expect(kantara.data?.Receipt.services[0].service).toBe('Terms');
+    expect(kantara.data?.Jws.split('.')).toHaveLength(3);
+    const iso = await signed.GET(
+      '/Profiles/v4/{clientId}/Profile/{profileId}/ConsentReceipts/{entryId}/ISO27560',
+      { params: { path } },
+    );
+    expect(iso.data?.Record['@type']).toBe('dpv:ConsentRecord');
+    expect(iso.data?.Record['dct:identifier']).toBe(kantara.data?.Receipt.consentReceiptID);
   });
 
   it('fetches a new token and sends the request again once after a 401', async () => {

@@ -203,6 +203,7 @@ describe('Event subscriptions', () => {
       ExcludeData: false,
       DeliverPausedEvents: false,
       AlternateIdType: null,
+      DeliveryFormat: 'Standard',
       ValidationStatus: 'Pending',
       ValidationFailure: null,
       ValidatedAt: null,

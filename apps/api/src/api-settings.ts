@@ -5,7 +5,12 @@ import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
 import { PREFERENCE_CENTRE_SETTINGS } from '@app/preference-centre';
 import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
 import { REPORT_JOBS, REPORTS_SETTINGS } from '@app/reports';
-import { scheduledJobSettings, SHARED_SETTINGS, type SettingsDeclaration } from '@app/shared';
+import {
+  scheduledJobSettings,
+  SHARED_SETTINGS,
+  type SettingsDeclaration,
+  TRACING_SETTINGS,
+} from '@app/shared';
 
 /**
  * Every variable the api reads, by the lib that declares it: what ConfigModule's
@@ -13,6 +18,7 @@ import { scheduledJobSettings, SHARED_SETTINGS, type SettingsDeclaration } from 
  */
 export const API_SETTINGS: readonly SettingsDeclaration[] = [
   SHARED_SETTINGS,
+  TRACING_SETTINGS,
   AUTH_SETTINGS,
   PROFILE_SETTINGS,
   CONSENT_SETTINGS,

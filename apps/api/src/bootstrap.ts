@@ -14,9 +14,11 @@ import {
   installLocationHeaders,
   installIdempotencyHook,
   installRequestLogging,
+  installRequestTracing,
   OBSERVABILITY_PATHS,
   serializeReply,
   Settings,
+  startTracing,
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
 import { CENTRE_ROUTE, UNSUBSCRIBE_ROUTE } from '@app/preference-centre';
@@ -34,6 +36,8 @@ export const API_PREFIX = 'Profiles/v4';
 const drains = new WeakMap<FastifyInstance, RequestDrain>();
 /** Each api's close, once: a second signal or a test's cleanup waits for the same. */
 const closing = new WeakMap<NestFastifyApplication, Promise<void>>();
+/** Each traced api's end of tracing (its spans exported), after it closed. */
+const tracings = new WeakMap<NestFastifyApplication, () => Promise<void>>();
 
 /**
  * Closes an api built by createApiApp in order: new requests are answered 503, those in
@@ -49,6 +53,7 @@ export function closeApiApp(app: NestFastifyApplication, settings: Settings): Pr
     closed = (async () => {
       await drains.get(fastify)?.drain(settings.shutdownGraceMs);
       await app.close();
+      await tracings.get(app)?.();
     })();
     closing.set(app, closed);
   }
@@ -62,6 +67,19 @@ export const TOKEN_PATH = 'oauth2/v1/token';
  * Swagger. `main.ts` and the end-to-end tests both use it, so tests see what runs.
  */
 export async function createApiApp(settings = new Settings()): Promise<NestFastifyApplication> {
+  // Only with an OTLP endpoint (docs/operations.md, "Tracing"); off, no hook is installed.
+  const stopTracing = await startTracing(settings.env, 'api');
+  try {
+    const app = await buildApiApp(settings);
+    if (stopTracing) tracings.set(app, stopTracing);
+    return app;
+  } catch (error) {
+    await stopTracing?.();
+    throw error;
+  }
+}
+
+async function buildApiApp(settings: Settings): Promise<NestFastifyApplication> {
   const https =
     settings.tlsCertFile && settings.tlsKeyFile
       ? { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) }
@@ -83,6 +101,8 @@ export async function createApiApp(settings = new Settings()): Promise<NestFasti
   // Before all: every request, a refused one too, gets its id (X-Request-Id) and log line.
   const logger = createRootLogger(settings, 'api');
   installRequestLogging(fastify, logger);
+  // Next (it names the request's id): each request's server span, when tracing is on.
+  installRequestTracing(fastify);
   // Next: while the api shuts down, new requests get 503 before anything else runs.
   const drain = new RequestDrain();
   drain.install(fastify);

@@ -1,16 +1,34 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { createNestLogger, createRootLogger, HealthChecks, JobRunner, Settings } from '@app/shared';
+import {
+  createNestLogger,
+  createRootLogger,
+  HealthChecks,
+  JobRunner,
+  Settings,
+  startTracing,
+} from '@app/shared';
 import { WorkerModule } from './worker.module';
+
+/** Each traced worker's end of tracing (its spans exported), after it closed. */
+const tracings = new WeakMap<INestApplicationContext, () => Promise<void>>();
 
 /** Builds the worker (a Nest application context, no HTTP); used by main.ts and tests. */
 export async function createWorkerApp(settings = new Settings()): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(WorkerModule.register(settings), {
-    // JSON lines through pino at LOG_LEVEL (libs/shared/src/observability/logging.ts).
-    logger: createNestLogger(createRootLogger(settings, 'worker')),
-    abortOnError: false,
-  });
-  return app;
+  // Only with an OTLP endpoint (docs/operations.md, "Tracing"): each job then runs in a span.
+  const stopTracing = await startTracing(settings.env, 'worker');
+  try {
+    const app = await NestFactory.createApplicationContext(WorkerModule.register(settings), {
+      // JSON lines through pino at LOG_LEVEL (libs/shared/src/observability/logging.ts).
+      logger: createNestLogger(createRootLogger(settings, 'worker')),
+      abortOnError: false,
+    });
+    if (stopTracing) tracings.set(app, stopTracing);
+    return app;
+  } catch (error) {
+    await stopTracing?.();
+    throw error;
+  }
 }
 
 /**
@@ -28,4 +46,5 @@ export async function closeWorkerApp(
   app.get(HealthChecks, { strict: false }).shuttingDown();
   await app.get(JobRunner, { strict: false }).stop(settings.shutdownGraceMs);
   await app.close();
+  await tracings.get(app)?.();
 }

@@ -4,7 +4,12 @@ import { CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
 import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
 import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
 import { REPORT_JOBS, REPORTS_SETTINGS } from '@app/reports';
-import { scheduledJobSettings, SHARED_SETTINGS, type SettingsDeclaration } from '@app/shared';
+import {
+  scheduledJobSettings,
+  SHARED_SETTINGS,
+  type SettingsDeclaration,
+  TRACING_SETTINGS,
+} from '@app/shared';
 
 /**
  * Every variable the worker reads, by the lib that declares it: what ConfigModule's
@@ -12,6 +17,7 @@ import { scheduledJobSettings, SHARED_SETTINGS, type SettingsDeclaration } from 
  */
 export const WORKER_SETTINGS: readonly SettingsDeclaration[] = [
   SHARED_SETTINGS,
+  TRACING_SETTINGS,
   AUTH_SETTINGS,
   PROFILE_SETTINGS,
   CONSENT_SETTINGS,

@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/Clients/{clientId}/Quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's quotas and their use now
+         * @description Operator credential: Authorization: Bearer <OPERATOR_TOKEN>, or Basic with the token as password (401 without it; 403 while OPERATOR_TOKEN is unset). For each quota (reads and writes per second, bulk imports per day, event subscriptions): the value in force for the client, whether it is the client's own (npm run admin -- set-client) or the process-wide default, that default, and how much of it the client uses now. A change made with set-client applies to every api process from its next request of the client.
+         */
+        get: operations["ClientQuotasController_quotas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/Jobs/Status": {
         parameters: {
             query?: never;
@@ -363,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Initiate a bulk import: its AccessToken
-         * @description Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default); Location: its status. An account may initiate BULK_IMPORT_DAILY_LIMIT imports (100 by default) in any 24 hours: 429 with Retry-After beyond.
+         * @description Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default); Location: its status. An account may initiate its bulk imports per day quota (its own, set by the operator, else BULK_IMPORT_DAILY_LIMIT, 100 by default) in any 24 hours: 429 with Retry-After beyond.
          */
         post: operations["BulkImportController_initiate"];
         delete?: never;
@@ -1091,7 +1111,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an endpoint to events
-         * @description Creates a subscription (State Paused unless given) and starts the validation handshake of its Url: the worker POSTs {"Type": "SubscriptionValidation", "SubscriptionId", "Challenge"} and the endpoint must answer 2xx with the challenge (as text, or JSON {"Challenge": ...}); ValidationStatus goes from Pending to Validated or Failed. Events are delivered only while State is Active and ValidationStatus Validated. The answer carries the signing Secret, once. 409 when the client already holds EVENTS_MAX_SUBSCRIPTIONS subscriptions, or another of its subscriptions has the same Url for an overlapping Entity and EventType.
+         * @description Creates a subscription (State Paused unless given) and starts the validation handshake of its Url: the worker POSTs {"Type": "SubscriptionValidation", "SubscriptionId", "Challenge"} and the endpoint must answer 2xx with the challenge (as text, or JSON {"Challenge": ...}); ValidationStatus goes from Pending to Validated or Failed. Events are delivered only while State is Active and ValidationStatus Validated. The answer carries the signing Secret, once. 409 when the client already holds as many subscriptions as it may (its own quota, set by the operator, else EVENTS_MAX_SUBSCRIPTIONS, 25 by default), or another of its subscriptions has the same Url for an overlapping Entity and EventType.
          */
         post: operations["EventSubscriptionsController_create"];
         delete?: never;
@@ -2076,6 +2096,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/ConsentReceipts/{entryId}/ISO27560": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consent change as a signed ISO/IEC TS 27560 consent record (JSON-LD, DPV)
+         * @description The consent history entry as an ISO/IEC TS 27560 consent record in JSON-LD with W3C Data Privacy Vocabulary terms (dct:conformsTo https://w3id.org/dpv/schema/dpv-27560#record): the data subject (the profile), the controller (the client), the notice (consent type, version, text, language), the purpose and legal basis, and the consent's state after the change as dpv:hasConsentStatus: dpv:ConsentGiven (Granted), dpv:ConsentRefused (Denied), dpv:ConsentWithdrawn (Revoked), dpv:ConsentRevoked (revoked by the service, or deactivated), dpv:ConsentExpired, dpv:ConsentUnknown (NotSet). dct:source names the history entry, its hash and its place in the chain. The consent entry's chain is checked from its start to the entry first, as for the service's own receipt (409 when it fails). The document is signed as a compact JWS (EdDSA, Ed25519) by the receipt key, its header's kid the key's id in GET /Profiles/v4/ReceiptKeys: verify Jws against that key set (any JOSE library) and read the document from its payload. A preference entry, or an entry of a consent type outside the caller's user group, is a 404. docs/receipts.md maps every field to where it comes from.
+         */
+        get: operations["ConsentReceiptsController_iso27560"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/ConsentReceipts/{entryId}/Kantara": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consent change as a signed Kantara Consent Receipt v1.1
+         * @description The consent history entry as a Kantara Initiative Consent Receipt Specification v1.1.0 document (version KI-CR-v1.1.0): every required field present, filled from the profile (piiPrincipalId: the ProfileId; language), the consent type, its version and its text, and the client as the controller; fields the service does not hold are empty (or filled from consent type attributes: Jurisdiction, PolicyUrl, PurposeCategory, PiiCategory, Termination, ThirdPartyName, SensitiveCategory). The claim pcp says what Kantara has no field for: the consent's status, and the entry's hash and place in the chain. The consent entry's chain is checked from its start to the entry first, as for the service's own receipt (409 when it fails). The document is signed as a compact JWS (EdDSA, Ed25519) by the receipt key, its header's kid the key's id in GET /Profiles/v4/ReceiptKeys: verify Jws against that key set (any JOSE library) and read the document from its payload. A preference entry, or an entry of a consent type outside the caller's user group, is a 404. docs/receipts.md maps every field to where it comes from.
+         */
+        get: operations["ConsentReceiptsController_kantara"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/Profile/{profileId}/Erasure": {
         parameters: {
             query?: never;
@@ -2232,6 +2292,26 @@ export interface paths {
          * @description One entry per write that changed a standard field (IsActive, RegistrationConfirmed, CustomerType, PreserveConsents, PreservePreferences, CustomerName, DefaultLocale, ReasonCode), with all of them and Edited as after that write; ascending by Edited.ModifiedDate. Each entry is a Profile-shaped object with ProfileId, the profile's current active AlternateIds and one changed item as it was after that write; inactive states are included (IsActive false: deactivated or removed). Only changes the caller's user group may see are listed. A deleted profile has no history (404).
          */
         get: operations["ProfileHistoryController_standardFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/MergeCandidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Profiles that may be the same person (merge candidates)
+         * @description The other active profiles of the client that share with this one an active email address, an active phone number (by its digits), or a first and last name with an active address in the same city and state/province, normalised as the searches normalise them; each with the keys it shares. Read from the search key index (no scan), each candidate checked exactly. At most 50, in profile id order (Truncated says when there are more); a key held by more profiles than a search may read is not looked up and is listed in SkippedKeys. See docs/profile-merge.md.
+         */
+        get: operations["ProfileMergeController_candidates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3098,6 +3178,31 @@ export interface components {
             /** @description What was expected and found */
             Detail: string;
         };
+        ClientQuotaDto: {
+            /** @description The value in force for the client: its own, else the default (0: unlimited) */
+            Limit: number;
+            /**
+             * @description Client: the client's own value (npm run admin -- set-client); Default: the process-wide default
+             * @enum {string}
+             */
+            Source: "Client" | "Default";
+            /** @description The process-wide default (its environment variable, as the answering api process read it), whether or not the client has a value of its own */
+            Default: number;
+            /** @description How much of it the client uses now */
+            Used: number;
+        };
+        ClientQuotasDto: {
+            /** @example acme */
+            ClientId: string;
+            /** @description GET and HEAD requests per second (RATE_LIMIT_READS_PER_SECOND); Used: the requests of the current one-second window as the api processes have shared them in Redis (each adds its counts every 25 ms), 0 between windows and while unlimited (nothing is counted then) */
+            ReadsPerSecond: components["schemas"]["ClientQuotaDto"];
+            /** @description POST, PUT, PATCH and DELETE requests per second (RATE_LIMIT_WRITES_PER_SECOND); Used as for ReadsPerSecond */
+            WritesPerSecond: components["schemas"]["ClientQuotaDto"];
+            /** @description Bulk imports begun (Initiate) in a rolling 24 hours (BULK_IMPORT_DAILY_LIMIT); Used: those begun in the last 24 hours */
+            BulkImportsPerDay: components["schemas"]["ClientQuotaDto"];
+            /** @description Event subscriptions held at once (EVENTS_MAX_SUBSCRIPTIONS; at least 1); Used: those the client holds */
+            MaxEventSubscriptions: components["schemas"]["ClientQuotaDto"];
+        };
         ConsentAssociationDto: {
             ConsentType?: string | null;
             ConsentVersion?: string | null;
@@ -3648,6 +3753,11 @@ export interface components {
             Body: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The Content-Type the body was sent with: application/json, or application/cloudevents+json; charset=utf-8 for a CloudEvents subscription (a redelivery sends it with the same)
+             * @example application/json
+             */
+            ContentType: string;
         };
         DeadLetterListDto: {
             Count: number;
@@ -3926,6 +4036,12 @@ export interface components {
             DeliverPausedEvents?: boolean | null;
             /** @description An active alternate id type of the configuration: payloads name the profile by its alternate id of that type instead of ProfileId */
             AlternateIdType?: string | null;
+            /**
+             * @description The body of deliveries: Standard (default), the event as JSON (Content-Type application/json); CloudEvents, a CloudEvents 1.0 event in structured mode (Content-Type application/cloudevents+json: specversion, id the EventId, source urn:pcp:client:<clientId>, type com.pcp.<EventType>, subject the ProfileId (or the alternate id of AlternateIdType), time, datacontenttype application/json, data the Standard body). Both signed as Standard Webhooks over the exact body
+             * @default Standard
+             * @enum {string|null}
+             */
+            DeliveryFormat?: "Standard" | "CloudEvents" | null;
         };
         EventSubscriptionDto: {
             /**
@@ -3959,6 +4075,11 @@ export interface components {
             DeliverPausedEvents: boolean;
             /** @description The alternate id type naming profiles in payloads (null: ProfileId) */
             AlternateIdType: string | null;
+            /**
+             * @description The body of deliveries: Standard (the event as JSON) or CloudEvents (a CloudEvents 1.0 event, structured mode)
+             * @enum {string}
+             */
+            DeliveryFormat: "Standard" | "CloudEvents";
             /**
              * @description The handshake of the Url: Pending (running or to be retried), Validated (the endpoint answered the challenge: events may be delivered), Failed (every attempt failed; see ValidationFailure; POST .../Validate runs it again)
              * @enum {string}
@@ -4267,6 +4388,90 @@ export interface components {
              */
             RefreshTags?: boolean | null;
         };
+        Iso27560RecordAnswerDto: {
+            /**
+             * @description The history entry: <seq>.<n>
+             * @example 3.1
+             */
+            EntryId: string;
+            /**
+             * @description The signing key's id (kid of GET /Profiles/v4/ReceiptKeys, and of the JWS header)
+             * @example kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k
+             */
+            KeyId: string;
+            /**
+             * Format: date-time
+             * @description When the service signed it
+             */
+            IssuedAt: string;
+            /**
+             * @description Compact JWS (RFC 7515) of the document: BASE64URL(header).BASE64URL(payload).BASE64URL(signature), EdDSA (Ed25519), the header's kid the key's id in GET /Profiles/v4/ReceiptKeys. The payload is the document's JSON (UTF-8): verify the JWS against the pinned key set and read the document from its payload, not from the answer beside it
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyIuLi4iOiIuLi4ifQ.c2ln
+             */
+            Jws: string;
+            /** @enum {string} */
+            Format: "ISO27560";
+            /** @description The record as signed: the JWS payload, decoded */
+            Record: components["schemas"]["Iso27560RecordDto"];
+        };
+        Iso27560RecordDto: {
+            /** @description Prefixes: dpv, pd, loc, dct, schema, rdf */
+            "@context": {
+                [key: string]: unknown;
+            };
+            /** @example urn:uuid:5b1c7f0e-2a3d-8c4e-9f10-1a2b3c4d5e6f */
+            "@id": string;
+            /** @enum {string} */
+            "@type": "dpv:ConsentRecord";
+            /**
+             * Format: uuid
+             * @description The record id, derived from the entry's hash
+             */
+            "dct:identifier": string;
+            /** @enum {string} */
+            "dct:conformsTo": "https://w3id.org/dpv/schema/dpv-27560#record";
+            /**
+             * Format: date-time
+             * @description When the service recorded the change
+             */
+            "dct:created": string;
+            /** @description The controller (the client) */
+            "dct:publisher": {
+                [key: string]: unknown;
+            };
+            /** @description The history entry it records: its IRI, EntryId, hash (schema:sha256) and chain position */
+            "dct:source": {
+                [key: string]: unknown;
+            };
+            /** @description The profile (dct:identifier: its ProfileId) */
+            "dpv:hasDataSubject": {
+                [key: string]: unknown;
+            };
+            "dpv:hasDataController": {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The consent type attribute Jurisdiction
+             * @example loc:IE
+             */
+            "dpv:hasJurisdiction"?: string;
+            /** @description The consent type and version shown: title, text, language, publication date */
+            "dpv:hasNotice": {
+                [key: string]: unknown;
+            };
+            /** @description Purpose (the consent type), legal basis, data */
+            "dpv:hasProcess": {
+                [key: string]: unknown;
+            };
+            /** @description The controller as an entity */
+            "dpv:hasEntity": {
+                [key: string]: unknown;
+            }[];
+            /** @description The consent's state after the change: @type dpv:ConsentGiven, dpv:ConsentRefused, dpv:ConsentWithdrawn, dpv:ConsentRevoked, dpv:ConsentExpired or dpv:ConsentUnknown; when, by whom, how, until when */
+            "dpv:hasConsentStatus": {
+                [key: string]: unknown;
+            };
+        };
         JobRunDto: {
             /** Format: date-time */
             StartedAt: string;
@@ -4296,6 +4501,158 @@ export interface components {
         JobStatusListDto: {
             Jobs: components["schemas"]["JobStatusDto"][];
         };
+        KantaraControllerDto: {
+            /**
+             * @description The client (tenant) id: the controller
+             * @example acme
+             */
+            piiController: string;
+            /**
+             * @description Empty: the service holds no contact of the client
+             * @example
+             */
+            contact: string;
+            /**
+             * @description Empty: the service holds no address of the client
+             * @example {}
+             */
+            address: {
+                [key: string]: string;
+            };
+            /**
+             * @description Empty: the service holds no email of the client
+             * @example
+             */
+            email: string;
+            /**
+             * @description Empty: the service holds no phone of the client
+             * @example
+             */
+            phone: string;
+        };
+        KantaraPurposeDto: {
+            /** @description The version's consent text in the receipt's language, else its description, else its name */
+            purpose: string;
+            /** @description The consent type attribute PurposeCategory, else empty */
+            purposeCategory: string[];
+            /**
+             * @description The person's recorded answer
+             * @enum {string}
+             */
+            consentType: "EXPLICIT";
+            /** @description The consent type attribute PiiCategory, else empty */
+            piiCategory: string[];
+            /** @description true: each receipt holds one purpose, the consent type */
+            primaryPurpose: boolean;
+            /** @description The consent's ExpirationDate, else the consent type attribute Termination, else empty */
+            termination: string;
+            /** @description true when the consent type has the attribute ThirdPartyName */
+            thirdPartyDisclosure: boolean;
+            /** @description The consent type attribute ThirdPartyName */
+            thirdPartyName?: string;
+        };
+        KantaraReceiptAnswerDto: {
+            /**
+             * @description The history entry: <seq>.<n>
+             * @example 3.1
+             */
+            EntryId: string;
+            /**
+             * @description The signing key's id (kid of GET /Profiles/v4/ReceiptKeys, and of the JWS header)
+             * @example kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k
+             */
+            KeyId: string;
+            /**
+             * Format: date-time
+             * @description When the service signed it
+             */
+            IssuedAt: string;
+            /**
+             * @description Compact JWS (RFC 7515) of the document: BASE64URL(header).BASE64URL(payload).BASE64URL(signature), EdDSA (Ed25519), the header's kid the key's id in GET /Profiles/v4/ReceiptKeys. The payload is the document's JSON (UTF-8): verify the JWS against the pinned key set and read the document from its payload, not from the answer beside it
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyIuLi4iOiIuLi4ifQ.c2ln
+             */
+            Jws: string;
+            /** @enum {string} */
+            Format: "Kantara";
+            /** @description The receipt as signed: the JWS payload (a JWT claims set), decoded */
+            Receipt: components["schemas"]["KantaraReceiptDto"];
+        };
+        KantaraReceiptDto: {
+            /** @enum {string} */
+            version: "KI-CR-v1.1.0";
+            /**
+             * @description The consent type attribute Jurisdiction, else empty
+             * @example IE
+             */
+            jurisdiction: string;
+            /**
+             * @description Seconds since 1970-01-01T00:00:00Z: the ConsentDate, else when the write was accepted
+             * @example 1767225600
+             */
+            consentTimestamp: number;
+            /**
+             * @description The consent's SourceId, else the writer (Profiles API, or the service's own job)
+             * @example Profiles API
+             */
+            collectionMethod: string;
+            /**
+             * Format: uuid
+             * @description A UUID derived from the entry's hash: the same entry always has the same id
+             */
+            consentReceiptID: string;
+            /**
+             * @description The consent's Locale, else the profile's DefaultLocale, else the version's first locale, else und
+             * @example en-us
+             */
+            language: string;
+            /**
+             * @description The ProfileId
+             * @example 7
+             */
+            piiPrincipalId: string;
+            piiControllers: components["schemas"]["KantaraControllerDto"][];
+            /** @description The consent type attribute PolicyUrl, else empty */
+            policyUrl: string;
+            services: components["schemas"]["KantaraServiceDto"][];
+            /** @description true when the consent type has the attribute SensitiveCategory */
+            sensitive: boolean;
+            /** @description The consent type attribute SensitiveCategory, else empty */
+            spiCat: string[];
+            /** @description JWT issued-at: when this copy was signed (seconds) */
+            iat: number;
+            /** @description The service's claim: the consent's state (Kantara has no field for it) and the chain entry */
+            pcp: components["schemas"]["KantaraServiceClaimDto"];
+        };
+        KantaraServiceClaimDto: {
+            /** @enum {string} */
+            consentStatus: "Granted" | "Denied" | "Revoked" | "NotSet";
+            /** @example 1.0 */
+            consentVersion: string | null;
+            /** @description false: the consent was deactivated by the change */
+            isActive: boolean;
+            expired: boolean;
+            /** Format: date-time */
+            expirationDate: string | null;
+            /** @example 7 */
+            profileId: number;
+            /** @example 3.1 */
+            entryId: string;
+            /** @description The entry's hash in the profile's chain (SHA-256, hex) */
+            entryHash: string;
+            /**
+             * @description The entry's place in the chain, from 1
+             * @example 4
+             */
+            chainPosition: number;
+        };
+        KantaraServiceDto: {
+            /**
+             * @description The consent type's name
+             * @example Terms
+             */
+            service: string;
+            purposes: components["schemas"]["KantaraPurposeDto"][];
+        };
         LocalizedFieldDto: {
             /**
              * @description Locale code: a language, optionally a region (fr, fr-ca)
@@ -4304,6 +4661,20 @@ export interface components {
             Locale: string;
             Name: string;
             Description?: string | null;
+        };
+        MergeCandidateDto: {
+            ProfileId: number;
+            SharedKeys: components["schemas"]["SharedKeyDto"][];
+        };
+        MergeCandidatesDto: {
+            /** @description The profile the candidates were looked up for */
+            ProfileId: number;
+            /** @description Other active profiles of the client sharing a key, in profile id order, at most 50 */
+            Candidates: components["schemas"]["MergeCandidateDto"][];
+            /** @description true: more than 50 profiles share a key; the first 50 are listed */
+            Truncated: boolean;
+            /** @description Keys of the profile held by more profiles than a search may read (SEARCH_CANDIDATE_LIMIT): not looked up (too common to identify a person) */
+            SkippedKeys: components["schemas"]["SharedKeyDto"][];
         };
         NameToCheckDto: {
             /** @example Ann */
@@ -5139,6 +5510,15 @@ export interface components {
              */
             DefaultState?: "Unchecked" | "Checked" | "Indeterminate" | null;
         };
+        SharedKeyDto: {
+            /**
+             * @description What the two profiles share
+             * @enum {string}
+             */
+            Kind: "Email" | "Phone" | "NameAndAddress";
+            /** @description The shared value, normalised as the searches normalise it: an email address trimmed and lower-cased; a phone number as its digits; first name|last name|city|state/province, each trimmed, spaces folded and lower-cased */
+            Value: string;
+        };
         TagCountDto: {
             Tag: components["schemas"]["TagDto"];
             /** @description Profiles (not deleted) carrying the tag */
@@ -5367,7 +5747,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDto"];
             };
         };
-        /** @description Over the client's rate limit for reads or writes per second (RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done */
+        /** @description Over the client's rate limit for reads or writes per second (its own quota, else RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying */
@@ -5574,6 +5954,60 @@ export interface operations {
                 };
             };
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ClientQuotasController_quotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client (tenant) id */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client's quotas and their use now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientQuotasDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The operator credential is missing or wrong (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No operator credential is configured (OPERATOR_TOKEN unset) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No client has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -14921,6 +15355,162 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    ConsentReceiptsController_iso27560: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647) */
+                profileId: number;
+                /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Iso27560RecordAnswerDto"];
+                };
+            };
+            /** @description Invalid profileId or entryId; the Message names it and the value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on history */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client, unknown or deleted profile, or (receipt) no consent or preference entry of that id the caller's user group may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The profile's stored chain fails verification at or before the entry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConsentReceiptsController_kantara: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647) */
+                profileId: number;
+                /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KantaraReceiptAnswerDto"];
+                };
+            };
+            /** @description Invalid profileId or entryId; the Message names it and the value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on history */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client, unknown or deleted profile, or (receipt) no consent or preference entry of that id the caller's user group may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The profile's stored chain fails verification at or before the entry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     ProfileDataSubjectController_erasure: {
         parameters: {
             query?: never;
@@ -15549,6 +16139,73 @@ export interface operations {
                 };
             };
             /** @description Unknown client, unknown or deleted profile, or no profile holds the pair */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ProfileMergeController_candidates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647) */
+                profileId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeCandidatesDto"];
+                };
+            };
+            /** @description Malformed request; the Message names the field and value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on profiles */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client or profile */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -2,8 +2,10 @@ import { Global, Module } from '@nestjs/common';
 import { AuthCoreModule } from './auth-core.module';
 import { ApiAuthGuard } from './http/api-auth.guard';
 import { BearerJwtStrategy } from './http/bearer-jwt.strategy';
+import { ClientQuotasController } from './http/client-quotas.controller';
 import { CustomAuth3Strategy } from './http/customauth3.strategy';
 import { TokenController } from './http/token.controller';
+import { GetClientQuotasHandler } from './queries/get-client-quotas/get-client-quotas.handler';
 import { ScopeConsentTypeRenamedHandler } from './services/consent-type-renamed.handler';
 
 /**
@@ -19,10 +21,13 @@ import { ScopeConsentTypeRenamedHandler } from './services/consent-type-renamed.
 })
 export class AuthGuardModule {}
 
-/** The auth module of the api app: the token endpoint plus the global guard support. */
+/**
+ * The auth module of the api app: the token endpoint, the operator's view of a client's
+ * quotas, plus the global guard support.
+ */
 @Module({
   imports: [AuthCoreModule, AuthGuardModule],
-  controllers: [TokenController],
-  providers: [ScopeConsentTypeRenamedHandler],
+  controllers: [TokenController, ClientQuotasController],
+  providers: [ScopeConsentTypeRenamedHandler, GetClientQuotasHandler],
 })
 export class AuthApiModule {}

@@ -43,6 +43,13 @@ import { TokenThrottle } from './services/token-throttle.service';
     CustomAuthService,
     TenantAdminService,
   ],
-  exports: [TokenService, BearerAuthService, CustomAuthService, TenantAdminService],
+  exports: [
+    TokenService,
+    BearerAuthService,
+    CustomAuthService,
+    TenantAdminService,
+    // For the operator's view of a client's quotas (AuthApiModule).
+    ClientRepository,
+  ],
 })
 export class AuthCoreModule {}

@@ -1,5 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { ClientRateLimits, defineSettings, type EnvReader, settingsProvider } from '@app/shared';
+import {
+  ClientRateLimits,
+  defineSettings,
+  type EnvReader,
+  QuotaMeters,
+  settingsProvider,
+} from '@app/shared';
 
 /** The auth module's variables (the settings schema: README, configuration table). */
 export const AUTH_SETTINGS = defineSettings('auth', [
@@ -90,12 +96,13 @@ export class AuthSettings {
 
 /**
  * Global: what the guards of `@ApiAuth` read wherever it guards a controller: the auth
- * settings and the process's one `ClientRateLimits`. The worker imports it too: the
+ * settings and the process's one `ClientRateLimits`; and the process's `QuotaMeters`, where
+ * each lib that enforces a quota registers its meter. The worker imports it too: the
  * configuration areas it reads bring their controllers (never served there).
  */
 @Global()
 @Module({
-  providers: [settingsProvider(AuthSettings), ClientRateLimits],
-  exports: [AuthSettings, ClientRateLimits],
+  providers: [settingsProvider(AuthSettings), ClientRateLimits, QuotaMeters],
+  exports: [AuthSettings, ClientRateLimits, QuotaMeters],
 })
 export class ApiAuthSupportModule {}

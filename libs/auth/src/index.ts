@@ -20,6 +20,7 @@ export {
 export {
   TenantAdminService,
   type ClientSettings,
+  type QuotaSettings,
   type CreatedClient,
   type OAuthCredentials,
 } from './services/tenant-admin.service';

@@ -15,6 +15,7 @@ import { StreamBulkExportHandler } from './commands/stream-bulk-export/stream-bu
 import { GetBulkExportHandler } from './queries/get-bulk-export/get-bulk-export.handler';
 import { GetBulkImportExceptionsHandler } from './queries/get-bulk-import-exceptions/get-bulk-import-exceptions.handler';
 import { GetBulkImportHandler } from './queries/get-bulk-import/get-bulk-import.handler';
+import { BulkImportQuotaMeter } from './services/bulk-import-quota.meter';
 
 /**
  * The Connectivity (Bulk) API's imports (docs/bulk.md): Initiate, Stage, Execute, Status,
@@ -42,6 +43,7 @@ import { GetBulkImportHandler } from './queries/get-bulk-import/get-bulk-import.
     RetrieveBulkExportHandler,
     StreamBulkExportHandler,
     CommitBulkExportHandler,
+    BulkImportQuotaMeter,
   ],
 })
 export class BulkApiModule {}

@@ -32,7 +32,7 @@ export const BULK_SETTINGS = defineSettings('bulk', [
     name: 'BULK_IMPORT_DAILY_LIMIT',
     type: 'int',
     default: 100,
-    meaning: 'bulk imports an account may begin in a rolling 24 hours; 0: no limit',
+    meaning: 'bulk imports a client without its own quota may begin in 24 hours; 0: no limit',
   },
   {
     name: 'BULK_RUN_LEASE_MS',
@@ -95,7 +95,10 @@ export class BulkSettings {
    * checking a thousand full profiles takes seconds).
    */
   readonly stageDeadlineMs: number;
-  /** Imports (Initiates) an account may begin in a rolling 24 hours; 0: no limit. */
+  /**
+   * Imports (Initiates) an account may begin in a rolling 24 hours; 0: no limit. A client's
+   * own quota (set-client --bulk-imports-per-day) replaces it.
+   */
   readonly dailyImportLimit: number;
   /**
    * The lease of the run applying an import (renewed while it works): how long a dead

@@ -14,6 +14,7 @@ import { Handshakes } from './services/handshakes.service';
 import { ListDeadLettersHandler } from './queries/list-dead-letters/list-dead-letters.handler';
 import { RequestRedeliveryHandler } from './commands/request-redelivery/request-redelivery.handler';
 import { SubscriptionBodyChecks } from './services/subscription-body-checks.service';
+import { EventSubscriptionQuotaMeter } from './services/event-subscription-quota.meter';
 
 /**
  * Events (docs/events.md): the subscriptions of a client and the retrieval of a profile's
@@ -37,6 +38,7 @@ import { SubscriptionBodyChecks } from './services/subscription-body-checks.serv
     GetEventSubscriptionHandler,
     ListDeadLettersHandler,
     RequestRedeliveryHandler,
+    EventSubscriptionQuotaMeter,
   ],
 })
 export class EventsApiModule {}

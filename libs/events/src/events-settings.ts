@@ -11,7 +11,7 @@ export const EVENTS_SETTINGS = defineSettings('events', [
     type: 'int',
     default: 25,
     atLeast: 1,
-    meaning: 'event subscriptions one client may hold (409 past it)',
+    meaning: 'event subscriptions a client without its own quota may hold (409 past it)',
   },
   {
     name: 'EVENTS_ALLOW_PRIVATE_TARGETS',
@@ -55,7 +55,10 @@ export const EVENTS_SETTINGS = defineSettings('events', [
 
 /** The events module's settings (README, configuration table). */
 export class EventsSettings {
-  /** Subscriptions a client may hold (the notes name no number). */
+  /**
+   * Subscriptions a client may hold (the notes name no number), unless it has a quota of its
+   * own (set-client --max-event-subscriptions).
+   */
   readonly maxSubscriptions: number;
   /**
    * Operators only (tests, a receiver on the same host): allow `http:` URLs and targets on

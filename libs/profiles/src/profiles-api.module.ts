@@ -29,6 +29,8 @@ import { GroupsController } from './http/groups.controller';
 import { GroupProfilesController } from './http/group-profiles.controller';
 import { RenameGroupHandler } from './commands/rename-group/rename-group.handler';
 import { SearchGroupProfilesHandler } from './queries/search-group-profiles/search-group-profiles.handler';
+import { ProfileMergeController } from './http/profile-merge.controller';
+import { GetMergeCandidatesHandler } from './queries/get-merge-candidates/get-merge-candidates.handler';
 
 /** The Profile Data API: controllers and the use cases they hand off to. */
 @Module({
@@ -40,6 +42,7 @@ import { SearchGroupProfilesHandler } from './queries/search-group-profiles/sear
     ProfileHistoryController,
     ProfileDataSubjectController,
     ProfileController,
+    ProfileMergeController,
     TagsController,
     GroupsController,
   ],
@@ -63,6 +66,7 @@ import { SearchGroupProfilesHandler } from './queries/search-group-profiles/sear
     DeleteTagHandler,
     RenameGroupHandler,
     SearchGroupProfilesHandler,
+    GetMergeCandidatesHandler,
     // Idempotency-Key of the routes that queue a profile write (their guard asks for it).
     { provide: DURABLE_IDEMPOTENCY, useExisting: WriteKeys },
   ],

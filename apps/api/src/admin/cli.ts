@@ -8,9 +8,24 @@
 import { type DynamicModule, type INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
-import { AuthCoreModule, parsePermissionList, TenantAdminService } from '@app/auth';
+import {
+  AuthCoreModule,
+  parsePermissionList,
+  type QuotaSettings,
+  TenantAdminService,
+} from '@app/auth';
 import { REPORT_JOBS, ReportRebuilds, ReportRebuildsModule } from '@app/reports';
-import { DatabaseModule, QueueModule, RedisModule, Settings, SettingsModule } from '@app/shared';
+import {
+  type ClientQuotas,
+  DatabaseModule,
+  QUOTA_NAMES,
+  QUOTA_SPECS,
+  quotaValueProblem,
+  QueueModule,
+  RedisModule,
+  Settings,
+  SettingsModule,
+} from '@app/shared';
 
 type Values = Record<string, string | undefined>;
 
@@ -98,17 +113,26 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'set-client': {
-    usage: '--client-id <id> [--token-lifetime-seconds <n>] [--custom-auth-window-seconds <n>]',
-    options: ['client-id', 'token-lifetime-seconds', 'custom-auth-window-seconds'],
+    usage: `--client-id <id> [--token-lifetime-seconds <n>] [--custom-auth-window-seconds <n>] ${QUOTA_NAMES.map((name) => `[--${QUOTA_SPECS[name].flag} <n>|default]`).join(' ')}`,
+    options: [
+      'client-id',
+      'token-lifetime-seconds',
+      'custom-auth-window-seconds',
+      ...QUOTA_NAMES.map((name) => QUOTA_SPECS[name].flag),
+    ],
     required: ['client-id'],
-    run: (admin, v) =>
-      admin.setClientSettings(v['client-id']!, {
+    run: async (admin, v) => {
+      const quotas = quotaSettingsOf(v);
+      const settings = await admin.setClientSettings(v['client-id']!, {
         tokenLifetimeSeconds: integerOf('token-lifetime-seconds', v['token-lifetime-seconds']),
         customAuthWindowSeconds: integerOf(
           'custom-auth-window-seconds',
           v['custom-auth-window-seconds'],
         ),
-      }),
+        quotas,
+      });
+      return { ...settings, quotas: shownQuotas(settings.quotas) };
+    },
   },
   'define-group': {
     usage:
@@ -143,6 +167,17 @@ function listOf(text: string | undefined): string[] | undefined {
 
 class UsageError extends Error {}
 
+/** Values of known options that are not valid: one line each, no usage text after them. */
+class InvalidValuesError extends Error {
+  constructor(problems: string[]) {
+    super(
+      problems.length === 1
+        ? `Invalid value: ${problems[0]}`
+        : `Invalid values:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
+    );
+  }
+}
+
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name} ${command.usage}`);
   return [
@@ -152,6 +187,11 @@ function usage(): string {
     ...lines,
     '',
     'Permission areas: profiles, configuration, preferences, consents, history, events, reports (write implies read).',
+    'Quotas of set-client (a client\'s own; "default": the process-wide default, its variable):',
+    ...QUOTA_NAMES.map(
+      (name) =>
+        `  --${QUOTA_SPECS[name].flag}: ${QUOTA_SPECS[name].meaning}; default ${QUOTA_SPECS[name].defaultVariable}`,
+    ),
     'Reads MONGODB_URI, REDIS_URL and JWT_SECRET from the environment.',
   ].join('\n');
 }
@@ -160,6 +200,43 @@ function integerOf(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) throw new UsageError(`--${name} must be a whole number of seconds`);
   return Number(text);
+}
+
+/**
+ * The quota flags given: a whole number, or `default` (back to the process-wide default).
+ * Every bad value is named with its flag in one error (nothing is changed then).
+ */
+function quotaSettingsOf(values: Values): QuotaSettings {
+  const quotas: QuotaSettings = {};
+  const problems: string[] = [];
+  for (const name of QUOTA_NAMES) {
+    const { flag } = QUOTA_SPECS[name];
+    const text = values[flag];
+    if (text === undefined) continue;
+    if (text === 'default') {
+      quotas[name] = 'default';
+      continue;
+    }
+    const value = Number(text);
+    // Digits only: "1e3", " 5", "0x10" and "" are not what an operator means by a number.
+    const problem = /^\d+$/.test(text)
+      ? quotaValueProblem(name, value)
+      : quotaValueProblem(name, Number.NaN);
+    if (problem) problems.push(`--${flag} (value ${JSON.stringify(text)}): ${problem}, or default`);
+    else quotas[name] = value;
+  }
+  if (problems.length > 0) throw new InvalidValuesError(problems);
+  return quotas;
+}
+
+/** Each quota as the operator set it: the client's own value, or "default". */
+function shownQuotas(quotas: ClientQuotas): { [name in keyof ClientQuotas]-?: number | 'default' } {
+  return {
+    readsPerSecond: quotas.readsPerSecond ?? 'default',
+    writesPerSecond: quotas.writesPerSecond ?? 'default',
+    bulkImportsPerDay: quotas.bulkImportsPerDay ?? 'default',
+    maxEventSubscriptions: quotas.maxEventSubscriptions ?? 'default',
+  };
 }
 
 function booleanOf(name: string, text: string): boolean {

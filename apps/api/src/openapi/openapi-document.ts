@@ -73,6 +73,11 @@ export const OPENAPI_TAGS: TagObject[] = [
       "The hash chain of a profile's consent and preference history: signed receipts (Ed25519) of its entries, the chain's verification and the public keys (docs/receipts.md).",
   },
   { name: 'Jobs', description: 'The scheduled jobs, for operators (operator credential).' },
+  {
+    name: 'Quotas',
+    description:
+      "A client's quotas (its own or the defaults) and their use, for operators (operator credential).",
+  },
   { name: 'Operations', description: 'Health and metrics, for monitors and orchestrators.' },
   {
     name: 'Data subject requests',
@@ -144,7 +149,7 @@ const GLOBAL_RESPONSES: Record<string, ResponseObject> = {
   },
   TooManyRequests: {
     description:
-      "Over the client's rate limit for reads or writes per second (RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done",
+      "Over the client's rate limit for reads or writes per second (its own quota, else RATE_LIMIT_READS_PER_SECOND, RATE_LIMIT_WRITES_PER_SECOND); nothing was done",
     headers: { 'Retry-After': RETRY_AFTER },
     content: ERROR_CONTENT,
   },
@@ -167,7 +172,7 @@ const SUCCESS_HEADERS = {
       schema: { type: 'string' },
     },
   },
-  /** A client's routes while its route class is limited (RATE_LIMIT_*_PER_SECOND not 0). */
+  /** A client's routes while its route class is limited (its quota, else RATE_LIMIT_*_PER_SECOND, not 0). */
   tenant: {
     'RateLimit-Limit': { description: 'Requests per window of the route class', schema: DIGITS },
     'RateLimit-Remaining': { description: 'Requests left in the window', schema: DIGITS },
@@ -294,7 +299,9 @@ function completeDocument(document: OpenAPIObject): void {
     const answer = (status: string, name: keyof typeof GLOBAL_RESPONSES) => {
       responses[status] ??= { $ref: `#/components/responses/${name}` };
     };
-    const tenant = pathParameterNames(path).includes('clientId');
+    // A client's own routes; an operator route naming a client (its quotas) is not one.
+    const operator = (operation.security ?? []).some((scheme) => 'operatorBasic' in scheme);
+    const tenant = pathParameterNames(path).includes('clientId') && !operator;
     addStreamedBodies(operation);
     answer('400', 'BadRequest');
     if (tenant) answer('404', 'UnknownClient');

@@ -1,3 +1,4 @@
+import type { ClientQuotas } from '@app/shared';
 import type { UserGroup } from './permissions';
 
 /** A tenant account as the services see it. */
@@ -6,6 +7,8 @@ export interface TenantClient {
   apiHashKey: string;
   tokenLifetimeSeconds: number;
   customAuthWindowSeconds: number;
+  /** The client's own quotas (set-client); an absent one is the process-wide default. */
+  quotas: ClientQuotas;
   userGroups: UserGroup[];
   /** Optimistic-concurrency counter of userGroups. */
   revision: number;
@@ -24,6 +27,12 @@ export interface Caller {
   clientId: string;
   userId: string;
   group: UserGroup;
+  /**
+   * The client's own quotas, as authentication loaded them with the client (cached under
+   * its auth stamp, so a change applies from the next request): the rate limit, the daily
+   * bulk imports and the event subscriptions read them here, never from the engine.
+   */
+  quotas: ClientQuotas;
 }
 
 /** The user's group; a group that is no longer defined grants nothing. */

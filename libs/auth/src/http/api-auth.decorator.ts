@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
-import { IdempotencyGuard, RateLimitGuard } from '@app/shared';
+import { IdempotencyGuard } from '@app/shared';
 import {
   ApiBearerAuth,
   ApiForbiddenResponse,
@@ -10,13 +10,14 @@ import {
 import { CLIENT_ID_PATTERN } from '../domain/identifiers';
 import type { PermissionAccess, PermissionArea } from '../domain/permissions';
 import { ApiAuthGuard, REQUIRED_PERMISSION, type RequiredPermission } from './api-auth.guard';
+import { RateLimitGuard } from './rate-limit.guard';
 
 /**
  * Protects an operation (or every operation of a controller): the caller authenticates
  * with a Bearer token or a CUSTOMAUTH3 signature, must belong to the `{clientId}` of
  * the path, and its user group must grant `access` on `area` ('write' implies 'read').
- * Then, as guards in this order, the client's rate limit and the Idempotency-Key of a write
- * (a refused request uses no key).
+ * Then, as guards in this order, the client's rate limit (its own quota, else the default)
+ * and the Idempotency-Key of a write (a refused request uses no key).
  */
 export function ApiAuth(
   area: PermissionArea,

@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { TenantScopedModel } from '@app/shared';
+import { type ClientQuotas, copyQuotas, type QuotaName, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import type { DataScope, UserGroup } from '../domain/permissions';
 import type { TenantClient } from '../domain/tenant';
 import { ClientAccount, type UserGroupEntry } from '../schemas/client.schema';
 import { clientAccountKey } from '../keys';
+
+/** A change of a client's own quotas: the values set, and those dropped to the default. */
+export interface QuotaChanges {
+  set: ClientQuotas;
+  unset: QuotaName[];
+}
 
 /** The `clients` collection: lean reads mapped to TenantClient, whole-field writes. */
 @Injectable()
@@ -22,7 +28,7 @@ export class ClientRepository {
   }
 
   /** Throws the engine's duplicate-key error (11000) when the client id is taken. */
-  async insert(client: Omit<TenantClient, 'revision'>): Promise<void> {
+  async insert(client: Omit<TenantClient, 'revision' | 'quotas'>): Promise<void> {
     await this.model.create({
       _id: clientAccountKey(client.clientId),
       apiHashKey: client.apiHashKey,
@@ -34,15 +40,31 @@ export class ClientRepository {
     });
   }
 
-  /** False when the client does not exist. */
+  /**
+   * False when the client does not exist. `quotas`: the client's own quotas to set, and
+   * those to drop back to the default; each is its own field (`quotas.<name>`), so changes
+   * of different quotas never undo each other.
+   */
   async update(
     clientId: string,
     changes: Partial<
       Pick<TenantClient, 'apiHashKey' | 'tokenLifetimeSeconds' | 'customAuthWindowSeconds'>
     >,
+    quotas: QuotaChanges = { set: {}, unset: [] },
   ): Promise<boolean> {
+    const set: Record<string, string | number> = { ...changes };
+    for (const [name, value] of Object.entries(copyQuotas(quotas.set))) {
+      set[`quotas.${name}`] = value;
+    }
+    const unset = Object.fromEntries(quotas.unset.map((name) => [`quotas.${name}`, 1]));
     const result = await this.model
-      .updateOne({ _id: clientAccountKey(clientId) }, { $set: changes })
+      .updateOne(
+        { _id: clientAccountKey(clientId) },
+        {
+          ...(Object.keys(set).length > 0 ? { $set: set } : {}),
+          ...(quotas.unset.length > 0 ? { $unset: unset } : {}),
+        },
+      )
       .exec();
     return result.matchedCount === 1;
   }
@@ -86,6 +108,7 @@ function toTenantClient(doc: ClientAccount): TenantClient {
     apiHashKey: doc.apiHashKey,
     tokenLifetimeSeconds: doc.tokenLifetimeSeconds,
     customAuthWindowSeconds: doc.customAuthWindowSeconds,
+    quotas: copyQuotas(doc.quotas),
     userGroups: (doc.userGroups ?? []).map((group) => ({
       name: group.name,
       permissions: (group.permissions ?? []).map(({ area, access }) => ({ area, access })),

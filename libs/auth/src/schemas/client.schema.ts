@@ -49,6 +49,16 @@ export class UserGroupEntry {
 }
 export const UserGroupEntrySchema = SchemaFactory.createForClass(UserGroupEntry);
 
+/** A client's own quotas (ClientQuotas): each absent one is the process-wide default. */
+@Schema({ _id: false })
+export class ClientQuotasEntry {
+  @Prop({ type: Number }) readsPerSecond?: number;
+  @Prop({ type: Number }) writesPerSecond?: number;
+  @Prop({ type: Number }) bulkImportsPerDay?: number;
+  @Prop({ type: Number }) maxEventSubscriptions?: number;
+}
+export const ClientQuotasEntrySchema = SchemaFactory.createForClass(ClientQuotasEntry);
+
 /** A tenant account. `_id` is the client id of the URL paths (case-sensitive). */
 @Schema({ collection: 'clients', versionKey: false })
 export class ClientAccount {
@@ -65,6 +75,10 @@ export class ClientAccount {
   /** CUSTOMAUTH_EXPIRATION_IN_SECONDS. */
   @Prop({ type: Number, required: true, default: DEFAULT_CUSTOM_AUTH_WINDOW_SECONDS })
   customAuthWindowSeconds: number;
+
+  /** Absent (clients made before quotas, or none set): every quota is the default. */
+  @Prop({ type: ClientQuotasEntrySchema })
+  quotas?: ClientQuotasEntry;
 
   @Prop({ type: [UserGroupEntrySchema], default: [] })
   userGroups: UserGroupEntry[];

@@ -44,7 +44,12 @@ export class BearerAuthService {
     if (!client || !user || !user.isActive) throw bearerError('inactive', realm);
     if (!stamps) await this.cache.establish(cid);
 
-    return { clientId: client.clientId, userId: user.userId, group: groupOf(client, user.group) };
+    return {
+      clientId: client.clientId,
+      userId: user.userId,
+      group: groupOf(client, user.group),
+      quotas: client.quotas,
+    };
   }
 
   private verify(token: string, now: number): AccessTokenClaims {

@@ -91,7 +91,12 @@ export class CustomAuthService {
     const user = await this.cache.user(client.clientId, credentials.userId, stamps);
     if (!signatureValid || !user || !user.isActive) throw fail('generic');
 
-    return { clientId: client.clientId, userId: user.userId, group: groupOf(client, user.group) };
+    return {
+      clientId: client.clientId,
+      userId: user.userId,
+      group: groupOf(client, user.group),
+      quotas: client.quotas,
+    };
   }
 
   private failure(failure: CustomAuthFailure, schemeAsSent?: string) {

@@ -1,10 +1,14 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import {
   ApiError,
+  type ClientQuotas,
   ConflictError,
   InvalidInputError,
   isDuplicateKeyError,
   NotFoundError,
+  QUOTA_NAMES,
+  type QuotaName,
+  quotaValueProblem,
   textKey,
 } from '@app/shared';
 import {
@@ -33,7 +37,7 @@ import {
 } from '../domain/secrets';
 import type { TenantClient } from '../domain/tenant';
 import { clientNotFound } from '../auth-errors';
-import { ClientRepository } from '../repositories/client.repository';
+import { ClientRepository, type QuotaChanges } from '../repositories/client.repository';
 import { OAuthClientRepository } from '../repositories/oauth-client.repository';
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
@@ -58,7 +62,12 @@ export interface ClientSettings {
   clientId: string;
   tokenLifetimeSeconds: number;
   customAuthWindowSeconds: number;
+  /** The client's own quotas; an absent one is the process-wide default. */
+  quotas: ClientQuotas;
 }
+
+/** A change of a client's quotas: a value of its own, or 'default' (drops its own). */
+export type QuotaSettings = { [name in QuotaName]?: number | 'default' };
 
 /** Bounds of the per-client settings (seconds). */
 export const CLIENT_SETTING_LIMITS = {
@@ -236,23 +245,46 @@ export class TenantAdminService {
     return { jti, expiresAt: expiresAt.toISOString() };
   }
 
+  /**
+   * Sets the client's token lifetime, CUSTOMAUTH3 window and quotas (each quota a value of
+   * its own, or 'default' to drop it). Every api process applies the change from its next
+   * request of the client (the announced auth stamp makes it reload the client record).
+   */
   async setClientSettings(
     clientId: string,
-    changes: { tokenLifetimeSeconds?: number; customAuthWindowSeconds?: number },
+    changes: {
+      tokenLifetimeSeconds?: number;
+      customAuthWindowSeconds?: number;
+      quotas?: QuotaSettings;
+    },
   ): Promise<ClientSettings> {
     const update: { tokenLifetimeSeconds?: number; customAuthWindowSeconds?: number } = {};
+    const problems: string[] = [];
     for (const name of ['tokenLifetimeSeconds', 'customAuthWindowSeconds'] as const) {
       const value = changes[name];
       if (value === undefined) continue;
       const { min, max } = CLIENT_SETTING_LIMITS[name];
       if (!Number.isInteger(value) || value < min || value > max) {
-        throw new InvalidInputError(
-          `${name} must be an integer from ${min} to ${max}, got ${value}`,
-        );
+        problems.push(`${name} must be an integer from ${min} to ${max}, got ${value}`);
       }
       update[name] = value;
     }
-    if (Object.keys(update).length > 0 && !(await this.clients.update(clientId, update))) {
+    const quotas: QuotaChanges = { set: {}, unset: [] };
+    for (const name of QUOTA_NAMES) {
+      const value = changes.quotas?.[name];
+      if (value === undefined) continue;
+      if (value === 'default') {
+        quotas.unset.push(name);
+        continue;
+      }
+      const problem = quotaValueProblem(name, value);
+      if (problem) problems.push(`${name} (value ${value}): ${problem}, or default`);
+      quotas.set[name] = value;
+    }
+    if (problems.length > 0) throw new InvalidInputError(problems.join('; '));
+    const changeCount =
+      Object.keys(update).length + Object.keys(quotas.set).length + quotas.unset.length;
+    if (changeCount > 0 && !(await this.clients.update(clientId, update, quotas))) {
       throw clientNotFound(clientId);
     }
     const client = await this.requireClient(clientId);
@@ -261,6 +293,7 @@ export class TenantAdminService {
       clientId,
       tokenLifetimeSeconds: client.tokenLifetimeSeconds,
       customAuthWindowSeconds: client.customAuthWindowSeconds,
+      quotas: client.quotas,
     };
   }
 

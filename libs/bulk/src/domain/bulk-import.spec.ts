@@ -3,6 +3,8 @@ import {
   chunkRecords,
   dailyImportQuota,
   exceptionWindow,
+  importsWithinDay,
+  INITIATES_KEPT,
   independentGroups,
   isExpired,
   matchValueOf,
@@ -235,7 +237,7 @@ describe('bulk import rules', () => {
   describe('dailyImportQuota (a rolling 24 hours)', () => {
     const now = new Date('2026-01-02T12:00:00Z');
     const hoursAgo = (h: number) => new Date(now.getTime() - h * 3600_000);
-    it('allows under the limit and keeps the last `limit` times with now', () => {
+    it('allows under the limit and keeps the times of the window with now', () => {
       expect(dailyImportQuota([hoursAgo(30), hoursAgo(5)], now, 2)).toEqual({
         allowed: true,
         initiated: [hoursAgo(5), now],
@@ -250,6 +252,20 @@ describe('bulk import rules', () => {
     it('0 is no limit', () => {
       const many = Array.from({ length: 50 }, (_, i) => hoursAgo(i / 10));
       expect(dailyImportQuota(many, now, 0).allowed).toBe(true);
+    });
+    it('keeps up to INITIATES_KEPT times (or the limit, if higher), for a limit changed later', () => {
+      const many = Array.from({ length: INITIATES_KEPT + 200 }, (_, i) => hoursAgo(i / 100));
+      const unlimited = dailyImportQuota(many, now, 0);
+      expect(unlimited.allowed && unlimited.initiated.length).toBe(INITIATES_KEPT);
+      expect(unlimited.allowed && unlimited.initiated.at(-1)).toEqual(now);
+      const high = dailyImportQuota(many, now, INITIATES_KEPT + 500);
+      expect(high.allowed && high.initiated.length).toBe(INITIATES_KEPT + 201);
+    });
+    it('importsWithinDay: those of the last 24 hours, oldest first', () => {
+      expect(importsWithinDay([hoursAgo(1), hoursAgo(25), hoursAgo(23)], now)).toEqual([
+        hoursAgo(23),
+        hoursAgo(1),
+      ]);
     });
   });
 

@@ -302,6 +302,12 @@ export function exceptionWindow(
 }
 
 /**
+ * Initiates kept per account beyond its limit: enough for the operator's count of the day's
+ * imports while the limit is 0 (unlimited), and for a limit raised later to count them.
+ */
+export const INITIATES_KEPT = 1000;
+
+/**
  * The daily import limit: Initiates of the account in the 24 hours before `now`. Returns
  * the Initiate times to keep (those inside the window, with `now` when allowed) or, when
  * the limit is used up, the seconds until the oldest leaves the window.
@@ -311,8 +317,7 @@ export function dailyImportQuota(
   now: Date,
   limit: number,
 ): { allowed: true; initiated: Date[] } | { allowed: false; retryAfterSeconds: number } {
-  const since = now.getTime() - DAY_MS;
-  const recent = initiated.filter((at) => at.getTime() > since).sort((a, b) => +a - +b);
+  const recent = importsWithinDay(initiated, now);
   if (limit > 0 && recent.length >= limit) {
     const frees = recent[recent.length - limit].getTime() + DAY_MS;
     return {
@@ -320,8 +325,14 @@ export function dailyImportQuota(
       retryAfterSeconds: Math.max(1, Math.ceil((frees - now.getTime()) / 1000)),
     };
   }
-  // Only the last `limit` times can matter to a later decision.
-  return { allowed: true, initiated: [...recent, now].slice(-Math.max(1, limit)) };
+  // The limit (a client's own quota) may change: keep more than the last `limit` times.
+  return { allowed: true, initiated: [...recent, now].slice(-Math.max(limit, INITIATES_KEPT)) };
+}
+
+/** The Initiates of the 24 hours before `now`, oldest first (the daily limit's count). */
+export function importsWithinDay(initiated: readonly Date[], now: Date): Date[] {
+  const since = now.getTime() - DAY_MS;
+  return initiated.filter((at) => at.getTime() > since).sort((a, b) => +a - +b);
 }
 
 /**

@@ -118,7 +118,7 @@ export class BulkImportController {
   @ApiOperation({
     summary: 'Initiate a bulk import: its AccessToken',
     description:
-      'Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default); Location: its status. An account may initiate BULK_IMPORT_DAILY_LIMIT imports (100 by default) in any 24 hours: 429 with Retry-After beyond.',
+      'Step 1 of Initiate, Stage (repeatable), Execute, Status, Exceptions. Records will be matched to profiles by the alternate id of type MatchValue (MatchCriteria AlternateIdType, the only criterion). Answers the import with its integer AccessToken (unique per account) and Expires (BULK_IMPORT_TOKEN_TTL_MS after now, 12 hours by default); Location: its status. An account may initiate its bulk imports per day quota (its own, set by the operator, else BULK_IMPORT_DAILY_LIMIT, 100 by default) in any 24 hours: 429 with Retry-After beyond.',
   })
   @ApiCreatedResponse({
     type: BulkImportStatusDto,
@@ -133,7 +133,7 @@ export class BulkImportController {
     @Body() body: InitiateBulkImportDto,
   ): Promise<BulkImportStatusDto> {
     return this.commands.execute(
-      new InitiateBulkImportCommand(caller.clientId, caller.userId, body),
+      new InitiateBulkImportCommand(caller.clientId, caller.userId, body, caller.quotas),
     );
   }
 

@@ -16,6 +16,15 @@ export function deliveryBody(
   event: ProfileEvent,
   alternateIds: readonly AlternateIdPair[],
 ): string {
+  return JSON.stringify(deliveryPayload(subscription, event, alternateIds));
+}
+
+/** The delivery body of `deliveryBody` as an object (the `data` of a CloudEvent). */
+export function deliveryPayload(
+  subscription: Pick<EventSubscription, 'subscriptionId' | 'excludeData' | 'alternateIdType'>,
+  event: ProfileEvent,
+  alternateIds: readonly AlternateIdPair[],
+): Record<string, unknown> {
   const { Data, PreviousData, ProfileId, ...rest } = toProfileEventDto(event);
   const pair = subscription.alternateIdType
     ? alternateIds.find(
@@ -31,7 +40,7 @@ export function deliveryBody(
     const { ProfileId: _dropped, ...others } = data;
     return others;
   };
-  return JSON.stringify({
+  return {
     SubscriptionId: subscription.subscriptionId,
     ...rest,
     ...who,
@@ -41,20 +50,22 @@ export function deliveryBody(
           Data: withoutProfileId(Data),
           ...(PreviousData ? { PreviousData: withoutProfileId(PreviousData) } : {}),
         }),
-  });
+  };
 }
 
 /**
  * The Standard Webhooks headers of a delivery: `webhook-id` (the event's id: the same for
  * every attempt, so a receiver drops a repeat), `webhook-timestamp` (seconds) and
  * `webhook-signature`, signed with the subscription's secret and, during the overlap after
- * a rotation, also with the previous one (space-separated, as the specification allows).
+ * a rotation, also with the previous one (space-separated, as the specification allows);
+ * `content-type` the body's (a CloudEvent's is application/cloudevents+json).
  */
 export function signedHeaders(
   subscription: Pick<EventSubscription, 'secret' | 'previousSecret' | 'previousSecretUntil'>,
   messageId: string,
   body: string,
   now: Date,
+  contentType = 'application/json',
 ): Record<string, string> {
   const secrets = [subscription.secret];
   if (
@@ -65,7 +76,7 @@ export function signedHeaders(
     secrets.push(subscription.previousSecret);
   }
   return {
-    'content-type': 'application/json',
+    'content-type': contentType,
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
     'webhook-signature': secrets

@@ -32,6 +32,8 @@ export interface DeadLetter {
   deadAt: string;
   /** The body that was sent (signed again when redelivered). */
   body: string;
+  /** Its Content-Type (absent on letters kept before CloudEvents: application/json). */
+  contentType?: string;
 }
 
 /** The most dead letters a subscription keeps (the oldest go first). */

@@ -1,6 +1,7 @@
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type {
+  DeliveryFormat,
   EventSelection,
   EventSubscription,
   SubscriptionState,
@@ -46,6 +47,8 @@ export class StoredEventSubscription implements EventSubscription {
   @Prop({ required: true }) excludeData: boolean;
   @Prop({ required: true }) deliverPausedEvents: boolean;
   @Prop({ type: String, default: null }) alternateIdType: string | null;
+  /** Absent on subscriptions stored before it existed: Standard. */
+  @Prop({ type: String }) deliveryFormat?: DeliveryFormat;
   /** Needed to sign deliveries; never answered by a GET. */
   @Prop({ required: true }) secret: string;
   @Prop({ type: String, default: null }) previousSecret: string | null;

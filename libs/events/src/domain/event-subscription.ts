@@ -26,6 +26,13 @@ export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 export const VALIDATION_STATUSES = ['Pending', 'Validated', 'Failed'] as const;
 export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
 
+/**
+ * The body of its deliveries (docs/events.md, "CloudEvents"): Standard, the event as JSON;
+ * CloudEvents, a CloudEvents 1.0 event in structured mode. Both signed as Standard Webhooks.
+ */
+export const DELIVERY_FORMATS = ['Standard', 'CloudEvents'] as const;
+export type DeliveryFormat = (typeof DELIVERY_FORMATS)[number];
+
 /** One (Entity, EventType) of a subscription and the lists narrowing it (absent: all). */
 export type EventSelection = EventKey & Partial<Record<FilterKind, string[]>>;
 
@@ -40,6 +47,8 @@ export interface SubscriptionFields {
   excludeData: boolean;
   deliverPausedEvents: boolean;
   alternateIdType: string | null;
+  /** Absent on subscriptions stored before it existed: Standard. */
+  deliveryFormat?: DeliveryFormat;
 }
 
 export interface EventSubscription extends SubscriptionFields {

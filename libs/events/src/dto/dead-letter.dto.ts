@@ -15,6 +15,12 @@ export class DeadLetterDto {
     description: 'The body that was sent (a redelivery sends it again, signed anew)',
   })
   Body: Record<string, unknown>;
+  @ApiProperty({
+    example: 'application/json',
+    description:
+      'The Content-Type the body was sent with: application/json, or application/cloudevents+json; charset=utf-8 for a CloudEvents subscription (a redelivery sends it with the same)',
+  })
+  ContentType: string;
 }
 
 export class DeadLetterListDto {

@@ -14,6 +14,8 @@ import {
 } from 'class-validator';
 import { OptionalBoolean, OptionalText, RequiredText } from '@app/shared';
 import {
+  DELIVERY_FORMATS,
+  type DeliveryFormat,
   MAX_FILTER_VALUES,
   MAX_SELECTIONS,
   SUBSCRIPTION_STATES,
@@ -170,6 +172,16 @@ export class EventSubscriptionBodyDto {
       'An active alternate id type of the configuration: payloads name the profile by its alternate id of that type instead of ProfileId',
   })
   AlternateIdType?: string;
+
+  @ApiPropertyOptional({
+    enum: DELIVERY_FORMATS,
+    default: 'Standard',
+    description:
+      'The body of deliveries: Standard (default), the event as JSON (Content-Type application/json); CloudEvents, a CloudEvents 1.0 event in structured mode (Content-Type application/cloudevents+json: specversion, id the EventId, source urn:pcp:client:<clientId>, type com.pcp.<EventType>, subject the ProfileId (or the alternate id of AlternateIdType), time, datacontenttype application/json, data the Standard body). Both signed as Standard Webhooks over the exact body',
+  })
+  @IsOptional()
+  @IsIn(DELIVERY_FORMATS)
+  DeliveryFormat?: DeliveryFormat;
 }
 
 const DATE_TIME = { type: String, format: 'date-time' } as const;
@@ -218,6 +230,13 @@ export class EventSubscriptionDto {
     description: 'The alternate id type naming profiles in payloads (null: ProfileId)',
   })
   AlternateIdType: string | null;
+
+  @ApiProperty({
+    enum: DELIVERY_FORMATS,
+    description:
+      'The body of deliveries: Standard (the event as JSON) or CloudEvents (a CloudEvents 1.0 event, structured mode)',
+  })
+  DeliveryFormat: DeliveryFormat;
 
   @ApiProperty({
     enum: VALIDATION_STATUSES,

@@ -66,7 +66,7 @@ export class EventSubscriptionsController {
   @ApiOperation({
     summary: 'Subscribe an endpoint to events',
     description:
-      'Creates a subscription (State Paused unless given) and starts the validation handshake of its Url: the worker POSTs {"Type": "SubscriptionValidation", "SubscriptionId", "Challenge"} and the endpoint must answer 2xx with the challenge (as text, or JSON {"Challenge": ...}); ValidationStatus goes from Pending to Validated or Failed. Events are delivered only while State is Active and ValidationStatus Validated. The answer carries the signing Secret, once. 409 when the client already holds EVENTS_MAX_SUBSCRIPTIONS subscriptions, or another of its subscriptions has the same Url for an overlapping Entity and EventType.',
+      'Creates a subscription (State Paused unless given) and starts the validation handshake of its Url: the worker POSTs {"Type": "SubscriptionValidation", "SubscriptionId", "Challenge"} and the endpoint must answer 2xx with the challenge (as text, or JSON {"Challenge": ...}); ValidationStatus goes from Pending to Validated or Failed. Events are delivered only while State is Active and ValidationStatus Validated. The answer carries the signing Secret, once. 409 when the client already holds as many subscriptions as it may (its own quota, set by the operator, else EVENTS_MAX_SUBSCRIPTIONS, 25 by default), or another of its subscriptions has the same Url for an overlapping Entity and EventType.',
   })
   @ApiCreatedResponse({
     type: EventSubscriptionDto,
@@ -84,7 +84,7 @@ export class EventSubscriptionsController {
     @Body() body: EventSubscriptionBodyDto,
   ): Promise<EventSubscriptionDto> {
     return this.commands.execute(
-      new CreateEventSubscriptionCommand(caller.clientId, caller.userId, body),
+      new CreateEventSubscriptionCommand(caller.clientId, caller.userId, body, caller.quotas),
     );
   }
 

@@ -10,5 +10,6 @@ export function toDeadLetterDto(letter: DeadLetter): DeadLetterDto {
     LastError: letter.lastError,
     DeadAt: letter.deadAt,
     Body: JSON.parse(letter.body) as Record<string, unknown>,
+    ContentType: letter.contentType ?? 'application/json',
   };
 }

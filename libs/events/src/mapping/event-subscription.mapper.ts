@@ -22,6 +22,7 @@ export function toEventSubscriptionDto(
     ExcludeData: subscription.excludeData,
     DeliverPausedEvents: subscription.deliverPausedEvents,
     AlternateIdType: subscription.alternateIdType,
+    DeliveryFormat: subscription.deliveryFormat ?? 'Standard',
     ValidationStatus: subscription.validationStatus,
     ValidationFailure: subscription.validationFailure,
     ValidatedAt: subscription.validatedAt ? subscription.validatedAt.toISOString() : null,

@@ -64,6 +64,7 @@ export class SubscriptionBodyChecks {
       excludeData: body.ExcludeData ?? false,
       deliverPausedEvents: body.DeliverPausedEvents ?? false,
       alternateIdType: this.alternateIdType(vocabulary, body.AlternateIdType),
+      deliveryFormat: body.DeliveryFormat ?? 'Standard',
     };
   }
 

@@ -1,4 +1,4 @@
-import { defineJob, type JobDefinition } from '@app/shared';
+import { defineJob, type JobDefinition, type TracedPayload } from '@app/shared';
 
 /** What an event-subscription-validate job carries: the handshake and which attempt this is. */
 export interface ValidateEventSubscriptionPayload {
@@ -19,8 +19,12 @@ export const VALIDATE_EVENT_SUBSCRIPTION = defineJob<ValidateEventSubscriptionPa
   tenantOf: ({ clientId }) => clientId,
 });
 
-/** What an event-delivery job carries: whose events go to which subscription. */
-export interface DeliverProfileEventsPayload {
+/**
+ * What an event-delivery job carries: whose events go to which subscription; with tracing
+ * on, also the context of the span that queued it (`trace`: the apply's save, or the
+ * delivery before a retry).
+ */
+export interface DeliverProfileEventsPayload extends TracedPayload {
   clientId: string;
   subscriptionId: string;
   profileId: number;

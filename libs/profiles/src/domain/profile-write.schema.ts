@@ -1,4 +1,4 @@
-import type { TenantKey } from '@app/shared';
+import type { TenantKey, TraceCarrier } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { CallerScope } from './profile-view';
 
@@ -93,6 +93,11 @@ export class ProfileWrite {
    * (its request was answered with an error, or its api died first) is voided, not applied.
    */
   @Prop({ type: Object, default: undefined }) idempotency?: WriteAttemptRef;
+  /**
+   * With tracing on: the context of the span that accepted it, which the worker's apply
+   * span links to (the job that applies it may have been queued by another request).
+   */
+  @Prop({ type: Object, default: undefined }) trace?: TraceCarrier;
   @Prop({ required: true }) acceptedAt: Date;
   /**
    * Stored: 'pending' until the worker refuses the write ('failed'); an applied write is

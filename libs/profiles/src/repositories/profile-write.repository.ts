@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { BatchedInserts, type InsertOutcome, type TenantKey, TenantScopedModel } from '@app/shared';
+import {
+  BatchedInserts,
+  type InsertOutcome,
+  type TenantKey,
+  TenantScopedModel,
+  type TraceCarrier,
+} from '@app/shared';
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import {
@@ -68,6 +74,7 @@ export class ProfileWriteRepository {
       replace?: string[];
       importFlags?: ImportFlags;
       idempotency?: WriteAttemptRef;
+      trace?: TraceCarrier;
     },
     /** Runs each insert (a request's window decides whether it may still commit). */
     attempt: InsertAttempt = (insert) => insert(),
@@ -87,6 +94,7 @@ export class ProfileWriteRepository {
         ...(write.replace?.length ? { replace: write.replace } : {}),
         ...(write.importFlags ? { importFlags: write.importFlags } : {}),
         ...(write.idempotency ? { idempotency: write.idempotency } : {}),
+        ...(write.trace ? { trace: write.trace } : {}),
         acceptedAt: write.acceptedAt ?? new Date(),
         status: 'pending',
         attempts: 0,

@@ -5,6 +5,7 @@ import {
   CRASH_POINTS,
   CrashPoints,
   currentRequestWindow,
+  currentTraceCarrier,
   deadlineError,
 } from '@app/shared';
 import type {
@@ -103,6 +104,8 @@ export class ProfileWriteIntake {
         idempotency: keyed
           ? { key: keyed.key, attempt: keyed.attempt, bucket: keyed.bucket }
           : undefined,
+        // Tracing on: the apply span links to it (docs/operations.md, "Tracing").
+        trace: currentTraceCarrier(),
       },
       window &&
         ((insert) =>

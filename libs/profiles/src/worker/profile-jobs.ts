@@ -1,7 +1,10 @@
-import { defineJob, defineScheduledJob, type JobLane } from '@app/shared';
+import { defineJob, defineScheduledJob, type JobLane, type TracedPayload } from '@app/shared';
 
-/** What an apply-profile-writes job carries. */
-export interface ApplyProfileWritesPayload {
+/**
+ * What an apply-profile-writes job carries; with tracing on, also the context of the span
+ * that queued it (`trace`: the request that accepted the job's first write).
+ */
+export interface ApplyProfileWritesPayload extends TracedPayload {
   clientId: string;
   profileId: number;
   /** The accepted write that brought the job (absent from the sweeper's jobs). */

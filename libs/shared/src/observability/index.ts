@@ -7,3 +7,5 @@ export * from './metrics-access';
 export * from './logging';
 export * from './worker-health-server';
 export * from './queue-metrics.service';
+export * from './tracing';
+export * from './tracing-settings';

@@ -124,6 +124,11 @@ class RequestScopedPinoLogger extends PinoLogger {
   }
 }
 
+/** The id installRequestLogging gave a request (undefined before its hook ran). */
+export function requestIdOfRequest(request: FastifyRequest): string | undefined {
+  return (request as LoggedRequest)[LOG_CONTEXT]?.reqId;
+}
+
 /** A request id a client may choose: up to 128 of [A-Za-z0-9._-]; anything else is replaced. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
+import { withTraceCarrier } from '../observability/tracing';
 import { isScheduled, type JobDefinition } from './job-definition';
 import {
   DEFAULT_JOB_OPTIONS,
@@ -43,18 +44,20 @@ export class JobQueue {
       // Disconnected: the command would only wait in the client's queue until the timeout.
       throw new Error(`enqueue of ${name}: Redis is not connected`);
     }
+    // With tracing on, the payload carries the queuing span's context (`trace`).
+    const traced = withTraceCarrier(payload);
     const added = job.tenantOf
       ? this.enqueueFair(
           {
             id: randomUUID(),
             job: name,
-            tenant: job.tenantOf(payload),
+            tenant: job.tenantOf(traced),
             lane: options.lane ?? 'interactive',
-            payload,
+            payload: traced,
           },
           options.delayMs,
         )
-      : this.queue.add(name, payload, {
+      : this.queue.add(name, traced, {
           ...(isScheduled(job) ? SCHEDULED_JOB_OPTIONS : DEFAULT_JOB_OPTIONS),
           ...(options.delayMs ? { delay: options.delayMs } : {}),
         });

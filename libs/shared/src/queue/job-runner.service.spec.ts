@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
-import type { Queue } from 'bull';
+import type { Job, Queue } from 'bull';
 import type { Settings } from '../settings/settings';
 import { defineJob, defineScheduledJob, type JobDefinition } from './job-definition';
 import { HandlesJob } from './job-handler.decorator';
@@ -32,10 +32,15 @@ class WriteJob {
   handle = async () => undefined;
 }
 
+/** The payloads PingJob was given. */
+const pinged: unknown[] = [];
+
 @Injectable()
 @HandlesJob(PING)
 class PingJob {
-  handle = async () => undefined;
+  handle = async (payload: unknown) => {
+    pinged.push(payload);
+  };
 }
 
 @Injectable()
@@ -51,10 +56,18 @@ class SecondNightlyJob {
 }
 
 function fakeQueue() {
-  const processed: string[] = [];
+  const processed: {
+    name: string;
+    concurrency: number;
+    processor: (job: Partial<Job>) => Promise<void>;
+  }[] = [];
   const queue = {
-    process: (name: string) => {
-      processed.push(name);
+    process: (
+      name: string,
+      concurrency: number,
+      processor: (job: Partial<Job>) => Promise<void>,
+    ) => {
+      processed.push({ name, concurrency, processor });
       return new Promise(() => undefined);
     },
     getRepeatableJobs: async () => [],
@@ -85,11 +98,26 @@ function runner(jobs: JobDefinition<unknown>[], handlerClasses: (new () => objec
 }
 
 describe('JobRunner', () => {
-  it("serves each plain job by its name, and a tenant's jobs as turns of the fair queue", () => {
+  it("serves the plain jobs and the fair queue's turns with one processor, WORKER_CONCURRENCY loops for each", () => {
     const { jobRunner, main } = runner([WRITE, PING, NIGHTLY], [WriteJob, PingJob, NightlyJob]);
     jobRunner.onApplicationBootstrap();
     jobRunner.onApplicationShutdown();
-    expect(main).toEqual(['ping', 'nightly', 'tenant-turn']);
+    // ping, nightly and tenant-turn (a tenant's jobs run as turns), 2 each.
+    expect(main.map(({ name, concurrency }) => ({ name, concurrency }))).toEqual([
+      { name: '*', concurrency: 6 },
+    ]);
+  });
+
+  it('runs each job by the handler of its name; a tenant’s job only as a turn', async () => {
+    const { jobRunner, main } = runner([WRITE, PING, NIGHTLY], [WriteJob, PingJob, NightlyJob]);
+    jobRunner.onApplicationBootstrap();
+    jobRunner.onApplicationShutdown();
+    const [{ processor }] = main;
+    await processor({ id: 1, name: 'ping', data: { url: 'https://example.com' }, attemptsMade: 0 });
+    expect(pinged).toEqual([{ url: 'https://example.com' }]);
+    await expect(processor({ id: 2, name: 'write', data: {}, attemptsMade: 0 })).rejects.toThrow(
+      'No handler for job "write"',
+    );
   });
 
   it('refuses to start when a defined job has no handler', () => {

@@ -11,6 +11,7 @@ import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { Metrics } from '../observability/metrics.service';
 import { recordDependencyError } from '../observability/process-metrics';
+import { runInJobSpan } from '../observability/tracing';
 import { Settings } from '../settings/settings';
 import {
   intervalOf,
@@ -76,18 +77,23 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       handlers.set(name, wrapper.instance as JobHandler<unknown, void | JobCounts>);
     }
     this.handlers = handlers;
+    const runs = new Map<string, (run: Job) => Promise<unknown>>();
     for (const job of this.jobs) {
       const handler = handlers.get(job.name);
       if (!handler) throw new Error(`No handler for job "${job.name}"`);
       // A tenant's jobs run as turns of the fair queue (below), not under their own name.
       if (job.tenantOf) continue;
-      this.serve(job.name, (run) =>
-        isScheduled(job)
-          ? this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>)
-          : handler.handle(run.data),
+      // In a span continuing the payload's `trace` when tracing is on (tracing.ts).
+      runs.set(job.name, (run) =>
+        runInJobSpan(job.name, run, () =>
+          isScheduled(job)
+            ? this.runScheduled(job, run, handler as JobHandler<unknown, JobCounts>)
+            : handler.handle(run.data),
+        ),
       );
     }
-    this.serve(TENANT_TURN_JOB, (run) => this.runTurn(run));
+    runs.set(TENANT_TURN_JOB, (run) => this.runTurn(run));
+    this.serve(runs);
     // A ring with work that no turn takes (an item whose turn was never added) gets turns.
     this.topUp = setInterval(() => void this.topUpTurns(), FAIR_IDLE_TOP_UP_MS / 2);
     this.topUp.unref();
@@ -115,14 +121,23 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /**
-   * Runs `name`'s jobs, WORKER_CONCURRENCY at a time. The promise Bull returns settles when
-   * processing stops: with an error when Redis failed while Bull recorded a job's outcome
-   * (the job is then retried as stalled). Logged: left unhandled, it would end the process.
+   * Runs the queue's jobs, each by the function of its name, with one Bull processor of
+   * WORKER_CONCURRENCY loops per name: as many loops as a processor per name had (Bull's
+   * loops of named processors each take any job of the queue, so their concurrency added
+   * up), but one processor. A processor per name made Bull wait for the queue's Redis
+   * connection once per name, with three listeners on it each time: eleven names starting
+   * before the connection was ready were three MaxListenersExceededWarning lines. The
+   * promise Bull returns settles when processing stops: with an error when Redis failed
+   * while Bull recorded a job's outcome (the job is then retried as stalled). Logged: left
+   * unhandled, it would end the process.
    */
-  private serve(name: string, run: (job: Job) => Promise<unknown>): void {
+  private serve(runs: ReadonlyMap<string, (job: Job) => Promise<unknown>>): void {
     this.queue
-      .process(name, this.settings.workerConcurrency, async (job: Job) => {
+      .process('*', this.settings.workerConcurrency * runs.size, async (job: Job) => {
         try {
+          const run = runs.get(job.name);
+          // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
+          if (!run) throw new Error(`No handler for job "${job.name}"`);
           await run(job);
         } catch (error) {
           // Counted when the engine or Redis failed it (pcp_dependency_errors_total).
@@ -137,7 +152,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
         }
       })
       .catch((error: unknown) =>
-        this.logger.warn(`processing of "${name}" jobs stopped: ${String(error)}`),
+        this.logger.warn(`processing of the queue's jobs stopped: ${String(error)}`),
       );
   }
 
@@ -152,7 +167,10 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     const handler = this.handlers.get(item.job);
     // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
     if (!handler) throw new Error(`No handler for job "${item.job}"`);
-    await handler.handle(item.payload);
+    // The item's payload carries the queuing span's context (`trace`) when tracing is on.
+    await runInJobSpan(item.job, { ...run, data: item.payload }, () =>
+      handler.handle(item.payload),
+    );
     if (!run.data.item) this.fair.done(turnId);
   }
 

@@ -52,7 +52,10 @@ export class Settings {
    * (403) while OPERATOR_TOKEN is unset; false: not mounted at all (404).
    */
   readonly queueDashboardEnabled: boolean;
-  /** Requests per second one client may make, by route class (0: unlimited). */
+  /**
+   * Requests per second a client may make, by route class (0: unlimited), unless it has a
+   * quota of its own (set-client; ClientRateLimits).
+   */
   readonly rateLimitReadsPerSecond: number;
   readonly rateLimitWritesPerSecond: number;
   /** Serve Prometheus metrics (api: GET /metrics; worker: on its health listener). */

@@ -56,7 +56,8 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     name: 'WORKER_CONCURRENCY',
     type: 'int',
     default: 4,
-    meaning: "turns of the tenants' work one worker process runs at once, and as many of each other job",
+    meaning:
+      'job loops one worker process runs per kind of job it serves (each takes the next job)',
   },
   {
     name: 'STALLED_JOB_CHECK_MS',
@@ -112,13 +113,13 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     name: 'RATE_LIMIT_READS_PER_SECOND',
     type: 'int',
     default: 5000,
-    meaning: 'GET requests per second one client may make (0: unlimited)',
+    meaning: 'GET requests per second a client without its own quota may make (0: unlimited)',
   },
   {
     name: 'RATE_LIMIT_WRITES_PER_SECOND',
     type: 'int',
     default: 2000,
-    meaning: 'writes per second one client may make (0: unlimited)',
+    meaning: 'writes per second a client without its own quota may make (0: unlimited)',
   },
   {
     name: 'LOG_LEVEL',

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProfileWriteChecks } from '@app/profiles';
-import { Clock, InvalidInputError, QuotaExceededError } from '@app/shared';
+import { Clock, effectiveQuota, InvalidInputError, QuotaExceededError } from '@app/shared';
 import { dailyImportQuota } from '../../domain/bulk-import';
 import { BulkSettings } from '../../bulk-settings';
 import type { BulkImportStatusDto } from '../../dto/bulk-import.dto';
@@ -23,6 +23,7 @@ export class InitiateBulkImportHandler implements ICommandHandler<InitiateBulkIm
     clientId,
     userId,
     body,
+    quotas,
   }: InitiateBulkImportCommand): Promise<BulkImportStatusDto> {
     if (!(await this.checks.isActiveAlternateIdType(clientId, body.MatchValue))) {
       throw new InvalidInputError(
@@ -33,10 +34,12 @@ export class InitiateBulkImportHandler implements ICommandHandler<InitiateBulkIm
     // The daily limit: two Initiates at the same moment may both pass its last place (the
     // hint is replaced, not updated atomically), which a limit of this size tolerates.
     const hint = await this.imports.hint(clientId);
-    const quota = dailyImportQuota(hint?.initiated ?? [], now, this.settings.dailyImportLimit);
+    // The client's own quota, else BULK_IMPORT_DAILY_LIMIT.
+    const { limit } = effectiveQuota(quotas, 'bulkImportsPerDay', this.settings.dailyImportLimit);
+    const quota = dailyImportQuota(hint?.initiated ?? [], now, limit);
     if (!quota.allowed) {
       throw new QuotaExceededError(
-        `The daily import limit of client ${clientId} is reached (${this.settings.dailyImportLimit} imports in 24 hours); retry after ${quota.retryAfterSeconds} s`,
+        `The daily import limit of client ${clientId} is reached (${limit} imports in 24 hours); retry after ${quota.retryAfterSeconds} s`,
         quota.retryAfterSeconds,
       );
     }

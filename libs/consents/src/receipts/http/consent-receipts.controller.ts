@@ -15,11 +15,17 @@ import {
   ConsentReceiptDto,
   ConsentReceiptEntriesDto,
 } from '../dto/consent-receipt.dto';
+import { Iso27560RecordAnswerDto, KantaraReceiptAnswerDto } from '../dto/standard-receipt.dto';
 import { toConsentReceiptDto } from '../mapping/consent-receipt.mapper';
+import { toIso27560RecordDto, toKantaraReceiptDto } from '../mapping/standard-receipt.mapper';
 import { GetConsentReceiptQuery } from '../queries/get-consent-receipt/get-consent-receipt.query';
+import { GetStandardReceiptQuery } from '../queries/get-standard-receipt/get-standard-receipt.query';
 import { ListConsentReceiptsQuery } from '../queries/list-consent-receipts/list-consent-receipts.query';
 import { VerifyConsentChainQuery } from '../queries/verify-consent-chain/verify-consent-chain.query';
 import { ApiEntryIdParam, EntryIdParam } from './entry-id.param';
+
+const STANDARD =
+  "The consent entry's chain is checked from its start to the entry first, as for the service's own receipt (409 when it fails). The document is signed as a compact JWS (EdDSA, Ed25519) by the receipt key, its header's kid the key's id in GET /Profiles/v4/ReceiptKeys: verify Jws against that key set (any JOSE library) and read the document from its payload. A preference entry, or an entry of a consent type outside the caller's user group, is a 404. docs/receipts.md maps every field to where it comes from";
 
 const CHAIN =
   "A profile's consent and preference history entries form a hash chain (docs/receipts.md): each carries prevHash, the previous one's hash (null for the first), and hash, the SHA-256 of its canonical JSON (RFC 8785) as stored without hash. Entries recorded before the chain began carry neither.";
@@ -75,6 +81,54 @@ export class ConsentReceiptsController {
   ): Promise<ConsentReceiptDto> {
     return toConsentReceiptDto(
       await this.queries.execute(new GetConsentReceiptQuery(caller, profileId, entryId)),
+    );
+  }
+
+  @Get(':profileId/ConsentReceipts/:entryId/Kantara')
+  @ApiAuth('history', 'read')
+  @ApiOperation({
+    summary: 'A consent change as a signed Kantara Consent Receipt v1.1',
+    description: `The consent history entry as a Kantara Initiative Consent Receipt Specification v1.1.0 document (version KI-CR-v1.1.0): every required field present, filled from the profile (piiPrincipalId: the ProfileId; language), the consent type, its version and its text, and the client as the controller; fields the service does not hold are empty (or filled from consent type attributes: Jurisdiction, PolicyUrl, PurposeCategory, PiiCategory, Termination, ThirdPartyName, SensitiveCategory). The claim pcp says what Kantara has no field for: the consent's status, and the entry's hash and place in the chain. ${STANDARD}.`,
+  })
+  @ApiProfileIdParam()
+  @ApiEntryIdParam()
+  @ApiOkResponse({ type: KantaraReceiptAnswerDto })
+  @ApiConflictResponse({
+    description: "The profile's stored chain fails verification at or before the entry",
+  })
+  async kantara(
+    @CurrentCaller() caller: Caller,
+    @ProfileIdParam() profileId: number,
+    @EntryIdParam() entryId: { seq: number; n: number },
+  ): Promise<KantaraReceiptAnswerDto> {
+    return toKantaraReceiptDto(
+      await this.queries.execute(
+        new GetStandardReceiptQuery(caller, profileId, entryId, 'Kantara'),
+      ),
+    );
+  }
+
+  @Get(':profileId/ConsentReceipts/:entryId/ISO27560')
+  @ApiAuth('history', 'read')
+  @ApiOperation({
+    summary: 'A consent change as a signed ISO/IEC TS 27560 consent record (JSON-LD, DPV)',
+    description: `The consent history entry as an ISO/IEC TS 27560 consent record in JSON-LD with W3C Data Privacy Vocabulary terms (dct:conformsTo https://w3id.org/dpv/schema/dpv-27560#record): the data subject (the profile), the controller (the client), the notice (consent type, version, text, language), the purpose and legal basis, and the consent's state after the change as dpv:hasConsentStatus: dpv:ConsentGiven (Granted), dpv:ConsentRefused (Denied), dpv:ConsentWithdrawn (Revoked), dpv:ConsentRevoked (revoked by the service, or deactivated), dpv:ConsentExpired, dpv:ConsentUnknown (NotSet). dct:source names the history entry, its hash and its place in the chain. ${STANDARD}.`,
+  })
+  @ApiProfileIdParam()
+  @ApiEntryIdParam()
+  @ApiOkResponse({ type: Iso27560RecordAnswerDto })
+  @ApiConflictResponse({
+    description: "The profile's stored chain fails verification at or before the entry",
+  })
+  async iso27560(
+    @CurrentCaller() caller: Caller,
+    @ProfileIdParam() profileId: number,
+    @EntryIdParam() entryId: { seq: number; n: number },
+  ): Promise<Iso27560RecordAnswerDto> {
+    return toIso27560RecordDto(
+      await this.queries.execute(
+        new GetStandardReceiptQuery(caller, profileId, entryId, 'ISO27560'),
+      ),
     );
   }
 

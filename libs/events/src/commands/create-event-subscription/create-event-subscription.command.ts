@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { ClientQuotas } from '@app/shared';
 import type {
   EventSubscriptionBodyDto,
   EventSubscriptionDto,
@@ -10,6 +11,8 @@ export class CreateEventSubscriptionCommand extends Command<EventSubscriptionDto
     readonly clientId: string,
     readonly userId: string,
     readonly body: EventSubscriptionBodyDto,
+    /** The caller's client's own quotas, as authentication loaded them (its subscriptions). */
+    readonly quotas: ClientQuotas,
   ) {
     super();
   }

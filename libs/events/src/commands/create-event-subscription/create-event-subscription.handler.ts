@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, ConflictError, InvalidInputError } from '@app/shared';
+import { Clock, ConflictError, effectiveQuota, InvalidInputError } from '@app/shared';
 import {
   type EventSubscription,
   findOverlap,
@@ -35,6 +35,7 @@ export class CreateEventSubscriptionHandler implements ICommandHandler<CreateEve
     clientId,
     userId,
     body,
+    quotas,
   }: CreateEventSubscriptionCommand): Promise<EventSubscriptionDto> {
     if (body.IsActive === false) {
       throw new InvalidInputError(
@@ -58,10 +59,18 @@ export class CreateEventSubscriptionHandler implements ICommandHandler<CreateEve
       modifiedAt: now,
       modifiedBy: userId,
     };
+    // The client's own quota, else EVENTS_MAX_SUBSCRIPTIONS.
+    const { limit, source } = effectiveQuota(
+      quotas,
+      'maxEventSubscriptions',
+      this.settings.maxSubscriptions,
+    );
     await this.store.change(clientId, (list) => {
-      if (list.all.length >= this.settings.maxSubscriptions) {
+      if (list.all.length >= limit) {
+        const named =
+          source === 'Client' ? `its own quota, ${limit}` : `EVENTS_MAX_SUBSCRIPTIONS ${limit}`;
         throw new ConflictError(
-          `The client holds ${list.all.length} event subscriptions, the most it may (EVENTS_MAX_SUBSCRIPTIONS ${this.settings.maxSubscriptions}); delete one first`,
+          `The client holds ${list.all.length} event subscriptions, the most it may (${named}); delete one first`,
         );
       }
       const overlap = findOverlap(list.all, fields.url, fields.selections, null);

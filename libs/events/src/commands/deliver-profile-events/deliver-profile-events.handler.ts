@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { type ProfileEvent, ProfileEventFeed } from '@app/profiles';
 import { Clock, JobQueue, LeaseService } from '@app/shared';
-import { deliveryBody } from '../../domain/delivery-body';
+import { type DeliveryMessage, deliveryMessage } from '../../domain/delivery-message';
 import { retryDelayMs } from '../../domain/delivery-schedule';
 import type { DeliveryCursor } from '../../domain/event-delivery.schema';
 import { deliverableSince, subscriptionWants } from '../../domain/event-matching';
@@ -111,8 +111,13 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
         moved = true;
         continue;
       }
-      const body = deliveryBody(subscription, event, found.alternateIds);
-      const problem = await this.sender.send(subscription, toProfileEventDto(event).EventId, body);
+      const message = deliveryMessage(clientId, subscription, event, found.alternateIds);
+      const problem = await this.sender.send(
+        subscription,
+        toProfileEventDto(event).EventId,
+        message.body,
+        message.contentType,
+      );
       if (problem === null) {
         position = { seq: event.seq, n: event.n, attempts: 0, lastError: null, retryAt: null };
         await this.deliveries.saveCursor(clientId, subscriptionId, profileId, position);
@@ -140,7 +145,7 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
         );
         return;
       }
-      await this.deadLetter(clientId, subscription, event, body, attempts, problem);
+      await this.deadLetter(clientId, subscription, event, message, attempts, problem);
       position = { seq: event.seq, n: event.n, attempts: 0, lastError: null, retryAt: null };
       await this.deliveries.saveCursor(clientId, subscriptionId, profileId, position);
       moved = false;
@@ -153,7 +158,7 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
     clientId: string,
     subscription: EventSubscription,
     event: ProfileEvent,
-    body: string,
+    { body, contentType }: DeliveryMessage,
     attempts: number,
     problem: string,
   ): Promise<void> {
@@ -169,6 +174,7 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
       lastError: problem,
       deadAt: this.clock.now().toISOString(),
       body,
+      contentType,
     });
     const limit = this.settings.pauseAfterDeadLetters;
     if (limit > 0 && inARow >= limit)

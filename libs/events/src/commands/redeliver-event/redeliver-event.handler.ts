@@ -6,7 +6,8 @@ import { WebhookSender } from '../../services/webhook-sender.service';
 import { RedeliverEventCommand } from './redeliver-event.command';
 
 /**
- * Sends a dead letter's body again, signed anew with the subscription's current secrets,
+ * Sends a dead letter's body again (with the content type it was sent with: a CloudEvent
+ * stays one), signed anew with the subscription's current secrets,
  * once: a 2xx answer takes it out of the dead letters; any other outcome leaves it there
  * with this attempt's error (the caller may ask again). A redelivered event arrives after
  * the profile's later events (docs/events.md, "Dead letters").
@@ -28,7 +29,12 @@ export class RedeliverEventHandler implements ICommandHandler<RedeliverEventComm
       (kept) => kept.eventId === eventId,
     );
     if (!letter) return;
-    const problem = await this.sender.send(subscription, letter.eventId, letter.body);
+    const problem = await this.sender.send(
+      subscription,
+      letter.eventId,
+      letter.body,
+      letter.contentType,
+    );
     if (problem === null) {
       await this.deadLetters.remove(clientId, subscriptionId, eventId);
       await this.deadLetters.delivered(clientId, subscriptionId);

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { LeaseService } from '@app/shared';
+import { annotateActiveSpan, inSpan, LeaseService } from '@app/shared';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import { profileKey, profileLeaseKey } from '../../keys';
 import { ProfileReadModel } from '../../read-model/profile-read-model.service';
@@ -47,7 +47,18 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly eventNotifier: ProfileEventNotifier,
   ) {}
 
-  async execute({
+  /**
+   * With tracing on, in the span `profile.apply` (the parent of the stages' spans), a child
+   * of the job's span; it links to the requests of the other writes it applies.
+   */
+  execute(command: ApplyProfileWritesCommand): Promise<void> {
+    return inSpan('profile.apply', () => this.apply(command), {
+      'pcp.client_id': command.clientId,
+      'pcp.profile_id': command.profileId,
+    });
+  }
+
+  private async apply({
     clientId,
     profileId,
     seq,
@@ -159,6 +170,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       }
       if (!pass.applied) break;
     }
+    annotateActiveSpan({ 'pcp.writes_applied': applied });
     // Nothing to apply: still tell the event listeners and publish, which heals what a crash
     // or a Redis error cut short after the last save (readers meanwhile read the database:
     // markDirty).

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, Metrics } from '@app/shared';
+import { Clock, inSpan, linkWrites, Metrics } from '@app/shared';
 import { ProfileRules } from '../../../domain/profile-rules';
 import type { ProfileVocabulary } from '../../../domain/profile-vocabulary';
 import type { ProfileWrite } from '../../../domain/profile-write.schema';
@@ -86,7 +86,9 @@ export class ApplyPipeline {
   /** The profile by `_id` (null: no shell, so no writes). */
   profile(clientId: string, profileId: number): Promise<Profile | null> {
     // The counts learn what they hold of the profile in the same turn (reports).
-    return this.counts.load(clientId, profileId, () => this.load.profile(clientId, profileId));
+    return inSpan('profile.apply.load', () =>
+      this.counts.load(clientId, profileId, () => this.load.profile(clientId, profileId)),
+    );
   }
 
   /** The heal path's count: what the profile carries that a crash left uncounted (reports). */
@@ -109,13 +111,18 @@ export class ApplyPipeline {
     window: { upTo: number; probe: boolean },
     vocabulary: ProfileVocabulary,
   ): Promise<PassResult> {
-    const loaded = await this.load.writes(profile, { ...window, max: PASS_MAX_WRITES });
+    // Each stage in its span when tracing is on (profile.apply.<stage>; off: just the call).
+    const loaded = await inSpan('profile.apply.load', () =>
+      this.load.writes(profile, { ...window, max: PASS_MAX_WRITES }),
+    );
     if (!loaded.writes.length) return { profile, applied: 0, waitMs: loaded.waitMs };
+    // The apply span links to the requests that accepted these writes.
+    linkWrites(loaded.writes.map(({ write }) => write.trace));
     const first = loaded.writes[0].write;
     const ctx = { vocabulary, rules: this.rules, now: this.clock.now() };
     let folded;
     try {
-      folded = await this.fold.run(profile, loaded.writes, ctx);
+      folded = await inSpan('profile.apply.fold', () => this.fold.run(profile, loaded.writes, ctx));
     } catch (error) {
       return this.countFailure(hold, profile, first, error);
     }
@@ -123,15 +130,19 @@ export class ApplyPipeline {
     let saved: Profile;
     let acceptedSeq: number | null | undefined;
     try {
-      saved = await this.record.run(profile, folded.profile, steps);
+      saved = await inSpan('profile.apply.record', () =>
+        this.record.run(profile, folded.profile, steps),
+      );
       // Reports: the pass's change of its client's counts rides on the saved profile.
       saved = this.counts.prepare(profile, saved, countedSteps(steps));
       const events = steps.flatMap((step) => step.folded?.events ?? []);
-      acceptedSeq = await this.saveStage.save(hold, profile, saved, events);
+      acceptedSeq = await inSpan('profile.apply.save', () =>
+        this.saveStage.save(hold, profile, saved, events),
+      );
     } catch (error) {
       return this.countFailure(hold, profile, first, error);
     }
-    await this.after.run(profile, saved, steps);
+    await inSpan('profile.apply.after-apply', () => this.after.run(profile, saved, steps));
     // Whether the pass reached the write it must wait for (it may have ended before it).
     const reachedWait = !folded.stoppedBy && steps.length === loaded.writes.length;
     return {
