@@ -52,10 +52,40 @@ async function startServiceStack(name, extraEnv = {}) {
       engineCommands = await startEngineCommandCounter(hostname, Number(port));
       workerEnv = { ...env, MONGODB_URI: `mongodb://127.0.0.1:${engineCommands.port}/bench` };
     }
-    const worker = await startNode('dist/apps/worker/apps/worker/src/main.js', workerEnv);
+    const workerPath = 'dist/apps/worker/apps/worker/src/main.js';
+    const worker = await startNode(workerPath, workerEnv);
     children.push(worker);
+    let current = worker;
+    /**
+     * Stops the worker and starts another with more environment (a setting compared within
+     * one run, e.g. REPORTS_ENABLED), answering once it listens on its health port.
+     */
+    const restartWorker = async (moreEnv = {}) => {
+      await stop(current);
+      children.splice(children.indexOf(current), 1);
+      const healthPort = await freePort();
+      current = await startNode(workerPath, {
+        ...workerEnv,
+        ...moreEnv,
+        WORKER_HEALTH_PORT: String(healthPort),
+      });
+      children.push(current);
+      await waitForPort(healthPort, current, 'worker', 60000);
+      return current;
+    };
     const origin = `http://127.0.0.1:${apiPort}`;
-    return { dir, engine, redisServer, env, api, worker, origin, close, engineCommands };
+    return {
+      dir,
+      engine,
+      redisServer,
+      env,
+      api,
+      worker,
+      origin,
+      close,
+      engineCommands,
+      restartWorker,
+    };
   } catch (error) {
     await close(false);
     throw error;
