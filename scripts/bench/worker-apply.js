@@ -305,6 +305,10 @@ async function reportsOnAndOff({ ids, drain, restartWorker, procs, origin, tenan
       const result = await drain(ids, `r${drained}`, () => ({
         Consents: [{ ConsentType: 'Terms', ConsentStatus: status }],
       }));
+      // That the counts were kept: the profiles the counts hold a mark of.
+      const marked = await redis.hlen(`bench:rp:${tenant.clientId}:told`);
+      const counted = await redis.hget(`bench:rp:${tenant.clientId}:meta`, 'built');
+      log(`counts ${mode}: marks of ${marked} profiles, built ${counted ? 'yes' : 'no'}`);
       runs[mode].push(result);
     }
   }
@@ -323,6 +327,11 @@ async function reportsOnAndOff({ ids, drain, restartWorker, procs, origin, tenan
   }
   console.log(
     `  mean on ${on.toFixed(0)}/s, mean off ${off.toFixed(0)}/s: on/off ${(on / off).toFixed(3)}, cost ${((1 - on / off) * 100).toFixed(1)} %`,
+  );
+  const workerCpu = (list) =>
+    list.reduce((sum, run) => sum + Number(/worker ([\d.]+)/.exec(run.cpu)[1]), 0) / list.length;
+  console.log(
+    `  worker CPU ms per write: on ${workerCpu(runs.on).toFixed(2)}, off ${workerCpu(runs.off).toFixed(2)} (${((workerCpu(runs.on) / workerCpu(runs.off) - 1) * 100).toFixed(1)} %)`,
   );
 }
 
