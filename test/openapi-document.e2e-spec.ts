@@ -34,7 +34,11 @@ interface Operation {
   security?: Record<string, string[]>[];
 }
 interface OpenApiDocument {
-  components: { responses?: Record<string, Response>; parameters?: Record<string, Parameter> };
+  components: {
+    responses?: Record<string, Response>;
+    parameters?: Record<string, Parameter>;
+    securitySchemes?: Record<string, Record<string, unknown>>;
+  };
   servers?: { url: string }[];
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
@@ -120,22 +124,58 @@ describe('The OpenAPI document', () => {
 
   /**
    * Public operations under a client: the preference centre's page and one-click
-   * unsubscribe, where the signed link is the credential (docs/preference-centre.md), and
-   * the reporting page (docs/reports.md).
+   * unsubscribe, where the signed link is the credential (docs/preference-centre.md): each
+   * requires its link's signed query parameters together (apiKey schemes in the query);
+   * and the reporting page (docs/reports.md), likewise with its own link's parameters.
    */
-  const PUBLIC_TENANT_OPERATIONS = [
-    'GET /Profiles/v4/{clientId}/PreferenceCentre',
-    'POST /Profiles/v4/{clientId}/PreferenceCentre',
-    'GET /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe',
-    'POST /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe',
-    // The reporting page, behind its own short-lived signed link (docs/reports.md).
-    'GET /Profiles/v4/{clientId}/Reports/Page',
-  ];
+  const PAGE_LINK = {
+    preferenceCentreLinkProfile: [],
+    preferenceCentreLinkExpiry: [],
+    preferenceCentreLinkSignature: [],
+  };
+  const UNSUBSCRIBE_LINK = { ...PAGE_LINK, preferenceCentreLinkScope: [] };
+  const PUBLIC_TENANT_OPERATIONS: Record<string, object> = {
+    'GET /Profiles/v4/{clientId}/PreferenceCentre': PAGE_LINK,
+    'POST /Profiles/v4/{clientId}/PreferenceCentre': PAGE_LINK,
+    'GET /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe': UNSUBSCRIBE_LINK,
+    'POST /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe': UNSUBSCRIBE_LINK,
+    'GET /Profiles/v4/{clientId}/Reports/Page': {
+      reportsPageLinkUser: [],
+      reportsPageLinkExpiry: [],
+      reportsPageLinkSignature: [],
+    },
+  };
   /** Operator operations naming a client: the operator credential, not a tenant's. */
   const OPERATOR_CLIENT_OPERATIONS = ['GET /Profiles/v4/Clients/{clientId}/Quotas'];
   const OPERATOR_SECURITY = JSON.stringify([{ bearer: [] }, { operatorBasic: [] }]);
 
-  it('declares {clientId} and the security of every tenant operation, and none on the public ones', () => {
+  it('declares the link credential of the preference centre as apiKey schemes in the query', () => {
+    const schemes = document.components.securitySchemes ?? {};
+    expect(schemes.preferenceCentreLinkProfile).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 'p',
+    });
+    expect(schemes.preferenceCentreLinkExpiry).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 'e',
+    });
+    expect(schemes.preferenceCentreLinkScope).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 'u',
+    });
+    expect(schemes.preferenceCentreLinkSignature).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 's',
+    });
+    // The GPC support resource: public, outside the prefix and any client.
+    expect(document.paths['/.well-known/gpc.json'].get.security).toEqual([]);
+  });
+
+  it('declares {clientId} and the security of every tenant operation, and the link on the public ones', () => {
     const problems: string[] = [];
     for (const { where, path, operation } of operationsOf(document)) {
       const security = JSON.stringify(operation.security);
@@ -144,8 +184,12 @@ describe('The OpenAPI document', () => {
         if (first?.name !== 'clientId' || first.in !== 'path' || first.schema?.type !== 'string') {
           problems.push(`${where}: {clientId} is not its first parameter`);
         }
-        if (PUBLIC_TENANT_OPERATIONS.includes(where)) {
-          if (security !== '[]') problems.push(`${where}: security ${security}, expected []`);
+        if (where in PUBLIC_TENANT_OPERATIONS) {
+          // One requirement naming every scheme of the link (in any order): all at once.
+          const names = (operation.security ?? []).map((r) => Object.keys(r).sort());
+          const expected = [Object.keys(PUBLIC_TENANT_OPERATIONS[where]).sort()];
+          if (JSON.stringify(names) !== JSON.stringify(expected))
+            problems.push(`${where}: security ${security}, expected ${JSON.stringify(expected)}`);
         } else if (OPERATOR_CLIENT_OPERATIONS.includes(where)) {
           if (security !== OPERATOR_SECURITY) problems.push(`${where}: security ${security}`);
         } else if (security !== JSON.stringify([{ bearer: [] }, { CUSTOMAUTH3: [] }])) {
@@ -190,7 +234,7 @@ describe('The OpenAPI document', () => {
         const schema = JSON.stringify(response.content?.['application/json']?.schema ?? {});
         // The preference centre's pages answer their own errors as pages (HTML).
         const page =
-          PUBLIC_TENANT_OPERATIONS.includes(where) && response.content?.['text/html'] !== undefined;
+          where in PUBLIC_TENANT_OPERATIONS && response.content?.['text/html'] !== undefined;
         if (page) continue;
         const direct = schema === JSON.stringify({ $ref: ERROR_REF });
         const extended = schema.startsWith(`{"allOf":[{"$ref":"${ERROR_REF}"}`);

@@ -36,15 +36,17 @@ const localized = (Name) => [{ Locale: 'en-us', Name }];
 /**
  * A tenant through the admin CLI and the Configuration API, and one profile of the bench's
  * shape created through the API: its stored document is the template of the seeded ones.
+ * `clientId`: the tenant's id (`bench` by default; a bench of several tenants names each);
+ * `root`: the checkout whose built admin CLI creates it (this one by default).
  */
-async function createTenant({ origin, env }) {
+async function createTenant({ origin, env, clientId = CLIENT_ID, root = ROOT }) {
   const cli = spawnSync(
     process.execPath,
     [
-      path.join(ROOT, 'dist/apps/api/apps/api/src/admin/cli.js'),
+      path.join(root, 'dist/apps/api/apps/api/src/admin/cli.js'),
       'create-client',
       '--client-id',
-      CLIENT_ID,
+      clientId,
       '--user-id',
       'bench',
     ],
@@ -59,7 +61,7 @@ async function createTenant({ origin, env }) {
     undefined,
     new URLSearchParams({
       grant_type: 'client_credentials',
-      scope: `${CLIENT_ID}/bench`,
+      scope: `${clientId}/bench`,
       client_id: created.oauthClientId,
       client_secret: created.oauthClientSecret,
     }).toString(),
@@ -68,7 +70,7 @@ async function createTenant({ origin, env }) {
   const token = tokenRes.body.access_token;
   const auth = `Bearer ${token}`;
   const post = async (p, body) => {
-    const res = await call(origin, 'POST', `/Profiles/v4/${CLIENT_ID}/${p}`, auth, body);
+    const res = await call(origin, 'POST', `/Profiles/v4/${clientId}/${p}`, auth, body);
     if (res.status !== 201) throw new Error(`POST ${p}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
@@ -125,7 +127,7 @@ async function createTenant({ origin, env }) {
     FilterId: String(program.Filters[0].ID),
     PreferenceAttributes: [{ Key: 'Topic', Value: 'Sports' }],
   };
-  const created1 = await call(origin, 'POST', `/Profiles/v4/${CLIENT_ID}/Profile`, auth, {
+  const created1 = await call(origin, 'POST', `/Profiles/v4/${clientId}/Profile`, auth, {
     CustomerType: 'Customer',
     CustomerName: { FirstName: 'Template', LastName: 'Profile' },
     DefaultLocale: 'en-us',
@@ -160,12 +162,12 @@ async function createTenant({ origin, env }) {
     throw new Error(`template: ${created1.status} ${JSON.stringify(created1.body)}`);
   const templateId = created1.body.ProfileId;
   for (;;) {
-    const got = await call(origin, 'GET', `/Profiles/v4/${CLIENT_ID}/Profile/${templateId}`, auth);
+    const got = await call(origin, 'GET', `/Profiles/v4/${clientId}/Profile/${templateId}`, auth);
     if (got.body?.UpdateStatus === 'Complete') break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    clientId: CLIENT_ID,
+    clientId,
     userId: 'bench',
     token,
     apiHashKey: created.apiHashKey,
@@ -178,9 +180,10 @@ async function createTenant({ origin, env }) {
 
 /** Profiles `from`..`to` (skipping the template), stored as the worker would store them. */
 async function seedProfiles({ db, tenant, from, to }) {
+  const { clientId } = tenant;
   const profiles = db.collection('profiles');
   const claims = db.collection('alternate_id_claims');
-  const template = await profiles.findOne({ _id: `${CLIENT_ID}|${tenant.templateId}` });
+  const template = await profiles.findOne({ _id: `${clientId}|${tenant.templateId}` });
   const batch = 500;
   for (let start = from; start <= to; start += batch) {
     const docs = [];
@@ -188,7 +191,7 @@ async function seedProfiles({ db, tenant, from, to }) {
     for (let i = start; i <= Math.min(to, start + batch - 1); i++) {
       if (i === tenant.templateId) continue;
       const doc = structuredClone(template);
-      doc._id = `${CLIENT_ID}|${i}`;
+      doc._id = `${clientId}|${i}`;
       doc.profileId = i;
       doc.appliedSeq = 1;
       doc.data.CustomerName.FirstName = `First${i}`;
@@ -203,8 +206,8 @@ async function seedProfiles({ db, tenant, from, to }) {
       doc.data.CustomFields.find((f) => f.Name === 'MemberNo').Value = memberNo(i);
       docs.push(doc);
       claimDocs.push({
-        _id: `${CLIENT_ID}|crm|${crmId(i).toLowerCase()}`,
-        clientId: CLIENT_ID,
+        _id: `${clientId}|crm|${crmId(i).toLowerCase()}`,
+        clientId,
         profileId: i,
       });
     }
@@ -215,7 +218,7 @@ async function seedProfiles({ db, tenant, from, to }) {
   }
   await db
     .collection('profile_id_hints')
-    .replaceOne({ _id: CLIENT_ID }, { _id: CLIENT_ID, last: to }, { upsert: true });
+    .replaceOne({ _id: clientId }, { _id: clientId, last: to }, { upsert: true });
 }
 
 async function readSeqs(redis, clientId, ids) {

@@ -1,6 +1,7 @@
 'use strict';
 // A Node process of the project (the built api or worker, a baseline server), started for a
-// bench: resolves once it printed `readyLine` (at once without one).
+// bench: resolves once it printed `readyLine` (at once without one). `entry` is relative to
+// this checkout's root, or absolute (another checkout's build, e.g. a commit to compare with).
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { ROOT } = require('./engines');
@@ -9,7 +10,7 @@ const { ROOT } = require('./engines');
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 function startNode(entry, env, readyLine) {
-  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...NODE_ARGS, path.resolve(ROOT, entry)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

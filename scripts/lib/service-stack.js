@@ -6,15 +6,19 @@
 // BENCH_ENGINE_COMMANDS=1 the worker reaches the engine through a relay that counts its
 // commands (`engineCommands.report()`; scripts/lib/engine-command-counter.js). `extraEnv`:
 // more environment for both the api and the worker (e.g. a bench's own settings).
+// `options.apis`: how many api processes (each on its own port, sharing the engine, Redis and
+// JWT secret: `apis`, `origins`; `api` and `origin` are the first). `options.root`: the
+// checkout whose build (dist/) runs, this one by default (another work tree holding an older
+// commit's build, for a before/after run).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
-const { freePort, startFerretdb, startRedis, stop, waitForPort } = require('./engines');
+const { ROOT, freePort, startFerretdb, startRedis, stop, waitForPort } = require('./engines');
 const { startNode } = require('./node-process');
 const { startEngineCommandCounter } = require('./engine-command-counter');
 
-async function startServiceStack(name, extraEnv = {}) {
+async function startServiceStack(name, extraEnv = {}, { apis: apiCount = 1, root = ROOT } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `pcp-bench-${name}-`));
   const engine = await startFerretdb({
     dataDir: path.join(dir, 'engine'),
@@ -43,16 +47,26 @@ async function startServiceStack(name, extraEnv = {}) {
       RATE_LIMIT_WRITES_PER_SECOND: '1000000',
       ...extraEnv,
     };
-    const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
-    children.push(api);
-    await waitForPort(apiPort, api, 'api', 60000);
+    const apis = [];
+    const origins = [];
+    for (let n = 0; n < apiCount; n++) {
+      const port = n === 0 ? apiPort : await freePort();
+      const api = await startNode(path.join(root, 'dist/apps/api/apps/api/src/main.js'), {
+        ...env,
+        PORT: String(port),
+      });
+      children.push(api);
+      await waitForPort(port, api, 'api', 60000);
+      apis.push(api);
+      origins.push(`http://127.0.0.1:${port}`);
+    }
     let workerEnv = env;
     if (process.env.BENCH_ENGINE_COMMANDS === '1') {
       const { hostname, port } = new URL(engine.uri);
       engineCommands = await startEngineCommandCounter(hostname, Number(port));
       workerEnv = { ...env, MONGODB_URI: `mongodb://127.0.0.1:${engineCommands.port}/bench` };
     }
-    const workerPath = 'dist/apps/worker/apps/worker/src/main.js';
+    const workerPath = path.join(root, 'dist/apps/worker/apps/worker/src/main.js');
     const worker = await startNode(workerPath, workerEnv);
     children.push(worker);
     let current = worker;
@@ -73,15 +87,18 @@ async function startServiceStack(name, extraEnv = {}) {
       await waitForPort(healthPort, current, 'worker', 60000);
       return current;
     };
-    const origin = `http://127.0.0.1:${apiPort}`;
+    const [api] = apis;
+    const [origin] = origins;
     return {
       dir,
       engine,
       redisServer,
       env,
       api,
+      apis,
       worker,
       origin,
+      origins,
       close,
       engineCommands,
       restartWorker,

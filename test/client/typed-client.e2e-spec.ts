@@ -45,7 +45,8 @@ async function startReceiver() {
 /**
  * The typed client of clients/typescript (openapi-typescript types of the committed
  * openapi.json, openapi-fetch) against the running service on a real port: configuration,
- * a profile created, read, searched, patched and its history, one bulk import, one event
+ * a profile created, read, searched, patched and its history, its preference centre page
+ * by the signed link and /.well-known/gpc.json (no credentials), one bulk import, one event
  * subscription, with both auth schemes. `npm run typecheck` compiles this file with the
  * client, so a call that does not match openapi.json fails CI (the @ts-expect-error lines
  * below prove the types refuse wrong calls).
@@ -241,6 +242,33 @@ describe('Typed client (clients/typescript)', () => {
       ['patch', 'Complete'],
       ['create', 'Complete'],
     ]);
+  });
+
+  it('opens the preference centre by its signed link, and reads /.well-known/gpc.json', async () => {
+    const links = await client.POST(
+      '/Profiles/v4/{clientId}/Profile/{profileId}/PreferenceCentreLinks',
+      { params: { path: { clientId, profileId } }, body: {} },
+    );
+    expect(links.response.status).toBe(200);
+    const url = new URL(links.data!.Url);
+    const link = (name: string) => url.searchParams.get(name)!;
+    // No API credential: the link's signed query parameters (the document's link schemes).
+    const anonymous = createPcpClient({ baseUrl });
+    const page = await anonymous.GET('/Profiles/v4/{clientId}/PreferenceCentre', {
+      params: {
+        path: { clientId },
+        query: { p: link('p'), e: link('e'), s: link('s') },
+        header: { 'Sec-GPC': '1' },
+      },
+      parseAs: 'text',
+    });
+    expect(page.response.status).toBe(200);
+    expect(page.data).toContain('Your communication preferences');
+    const gpc = await anonymous.GET('/.well-known/gpc.json');
+    expect(gpc.data).toEqual({
+      gpc: true,
+      lastUpdate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
   });
 
   it('answers typed errors: 400 naming the field, 404 for a missing profile', async () => {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import request from 'supertest';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { TestPrograms } from '../harness/configuration';
@@ -21,7 +22,8 @@ const IMAGES = join(__dirname, '..', '..', 'docs', 'images');
  * The preference centre in a real browser (docs/preference-centre.md): Playwright
  * (playwright-core, no bundled browser) driving Debian's chromium against the test api on
  * loopback. Open, change, save, see it after a reload; expired and altered links; keyboard
- * only; without JavaScript; no Content-Security-Policy violation.
+ * only; without JavaScript; a browser sending Sec-GPC: 1 (Global Privacy Control); no
+ * Content-Security-Policy violation.
  */
 describe('Preference centre in a browser', () => {
   let app: TestApp;
@@ -36,7 +38,9 @@ describe('Preference centre in a browser', () => {
   const dealsOf = (profile: Body) =>
     (profile.Emails[0].EmailPreferences as Body[]).find((p) => p.ProgramId === deals.ProgramId);
 
-  async function newPage(options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
+  async function newPage(
+    options: { javaScriptEnabled?: boolean; extraHTTPHeaders?: Record<string, string> } = {},
+  ): Promise<Page> {
     const context = await browser.newContext({
       viewport: { width: 820, height: 1000 },
       locale: 'fr-CA',
@@ -216,5 +220,126 @@ describe('Preference centre in a browser', () => {
     );
     expect(news).toMatchObject({ PreferenceType: 2 });
     await page.context().close();
+  });
+
+  describe('with a Global Privacy Control signal (Sec-GPC: 1)', () => {
+    const GPC = { extraHTTPHeaders: { 'Sec-GPC': '1' } };
+    const writes = async (id: number) => (await profiles.operations(id)).length;
+
+    beforeAll(async () => {
+      // The client counts Deals as a sale or sharing of personal information.
+      await request(app.http)
+        .post(`/Profiles/v4/${tenant.clientId}/Config/CustomProperties/Program`)
+        .set('Authorization', await tenant.bearer())
+        .send([
+          {
+            ID: Number(deals.ProgramId),
+            CustomProperties: [{ Key: 'SaleOrShare', Value: 'true' }],
+          },
+        ])
+        .expect(200);
+    });
+
+    it('shows that the signal was received and applies the opt-out once', async () => {
+      const { id, url } = await link('gpc-browser@example.com');
+      const before = await writes(id);
+      const page = await newPage(GPC);
+      expect((await page.goto(url))?.status()).toBe(200);
+      const notice = page.locator('#gpc');
+      expect(await notice.getAttribute('role')).toBe('status');
+      await expect(notice.textContent()).resolves.toContain(
+        'We received your Global Privacy Control signal.',
+      );
+      await expect(notice.textContent()).resolves.toContain(
+        'We have opted you out of: Bons plans.',
+      );
+      const dealsBox = page
+        .getByRole('group', { name: 'Bons plans' })
+        .getByRole('checkbox', { name: /Bons plans par courriel/ });
+      expect(await dealsBox.isChecked()).toBe(false);
+      // The marked choice says why, tied to its checkbox.
+      const hint = await dealsBox.getAttribute('aria-describedby');
+      expect(hint).toMatch(/gpc-/);
+      await shot(page, 'gpc');
+      expect(dealsOf(await profiles.complete(id))).toMatchObject({
+        PreferenceType: 2,
+        SourceId: 'GlobalPrivacyControl',
+        PreferenceAttributes: [{ Key: '$GlobalPrivacyControl', Value: 'OptOut' }],
+      });
+      expect(await writes(id)).toBe(before + 1);
+
+      // Views after it: the notice again, nothing more written (the history shows one write).
+      await page.reload();
+      await expect(notice.textContent()).resolves.toContain('You are opted out of: Bons plans.');
+      await page.goto(url);
+      expect(await writes(id)).toBe(before + 1);
+      const history = (await profiles.history(id, 'Preferences')).filter((entry) =>
+        JSON.stringify(entry).includes('"SourceId":"GlobalPrivacyControl"'),
+      );
+      expect(history).toHaveLength(1);
+      await page.context().close();
+    });
+
+    it('asks for an explicit confirmation before opting back in, and records it', async () => {
+      const { id, url } = await link('gpc-again@example.com');
+      const page = await newPage(GPC);
+      await page.goto(url);
+      await profiles.complete(id);
+      const applied = await writes(id);
+
+      await page.getByRole('checkbox', { name: /Bons plans par courriel/ }).check();
+      await page.getByRole('button', { name: 'Save my choices' }).click();
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'Confirm: receive what sells or shares your information?',
+      );
+      await expect(page.locator('#gpc-choices').textContent()).resolves.toContain(
+        'Bons plans: Bons plans par courriel',
+      );
+      await shot(page, 'gpc-confirm');
+      expect(await writes(id)).toBe(applied);
+
+      await Promise.all([
+        page.waitForURL(/notice=saved/),
+        page.getByRole('button', { name: 'Yes, opt me in' }).click(),
+      ]);
+      expect(
+        await page
+          .getByRole('group', { name: 'Bons plans' })
+          .getByRole('checkbox', { name: /Bons plans par courriel/ })
+          .isChecked(),
+      ).toBe(true);
+      expect(dealsOf(await profiles.complete(id))).toMatchObject({
+        PreferenceType: 1,
+        PreferenceAttributes: [{ Key: '$GlobalPrivacyControl', Value: 'OptInConfirmed' }],
+      });
+      expect(await writes(id)).toBe(applied + 1);
+      // The signal does not undo the confirmed opt-in.
+      await page.reload();
+      expect(await writes(id)).toBe(applied + 1);
+      await page.context().close();
+    });
+
+    it('keeps the person opted out when they decline the confirmation', async () => {
+      const { id, url } = await link('gpc-no@example.com');
+      const page = await newPage({ ...GPC, javaScriptEnabled: false });
+      await page.goto(url);
+      await profiles.complete(id);
+      const applied = await writes(id);
+      await page.getByRole('checkbox', { name: /Bons plans par courriel/ }).check();
+      await page.getByRole('checkbox', { name: /News by email/ }).uncheck();
+      await page.getByRole('button', { name: 'Save my choices' }).click();
+      await Promise.all([
+        page.waitForURL(/notice=saved/),
+        page.getByRole('button', { name: 'No, save my other choices only' }).click(),
+      ]);
+      const profile = await profiles.complete(id);
+      expect(dealsOf(profile)).toMatchObject({ PreferenceType: 2 });
+      const news = (profile.Emails[0].EmailPreferences as Body[]).find(
+        (p) => p.ProgramId === programs.newsletter.email.ProgramId,
+      );
+      expect(news).toMatchObject({ PreferenceType: 2 });
+      expect(await writes(id)).toBe(applied + 1);
+      await page.context().close();
+    });
   });
 });

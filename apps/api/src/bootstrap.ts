@@ -21,7 +21,7 @@ import {
   startTracing,
 } from '@app/shared';
 import { readFileSync } from 'node:fs';
-import { CENTRE_ROUTE, UNSUBSCRIBE_ROUTE } from '@app/preference-centre';
+import { CENTRE_ROUTE, GPC_WELL_KNOWN_PATH, UNSUBSCRIBE_ROUTE } from '@app/preference-centre';
 import { ApiModule } from './api.module';
 import { installBodyParsers, installRouteBodyLimits } from './http/body-parsers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -158,7 +158,7 @@ async function buildApiApp(settings: Settings): Promise<NestFastifyApplication> 
     },
   );
   app.setGlobalPrefix(API_PREFIX, {
-    exclude: [TOKEN_PATH, ...OBSERVABILITY_PATHS, QUEUE_DASHBOARD_PATH],
+    exclude: [TOKEN_PATH, ...OBSERVABILITY_PATHS, QUEUE_DASHBOARD_PATH, GPC_WELL_KNOWN_PATH],
   });
   app.useGlobalPipes(createApiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/.well-known/gpc.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Global Privacy Control support resource
+         * @description Public, outside /Profiles/v4 (and not under /Profiles/v2). {"gpc": true, "lastUpdate": "YYYY-MM-DD"} as application/json: this origin honours Sec-GPC: 1 (the preference centre opts the person out of the programs their client marked SaleOrShare); lastUpdate is GPC_LAST_UPDATE.
+         */
+        get: operations["GpcWellKnownController_support"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/Async/{clientId}/Export/{accessToken}/Status": {
         parameters: {
             query?: never;
@@ -1489,13 +1509,13 @@ export interface paths {
         };
         /**
          * The preference centre page of a profile (HTML, for the person)
-         * @description Public: no API credential, the link's signature (s) is checked instead (constant-time), then its expiry. Shows the programs, filters, channels and frequencies that apply to the profile (the channels of its active contact elements, Solicit at profile level), named in the profile's DefaultLocale (then en-US, then the configured name), the current choices, and the consents the profile holds with the consent type's text and version. notice=saved|pending|unsubscribed|unchanged shows the outcome of a save (PRG). Sent with a Content-Security-Policy, no-store and no-referrer.
+         * @description Public: no API credential, the link's signature (s) is checked instead (constant-time), then its expiry. Shows the programs, filters, channels and frequencies that apply to the profile (the channels of its active contact elements, Solicit at profile level), named in the profile's DefaultLocale (then en-US, then the configured name), the current choices, and the consents the profile holds with the consent type's text and version. notice=saved|pending|unsubscribed|unchanged shows the outcome of a save (PRG). Sent with a Content-Security-Policy, no-store and no-referrer. With Sec-GPC: 1 (Global Privacy Control) and programs the client marked SaleOrShare, the page says the signal was received and, the first time (or for what is newly marked), opts the person out of those programs as an ordinary merge write (SourceId GlobalPrivacyControl, attribute $GlobalPrivacyControl OptOut), waited for up to SYNC_WRITE_TIMEOUT_MS; a later view with the signal writes nothing.
          */
         get: operations["CentrePageController_page"];
         put?: never;
         /**
          * Save the person's choices from the preference centre page
-         * @description The page's form (application/x-www-form-urlencoded), behind the same signed link. action=save: every choice the form showed (shown=<id>) becomes an opt-in when in.<id> is sent and an opt-out when not, freq.<id> its frequency; every consent shown (consentShown=<id>) Granted when consent.<id> is sent, Revoked when not; only what differs from the profile is written. action=unsubscribe-all: an opt-out of every choice the page shows. The change is an ordinary merge write (checked as POST by id is, queued, applied by the worker, in the history under the user PreferenceCentre), waited for up to SYNC_WRITE_TIMEOUT_MS; then 303 See Other back to the page with notice=saved (or pending, unchanged, unsubscribed). A change the checks refuse answers 400 with the page and the reasons.
+         * @description The page's form (application/x-www-form-urlencoded), behind the same signed link. action=save: every choice the form showed (shown=<id>) becomes an opt-in when in.<id> is sent and an opt-out when not, freq.<id> its frequency; every consent shown (consentShown=<id>) Granted when consent.<id> is sent, Revoked when not; only what differs from the profile is written. action=unsubscribe-all: an opt-out of every choice the page shows. The change is an ordinary merge write (checked as POST by id is, queued, applied by the worker, in the history under the user PreferenceCentre), waited for up to SYNC_WRITE_TIMEOUT_MS; then 303 See Other back to the page with notice=saved (or pending, unchanged, unsubscribed). A change the checks refuse answers 400 with the page and the reasons. With Sec-GPC: 1, an opt-in of a program marked SaleOrShare is not written at once: 200 with a confirmation page that posts the form again with gpcConfirm=1 (opt in anyway: recorded with the attribute $GlobalPrivacyControl OptInConfirmed) or gpcConfirm=0 (save the other changes only).
          */
         post: operations["CentrePageController_save"];
         delete?: never;
@@ -3768,7 +3788,7 @@ export interface components {
              * @example OptedIn
              * @enum {string}
              */
-            Code: "PendingWrite" | "ProfileNotFound" | "ProfileInactive" | "NoProfile" | "ElementNotFound" | "ElementInactive" | "DoNotContact" | "ProgramInactive" | "FilterInactive" | "NoPreference" | "PreferenceArchived" | "OptedIn" | "OptedOut" | "PreferenceTypeUnset" | "PreferenceExpired" | "ConsentGranted" | "ConsentMissing" | "ConsentDenied" | "ConsentRevoked" | "ConsentNotSet" | "ConsentExpired";
+            Code: "PendingWrite" | "ProfileNotFound" | "ProfileInactive" | "NoProfile" | "ElementNotFound" | "ElementInactive" | "DoNotContact" | "ProgramInactive" | "FilterInactive" | "NoPreference" | "PreferenceArchived" | "OptedIn" | "OptedOut" | "GpcOptOut" | "PreferenceTypeUnset" | "PreferenceExpired" | "ConsentGranted" | "ConsentMissing" | "ConsentDenied" | "ConsentRevoked" | "ConsentNotSet" | "ConsentExpired";
             /**
              * @description Allow: permits the contact; Deny: forbids it; Note: informs only
              * @example Allow
@@ -4298,6 +4318,18 @@ export interface components {
              */
             ID: string;
             Frequencies?: components["schemas"]["FrequencyDto"][] | null;
+        };
+        GpcSupportDto: {
+            /**
+             * @description The origin intends to honour Global Privacy Control signals: always true
+             * @example true
+             */
+            gpc: boolean;
+            /**
+             * @description When the statement of support was made (GPC_LAST_UPDATE), an ISO 8601 date: YYYY-MM-DD
+             * @example 2026-11-28
+             */
+            lastUpdate: string;
         };
         GroupDto: {
             GroupType: string;
@@ -5275,6 +5307,12 @@ export interface components {
              * @example true
              */
             IsActive: boolean;
+            /**
+             * @description The reserved attribute $GlobalPrivacyControl of the preference: OptOut, written because the browser sent a Global Privacy Control signal (reason GpcOptOut); OptInConfirmed, an opt-in the person confirmed while it did (docs/preference-centre.md)
+             * @example OptOut
+             * @enum {string}
+             */
+            GlobalPrivacyControl?: "OptOut" | "OptInConfirmed";
         };
         ReceiptKeySetDto: {
             /** @description The active key first, then earlier keys whose receipts still verify */
@@ -5804,6 +5842,30 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    GpcWellKnownController_support: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The support resource: {"gpc": true, "lastUpdate": "YYYY-MM-DD"} */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GpcSupportDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     AsyncExportController_status: {
         parameters: {
             query?: never;
@@ -12370,7 +12432,10 @@ export interface operations {
                 /** @description HMAC-SHA-256 with the client's key over client, profile, expiry and purpose, base64url */
                 s: string;
             };
-            header?: never;
+            header?: {
+                /** @description Global Privacy Control (docs/preference-centre.md, "Global Privacy Control"): 1 when the person's browser asks not to have their information sold or shared; any other value is no signal */
+                "Sec-GPC"?: string;
+            };
             path: {
                 /** @description The client (tenant) id the link was made for (it is part of the link's signature) */
                 clientId: string;
@@ -12429,6 +12494,8 @@ export interface operations {
                 s: string;
             };
             header?: {
+                /** @description Global Privacy Control (docs/preference-centre.md, "Global Privacy Control"): 1 when the person's browser asks not to have their information sold or shared; any other value is no signal */
+                "Sec-GPC"?: string;
                 /** @description Makes a retry safe: the first successful answer to a request with this key is kept (IDEMPOTENCY_TTL_SECONDS) and a replay with the same method, path and body gets it again (Idempotent-Replayed: true) with no second effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -12447,12 +12514,31 @@ export interface operations {
                      * @enum {string}
                      */
                     action?: "save" | "unsubscribe-all";
+                    /**
+                     * @description The answer of the confirmation page (with Sec-GPC: 1): 1 opts in to the programs marked SaleOrShare anyway, 0 saves the other changes only
+                     * @enum {string}
+                     */
+                    gpcConfirm?: "1" | "0";
                 } & {
                     [key: string]: string | string[];
                 };
             };
         };
         responses: {
+            /** @description With Sec-GPC: 1, the form opts in to a program marked SaleOrShare without gpcConfirm: the confirmation page; nothing was written */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Saved: back to the page with the notice (PRG) */
             303: {
                 headers: {

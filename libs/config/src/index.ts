@@ -13,6 +13,7 @@ export type {
   PresentationLocale,
   PresentationProgram,
 } from './reader/client-presentation';
+export { isSaleOrShare, SALE_OR_SHARE_PROPERTY } from './reader/client-presentation';
 export * from './consent-types';
 export * from './custom-fields';
 export * from './picklists';

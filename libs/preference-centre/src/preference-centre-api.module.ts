@@ -7,6 +7,7 @@ import { SaveCentreChoicesHandler } from './commands/save-centre-choices/save-ce
 import { PreferenceCentreKeyDoc, PreferenceCentreKeyDocSchema } from './domain/centre-key.schema';
 import { CentreLinksController } from './http/centre-links.controller';
 import { CentrePageController } from './http/centre-page.controller';
+import { GpcWellKnownController } from './http/gpc-well-known.controller';
 import { PreferenceCentreSettings } from './preference-centre-settings';
 import { GetCentrePageHandler } from './queries/get-centre-page/get-centre-page.handler';
 import { CentreKeyRepository } from './repositories/centre-key.repository';
@@ -25,7 +26,7 @@ import { CentreLinks } from './services/centre-links.service';
     ProfilePortsModule,
     mongooseFeatures([PreferenceCentreKeyDoc, PreferenceCentreKeyDocSchema]),
   ],
-  controllers: [CentreLinksController, CentrePageController],
+  controllers: [CentreLinksController, CentrePageController, GpcWellKnownController],
   providers: [
     settingsProvider(PreferenceCentreSettings),
     CentreKeyRepository,

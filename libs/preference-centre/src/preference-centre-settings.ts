@@ -1,5 +1,11 @@
 import { defineSettings, type EnvReader } from '@app/shared';
 
+/** A calendar date, YYYY-MM-DD. */
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The day this service began honouring Global Privacy Control (the default lastUpdate). */
+export const GPC_SUPPORT_SINCE = '2026-11-28';
+
 /** A public origin: http(s), a host, no path (trailing slashes dropped). */
 const ORIGIN = /^https?:\/\/[^/?#\s]+$/i;
 
@@ -40,6 +46,18 @@ export const PREFERENCE_CENTRE_SETTINGS = defineSettings(
           : 'must be an http(s) origin such as https://prefs.example.com',
       meaning: 'the public origin the links start with; unset: that of the request',
     },
+    {
+      name: 'GPC_LAST_UPDATE',
+      type: 'text',
+      default: GPC_SUPPORT_SINCE,
+      trim: true,
+      problem: (date) =>
+        DATE.test(date) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date)
+          ? undefined
+          : 'must be a date written YYYY-MM-DD',
+      meaning:
+        'the lastUpdate of /.well-known/gpc.json: when the statement of Global Privacy Control support was made',
+    },
   ] as const,
   (values) =>
     values.PREFERENCE_CENTRE_LINK_DAYS > values.PREFERENCE_CENTRE_MAX_LINK_DAYS
@@ -70,6 +88,8 @@ export class PreferenceCentreSettings {
    * https://prefs.example.com). Unset: the origin the operator's request came to.
    */
   readonly baseUrl: string | undefined;
+  /** The lastUpdate of /.well-known/gpc.json (GPC_LAST_UPDATE, YYYY-MM-DD). */
+  readonly gpcLastUpdate: string;
 
   constructor(env: EnvReader) {
     const read = env.read(PREFERENCE_CENTRE_SETTINGS);
@@ -77,5 +97,6 @@ export class PreferenceCentreSettings {
     this.maxLinkDays = read.PREFERENCE_CENTRE_MAX_LINK_DAYS;
     this.secret = read.PREFERENCE_CENTRE_SECRET;
     this.baseUrl = read.PREFERENCE_CENTRE_BASE_URL?.replace(/\/+$/, '');
+    this.gpcLastUpdate = read.GPC_LAST_UPDATE;
   }
 }

@@ -199,3 +199,10 @@ export {
   ProfileCountSource,
   type StoredProfilePage,
 } from './services/profile-count-source.service';
+export {
+  GPC_ATTRIBUTE,
+  GPC_SOURCE,
+  GPC_VALUES,
+  type GpcValue,
+  gpcValueOf,
+} from './domain/global-privacy-control';

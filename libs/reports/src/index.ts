@@ -5,4 +5,5 @@ export { ReportCounts } from './services/report-counts.service';
 export { ReportRebuildsModule } from './report-rebuilds.module';
 export { ReportRebuilds } from './services/report-rebuilds.service';
 export { REPORTS_SETTINGS } from './reports-settings';
+export { REPORT_PAGE_LINK_SECURITY_SCHEMES } from './http/page-link-security';
 export * from './worker/report-jobs';

@@ -10,6 +10,8 @@ import type {
   SchemaObject,
   TagObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { CENTRE_LINK_SECURITY_SCHEMES } from '@app/preference-centre';
+import { REPORT_PAGE_LINK_SECURITY_SCHEMES } from '@app/reports';
 import { ErrorDto, REQUEST_ONLY, STREAMED_BODY } from '@app/shared';
 
 /*
@@ -220,7 +222,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * operation that does not exist.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle('Preference, Consent and Profile service')
     .setDescription(
       'Multi-tenant profile, preference and consent store. Every /Profiles/v4 path is also served under the legacy prefix /Profiles/v2. ' +
@@ -250,8 +252,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBasicAuth(
       { type: 'http', description: 'Basic with the operator token as password (OPERATOR_TOKEN)' },
       'operatorBasic',
-    )
-    .build();
+    );
+  // The preference centre's signed links: each signed query parameter is an apiKey, and its
+  // operations require their link's parameters together (libs/preference-centre).
+  // The reporting page's link likewise (libs/reports).
+  for (const [name, scheme] of Object.entries({
+    ...CENTRE_LINK_SECURITY_SCHEMES,
+    ...REPORT_PAGE_LINK_SECURITY_SCHEMES,
+  })) {
+    builder.addApiKey(
+      { type: 'apiKey', in: 'query', name: scheme.parameter, description: scheme.description },
+      name,
+    );
+  }
+  const config = builder.build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorDto] });
   completeDocument(document);
   checkDocument(document);

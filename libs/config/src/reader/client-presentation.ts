@@ -1,6 +1,29 @@
+import { textKey } from '@app/shared';
 import { latestVersion } from '../consent-types/domain/consent-type.rules';
 import type { StoredConsentType } from '../consent-types/domain/consent-type.schema';
 import type { StoredProgram } from '../programs/domain/program.schema';
+import { overlay } from '../programs/domain/custom-property-matching';
+
+/**
+ * The custom property that marks a program (or one filter) as a sale or sharing of personal
+ * information, which a Global Privacy Control signal opts the person out of
+ * (docs/preference-centre.md, "Global Privacy Control"): `SaleOrShare` with the value `true`
+ * (trimmed, any letter case). A filter has its program's properties unless it has its own
+ * (`false` on a filter leaves it out). Unset everywhere (the default): nothing is marked.
+ */
+export const SALE_OR_SHARE_PROPERTY = 'SaleOrShare';
+
+/** Whether a filter of a program is marked SaleOrShare (its own property, else the program's). */
+export function isSaleOrShare(
+  program: { CustomProperties?: { Key: string; Value?: string | null }[] },
+  filter: { CustomProperties?: { Key: string; Value?: string | null }[] },
+): boolean {
+  const view = overlay(
+    overlay(new Map(), program.CustomProperties ?? []),
+    filter.CustomProperties ?? [],
+  );
+  return view.get(textKey(SALE_OR_SHARE_PROPERTY)) === 'true';
+}
 
 /** A locale's display tags ({Key, Value}) of a program or filter. */
 export interface PresentationLocale {
@@ -27,6 +50,10 @@ export interface PresentationFilter {
   FrequencyLocales: { ID: string; Frequencies: PresentationFrequency[] }[];
   /** Consent types (as configured) an opt-in of the filter needs. */
   RequiredConsentTypes: string[];
+  /** The attributes (their IDs) every preference of the filter must carry with a value. */
+  RequiredAttributes: string[];
+  /** Marked as a sale or sharing of personal information (SALE_OR_SHARE_PROPERTY). */
+  SaleOrShare: boolean;
 }
 
 export interface PresentationProgram {
@@ -107,6 +134,10 @@ export function toClientPresentation(
           })),
         })),
         RequiredConsentTypes: (filter.RequiredPreferenceConsents ?? []).map((c) => c.TypeName),
+        RequiredAttributes: (filter.PreferenceAttributes ?? [])
+          .filter((attribute) => attribute.IsRequired === true)
+          .map((attribute) => attribute.ID),
+        SaleOrShare: isSaleOrShare(program, filter),
       })),
     })),
     consentTypes: consentTypes.map((type) => ({

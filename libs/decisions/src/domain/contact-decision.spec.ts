@@ -130,6 +130,44 @@ describe('decideForProfile', () => {
     expect(codes(result)).toEqual([code]);
   });
 
+  it('names a Global Privacy Control opt-out as the reason, and a confirmed opt-in in its message', () => {
+    const gpcOut = pref(71, {
+      PreferenceType: 2,
+      SourceId: 'GlobalPrivacyControl',
+      PreferenceAttributes: [{ Key: '$GlobalPrivacyControl', Value: 'OptOut' }],
+    });
+    const refused = decide({ Emails: [email({ EmailPreferences: [gpcOut] })] });
+    expect(refused.allowed).toBe(false);
+    expect(codes(refused)).toEqual(['Deny:GpcOptOut']);
+    expect(refused.reasons[0].message).toMatch(/Global Privacy Control/);
+    expect(refused.reasons[0].preference).toMatchObject({
+      PreferenceType: 2,
+      GlobalPrivacyControl: 'OptOut',
+    });
+    // An opt-out of the person's own (no attribute, or a cleared one) stays OptedOut.
+    const own = pref(71, {
+      PreferenceType: 2,
+      PreferenceAttributes: [{ Key: '$GlobalPrivacyControl' }],
+    });
+    expect(codes(decide({ Emails: [email({ EmailPreferences: [own] })] }))).toEqual([
+      'Deny:OptedOut',
+    ]);
+    // An opt-in carrying OptOut (opted in again elsewhere) is an opt-in.
+    const again = pref(71, {
+      PreferenceAttributes: [{ Key: '$GlobalPrivacyControl', Value: 'OptOut' }],
+    });
+    expect(codes(decide({ Emails: [email({ EmailPreferences: [again] })] }))).toEqual([
+      'Allow:OptedIn',
+    ]);
+    const confirmed = pref(71, {
+      PreferenceAttributes: [{ Key: '$GlobalPrivacyControl', Value: 'OptInConfirmed' }],
+    });
+    const allowed = decide({ Emails: [email({ EmailPreferences: [confirmed] })] });
+    expect(codes(allowed)).toEqual(['Allow:OptedIn']);
+    expect(allowed.reasons[0].message).toMatch(/confirmed .* Global Privacy Control signal/);
+    expect(allowed.reasons[0].preference?.GlobalPrivacyControl).toBe('OptInConfirmed');
+  });
+
   it('refuses without a preference, or with an archived one', () => {
     expect(codes(decide({ Emails: [email()] }))).toEqual(['Deny:NoPreference']);
     expect(

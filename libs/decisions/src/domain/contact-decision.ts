@@ -5,6 +5,9 @@ import {
   type ElementBody,
   elementsOf,
   fieldOf,
+  GPC_VALUES,
+  type GpcValue,
+  gpcValueOf,
   type HistoryRefs,
   itemRefKey,
   PROFILE_REF_KEY,
@@ -44,6 +47,7 @@ export type ReasonCode =
   | 'PreferenceArchived'
   | 'OptedIn'
   | 'OptedOut'
+  | 'GpcOptOut'
   | 'PreferenceTypeUnset'
   | 'PreferenceExpired'
   | 'ConsentGranted'
@@ -71,6 +75,8 @@ export interface ReasonPreference {
   PreferenceStatus?: string;
   ExpirationDate?: string;
   IsActive: boolean;
+  /** How the preference records a Global Privacy Control signal (`$GlobalPrivacyControl`). */
+  GlobalPrivacyControl?: GpcValue;
 }
 
 export interface ReasonConsent {
@@ -424,7 +430,14 @@ function preferenceReasons(
   const filter = `filter ${String(preference.FilterId)}`;
   const implied = described.MatchType === 'Implied' ? ' (implied)' : '';
   const expiry = Date.parse(String(preference.ExpirationDate));
-  if (preference.PreferenceType === 2) {
+  if (preference.PreferenceType === 2 && described.GlobalPrivacyControl === GPC_VALUES.optOut) {
+    reasons.push({
+      ...base,
+      code: 'GpcOptOut',
+      effect: 'Deny',
+      message: `Opted out on ${filter} by a Global Privacy Control signal (the person's browser sent Sec-GPC: 1; the program counts as a sale or sharing)`,
+    });
+  } else if (preference.PreferenceType === 2) {
     reasons.push({
       ...base,
       code: 'OptedOut',
@@ -453,7 +466,7 @@ function preferenceReasons(
       ...base,
       code: 'OptedIn',
       effect: 'Allow',
-      message: `Opted in on ${filter}${implied}`,
+      message: `Opted in on ${filter}${implied}${described.GlobalPrivacyControl === GPC_VALUES.optInConfirmed ? ', confirmed by the person while their browser sent a Global Privacy Control signal' : ''}`,
     });
   }
 
@@ -598,6 +611,7 @@ function describeRequirer(by: 'Filter' | 'Association' | 'Question'): string {
 
 function describePreference(preference: StoredPreference): ReasonPreference {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const gpc = gpcValueOf(preference.PreferenceAttributes);
   return {
     ProgramId: text(preference.ProgramId),
     ChannelId: text(preference.ChannelId),
@@ -608,6 +622,7 @@ function describePreference(preference: StoredPreference): ReasonPreference {
     PreferenceStatus: text(preference.PreferenceStatus),
     ExpirationDate: text(preference.ExpirationDate),
     IsActive: preference.IsActive !== false,
+    ...(gpc ? { GlobalPrivacyControl: gpc } : {}),
   };
 }
 

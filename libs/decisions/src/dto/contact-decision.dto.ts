@@ -22,6 +22,7 @@ export const REASON_CODES = [
   'PreferenceArchived',
   'OptedIn',
   'OptedOut',
+  'GpcOptOut',
   'PreferenceTypeUnset',
   'PreferenceExpired',
   'ConsentGranted',
@@ -132,6 +133,13 @@ export class ReasonPreferenceDto {
   @ApiPropertyOptional({ format: 'date-time', example: '2027-01-01T00:00:00.000Z' })
   ExpirationDate?: string;
   @ApiProperty({ description: 'false: archived', example: true }) IsActive: boolean;
+  @ApiPropertyOptional({
+    enum: ['OptOut', 'OptInConfirmed'],
+    description:
+      'The reserved attribute $GlobalPrivacyControl of the preference: OptOut, written because the browser sent a Global Privacy Control signal (reason GpcOptOut); OptInConfirmed, an opt-in the person confirmed while it did (docs/preference-centre.md)',
+    example: 'OptOut',
+  })
+  GlobalPrivacyControl?: 'OptOut' | 'OptInConfirmed';
 }
 
 export class ReasonConsentDto {

@@ -66,6 +66,7 @@ function toReasonDto(reason: DecisionReason, view: ProfileView): DecisionReasonD
       PreferenceStatus: p.PreferenceStatus,
       ExpirationDate: p.ExpirationDate,
       IsActive: p.IsActive,
+      ...(p.GlobalPrivacyControl ? { GlobalPrivacyControl: p.GlobalPrivacyControl } : {}),
     };
   }
   if (reason.consent) {

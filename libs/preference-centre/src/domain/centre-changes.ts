@@ -1,3 +1,4 @@
+import { GPC_ATTRIBUTE, GPC_SOURCE, GPC_VALUES, type GpcValue } from '@app/profiles';
 import { textKey } from '@app/shared';
 import { PREFERENCE_CENTRE_USER } from './centre-user';
 import type { UnsubscribeScope } from './link-token';
@@ -24,6 +25,12 @@ export interface CentreChanges {
   /** How many preferences and consents change. */
   preferences: number;
   consents: number;
+  /**
+   * Opt-ins of programs marked SaleOrShare that the form asks for while the browser sends a
+   * Global Privacy Control signal, without the confirmation: nothing is written (body null)
+   * until the person confirms them.
+   */
+  needsConfirmation?: CentreChoice[];
 }
 
 /** Form field names: the choices and consents the page showed, and what is ticked. */
@@ -34,6 +41,11 @@ export const FIELD = {
   consentShown: 'consentShown',
   consent: (id: string) => ['consent', id].join('.'),
   action: 'action',
+  /**
+   * The answer to the confirmation the page asks for before an opt-in of sale or sharing
+   * while the browser sends a GPC signal: "1" opt in anyway, "0" save the rest without them.
+   */
+  gpcConfirm: 'gpcConfirm',
 } as const;
 
 function values(form: CentreForm, name: string): string[] {
@@ -46,7 +58,24 @@ function first(form: CentreForm, name: string): string | undefined {
   return values(form, name)[0];
 }
 
-function preferenceOf(choice: CentreChoice, optIn: boolean, frequencyId?: string) {
+/**
+ * What a written preference says of the Global Privacy Control signal: the value of the
+ * reserved attribute, or null to clear a confirmation that no longer stands (a person's
+ * opt-out of an opt-in they had confirmed); undefined leaves the stored attribute alone.
+ */
+type GpcMark = GpcValue | null | undefined;
+
+/** The mark of a person's own change: an opt-out ends a confirmed opt-in's confirmation. */
+function ownChangeMark(choice: CentreChoice, optIn: boolean): GpcMark {
+  return !optIn && choice.gpc === GPC_VALUES.optInConfirmed ? null : undefined;
+}
+
+function preferenceOf(
+  choice: CentreChoice,
+  optIn: boolean,
+  frequencyId?: string,
+  gpc: GpcMark = ownChangeMark(choice, optIn),
+) {
   return {
     ProgramId: String(choice.programId),
     ChannelId: choice.channel,
@@ -54,7 +83,8 @@ function preferenceOf(choice: CentreChoice, optIn: boolean, frequencyId?: string
     PreferenceType: optIn ? 1 : 2,
     MatchType: 'Expressed',
     UserId: PREFERENCE_CENTRE_USER,
-    SourceId: PREFERENCE_CENTRE_USER,
+    SourceId: gpc === GPC_VALUES.optOut ? GPC_SOURCE : PREFERENCE_CENTRE_USER,
+    ...(gpc !== undefined ? { PreferenceAttributes: [{ Key: GPC_ATTRIBUTE, Value: gpc }] } : {}),
     ...(optIn && frequencyId ? { FrequencyId: frequencyId } : {}),
     ...(optIn && choice.requiredConsents.length
       ? {
@@ -109,11 +139,22 @@ function containerOf(
  * The changes of a submitted form against the page as the profile is now: a choice the
  * form showed and is ticked is an opt-in, one it showed and is not ticked an opt-out; a
  * shown consent ticked is Granted (1), unticked Revoked (3). Ids the page no longer has
- * (the profile changed meanwhile) are left out.
+ * (the profile changed meanwhile) are left out. With a Global Privacy Control signal
+ * (`gpc`), an opt-in of a choice marked SaleOrShare needs the form's confirmation
+ * (`gpcConfirm=1`): without an answer nothing is written and the choices are returned in
+ * `needsConfirmation`; with it each such opt-in records OptInConfirmed; `gpcConfirm=0`
+ * saves the rest and leaves them as they are.
  */
-export function changesOfForm(page: CentrePage, form: CentreForm): CentreChanges {
+export function changesOfForm(
+  page: CentrePage,
+  form: CentreForm,
+  signal: { gpc: boolean } = { gpc: false },
+): CentreChanges {
   const shown = new Set(values(form, FIELD.shown));
+  // "1": opt in to them anyway; "0": save the rest and leave them as they are.
+  const answer = first(form, FIELD.gpcConfirm);
   const containers = new Map<string, ContainerChanges>();
+  const needsConfirmation: CentreChoice[] = [];
   let preferences = 0;
   let consents = 0;
   for (const program of page.programs) {
@@ -125,12 +166,22 @@ export function changesOfForm(page: CentrePage, form: CentreForm): CentreChanges
       const frequencyChanged =
         wanted && frequencyId !== undefined && frequencyId !== choice.frequencyId;
       if (wanted === choice.optedIn && !frequencyChanged) continue;
+      const optsInToSale = signal.gpc && choice.saleOrShare && wanted && !choice.optedIn;
+      if (optsInToSale && answer === '0') continue;
+      if (optsInToSale && answer !== '1') needsConfirmation.push(choice);
       containerOf(containers, choice.contact).preferences.push(
-        preferenceOf(choice, wanted, frequencyId ?? choice.frequencyId),
+        preferenceOf(
+          choice,
+          wanted,
+          frequencyId ?? choice.frequencyId,
+          optsInToSale ? GPC_VALUES.optInConfirmed : ownChangeMark(choice, wanted),
+        ),
       );
       preferences++;
     }
   }
+  if (needsConfirmation.length)
+    return { body: null, preferences: 0, consents: 0, needsConfirmation };
   const consentShown = new Set(values(form, FIELD.consentShown));
   for (const consent of page.consents) {
     if (!consentShown.has(consent.id)) continue;
@@ -183,4 +234,41 @@ export function changesOfUnsubscribe(page: CentrePage, scope: UnsubscribeScope):
     }
   }
   return { body: toBody(containers), preferences, consents: 0 };
+}
+
+/**
+ * The opt-out a Global Privacy Control signal asks for (docs/preference-centre.md, "Global
+ * Privacy Control"): every choice of a program (or filter) marked SaleOrShare that is not
+ * an opt-out already, except an opt-in the person confirmed while the signal was present
+ * (OptInConfirmed), and except where nothing is stored and an opt-out would need what the
+ * page cannot give (consents, attributes): nothing to withdraw there. Each opt-out carries
+ * the attribute `$GlobalPrivacyControl: OptOut` and the SourceId GlobalPrivacyControl, so a
+ * page view with the signal after it finds nothing to write: once per profile and signal,
+ * and again only for what is newly marked (or newly opted in without that confirmation).
+ */
+export function changesOfGpc(page: CentrePage): CentreChanges {
+  const containers = new Map<string, ContainerChanges>();
+  let preferences = 0;
+  for (const program of page.programs) {
+    for (const choice of program.choices) {
+      if (!needsGpcOptOut(choice)) continue;
+      containerOf(containers, choice.contact).preferences.push(
+        preferenceOf(choice, false, undefined, GPC_VALUES.optOut),
+      );
+      preferences++;
+    }
+  }
+  return { body: toBody(containers), preferences, consents: 0 };
+}
+
+/** Whether the signal opts this choice out (see changesOfGpc). */
+export function needsGpcOptOut(choice: CentreChoice): boolean {
+  if (!choice.saleOrShare) return false;
+  const current = choice.current;
+  const active = current !== undefined && current.IsActive !== false;
+  if (active && current.PreferenceType === 2) return false;
+  if (active && current.PreferenceType === 1 && choice.gpc === GPC_VALUES.optInConfirmed)
+    return false;
+  if (!current && (choice.requiredConsents.length || choice.requiresAttributes)) return false;
+  return true;
 }

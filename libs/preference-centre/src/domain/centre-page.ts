@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ClientPresentation, PresentationConsentType, PresentationFilter } from '@app/config';
-import type { ProfileData, StoredConsent, StoredPreference } from '@app/profiles';
+import {
+  type GpcValue,
+  gpcValueOf,
+  type ProfileData,
+  type StoredConsent,
+  type StoredPreference,
+} from '@app/profiles';
 import { textKey } from '@app/shared';
 import { localeChain, localisedTags, pageLanguage, pick } from './localise';
 
@@ -42,6 +48,12 @@ export interface CentreChoice {
   frequencyId?: string;
   /** Consents an opt-in records its agreement to (the filter's required consent types). */
   requiredConsents: CentreConsentText[];
+  /** The filter requires preference attributes (which the page cannot enter). */
+  requiresAttributes: boolean;
+  /** The client marked the program (or filter) as a sale or sharing (SaleOrShare). */
+  saleOrShare: boolean;
+  /** How the stored preference records a Global Privacy Control signal, if it does. */
+  gpc?: GpcValue;
 }
 
 export interface CentreProgram {
@@ -71,6 +83,11 @@ export interface CentrePage {
   greetingName?: string;
   programs: CentreProgram[];
   consents: CentreConsent[];
+  /**
+   * The client marked an active filter of a program the page could show as a sale or
+   * sharing (SaleOrShare): the page acknowledges a Global Privacy Control signal.
+   */
+  saleOrShareMarked: boolean;
 }
 
 /** Channels of the contact lists; Solicit is the profile's own. */
@@ -243,8 +260,11 @@ export function buildCentrePage(
   const chain = localeChain(data.DefaultLocale);
   const elements = contactElements(data);
   const programs: CentreProgram[] = [];
+  let saleOrShareMarked = false;
   for (const program of presentation.programs) {
     if (!program.IsActive || HIDDEN_PROGRAM_TYPES.has(textKey(program.ProgramType))) continue;
+    if (program.Filters.some((filter) => filter.IsActive && filter.SaleOrShare))
+      saleOrShareMarked = true;
     const choices: CentreChoice[] = [];
     for (const filter of program.Filters) {
       if (!filter.IsActive) continue;
@@ -269,6 +289,11 @@ export function buildCentrePage(
           requiredConsents: filter.RequiredConsentTypes.map((name) =>
             consentText(consentTypeOf(presentation, name), name, null, chain),
           ),
+          requiresAttributes: filter.RequiredAttributes.length > 0,
+          saleOrShare: filter.SaleOrShare,
+          ...(current && gpcValueOf(current.PreferenceAttributes)
+            ? { gpc: gpcValueOf(current.PreferenceAttributes) }
+            : {}),
         });
       }
     }
@@ -309,5 +334,6 @@ export function buildCentrePage(
     ...(first ? { greetingName: first } : {}),
     programs,
     consents,
+    saleOrShareMarked,
   };
 }

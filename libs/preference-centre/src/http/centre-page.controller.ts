@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBody,
   ApiConsumes,
+  ApiHeader,
   ApiForbiddenResponse,
   ApiGoneResponse,
   ApiOkResponse,
@@ -16,15 +17,20 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiTextQuery, ErrorDto, WaitsForWorker } from '@app/shared';
 import type { CentreForm } from '../domain/centre-changes';
-import { FIELD } from '../domain/centre-changes';
+import { FIELD, needsGpcOptOut } from '../domain/centre-changes';
+import type { CentrePage } from '../domain/centre-page';
+import { hasGpcSignal } from '../domain/gpc';
 import { CENTRE_ROUTE, UNSUBSCRIBE_ROUTE } from '../domain/centre-paths';
 import type { LinkClaims } from '../domain/link-token';
 import { SaveCentreChoicesCommand } from '../commands/save-centre-choices/save-centre-choices.command';
 import { GetCentrePageQuery } from '../queries/get-centre-page/get-centre-page.query';
 import { CentreLinks } from '../services/centre-links.service';
+import { PageLinkSecurity, UnsubscribeLinkSecurity } from './link-security';
 import {
+  type GpcOutcome,
   type Notice,
   renderCentrePage,
+  renderGpcConfirmation,
   renderRefusedLink,
   renderUnsubscribed,
 } from '../views/centre-page.view';
@@ -63,6 +69,16 @@ const LinkQuery = (): MethodDecorator => (target, key, descriptor) => {
     example: 'q3v7m0Hc1d9F4b8xk2YtZr5w6uE0pLaNsJhGiQoVeC4',
   })(target, key, descriptor);
 };
+
+/** The Global Privacy Control request header, documented (browsers send it themselves). */
+const GpcHeader = (): MethodDecorator =>
+  ApiHeader({
+    name: 'Sec-GPC',
+    required: false,
+    description:
+      'Global Privacy Control (docs/preference-centre.md, "Global Privacy Control"): 1 when the person\'s browser asks not to have their information sold or shared; any other value is no signal',
+    schema: { type: 'string', example: '1' },
+  });
 
 type RawRequest = FastifyRequest & { query: Record<string, unknown>; body?: unknown };
 
@@ -111,17 +127,20 @@ export class CentrePageController {
   ) {}
 
   @Get(CENTRE_ROUTE)
+  @WaitsForWorker()
   @ApiOperation({
     summary: 'The preference centre page of a profile (HTML, for the person)',
     description:
-      "Public: no API credential, the link's signature (s) is checked instead (constant-time), then its expiry. Shows the programs, filters, channels and frequencies that apply to the profile (the channels of its active contact elements, Solicit at profile level), named in the profile's DefaultLocale (then en-US, then the configured name), the current choices, and the consents the profile holds with the consent type's text and version. notice=saved|pending|unsubscribed|unchanged shows the outcome of a save (PRG). Sent with a Content-Security-Policy, no-store and no-referrer.",
+      "Public: no API credential, the link's signature (s) is checked instead (constant-time), then its expiry. Shows the programs, filters, channels and frequencies that apply to the profile (the channels of its active contact elements, Solicit at profile level), named in the profile's DefaultLocale (then en-US, then the configured name), the current choices, and the consents the profile holds with the consent type's text and version. notice=saved|pending|unsubscribed|unchanged shows the outcome of a save (PRG). Sent with a Content-Security-Policy, no-store and no-referrer. With Sec-GPC: 1 (Global Privacy Control) and programs the client marked SaleOrShare, the page says the signal was received and, the first time (or for what is newly marked), opts the person out of those programs as an ordinary merge write (SourceId GlobalPrivacyControl, attribute $GlobalPrivacyControl OptOut), waited for up to SYNC_WRITE_TIMEOUT_MS; a later view with the signal writes nothing.",
   })
   @LinkQuery()
+  @PageLinkSecurity()
   @ApiTextQuery('notice', {
     description:
       'The outcome of the previous save to announce: saved, pending, unsubscribed or unchanged',
     example: 'saved',
   })
+  @GpcHeader()
   @ApiOkResponse({ description: 'The page', content: HTML })
   async page(
     @Param('clientId') clientId: string,
@@ -130,10 +149,22 @@ export class CentrePageController {
   ): Promise<void> {
     const verified = await this.links.verify(clientId, request.query, 'page');
     if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
-    const page = await this.queries.execute(
-      new GetCentrePageQuery(clientId, verified.claims.profileId),
-    );
+    const { profileId } = verified.claims;
+    let page = await this.pageOf(clientId, profileId);
     if (!page) return send(reply, renderRefusedLink('gone'));
+    let gpc: GpcOutcome | undefined;
+    if (hasGpcSignal(request.headers)) {
+      gpc = 'unchanged';
+      if (page.programs.some((program) => program.choices.some(needsGpcOptOut))) {
+        const outcome = await this.commands.execute(
+          new SaveCentreChoicesCommand(clientId, profileId, { kind: 'gpc' }),
+        );
+        if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
+        gpc = outcome.status === 'confirm' ? 'unchanged' : outcome.status;
+        page = await this.pageOf(clientId, profileId);
+        if (!page) return send(reply, renderRefusedLink('gone'));
+      }
+    }
     const notice = request.query.notice;
     send(
       reply,
@@ -141,8 +172,13 @@ export class CentrePageController {
         ...(typeof notice === 'string' && NOTICES.has(notice as Notice)
           ? { notice: notice as Notice }
           : {}),
+        ...(gpc ? { gpc } : {}),
       }),
     );
+  }
+
+  private pageOf(clientId: string, profileId: number): Promise<CentrePage | null> {
+    return this.queries.execute(new GetCentrePageQuery(clientId, profileId));
   }
 
   @Post(CENTRE_ROUTE)
@@ -150,9 +186,10 @@ export class CentrePageController {
   @ApiOperation({
     summary: "Save the person's choices from the preference centre page",
     description:
-      "The page's form (application/x-www-form-urlencoded), behind the same signed link. action=save: every choice the form showed (shown=<id>) becomes an opt-in when in.<id> is sent and an opt-out when not, freq.<id> its frequency; every consent shown (consentShown=<id>) Granted when consent.<id> is sent, Revoked when not; only what differs from the profile is written. action=unsubscribe-all: an opt-out of every choice the page shows. The change is an ordinary merge write (checked as POST by id is, queued, applied by the worker, in the history under the user PreferenceCentre), waited for up to SYNC_WRITE_TIMEOUT_MS; then 303 See Other back to the page with notice=saved (or pending, unchanged, unsubscribed). A change the checks refuse answers 400 with the page and the reasons.",
+      "The page's form (application/x-www-form-urlencoded), behind the same signed link. action=save: every choice the form showed (shown=<id>) becomes an opt-in when in.<id> is sent and an opt-out when not, freq.<id> its frequency; every consent shown (consentShown=<id>) Granted when consent.<id> is sent, Revoked when not; only what differs from the profile is written. action=unsubscribe-all: an opt-out of every choice the page shows. The change is an ordinary merge write (checked as POST by id is, queued, applied by the worker, in the history under the user PreferenceCentre), waited for up to SYNC_WRITE_TIMEOUT_MS; then 303 See Other back to the page with notice=saved (or pending, unchanged, unsubscribed). A change the checks refuse answers 400 with the page and the reasons. With Sec-GPC: 1, an opt-in of a program marked SaleOrShare is not written at once: 200 with a confirmation page that posts the form again with gpcConfirm=1 (opt in anyway: recorded with the attribute $GlobalPrivacyControl OptInConfirmed) or gpcConfirm=0 (save the other changes only).",
   })
   @LinkQuery()
+  @PageLinkSecurity()
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({
     description: "The page's form fields",
@@ -167,11 +204,23 @@ export class CentrePageController {
           enum: ['save', 'unsubscribe-all'],
           description: 'What the form does',
         },
+        gpcConfirm: {
+          type: 'string',
+          enum: ['1', '0'],
+          description:
+            'The answer of the confirmation page (with Sec-GPC: 1): 1 opts in to the programs marked SaleOrShare anyway, 0 saves the other changes only',
+        },
       },
       example: { action: 'save', shown: '9f2c1a0b3d4e5f60', 'in.9f2c1a0b3d4e5f60': '1' },
     },
   })
+  @GpcHeader()
   @ApiResponse({ status: 303, description: 'Saved: back to the page with the notice (PRG)' })
+  @ApiOkResponse({
+    description:
+      'With Sec-GPC: 1, the form opts in to a program marked SaleOrShare without gpcConfirm: the confirmation page; nothing was written',
+    content: HTML,
+  })
   @ApiResponse({
     status: 400,
     description:
@@ -187,14 +236,21 @@ export class CentrePageController {
     if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
     const form = formOf(request.body);
     const unsubscribe = form[FIELD.action] === 'unsubscribe-all';
+    const gpc = hasGpcSignal(request.headers);
     const outcome = await this.commands.execute(
       new SaveCentreChoicesCommand(
         clientId,
         verified.claims.profileId,
-        unsubscribe ? { kind: 'unsubscribe', scope: { kind: 'all' } } : { kind: 'form', form },
+        unsubscribe ? { kind: 'unsubscribe', scope: { kind: 'all' } } : { kind: 'form', form, gpc },
       ),
     );
     if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
+    if (outcome.status === 'confirm') {
+      const page = await this.pageOf(clientId, verified.claims.profileId);
+      if (!page) return send(reply, renderRefusedLink('gone'));
+      const action = selfUrl(request, verified.claims);
+      return send(reply, renderGpcConfirmation(page, action, action, form, outcome.choices));
+    }
     if (outcome.status === 'refused') {
       const page = await this.queries.execute(
         new GetCentrePageQuery(clientId, verified.claims.profileId),
@@ -205,6 +261,7 @@ export class CentrePageController {
         renderCentrePage(page, selfUrl(request, verified.claims), {
           errors: outcome.problems,
           status: 400,
+          ...(gpc ? { gpc: 'unchanged' as const } : {}),
         }),
       );
     }
@@ -224,6 +281,7 @@ export class CentrePageController {
       'Changes nothing (mail scanners open links): answers a page with one button that posts List-Unsubscribe=One-Click to the same URL.',
   })
   @LinkQuery()
+  @UnsubscribeLinkSecurity()
   @ApiTextQuery('u', {
     required: true,
     description:
@@ -252,6 +310,7 @@ export class CentrePageController {
       "What a mail client posts to the List-Unsubscribe URL when the email also has List-Unsubscribe-Post: List-Unsubscribe=One-Click. Opts the person out of the link's scope (u: every program the page shows, a program, or a program on one channel) on every contact element, as an ordinary merge write under the user PreferenceCentre, and answers 200 with a short HTML page, never a redirect. Idempotent: what is already an opt-out is not written again. A body without List-Unsubscribe=One-Click is a 400 page.",
   })
   @LinkQuery()
+  @UnsubscribeLinkSecurity()
   @ApiTextQuery('u', {
     required: true,
     description:

@@ -1,5 +1,5 @@
 import type { CentreChoice, CentreConsent, CentrePage } from '../domain/centre-page';
-import { FIELD } from '../domain/centre-changes';
+import { type CentreForm, FIELD } from '../domain/centre-changes';
 import { layout, type Markup, markup, newNonce, pageHeaders, type RenderedPage } from './html';
 
 /*
@@ -62,13 +62,50 @@ function requiredConsents(choice: CentreChoice): Markup | string {
   return markup`<p class="hint" id="req-${choice.id}">Subscribing records your agreement to: ${items}</p>`;
 }
 
-function choiceRow(choice: CentreChoice): Markup {
+/**
+ * What a page view with a Global Privacy Control signal did: the opt-out applied now
+ * (`saved`), queued and not applied yet (`pending`), applied by an earlier view
+ * (`unchanged`), or refused by the write's checks (`refused`).
+ */
+export type GpcOutcome = 'saved' | 'pending' | 'unchanged' | 'refused';
+
+const GPC_OUTCOMES: Record<GpcOutcome, string> = {
+  saved: 'We have opted you out of',
+  pending: 'We are opting you out of (this will show here in a moment)',
+  unchanged: 'You are opted out of',
+  refused: 'We could not record your opt-out of',
+};
+
+function saleOrShareLabels(page: CentrePage): string[] {
+  return page.programs
+    .filter((program) => program.choices.some((choice) => choice.saleOrShare))
+    .map((program) => program.label);
+}
+
+/** The notice that the signal was received, what it opted out of, how to opt back in. */
+function gpcNotice(page: CentrePage, outcome: GpcOutcome): Markup {
+  const labels = saleOrShareLabels(page);
+  const list = labels.map((label, i) => markup`${i ? ', ' : ''}<strong>${label}</strong>`);
+  const what = labels.length
+    ? markup`<p>${GPC_OUTCOMES[outcome]}: ${list}.</p>
+<p>To receive one of them again, tick it and save: we will ask you to confirm first.</p>`
+    : markup`<p>Nothing listed on this page sells or shares your personal information.</p>`;
+  return markup`<div class="notice gpc" id="gpc" role="status">
+<p><strong>We received your Global Privacy Control signal.</strong> Your browser asks us not to sell or share your personal information, and we treat it as your request to opt out.</p>
+${what}
+</div>
+`;
+}
+
+function choiceRow(choice: CentreChoice, gpc: boolean): Markup {
   const checkbox = `opt-${choice.id}`;
   const channel = CHANNEL_NAMES[choice.channel] ?? choice.channel;
   const where = choice.contact.label ? `${channel}: ${choice.contact.label}` : channel;
+  const marked = gpc && choice.saleOrShare;
   const describedBy = [
     choice.description ? `desc-${choice.id}` : '',
     choice.requiredConsents.length ? `req-${choice.id}` : '',
+    marked ? `gpc-${choice.id}` : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -84,6 +121,7 @@ function choiceRow(choice: CentreChoice): Markup {
 ${frequencySelect(choice)}
 ${description}
 ${requiredConsents(choice)}
+${marked ? markup`<p class="hint" id="gpc-${choice.id}">Sells or shares your personal information: your Global Privacy Control signal opts you out of it.</p>` : ''}
 </div>
 `;
 }
@@ -110,7 +148,7 @@ function consentRow(consent: CentreConsent): Markup {
 export function renderCentrePage(
   page: CentrePage,
   action: string,
-  options: { notice?: Notice; errors?: string[]; status?: number } = {},
+  options: { notice?: Notice; errors?: string[]; status?: number; gpc?: GpcOutcome } = {},
 ): RenderedPage {
   const nonce = newNonce();
   const greeting = page.greetingName ? markup`Hello ${page.greetingName}. ` : '';
@@ -125,7 +163,7 @@ export function renderCentrePage(
     (program) => markup`<fieldset>
 <legend>${program.label}</legend>
 ${program.description ? markup`<p class="hint">${program.description}</p>` : ''}
-${program.choices.map(choiceRow)}</fieldset>
+${program.choices.map((choice) => choiceRow(choice, options.gpc !== undefined))}</fieldset>
 `,
   );
   const consents = page.consents.length
@@ -146,6 +184,7 @@ ${page.consents.map(consentRow)}</fieldset>
   const content = markup`<h1>Your communication preferences</h1>
 <p>${greeting}Choose what we may send you and how. Changes take effect when you select <strong>Save my choices</strong>.</p>
 ${notice}
+${options.gpc && page.saleOrShareMarked ? gpcNotice(page, options.gpc) : ''}
 ${errors}
 ${nothing ? markup`<p>There is nothing to choose here at the moment.</p>` : ''}
 <form id="choices" method="post" action="${action}">
@@ -163,6 +202,60 @@ ${unsubscribe}`;
       nonce,
       content,
       script: SCRIPT,
+    }),
+  };
+}
+
+/**
+ * The confirmation asked before an opt-in of sale or sharing while the browser sends a
+ * Global Privacy Control signal: the submitted form again, as hidden fields, with
+ * `gpcConfirm=1` (opt in anyway) or `gpcConfirm=0` (save the rest without them), and a link
+ * back to the page that changes nothing.
+ */
+export function renderGpcConfirmation(
+  page: CentrePage,
+  action: string,
+  back: string,
+  form: CentreForm,
+  choices: CentreChoice[],
+): RenderedPage {
+  const nonce = newNonce();
+  const hidden = Object.entries(form)
+    .filter(([name]) => name !== FIELD.gpcConfirm && name !== FIELD.action)
+    .flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value ?? '']).map((v) => [name, v]),
+    )
+    .map(
+      ([name, value]) => markup`<input type="hidden" name="${name}" value="${value}">
+`,
+    );
+  const items = choices.map((choice) => {
+    const program = page.programs.find((p) => p.programId === choice.programId);
+    const channel = CHANNEL_NAMES[choice.channel] ?? choice.channel;
+    const where = choice.contact.label ? `${channel}: ${choice.contact.label}` : channel;
+    return markup`<li>${program?.label ?? choice.label}: ${choice.label} <span class="contact">(${where})</span></li>`;
+  });
+  const content = markup`<h1>Confirm: receive what sells or shares your information?</h1>
+<div class="notice gpc" role="status"><p><strong>Your browser is sending a Global Privacy Control signal</strong>, which asks us not to sell or share your personal information.</p></div>
+<p>You chose to receive:</p>
+<ul id="gpc-choices">${items}</ul>
+<p>These involve selling or sharing your personal information. Do you want to receive them anyway? We will record that you confirmed it while your browser sent the signal.</p>
+<form id="gpc-confirm" method="post" action="${action}">
+<input type="hidden" name="${FIELD.action}" value="save">
+${hidden}<div class="actions">
+<button type="submit" name="${FIELD.gpcConfirm}" value="1">Yes, opt me in</button>
+<button type="submit" name="${FIELD.gpcConfirm}" value="0" class="secondary">No, save my other choices only</button>
+</div>
+</form>
+<p><a href="${back}">Go back without saving</a></p>`;
+  return {
+    status: 200,
+    headers: pageHeaders(nonce),
+    body: layout({
+      lang: page.lang,
+      title: 'Confirm your choice',
+      nonce,
+      content,
     }),
   };
 }

@@ -221,7 +221,8 @@ function checkPreference(
         // An attribute has no IsActive of its own; one a body sends inactive is passed over.
         if (fieldOf(attribute, 'IsActive') === false || defined.has(textKey(attribute?.Key)))
           return;
-        // Reserved attributes ($Reason_Code, $DoNotContactLists) are the service's own.
+        // Reserved attributes ($Reason_Code, $DoNotContactLists, $GlobalPrivacyControl) are
+        // the service's own.
         if (typeof attribute?.Key === 'string' && attribute.Key.startsWith('$')) return;
         const offered = filter.AttributeIds!.length
           ? `defines ${filter.AttributeIds!.map((id) => JSON.stringify(id)).join(', ')}`

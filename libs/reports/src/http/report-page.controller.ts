@@ -19,6 +19,7 @@ import { GetReportSeriesQuery } from '../queries/get-report-series/get-report-se
 import { ReportPageLinks } from '../services/report-page-links.service';
 import { PAGE_SCRIPT } from '../views/page-script';
 import { type RenderedPage, renderRefusedLink, renderReportPage } from '../views/report-page.view';
+import { ReportPageLinkSecurity } from './page-link-security';
 import { rangeOf } from './report-query';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
@@ -64,6 +65,7 @@ export class ReportPageController {
     description:
       "Public: no API credential, the link's signature (s) over client, user (u) and expiry (e) is checked instead (constant time), then its expiry. Shows the consent shares by type and status, the preference shares by program and filter, the profiles by customer type, and the events of each day of the range (from, to: at most 400 days; default the last 30), each as a chart with a table beside it. Sent with a Content-Security-Policy (scripts from this origin only), no-store and no-referrer.",
   })
+  @ReportPageLinkSecurity()
   @ApiTextQuery('u', { required: true, description: 'The user the link was made for' })
   @ApiTextQuery('e', { required: true, description: 'When the link expires, Unix seconds' })
   @ApiTextQuery('s', { required: true, description: 'HMAC-SHA-256 signature, base64url' })

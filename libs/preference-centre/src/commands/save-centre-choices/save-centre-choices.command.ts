@@ -1,16 +1,25 @@
 import { Command } from '@nestjs/cqrs';
 import type { CentreForm } from '../../domain/centre-changes';
+import type { CentreChoice } from '../../domain/centre-page';
 import type { UnsubscribeScope } from '../../domain/link-token';
 
-/** What a person submits: the page's form, or an unsubscribe (the page's or one-click). */
+/**
+ * What a person submits: the page's form (with whether the browser sent a Global Privacy
+ * Control signal), an unsubscribe (the page's or one-click), or the opt-out a page view
+ * with the signal applies.
+ */
 export type CentreSubmission =
-  { kind: 'form'; form: CentreForm } | { kind: 'unsubscribe'; scope: UnsubscribeScope };
+  | { kind: 'form'; form: CentreForm; gpc?: boolean }
+  | { kind: 'unsubscribe'; scope: UnsubscribeScope }
+  | { kind: 'gpc' };
 
 /** How a submission ended. */
 export type CentreSaveOutcome =
   | { status: 'saved' | 'pending' | 'unchanged' }
   | { status: 'refused'; problems: string[] }
-  | { status: 'gone' };
+  | { status: 'gone' }
+  /** Opt-ins of sale or sharing under the signal, not confirmed yet: nothing written. */
+  | { status: 'confirm'; choices: CentreChoice[] };
 
 /** A person's changes from the preference centre, written as an ordinary merge. */
 export class SaveCentreChoicesCommand extends Command<CentreSaveOutcome> {

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import { ProfileSnapshots, ProfileWriteChecks, ProfileWriteQueue } from '@app/profiles';
-import { Clock, NotFoundError, Settings } from '@app/shared';
+import { Clock, NotFoundError, RedisService, Settings } from '@app/shared';
 import { buildCentrePage } from '../../domain/centre-page';
-import { changesOfForm, changesOfUnsubscribe } from '../../domain/centre-changes';
+import { changesOfForm, changesOfGpc, changesOfUnsubscribe } from '../../domain/centre-changes';
 import { PREFERENCE_CENTRE_USER } from '../../domain/centre-user';
 import { type CentreSaveOutcome, SaveCentreChoicesCommand } from './save-centre-choices.command';
 
@@ -13,7 +13,9 @@ import { type CentreSaveOutcome, SaveCentreChoicesCommand } from './save-centre-
  * id's acceptance checks it (the DTO rules, the input rules, the configuration and the
  * consent transitions against the stored profile), then queued as a `merge` write under the user
  * PreferenceCentre, and waited for up to SYNC_WRITE_TIMEOUT_MS like an archival: the
- * worker applies it in the profile's write order and records it in the history.
+ * worker applies it in the profile's write order and records it in the history. The
+ * opt-out of a Global Privacy Control signal (kind `gpc`) goes the same way, under a Redis
+ * guard per profile so that two page views at once queue it once.
  */
 @CommandHandler(SaveCentreChoicesCommand)
 export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoicesCommand> {
@@ -24,9 +26,29 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
     private readonly checks: ProfileWriteChecks,
     private readonly writes: ProfileWriteQueue,
     private readonly settings: Settings,
+    private readonly redis: RedisService,
   ) {}
 
-  async execute({
+  async execute(command: SaveCentreChoicesCommand): Promise<CentreSaveOutcome> {
+    if (command.submission.kind !== 'gpc') return this.save(command);
+    // One page view applies the signal's opt-out: another view meanwhile (a second tab)
+    // would read the profile before that write is applied and queue it again. The guard is
+    // taken before the profile is read, so the view after it reads what the first applied.
+    const guard = this.redis.key('pc', 'gpc', command.clientId, command.profileId);
+    if (!(await this.claim(guard))) return { status: 'pending' };
+    let outcome: CentreSaveOutcome;
+    try {
+      outcome = await this.save(command);
+    } catch (error) {
+      await this.release(guard);
+      throw error;
+    }
+    // Still pending: the guard lapses on its own (the read model does not show it yet).
+    if (outcome.status !== 'pending') await this.release(guard);
+    return outcome;
+  }
+
+  private async save({
     clientId,
     profileId,
     submission,
@@ -40,8 +62,12 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
     const page = buildCentrePage(data, presentation, this.clock.now());
     const changes =
       submission.kind === 'form'
-        ? changesOfForm(page, submission.form)
-        : changesOfUnsubscribe(page, submission.scope);
+        ? changesOfForm(page, submission.form, { gpc: submission.gpc === true })
+        : submission.kind === 'unsubscribe'
+          ? changesOfUnsubscribe(page, submission.scope)
+          : changesOfGpc(page);
+    if (changes.needsConfirmation?.length)
+      return { status: 'confirm', choices: changes.needsConfirmation };
     if (!changes.body) return { status: 'unchanged' };
 
     const check = (await this.checks.checkerFor(clientId, 'merge', undefined, data))(changes.body);
@@ -65,5 +91,24 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
       if (error instanceof NotFoundError) return { status: 'gone' };
       throw error;
     }
+  }
+
+  /**
+   * The profile's GPC guard in Redis (SET NX, lapsing after the wait and the request's
+   * deadline). Without Redis the write goes ahead: a second identical opt-out changes
+   * nothing the first did not (no history entry), it only adds a write record.
+   */
+  private async claim(guard: string): Promise<boolean> {
+    if (!this.redis.available) return true;
+    const ttl = this.settings.syncWriteTimeoutMs + this.settings.requestDeadlineMs;
+    try {
+      return (await this.redis.client.set(guard, '1', 'PX', ttl, 'NX')) === 'OK';
+    } catch {
+      return true;
+    }
+  }
+
+  private async release(guard: string): Promise<void> {
+    await this.redis.client.del(guard).catch(() => undefined);
   }
 }
