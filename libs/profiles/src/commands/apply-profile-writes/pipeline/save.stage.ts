@@ -81,7 +81,11 @@ export class SaveStage {
       this.expiryIndex.afterSave(before, profile),
       this.keyIndex.afterSave(before, profile),
       // Reports: the pass's counts (a failure leaves them to the profile's next job).
-      this.counts.afterSave(profile).catch(() => undefined),
+      this.counts
+        .afterSave(profile)
+        .catch((error: unknown) =>
+          this.logger.warn(`counts of ${profile._id} left to its next job: ${String(error)}`),
+        ),
     ]);
     return accepted;
   }
