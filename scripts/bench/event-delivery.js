@@ -18,7 +18,9 @@
 //    the backlog took after the recovery (the retries follow EVENTS_DELIVERY_RETRY_DELAYS_MS,
 //    set short here and printed).
 //
-// Prints the figures and the api's and the worker's RSS; nothing asserts them.
+// Prints the figures and the api's and the worker's RSS; nothing asserts them. With
+// BENCH_ENGINE_COMMANDS=1 also the worker's engine commands per change in the throughput
+// phase (scripts/lib/engine-command-counter.js).
 //
 //   --profiles=200        profiles written
 //   --count=2000          merges (= events) of the throughput phase, and jobs of the baseline
@@ -287,7 +289,7 @@ async function createProfiles(ctx, count) {
 
 async function main() {
   const stack = await startServiceStack('events', EXTRA_ENV);
-  const { redisServer, env, api, worker, origin, close } = stack;
+  const { redisServer, env, api, worker, origin, close, engineCommands } = stack;
   let failed = true;
   let receiver;
   let queue;
@@ -340,6 +342,7 @@ async function main() {
 
     // Throughput: each client its own profiles (so a profile's merges go in order), M in all.
     const clients = Math.min(CLIENTS, ids.length);
+    engineCommands?.reset();
     const throughputStart = performance.now();
     let lastAccepted = throughputStart;
     await Promise.all(
@@ -359,6 +362,7 @@ async function main() {
       Math.max(300000, COUNT * 100),
     );
     const tp = arrivalsOf(receiver.service, 't');
+    const workerCommands = engineCommands?.report(tp.byChange.size);
     if (!throughputDone)
       problems.push(`throughput: ${tp.byChange.size} of ${acceptedCount} changes arrived in time`);
     const tpFirst = Math.min(...tp.all.map((a) => a.at));
@@ -598,6 +602,11 @@ async function main() {
       `\nevent deliveries: ${PROFILES} profiles, ${COUNT} events (engine: FerretDB on SQLite)`,
     );
     for (const [name, value] of table) console.log(`  ${name.padEnd(width)}  ${value}`);
+    if (workerCommands) {
+      console.log(`\nthe worker's engine commands in the throughput phase, per change delivered:`);
+      console.log(`    count   time (summed over concurrent commands)`);
+      for (const line of workerCommands) console.log(`  ${line}`);
+    }
     for (const problem of problems) log(`incomplete: ${problem}`);
     failed = problems.length > 0 || (outage !== null && outage.lost !== 0);
   } finally {

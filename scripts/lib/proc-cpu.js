@@ -14,4 +14,27 @@ function cpuMs(pid) {
   }
 }
 
-module.exports = { cpuMs };
+/**
+ * Time the process's threads spent runnable but waiting for a CPU (ms, from
+ * /proc/<pid>/task/<tid>/schedstat; threads that ended are not counted): on a shared
+ * machine, how much of a run's wall time other processes took.
+ */
+function cpuWaitMs(pid) {
+  let waited = 0;
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        waited += Number(
+          fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1],
+        );
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return waited / 1e6;
+}
+
+module.exports = { cpuMs, cpuWaitMs };

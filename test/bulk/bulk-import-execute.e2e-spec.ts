@@ -701,6 +701,89 @@ describe('Bulk import: Execute', () => {
     for (const id of ids) expect((await applied(id)).AlternateIds[0].AlternateId).toBe(id);
   }, 60_000);
 
+  it("a run builds each next chunk's new profiles while it applies a chunk: the same outcome as record order", async () => {
+    const [a, b, c, d, heldId] = [fresh(), fresh(), fresh(), fresh(), fresh()];
+    // A profile holding heldId already (a first import).
+    const first = await newImport();
+    await stage(first, [record(heldId)]).expect(200);
+    await execute(first).expect(202);
+    await ended(first);
+    const holder = await applied(heldId);
+    const token = await newImport();
+    // Four stages: four chunks. Chunk 2 names a again (built ahead as new, it must merge
+    // into the profile chunk 1 made) and chunk 3 a pair a profile held before the import.
+    await stage(token, [record(a), record(b)]).expect(200);
+    await stage(token, [record(c), record(a, { ProfileTags: [{ Name: 'again' }] })]).expect(200);
+    await stage(token, [record(heldId, { ProfileTags: [{ Name: 'held' }] })]).expect(200);
+    await stage(token, [record(d)]).expect(200);
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 6, Pending: 0 });
+    const profiles = new Map<string, Record<string, any>>();
+    for (const id of [a, b, c, d, heldId]) profiles.set(id, await applied(id));
+    expect(profiles.get(a)!.ProfileTags.map((tag: { Name: string }) => tag.Name)).toEqual([
+      'again',
+    ]);
+    expect(profiles.get(heldId)!.ProfileId).toBe(holder.ProfileId);
+    expect(profiles.get(heldId)!.ProfileTags.map((tag: { Name: string }) => tag.Name)).toEqual([
+      'held',
+    ]);
+    const writes = app.api.get<Connection>(getConnectionToken()).collection('profile_writes');
+    for (const id of [b, c, d]) {
+      // Created by the fast path (no write record), once.
+      const doc = (await stored(profiles.get(id)!.ProfileId))!;
+      expect(doc.appliedSeq).toBe(1);
+      expect(await writes.findOne({ _id: `${doc._id}|1` } as object)).toBeNull();
+    }
+    expect((await stored(profiles.get(a)!.ProfileId))!.appliedSeq).toBe(2);
+    // One profile per record's id.
+    const holders = await app.api
+      .get<Connection>(getConnectionToken())
+      .collection('profiles')
+      .find({
+        clientId: tenant.clientId,
+        state: 'active',
+        'data.AlternateIds.AlternateId': { $in: [a, b, c, d, heldId] },
+      })
+      .toArray();
+    expect(holders).toHaveLength(5);
+  }, 60_000);
+
+  it("a worker dying after a chunk saved the next chunk's ids: the next run creates that chunk's profiles under them, as they were built", async () => {
+    const ids = [fresh(), fresh(), fresh(), fresh()];
+    const token = await newImport();
+    await stage(token, [record(ids[0]), record(ids[1])]).expect(200);
+    await stage(token, [record(ids[2]), record(ids[3])]).expect(200);
+    const [worker] = app.workers;
+    const reached = worker.get(CrashPoints, { strict: false }).arm(CRASH_POINTS.bulkRunAfterChunk);
+    await execute(token).expect(202);
+    await reached;
+    await app.killWorker(worker);
+    const imports = app.api.get<Connection>(getConnectionToken()).collection('bulk_imports');
+    const job = (await imports.findOne({ _id: `${tenant.clientId}|${token}` } as object))!;
+    expect(job).toMatchObject({ appliedChunks: 1, processed: 2 });
+    // The next chunk's ids, saved with the chunk done, and the instant they were built at.
+    expect(job.newProfiles).toMatchObject({ chunk: 2, at: 0 });
+    const saved = JSON.parse(job.newProfiles.ids) as { index: number; profileId: number }[];
+    expect(saved.map(({ index }) => index)).toEqual([0, 1]);
+    await app.api
+      .get(RedisService)
+      .client.del(`${app.settings.queuePrefix}:lease:${runLeaseName(tenant.clientId, token)}`);
+    await app.startWorker();
+    await execute(token).expect(202);
+    expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 4, Pending: 0 });
+    const writes = app.api.get<Connection>(getConnectionToken()).collection('profile_writes');
+    for (const [k, id] of ids.slice(2).entries()) {
+      const profile = await applied(id);
+      // Under the saved id, by the fast path (no write record), built at the saved instant.
+      expect(profile.ProfileId).toBe(saved[k].profileId);
+      const doc = (await stored(profile.ProfileId))!;
+      expect(doc.appliedSeq).toBe(1);
+      expect(doc.importMarks).toEqual([{ accessToken: token, n: k + 3 }]);
+      expect(new Date(doc.createdAt).toISOString()).toBe(job.newProfiles.now);
+      expect(await writes.findOne({ _id: `${doc._id}|1` } as object)).toBeNull();
+    }
+  }, 60_000);
+
   it('a worker dying mid-import on ordinary writes: the next run goes on from the saved progress and applies no record twice', async () => {
     const ids = [fresh(), fresh(), fresh()];
     // The profiles exist (a first import): the second import's records are merges.

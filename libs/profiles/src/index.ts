@@ -137,6 +137,8 @@ export type { ImportCreateOptions } from './services/profile-upserts.service';
 export type {
   ImportedProfile,
   ImportedProfileOutcome,
+  ImportedProfilesCreation,
+  PreparedImportedProfiles,
 } from './commands/create-imported-profiles/create-imported-profiles.command';
 export {
   type ExportBatch,

@@ -8,6 +8,7 @@ import { LoadStage } from './commands/apply-profile-writes/pipeline/load.stage';
 import { RecordStage } from './commands/apply-profile-writes/pipeline/record.stage';
 import { SaveStage } from './commands/apply-profile-writes/pipeline/save.stage';
 import { CreateImportedProfilesHandler } from './commands/create-imported-profiles/create-imported-profiles.handler';
+import { PrepareImportedProfilesHandler } from './commands/create-imported-profiles/prepare-imported-profiles.handler';
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './services/profile-apply-hook';
@@ -64,6 +65,7 @@ export class ProfilesWorkerModule {
         SaveStage,
         AfterApplyStage,
         CreateImportedProfilesHandler,
+        PrepareImportedProfilesHandler,
         WriteStarts,
         SweepPendingWritesHandler,
         ProfileEventNotifier,

@@ -70,6 +70,12 @@ export class BulkImport implements BulkImportState {
     chunk: number;
     at: number;
     ids: string | NewProfileId[];
+    /**
+     * The instant the batch's profiles are built at (ISO 8601): a resumed batch builds those
+     * it never saved at the same instant, so exactly as before (absent on imports saved
+     * before it was kept: those go the ordinary way).
+     */
+    now?: string;
   };
   /** Staged records accepted as profile writes. */
   @Prop() processed?: number;

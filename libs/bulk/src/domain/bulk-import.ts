@@ -220,17 +220,21 @@ export function sortStagedRecords(
   return { staged, exceptions };
 }
 
-/** Splits staged records into chunks of at most `maxRecords` and about `maxChars` of JSON. */
+/**
+ * Splits staged records into chunks of at most `maxRecords` and about `maxChars` of JSON
+ * (`sizeOf`: a record's characters; a record already held as its JSON text is its length).
+ */
 export function chunkRecords<T>(
   records: readonly T[],
   maxRecords = CHUNK_MAX_RECORDS,
   maxChars = CHUNK_MAX_CHARS,
+  sizeOf: (record: T) => number = (record) => JSON.stringify(record).length,
 ): T[][] {
   const chunks: T[][] = [];
   let current: T[] = [];
   let chars = 0;
   for (const record of records) {
-    const size = JSON.stringify(record).length;
+    const size = sizeOf(record);
     if (current.length && (current.length >= maxRecords || chars + size > maxChars)) {
       chunks.push(current);
       current = [];

@@ -8,9 +8,7 @@ import {
   BulkImportExceptionPage,
   BulkImportHint,
   decodeStagedRecords,
-  encodeStagedRecords,
   type StagedChunk,
-  type StagedRecord,
   type StoredBulkException,
 } from '../domain/bulk-import.schema';
 import { appendToPages, EXCEPTION_PAGE_SIZE, pageOf } from '../domain/bulk-import';
@@ -112,10 +110,10 @@ export class BulkImportRepository {
     clientId: string,
     accessToken: number,
     chunk: number,
-    records: StagedRecord[],
+    /** Each record's JSON text (encodeStagedRecords). */
+    stored: string[],
   ): Promise<void> {
     const _id = importChunkKey(clientId, accessToken, chunk);
-    const stored = encodeStagedRecords(records);
     await this.chunks
       .replaceOne({ _id }, { _id, clientId, accessToken, chunk, records: stored }, { upsert: true })
       .exec();

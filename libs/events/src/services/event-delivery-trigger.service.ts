@@ -4,6 +4,7 @@ import { JobQueue, RedisService, Settings } from '@app/shared';
 import { pausedProfilesKey } from '../keys';
 import { deliverableSince, subscriptionWants } from '../domain/event-matching';
 import { DELIVER_PROFILE_EVENTS } from '../worker/event-jobs';
+import type { EventSubscription } from '../domain/event-subscription';
 import { SubscriptionStore } from './subscription-store.service';
 
 /**
@@ -25,7 +26,29 @@ export class EventDeliveryTrigger implements ProfileEventListener {
   ) {}
 
   async eventsSaved(clientId: string, profileId: number, events: ProfileEvent[]): Promise<void> {
+    await this.trigger(clientId, await this.store.current(clientId), profileId, events);
+  }
+
+  /** The same for many profiles of the client: its subscriptions read once for them all. */
+  async eventsSavedMany(
+    clientId: string,
+    saved: { profileId: number; events: ProfileEvent[] }[],
+  ): Promise<void> {
     const subscriptions = await this.store.current(clientId);
+    if (!subscriptions.length) return;
+    await Promise.all(
+      saved.map(({ profileId, events }) =>
+        this.trigger(clientId, subscriptions, profileId, events),
+      ),
+    );
+  }
+
+  private async trigger(
+    clientId: string,
+    subscriptions: EventSubscription[],
+    profileId: number,
+    events: ProfileEvent[],
+  ): Promise<void> {
     for (const subscription of subscriptions) {
       const pausedForLater =
         subscription.state === 'Paused' &&

@@ -20,6 +20,8 @@ const INT32_MAX = 2147483647;
 export class ProfileRepository {
   private readonly profiles: TenantScopedModel<Profile>;
   private readonly hints: TenantScopedModel<ProfileIdHint>;
+  /** Per client, the reservation of new ids under way in this process (its end). */
+  private readonly reserving = new Map<string, Promise<void>>();
 
   constructor(
     @InjectModel(Profile.name) profiles: Model<Profile>,
@@ -99,10 +101,26 @@ export class ProfileRepository {
    * was raised may still take one of them (its shell insert wins; the record's insert finds
    * the id taken). Raising the hint first keeps the ids dense past it (what
    * ProfileExportReader relies on): an id of the block left unused lies below the hint,
-   * where a missing id is passed over.
+   * where a missing id is passed over. The reservations of one process for one client run
+   * one after the other (a bulk import reserves its next batch's ids while it saves a
+   * batch): two at once would read the same hint and take the same block.
    */
-  async reserveNewProfileIds(clientId: string, count: number): Promise<number[]> {
-    if (count <= 0) return [];
+  reserveNewProfileIds(clientId: string, count: number): Promise<number[]> {
+    if (count <= 0) return Promise.resolve([]);
+    const before = this.reserving.get(clientId) ?? Promise.resolve();
+    const reserved = before.then(() => this.reserveBlock(clientId, count));
+    const settled = reserved.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.reserving.set(clientId, settled);
+    void settled.then(() => {
+      if (this.reserving.get(clientId) === settled) this.reserving.delete(clientId);
+    });
+    return reserved;
+  }
+
+  private async reserveBlock(clientId: string, count: number): Promise<number[]> {
     const from = (await this.lastClaimedId(clientId)) + 1;
     const last = from + count - 1;
     if (last > INT32_MAX) throw new Error(`Client ${clientId} has no free int32 profile id left`);

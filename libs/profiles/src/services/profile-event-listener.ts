@@ -9,6 +9,14 @@ import type { ProfileEvent } from '../domain/profile-events';
  */
 export interface ProfileEventListener {
   eventsSaved(clientId: string, profileId: number, events: ProfileEvent[]): Promise<void>;
+  /**
+   * The same for many profiles of one client saved together (a bulk import's new
+   * profiles), when the listener can take them at once; else `eventsSaved` for each.
+   */
+  eventsSavedMany?(
+    clientId: string,
+    saved: { profileId: number; events: ProfileEvent[] }[],
+  ): Promise<void>;
 }
 
 /** Injection token: the event listeners the app composed (ProfilesWorkerModule.register). */

@@ -22,14 +22,49 @@ export class ProfileEventNotifier {
 
   async saved(clientId: string, profileId: number, events: ProfileEvent[]): Promise<void> {
     if (!events.length) return;
+    for (const listener of this.listeners) await this.tell(listener, clientId, profileId, events);
+  }
+
+  /**
+   * `saved` for many profiles of one client saved together (a bulk import's new profiles):
+   * each listener once for them all when it takes them at once (eventsSavedMany), else
+   * once per profile, concurrently.
+   */
+  async savedMany(
+    clientId: string,
+    saved: { profileId: number; events: ProfileEvent[] }[],
+  ): Promise<void> {
+    const some = saved.filter(({ events }) => events.length);
+    if (!some.length) return;
     for (const listener of this.listeners) {
+      if (!listener.eventsSavedMany) {
+        await Promise.all(
+          some.map(({ profileId, events }) => this.tell(listener, clientId, profileId, events)),
+        );
+        continue;
+      }
       try {
-        await listener.eventsSaved(clientId, profileId, events);
+        await listener.eventsSavedMany(clientId, some);
       } catch (error) {
         this.logger.warn(
-          `events of ${profileKey(clientId, profileId)} not passed on: ${error instanceof Error ? error.message : String(error)}`,
+          `events of ${some.length} profiles of client ${clientId} not passed on: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
+    }
+  }
+
+  private async tell(
+    listener: ProfileEventListener,
+    clientId: string,
+    profileId: number,
+    events: ProfileEvent[],
+  ): Promise<void> {
+    try {
+      await listener.eventsSaved(clientId, profileId, events);
+    } catch (error) {
+      this.logger.warn(
+        `events of ${profileKey(clientId, profileId)} not passed on: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

@@ -4,6 +4,9 @@ import {
   CreateImportedProfilesCommand,
   type ImportedProfile,
   type ImportedProfileOutcome,
+  type ImportedProfilesCreation,
+  PrepareImportedProfilesCommand,
+  type PreparedImportedProfiles,
 } from '../commands/create-imported-profiles/create-imported-profiles.command';
 import type { ImportRecordRef } from '../domain/import-marks';
 import type { ImportFlags } from '../domain/profile-write.schema';
@@ -107,12 +110,13 @@ export class ProfileImportWrites {
    * (the worker's CreateImportedProfilesHandler); per record, 'held' (its match pair has a
    * holder) or 'ordinary' (a check refused it, its id or another pair was taken meanwhile)
    * when it must be written through `write` instead. Records given here share no
-   * alternate id. Only in the worker.
+   * alternate id. `creation`: a batch resumed after a crash, the instant it is built at
+   * (saved with its ids), or the batch built ahead (prepareNew). Only in the worker.
    */
   createNew(
     importer: { clientId: string; userId: string; scope?: CallerScope },
     profiles: ImportedProfile[],
-    resumed = false,
+    creation: ImportedProfilesCreation = {},
   ): Promise<ImportedProfileOutcome[]> {
     return this.commands.execute(
       new CreateImportedProfilesCommand(
@@ -120,7 +124,27 @@ export class ProfileImportWrites {
         importer.userId,
         importer.scope,
         profiles,
-        resumed,
+        creation,
+      ),
+    );
+  }
+
+  /**
+   * Builds a batch's new profiles for createNew ahead of it (the checks and the fold at
+   * `now`, nothing stored), e.g. while the batch before is saved. Only in the worker.
+   */
+  prepareNew(
+    importer: { clientId: string; userId: string; scope?: CallerScope },
+    profiles: ImportedProfile[],
+    now: Date,
+  ): Promise<PreparedImportedProfiles> {
+    return this.commands.execute(
+      new PrepareImportedProfilesCommand(
+        importer.clientId,
+        importer.userId,
+        importer.scope,
+        profiles,
+        now,
       ),
     );
   }

@@ -97,6 +97,11 @@ export const CRASH_POINTS = {
   applyAfterSave: 'apply:after-save',
   /** Bulk import run: a record is accepted as a profile write; the import's progress is not saved. */
   bulkRunAfterRecord: 'bulk-run:after-record',
+  /**
+   * Bulk import run: a chunk is done and the import saved, with the next chunk's new profile
+   * ids when they were prepared ahead; nothing of the next chunk is stored.
+   */
+  bulkRunAfterChunk: 'bulk-run:after-chunk',
   /** Bulk import run: a batch's new profiles are saved; their claims and search keys are not. */
   importCreateAfterSave: 'import-create:after-save',
   /** Bulk export run: a page of rows is written; the export's progress is not saved. */

@@ -2,7 +2,10 @@ import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   type ImportCreateOptions,
+  type ImportedProfile,
+  type ImportedProfilesCreation,
   type ImportRecordKeys,
+  type PreparedImportedProfiles,
   ProfileImportWrites,
 } from '@app/profiles';
 import {
@@ -30,6 +33,8 @@ import {
   type BulkImport,
   decodeNewProfileIds,
   encodeNewProfileIds,
+  type NewProfileId,
+  type StagedChunk,
   type StagedRecord,
   type StoredBulkException,
 } from '../../domain/bulk-import.schema';
@@ -41,6 +46,34 @@ import { RunBulkImportCommand } from './run-bulk-import.command';
 
 /** What the profile checks refuse a record for: an exception of the import, not a retry. */
 const REFUSALS = [InvalidInputError, PermissionDeniedError, NotFoundError, ConflictError];
+
+/** A batch's new profiles prepared ahead: their ids, reserved, and their profiles built. */
+interface PreparedBatch {
+  chunk: number;
+  at: number;
+  ids: NewProfileId[];
+  now: Date;
+  prepared: PreparedImportedProfiles;
+}
+
+/** What a run carries from one chunk to the next: the import as it saved it, the next read. */
+interface CarriedRun {
+  next: number;
+  job: BulkImport;
+  /** The next chunk's read, started while the chunk before was applied. */
+  chunk?: Promise<StagedChunk | null>;
+  /** The next chunk's first batch prepared ahead, its ids saved with the import. */
+  ahead?: PreparedBatch;
+}
+
+/**
+ * `read`, with its failure kept for whoever awaits it (no unhandled rejection when the run
+ * stops before it needs the chunk).
+ */
+function settled<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  return read;
+}
 
 /** Thrown when this job no longer holds the import's run lease: it stops, another goes on. */
 class RunLeaseLostError extends Error {}
@@ -106,10 +139,23 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       // next job takes over.
       const until = Date.now() + this.settings.runSliceMs;
       try {
+        // The import as this run last saved it, and the next chunk's read already under way.
+        let carried: CarriedRun | null = null;
         for (let current = chunk; ;) {
-          const following = await this.runChunk({ name, token }, clientId, accessToken, current);
-          if (following === null || Date.now() >= until || this.runner.stopping) return following;
-          current = following;
+          const step = await this.runChunk(
+            { name, token },
+            clientId,
+            accessToken,
+            current,
+            carried,
+            () => Date.now() < until && !this.runner.stopping,
+          );
+          if (step === null) return null;
+          // Past the slice, the next chunk is still this run's when its ids were saved with
+          // the import (prepared ahead): at most one chunk more.
+          if (this.runner.stopping || (Date.now() >= until && !step.ahead)) return step.next;
+          current = step.next;
+          carried = step;
         }
       } catch (error) {
         if (!(error instanceof RunLeaseLostError)) throw error;
@@ -126,15 +172,31 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     }
   }
 
-  /** Applies the chunk; returns the next chunk to queue, or null when the import ended. */
+  /**
+   * Applies the chunk; returns the next chunk to go on with (the import as saved, that
+   * chunk's read started, and its first batch's new profiles built ahead), or null when the
+   * import ended. `carried`: what the chunk before in this run returned (the import is then
+   * not read again: this run saved it last, under its lease, which every save checks).
+   * `continuing`: whether this run will go on to the next chunk (its slice lasts).
+   *
+   * While the chunk is applied, the next chunk's first batch is prepared: its records
+   * grouped, ids reserved for its new profiles and these built (nothing stored but the
+   * raised id hint). The chunk's last save then saves those ids too, as the next batch's
+   * (`newProfiles`, with the instant they were built at), so the next chunk starts with its
+   * inserts. A run that stops after that save leaves the next batch to be resumed like one
+   * cut short by a crash (its profiles are built again at the saved instant); ids reserved
+   * and never saved are gaps.
+   */
   private async runChunk(
     hold: { name: string; token: string },
     clientId: string,
     accessToken: number,
     chunkNumber: number,
-  ): Promise<number | null> {
+    carried: CarriedRun | null,
+    continuing: () => boolean,
+  ): Promise<CarriedRun | null> {
     // Read again under the lease: the progress of the run before is final.
-    let job = await this.imports.find(clientId, accessToken);
+    let job = carried ? carried.job : await this.imports.find(clientId, accessToken);
     if (!job || !isRunning(job) || (job.appliedChunks ?? 0) + 1 !== chunkNumber) return null;
     if (job.status === 'Queued') {
       job = { ...job, status: 'Processing' };
@@ -144,36 +206,77 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
       await this.end(hold, { ...job, status: 'Completed', endedAt: this.clock.now() });
       return null;
     }
-    const chunk = await this.imports.findChunk(clientId, accessToken, chunkNumber);
+    const chunk = await (carried?.chunk ??
+      this.imports.findChunk(clientId, accessToken, chunkNumber));
+    // The next chunk is read while this one is applied (the engine reads while this process
+    // builds); a failed read is that chunk's, found when it is awaited.
+    const following =
+      chunkNumber < job.chunks
+        ? settled(this.imports.findChunk(clientId, accessToken, chunkNumber + 1))
+        : undefined;
     if (!chunk) {
       const failure = `Chunk ${chunkNumber} of the staged records is missing`;
       await this.end(hold, { ...job, status: 'Failed', endedAt: this.clock.now(), failure });
       return null;
     }
+    // The next batch's ids are reserved after this chunk's own (ids follow record order).
+    let reservedHere!: () => void;
+    const ownIdsReserved = new Promise<void>((resolve) => (reservedHere = resolve));
+    const preparing =
+      following && job.operation !== 'Delete' && continuing()
+        ? settled(this.prepareAhead(job, following, chunkNumber + 1, ownIdsReserved))
+        : undefined;
     const replace = refreshedCollections(job.refresh);
     let done = job.appliedInChunk ?? 0;
     const tactic = { lookupFirst: false };
+    let aheadOf: PreparedBatch | null = null;
     while (done < chunk.records.length) {
       const batch = chunk.records.slice(done, done + APPLY_BATCH);
       const current: BulkImport = job;
-      const reasons = await this.acceptBatch(hold, current, chunkNumber, batch, replace, tactic);
+      const reasons = await this.acceptBatch(hold, current, chunkNumber, batch, replace, tactic, {
+        ahead: carried?.ahead,
+        reserved: reservedHere,
+      });
+      reservedHere();
       const refused = batch.flatMap((record, i): StoredBulkException[] => {
         const reason = reasons[i];
         return reason === null ? [] : [exceptionOf(current, record, reason)];
       });
       await this.imports.appendExceptions(clientId, accessToken, job.exceptions, refused);
       done += batch.length;
+      // The chunk's last batch saves the chunk done (one save, not the batch's then the
+      // chunk's: a run resumed after either goes on at the next chunk).
+      const ended = done >= chunk.records.length;
+      // The next batch's ids go with the chunk's last save when this run goes on to it.
+      const ahead = ended ? await preparing?.catch(() => null) : null;
+      const next = ahead && continuing() ? ahead : null;
+      if (next) aheadOf = next;
       job = {
         ...job,
-        appliedInChunk: done,
+        ...(ended ? { appliedChunks: chunkNumber, appliedInChunk: 0 } : { appliedInChunk: done }),
+        ...(next
+          ? {
+              newProfiles: {
+                chunk: next.chunk,
+                at: next.at,
+                ids: encodeNewProfileIds(next.ids),
+                now: next.now.toISOString(),
+              },
+            }
+          : {}),
         processed: (job.processed ?? 0) + batch.length - refused.length,
         notHonored: (job.notHonored ?? 0) + refused.length,
         exceptions: job.exceptions + refused.length,
       };
       await this.save(hold, job);
+      if (ended) await this.crashPoints.at(CRASH_POINTS.bulkRunAfterChunk);
     }
-    await this.save(hold, { ...job, appliedChunks: chunkNumber, appliedInChunk: 0 });
-    return chunkNumber + 1;
+    if ((job.appliedChunks ?? 0) !== chunkNumber) {
+      // A chunk whose records were all done before (a run resumed after its last batch).
+      job = { ...job, appliedChunks: chunkNumber, appliedInChunk: 0 };
+      await this.save(hold, job);
+    }
+    return { next: chunkNumber + 1, job, chunk: following, ahead: aheadOf ?? undefined };
   }
 
   /**
@@ -204,13 +307,9 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     batch: StagedRecord[],
     replace: string[],
     tactic: { lookupFirst: boolean },
+    { ahead, reserved }: { ahead?: PreparedBatch; reserved: () => void },
   ): Promise<(string | null)[]> {
-    const pairOf = (record: StagedRecord) => {
-      const alternateId = matchValueOf(record.body, job.matchValue);
-      return alternateId === null
-        ? null
-        : { AlternateIdType: job.matchValue, AlternateId: alternateId };
-    };
+    const pairOf = (record: StagedRecord) => pairOfRecord(job, record);
     const lookUp = (i: number): Promise<ImportRecordKeys> | ImportRecordKeys => {
       const pair = pairOf(batch[i]);
       return pair
@@ -218,21 +317,21 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
         : { keys: [], held: false };
     };
     const looked = tactic.lookupFirst || job.operation === 'Delete';
-    let plans: (ImportRecordKeys | null)[] = looked
-      ? await Promise.all(batch.map((_, i) => lookUp(i)))
-      : batch.map((record) => {
-          const pair = pairOf(record);
-          return pair ? null : { keys: [], held: false };
-        });
-    const keysOf = (i: number) =>
-      plans[i]?.keys ?? this.writes.alternateIdKeys(pairOf(batch[i])!, batch[i].body);
-    let groups = independentGroups(batch.map((_, i) => keysOf(i)));
+    let plans: (ImportRecordKeys | null)[];
+    let groups: number[][];
+    let firsts: number[];
+    if (looked) {
+      plans = await Promise.all(batch.map((_, i) => lookUp(i)));
+      groups = independentGroups(plans.map((plan) => plan!.keys));
+      firsts = groups
+        .map((group) => group[0])
+        .filter((i) => pairOf(batch[i]) !== null && !plans[i]!.held);
+    } else {
+      ({ plans, groups, firsts } = this.optimisticGroups(job, batch));
+    }
     let created = new Set<number>();
     if (job.operation !== 'Delete') {
-      const firsts = groups
-        .map((group) => group[0])
-        .filter((i) => pairOf(batch[i]) !== null && !plans[i]?.held);
-      const outcome = await this.createNew(hold, job, chunk, batch, firsts);
+      const outcome = await this.createNew(hold, job, chunk, batch, firsts, ahead, reserved);
       created = outcome.created;
       const held = looked
         ? batch.filter((record, i) => pairOf(record) !== null && plans[i]?.held).length
@@ -271,10 +370,63 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
   }
 
   /**
+   * The batch's groups of records that may touch the same profile or claim, as far as the
+   * records tell without reading anything (each record's alternate ids; the records left
+   * over are looked up later), and the first of each group with a match value: the records
+   * createNew tries. Pure: the same batch always gives the same firsts.
+   */
+  private optimisticGroups(
+    job: BulkImport,
+    batch: StagedRecord[],
+  ): { plans: (ImportRecordKeys | null)[]; groups: number[][]; firsts: number[] } {
+    const plans = batch.map((record) =>
+      pairOfRecord(job, record) ? null : { keys: [], held: false },
+    );
+    const groups = independentGroups(
+      batch.map(
+        (record, i) =>
+          plans[i]?.keys ?? this.writes.alternateIdKeys(pairOfRecord(job, record)!, record.body),
+      ),
+    );
+    const firsts = groups.map((group) => group[0]).filter((i) => plans[i] === null);
+    return { plans, groups, firsts };
+  }
+
+  /**
+   * The next chunk's first batch prepared while this chunk is applied: its firsts (as
+   * acceptBatch will find them), ids reserved for them, and their profiles built at one
+   * instant. Null when it creates nothing.
+   */
+  private async prepareAhead(
+    job: BulkImport,
+    chunkRead: Promise<StagedChunk | null>,
+    chunkNumber: number,
+    after: Promise<void>,
+  ): Promise<PreparedBatch | null> {
+    const chunk = await chunkRead;
+    if (!chunk) return null;
+    const batch = chunk.records.slice(0, APPLY_BATCH);
+    const { firsts } = this.optimisticGroups(job, batch);
+    if (!firsts.length) return null;
+    await after;
+    const reserved = await this.writes.reserveNewProfileIds(job.clientId, firsts.length);
+    const ids = firsts.map((index, k) => ({ index, profileId: reserved[k] }));
+    const now = this.clock.now();
+    const prepared = await this.writes.prepareNew(
+      importerOf(job),
+      importedProfiles(job, batch, ids),
+      now,
+    );
+    return { chunk: chunkNumber, at: 0, ids, now, prepared };
+  }
+
+  /**
    * Creates the new profiles of the records `firsts` names at once, under ids reserved and
-   * saved first (or, on a batch a crash cut short, finishes those the saved ids name).
-   * Returns the records so created, those whose pair was held, and every record sent
-   * back (held included).
+   * saved first: the batch built ahead when the chunk before saved its ids (`ahead`), or a
+   * batch a crash or the end of a run cut short (its saved ids: the profiles it saved are
+   * finished, the others created as they were built), or ids reserved and saved now.
+   * Returns the records so created, those whose pair was held, and every record sent back
+   * (held included).
    */
   private async createNew(
     hold: { name: string; token: string },
@@ -282,33 +434,47 @@ export class RunBulkImportHandler implements ICommandHandler<RunBulkImportComman
     chunk: number,
     batch: StagedRecord[],
     firsts: number[],
+    ahead: PreparedBatch | undefined,
+    /** Called once this batch's ids are reserved (or known). */
+    reservedIds: () => void,
   ): Promise<{ created: Set<number>; held: Set<number>; sentBack: Set<number> }> {
     const at = job.appliedInChunk ?? 0;
     const saved = job.newProfiles;
-    const resumed = saved?.chunk === chunk && saved.at === at;
-    let ids = resumed ? decodeNewProfileIds(saved.ids) : [];
-    if (!resumed) {
+    const savedHere = saved?.chunk === chunk && saved.at === at;
+    let ids = savedHere ? decodeNewProfileIds(saved.ids) : [];
+    let creation: ImportedProfilesCreation;
+    if (
+      ahead &&
+      savedHere &&
+      ahead.chunk === chunk &&
+      ahead.at === at &&
+      sameIds(ahead.ids, ids) &&
+      sameIds(
+        ahead.ids,
+        firsts.map((index) => ({ index, profileId: 0 })),
+        false,
+      )
+    ) {
+      creation = { now: ahead.now, prepared: ahead.prepared };
+    } else if (savedHere) {
+      creation = { resumed: true, ...(saved.now ? { now: new Date(saved.now) } : {}) };
+    } else {
       if (!firsts.length) return { created: new Set(), held: new Set(), sentBack: new Set() };
       const reserved = await this.writes.reserveNewProfileIds(job.clientId, firsts.length);
       ids = firsts.map((index, k) => ({ index, profileId: reserved[k] }));
-      await this.save(hold, { ...job, newProfiles: { chunk, at, ids: encodeNewProfileIds(ids) } });
+      const now = this.clock.now();
+      reservedIds();
+      await this.save(hold, {
+        ...job,
+        newProfiles: { chunk, at, ids: encodeNewProfileIds(ids), now: now.toISOString() },
+      });
+      creation = { now };
     }
+    reservedIds();
     const outcomes = await this.writes.createNew(
-      {
-        clientId: job.clientId,
-        userId: job.executedBy ?? job.createdBy,
-        scope: job.executedScope,
-      },
-      ids.map(({ index: i, profileId }) => ({
-        profileId,
-        pair: {
-          AlternateIdType: job.matchValue,
-          AlternateId: matchValueOf(batch[i].body, job.matchValue)!,
-        },
-        body: batch[i].body,
-        record: { accessToken: job.accessToken, n: batch[i].n },
-      })),
-      resumed,
+      importerOf(job),
+      importedProfiles(job, batch, ids),
+      creation,
     );
     const indexesWhere = (wanted: (outcome: string) => boolean) =>
       new Set(ids.filter((_, k) => wanted(outcomes[k])).map(({ index }) => index));
@@ -374,4 +540,46 @@ function exceptionOf(job: BulkImport, record: StagedRecord, reason: string): Sto
     alternateId: matchValueOf(record.body, job.matchValue),
     reason,
   };
+}
+
+/** The record's match pair: its alternate id of the import's MatchValue type, or null. */
+function pairOfRecord(job: BulkImport, record: StagedRecord) {
+  const alternateId = matchValueOf(record.body, job.matchValue);
+  return alternateId === null
+    ? null
+    : { AlternateIdType: job.matchValue, AlternateId: alternateId };
+}
+
+/** Who writes an import's records: the user who executed it, within their scope. */
+function importerOf(job: BulkImport) {
+  return {
+    clientId: job.clientId,
+    userId: job.executedBy ?? job.createdBy,
+    scope: job.executedScope,
+  };
+}
+
+/** The records `ids` names, as new profiles under their ids. */
+function importedProfiles(
+  job: BulkImport,
+  batch: StagedRecord[],
+  ids: NewProfileId[],
+): ImportedProfile[] {
+  return ids.map(({ index: i, profileId }) => ({
+    profileId,
+    pair: pairOfRecord(job, batch[i])!,
+    body: batch[i].body,
+    record: { accessToken: job.accessToken, n: batch[i].n },
+  }));
+}
+
+/** Whether two id lists name the same records (and, with `withIds`, the same ids). */
+function sameIds(a: NewProfileId[], b: NewProfileId[], withIds = true): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      ({ index, profileId }, k) =>
+        index === b[k].index && (!withIds || profileId === b[k].profileId),
+    )
+  );
 }

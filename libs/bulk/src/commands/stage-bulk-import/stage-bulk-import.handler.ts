@@ -5,13 +5,15 @@ import { BulkSettings } from '../../bulk-settings';
 import {
   acceptsStaging,
   CHECK_SLICE,
+  CHUNK_MAX_CHARS,
+  CHUNK_MAX_RECORDS,
   checkReadable,
   chunkRecords,
   EXCEPTION_PAGE_SIZE,
   type RecordException,
   sortStagedRecords,
-  type StagedBody,
 } from '../../domain/bulk-import';
+import { encodeStagedRecords } from '../../domain/bulk-import.schema';
 import type { BulkImportStatusDto } from '../../dto/bulk-import.dto';
 import { stageLeaseName } from '../../keys';
 import { toBulkImportStatus } from '../../mapping/bulk-import.mapper';
@@ -84,14 +86,15 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
     let chunks = job.chunks;
     let exceptions = job.exceptions;
     let valid = 0;
-    let staged: StagedBody[] = [];
+    // The staged records as their stored JSON text, encoded once (sized and written as is).
+    let staged: string[] = [];
     let refused: RecordException[] = [];
     let slice: unknown[] = [];
     const sortSlice = async () => {
       const sorted = sortStagedRecords(job, slice, check, received);
       received += slice.length;
       slice = [];
-      staged.push(...sorted.staged);
+      staged.push(...encodeStagedRecords(sorted.staged));
       valid += sorted.staged.length;
       refused.push(...sorted.exceptions);
       await new Promise((resolve) => setImmediate(resolve));
@@ -104,7 +107,12 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
       if (failure) throw failure;
     };
     const flush = async (final: boolean) => {
-      const filled = chunkRecords(staged);
+      const filled = chunkRecords(
+        staged,
+        CHUNK_MAX_RECORDS,
+        CHUNK_MAX_CHARS,
+        (text) => text.length,
+      );
       // The last chunk may fill further, unless the records ended.
       const ready = final ? filled : filled.slice(0, -1);
       for (const chunk of ready) {

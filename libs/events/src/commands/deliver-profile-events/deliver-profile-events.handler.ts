@@ -120,8 +120,11 @@ export class DeliverProfileEventsHandler implements ICommandHandler<DeliverProfi
       );
       if (problem === null) {
         position = { seq: event.seq, n: event.n, attempts: 0, lastError: null, retryAt: null };
-        await this.deliveries.saveCursor(clientId, subscriptionId, profileId, position);
-        await this.deadLetters.delivered(clientId, subscriptionId);
+        // The cursor past it and the dead-letter streak ended, together (one wait, not two).
+        await Promise.all([
+          this.deliveries.saveCursor(clientId, subscriptionId, profileId, position),
+          this.deadLetters.delivered(clientId, subscriptionId),
+        ]);
         moved = false;
         continue;
       }

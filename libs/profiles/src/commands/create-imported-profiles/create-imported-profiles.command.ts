@@ -22,9 +22,37 @@ export interface ImportedProfile {
 export type ImportedProfileOutcome = 'created' | 'held' | 'ordinary';
 
 /**
+ * A batch's new profiles built ahead of their creation (PrepareImportedProfilesCommand):
+ * opaque to the importer, which hands it back to CreateImportedProfilesCommand for the same
+ * records, in the same order, under the same ids.
+ */
+export interface PreparedImportedProfiles {
+  readonly now: Date;
+  /** Per record, in the command's order: its profile id and what was built (null: refused). */
+  readonly built: ReadonlyArray<{ profileId: number; profile: unknown }>;
+  readonly vocabulary: unknown;
+}
+
+/** How CreateImportedProfilesCommand creates its batch. */
+export interface ImportedProfilesCreation {
+  /**
+   * The batch was cut short by a crash (its ids were saved): the profiles it saved are
+   * finished; those it never saved are created now, if `now` is the instant the batch was
+   * built at (else they go the ordinary way).
+   */
+  resumed?: boolean;
+  /**
+   * The instant the batch's profiles are built at (their stamps, history and events): the
+   * importer saves it with the ids, so a resumed batch builds exactly the same documents.
+   */
+  now?: Date;
+  /** The batch built ahead (PrepareImportedProfilesCommand), for the same records and ids. */
+  prepared?: PreparedImportedProfiles;
+}
+
+/**
  * Create the new profiles of a bulk import's batch at once, already applied (see
- * CreateImportedProfilesHandler). `resumed`: the batch was cut short by a crash; only
- * finish the profiles it saved.
+ * CreateImportedProfilesHandler).
  */
 export class CreateImportedProfilesCommand extends Command<ImportedProfileOutcome[]> {
   constructor(
@@ -32,7 +60,24 @@ export class CreateImportedProfilesCommand extends Command<ImportedProfileOutcom
     readonly userId: string,
     readonly scope: CallerScope | undefined,
     readonly profiles: ImportedProfile[],
-    readonly resumed = false,
+    readonly creation: ImportedProfilesCreation = {},
+  ) {
+    super();
+  }
+}
+
+/**
+ * Build a batch's new profiles (the checks and the fold, no I/O but the client's
+ * configuration) ahead of CreateImportedProfilesCommand, e.g. while the batch before is
+ * being saved: pure work, nothing is stored.
+ */
+export class PrepareImportedProfilesCommand extends Command<PreparedImportedProfiles> {
+  constructor(
+    readonly clientId: string,
+    readonly userId: string,
+    readonly scope: CallerScope | undefined,
+    readonly profiles: ImportedProfile[],
+    readonly now: Date,
   ) {
     super();
   }

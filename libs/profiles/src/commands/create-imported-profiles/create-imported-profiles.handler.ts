@@ -22,7 +22,7 @@ import { ProfileWriteIntake } from '../../services/profile-write-intake.service'
 import { ProfileEventRepository } from '../../repositories/profile-event.repository';
 import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
 import { PROFILE_COUNTS, type ProfileCounts } from '../../services/profile-counts.port';
-import { type BuiltProfile, buildImportedProfile } from './imported-profile';
+import { type BuiltProfile, buildImportedProfile, preparedFor } from './imported-profile';
 import {
   CreateImportedProfilesCommand,
   type ImportedProfile,
@@ -105,56 +105,87 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
   ) {}
 
   execute(command: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
-    return command.resumed ? this.finishSaved(command) : this.createAll(command);
+    return command.creation.resumed ? this.finishSaved(command) : this.createAll(command);
   }
 
-  private async createAll({
-    clientId,
-    userId,
-    scope,
-    profiles,
-  }: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
-    const vocabulary = await this.configuration.vocabulary(clientId);
-    const batch: CreationBatch = {
+  private async createAll(
+    command: CreateImportedProfilesCommand,
+  ): Promise<ImportedProfileOutcome[]> {
+    const prepared = preparedFor(command.creation.prepared, command.profiles);
+    const batch = await this.batchOf(command, prepared);
+    await this.createEach(
+      batch,
+      command.profiles.map((_, index) => index),
+      prepared?.built,
+    );
+    await this.afterCreation(batch);
+    return batch.outcomes;
+  }
+
+  /** What the slices of the command's batch share (built ahead: as it was built). */
+  private async batchOf(
+    { clientId, userId, scope, profiles, creation }: CreateImportedProfilesCommand,
+    prepared?: { now: Date; vocabulary: ProfileVocabulary },
+    tagsSeen = new Set<string>(),
+  ): Promise<CreationBatch> {
+    return {
       clientId,
       userId,
       scope,
       profiles,
-      vocabulary,
-      now: new Date(),
+      vocabulary: prepared?.vocabulary ?? (await this.configuration.vocabulary(clientId)),
+      now: prepared?.now ?? creation.now ?? new Date(),
       outcomes: profiles.map(() => 'ordinary'),
-      tagsSeen: new Set(),
+      tagsSeen,
       created: [],
       events: new Map(),
     };
-    // The records name no alternate id in common (the importer's groups), so slices of them
-    // are independent: while the engine saves one slice, this process builds the next.
-    const size = Math.ceil(profiles.length / CONCURRENT_SLICES);
-    await Promise.all(
-      Array.from({ length: Math.ceil(profiles.length / size) }, (_, k) =>
-        this.createSlice(batch, k * size, Math.min(profiles.length, (k + 1) * size)),
-      ),
-    );
-    await this.runApplyHooks(clientId, batch.created);
-    // At once: each asks Redis which subscriptions receive now (one round trip together).
-    await Promise.all(
-      batch.created.map((profile) =>
-        this.eventNotifier.saved(
-          clientId,
-          profile.profileId,
-          batch.events.get(profile.profileId) ?? [],
-        ),
-      ),
-    );
-    return batch.outcomes;
   }
 
-  /** Steps 1-4 (see the class comment) for the batch's records `from` to `to` (excluded). */
-  private async createSlice(batch: CreationBatch, from: number, to: number): Promise<void> {
+  /**
+   * Steps 1-4 for the batch's records `indexes` (`built`: the batch built ahead, by record).
+   * The records name no alternate id in common (the importer's groups), so slices of them
+   * are independent: while the engine saves one slice, this process builds the next.
+   */
+  private async createEach(
+    batch: CreationBatch,
+    indexes: number[],
+    built?: (BuiltProfile | null)[],
+  ): Promise<void> {
+    if (!indexes.length) return;
+    const size = Math.ceil(indexes.length / CONCURRENT_SLICES);
+    await Promise.all(
+      Array.from({ length: Math.ceil(indexes.length / size) }, (_, k) =>
+        this.createSlice(batch, indexes.slice(k * size, (k + 1) * size), built),
+      ),
+    );
+  }
+
+  /** After the batch's profiles are created: the apply hooks, then the event listeners. */
+  private async afterCreation(batch: CreationBatch): Promise<void> {
+    await this.runApplyHooks(batch.clientId, batch.created);
+    // At once: the listeners ask which subscriptions receive now once for the batch.
+    await this.eventNotifier.savedMany(
+      batch.clientId,
+      batch.created.map((profile) => ({
+        profileId: profile.profileId,
+        events: batch.events.get(profile.profileId) ?? [],
+      })),
+    );
+  }
+
+  /** Steps 1-4 (see the class comment) for the batch's records `indexes`. */
+  private async createSlice(
+    batch: CreationBatch,
+    indexes: number[],
+    prebuilt?: (BuiltProfile | null)[],
+  ): Promise<void> {
     const { clientId, profiles, outcomes } = batch;
     const built: BuiltProfile[] = [];
-    for (let index = from; index < to; index++) {
-      const profile = buildImportedProfile(batch, profiles[index], index, this.rules);
+    for (const index of indexes) {
+      const profile = prebuilt
+        ? prebuilt[index]
+        : buildImportedProfile(batch, profiles[index], index, this.rules);
       // Reports: its counts ride on it, as on a pass's save.
       if (profile) built.push({ ...profile, profile: this.countedNew(profile) });
     }
@@ -180,54 +211,67 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     const held = saved.filter((_, k) => !claimed[k]);
     for (const { index } of held) outcomes[index] = 'held';
     await this.removeUnclaimed(held);
-    await this.indexAll(saved.filter((_, k) => claimed[k]).map(({ profile }) => profile));
+    const finishing = saved.filter((_, k) => claimed[k]);
+    await this.indexAll(finishing.map(({ profile }) => profile));
     // Reports: the slice's kept profiles counted at once (one that goes on is deleted later,
     // which counts it out again).
     await this.counts.afterSaveMany(
       clientId,
-      saved.filter((_, k) => claimed[k]).map(({ profile }) => profile),
+      finishing.map(({ profile }) => profile),
     );
-    await Promise.all(
-      saved.map(async (profile, k) => {
-        if (!claimed[k]) return;
-        const { pair } = profiles[profile.index];
-        outcomes[profile.index] = await this.finish(profile.profile, batch.tagsSeen, pair);
-        if (outcomes[profile.index] === 'created') {
-          batch.created.push(profile.profile);
-          batch.events.set(profile.profile.profileId, profile.events);
-        }
-      }),
+    const finished = await this.finishAll(
+      finishing.map(({ profile, index }) => ({ profile, claimedPair: profiles[index].pair })),
+      batch.tagsSeen,
     );
+    finishing.forEach((profile, k) => {
+      outcomes[profile.index] = finished[k];
+      if (finished[k] === 'created') {
+        batch.created.push(profile.profile);
+        batch.events.set(profile.profile.profileId, profile.events);
+      }
+    });
   }
 
-  /** After a crash: steps 3-4 for the profiles step 2 saved (see the class comment). */
-  private async finishSaved({
-    clientId,
-    profiles,
-  }: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
+  /**
+   * After a crash: steps 3-4 for the profiles step 2 saved (see the class comment), and
+   * steps 1-4 for those it never saved (no profile under the id), built at the batch's
+   * `now`, so exactly as the first attempt built them (what it stored of them is kept);
+   * without `now`, these go the ordinary way.
+   */
+  private async finishSaved(
+    command: CreateImportedProfilesCommand,
+  ): Promise<ImportedProfileOutcome[]> {
+    const { clientId, profiles, creation } = command;
     const tagsSeen = new Set<string>();
-    const created: Profile[] = [];
     const stored = await Promise.all(
-      profiles.map(async (imported) => {
-        const profile = await this.profiles.findOne(clientId, imported.profileId);
-        return profile?.state === 'active' && importRecordApplied(profile, imported.record)
-          ? profile
-          : null;
-      }),
+      profiles.map((imported) => this.profiles.findOne(clientId, imported.profileId)),
     );
-    const kept = stored.filter((profile): profile is Profile => profile !== null);
-    await this.indexAll(kept);
-    await this.counts.afterSaveMany(clientId, kept); // reports: once, whatever ran before
-    const outcomes = await Promise.all(
-      stored.map(async (profile): Promise<ImportedProfileOutcome> => {
-        if (!profile) return 'ordinary';
-        const outcome = await this.finish(profile, tagsSeen);
-        if (outcome === 'created') created.push(profile);
-        return outcome;
-      }),
+    const saved = stored.map((profile, k) =>
+      profile?.state === 'active' && importRecordApplied(profile, profiles[k].record)
+        ? profile
+        : null,
     );
+    const found = saved.filter((profile): profile is Profile => profile !== null);
+    await this.indexAll(found);
+    await this.counts.afterSaveMany(clientId, found); // reports: once, whatever ran before
+    const finished = await this.finishAll(
+      found.map((profile) => ({ profile })),
+      tagsSeen,
+    );
+    const created = found.filter((_, k) => finished[k] === 'created');
+    const outcomes = saved.map((profile): ImportedProfileOutcome =>
+      profile ? finished[found.indexOf(profile)] : 'ordinary',
+    );
+    const missing = stored.flatMap((profile, index) => (profile === null ? [index] : []));
+    const batch =
+      creation.now && missing.length ? await this.batchOf(command, undefined, tagsSeen) : undefined;
+    if (batch) {
+      await this.createEach(batch, missing);
+      for (const index of missing) outcomes[index] = batch.outcomes[index];
+    }
     await this.runApplyHooks(clientId, created);
     await Promise.all(created.map((profile) => this.eventNotifier.savedAgain(profile)));
+    if (batch) await this.afterCreation(batch);
     return outcomes;
   }
 
@@ -284,12 +328,46 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
   }
 
   /**
-   * Step 4 for one saved profile; 'ordinary' when a pair turned out to be someone else's.
-   * `claimedPair`: the match pair step 3 claimed for it (absent on a resumed batch).
+   * Step 4 for saved profiles, per profile 'created', or 'ordinary' when a pair turned out
+   * to be someone else's. `claimedPair`: the match pair step 3 claimed for it (absent on a
+   * resumed batch). The other claims per profile (concurrently), then the read model of
+   * those that keep their pairs in one publication (a script call, not a command each),
+   * then new tags.
    */
-  private async finish(
-    profile: Profile,
+  private async finishAll(
+    items: { profile: Profile; claimedPair?: AlternateIdPair }[],
     tagsSeen: Set<string>,
+  ): Promise<ImportedProfileOutcome[]> {
+    const outcomes = await Promise.all(
+      items.map(({ profile, claimedPair }) => this.claimOthers(profile, claimedPair)),
+    );
+    const created = items.filter((_, k) => outcomes[k] === 'created').map(({ profile }) => profile);
+    try {
+      await this.readModel.publishMany(created);
+    } catch (error) {
+      // Readers read the database meanwhile (nothing was published for a new profile).
+      this.logger.warn(`read model of ${created.length} profiles not published: ${String(error)}`);
+    }
+    await Promise.all(
+      created.map(async (profile) => {
+        for (const tag of profile.data?.ProfileTags ?? []) {
+          if (tag.IsActive === false || tagsSeen.has(tag.Key)) continue;
+          tagsSeen.add(tag.Key);
+          await this.tags.ensure(profile.clientId, tag.Name, tag.Key);
+        }
+        this.metrics.writeApplied('create');
+      }),
+    );
+    return outcomes;
+  }
+
+  /**
+   * Step 4's claims for one saved profile: its alternate ids other than the match pair step
+   * 3 claimed (`claimedPair`); 'ordinary' when one is someone else's (the profile then goes
+   * as a delete would take it).
+   */
+  private async claimOthers(
+    profile: Profile,
     claimedPair?: AlternateIdPair,
   ): Promise<ImportedProfileOutcome> {
     const { clientId, profileId } = profile;
@@ -317,18 +395,6 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       });
       return 'ordinary';
     }
-    try {
-      await this.readModel.publish(profile);
-    } catch (error) {
-      // Readers read the database meanwhile (nothing was published for a new profile).
-      this.logger.warn(`read model of ${profile._id} not published: ${String(error)}`);
-    }
-    for (const tag of profile.data?.ProfileTags ?? []) {
-      if (tag.IsActive === false || tagsSeen.has(tag.Key)) continue;
-      tagsSeen.add(tag.Key);
-      await this.tags.ensure(clientId, tag.Name, tag.Key);
-    }
-    this.metrics.writeApplied('create');
     return 'created';
   }
 }

@@ -15,7 +15,7 @@ import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 import { HISTORY_PAGE_ENTRIES } from '../../repositories/profile-history.repository';
 import { withPair } from '../../services/profile-upserts.service';
 import { type FoldedWrite, foldWrite } from '../apply-profile-writes/pipeline/fold';
-import type { ImportedProfile } from './create-imported-profiles.command';
+import type { ImportedProfile, PreparedImportedProfiles } from './create-imported-profiles.command';
 
 /** What the records of one batch share when they are built. */
 export interface ImportBuildContext {
@@ -109,5 +109,49 @@ function shellOf(clientId: string, profileId: number, createdAt: Date): Profile 
     appliedSeq: 0,
     createdAt,
     updatedAt: createdAt,
+  };
+}
+
+/** Records built between two turns of the event loop while a batch is built ahead. */
+const BUILD_SLICE = 50;
+
+/**
+ * The batch's profiles built (buildImportedProfile for each record, in order), a slice at a
+ * time with the event loop turning between slices, so that the saves of a batch before it
+ * go on meanwhile (PrepareImportedProfilesCommand).
+ */
+export async function buildAhead(
+  context: ImportBuildContext,
+  profiles: ImportedProfile[],
+  rules: ProfileRules,
+): Promise<PreparedImportedProfiles> {
+  const built: { profileId: number; profile: BuiltProfile | null }[] = [];
+  for (let from = 0; from < profiles.length; from += BUILD_SLICE) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (let index = from; index < Math.min(profiles.length, from + BUILD_SLICE); index++) {
+      built.push({
+        profileId: profiles[index].profileId,
+        profile: buildImportedProfile(context, profiles[index], index, rules),
+      });
+    }
+  }
+  return { now: context.now, built, vocabulary: context.vocabulary };
+}
+
+/**
+ * What `prepared` built for `profiles`, when it was built for exactly these records under
+ * these ids (else undefined: the caller builds them itself).
+ */
+export function preparedFor(
+  prepared: PreparedImportedProfiles | undefined,
+  profiles: ImportedProfile[],
+): { now: Date; vocabulary: ProfileVocabulary; built: (BuiltProfile | null)[] } | undefined {
+  if (!prepared || prepared.built.length !== profiles.length) return undefined;
+  if (prepared.built.some(({ profileId }, k) => profileId !== profiles[k].profileId))
+    return undefined;
+  return {
+    now: prepared.now,
+    vocabulary: prepared.vocabulary as ProfileVocabulary,
+    built: prepared.built.map(({ profile }) => profile as BuiltProfile | null),
   };
 }
