@@ -8,6 +8,7 @@ import { configureTestTenant, type TestPrograms, testPreference } from '../harne
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient } from '../jobs/job-helpers';
+import { runLeaseName } from '../../libs/bulk/src/keys';
 import { countsSettle, liveCounts, recount, reportKey } from './report-helpers';
 
 type Json = Record<string, any>;
@@ -240,6 +241,59 @@ describe('Reports', () => {
     const day = (await report(`Daily?from=${today}&to=${today}`).expect(200)).body.Days[0];
     expect(day.ProfilesDeleted).toBe(1);
     expect(day.ProfilesErased).toBe(1);
+  });
+
+  it("an import's new profiles are counted once, those a resumed run creates under a dead worker's saved ids too", async () => {
+    await countsSettle(app, tenant.clientId);
+    const today = new Date().toISOString().slice(0, 10);
+    const createdToday = async () =>
+      (await report(`Daily?from=${today}&to=${today}`).expect(200)).body.Days[0]
+        .ProfilesCreated as number;
+    const before = await createdToday();
+    const imports = `${v4()}/Bulk/Import`;
+    const token = (
+      await request(app.http)
+        .post(imports)
+        .set('Authorization', auth)
+        .send({ Name: 'Reports', MatchCriteria: 'AlternateIdType', MatchValue: 'CRM' })
+        .expect(201)
+    ).body.AccessToken as number;
+    const record = (n: number) => ({
+      CustomerType: 'Prospect',
+      Consents: [{ ConsentType: 'Terms', ConsentStatus: 1 }],
+      Emails: [{ EmailAddress: `imported${n}@example.com` }],
+      AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: `reports-${n}` }],
+    });
+    // Two stages, two chunks: the worker dies once the first is applied and the second's
+    // ids are saved; the next run creates the second's profiles under them (the fast path).
+    for (const records of [
+      [record(1), record(2)],
+      [record(3), record(4)],
+    ])
+      await request(app.http)
+        .post(`${imports}/${token}/Stage`)
+        .set('Authorization', auth)
+        .send(records)
+        .expect(200);
+    const [worker] = app.workers;
+    const reached = worker.get(CrashPoints).arm(CRASH_POINTS.bulkRunAfterChunk);
+    const execute = () =>
+      request(app.http).post(`${imports}/${token}/Execute`).set('Authorization', auth).expect(202);
+    await execute();
+    await reached;
+    await app.killWorker(worker);
+    await app.api
+      .get(RedisService)
+      .client.del(`${app.settings.queuePrefix}:lease:${runLeaseName(tenant.clientId, token)}`);
+    await app.startWorker();
+    await execute();
+    const ended = await eventually(async () => {
+      const res = await request(app.http).get(`${imports}/${token}`).set('Authorization', auth);
+      return ['Completed', 'Failed'].includes(res.body.Status) ? res.body : undefined;
+    });
+    expect(ended).toMatchObject({ Status: 'Completed', Processed: 4 });
+    await countsSettle(app, tenant.clientId);
+    expect(await createdToday()).toBe(before + 4);
   });
 
   it('the operator rebuilds wrong counts from the profiles while writes go on', async () => {
