@@ -1,72 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { htmlPageHeaders } from '@app/shared';
 
-/*
- * Plain HTML from TypeScript, as the preference centre writes its pages
- * (libs/preference-centre/src/views/html.ts): every value that is not markup goes through
- * `escapeHtml`; `markup` joins trusted fragments. No framework.
- */
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (c) => ESCAPES[c]);
-}
-
-/** A fragment of markup built by this module (never from input without escapeHtml). */
-export class Markup {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
-
-/** Tagged template: interpolated Markup goes in as is, anything else escaped; arrays joined. */
-export function markup(strings: TemplateStringsArray, ...values: unknown[]): Markup {
-  let out = strings[0];
-  values.forEach((value, index) => {
-    out += render(value) + strings[index + 1];
-  });
-  return new Markup(out);
-}
-
-function render(value: unknown): string {
-  if (value instanceof Markup) return value.text;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === undefined || value === null || value === false) return '';
-  return escapeHtml(value);
-}
-
-export function newNonce(): string {
-  return randomBytes(16).toString('base64');
-}
+export { escapeHtml, Markup, markup, newNonce } from '@app/shared';
 
 /**
- * The page's headers: scripts only from this origin (the charting library and the page's
- * script, served by the api), the one style element by nonce, forms to this origin, no
- * framing, no referrer (the link's signature is in the URL), never cached.
+ * The page's headers (htmlPageHeaders): scripts only from this origin (the charting library
+ * and the page's script, served by the api), the one style element by nonce.
  */
 export function pageHeaders(nonce: string): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': [
-      "default-src 'none'",
-      `style-src 'nonce-${nonce}'`,
-      "script-src 'self'",
-      "img-src 'self' data:",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join('; '),
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'cache-control': 'no-store',
-  };
+  return htmlPageHeaders(nonce, "'self'");
 }
