@@ -1,18 +1,16 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { RedisService } from '@app/shared';
 import { encodeDailyKey } from '../../libs/reports/src/domain/report-keys';
 import { configureTestTenant, type TestPrograms, testPreference } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
+import { openBrowser, watchedPage } from '../harness/browser';
 import { startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient } from '../jobs/job-helpers';
 import { countsSettle, reportKey } from './report-helpers';
 
-/** Debian's chromium (browser downloads are not available): scripts/setup.sh installs it. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Set to write docs/images/reports-*.png from this run. */
 const SCREENSHOTS = process.env.REPORTS_SCREENSHOTS === '1';
 const IMAGES = join(__dirname, '..', '..', 'docs', 'images');
@@ -36,14 +34,7 @@ describe('Reporting page in a browser', () => {
   const violations: string[] = [];
 
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text()))
-        violations.push(message.text());
-    });
-    page.on('pageerror', (error) => violations.push(error.message));
-    return page;
+    return watchedPage(browser, violations, { viewport: { width: 1200, height: 900 } });
   }
 
   async function pageUrl(): Promise<string> {
@@ -64,8 +55,6 @@ describe('Reporting page in a browser', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`No browser at ${CHROMIUM}: run scripts/setup.sh or set CHROMIUM_PATH`);
     app = await startTestApp();
     tenant = await createTestTenant(app);
     ({ programs } = await configureTestTenant(app, tenant));
@@ -125,13 +114,7 @@ describe('Reporting page in a browser', () => {
         });
       }
     }
-    await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(app.http.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-dev-shm-usage'],
-    });
+    ({ browser, origin } = await openBrowser(app));
   });
   afterAll(async () => {
     await browser?.close();
