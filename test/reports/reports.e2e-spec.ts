@@ -216,6 +216,33 @@ describe('Reports', () => {
     await countsSettle(app, tenant.clientId);
   });
 
+  it('counts that fail after the save are counted by a job of their own, once', async () => {
+    const id = await customer('count-fails@example.com');
+    await countsSettle(app, tenant.clientId);
+    const redis = app.api.get(RedisService).client;
+    const meta = reportKey(app, tenant.clientId, 'meta');
+    const seen = reportKey(app, tenant.clientId, 'seen');
+    const kept = await redis.hgetall(meta);
+    // The counting script fails (WRONGTYPE on its first command) until the hash is back.
+    await redis.del(meta);
+    await redis.set(meta, 'broken');
+    await merge(id, { Consents: [{ ConsentType: 'Marketing', ConsentStatus: 1 }] });
+    await profiles.complete(id);
+    const stored = await app.api
+      .get<Connection>(getConnectionToken())
+      .collection('profiles')
+      .findOne({ _id: `${tenant.clientId}|${id}` } as object);
+    // Saved with its change, not counted; no write of the profile follows.
+    expect(stored?.countDeltas?.at(-1)?.to).toBe(stored?.appliedSeq);
+    expect(Number(await redis.hget(seen, String(id)))).toBeLessThan(stored?.appliedSeq);
+    await redis.del(meta);
+    await redis.hset(meta, kept);
+    await countsSettle(app, tenant.clientId);
+    await eventually(async () =>
+      Number(await redis.hget(seen, String(id))) === stored?.appliedSeq ? true : undefined,
+    );
+  });
+
   it('a delete and an erasure take the profile out of the counts; the tombstone keeps no counts', async () => {
     const deleted = await customer('deleted@example.com');
     const erased = await customer('erased@example.com');

@@ -91,9 +91,12 @@ export class ApplyPipeline {
     );
   }
 
-  /** The heal path's count: what the profile carries that a crash left uncounted (reports). */
-  async countAgain(profile: Profile): Promise<void> {
-    await this.counts.afterSave(profile);
+  /**
+   * The heal path's count: what the profile carries that a crash left uncounted (reports);
+   * a failure marks the hold, as after a save.
+   */
+  async countAgain(hold: LeaseHold, profile: Profile): Promise<void> {
+    await this.saveStage.countAfterSave(hold, profile);
   }
 
   /** Publishes the profile as it is (what a crash after a save may have cut short). */

@@ -80,14 +80,23 @@ export class SaveStage {
       this.publish(profile),
       this.expiryIndex.afterSave(before, profile),
       this.keyIndex.afterSave(before, profile),
-      // Reports: the pass's counts (a failure leaves them to the profile's next job).
-      this.counts
-        .afterSave(profile)
-        .catch((error: unknown) =>
-          this.logger.warn(`counts of ${profile._id} left to its next job: ${String(error)}`),
-        ),
+      // Reports: the pass's counts (a failure leaves them to a job of their own).
+      this.countAfterSave(hold, profile),
     ]);
     return accepted;
+  }
+
+  /**
+   * Counts what the saved profile carries (the reports); a failure marks the hold, whose job
+   * then queues another job of the profile to count it (the change stays on the profile).
+   */
+  async countAfterSave(hold: LeaseHold, profile: Profile): Promise<void> {
+    try {
+      await this.counts.afterSave(profile);
+    } catch (error) {
+      hold.countsLeft = true;
+      this.logger.warn(`counts of ${profile._id} left to a job of their own: ${String(error)}`);
+    }
   }
 
   /**
