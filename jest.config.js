@@ -1,8 +1,8 @@
 // Two projects: fast unit tests beside the code, and end-to-end suites in test/ that
 // run against the real engine and a real Redis started once by the global setup.
 const moduleNameMapper = {
-  '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre)$': '<rootDir>/libs/$1/src',
-  '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)$': '<rootDir>/libs/$1/src',
+  '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],

@@ -125,7 +125,8 @@ describe('The OpenAPI document', () => {
   /**
    * Public operations under a client: the preference centre's page and one-click
    * unsubscribe, where the signed link is the credential (docs/preference-centre.md): each
-   * requires its link's signed query parameters together (apiKey schemes in the query).
+   * requires its link's signed query parameters together (apiKey schemes in the query);
+   * and the reporting page (docs/reports.md), likewise with its own link's parameters.
    */
   const PAGE_LINK = {
     preferenceCentreLinkProfile: [],
@@ -138,6 +139,11 @@ describe('The OpenAPI document', () => {
     'POST /Profiles/v4/{clientId}/PreferenceCentre': PAGE_LINK,
     'GET /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe': UNSUBSCRIBE_LINK,
     'POST /Profiles/v4/{clientId}/PreferenceCentre/Unsubscribe': UNSUBSCRIBE_LINK,
+    'GET /Profiles/v4/{clientId}/Reports/Page': {
+      reportsPageLinkUser: [],
+      reportsPageLinkExpiry: [],
+      reportsPageLinkSignature: [],
+    },
   };
   /** Operator operations naming a client: the operator credential, not a tenant's. */
   const OPERATOR_CLIENT_OPERATIONS = ['GET /Profiles/v4/Clients/{clientId}/Quotas'];

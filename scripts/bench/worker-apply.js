@@ -19,6 +19,13 @@
 // `--monitor`: also counts the Redis commands sent while (b) drains (Redis MONITOR, by
 // command, per write; Bull's connections and the worker's own alike). With
 // BENCH_ENGINE_COMMANDS=1 the worker's engine commands during (b) are printed per write too.
+//
+// `--reports[=rounds]`: instead of (b'), (c): scenario (b) with the reports' counts kept
+// (REPORTS_ENABLED=true) and not kept (false), alternated for `rounds` rounds (default 3;
+// the worker restarted with the setting before each drain), each merge also turning the
+// profile's Terms consent (Granted, Revoked, ...) so that every write changes the counts
+// and the daily events; prints each drain's writes/s, the means and the cost of the
+// counts (docs/reports.md, "Cost").
 const Bull = require('bull');
 const Redis = require('ioredis');
 const { randomUUID } = require('node:crypto');
@@ -42,6 +49,8 @@ const BACKLOG = Number(args.backlog || 400);
 /** `--monitor`: count the Redis commands while (b) drains (MONITOR). */
 const MONITOR = Boolean(args.monitor);
 const CONCURRENCY = 4;
+/** `--reports[=rounds]`: (b) with the reports' counts on and off, alternated. */
+const REPORT_ROUNDS = args.reports ? (args.reports === true ? 3 : Number(args.reports)) : 0;
 
 const log = (message) => process.stderr.write(`[bench:worker] ${message}\n`);
 
@@ -79,8 +88,11 @@ async function rawLoop(db, template, count) {
 }
 
 async function main() {
-  const { engine, redisServer, env, origin, close, worker, engineCommands } =
-    await startServiceStack('worker', CPU_PROF ? { NODE_OPTIONS: `--require ${CPU_PROF}` } : {});
+  const { engine, redisServer, env, origin, close, worker, engineCommands, restartWorker } =
+    await startServiceStack('worker', {
+      ...(CPU_PROF ? { NODE_OPTIONS: `--require ${CPU_PROF}` } : {}),
+      ...(REPORT_ROUNDS ? { OPERATOR_TOKEN: 'bench-operator' } : {}),
+    });
   const procs = { engine: engine.child.pid, worker: worker.pid, redis: redisServer.child.pid };
   /** CPU ms per write of each process while `work` runs. */
   const measured = async (count, work) => {
@@ -106,7 +118,7 @@ async function main() {
     const template = await db.collection('profiles').findOne({ _id: `bench|${first}` });
 
     /** Accepts one merge per entry of `ids` (paused queues), then times the drain. */
-    const drain = async (ids, label) => {
+    const drain = async (ids, label, extraBody = () => ({})) => {
       for (const queue of queues) await queue.pause();
       let next = 0;
       let resent = 0;
@@ -125,6 +137,7 @@ async function main() {
                   },
                   body: JSON.stringify({
                     CustomFields: [{ Name: 'Segment', Value: `${label}${n}` }],
+                    ...extraBody(n),
                   }),
                 },
               );
@@ -202,6 +215,14 @@ async function main() {
       perSecond: await rawLoop(db, template, WRITES),
     }));
     const ids = Array.from({ length: WRITES }, (_, k) => first + k);
+    if (REPORT_ROUNDS) {
+      await reportsOnAndOff({ ids, drain, restartWorker, procs, origin, tenant, redis, raw });
+      for (const queue of queues) await queue.close();
+      await redis.quit();
+      await mongo.close();
+      failed = false;
+      return;
+    }
     log(`(b) worker, ${WRITES} writes on ${WRITES} profiles`);
     const many = await drain(ids, 'm');
     if (ONLY_MANY) {
@@ -253,6 +274,65 @@ async function main() {
   } finally {
     await close(!failed);
   }
+}
+
+/**
+ * `--reports`: (b) with the counts kept and not, alternated (on, off, then off, on, ...),
+ * after the counts of the seeded profiles were built (a rebuild, not timed). Each merge
+ * turns the Terms consent of its profile: Revoked in odd drains, Granted in even ones.
+ */
+async function reportsOnAndOff({ ids, drain, restartWorker, procs, origin, tenant, redis, raw }) {
+  log('building the counts of the seeded profiles (a rebuild)');
+  const res = await fetch(`${origin}/Profiles/v4/Reports/Rebuilds`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer bench-operator', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ClientId: tenant.clientId }),
+  });
+  if (res.status !== 202) throw new Error(`rebuild: ${res.status} ${await res.text()}`);
+  for (;;) {
+    const meta = await redis.hgetall(`bench:rp:${tenant.clientId}:meta`);
+    if (meta.built && !meta.rebuild) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const runs = { on: [], off: [] };
+  let drained = 0;
+  for (let round = 0; round < REPORT_ROUNDS; round++) {
+    for (const mode of round % 2 ? ['off', 'on'] : ['on', 'off']) {
+      const worker = await restartWorker({ REPORTS_ENABLED: mode === 'on' ? 'true' : 'false' });
+      procs.worker = worker.pid;
+      const status = drained++ % 2 ? 1 : 3;
+      log(`(b) worker, counts ${mode}, ${ids.length} writes on ${ids.length} profiles`);
+      const result = await drain(ids, `r${drained}`, () => ({
+        Consents: [{ ConsentType: 'Terms', ConsentStatus: status }],
+      }));
+      // That the counts were kept: the profiles the counts hold a mark of.
+      const marked = await redis.hlen(`bench:rp:${tenant.clientId}:told`);
+      const counted = await redis.hget(`bench:rp:${tenant.clientId}:meta`, 'built');
+      log(`counts ${mode}: marks of ${marked} profiles, built ${counted ? 'yes' : 'no'}`);
+      runs[mode].push(result);
+    }
+  }
+  const mean = (list) => list.reduce((sum, run) => sum + run.perSecond, 0) / list.length;
+  const on = mean(runs.on);
+  const off = mean(runs.off);
+  console.log(
+    `\nworker apply rate with the reports' counts on and off (engine: FerretDB on SQLite)`,
+  );
+  console.log(`  (a) raw driver loop, writes/s  ${raw.perSecond.toFixed(0)}`);
+  for (const mode of ['on', 'off']) {
+    for (const run of runs[mode])
+      console.log(
+        `  (b) counts ${mode.padEnd(3)}, writes/s    ${run.perSecond.toFixed(0).padStart(6)}  CPU ms per write: ${run.cpu}`,
+      );
+  }
+  console.log(
+    `  mean on ${on.toFixed(0)}/s, mean off ${off.toFixed(0)}/s: on/off ${(on / off).toFixed(3)}, cost ${((1 - on / off) * 100).toFixed(1)} %`,
+  );
+  const workerCpu = (list) =>
+    list.reduce((sum, run) => sum + Number(/worker ([\d.]+)/.exec(run.cpu)[1]), 0) / list.length;
+  console.log(
+    `  worker CPU ms per write: on ${workerCpu(runs.on).toFixed(2)}, off ${workerCpu(runs.off).toFixed(2)} (${((workerCpu(runs.on) / workerCpu(runs.off) - 1) * 100).toFixed(1)} %)`,
+  );
 }
 
 main().catch((error) => {

@@ -66,11 +66,27 @@ async function startServiceStack(name, extraEnv = {}, { apis: apiCount = 1, root
       engineCommands = await startEngineCommandCounter(hostname, Number(port));
       workerEnv = { ...env, MONGODB_URI: `mongodb://127.0.0.1:${engineCommands.port}/bench` };
     }
-    const worker = await startNode(
-      path.join(root, 'dist/apps/worker/apps/worker/src/main.js'),
-      workerEnv,
-    );
+    const workerPath = path.join(root, 'dist/apps/worker/apps/worker/src/main.js');
+    const worker = await startNode(workerPath, workerEnv);
     children.push(worker);
+    let current = worker;
+    /**
+     * Stops the worker and starts another with more environment (a setting compared within
+     * one run, e.g. REPORTS_ENABLED), answering once it listens on its health port.
+     */
+    const restartWorker = async (moreEnv = {}) => {
+      await stop(current);
+      children.splice(children.indexOf(current), 1);
+      const healthPort = await freePort();
+      current = await startNode(workerPath, {
+        ...workerEnv,
+        ...moreEnv,
+        WORKER_HEALTH_PORT: String(healthPort),
+      });
+      children.push(current);
+      await waitForPort(healthPort, current, 'worker', 60000);
+      return current;
+    };
     const [api] = apis;
     const [origin] = origins;
     return {
@@ -85,6 +101,7 @@ async function startServiceStack(name, extraEnv = {}, { apis: apiCount = 1, root
       origins,
       close,
       engineCommands,
+      restartWorker,
     };
   } catch (error) {
     await close(false);

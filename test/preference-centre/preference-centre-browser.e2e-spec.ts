@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import request from 'supertest';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
+import { openBrowser, watchedPage } from '../harness/browser';
 import { startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient } from '../jobs/job-helpers';
 import { configureCentreTenant, createCentreProfile, createLinks, pathOf } from './centre-helpers';
@@ -12,8 +12,6 @@ import { configureCentreTenant, createCentreProfile, createLinks, pathOf } from 
 type Body = Record<string, any>;
 const DAY_MS = 24 * 3600 * 1000;
 
-/** Debian's chromium (browser downloads are not available): scripts/setup.sh installs it. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Set to write docs/images/preference-centre-*.png from this run. */
 const SCREENSHOTS = process.env.PREFERENCE_CENTRE_SCREENSHOTS === '1';
 const IMAGES = join(__dirname, '..', '..', 'docs', 'images');
@@ -41,18 +39,11 @@ describe('Preference centre in a browser', () => {
   async function newPage(
     options: { javaScriptEnabled?: boolean; extraHTTPHeaders?: Record<string, string> } = {},
   ): Promise<Page> {
-    const context = await browser.newContext({
+    return watchedPage(browser, violations, {
       viewport: { width: 820, height: 1000 },
       locale: 'fr-CA',
       ...options,
     });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text()))
-        violations.push(message.text());
-    });
-    page.on('pageerror', (error) => violations.push(error.message));
-    return page;
   }
 
   async function link(email: string, days?: number): Promise<{ id: number; url: string }> {
@@ -68,21 +59,11 @@ describe('Preference centre in a browser', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `No browser at ${CHROMIUM}: run scripts/setup.sh (apt-get install chromium) or set CHROMIUM_PATH`,
-      );
     app = await startTestApp();
     tenant = await createTestTenant(app);
     ({ programs, deals } = await configureCentreTenant(app, tenant, { hostile: false }));
     profiles = profileClient(app, tenant);
-    await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(app.http.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-dev-shm-usage'],
-    });
+    ({ browser, origin } = await openBrowser(app));
   });
   afterAll(async () => {
     await browser?.close();

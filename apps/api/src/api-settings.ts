@@ -4,6 +4,7 @@ import { CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
 import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
 import { PREFERENCE_CENTRE_SETTINGS } from '@app/preference-centre';
 import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
+import { REPORT_JOBS, REPORTS_SETTINGS } from '@app/reports';
 import {
   scheduledJobSettings,
   SHARED_SETTINGS,
@@ -24,5 +25,12 @@ export const API_SETTINGS: readonly SettingsDeclaration[] = [
   BULK_SETTINGS,
   EVENTS_SETTINGS,
   PREFERENCE_CENTRE_SETTINGS,
-  scheduledJobSettings([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS]),
+  REPORTS_SETTINGS,
+  scheduledJobSettings([
+    ...PROFILE_JOBS,
+    ...CONSENT_JOBS,
+    ...BULK_JOBS,
+    ...EVENT_JOBS,
+    ...REPORT_JOBS,
+  ]),
 ];

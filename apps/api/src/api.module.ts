@@ -9,6 +9,7 @@ import { EVENT_JOBS, EventsApiModule } from '@app/events';
 import { PreferenceCentreApiModule } from '@app/preference-centre';
 import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
+import { REPORT_JOBS, ReportsApiModule } from '@app/reports';
 import {
   DatabaseModule,
   ObservabilityModule,
@@ -36,7 +37,13 @@ export class ApiModule {
         DatabaseModule,
         RedisModule,
         CqrsModule.forRoot(),
-        QueueModule.forProducer([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS]),
+        QueueModule.forProducer([
+          ...PROFILE_JOBS,
+          ...CONSENT_JOBS,
+          ...BULK_JOBS,
+          ...EVENT_JOBS,
+          ...REPORT_JOBS,
+        ]),
         // /health/live, /health/ready, /metrics (outside the prefix) and request timing.
         ObservabilityModule.forApi(),
         PROFILE_RULES,
@@ -49,6 +56,7 @@ export class ApiModule {
         EventsApiModule,
         DecisionsApiModule,
         PreferenceCentreApiModule,
+        ReportsApiModule,
         // /admin/queues (outside the prefix; bootstrap.ts guards it): unless turned off.
         ...(settings.queueDashboardEnabled ? [QueueDashboardModule.register()] : []),
       ],

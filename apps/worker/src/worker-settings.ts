@@ -3,6 +3,7 @@ import { BULK_JOBS, BULK_SETTINGS } from '@app/bulk';
 import { CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
 import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
 import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
+import { REPORT_JOBS, REPORTS_SETTINGS } from '@app/reports';
 import {
   scheduledJobSettings,
   SHARED_SETTINGS,
@@ -22,5 +23,12 @@ export const WORKER_SETTINGS: readonly SettingsDeclaration[] = [
   CONSENT_SETTINGS,
   BULK_SETTINGS,
   EVENTS_SETTINGS,
-  scheduledJobSettings([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS]),
+  REPORTS_SETTINGS,
+  scheduledJobSettings([
+    ...PROFILE_JOBS,
+    ...CONSENT_JOBS,
+    ...BULK_JOBS,
+    ...EVENT_JOBS,
+    ...REPORT_JOBS,
+  ]),
 ];

@@ -16,6 +16,7 @@ import {
   EventsWorkerModule,
 } from '@app/events';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
+import { REPORT_JOBS, ReportCounts, ReportsWorkerModule } from '@app/reports';
 import {
   DatabaseModule,
   ObservabilityModule,
@@ -44,15 +45,23 @@ export class WorkerModule {
         CqrsModule.forRoot(),
         // The configuration areas the worker reads bring controllers whose guards read these.
         ApiAuthSupportModule,
-        QueueModule.forWorker([...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS]),
+        QueueModule.forWorker([
+          ...PROFILE_JOBS,
+          ...CONSENT_JOBS,
+          ...BULK_JOBS,
+          ...EVENT_JOBS,
+          ...REPORT_JOBS,
+        ]),
         // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
         ObservabilityModule.forWorker(),
         PROFILE_RULES,
         ProfilesWorkerModule.register({
-          hookModules: [DoNotContactMarksModule, EventDeliveryTriggerModule],
+          hookModules: [DoNotContactMarksModule, EventDeliveryTriggerModule, ReportsWorkerModule],
           applyHooks: [DoNotContactMarks],
           eventListeners: [EventDeliveryTrigger],
           erasureListeners: [EventErasureCleanup],
+          // The counts the apply step keeps (docs/reports.md).
+          counts: ReportCounts,
         }),
         ConsentsWorkerModule,
         BulkWorkerModule,

@@ -124,6 +124,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/Reports/Assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A script of the reporting page (Chart.js, the page script)
+         * @description Public, the same for every client: Chart.js as its npm package ships it (chart.umd.min.js, MIT) and the page script that draws the charts. No CDN is used.
+         */
+        get: operations["ReportPageController_asset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/Reports/Rebuilds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rebuild a client's current counts from its stored profiles (operator)
+         * @description Queues the rebuild (a worker job, resumable): it reads the client's profiles by id, each by `_id` (no scan), recomputes the counts into fresh hashes while writes keep being counted, and swaps them in at once. A rebuild under way goes on unless Restart. The daily series are not recomputed (docs/reports.md, "Rebuild"). GET .../Reports/Counts shows Rebuilding until it ends.
+         */
+        post: operations["ReportRebuildsController_rebuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/AddressType/{typeId}": {
         parameters: {
             query?: never;
@@ -2548,6 +2588,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/{clientId}/Reports/Counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the client's profiles hold now: profiles, consents, preferences, do-not-contact marks
+         * @description Profiles by customer type (active, inactive); consents by type, level (profile or contact element), version and status (Granted, Denied, Revoked, NotSet, Expired); preferences by program, filter, channel, type (OptIn, OptOut), status (Active, Expired, Archived) and match (Expressed, Implied); contact elements each do-not-contact list marks. Only active profiles and their active contact elements count. Kept by the worker's apply step (and the import's, the expiry and do-not-contact writes), never by reading profiles: a read costs the same at any number of profiles (docs/reports.md).
+         */
+        get: operations["ReportsController_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Reports/Counts/Csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current counts as CSV (a download)
+         * @description The rows of GET .../Reports/Counts in one table, a Section column naming each row's kind. Kept by the worker's apply step (and the import's, the expiry and do-not-contact writes), never by reading profiles: a read costs the same at any number of profiles (docs/reports.md).
+         */
+        get: operations["ReportsController_countsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Reports/Daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happened each UTC day of a range (at most 400 days)
+         * @description Per day: grants, denials, revocations, consent expiries, opt-ins, opt-outs, preference expiries, archives, do-not-contact marks, profiles created, deleted and erased; a write counts on the day it was accepted. At most 400 days; default: the last 30. Kept by the worker's apply step (and the import's, the expiry and do-not-contact writes), never by reading profiles: a read costs the same at any number of profiles (docs/reports.md).
+         */
+        get: operations["ReportsController_daily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Reports/Daily/Csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The daily series as CSV (a download)
+         * @description One row per day of the range, one column per event, as GET .../Reports/Daily. Kept by the worker's apply step (and the import's, the expiry and do-not-contact writes), never by reading profiles: a read costs the same at any number of profiles (docs/reports.md).
+         */
+        get: operations["ReportsController_dailyCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Reports/Page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client's reporting page (HTML, for a signed-in operator)
+         * @description Public: no API credential, the link's signature (s) over client, user (u) and expiry (e) is checked instead (constant time), then its expiry. Shows the consent shares by type and status, the preference shares by program and filter, the profiles by customer type, and the events of each day of the range (from, to: at most 400 days; default the last 30), each as a chart with a table beside it. Sent with a Content-Security-Policy (scripts from this origin only), no-store and no-referrer.
+         */
+        get: operations["ReportPageController_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Reports/PageLinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived signed link to the reporting page
+         * @description Answers the link of the client's reporting page (GET .../Reports/Page: charts and tables of the current shares and the daily series, the date range selectable), for the caller to open in a browser: no API credential is needed there, the link's HMAC-SHA-256 signature over client, user and expiry is (REPORTS_PAGE_LINK_MINUTES, default 15). No body. Nothing is stored per link.
+         */
+        post: operations["ReportsController_pageLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/Tags": {
         parameters: {
             query?: never;
@@ -3103,6 +3263,23 @@ export interface components {
             SavedHead: string | null;
             Problems: components["schemas"]["ChainProblemDto"][];
         };
+        ConsentCountDto: {
+            /** @description The consent type's current name */
+            ConsentType: string;
+            /**
+             * @description Where the consents are: on the profile or on an active contact element
+             * @enum {string}
+             */
+            Level: "Profile" | "Email" | "Phone" | "Address";
+            /** @description The consent version (empty when none is stored) */
+            ConsentVersion: string;
+            /**
+             * @description The status; Expired: marked expired by the expiry job, whatever its status
+             * @enum {string}
+             */
+            Status: "Granted" | "Denied" | "Revoked" | "NotSet" | "Expired";
+            Count: number;
+        };
         ConsentDto: {
             /** @description Name of an active consent type */
             ConsentType?: string | null;
@@ -3550,6 +3727,37 @@ export interface components {
             /** @description ISO 8601; must lie within MinDate..MaxDate */
             DefaultValue?: string | null;
         };
+        DayCountsDto: {
+            /**
+             * @description The UTC day
+             * @example 2026-01-31
+             */
+            Date: string;
+            /** @description consents that became Granted (or were granted again on another version or date) */
+            Grants: number;
+            /** @description consents that became Denied */
+            Denials: number;
+            /** @description consents that became Revoked */
+            Revocations: number;
+            /** @description consents marked expired */
+            ConsentExpiries: number;
+            /** @description preferences that came into effect as opt-ins (new, reactivated, renewed, changed) */
+            OptIns: number;
+            /** @description preferences that came into effect as opt-outs */
+            OptOuts: number;
+            /** @description preferences that expired */
+            PreferenceExpiries: number;
+            /** @description preferences archived or deactivated */
+            Archives: number;
+            /** @description contact elements newly marked by a do-not-contact list (per list) */
+            DoNotContactMarks: number;
+            /** @description profiles created */
+            ProfilesCreated: number;
+            /** @description profiles deleted */
+            ProfilesDeleted: number;
+            /** @description profiles erased (data-subject erasure) */
+            ProfilesErased: number;
+        };
         DeadLetterDto: {
             /** @description The event's id ("<ProfileId>-<Sequence>-<n>") */
             EventId: string;
@@ -3664,6 +3872,14 @@ export interface components {
         };
         DncListsDto: {
             DoNotContactLists: components["schemas"]["DncListDto"][];
+        };
+        DoNotContactCountDto: {
+            /** @example 1 */
+            ListId: string;
+            /** @enum {string} */
+            ChannelId: "Email" | "Phone";
+            /** @description Active contact elements of active profiles the list marks */
+            ContactElements: number;
         };
         EditedDto: {
             /** @example 2026-11-22T10:00:00.000Z */
@@ -4685,6 +4901,31 @@ export interface components {
             DisplayOrder?: number | null;
             IsRequired?: boolean | null;
         };
+        PreferenceCountDto: {
+            /** @example 7 */
+            ProgramId: string;
+            /** @description The program's configured name */
+            ProgramName?: string;
+            /** @example 12 */
+            FilterId: string;
+            /** @description The filter's configured name */
+            FilterName?: string;
+            /** @example Email */
+            ChannelId: string;
+            /**
+             * @description PreferenceType 1 (OptIn), 2 (OptOut), none
+             * @enum {string}
+             */
+            PreferenceType: "OptIn" | "OptOut" | "None";
+            /**
+             * @description Archived: IsActive false (archived or deactivated); Expired: PreferenceStatus Expired
+             * @enum {string}
+             */
+            Status: "Active" | "Expired" | "Archived";
+            /** @enum {string} */
+            MatchType: "Expressed" | "Implied";
+            Count: number;
+        };
         PreferenceDto: {
             /** @description The program's Id as a decimal string; required */
             ProgramId?: string | null;
@@ -4725,6 +4966,14 @@ export interface components {
             PreferenceAttributes?: components["schemas"]["PreferenceAttributeDto"][] | null;
             /** @description Only in the preference history and in bulk export rows (false: archived or removed); refused in a request */
             readonly IsActive?: boolean;
+        };
+        ProfileCountDto: {
+            /** @description The customer type (its configured name) */
+            CustomerType: string;
+            /** @description Active profiles (IsActive not false) */
+            Active: number;
+            /** @description Profiles stored with IsActive false */
+            Inactive: number;
         };
         ProfileDto: {
             /** Format: int32 */
@@ -5156,6 +5405,60 @@ export interface components {
             NewGroupName: string;
             /** @description Profiles that got a queued rename write */
             ProfilesQueued: number;
+        };
+        ReportCountsDto: {
+            /**
+             * @description Current: the counts are kept by every write. Rebuilding: a rebuild is under way (these are the counts it will replace). Building: the counts are being built for the first time or after a loss (empty until then). NotBuilt: never built (a rebuild has been asked for).
+             * @enum {string}
+             */
+            Status: "Current" | "Rebuilding" | "Building" | "NotBuilt";
+            /**
+             * Format: date-time
+             * @description When the counts were last rebuilt
+             */
+            BuiltAt?: string;
+            /** @description Changes that could not be counted exactly since the last rebuild (a save that landed after a later one); above 0: rebuild */
+            Drift: number;
+            Profiles: components["schemas"]["ProfileCountDto"][];
+            Consents: components["schemas"]["ConsentCountDto"][];
+            Preferences: components["schemas"]["PreferenceCountDto"][];
+            DoNotContact: components["schemas"]["DoNotContactCountDto"][];
+        };
+        ReportPageLinkDto: {
+            /** @description The reporting page's signed link (no API credential needed) */
+            Url: string;
+            /** Format: date-time */
+            ExpiresAt: string;
+        };
+        ReportRebuildDto: {
+            ClientId: string;
+            /**
+             * @description The rebuild job was queued
+             * @enum {string}
+             */
+            Status: "Queued";
+        };
+        ReportRebuildRequestDto: {
+            /**
+             * @description The client whose counts to rebuild
+             * @example acme
+             */
+            ClientId: string;
+            /** @description true: start over even when a rebuild is under way (else it goes on) */
+            Restart?: boolean | null;
+        };
+        ReportSeriesDto: {
+            /**
+             * @description Current: the counts are kept by every write. Rebuilding: a rebuild is under way (these are the counts it will replace). Building: the counts are being built for the first time or after a loss (empty until then). NotBuilt: never built (a rebuild has been asked for).
+             * @enum {string}
+             */
+            Status: "Current" | "Rebuilding" | "Building" | "NotBuilt";
+            /** @example 2026-01-01 */
+            From: string;
+            /** @example 2026-01-31 */
+            To: string;
+            /** @description One entry per day, From to To */
+            Days: components["schemas"]["DayCountsDto"][];
         };
         RequiredPreferenceConsentDto: {
             /**
@@ -5831,6 +6134,88 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ReportPageController_asset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A script of the reporting page */
+                file: "chart.umd.min.js" | "reports-page.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ReportRebuildsController_rebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportRebuildRequestDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportRebuildDto"];
+                };
+            };
+            /** @description A bad body; the Message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The operator credential is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No operator credential is configured (OPERATOR_TOKEN unset) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -16933,6 +17318,443 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ReportsController_counts: {
+        parameters: {
+            query?: {
+                /** @description A consent type (its current or a former name, any case): narrows the consent rows */
+                consentType?: string;
+                /** @description A program's Id: narrows the preference rows */
+                programId?: string;
+                /** @description A channel (Email, Phone, Text/SMS or SMS, Mail, Solicit): narrows the preference and do-not-contact rows */
+                channel?: string;
+                /** @description A customer type (any case): narrows every row */
+                customerType?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportCountsDto"];
+                };
+            };
+            /** @description A bad query parameter; the Message names it and its value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on reports */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ReportsController_countsCsv: {
+        parameters: {
+            query?: {
+                /** @description A consent type (its current or a former name, any case): narrows the consent rows */
+                consentType?: string;
+                /** @description A program's Id: narrows the preference rows */
+                programId?: string;
+                /** @description A channel (Email, Phone, Text/SMS or SMS, Mail, Solicit): narrows the preference and do-not-contact rows */
+                channel?: string;
+                /** @description A customer type (any case): narrows every row */
+                customerType?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv, as an attachment */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description A bad query parameter; the Message names it and its value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on reports */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ReportsController_daily: {
+        parameters: {
+            query?: {
+                /** @description A consent type (its current or a former name, any case): narrows the consent rows */
+                consentType?: string;
+                /** @description A program's Id: narrows the preference rows */
+                programId?: string;
+                /** @description A channel (Email, Phone, Text/SMS or SMS, Mail, Solicit): narrows the preference and do-not-contact rows */
+                channel?: string;
+                /** @description A customer type (any case): narrows every row */
+                customerType?: string;
+                /** @description The first UTC day (YYYY-MM-DD); default: 29 days before to */
+                from?: string;
+                /** @description The last UTC day (YYYY-MM-DD), at most 400 days after from; default: today */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSeriesDto"];
+                };
+            };
+            /** @description A bad query parameter; the Message names it and its value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on reports */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ReportsController_dailyCsv: {
+        parameters: {
+            query?: {
+                /** @description A consent type (its current or a former name, any case): narrows the consent rows */
+                consentType?: string;
+                /** @description A program's Id: narrows the preference rows */
+                programId?: string;
+                /** @description A channel (Email, Phone, Text/SMS or SMS, Mail, Solicit): narrows the preference and do-not-contact rows */
+                channel?: string;
+                /** @description A customer type (any case): narrows every row */
+                customerType?: string;
+                /** @description The first UTC day (YYYY-MM-DD); default: 29 days before to */
+                from?: string;
+                /** @description The last UTC day (YYYY-MM-DD), at most 400 days after from; default: today */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv, as an attachment */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description A bad query parameter; the Message names it and its value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on reports */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ReportPageController_page: {
+        parameters: {
+            query: {
+                /** @description The last UTC day (YYYY-MM-DD) */
+                to?: string;
+                /** @description The first UTC day (YYYY-MM-DD) */
+                from?: string;
+                /** @description HMAC-SHA-256 signature, base64url */
+                s: string;
+                /** @description When the link expires, Unix seconds */
+                e: string;
+                /** @description The user the link was made for */
+                u: string;
+            };
+            header?: never;
+            path: {
+                /** @description The client (tenant) id the link was made for (part of its signature) */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link is not valid: a page with no data */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            404: components["responses"]["UnknownClient"];
+            /** @description The link has expired: a page with no data */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ReportsController_pageLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer to a request with this key is kept (IDEMPOTENCY_TTL_SECONDS) and a replay with the same method, path and body gets it again (Idempotent-Replayed: true) with no second effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPageLinkDto"];
+                };
+            };
+            /** @description A bad query parameter; the Message names it and its value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on reports */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            409: components["responses"]["IdempotencyKeyRunning"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];

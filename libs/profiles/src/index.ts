@@ -189,6 +189,18 @@ export {
   PROFILE_APPLY_HOOKS,
   type ProfileApplyHook,
 } from './services/profile-apply-hook';
+// The counts the apply step keeps (the reports) and what their rebuild reads.
+export {
+  type CountedStep,
+  NoProfileCounts,
+  PROFILE_COUNTS,
+  type ProfileCounts,
+} from './services/profile-counts.port';
+export type { CountDelta, Profile, ProfileState } from './domain/profile.schema';
+export {
+  ProfileCountSource,
+  type StoredProfilePage,
+} from './services/profile-count-source.service';
 export {
   GPC_ATTRIBUTE,
   GPC_SOURCE,

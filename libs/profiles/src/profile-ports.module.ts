@@ -8,6 +8,7 @@ import { ProfileExportReader } from './services/profile-export-reader.service';
 import { ProfileEventFeed } from './services/profile-event-feed.service';
 import { ProfileSnapshots } from './services/profile-snapshots.service';
 import { ProfileHistoryChain } from './services/profile-history-chain.service';
+import { ProfileCountSource } from './services/profile-count-source.service';
 
 /**
  * What other modules' jobs and use cases may use of Profiles: find the holders of a value,
@@ -30,6 +31,7 @@ import { ProfileHistoryChain } from './services/profile-history-chain.service';
     ProfileEventFeed,
     ProfileSnapshots,
     ProfileHistoryChain,
+    ProfileCountSource,
   ],
   exports: [
     ProfileHolders,
@@ -40,6 +42,7 @@ import { ProfileHistoryChain } from './services/profile-history-chain.service';
     ProfileEventFeed,
     ProfileSnapshots,
     ProfileHistoryChain,
+    ProfileCountSource,
   ],
 })
 export class ProfilePortsModule {}

@@ -24,6 +24,11 @@ import {
   type ProfileErasureListener,
 } from './services/profile-erasure-listener';
 import { ScheduledJobsModule } from './worker/scheduled-jobs.module';
+import {
+  NoProfileCounts,
+  PROFILE_COUNTS,
+  type ProfileCounts,
+} from './services/profile-counts.port';
 
 /** The worker side of profiles: applies queued writes, sweeps for lost ones, expiry. */
 @Module({})
@@ -33,6 +38,8 @@ export class ProfilesWorkerModule {
    * in order in the apply step of every write. `eventListeners`: what hears of each saved
    * write's events (classes exported by `hookModules` too). `erasureListeners`: what must
    * forget an erased profile outside Profiles (classes exported by `hookModules` too).
+   * `counts`: the counts kept by the apply step (the reports; exported by `hookModules`);
+   * none by default.
    */
   static register(
     options: {
@@ -40,6 +47,7 @@ export class ProfilesWorkerModule {
       applyHooks?: Type<ProfileApplyHook>[];
       eventListeners?: Type<ProfileEventListener>[];
       erasureListeners?: Type<ProfileErasureListener>[];
+      counts?: Type<ProfileCounts>;
     } = {},
   ): DynamicModule {
     const hooks = options.applyHooks ?? [];
@@ -74,6 +82,9 @@ export class ProfilesWorkerModule {
           useFactory: (...instances: ProfileEventListener[]) => instances,
           inject: listeners,
         },
+        options.counts
+          ? { provide: PROFILE_COUNTS, useExisting: options.counts }
+          : { provide: PROFILE_COUNTS, useClass: NoProfileCounts },
         {
           provide: PROFILE_ERASURE_LISTENERS,
           useFactory: (...instances: ProfileErasureListener[]) => instances,

@@ -14,12 +14,14 @@ import {
   type QuotaSettings,
   TenantAdminService,
 } from '@app/auth';
+import { REPORT_JOBS, ReportRebuilds, ReportRebuildsModule } from '@app/reports';
 import {
   type ClientQuotas,
   DatabaseModule,
   QUOTA_NAMES,
   QUOTA_SPECS,
   quotaValueProblem,
+  QueueModule,
   RedisModule,
   Settings,
   SettingsModule,
@@ -32,7 +34,7 @@ interface Command {
   /** Option names (without --); all take a value. */
   options: string[];
   required: string[];
-  run(admin: TenantAdminService, values: Values): Promise<unknown>;
+  run(admin: TenantAdminService, values: Values, app: INestApplicationContext): Promise<unknown>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -144,6 +146,18 @@ const COMMANDS: Record<string, Command> = {
         customFields: listOf(v['custom-fields']),
       }),
   },
+  'rebuild-reports': {
+    usage: '--client-id <id> [--restart true|false]',
+    options: ['client-id', 'restart'],
+    required: ['client-id'],
+    // Queued for a worker (docs/reports.md, "Rebuild"): it runs where the counts are kept.
+    run: async (_admin, v, app) => {
+      const clientId = v['client-id']!;
+      const restart = v.restart === undefined ? false : booleanOf('restart', v.restart);
+      await app.get(ReportRebuilds).queue(clientId, restart);
+      return { ClientId: clientId, Status: 'Queued' };
+    },
+  },
 };
 
 /** A comma-separated list; absent stays absent (unrestricted), "" is the empty list. */
@@ -172,7 +186,7 @@ function usage(): string {
     'Commands:',
     ...lines,
     '',
-    'Permission areas: profiles, configuration, preferences, consents, history (write implies read).',
+    'Permission areas: profiles, configuration, preferences, consents, history, events, reports (write implies read).',
     'Quotas of set-client (a client\'s own; "default": the process-wide default, its variable):',
     ...QUOTA_NAMES.map(
       (name) =>
@@ -273,7 +287,15 @@ class AdminCliModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AdminCliModule,
-      imports: [SettingsModule.forRoot(settings), DatabaseModule, RedisModule, AuthCoreModule],
+      imports: [
+        SettingsModule.forRoot(settings),
+        DatabaseModule,
+        RedisModule,
+        AuthCoreModule,
+        // rebuild-reports queues a worker job.
+        QueueModule.forProducer(REPORT_JOBS),
+        ReportRebuildsModule,
+      ],
     };
   }
 }
@@ -290,7 +312,7 @@ async function main(argv: string[]): Promise<number> {
       logger: false,
       abortOnError: false,
     });
-    const result = await command.run(app.get(TenantAdminService), values);
+    const result = await command.run(app.get(TenantAdminService), values, app);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -11,6 +11,7 @@ import type {
   TagObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CENTRE_LINK_SECURITY_SCHEMES } from '@app/preference-centre';
+import { REPORT_PAGE_LINK_SECURITY_SCHEMES } from '@app/reports';
 import { ErrorDto, REQUEST_ONLY, STREAMED_BODY } from '@app/shared';
 
 /*
@@ -94,6 +95,11 @@ export const OPENAPI_TAGS: TagObject[] = [
     name: 'Preference centre',
     description:
       "The person's own page: signed, expiring links an operator makes for a profile, the HTML page behind them (public: the signature is the credential), its form and RFC 8058 one-click unsubscribe (docs/preference-centre.md).",
+  },
+  {
+    name: 'Reports',
+    description:
+      "What a client's consents and preferences add up to, kept by the write path: the current counts, the daily series, their CSV, the reporting page behind a short-lived signed link, and the operator's rebuild (docs/reports.md).",
   },
 ];
 
@@ -249,7 +255,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     );
   // The preference centre's signed links: each signed query parameter is an apiKey, and its
   // operations require their link's parameters together (libs/preference-centre).
-  for (const [name, scheme] of Object.entries(CENTRE_LINK_SECURITY_SCHEMES)) {
+  // The reporting page's link likewise (libs/reports).
+  for (const [name, scheme] of Object.entries({
+    ...CENTRE_LINK_SECURITY_SCHEMES,
+    ...REPORT_PAGE_LINK_SECURITY_SCHEMES,
+  })) {
     builder.addApiKey(
       { type: 'apiKey', in: 'query', name: scheme.parameter, description: scheme.description },
       name,

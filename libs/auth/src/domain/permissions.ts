@@ -13,13 +13,15 @@ export const PERMISSION_AREAS = [
   'history',
   // Event subscriptions and event retrieval (the notes' "Event Data -> View" is events:read).
   'events',
+  // The counts of consents and preferences (docs/reports.md): read only.
+  'reports',
 ] as const;
 
 /**
  * Areas added after clients existed: an Administrators group stored before an area existed
  * has no entry for it, and is granted it (write) until its permissions name it.
  */
-const AREAS_ADDED_LATER: readonly PermissionArea[] = ['events'];
+const AREAS_ADDED_LATER: readonly PermissionArea[] = ['events', 'reports'];
 
 export type PermissionArea = (typeof PERMISSION_AREAS)[number];
 

@@ -1,47 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { htmlPageHeaders, Markup, markup } from '@app/shared';
 
-/*
- * Plain HTML from TypeScript: every value that is not markup goes through `escapeHtml`
- * (text and attribute values alike); `markup` joins trusted fragments. No framework.
- */
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** Text or an attribute value, escaped. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (c) => ESCAPES[c]);
-}
-
-/** A fragment of markup built by this module (never from input without escapeHtml). */
-export class Markup {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
-
-/** Tagged template (not named `html`, which prettier would reformat): interpolated Markup goes in as is, anything else escaped; arrays joined. */
-export function markup(strings: TemplateStringsArray, ...values: unknown[]): Markup {
-  let out = strings[0];
-  values.forEach((value, index) => {
-    out += render(value) + strings[index + 1];
-  });
-  return new Markup(out);
-}
-
-function render(value: unknown): string {
-  if (value instanceof Markup) return value.text;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === undefined || value === null || value === false) return '';
-  return escapeHtml(value);
-}
+export { escapeHtml, Markup, markup, newNonce } from '@app/shared';
 
 /** A rendered page: its status, HTML and the headers every page of the centre sends. */
 export interface RenderedPage {
@@ -50,33 +9,12 @@ export interface RenderedPage {
   headers: Record<string, string>;
 }
 
-/** A fresh nonce for the page's one style and one script element. */
-export function newNonce(): string {
-  return randomBytes(16).toString('base64');
-}
-
 /**
- * The headers of every page: a Content-Security-Policy allowing only the page's own
- * (nonced) style and script, forms posting to this origin, no framing; no referrer (the
- * link's signature is in the URL); never cached.
+ * The headers of every page (htmlPageHeaders): only the page's own (nonced) style and
+ * script.
  */
 export function pageHeaders(nonce: string): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': [
-      "default-src 'none'",
-      `style-src 'nonce-${nonce}'`,
-      `script-src 'nonce-${nonce}'`,
-      "img-src 'self' data:",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join('; '),
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'cache-control': 'no-store',
-  };
+  return htmlPageHeaders(nonce, `'nonce-${nonce}'`);
 }
 
 const STYLE = `

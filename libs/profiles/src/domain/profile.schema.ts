@@ -6,6 +6,19 @@ import type { ImportRecordRef } from './profile-write.schema';
 
 export type ProfileState = 'pending' | 'active' | 'deleted';
 
+/**
+ * What one pass changed in the counts of its client (the reports): counter keys and their
+ * change, and per UTC day (`YYYY-MM-DD`) the events it counted. `from`: the appliedSeq the
+ * pass started at; `to`: the one it saved. Counter keys are configuration names and numbers
+ * only, never personal data.
+ */
+export interface CountDelta {
+  from: number;
+  to: number;
+  counts?: Record<string, number>;
+  daily?: Record<string, Record<string, number>>;
+}
+
 @Schema({ _id: false })
 export class LastWriteFailure {
   @Prop() seq: number;
@@ -61,6 +74,12 @@ export class Profile {
    * most): a record accepted twice around a worker's crash is applied once (import-marks.ts).
    */
   @Prop({ type: [Object], default: undefined }) importMarks?: ImportRecordRef[];
+  /**
+   * What the passes saved since the reports last counted this profile changed in its
+   * client's counts (services/profile-counts.port.ts): counted once after the save, by
+   * sequence number, so a crash between the save and the count is healed by the next job.
+   */
+  @Prop({ type: [Object], default: undefined }) countDeltas?: CountDelta[];
   /** Set by the schema's timestamps: when the shell was inserted (its id claimed). */
   createdAt?: Date;
   /** When the document was last saved (the shell's insert, then every save of the worker). */

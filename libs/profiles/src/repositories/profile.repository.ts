@@ -15,6 +15,19 @@ import { profileIdHintKey, profileKey } from '../keys';
 
 const INT32_MAX = 2147483647;
 
+/** Documents read at once (each by `_id`) by readIdRange. */
+const READ_PARALLEL = 20;
+
+/** What one read of a range of profile ids found, as stored. */
+export interface StoredProfilePage {
+  /** Every document of the range (pending shells and tombstones included), in id order. */
+  profiles: Profile[];
+  /** The next profile id to read. */
+  next: number;
+  /** true: an id past the client's last claimed id is missing, so no profile follows. */
+  done: boolean;
+}
+
 /** The `profiles` collection; every method is scoped by client id. */
 @Injectable()
 export class ProfileRepository {
@@ -55,6 +68,31 @@ export class ProfileRepository {
    * from 1; ids past it may exist too (a hint update lost), but none after a missing one.
    * Below it an id may be missing: one reserved by reserveNewProfileIds and left unused.
    */
+  /**
+   * Profile ids `from` to `from + count - 1` of a client, each by `_id` (ids are claimed
+   * densely from 1, so no scan or filter is needed: the bulk export and the reports'
+   * rebuild page through a client this way), stopping early at the end of its ids.
+   */
+  async readIdRange(clientId: string, from: number, count: number): Promise<StoredProfilePage> {
+    const last = await this.lastClaimedId(clientId);
+    const profiles: Profile[] = [];
+    const end = from + count;
+    for (let id = from; id < end; id += READ_PARALLEL) {
+      const ids = Array.from({ length: Math.min(READ_PARALLEL, end - id) }, (_, i) => id + i);
+      const docs = await Promise.all(ids.map((n) => this.findOne(clientId, n)));
+      for (let i = 0; i < ids.length; i++) {
+        const doc = docs[i];
+        // Below the hint's last an id may be missing (reserved, unused); past it, the end.
+        if (!doc) {
+          if (ids[i] > last) return { profiles, next: ids[i], done: true };
+          continue;
+        }
+        profiles.push(doc);
+      }
+    }
+    return { profiles, next: end, done: false };
+  }
+
   async lastClaimedId(clientId: string): Promise<number> {
     const hint = await this.hints.findById(profileIdHintKey(clientId)).lean<ProfileIdHint>().exec();
     return hint?.last ?? 0;

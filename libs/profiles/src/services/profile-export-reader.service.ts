@@ -26,9 +26,6 @@ export interface ExportBatch {
   done: boolean;
 }
 
-/** Documents read at once (each by `_id`). */
-const READ_PARALLEL = 20;
-
 /**
  * The port through which a bulk export reads a client's profiles (libs/bulk's worker):
  * profile ids `from`, `from + 1`, ... each by `_id` (ids are claimed densely from 1, so
@@ -46,29 +43,17 @@ export class ProfileExportReader {
     count: number,
     scope: CallerScope | undefined,
   ): Promise<ExportBatch> {
-    const last = await this.profiles.lastClaimedId(clientId);
     const view: ProfileView = { implied: true, archived: true, scope: normaliseScope(scope) };
+    const page = await this.profiles.readIdRange(clientId, from, count);
     const profiles: ExportedProfile[] = [];
-    const end = from + count;
-    for (let id = from; id < end; id += READ_PARALLEL) {
-      const ids = Array.from({ length: Math.min(READ_PARALLEL, end - id) }, (_, i) => id + i);
-      const docs = await Promise.all(ids.map((n) => this.profiles.findOne(clientId, n)));
-      for (let i = 0; i < ids.length; i++) {
-        const doc = docs[i];
-        // Before the hint's last a gap cannot occur (the insert is the claim); past it, a
-        // missing id is the end.
-        if (!doc) {
-          if (ids[i] > last) return { profiles, next: ids[i], done: true };
-          continue;
-        }
-        if (doc.state !== 'active' || !doc.data) continue;
-        profiles.push({
-          profileId: ids[i],
-          savedAt: doc.updatedAt ?? doc.createdAt ?? new Date(0),
-          profile: toProfileDto(ids[i], doc.data, false, view),
-        });
-      }
+    for (const doc of page.profiles) {
+      if (doc.state !== 'active' || !doc.data) continue;
+      profiles.push({
+        profileId: doc.profileId,
+        savedAt: doc.updatedAt ?? doc.createdAt ?? new Date(0),
+        profile: toProfileDto(doc.profileId, doc.data, false, view),
+      });
     }
-    return { profiles, next: end, done: false };
+    return { profiles, next: page.next, done: page.done };
   }
 }

@@ -17,6 +17,8 @@ const LEASE_RENEW_MS = LEASE_TTL_MS / 3;
 /** A job that finds the profile's lease taken is put back after this, doubling, up to 5 s. */
 const BUSY_DELAY_MS = 100;
 const BUSY_DELAY_MAX_MS = 5000;
+/** A job whose counts failed after a save queues the next job of its profile this late. */
+const COUNTS_RETRY_MS = 1000;
 
 /**
  * The worker's use case. Holding the profile's lease, it applies the writes after the
@@ -115,6 +117,18 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       clearInterval(renewal);
       const held = await this.lease.release(name, leaseToken).catch(() => true);
       if (!held && hold.saves > 0) await this.healLateSave(clientId, profileId);
+      // Counts that failed after a save (reports): a job of its own, with no sequence number
+      // (it never takes the "nothing to do" shortcut), counts what the profile carries on its
+      // heal path. Should queueing it fail, this job fails and the queue retries it.
+      if (hold.countsLeft) {
+        await this.scheduler.schedule({
+          clientId,
+          profileId,
+          lane: 'bulk',
+          delayMs: COUNTS_RETRY_MS,
+          force: true,
+        });
+      }
     }
   }
 
@@ -177,6 +191,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     if (!applied) {
       await this.eventNotifier.savedAgain(profile);
       await this.pipeline.publish(profile);
+      await this.pipeline.countAgain(hold, profile);
     }
   }
 

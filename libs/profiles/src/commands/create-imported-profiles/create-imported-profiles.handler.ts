@@ -21,6 +21,7 @@ import { alternateIdKey } from '../../domain/element-rules';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
 import { ProfileEventRepository } from '../../repositories/profile-event.repository';
 import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
+import { PROFILE_COUNTS, type ProfileCounts } from '../../services/profile-counts.port';
 import { type BuiltProfile, buildImportedProfile, preparedFor } from './imported-profile';
 import {
   CreateImportedProfilesCommand,
@@ -100,6 +101,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     private readonly metrics: Metrics,
     private readonly events: ProfileEventRepository,
     private readonly eventNotifier: ProfileEventNotifier,
+    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
   ) {}
 
   execute(command: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
@@ -184,7 +186,8 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       const profile = prebuilt
         ? prebuilt[index]
         : buildImportedProfile(batch, profiles[index], index, this.rules);
-      if (profile) built.push(profile);
+      // Reports: its counts ride on it, as on a pass's save.
+      if (profile) built.push({ ...profile, profile: this.countedNew(profile) });
     }
     await this.history.insertPages(built.flatMap((profile) => profile.pages));
     await this.events.insertMany(
@@ -208,8 +211,14 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     const held = saved.filter((_, k) => !claimed[k]);
     for (const { index } of held) outcomes[index] = 'held';
     await this.removeUnclaimed(held);
-    await this.indexAll(saved.filter((_, k) => claimed[k]).map(({ profile }) => profile));
     const finishing = saved.filter((_, k) => claimed[k]);
+    await this.indexAll(finishing.map(({ profile }) => profile));
+    // Reports: the slice's kept profiles counted at once (one that goes on is deleted later,
+    // which counts it out again).
+    await this.counts.afterSaveMany(
+      clientId,
+      finishing.map(({ profile }) => profile),
+    );
     const finished = await this.finishAll(
       finishing.map(({ profile, index }) => ({ profile, claimedPair: profiles[index].pair })),
       batch.tagsSeen,
@@ -244,6 +253,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     );
     const found = saved.filter((profile): profile is Profile => profile !== null);
     await this.indexAll(found);
+    await this.counts.afterSaveMany(clientId, found); // reports: once, whatever ran before
     const finished = await this.finishAll(
       found.map((profile) => ({ profile })),
       tagsSeen,
@@ -263,6 +273,11 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     await Promise.all(created.map((profile) => this.eventNotifier.savedAgain(profile)));
     if (batch) await this.afterCreation(batch);
     return outcomes;
+  }
+
+  /** A built profile carrying its counts (reports): its create write on an empty shell. */
+  private countedNew({ shell, profile, write }: BuiltProfile): Profile {
+    return this.counts.prepare(shell, profile, [{ write, before: shell, after: profile }]);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock, inSpan, linkWrites, Metrics } from '@app/shared';
 import { ProfileRules } from '../../../domain/profile-rules';
 import type { ProfileVocabulary } from '../../../domain/profile-vocabulary';
@@ -8,8 +8,13 @@ import { ProfileSettings } from '../../../profile-settings';
 import { ProfileEventRepository } from '../../../repositories/profile-event.repository';
 import { ProfileHistoryRepository } from '../../../repositories/profile-history.repository';
 import { ProfileWriteRepository } from '../../../repositories/profile-write.repository';
+import {
+  type CountedStep,
+  PROFILE_COUNTS,
+  type ProfileCounts,
+} from '../../../services/profile-counts.port';
 import { AfterApplyStage } from './after-apply.stage';
-import { skipWrite } from './fold';
+import { type PassStep, skipWrite } from './fold';
 import { FoldStage } from './fold.stage';
 import { type LeaseHold, LeaseLostError } from './lease-hold';
 import { LoadStage } from './load.stage';
@@ -36,6 +41,13 @@ export interface PassResult {
    * none recorded; absent: not read).
    */
   acceptedSeq?: number | null;
+}
+
+/** The applied steps of a pass, as the counts see them. */
+function countedSteps(steps: PassStep[]): CountedStep[] {
+  return steps.flatMap((step) =>
+    step.folded ? [{ write: step.write, before: step.folded.named, after: step.folded.next }] : [],
+  );
 }
 
 /**
@@ -68,11 +80,23 @@ export class ApplyPipeline {
     private readonly events: ProfileEventRepository,
     private readonly settings: ProfileSettings,
     private readonly metrics: Metrics,
+    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
   ) {}
 
   /** The profile by `_id` (null: no shell, so no writes). */
   profile(clientId: string, profileId: number): Promise<Profile | null> {
-    return inSpan('profile.apply.load', () => this.load.profile(clientId, profileId));
+    // The counts learn what they hold of the profile in the same turn (reports).
+    return inSpan('profile.apply.load', () =>
+      this.counts.load(clientId, profileId, () => this.load.profile(clientId, profileId)),
+    );
+  }
+
+  /**
+   * The heal path's count: what the profile carries that a crash left uncounted (reports);
+   * a failure marks the hold, as after a save.
+   */
+  async countAgain(hold: LeaseHold, profile: Profile): Promise<void> {
+    await this.saveStage.countAfterSave(hold, profile);
   }
 
   /** Publishes the profile as it is (what a crash after a save may have cut short). */
@@ -112,6 +136,8 @@ export class ApplyPipeline {
       saved = await inSpan('profile.apply.record', () =>
         this.record.run(profile, folded.profile, steps),
       );
+      // Reports: the pass's change of its client's counts rides on the saved profile.
+      saved = this.counts.prepare(profile, saved, countedSteps(steps));
       const events = steps.flatMap((step) => step.folded?.events ?? []);
       acceptedSeq = await inSpan('profile.apply.save', () =>
         this.saveStage.save(hold, profile, saved, events),

@@ -7,4 +7,9 @@ export interface LeaseHold {
   token: string;
   /** Profile saves this job made (a save after its lease lapsed may have landed late). */
   saves: number;
+  /**
+   * A save of this job whose counts (the reports) could not be counted after it: the job
+   * queues one more job of the profile, whose heal path counts them (ApplyProfileWritesHandler).
+   */
+  countsLeft?: boolean;
 }

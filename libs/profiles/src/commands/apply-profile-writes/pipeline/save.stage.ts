@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CRASH_POINTS, CrashPoints, LeaseService } from '@app/shared';
 import type { ProfileEvent } from '../../../domain/profile-events';
 import type { Profile } from '../../../domain/profile.schema';
@@ -7,6 +7,7 @@ import { ProfileReadModel } from '../../../read-model/profile-read-model.service
 import { ProfileRepository } from '../../../repositories/profile.repository';
 import { ProfileKeyIndex } from '../../../search-index/profile-key-index.service';
 import { ProfileEventNotifier } from '../../../services/profile-event-notifier.service';
+import { PROFILE_COUNTS, type ProfileCounts } from '../../../services/profile-counts.port';
 import { type LeaseHold, LeaseLostError } from './lease-hold';
 
 /** The profile lease's time to live; renewed while the work runs and before each save. */
@@ -31,6 +32,7 @@ export class SaveStage {
     private readonly keyIndex: ProfileKeyIndex,
     private readonly eventNotifier: ProfileEventNotifier,
     private readonly crashPoints: CrashPoints,
+    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
   ) {}
 
   /**
@@ -58,6 +60,8 @@ export class SaveStage {
       // (a stall past LEASE_TTL_MS). A stall between this renewal and the save is caught when
       // the job next renews or releases the lease (ApplyProfileWritesHandler.healLateSave).
       this.lease.extend(hold.name, hold.token, LEASE_TTL_MS),
+      // Reports: a tombstone carries no counts, so its pass is counted before the save.
+      this.counts.beforeSave(profile),
     ]);
     // Any failure stops the save, as each step did when they ran one after the other.
     for (const outcome of prepared) if (outcome.status === 'rejected') throw outcome.reason;
@@ -76,8 +80,23 @@ export class SaveStage {
       this.publish(profile),
       this.expiryIndex.afterSave(before, profile),
       this.keyIndex.afterSave(before, profile),
+      // Reports: the pass's counts (a failure leaves them to a job of their own).
+      this.countAfterSave(hold, profile),
     ]);
     return accepted;
+  }
+
+  /**
+   * Counts what the saved profile carries (the reports); a failure marks the hold, whose job
+   * then queues another job of the profile to count it (the change stays on the profile).
+   */
+  async countAfterSave(hold: LeaseHold, profile: Profile): Promise<void> {
+    try {
+      await this.counts.afterSave(profile);
+    } catch (error) {
+      hold.countsLeft = true;
+      this.logger.warn(`counts of ${profile._id} left to a job of their own: ${String(error)}`);
+    }
   }
 
   /**

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { ProfilePortsModule } from '@app/profiles';
+import { settingsProvider } from '@app/shared';
+import { RebuildReportsHandler } from './commands/rebuild-reports/rebuild-reports.handler';
+import { ReportsSettings } from './reports-settings';
+import { ReportCounters } from './services/report-counters.service';
+import { ReportCounts } from './services/report-counts.service';
+import { RebuildReportsJob } from './worker/rebuild-reports.job';
+
+/**
+ * The worker side of the reports (docs/reports.md): ReportCounts, the counts the apply
+ * step keeps (handed to ProfilesWorkerModule.register as its `counts`), and the rebuild
+ * job. Reads profiles only through Profiles' ProfileCountSource (by `_id`).
+ */
+@Module({
+  imports: [ProfilePortsModule],
+  providers: [
+    settingsProvider(ReportsSettings),
+    ReportCounters,
+    ReportCounts,
+    RebuildReportsHandler,
+    RebuildReportsJob,
+  ],
+  exports: [ReportCounts],
+})
+export class ReportsWorkerModule {}

@@ -1,0 +1,9 @@
+import type { ReportStatus } from '../dto/report.dto';
+import type { CountsMeta } from './report-counters.service';
+
+/** What a report's state says to its reader (ReportCountsDto.Status). */
+export function reportStatus(meta: CountsMeta): ReportStatus {
+  if (meta.builtAt !== undefined)
+    return meta.rebuildCursor !== undefined ? 'Rebuilding' : 'Current';
+  return meta.rebuildCursor !== undefined ? 'Building' : 'NotBuilt';
+}

@@ -1,0 +1,366 @@
+import { CONSENT_COUNT_STATUSES, DAILY_EVENTS, type DailyEvent } from '../domain/report-keys';
+import type { CurrentCounts, DayCounts } from '../domain/report-view';
+import type { ReportStatus } from '../dto/report.dto';
+import { escapeHtml, Markup, markup, newNonce, pageHeaders } from './html';
+
+/** One chart the page script draws (Chart.js), from the same numbers as its table. */
+export interface ChartSpec {
+  id: string;
+  type: 'bar' | 'line' | 'doughnut';
+  /** Bars side by side (false) or stacked (true). */
+  stacked: boolean;
+  horizontal: boolean;
+  labels: string[];
+  datasets: { label: string; data: number[] }[];
+}
+
+export interface ReportPageInput {
+  clientId: string;
+  status: ReportStatus;
+  builtAt?: string;
+  from: string;
+  to: string;
+  /** The link's own parameters (u, e, s), kept by the date range form. */
+  link: Record<string, string>;
+  counts: CurrentCounts;
+  days: DayCounts[];
+  /** Where the api serves the page's scripts (`/Profiles/v4/Reports/Assets`). */
+  assets: string;
+  /** A problem with the date range the form sent (shown, the default range used instead). */
+  rangeProblem?: string;
+}
+
+export interface RenderedPage {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const CONSENT_STATUS_LABELS: Record<string, string> = {
+  Granted: 'Granted',
+  Denied: 'Denied',
+  Revoked: 'Revoked',
+  NotSet: 'Not set',
+  Expired: 'Expired',
+};
+const PREFERENCE_COLUMNS = [
+  ['OptIn', 'Active', 'Opt-in, active'],
+  ['OptOut', 'Active', 'Opt-out, active'],
+  ['*', 'Expired', 'Expired'],
+  ['*', 'Archived', 'Archived'],
+] as const;
+const EVENT_LABELS: Record<DailyEvent, string> = {
+  Grants: 'Grants',
+  Denials: 'Denials',
+  Revocations: 'Revocations',
+  ConsentExpiries: 'Consent expiries',
+  OptIns: 'Opt-ins',
+  OptOuts: 'Opt-outs',
+  PreferenceExpiries: 'Preference expiries',
+  Archives: 'Archives',
+  DoNotContactMarks: 'Do-not-contact marks',
+  ProfilesCreated: 'Profiles created',
+  ProfilesDeleted: 'Profiles deleted',
+  ProfilesErased: 'Profiles erased',
+};
+const STATUS_TEXT: Record<ReportStatus, string> = {
+  Current: 'Counts are current: every applied write keeps them.',
+  Rebuilding: 'A rebuild of the counts is under way; these are the counts it will replace.',
+  Building: 'The counts are being built; they show once the build ends.',
+  NotBuilt: 'The counts have not been built yet; a build has been asked for.',
+};
+
+const percent = (part: number, whole: number) =>
+  whole ? `${((100 * part) / whole).toFixed(1)} %` : '–';
+
+/** Consents by type and status, summed over levels and versions. */
+function consentChart(counts: CurrentCounts): { chart: ChartSpec; rows: Map<string, number[]> } {
+  const rows = new Map<string, number[]>();
+  for (const row of counts.Consents) {
+    const values = rows.get(row.ConsentType) ?? CONSENT_COUNT_STATUSES.map(() => 0);
+    values[CONSENT_COUNT_STATUSES.indexOf(row.Status as never)] += row.Count;
+    rows.set(row.ConsentType, values);
+  }
+  const labels = [...rows.keys()];
+  return {
+    rows,
+    chart: {
+      id: 'consents',
+      type: 'bar',
+      stacked: true,
+      horizontal: true,
+      labels,
+      datasets: CONSENT_COUNT_STATUSES.map((status, k) => ({
+        label: CONSENT_STATUS_LABELS[status],
+        data: labels.map((label) => rows.get(label)![k]),
+      })),
+    },
+  };
+}
+
+/** Preferences by program and filter, by what they say now. */
+function preferenceChart(counts: CurrentCounts): { chart: ChartSpec; rows: Map<string, number[]> } {
+  const rows = new Map<string, number[]>();
+  for (const row of counts.Preferences) {
+    const label = `${row.ProgramName ?? `Program ${row.ProgramId}`} › ${row.FilterName ?? `Filter ${row.FilterId}`} (${row.ChannelId})`;
+    const values = rows.get(label) ?? PREFERENCE_COLUMNS.map(() => 0);
+    PREFERENCE_COLUMNS.forEach(([type, status], k) => {
+      if (row.Status === status && (type === '*' || row.PreferenceType === type))
+        values[k] += row.Count;
+    });
+    rows.set(label, values);
+  }
+  const labels = [...rows.keys()];
+  return {
+    rows,
+    chart: {
+      id: 'preferences',
+      type: 'bar',
+      stacked: true,
+      horizontal: true,
+      labels,
+      datasets: PREFERENCE_COLUMNS.map(([, , label], k) => ({
+        label,
+        data: labels.map((name) => rows.get(name)![k]),
+      })),
+    },
+  };
+}
+
+function profileChart(counts: CurrentCounts): ChartSpec {
+  return {
+    id: 'profiles',
+    type: 'doughnut',
+    stacked: false,
+    horizontal: false,
+    labels: counts.Profiles.map((row) => row.CustomerType),
+    datasets: [{ label: 'Active profiles', data: counts.Profiles.map((row) => row.Active) }],
+  };
+}
+
+function seriesChart(days: DayCounts[]): ChartSpec {
+  return {
+    id: 'daily',
+    type: 'line',
+    stacked: false,
+    horizontal: false,
+    labels: days.map((day) => day.Date),
+    datasets: DAILY_EVENTS.map((event) => ({
+      label: EVENT_LABELS[event],
+      data: days.map((day) => day[event]),
+    })),
+  };
+}
+
+/** A table with a caption, column headers and row headers (th scope). */
+function table(caption: string, head: string[], rows: [string, (string | number)[]][]): Markup {
+  return markup`<table>
+<caption>${caption}</caption>
+<thead><tr>${head.map((text, k) => markup`<th scope="col"${k ? markup` class="num"` : ''}>${text}</th>`)}</tr></thead>
+<tbody>${
+    rows.length
+      ? rows.map(
+          ([name, cells]) =>
+            markup`<tr><th scope="row">${name}</th>${cells.map((cell) => markup`<td class="num">${cell}</td>`)}</tr>`,
+        )
+      : markup`<tr><td colspan="${head.length}">Nothing counted yet.</td></tr>`
+  }</tbody>
+</table>`;
+}
+
+/** A chart and its table beside it: the canvas is described, the table holds the numbers. */
+function section(
+  title: string,
+  id: string,
+  label: string,
+  tableMarkup: Markup,
+  empty: boolean,
+  wide = false,
+) {
+  // A table that may scroll is a focusable, named region (keyboard users scroll it too).
+  return markup`<section aria-labelledby="${id}-title" class="${wide ? 'wide' : ''}">
+<h2 id="${id}-title">${title}</h2>
+<div class="pair">
+<figure>${
+    empty
+      ? markup`<p class="empty">No data to draw.</p>`
+      : markup`<canvas id="chart-${id}" data-chart="${id}" role="img" aria-label="${label}"></canvas>`
+  }</figure>
+<div class="table" tabindex="0" role="region" aria-label="${title}: table">${tableMarkup}</div>
+</div>
+</section>`;
+}
+
+const STYLE = `
+body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem 1.5rem;color:#1b1b1b}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
+form{display:flex;gap:1rem;align-items:end;flex-wrap:wrap;margin:1rem 0}
+label{display:flex;flex-direction:column;font-weight:600}
+input,button{font:inherit;padding:.3rem .5rem}
+button{background:#1d4ed8;color:#fff;border:0;border-radius:4px;padding:.4rem 1rem;cursor:pointer}
+button:focus,input:focus{outline:3px solid #f59e0b;outline-offset:2px}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5rem;align-items:start}
+.wide .pair{grid-template-columns:1fr}
+@media (max-width:800px){.pair{grid-template-columns:1fr}}
+figure{margin:0;min-height:240px;position:relative}
+.table{max-height:420px;overflow:auto}
+table{border-collapse:collapse;width:100%}
+caption{text-align:left;font-weight:600;padding:.3rem 0}
+th,td{border-bottom:1px solid #d4d4d4;padding:.25rem .5rem;text-align:left;font-size:14px}
+.wide th{white-space:nowrap}
+.table:focus{outline:3px solid #f59e0b;outline-offset:2px}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+.status{padding:.5rem .75rem;background:#eef2ff;border-left:4px solid #1d4ed8}
+.problem{padding:.5rem .75rem;background:#fef2f2;border-left:4px solid #b91c1c}
+.empty{color:#525252}
+`;
+
+/** JSON inside a script element: `<` escaped, so no text can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+export function renderReportPage(input: ReportPageInput): RenderedPage {
+  const nonce = newNonce();
+  const { counts, days } = input;
+  const consents = consentChart(counts);
+  const preferences = preferenceChart(counts);
+  const charts = [consents.chart, preferences.chart, profileChart(counts), seriesChart(days)];
+  const totals = DAILY_EVENTS.map((event) => days.reduce((sum, day) => sum + day[event], 0));
+  const body = markup`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Reports: ${input.clientId}</title>
+<style nonce="${nonce}">${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>Consents and preferences of ${input.clientId}</h1>
+<p class="status" role="status">${STATUS_TEXT[input.status]}${input.builtAt ? ` Last rebuilt ${input.builtAt}.` : ''}</p>
+${input.rangeProblem ? markup`<p class="problem" role="alert">${input.rangeProblem}</p>` : ''}
+<form method="get" aria-label="Date range">
+${Object.entries(input.link).map(([name, value]) => markup`<input type="hidden" name="${name}" value="${value}">`)}
+<label for="from">From (UTC day)<input type="date" id="from" name="from" value="${input.from}" required></label>
+<label for="to">To (UTC day)<input type="date" id="to" name="to" value="${input.to}" required></label>
+<button type="submit">Show</button>
+</form>
+${section(
+  'Consents by type and status',
+  'consents',
+  'Bar chart: consents by consent type, stacked by status. The table beside it lists the numbers.',
+  table(
+    'Consents now (profile and contact-element level)',
+    [
+      'Consent type',
+      ...CONSENT_COUNT_STATUSES.map((s) => CONSENT_STATUS_LABELS[s]),
+      'Granted share',
+    ],
+    [...consents.rows].map(([name, values]) => [
+      name,
+      [
+        ...values,
+        percent(
+          values[0],
+          values.reduce((a, b) => a + b, 0),
+        ),
+      ],
+    ]),
+  ),
+  consents.rows.size === 0,
+)}
+${section(
+  'Preferences by program and filter',
+  'preferences',
+  'Bar chart: preferences by program and filter, stacked by what they say now. The table beside it lists the numbers.',
+  table(
+    'Preferences now (expressed and implied)',
+    [
+      'Program › filter (channel)',
+      ...PREFERENCE_COLUMNS.map(([, , label]) => label),
+      'Opt-in share',
+    ],
+    [...preferences.rows].map(([name, values]) => [
+      name,
+      [
+        ...values,
+        percent(
+          values[0],
+          values.reduce((a, b) => a + b, 0),
+        ),
+      ],
+    ]),
+  ),
+  preferences.rows.size === 0,
+)}
+${section(
+  'Profiles by customer type',
+  'profiles',
+  'Doughnut chart: active profiles by customer type. The table beside it lists the numbers.',
+  table(
+    'Profiles now',
+    ['Customer type', 'Active', 'Inactive', 'Share of active'],
+    counts.Profiles.map((row) => [
+      row.CustomerType,
+      [
+        row.Active,
+        row.Inactive,
+        percent(
+          row.Active,
+          counts.Profiles.reduce((sum, each) => sum + each.Active, 0),
+        ),
+      ],
+    ]),
+  ),
+  counts.Profiles.length === 0,
+)}
+${section(
+  `What happened each day, ${input.from} to ${input.to}`,
+  'daily',
+  'Line chart: events per UTC day of the range. The table beside it lists the numbers.',
+  table(
+    `Events per day (UTC), total ${totals.reduce((a, b) => a + b, 0)}`,
+    ['Day', ...DAILY_EVENTS.map((event) => EVENT_LABELS[event])],
+    days.map((day) => [day.Date, DAILY_EVENTS.map((event) => day[event])]),
+  ),
+  days.length === 0,
+  true,
+)}
+<section aria-labelledby="dnc-title">
+<h2 id="dnc-title">Do-not-contact lists</h2>
+${table(
+  'Contact elements each list marks now',
+  ['List', 'Channel', 'Contact elements'],
+  counts.DoNotContact.map((row) => [`List ${row.ListId}`, [row.ChannelId, row.ContactElements]]),
+)}
+</section>
+</main>
+<script type="application/json" id="report-charts">${markupJson(charts)}</script>
+<script src="${input.assets}/chart.umd.min.js"></script>
+<script src="${input.assets}/reports-page.js"></script>
+</body>
+</html>`;
+  return { status: 200, body: body.text, headers: pageHeaders(nonce) };
+}
+
+/** Trusted: JSON of numbers and configured names, `<` escaped (no element can close). */
+function markupJson(value: unknown): Markup {
+  return new Markup(scriptJson(value));
+}
+
+/** The page for a refused link: nothing of the client's counts. */
+export function renderRefusedLink(refusal: 'invalid' | 'expired'): RenderedPage {
+  const nonce = newNonce();
+  const title = refusal === 'expired' ? 'This link has expired' : 'This link is not valid';
+  const text =
+    refusal === 'expired'
+      ? 'Reporting links are short-lived. Ask for a new one (POST .../Reports/PageLinks).'
+      : 'The link was changed or was not made by this service.';
+  return {
+    status: refusal === 'expired' ? 410 : 403,
+    headers: pageHeaders(nonce),
+    body: `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${STYLE}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main></body></html>`,
+  };
+}
