@@ -36,8 +36,6 @@ const TAKEN_TTL_MS = 60 * 60 * 1000;
  */
 const RUNNING_TTL_MS = 15_000;
 export const FAIR_RUNNING_RENEW_MS = 5_000;
-/** How many of an entry's oldest items a take looks at for one whose job is not capped. */
-const CAPPED_LOOK_AHEAD = 16;
 /** A ring with work and no take for this long gets a turn per entry (see `topUp`). */
 export const FAIR_IDLE_TOP_UP_MS = 10_000;
 
@@ -49,64 +47,51 @@ if redis.call('SADD', KEYS[3], ARGV[1]) == 1 then redis.call('RPUSH', KEYS[2], A
 return 1`;
 
 // KEYS: the ring, the set of entries in it, the credit hash, this turn's taken key, the
-// last-take time, the set of kinds with owed turns. ARGV: the entry lists' key prefix, the weights (interactive, bulk), the
-// taken key's TTL, the time (ms), the running cap (0: none), a running mark's TTL, the
-// running sets' key prefix, this turn's id, the owed counters' key prefix, how far into an
-// entry's list to look for an item that may run.
+// last-take time, the set of tenants with owed turns. ARGV: the entry lists' key prefix, the
+// weights (interactive, bulk), the taken key's TTL, the time (ms), the running cap (0: none),
+// a running mark's TTL, the running sets' key prefix, this turn's id, the owed counters' key
+// prefix.
 // A turn that took an item before (a retry of a turn whose worker died or failed) gets the
-// same item again. Otherwise the ring's first entry with an item that may run (its tenant
-// runs fewer items of its job than the cap) among its oldest gives the oldest such (the
-// order of one job's items is kept; a capped job's items let another job's pass); the entry
-// stays where it is until it has given its weight's worth of items in this turn of the ring,
-// then moves to the end; an entry left without items leaves the ring. A turn that finds
-// only capped work takes nothing and counts itself owed to the first of it: that tenant's
-// next finished item of that job gives it back (DONE).
+// same item again. Otherwise the ring's first entry whose tenant runs fewer items than the
+// cap gives its oldest item; the entry stays where it is until it has given its weight's
+// worth of items in this turn of the ring, then moves to the end; an entry left without
+// items leaves the ring. A turn that finds only capped tenants' work takes nothing and
+// counts itself owed to the first of them: that tenant's next finished item gives it back
+// (DONE). Counted per tenant, not per job: a turn owed to a tenant's writes must come back
+// when any of its items finishes, or the tenant's other work would wait for turns that only
+// the writes give back.
 const TAKE = `
 local cap = tonumber(ARGV[6])
-local function kindOf(raw)
-  local item = cjson.decode(raw)
-  return item.tenant .. '|' .. item.job
+local function tenantOf(entry)
+  return string.match(entry, '^(.*)|[^|]*$')
 end
-local function mark(raw)
-  redis.call('ZADD', ARGV[8] .. kindOf(raw), tonumber(ARGV[5]) + tonumber(ARGV[7]), ARGV[9])
+local function mark(tenant)
+  redis.call('ZADD', ARGV[8] .. tenant, tonumber(ARGV[5]) + tonumber(ARGV[7]), ARGV[9])
 end
 local taken = redis.call('GET', KEYS[4])
 if taken then
-  if cap > 0 then mark(taken) end
+  if cap > 0 then mark(cjson.decode(taken).tenant) end
   return taken
 end
 redis.call('SET', KEYS[5], ARGV[5])
-local full = {}
-local function capped(kind)
-  if cap == 0 then return false end
-  if full[kind] == nil then
-    local run = ARGV[8] .. kind
-    redis.call('ZREMRANGEBYSCORE', run, '-inf', ARGV[5])
-    full[kind] = redis.call('ZCARD', run) >= cap
-  end
-  return full[kind]
-end
 local i = 0
 local skipped = nil
 for _ = 1, 1000 do
   local entry = redis.call('LINDEX', KEYS[1], i)
   if not entry then break end
-  local list = ARGV[1] .. entry
-  local item = nil
-  local firstCapped = nil
-  for n, raw in ipairs(redis.call('LRANGE', list, 0, ARGV[11] - 1)) do
-    local kind = kindOf(raw)
-    if not capped(kind) then
-      item = raw
-      if n == 1 then redis.call('LPOP', list) else redis.call('LREM', list, 1, raw) end
-      break
-    end
-    firstCapped = firstCapped or kind
+  local tenant = tenantOf(entry)
+  local capped = false
+  if cap > 0 then
+    local run = ARGV[8] .. tenant
+    redis.call('ZREMRANGEBYSCORE', run, '-inf', ARGV[5])
+    capped = redis.call('ZCARD', run) >= cap
   end
-  if firstCapped and not item then
-    skipped = skipped or firstCapped
+  if capped then
+    skipped = skipped or tenant
     i = i + 1
   else
+    local list = ARGV[1] .. entry
+    local item = redis.call('LPOP', list)
     local left = redis.call('LLEN', list)
     if left == 0 then
       redis.call('LREM', KEYS[1], 1, entry)
@@ -123,7 +108,7 @@ for _ = 1, 1000 do
     end
     if item then
       redis.call('SET', KEYS[4], item, 'PX', ARGV[4])
-      if cap > 0 then mark(item) end
+      if cap > 0 then mark(tenant) end
       return item
     end
   end
@@ -134,9 +119,9 @@ if skipped then
 end
 return false`;
 
-// KEYS: the turn's taken key, the running set of its tenant's items of its job, their owed
-// turns. ARGV: the turn's id. The item is done: no longer running; 1 when a turn is owed to
-// its tenant's items of its job (taken back here, to be added by the caller), else 0.
+// KEYS: the turn's taken key, its tenant's running set, the tenant's owed turns. ARGV: the
+// turn's id. The item is done: no longer running; 1 when a turn is owed to its tenant (taken
+// back here, to be added by the caller), else 0.
 const DONE = `
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -157,21 +142,21 @@ if tonumber(ARGV[1]) - last < tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
 return n`;
 
-// KEYS: the set of kinds with owed turns. ARGV: the running sets' key prefix, the owed
-// counters' key prefix, the running cap, the time (ms). Turns owed to a kind that has room
+// KEYS: the set of tenants with owed turns. ARGV: the running sets' key prefix, the owed
+// counters' key prefix, the running cap, the time (ms). Turns owed to a tenant that has room
 // although no item of it finished (its running marks lapsed: a killed worker, a lost
 // `done`), taken back; how many. Taking back one too many is harmless: a turn that finds
-// the kind capped again is owed again.
+// the tenant capped again is owed again.
 const RECLAIM = `
 local total = 0
-for _, kind in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local owedKey = ARGV[2] .. kind
+for _, tenant in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local owedKey = ARGV[2] .. tenant
   local owed = tonumber(redis.call('GET', owedKey) or '0')
   if owed <= 0 then
-    redis.call('SREM', KEYS[1], kind)
+    redis.call('SREM', KEYS[1], tenant)
     redis.call('DEL', owedKey)
   else
-    local run = ARGV[1] .. kind
+    local run = ARGV[1] .. tenant
     redis.call('ZREMRANGEBYSCORE', run, '-inf', ARGV[4])
     local room = tonumber(ARGV[3]) - redis.call('ZCARD', run)
     if room > 0 then
@@ -202,13 +187,12 @@ const RECLAIM_SCRIPT = new RedisScript(RECLAIM, 1);
  * its retries, its stalled-job recovery (the item a turn took is kept under the turn's job
  * id, so a retry runs the same item) and its place on the dashboard.
  *
- * A tenant runs at most TENANT_MAX_RUNNING items of one job at once across all workers
- * (passes of its writes, deliveries of its events, ...): every item runs on the one engine,
- * so a tenant with 24 passes in flight made another tenant's one pass wait behind them in
- * the engine (the noisy-neighbour bench: docs/architecture.md); counted per job, so its slow
- * webhook deliveries do not hold up its writes. A turn that finds only capped work takes
- * nothing and is owed to the first of it: that tenant's next item of that job to finish adds
- * a turn back, so turns and waiting items stay equal in number.
+ * A tenant runs at most TENANT_MAX_RUNNING items at once across all workers: every item
+ * runs on the one engine, so a tenant with 24 passes in flight made another tenant's one pass
+ * wait behind them in the engine (the noisy-neighbour bench: docs/operations.md). A turn
+ * that finds only capped tenants' work takes nothing and is owed to the first of them: that
+ * tenant's next item to finish adds a turn back, so turns and waiting items stay equal in
+ * number.
  *
  * An item whose turn was never added (its process died between the push and the add) waits
  * for the next turn of anyone; and when the ring has work and no turn took any for
@@ -249,7 +233,7 @@ export class TenantFairQueue {
       this.key('credit'),
       this.key('taken', turnId),
       this.key('last-take'),
-      this.key('owed-kinds'),
+      this.key('owed-tenants'),
       this.key('q', ''),
       FAIR_WEIGHTS.interactive,
       FAIR_WEIGHTS.bulk,
@@ -260,7 +244,6 @@ export class TenantFairQueue {
       this.key('running', ''),
       turnId,
       this.key('owed', ''),
-      CAPPED_LOOK_AHEAD,
     );
     return typeof taken === 'string' ? (JSON.parse(taken) as FairItem) : null;
   }
@@ -268,7 +251,7 @@ export class TenantFairQueue {
   /** The turn's item still runs: its running mark kept (see RUNNING_TTL_MS). */
   async renew(turnId: string, item: FairItem, now = Date.now()): Promise<void> {
     await this.queue.client.zadd(
-      this.key('running', kindOf(item)),
+      this.key('running', item.tenant),
       'XX',
       now + RUNNING_TTL_MS,
       turnId,
@@ -276,15 +259,15 @@ export class TenantFairQueue {
   }
 
   /**
-   * The turn's item is done (or failed for good): its place is free. True when a turn that
-   * found only capped work of its tenant and job is owed: the caller adds one.
+   * The turn's item is done (or failed for good): its tenant's place is free. True when a
+   * turn that found only capped tenants' work is owed to it: the caller adds one.
    */
   async done(turnId: string, item: FairItem): Promise<boolean> {
     const owed = await DONE_SCRIPT.run(
       this.queue.client,
       this.key('taken', turnId),
-      this.key('running', kindOf(item)),
-      this.key('owed', kindOf(item)),
+      this.key('running', item.tenant),
+      this.key('owed', item.tenant),
       turnId,
     );
     return Number(owed) === 1;
@@ -306,14 +289,14 @@ export class TenantFairQueue {
   }
 
   /**
-   * How many owed turns to add back because their tenant and job have room that no finished
-   * item gave back (running marks that lapsed). Called by each worker on a timer.
+   * How many owed turns to add back because their tenant has room that no finished item
+   * gave back (running marks that lapsed). Called by each worker on a timer.
    */
   async reclaimOwed(now = Date.now()): Promise<number> {
     if (this.settings.tenantMaxRunning === 0) return 0;
     const n = await RECLAIM_SCRIPT.run(
       this.queue.client,
-      this.key('owed-kinds'),
+      this.key('owed-tenants'),
       this.key('running', ''),
       this.key('owed', ''),
       this.settings.tenantMaxRunning,
@@ -355,11 +338,6 @@ export class TenantFairQueue {
 
 function entryOf(item: FairItem): string {
   return `${item.tenant}|${item.lane}`;
-}
-
-/** What the running cap counts by: a tenant's items of one job (as TAKE's `kindOf`). */
-function kindOf(item: FairItem): string {
-  return `${item.tenant}|${item.job}`;
 }
 
 /** The Bull job of a turn (see TenantFairQueue); served by the worker's JobRunner. */

@@ -64,7 +64,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     type: 'int',
     default: 4,
     meaning:
-      "items of one tenant's work of one kind (passes of its writes, its import runs, its deliveries) running at once across all workers; 0: no limit",
+      "items of one tenant's work (passes of its writes, import runs, deliveries) running at once across all workers; 0: no limit",
   },
   {
     name: 'STALLED_JOB_CHECK_MS',
