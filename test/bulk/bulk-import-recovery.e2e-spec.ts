@@ -1,7 +1,6 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import { CRASH_POINTS, CrashPoints, RedisService } from '@app/shared';
-import { runLeaseName } from '../../libs/bulk/src/keys';
+import { CRASH_POINTS, CrashPoints } from '@app/shared';
 import { useImportSuite } from './import-helpers';
 
 /**
@@ -22,6 +21,7 @@ describe('Bulk import: Execute, a worker that dies or stops', () => {
     ended,
     applied,
     stored,
+    dropRunLease,
   } = suite;
   // A crash test that fails before restarting its worker must not fail the tests after it.
   afterEach(async () => {
@@ -48,11 +48,7 @@ describe('Bulk import: Execute, a worker that dies or stops', () => {
     });
     // Saved, but not yet claimed: the alternate ids find nothing.
     await byAlternateId(ids[0]).expect(404);
-    await suite.app.api
-      .get(RedisService)
-      .client.del(
-        `${suite.app.settings.queuePrefix}:lease:${runLeaseName(suite.tenant.clientId, token)}`,
-      );
+    await dropRunLease(token);
     await suite.app.startWorker();
     await execute(token).expect(202);
     expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 3, Pending: 0 });
@@ -116,11 +112,7 @@ describe('Bulk import: Execute, a worker that dies or stops', () => {
     expect(job.newProfiles).toMatchObject({ chunk: 2, at: 0 });
     const saved = JSON.parse(job.newProfiles.ids) as { index: number; profileId: number }[];
     expect(saved.map(({ index }) => index)).toEqual([0, 1]);
-    await suite.app.api
-      .get(RedisService)
-      .client.del(
-        `${suite.app.settings.queuePrefix}:lease:${runLeaseName(suite.tenant.clientId, token)}`,
-      );
+    await dropRunLease(token);
     await suite.app.startWorker();
     await execute(token).expect(202);
     expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 4, Pending: 0 });
@@ -163,11 +155,7 @@ describe('Bulk import: Execute, a worker that dies or stops', () => {
       Processed: 0,
     });
     // Its run lease lapses (BULK_RUN_LEASE_MS); a new worker, and Execute queues the run again.
-    await suite.app.api
-      .get(RedisService)
-      .client.del(
-        `${suite.app.settings.queuePrefix}:lease:${runLeaseName(suite.tenant.clientId, token)}`,
-      );
+    await dropRunLease(token);
     await suite.app.startWorker();
     await execute(token).expect(202);
     expect(await ended(token)).toMatchObject({ Status: 'Completed', Processed: 3, Pending: 0 });

@@ -1,9 +1,11 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
+import { RedisService } from '@app/shared';
 import { configureTestTenant, type TestPrograms } from '../harness/configuration';
 import { type TenantApp, useTenantApp } from '../harness/session';
 import { eventually } from '../harness/test-app';
+import { runLeaseName } from '../../libs/bulk/src/keys';
 
 export const HOUR = 60 * 60 * 1000;
 
@@ -83,6 +85,13 @@ function importRequests(suite: TenantApp) {
         const res = await byAlternateId(value);
         return res.status === 200 && res.body.UpdateStatus === 'Complete' ? res.body : undefined;
       }),
+    /** Drops the import's run lease, as when it lapses after its worker was killed. */
+    dropRunLease: (token: number) =>
+      suite.app.api
+        .get(RedisService)
+        .client.del(
+          `${suite.app.settings.queuePrefix}:lease:${runLeaseName(suite.tenant.clientId, token)}`,
+        ),
     stored: (profileId: number) =>
       suite.app.api
         .get<Connection>(getConnectionToken())
