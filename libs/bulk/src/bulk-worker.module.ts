@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ProfilePortsModule } from '@app/profiles';
 import { BulkPersistenceModule } from './bulk-persistence.module';
+import { ImportBatchAcceptor } from './commands/run-bulk-import/import-batch-acceptor';
+import { NewProfileBatches } from './commands/run-bulk-import/new-profile-batches';
 import { RunBulkImportHandler } from './commands/run-bulk-import/run-bulk-import.handler';
 import { BulkImportCleanupJob, RunBulkImportJob } from './worker/bulk-import.jobs';
 import { RemoveExpiredImportsHandler } from './commands/remove-expired-imports/remove-expired-imports.handler';
@@ -25,6 +27,8 @@ import {
   imports: [ProfilePortsModule, BulkPersistenceModule],
   providers: [
     RunBulkImportHandler,
+    ImportBatchAcceptor,
+    NewProfileBatches,
     RunBulkImportJob,
     RemoveExpiredImportsHandler,
     BulkImportCleanupJob,
