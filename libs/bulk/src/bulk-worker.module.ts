@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ProfilePortsModule } from '@app/profiles';
 import { BulkPersistenceModule } from './bulk-persistence.module';
-import { ImportBatchAcceptor } from './commands/run-bulk-import/import-batch-acceptor';
-import { NewProfileBatches } from './commands/run-bulk-import/new-profile-batches';
+import { ImportBatchAcceptor } from './commands/run-bulk-import/import-batch-acceptor.service';
+import { NewProfileBatches } from './commands/run-bulk-import/new-profile-batches.service';
 import { RunBulkImportHandler } from './commands/run-bulk-import/run-bulk-import.handler';
 import { BulkImportCleanupJob, RunBulkImportJob } from './worker/bulk-import.jobs';
 import { RemoveExpiredImportsHandler } from './commands/remove-expired-imports/remove-expired-imports.handler';

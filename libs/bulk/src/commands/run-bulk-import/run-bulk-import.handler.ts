@@ -20,8 +20,8 @@ import { runLeaseName } from '../../keys';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
 import { ImportRemovals } from '../../services/import-removals.service';
 import { RUN_BULK_IMPORT } from '../../worker/bulk-jobs';
-import { ImportBatchAcceptor } from './import-batch-acceptor';
-import { NewProfileBatches, type PreparedBatch } from './new-profile-batches';
+import { ImportBatchAcceptor } from './import-batch-acceptor.service';
+import { NewProfileBatches, type PreparedBatch } from './new-profile-batches.service';
 import { RunBulkImportCommand } from './run-bulk-import.command';
 
 /** What a run carries from one chunk to the next: the import as it saved it, the next read. */

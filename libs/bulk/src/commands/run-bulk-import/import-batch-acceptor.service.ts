@@ -15,7 +15,7 @@ import {
 import { BulkSettings } from '../../bulk-settings';
 import { independentGroups, matchValueOf } from '../../domain/bulk-import';
 import type { BulkImport, StagedRecord } from '../../domain/bulk-import.schema';
-import { NewProfileBatches, pairOfRecord, type PreparedBatch } from './new-profile-batches';
+import { NewProfileBatches, pairOfRecord, type PreparedBatch } from './new-profile-batches.service';
 
 /** What the profile checks refuse a record for: an exception of the import, not a retry. */
 const REFUSALS = [InvalidInputError, PermissionDeniedError, NotFoundError, ConflictError];
