@@ -13,13 +13,15 @@ export const PERMISSION_AREAS = [
   'history',
   // Event subscriptions and event retrieval (the notes' "Event Data -> View" is events:read).
   'events',
+  // Profile merges (docs/profile-merge.md): write to merge (profiles:write is needed too).
+  'merge',
 ] as const;
 
 /**
  * Areas added after clients existed: an Administrators group stored before an area existed
  * has no entry for it, and is granted it (write) until its permissions name it.
  */
-const AREAS_ADDED_LATER: readonly PermissionArea[] = ['events'];
+const AREAS_ADDED_LATER: readonly PermissionArea[] = ['events', 'merge'];
 
 export type PermissionArea = (typeof PERMISSION_AREAS)[number];
 

@@ -4,7 +4,8 @@ import type { EventLog } from './profile-event-log';
 import { ProfileData, ProfileDataSchema } from './profile-data.schema';
 import type { ImportRecordRef } from './profile-write.schema';
 
-export type ProfileState = 'pending' | 'active' | 'deleted';
+/** `merged`: absorbed by another profile (docs/profile-merge.md); its data is kept, it answers 404. */
+export type ProfileState = 'pending' | 'active' | 'deleted' | 'merged';
 
 @Schema({ _id: false })
 export class LastWriteFailure {
@@ -61,6 +62,10 @@ export class Profile {
    * most): a record accepted twice around a worker's crash is applied once (import-marks.ts).
    */
   @Prop({ type: [Object], default: undefined }) importMarks?: ImportRecordRef[];
+  /** A merged profile: the survivor that absorbed it (set by its `merged-into` write). */
+  @Prop() mergedInto?: number;
+  /** A survivor: the profiles it absorbed, in order (set by its `absorb` writes). */
+  @Prop({ type: [Number], default: undefined }) absorbed?: number[];
   /** Set by the schema's timestamps: when the shell was inserted (its id claimed). */
   createdAt?: Date;
   /** When the document was last saved (the shell's insert, then every save of the worker). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, inSpan, linkWrites, Metrics } from '@app/shared';
+import { Clock, CRASH_POINTS, CrashPoints, inSpan, linkWrites, Metrics } from '@app/shared';
 import { ProfileRules } from '../../../domain/profile-rules';
 import type { ProfileVocabulary } from '../../../domain/profile-vocabulary';
 import type { ProfileWrite } from '../../../domain/profile-write.schema';
@@ -68,6 +68,7 @@ export class ApplyPipeline {
     private readonly events: ProfileEventRepository,
     private readonly settings: ProfileSettings,
     private readonly metrics: Metrics,
+    private readonly crashPoints: CrashPoints,
   ) {}
 
   /** The profile by `_id` (null: no shell, so no writes). */
@@ -113,9 +114,12 @@ export class ApplyPipeline {
         this.record.run(profile, folded.profile, steps),
       );
       const events = steps.flatMap((step) => step.folded?.events ?? []);
+      const absorbs = steps.some((step) => step.folded && step.write.kind === 'absorb');
+      if (absorbs) await this.crashPoints.at(CRASH_POINTS.mergeBeforeAbsorbSave);
       acceptedSeq = await inSpan('profile.apply.save', () =>
         this.saveStage.save(hold, profile, saved, events),
       );
+      if (absorbs) await this.crashPoints.at(CRASH_POINTS.mergeAfterAbsorbSave);
     } catch (error) {
       return this.countFailure(hold, profile, first, error);
     }
