@@ -16,6 +16,9 @@ import { ProfileMergeRepository } from '../repositories/profile-merge.repository
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteIntake } from './profile-write-intake.service';
 
+/** How long a survivor's pass waits for the absorbed profile's step 1 to be saved. */
+const ABSORB_WAIT_MS = 250;
+
 /**
  * The I/O around the two merge steps (docs/profile-merge.md, "The crash-safe sequence"),
  * run by the fold stage before it folds the write, under the profile's lease; the
@@ -50,6 +53,23 @@ export class ProfileMergeApply {
     if (write.kind === 'absorb') return this.absorb(before, write, vocabulary);
     refuseWriteOnMerged(side(before));
     return undefined;
+  }
+
+  /**
+   * An `absorb` queued by the absorbed profile's step 1 before that profile's save: until
+   * the save lands (the absorbed profile shows merged) the survivor's pass stops before it
+   * and looks again after ABSORB_WAIT_MS (its later writes wait behind it, in order). Once
+   * the absorbed profile's merge record is gone (its step refused) the absorb is applied,
+   * and refused. Undefined: apply it now.
+   */
+  async absorbWait(write: ProfileWrite): Promise<number | undefined> {
+    if (write.kind !== 'absorb') return undefined;
+    const body = JSON.parse(write.body ?? '{}') as AbsorbWrite;
+    const absorbed = await this.profiles.findOne(write.clientId, body.AbsorbedProfileId);
+    if (absorbed?.state !== 'active') return undefined;
+    const record = await this.merges.find(write.clientId, body.AbsorbedProfileId);
+    const coming = record?.survivor === write.profileId && record.state === 'accepted';
+    return coming ? ABSORB_WAIT_MS : undefined;
   }
 
   /** After the save of a pass: a refused `merged-into` leaves no record; an absorb closes it. */

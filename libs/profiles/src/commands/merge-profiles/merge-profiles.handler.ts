@@ -59,7 +59,7 @@ export class MergeProfilesHandler implements ICommandHandler<MergeProfilesComman
     if (!absorbed) throw new NotFoundError(`Profile ${absorbedId} was not found`);
 
     const earlier = await this.liveRecord(clientId, absorbed);
-    if (earlier) return this.repeated(earlier, survivorId);
+    if (earlier) return this.repeated(earlier, survivor);
     if (absorbed.state === 'merged')
       throw new ConflictError(mergedMessage(absorbedId, absorbed.mergedInto!));
     if (survivor.state === 'merged')
@@ -85,7 +85,7 @@ export class MergeProfilesHandler implements ICommandHandler<MergeProfilesComman
       userId,
     });
     if (!inserted.inserted) {
-      if (inserted.existing) return this.repeated(inserted.existing, survivorId);
+      if (inserted.existing) return this.repeated(inserted.existing, survivor);
       throw new ConflictError(`Profile ${absorbedId} is being merged; retry`);
     }
     const mergedInto: MergedIntoWrite = { Survivor: survivorId, ReasonCode: body.ReasonCode };
@@ -174,16 +174,22 @@ export class MergeProfilesHandler implements ICommandHandler<MergeProfilesComman
     return null;
   }
 
-  /** A merge of the same pair again: 200 with the earlier one; another survivor: 409. */
-  private repeated(record: ProfileMergeRecord, survivorId: number): MergeAnswer {
+  /**
+   * A merge of the same pair again: 200 with the earlier one; another survivor: 409. The
+   * merge is complete once the survivor absorbed the profile (its record may not say so
+   * yet: a death between the survivor's save and the record's close).
+   */
+  private repeated(record: ProfileMergeRecord, survivor: ProfileSnapshot): MergeAnswer {
+    const survivorId = survivor.profileId;
     if (record.survivor !== survivorId) throw new ConflictError(beingMerged(record));
+    const done = record.state === 'done' || (survivor.absorbed ?? []).includes(record.absorbed);
     return {
       repeated: true,
       result: {
         ProfileId: survivorId,
         AbsorbedProfileId: record.absorbed,
         Sequence: record.seq ?? 0,
-        UpdateStatus: record.state === 'done' ? 'Complete' : UPDATE_STATUS.pending,
+        UpdateStatus: done ? 'Complete' : UPDATE_STATUS.pending,
         SubmittedUtcTime: new Date(record.at).toISOString(),
       },
     };
