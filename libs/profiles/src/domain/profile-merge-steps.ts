@@ -112,10 +112,11 @@ export function applyAbsorb(
 
 /**
  * Any other write on a merged profile is refused, naming the survivor (a redirect could
- * turn a PUT naming A's data into the deletion of S's).
+ * turn a PUT naming A's data into the deletion of S's). An erasure is not: erasing the
+ * survivor erases the profiles it absorbed, which still hold the person's data.
  */
-export function refuseWriteOnMerged(profile: MergeSide): void {
-  if (profile.state === 'merged') {
+export function refuseWriteOnMerged(profile: MergeSide, kind?: string): void {
+  if (profile.state === 'merged' && kind !== 'erase') {
     throw new MergeRefusal(mergedMessage(profile.profileId, profile.mergedInto!));
   }
 }

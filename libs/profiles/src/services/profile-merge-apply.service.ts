@@ -51,7 +51,7 @@ export class ProfileMergeApply {
   ): Promise<PreparedMerge | undefined> {
     if (write.kind === 'merged-into') return this.mergedInto(before, write);
     if (write.kind === 'absorb') return this.absorb(before, write, vocabulary);
-    refuseWriteOnMerged(side(before));
+    refuseWriteOnMerged(side(before), write.kind);
     return undefined;
   }
 
