@@ -1,66 +1,31 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
-import { INT32_MAX } from '@app/shared';
+import { ApiProperty } from '@nestjs/swagger';
+import { OptionalInt, OptionalText, RequiredText } from '@app/shared';
 
 /**
  * Body of POST /{clientId}/Profile/{survivorId}/Merge (docs/profile-merge.md): the profile
  * to absorb, by id or by one of its alternate ids (exactly one of the two), and why.
  */
 export class MergeProfileDto {
-  @ApiPropertyOptional({
-    type: 'integer',
+  @OptionalInt(1, {
     format: 'int32',
-    minimum: 1,
-    maximum: INT32_MAX,
     description: 'The profile to absorb (or AbsorbedAlternateId with its type)',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(INT32_MAX)
   AbsorbedProfileId?: number;
 
-  @ApiPropertyOptional({
+  @OptionalText(100, {
     minLength: 1,
-    maxLength: 100,
     description: 'An active alternate id of the profile to absorb (with AbsorbedAlternateIdType)',
   })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
   AbsorbedAlternateId?: string;
 
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: 100,
-    description: 'The type of AbsorbedAlternateId',
-  })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
+  @OptionalText(100, { minLength: 1, description: 'The type of AbsorbedAlternateId' })
   AbsorbedAlternateIdType?: string;
 
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 100,
-    pattern: '\\S',
-    description: "Why the profiles are merged: the survivor's ReasonCode after the merge",
-  })
-  @IsString()
-  @IsNotEmpty()
-  @Matches(/\S/, { message: 'ReasonCode must not be blank' })
-  @MaxLength(100)
+  @RequiredText(
+    100,
+    { description: "Why the profiles are merged: the survivor's ReasonCode after the merge" },
+    'ReasonCode must not be blank',
+  )
   ReasonCode: string;
 }
 
