@@ -1,16 +1,12 @@
 import { historyEntryKey, profileEventKey } from '../keys';
 import type { AbsorbWrite } from './profile-merge-record.schema';
 import type { HistoryEntry } from './profile-history';
+import { MERGE_HISTORY_CATEGORY } from './profile-history.schema';
 import type { ProfileEvent } from './profile-events';
 import type { PreparedMerge } from './profile-transition';
 import type { ProfileWrite } from './profile-write.schema';
 
-/**
- * The history category of a merge's own entry on the survivor (docs/profile-merge.md,
- * "History and receipts"): chained, so the survivor's receipt chain links the merge, and
- * its content (hashed) carries the absorbed profile's chain head.
- */
-export const MERGE_HISTORY_CATEGORY = 'merge';
+export { MERGE_HISTORY_CATEGORY };
 
 type AppliedAbsorb = Extract<PreparedMerge, { kind: 'absorb'; noop: false }>;
 

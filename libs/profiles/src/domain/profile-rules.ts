@@ -1,4 +1,4 @@
-import { MERGE_HISTORY_CATEGORY } from './profile-merge-history';
+import { MERGE_HISTORY_CATEGORY } from './profile-history.schema';
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import type { ElementBody } from './profile-shape';
