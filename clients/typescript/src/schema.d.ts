@@ -2320,6 +2320,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/Merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge another profile into this one (queued)
+         * @description The profile of the path (the survivor) absorbs another, named by AbsorbedProfileId or by one of its alternate ids, with the caller's ReasonCode. Needs write permission on merge and on profiles; a group scoped to some programs, consent types or custom fields merges only profiles holding nothing outside its scope (else 403 naming the first such item). Queued: the absorbed profile takes a `merged-into` write (behind every write accepted for it before; its outcome in GET Profile/{AbsorbedProfileId}/Updates at Sequence), then the survivor an `absorb` write (GET Profile/{ProfileId}/Updates). Contact elements, alternate ids, custom fields, groups, tags, consents and preferences are combined by the rules of docs/profile-merge.md; afterwards the absorbed id answers 404 with a Message naming the survivor and MergedInto, its alternate ids find the survivor, and searches find only the survivor. 400 when the body names neither or both, or the survivor itself; 404 when either profile does not exist; 409 when the absorbed profile is merged or being merged into another profile, or the survivor is merged or being merged (a cycle). The same merge again answers 200 with the earlier one.
+         */
+        post: operations["ProfileMergeController_merge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/Profile/{profileId}/MergeCandidates": {
         parameters: {
             query?: never;
@@ -4007,7 +4027,7 @@ export interface components {
              * @description An event type of the Entity (profile.* for Profile, preference.* for Preference, consent.* for Consent, contacts.* for Contacts, standardfield.* for StandardField, customfield.updated for CustomField), or * for every event type of the Entity
              * @enum {string}
              */
-            EventType: "profile.created" | "profile.replaced" | "profile.deactivated" | "profile.reactivated" | "profile.deleted" | "profile.updated" | "preference.added" | "preference.updated" | "preference.archived" | "consent.added" | "consent.updated" | "consent.deactivated" | "consent.elementassociation.created" | "consent.elementassociation.updated" | "consent.elementassociation.deactivated" | "consent.filterassociation.created" | "consent.filterassociation.updated" | "contacts.alternateid.added" | "contacts.phone.updated" | "contacts.email.updated" | "contacts.address.updated" | "contacts.alternateid.updated" | "contacts.customertype.updated" | "standardfield.defaultlocale.updated" | "standardfield.firstname.updated" | "standardfield.middlename.updated" | "standardfield.lastname.updated" | "customfield.updated" | "*";
+            EventType: "profile.created" | "profile.replaced" | "profile.deactivated" | "profile.reactivated" | "profile.deleted" | "profile.updated" | "profile.merged" | "preference.added" | "preference.updated" | "preference.archived" | "consent.added" | "consent.updated" | "consent.deactivated" | "consent.elementassociation.created" | "consent.elementassociation.updated" | "consent.elementassociation.deactivated" | "consent.filterassociation.created" | "consent.filterassociation.updated" | "contacts.alternateid.added" | "contacts.phone.updated" | "contacts.email.updated" | "contacts.address.updated" | "contacts.alternateid.updated" | "contacts.customertype.updated" | "standardfield.defaultlocale.updated" | "standardfield.firstname.updated" | "standardfield.middlename.updated" | "standardfield.lastname.updated" | "customfield.updated" | "*";
             /** @description Preference and Consent only: FilterIds of the configuration (as strings, e.g. "12"), or ["AllFilters"]. Absent: all (as the wildcard). The wildcard must stand alone */
             Filters?: string[] | null;
             /** @description Consent only: consent type names of the configuration, or ["AllConsents"]. Absent: all (as the wildcard). The wildcard must stand alone */
@@ -4170,6 +4190,16 @@ export interface components {
              * @description When an ended export expires (BULK_EXPORT_TTL_MS after it became Complete or Failed, or after the last retrieval with keepAlive=true); while it is built, not applied
              */
             Expires: string;
+        };
+        ExportedAbsorbedProfileDto: {
+            /** Format: int32 */
+            ProfileId: number;
+            /** @description The absorbed profile's chain head */
+            HistoryChainHead: string | null;
+            /** @description Its history entries exactly as stored, in (seq, n) order */
+            History: {
+                [key: string]: unknown;
+            }[];
         };
         ExportedImportRecordDto: {
             /** @description The bulk import's access token */
@@ -4346,6 +4376,64 @@ export interface components {
         GroupTypesListDtoRequest: {
             /** @description 1 to 100 entries in a request */
             GroupTypes: components["schemas"]["TypeEntryDtoRequest"][];
+        };
+        HistoryEntryDto: {
+            /** Format: int32 */
+            readonly ProfileId?: number;
+            /** @default true */
+            IsActive?: boolean;
+            readonly Edited?: components["schemas"]["EditedDto"];
+            RegistrationConfirmed?: boolean;
+            /** @description Name of a customer type; required on create and overwrite */
+            CustomerType?: string;
+            /**
+             * @description false on a merge (POST) deactivates the contact elements' consents the body does not restate; acts on that write only (stored and returned as sent)
+             * @default true
+             */
+            PreserveConsents?: boolean;
+            /**
+             * @description false on a merge (POST) deactivates every preference of the profile the body does not restate; acts on that write only (stored and returned as sent)
+             * @default true
+             */
+            PreservePreferences?: boolean;
+            CustomerName?: components["schemas"]["CustomerNameDto"];
+            /** @example en-us */
+            DefaultLocale?: string;
+            /** @enum {string} */
+            readonly UpdateStatus?: "Complete" | "Pending Update";
+            ReasonCode?: string;
+            Consents?: components["schemas"]["ConsentDto"][];
+            CustomFields?: components["schemas"]["CustomFieldDto"][];
+            Groups?: components["schemas"]["GroupDto"][];
+            ProfileTags?: components["schemas"]["ProfileTagDto"][];
+            Addresses?: components["schemas"]["AddressDto"][];
+            Emails?: components["schemas"]["EmailDto"][];
+            PhoneNumbers?: components["schemas"]["PhoneDto"][];
+            ProfilePreferences?: components["schemas"]["PreferenceDto"][];
+            AlternateIds?: components["schemas"]["AlternateIdDto"][] | null;
+            /** @description An entry of a profile this one absorbed (a merge): that profile */
+            Origin?: components["schemas"]["HistoryOriginDto"];
+            /** @description The entry of a merge (StandardFields history): the profile absorbed */
+            Merge?: components["schemas"]["HistoryMergeDto"];
+        };
+        HistoryMergeDto: {
+            /** Format: int32 */
+            AbsorbedProfileId: number;
+            ReasonCode: string;
+            /** @description The user who merged */
+            MergedBy: string;
+            /**
+             * Format: date-time
+             * @description When the merge was accepted
+             */
+            MergedAt: string;
+        };
+        HistoryOriginDto: {
+            /**
+             * Format: int32
+             * @description The absorbed profile
+             */
+            ProfileId: number;
         };
         InitiateBulkExportDto: {
             /**
@@ -4707,6 +4795,43 @@ export interface components {
             Truncated: boolean;
             /** @description Keys of the profile held by more profiles than a search may read (SEARCH_CANDIDATE_LIMIT): not looked up (too common to identify a person) */
             SkippedKeys: components["schemas"]["SharedKeyDto"][];
+        };
+        MergeProfileDto: {
+            /**
+             * Format: int32
+             * @description The profile to absorb (or AbsorbedAlternateId with its type)
+             */
+            AbsorbedProfileId?: number | null;
+            /** @description An active alternate id of the profile to absorb (with AbsorbedAlternateIdType) */
+            AbsorbedAlternateId?: string | null;
+            /** @description The type of AbsorbedAlternateId */
+            AbsorbedAlternateIdType?: string | null;
+            /** @description Why the profiles are merged: the survivor's ReasonCode after the merge */
+            ReasonCode: string;
+        };
+        MergeSubmissionResultDto: {
+            /**
+             * Format: int32
+             * @description The survivor
+             */
+            ProfileId: number;
+            /**
+             * Format: int32
+             * @description The absorbed profile
+             */
+            AbsorbedProfileId: number;
+            /** @description The sequence number of the merge's write on the absorbed profile: its outcome shows in GET Profile/{AbsorbedProfileId}/Updates */
+            Sequence: number;
+            /**
+             * @description Pending Update, or Complete for a merge done earlier
+             * @example Pending Update
+             */
+            UpdateStatus: string;
+            /**
+             * Format: date-time
+             * @description When the merge was accepted
+             */
+            SubmittedUtcTime: string;
         };
         NameToCheckDto: {
             /** @example Ann */
@@ -5077,6 +5202,8 @@ export interface components {
             Writes: components["schemas"]["ExportedWriteDto"][];
             /** @description Bulk import records applied to the profile (the last of each recent import) */
             ImportRecords: components["schemas"]["ExportedImportRecordDto"][];
+            /** @description The profiles this one absorbed by merges (docs/profile-merge.md): each with its own history exactly as stored and its chain head */
+            Absorbed: components["schemas"]["ExportedAbsorbedProfileDto"][];
         };
         ProfilePatchOperationDto: {
             /**
@@ -13276,7 +13403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -13346,7 +13473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -13416,7 +13543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -13488,7 +13615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -13558,7 +13685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -15785,7 +15912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileEventsDto"];
                 };
             };
-            /** @description Invalid profileId, StartAt, EndAt (StartAt after EndAt), EventType (one of: profile.created, profile.replaced, profile.deactivated, profile.reactivated, profile.deleted, profile.updated, preference.added, preference.updated, preference.archived, consent.added, consent.updated, consent.deactivated, consent.elementassociation.created, consent.elementassociation.updated, consent.elementassociation.deactivated, consent.filterassociation.created, consent.filterassociation.updated, contacts.alternateid.added, contacts.phone.updated, contacts.email.updated, contacts.address.updated, contacts.alternateid.updated, contacts.customertype.updated, standardfield.defaultlocale.updated, standardfield.firstname.updated, standardfield.middlename.updated, standardfield.lastname.updated, customfield.updated), limit or offset; the Message names it */
+            /** @description Invalid profileId, StartAt, EndAt (StartAt after EndAt), EventType (one of: profile.created, profile.replaced, profile.deactivated, profile.reactivated, profile.deleted, profile.updated, profile.merged, preference.added, preference.updated, preference.archived, consent.added, consent.updated, consent.deactivated, consent.elementassociation.created, consent.elementassociation.updated, consent.elementassociation.deactivated, consent.filterassociation.created, consent.filterassociation.updated, contacts.alternateid.added, contacts.phone.updated, contacts.email.updated, contacts.address.updated, contacts.alternateid.updated, contacts.customertype.updated, standardfield.defaultlocale.updated, standardfield.firstname.updated, standardfield.middlename.updated, standardfield.lastname.updated, customfield.updated), limit or offset; the Message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15923,7 +16050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -15990,7 +16117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -16057,7 +16184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -16127,7 +16254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -16194,7 +16321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProfileDto"][];
+                    "application/json": components["schemas"]["HistoryEntryDto"][];
                 };
             };
             /** @description Invalid profileId, missing alternateIdType/alternateId, or filterId given twice; the Message names it */
@@ -16233,6 +16360,109 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ProfileMergeController_merge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer to a request with this key is kept (IDEMPOTENCY_TTL_SECONDS) and a replay with the same method, path and body gets it again (Idempotent-Replayed: true) with no second effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647) */
+                profileId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeProfileDto"];
+            };
+        };
+        responses: {
+            /** @description The same merge was accepted before */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeSubmissionResultDto"];
+                };
+            };
+            /** @description Accepted and queued */
+            202: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeSubmissionResultDto"];
+                };
+            };
+            /** @description Malformed request; the Message names the field and value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks write permission on merge */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client or profile */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A profile is merged or being merged into another one */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

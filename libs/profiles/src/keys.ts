@@ -102,3 +102,8 @@ export function erasedIdentifierKey(clientId: string, hash: string): TenantKey {
 export function erasureSecretKey(clientId: string): TenantKey {
   return tenantRootKey(clientId);
 }
+
+/** The merge record absorbing a profile (`profile_merges`). */
+export function profileMergeKey(clientId: string, absorbedId: number): TenantKey {
+  return tenantKey(clientId, absorbedId);
+}

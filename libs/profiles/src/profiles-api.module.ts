@@ -31,6 +31,7 @@ import { RenameGroupHandler } from './commands/rename-group/rename-group.handler
 import { SearchGroupProfilesHandler } from './queries/search-group-profiles/search-group-profiles.handler';
 import { ProfileMergeController } from './http/profile-merge.controller';
 import { GetMergeCandidatesHandler } from './queries/get-merge-candidates/get-merge-candidates.handler';
+import { MergeProfilesHandler } from './commands/merge-profiles/merge-profiles.handler';
 
 /** The Profile Data API: controllers and the use cases they hand off to. */
 @Module({
@@ -67,6 +68,7 @@ import { GetMergeCandidatesHandler } from './queries/get-merge-candidates/get-me
     RenameGroupHandler,
     SearchGroupProfilesHandler,
     GetMergeCandidatesHandler,
+    MergeProfilesHandler,
     // Idempotency-Key of the routes that queue a profile write (their guard asks for it).
     { provide: DURABLE_IDEMPOTENCY, useExisting: WriteKeys },
   ],

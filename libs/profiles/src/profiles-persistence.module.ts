@@ -50,6 +50,8 @@ import { WriteFates } from './services/write-fates.service';
 import { WriteKeys } from './services/write-keys.service';
 import { WriteKeyRepository } from './repositories/write-key.repository';
 import { ApplyJobScheduler } from './services/apply-job-scheduler';
+import { ProfileMergeRecord, ProfileMergeRecordSchema } from './domain/profile-merge-record.schema';
+import { ProfileMergeRepository } from './repositories/profile-merge.repository';
 
 const providers = [
   ProfileRepository,
@@ -74,6 +76,7 @@ const providers = [
   ProfileErasureRepository,
   ErasedIdentifiers,
   ApplyJobScheduler,
+  ProfileMergeRepository,
 ];
 
 /** The collections this module owns, and the services over them. Internal to libs/profiles. */
@@ -93,6 +96,7 @@ const providers = [
       { name: ProfileErasure.name, schema: ProfileErasureSchema },
       { name: ErasedIdentifier.name, schema: ErasedIdentifierSchema },
       { name: ErasureSecret.name, schema: ErasureSecretSchema },
+      { name: ProfileMergeRecord.name, schema: ProfileMergeRecordSchema },
     ]),
   ],
   providers: [settingsProvider(ProfileSettings), ...providers],

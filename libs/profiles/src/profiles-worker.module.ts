@@ -4,6 +4,7 @@ import { WriteStarts } from './commands/apply-profile-writes/write-starts';
 import { ApplyPipeline } from './commands/apply-profile-writes/pipeline/apply-pipeline';
 import { AfterApplyStage } from './commands/apply-profile-writes/pipeline/after-apply.stage';
 import { FoldStage } from './commands/apply-profile-writes/pipeline/fold.stage';
+import { ProfileMergeApply } from './services/profile-merge-apply.service';
 import { LoadStage } from './commands/apply-profile-writes/pipeline/load.stage';
 import { RecordStage } from './commands/apply-profile-writes/pipeline/record.stage';
 import { SaveStage } from './commands/apply-profile-writes/pipeline/save.stage';
@@ -61,6 +62,7 @@ export class ProfilesWorkerModule {
         ApplyPipeline,
         LoadStage,
         FoldStage,
+        ProfileMergeApply,
         RecordStage,
         SaveStage,
         AfterApplyStage,

@@ -15,13 +15,15 @@ export const PERMISSION_AREAS = [
   'events',
   // The counts of consents and preferences (docs/reports.md): read only.
   'reports',
+  // Profile merges (docs/profile-merge.md): write to merge (profiles:write is needed too).
+  'merge',
 ] as const;
 
 /**
  * Areas added after clients existed: an Administrators group stored before an area existed
  * has no entry for it, and is granted it (write) until its permissions name it.
  */
-const AREAS_ADDED_LATER: readonly PermissionArea[] = ['events', 'reports'];
+const AREAS_ADDED_LATER: readonly PermissionArea[] = ['events', 'reports', 'merge'];
 
 export type PermissionArea = (typeof PERMISSION_AREAS)[number];
 

@@ -9,8 +9,8 @@ import {
 } from './event-types';
 
 describe('event types', () => {
-  it('lists the 28 event types of the notes, each under its entity', () => {
-    expect(EVENT_TYPE_NAMES).toHaveLength(28);
+  it('lists the 28 event types of the notes and profile.merged, each under its entity', () => {
+    expect(EVENT_TYPE_NAMES).toHaveLength(29);
     expect(eventTypesOf('Profile')).toEqual([
       'profile.created',
       'profile.replaced',
@@ -18,6 +18,7 @@ describe('event types', () => {
       'profile.reactivated',
       'profile.deleted',
       'profile.updated',
+      'profile.merged',
     ]);
     expect(eventTypesOf('Preference')).toEqual([
       'preference.added',

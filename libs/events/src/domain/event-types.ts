@@ -26,6 +26,8 @@ export const EVENT_TYPES = {
   'profile.reactivated': 'Profile',
   'profile.deleted': 'Profile',
   'profile.updated': 'Profile',
+  // A merge (docs/profile-merge.md): on the survivor, data {ProfileId, AbsorbedProfileId, ReasonCode, MergedAt}.
+  'profile.merged': 'Profile',
   'preference.added': 'Preference',
   'preference.updated': 'Preference',
   'preference.archived': 'Preference',

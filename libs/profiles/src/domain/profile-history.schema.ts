@@ -4,6 +4,14 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 /** The history categories of the profile itself (rule modules add their own). */
 export type ProfileHistoryCategory = 'standard' | 'customField' | 'contact';
 
+/**
+ * The history category of a merge's own entry on the survivor (docs/profile-merge.md,
+ * "History and receipts"; domain/profile-merge-history.ts): chained, so the survivor's
+ * receipt chain links the merge, and its content (hashed) carries the absorbed profile's
+ * chain head.
+ */
+export const MERGE_HISTORY_CATEGORY = 'merge';
+
 /** What a history entry is about (one query per category): the profile's or a module's. */
 export type HistoryCategory = string;
 

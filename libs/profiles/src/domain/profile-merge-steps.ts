@@ -1,11 +1,13 @@
 import { type AbsorbContext, absorbProfile, alternateIdsToMove } from './profile-absorb';
+import { NotFoundError } from '@app/shared';
+import { PermanentWriteError } from './permanent-write-error';
 import type { ProfileData, StoredAlternateId } from './profile-data.schema';
 
 /*
  * The decisions of the two queued writes of a profile merge (docs/profile-merge.md, "The
  * crash-safe sequence"), pure so that every re-application after a crash decides the same:
  * `merged-into` applied on the absorbed profile A, `absorb` applied on the survivor S.
- * Not wired into the worker yet (see the Status table of docs/profile-merge.md).
+ * Wired into the worker's fold by services/profile-merge-apply.service.ts.
  */
 
 /** What the merge steps read of a profile (the stored Profile plus the merge marks). */
@@ -20,7 +22,18 @@ export interface MergeSide {
 }
 
 /** Why a merge write, or a write on a merged profile, is refused (recorded as Failed). */
-export class MergeRefusal extends Error {}
+export class MergeRefusal extends PermanentWriteError {}
+
+/** A request naming a merged profile: 404 naming its survivor (`MergedInto` in the answer). */
+export class MergedProfileError extends NotFoundError {
+  constructor(
+    readonly profileId: number,
+    readonly mergedInto: number,
+  ) {
+    super(mergedMessage(profileId, mergedInto));
+    this.details = { MergedInto: mergedInto };
+  }
+}
 
 export function mergedMessage(profileId: number, survivor: number): string {
   return `Profile ${profileId} was merged into profile ${survivor}`;
@@ -99,10 +112,11 @@ export function applyAbsorb(
 
 /**
  * Any other write on a merged profile is refused, naming the survivor (a redirect could
- * turn a PUT naming A's data into the deletion of S's).
+ * turn a PUT naming A's data into the deletion of S's). An erasure is not: erasing the
+ * survivor erases the profiles it absorbed, which still hold the person's data.
  */
-export function refuseWriteOnMerged(profile: MergeSide): void {
-  if (profile.state === 'merged') {
+export function refuseWriteOnMerged(profile: MergeSide, kind?: string): void {
+  if (profile.state === 'merged' && kind !== 'erase') {
     throw new MergeRefusal(mergedMessage(profile.profileId, profile.mergedInto!));
   }
 }

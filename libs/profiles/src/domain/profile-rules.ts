@@ -1,3 +1,4 @@
+import { MERGE_HISTORY_CATEGORY } from './profile-history.schema';
 import type { ProfileData } from './profile-data.schema';
 import type { WriteContext } from './profile-merge';
 import type { ElementBody } from './profile-shape';
@@ -158,8 +159,12 @@ export class ProfileRules {
 
   /** The history categories whose entries form the profile's hash chain (history-chain.ts). */
   chainedCategories(): string[] {
-    return this.historyRules()
-      .filter((rule) => rule.chained)
-      .map((rule) => rule.category);
+    return [
+      ...this.historyRules()
+        .filter((rule) => rule.chained)
+        .map((rule) => rule.category),
+      // A merge's own entry (profile-merge-history.ts) links the merge into the chain.
+      MERGE_HISTORY_CATEGORY,
+    ];
   }
 }

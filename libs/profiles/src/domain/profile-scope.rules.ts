@@ -149,3 +149,19 @@ function sameElement(sent: ElementBody, stored: ElementBody): boolean {
       isDeepStrictEqual(value, fieldOf(stored, field)),
   );
 }
+
+/**
+ * What a stored profile holds outside the writer's scope (a merge would move or decide on
+ * it): its whole wire shape checked as if the writer wrote it. Empty when unrestricted.
+ */
+export function storedScopeViolations(
+  profile: { profileId: number; data?: ProfileData },
+  scope: CallerScope | undefined,
+  wireFormat: ProfileWireFormat,
+): string[] {
+  if (!scope || !profile.data) return [];
+  const whole = wireFormat.render(profile.profileId, profile.data, { implied: false });
+  return scopeViolations(whole as ProfileBody, writerView(scope), undefined).map(
+    (problem) => `Profile ${profile.profileId}: ${problem}`,
+  );
+}

@@ -16,6 +16,7 @@ import {
   type ProfilePatchOperation,
 } from './profile-patch';
 import type { Profile } from './profile.schema';
+import type { ProfileData } from './profile-data.schema';
 import { importRecordApplied, withImportMark } from './import-marks';
 import type { ProfileWrite } from './profile-write.schema';
 import type { ProfileWireFormat } from './profile-wire-format';
@@ -31,6 +32,26 @@ export function withCurrentProfileNames(profile: Profile, names: CurrentNames): 
 }
 
 export { PermanentWriteError };
+
+/**
+ * What a merge step's write needs that only I/O can read (the survivor and its records, the
+ * absorbed profile), decided before the fold by services/profile-merge-apply.service.ts with
+ * the pure steps of profile-merge-steps.ts.
+ */
+export type PreparedMerge =
+  | { kind: 'merged-into'; survivor: number; noop: boolean }
+  | { kind: 'absorb'; noop: true }
+  | {
+      kind: 'absorb';
+      noop: false;
+      /** The survivor's data after absorbing (absorbProfile). */
+      data: ProfileData;
+      absorbed: number[];
+      /** What the merge's history entry records of the absorbed profile. */
+      absorbedProfileId: number;
+      absorbedHead: string | null;
+      absorbedCreateDate: string | null;
+    };
 
 /** Body of an `expire` write: the time (ISO 8601) the expiry job ran as. */
 export interface ExpireWrite {
@@ -52,13 +73,14 @@ export function transitionProfile(
   vocabulary: ProfileVocabulary,
   wireFormat: ProfileWireFormat,
   rules: ProfileRules,
+  merge?: PreparedMerge,
 ): Profile {
   const ref = write.importRecord;
   // A bulk import record the profile already holds (accepted again after a worker died
   // before the import saved its progress): passed over, so no record applies twice.
   if (ref && importRecordApplied(profile, ref))
     return { ...profile, appliedSeq: write.seq, lastFailure: undefined };
-  const next = transitionOnce(profile, write, vocabulary, wireFormat, rules);
+  const next = transitionOnce(profile, write, vocabulary, wireFormat, rules, merge);
   return ref ? withImportMark(next, ref) : next;
 }
 
@@ -68,6 +90,7 @@ function transitionOnce(
   vocabulary: ProfileVocabulary,
   wireFormat: ProfileWireFormat,
   rules: ProfileRules,
+  merge?: PreparedMerge,
 ): Profile {
   const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
   // A body accepted before a rename of a consent type it names: the current name applies.
@@ -175,6 +198,20 @@ function transitionOnce(
       return {
         ...next,
         data: rules.expire(profile.data, (body as unknown as ExpireWrite).AsOf, ctx).data,
+      };
+    case 'merged-into':
+      // Decided before the fold (applyMergedInto): the data is kept for the survivor.
+      if (merge?.kind !== 'merged-into')
+        throw new PermanentWriteError('The merge step was not prepared');
+      return merge.noop ? next : { ...next, state: 'merged', mergedInto: merge.survivor };
+    case 'absorb':
+      if (merge?.kind !== 'absorb')
+        throw new PermanentWriteError('The merge step was not prepared');
+      if (merge.noop) return next;
+      return {
+        ...next,
+        data: rules.derive(profile.data, merge.data, vocabulary, ctx),
+        absorbed: merge.absorbed,
       };
     case 'rename-consent-type':
       // The renaming itself is withCurrentProfileNames, done before every transition: this

@@ -23,7 +23,7 @@ export interface ProfileVocabulary extends PreferenceVocabulary, CurrentNames {
         LatestVersion?: string | null;
       }
     | undefined;
-  customField(name: string): { IsActive: boolean } | undefined;
+  customField(name: string): { IsActive: boolean; UpdateRuleId?: number } | undefined;
   /** Type, limits, picklist and update rule of a custom field value; a message or null. */
   checkCustomFieldValue(
     name: string,

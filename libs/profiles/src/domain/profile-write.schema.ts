@@ -34,7 +34,11 @@ export type ProfileWriteKind =
   // A newer consent version published (domain/consent-version-pending.ts).
   | 'consent-version-pending'
   // A consent type renamed: the profile's consents take its current name (domain/current-names.ts).
-  | 'rename-consent-type';
+  | 'rename-consent-type'
+  // A profile merge (docs/profile-merge.md): on the absorbed profile, then on the survivor
+  // (domain/profile-merge-steps.ts; bodies MergedIntoWrite and AbsorbWrite).
+  | 'merged-into'
+  | 'absorb';
 /**
  * Which record of which bulk import a write carries (a bulk import's records become
  * ordinary writes; see libs/bulk). An import accepts the records that may touch one

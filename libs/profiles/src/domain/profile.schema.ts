@@ -4,7 +4,8 @@ import type { EventLog } from './profile-event-log';
 import { ProfileData, ProfileDataSchema } from './profile-data.schema';
 import type { ImportRecordRef } from './profile-write.schema';
 
-export type ProfileState = 'pending' | 'active' | 'deleted';
+/** `merged`: absorbed by another profile (docs/profile-merge.md); its data is kept, it answers 404. */
+export type ProfileState = 'pending' | 'active' | 'deleted' | 'merged';
 
 /**
  * What one pass changed in the counts of its client (the reports): counter keys and their
@@ -80,6 +81,10 @@ export class Profile {
    * sequence number, so a crash between the save and the count is healed by the next job.
    */
   @Prop({ type: [Object], default: undefined }) countDeltas?: CountDelta[];
+  /** A merged profile: the survivor that absorbed it (set by its `merged-into` write). */
+  @Prop() mergedInto?: number;
+  /** A survivor: the profiles it absorbed, in order (set by its `absorb` writes). */
+  @Prop({ type: [Number], default: undefined }) absorbed?: number[];
   /** Set by the schema's timestamps: when the shell was inserted (its id claimed). */
   createdAt?: Date;
   /** When the document was last saved (the shell's insert, then every save of the worker). */

@@ -274,4 +274,27 @@ export class ProfileExportDto {
     description: 'Bulk import records applied to the profile (the last of each recent import)',
   })
   ImportRecords: ExportedImportRecordDto[];
+
+  @ApiProperty({
+    type: () => [ExportedAbsorbedProfileDto],
+    description:
+      'The profiles this one absorbed by merges (docs/profile-merge.md): each with its own history exactly as stored and its chain head',
+  })
+  Absorbed: ExportedAbsorbedProfileDto[];
+}
+
+/** A profile the exported one absorbed: its history stays its own (its chain too). */
+export class ExportedAbsorbedProfileDto {
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1 })
+  ProfileId: number;
+
+  @ApiProperty({ type: 'string', nullable: true, description: "The absorbed profile's chain head" })
+  HistoryChainHead: string | null;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'Its history entries exactly as stored, in (seq, n) order',
+  })
+  History: Record<string, unknown>[];
 }

@@ -9,7 +9,7 @@ import {
 import { ApiAuth, ApiClientIdParam, type Caller } from '@app/auth';
 import type { HistoryCategory } from '../domain/profile-history.schema';
 import { viewOf } from '../domain/profile-view';
-import { ProfileDto } from '../dto/profile.dto';
+import { HistoryEntryDto } from '../dto/history-entry.dto';
 import {
   GetProfileHistoryQuery,
   type HistoryTarget,
@@ -50,7 +50,7 @@ export const ProfileHistoryRoute = (
       ...(operationId ? { operationId } : {}),
     }),
     by === 'id' ? ApiProfileIdParam() : ApiAlternateIdQuery(),
-    ApiOkResponse({ type: ProfileDto, isArray: true }),
+    ApiOkResponse({ type: HistoryEntryDto, isArray: true }),
   );
 
 /**

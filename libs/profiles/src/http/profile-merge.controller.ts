@@ -1,25 +1,69 @@
-import { Controller, Get } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
+  ApiAcceptedResponse,
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import type { FastifyReply } from 'fastify';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller, grants } from '@app/auth';
+import { MergeProfilesCommand } from '../commands/merge-profiles/merge-profiles.command';
+import { scopeOf } from '../domain/profile-view';
 import { MergeCandidatesDto } from '../dto/merge-candidates.dto';
+import { MergeProfileDto, MergeSubmissionResultDto } from '../dto/merge-profile.dto';
 import { GetMergeCandidatesQuery } from '../queries/get-merge-candidates/get-merge-candidates.query';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';
 
-/** Profile merge (issue 33, docs/profile-merge.md): the candidates read. */
+/** Profile merge (issue 33, docs/profile-merge.md): the merge itself and the candidates read. */
 @ApiTags('Profiles')
 @ApiClientIdParam()
 @ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
 @ApiNotFoundResponse({ description: 'Unknown client or profile' })
 @Controller(':clientId/Profile')
 export class ProfileMergeController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post(':profileId/Merge')
+  @HttpCode(202)
+  @ApiProfileIdParam()
+  @ApiAuth('merge', 'write')
+  @ApiOperation({
+    summary: 'Merge another profile into this one (queued)',
+    description:
+      "The profile of the path (the survivor) absorbs another, named by AbsorbedProfileId or by one of its alternate ids, with the caller's ReasonCode. Needs write permission on merge and on profiles; a group scoped to some programs, consent types or custom fields merges only profiles holding nothing outside its scope (else 403 naming the first such item). Queued: the absorbed profile takes a `merged-into` write (behind every write accepted for it before; its outcome in GET Profile/{AbsorbedProfileId}/Updates at Sequence), then the survivor an `absorb` write (GET Profile/{ProfileId}/Updates). Contact elements, alternate ids, custom fields, groups, tags, consents and preferences are combined by the rules of docs/profile-merge.md; afterwards the absorbed id answers 404 with a Message naming the survivor and MergedInto, its alternate ids find the survivor, and searches find only the survivor. 400 when the body names neither or both, or the survivor itself; 404 when either profile does not exist; 409 when the absorbed profile is merged or being merged into another profile, or the survivor is merged or being merged (a cycle). The same merge again answers 200 with the earlier one.",
+  })
+  @ApiAcceptedResponse({ type: MergeSubmissionResultDto, description: 'Accepted and queued' })
+  @ApiOkResponse({
+    type: MergeSubmissionResultDto,
+    description: 'The same merge was accepted before',
+  })
+  @ApiConflictResponse({ description: 'A profile is merged or being merged into another one' })
+  async merge(
+    @CurrentCaller() caller: Caller,
+    @ProfileIdParam() profileId: number,
+    @Body() body: MergeProfileDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MergeSubmissionResultDto> {
+    const { result, repeated } = await this.commands.execute(
+      new MergeProfilesCommand(
+        caller.clientId,
+        caller.userId,
+        profileId,
+        body,
+        grants(caller.group, 'profiles', 'write'),
+        scopeOf(caller),
+      ),
+    );
+    if (repeated) void reply.status(200);
+    return result;
+  }
 
   @Get(':profileId/MergeCandidates')
   @ApiProfileIdParam()

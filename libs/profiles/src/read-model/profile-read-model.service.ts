@@ -24,6 +24,10 @@ export interface ProfileSnapshot {
   acceptedSeq: number;
   /** Profile.historyRefs as saved (domain/history-refs.ts; undefined in older entries). */
   historyRefs?: string;
+  /** A merged profile: its survivor (docs/profile-merge.md). */
+  mergedInto?: number;
+  /** A survivor: the profiles it absorbed. */
+  absorbed?: number[];
 }
 
 // Stores the rendered entry only when it is newer than the one there (or there is none):
@@ -109,6 +113,8 @@ function storedEntry(profile: Profile): StoredEntry {
     ...(profile.createdAt ? { c: new Date(profile.createdAt).toISOString() } : {}),
     h: profile.historyPages ?? 0,
     ...(profile.state !== 'deleted' && profile.historyRefs ? { r: profile.historyRefs } : {}),
+    ...(profile.mergedInto !== undefined ? { m: profile.mergedInto } : {}),
+    ...(profile.absorbed?.length ? { a: profile.absorbed } : {}),
   };
 }
 
@@ -130,6 +136,10 @@ interface StoredEntry {
   h?: number;
   /** historyRefs */
   r?: string;
+  /** mergedInto */
+  m?: number;
+  /** absorbed */
+  a?: number[];
 }
 
 /** One parsed entry kept in the process, for the appliedSeq it was stored at. */
@@ -221,6 +231,8 @@ export class ProfileReadModel {
       historyPages: entry.h,
       acceptedSeq: Math.max(appliedSeq, Number(acc ?? 0)),
       historyRefs: entry.r,
+      ...(entry.m !== undefined ? { mergedInto: entry.m } : {}),
+      ...(entry.a ? { absorbed: entry.a } : {}),
     };
   }
 

@@ -179,7 +179,10 @@ export class ProfileKeyIndex {
   }
 }
 
-/** What a profile is found by: its data while it exists (a deleted one has none). */
+/**
+ * What a profile is found by: its data while it exists (a deleted one has none; a merged
+ * one keeps its data for its survivor's absorb, but searches find only the survivor).
+ */
 function liveData(profile: Pick<Profile, 'state' | 'data'>) {
-  return profile.state === 'deleted' ? undefined : profile.data;
+  return profile.state === 'deleted' || profile.state === 'merged' ? undefined : profile.data;
 }

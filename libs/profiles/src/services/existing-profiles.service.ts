@@ -3,6 +3,7 @@ import { NotFoundError } from '@app/shared';
 import { ProfileReadModel, type ProfileSnapshot } from '../read-model/profile-read-model.service';
 import { ProfileRepository } from '../repositories/profile.repository';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
+import { MergedProfileError } from '../domain/profile-merge-steps';
 
 const REBUILD_ATTEMPTS = 3;
 
@@ -22,13 +23,29 @@ export class ExistingProfiles {
     private readonly readModel: ProfileReadModel,
   ) {}
 
+  /** 404 when there is none; a merged profile's 404 names its survivor (MergedProfileError). */
   async get(clientId: string, profileId: number): Promise<ProfileSnapshot> {
-    const profile = await this.find(clientId, profileId);
+    const profile = await this.findAny(clientId, profileId);
+    if (profile?.state === 'merged') throw new MergedProfileError(profileId, profile.mergedInto!);
     if (!profile) throw new NotFoundError(`Profile ${profileId} was not found`);
     return profile;
   }
 
+  /** The profile, or null when there is none (a merged profile is none either). */
   async find(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
+    const profile = await this.findAny(clientId, profileId);
+    return profile?.state === 'merged' ? null : profile;
+  }
+
+  /** The profile a merged one points at (one hop: a survivor is never merged), else itself. */
+  async findFollowingMerge(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
+    const profile = await this.findAny(clientId, profileId);
+    if (profile?.state !== 'merged') return profile;
+    return this.find(clientId, profile.mergedInto!);
+  }
+
+  /** Like find, merged profiles included (with their survivor). */
+  async findAny(clientId: string, profileId: number): Promise<ProfileSnapshot | null> {
     const cached = await this.readModel.read(clientId, profileId);
     return visible(cached ?? (await this.rebuild(clientId, profileId)));
   }
@@ -64,6 +81,8 @@ export class ExistingProfiles {
         historyPages: profile.historyPages ?? 0,
         acceptedSeq,
         historyRefs: profile.historyRefs,
+        ...(profile.mergedInto !== undefined ? { mergedInto: profile.mergedInto } : {}),
+        ...(profile.absorbed?.length ? { absorbed: profile.absorbed } : {}),
       };
     }
   }

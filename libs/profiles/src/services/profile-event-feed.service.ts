@@ -107,6 +107,7 @@ function visibleEvent(event: ProfileEvent, view: ProfileView): ProfileEvent | nu
   if (event.filterId !== undefined && programId !== undefined && !canSeeProgram(view, programId))
     return null;
   if (!event.type.startsWith('profile.') || event.type === 'profile.deleted') return event;
+  if (event.type === 'profile.merged') return event; // ids and a reason code, no profile data
   if (event.type === 'profile.deactivated' || event.type === 'profile.reactivated') return event;
   const asDto = (data: unknown) =>
     data ? (toProfileDto(event.profileId, data as ProfileData, false, view) as object) : undefined;

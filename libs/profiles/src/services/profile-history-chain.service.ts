@@ -58,7 +58,8 @@ export class ProfileHistoryChain {
       .filter((entry) => chained.has(entry.category))
       .map((entry) => ({
         entry,
-        visible: this.rules.history(entry.category)?.canSee(view, entry) ?? true,
+        // A merge entry (no rule module owns it) is linked by its hash only.
+        visible: this.rules.history(entry.category)?.canSee(view, entry) ?? false,
       }));
     return {
       clientId,

@@ -108,6 +108,14 @@ export const CRASH_POINTS = {
   bulkExportAfterPage: 'bulk-export:after-page',
   /** Bulk export run: the export is saved as ended with a callback due; the callback is not queued. */
   bulkExportAfterEnd: 'bulk-export:after-end',
+  /** Merge step 1 (absorbed profile): the survivor's `absorb` is queued; the absorbed profile is not saved merged. */
+  mergeAfterAbsorbQueued: 'merge:after-absorb-queued',
+  /** Merge step 2 (survivor): one alternate-id claim moved to the survivor; the others and the save not done. */
+  mergeAfterClaim: 'merge:after-claim',
+  /** Merge step 2: claims moved, history and events stored; the survivor is not saved. */
+  mergeBeforeAbsorbSave: 'merge:before-absorb-save',
+  /** Merge step 2: the survivor is saved; the merge record is not closed. */
+  mergeAfterAbsorbSave: 'merge:after-absorb-save',
   /** Configuration create: the names are claimed; the entries are not stored. */
   configAfterNameClaims: 'config:after-name-claims',
 } as const;

@@ -30,7 +30,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const status = DOMAIN_ERROR_STATUS.find(([type]) => exception instanceof type)?.[1] ?? 400;
       if (exception instanceof QuotaExceededError)
         void reply.header('Retry-After', String(exception.retryAfterSeconds));
-      reply.status(status).send({ Message: exception.message });
+      reply.status(status).send({ Message: exception.message, ...exception.details });
       return;
     }
 

@@ -5,6 +5,9 @@
  * 429 with Retry-After) stay ApiErrors of the transport.
  */
 export abstract class DomainError extends Error {
+  /** Fields the answer carries beside its Message (a merged profile's `MergedInto`). */
+  details?: Record<string, string | number>;
+
   constructor(message: string) {
     super(message);
     this.name = new.target.name;

@@ -31,6 +31,20 @@ export class EraseProfileHandler implements ICommandHandler<EraseProfileCommand>
       ReasonCode: request.ReasonCode,
       ...(request.Note !== undefined ? { Note: request.Note } : {}),
     };
+    // The profiles it absorbed by merges hold the person's data too (docs/profile-merge.md):
+    // each is erased first (an erasure is the one write a merged profile still applies).
+    for (const absorbedId of known.absorbed ?? []) {
+      const absorbed = await this.existing.findAny(clientId, absorbedId);
+      if (absorbed?.state !== 'merged') continue;
+      await this.intake.accept({
+        clientId,
+        profileId: absorbedId,
+        kind: 'erase',
+        body,
+        userId,
+        known: absorbed,
+      });
+    }
     const write = await this.intake.accept({
       clientId,
       profileId,

@@ -74,19 +74,10 @@ export class ExportProfileHandler implements IQueryHandler<ExportProfileQuery> {
     };
     const text = JSON.stringify(head);
     yield `${text.slice(0, -1)},"History":[`;
-
-    let first = true;
-    for (let page = 0; page < (profile.historyPages ?? 0); page++) {
-      const entries = (await this.history.page(clientId, profileId, page))
-        .filter((entry) => entry.seq <= appliedSeq)
-        .sort((a, b) => a.seq - b.seq || a.n - b.n);
-      if (!entries.length) continue;
-      yield (first ? '' : ',') + entries.map((entry) => JSON.stringify(entry)).join(',');
-      first = false;
-    }
+    yield* this.historyChunks(profile);
 
     yield '],"Events":[';
-    first = true;
+    let first = true;
     for (const { seq } of profile.eventLog ?? []) {
       if (seq > appliedSeq) continue;
       const events = await this.events.find(clientId, profileId, seq);
@@ -106,7 +97,33 @@ export class ExportProfileHandler implements IQueryHandler<ExportProfileQuery> {
       AccessToken: mark.accessToken,
       RecordNumber: mark.n,
     }));
-    yield `],"Writes":${JSON.stringify(writes)},"ImportRecords":${JSON.stringify(imports)}}`;
+    yield `],"Writes":${JSON.stringify(writes)},"ImportRecords":${JSON.stringify(imports)},"Absorbed":[`;
+    // The profiles it absorbed (docs/profile-merge.md): their history stays theirs.
+    first = true;
+    for (const absorbedId of profile.absorbed ?? []) {
+      const absorbed = await this.profiles.findOne(clientId, absorbedId);
+      if (absorbed?.state !== 'merged') continue;
+      const head = { ProfileId: absorbedId, HistoryChainHead: absorbed.historyChainHead ?? null };
+      yield `${first ? '' : ','}${JSON.stringify(head).slice(0, -1)},"History":[`;
+      yield* this.historyChunks(absorbed);
+      yield ']}';
+      first = false;
+    }
+    yield ']}';
+  }
+
+  /** A profile's history pages, one at a time, as JSON entries separated by commas. */
+  private async *historyChunks(profile: Profile): AsyncGenerator<string> {
+    const { clientId, profileId, appliedSeq } = profile;
+    let first = true;
+    for (let page = 0; page < (profile.historyPages ?? 0); page++) {
+      const entries = (await this.history.page(clientId, profileId, page))
+        .filter((entry) => entry.seq <= appliedSeq)
+        .sort((a, b) => a.seq - b.seq || a.n - b.n);
+      if (!entries.length) continue;
+      yield (first ? '' : ',') + entries.map((entry) => JSON.stringify(entry)).join(',');
+      first = false;
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { HistoryCategory } from '../../domain/profile-history.schema';
-import type { ProfileDto } from '../../dto/profile.dto';
+import type { HistoryEntryDto } from '../../dto/history-entry.dto';
 import type { ProfileView } from '../../domain/profile-view';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 
@@ -11,7 +11,7 @@ export type HistoryTarget = { profileId: number } | { pair: AlternateIdPair };
  * The full history of one category of a profile (standard fields, custom fields, contact
  * elements, preferences optionally of one filter, consents), as Profile-shaped entries.
  */
-export class GetProfileHistoryQuery extends Query<ProfileDto[]> {
+export class GetProfileHistoryQuery extends Query<HistoryEntryDto[]> {
   constructor(
     readonly clientId: string,
     readonly target: HistoryTarget,

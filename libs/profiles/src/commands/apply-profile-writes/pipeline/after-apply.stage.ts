@@ -6,6 +6,7 @@ import { ProfileHistoryRepository } from '../../../repositories/profile-history.
 import { ProfileWriteRepository } from '../../../repositories/profile-write.repository';
 import { TagRepository } from '../../../repositories/tag.repository';
 import { AlternateIdClaims } from '../../../services/alternate-id-claims.service';
+import { ProfileMergeApply } from '../../../services/profile-merge-apply.service';
 import type { PassStep } from './fold';
 
 /** Retention deletes sent at once (each by `_id`). */
@@ -28,6 +29,7 @@ export class AfterApplyStage {
     private readonly tags: TagRepository,
     private readonly settings: ProfileSettings,
     private readonly metrics: Metrics,
+    private readonly merges: ProfileMergeApply,
   ) {}
 
   async run(before: Profile, after: Profile, steps: PassStep[]): Promise<void> {
@@ -35,6 +37,8 @@ export class AfterApplyStage {
       if (step.failure !== undefined) this.metrics.writeFailed(step.write.kind);
       else this.metrics.writeApplied(step.write.kind);
     }
+    // Merge records: a refused merge leaves none; an absorbed profile's merge is done.
+    await this.merges.afterSave(steps);
     const { clientId, profileId } = before;
     const kept = this.settings.writeRecordsKept;
     const lastSeq = steps[steps.length - 1].write.seq;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, inSpan, linkWrites, Metrics } from '@app/shared';
+import { Clock, CRASH_POINTS, CrashPoints, inSpan, linkWrites, Metrics } from '@app/shared';
 import { ProfileRules } from '../../../domain/profile-rules';
 import type { ProfileVocabulary } from '../../../domain/profile-vocabulary';
 import type { ProfileWrite } from '../../../domain/profile-write.schema';
@@ -81,6 +81,7 @@ export class ApplyPipeline {
     private readonly settings: ProfileSettings,
     private readonly metrics: Metrics,
     @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
+    private readonly crashPoints: CrashPoints,
   ) {}
 
   /** The profile by `_id` (null: no shell, so no writes). */
@@ -139,9 +140,12 @@ export class ApplyPipeline {
       // Reports: the pass's change of its client's counts rides on the saved profile.
       saved = this.counts.prepare(profile, saved, countedSteps(steps));
       const events = steps.flatMap((step) => step.folded?.events ?? []);
+      const absorbs = steps.some((step) => step.folded && step.write.kind === 'absorb');
+      if (absorbs) await this.crashPoints.at(CRASH_POINTS.mergeBeforeAbsorbSave);
       acceptedSeq = await inSpan('profile.apply.save', () =>
         this.saveStage.save(hold, profile, saved, events),
       );
+      if (absorbs) await this.crashPoints.at(CRASH_POINTS.mergeAfterAbsorbSave);
     } catch (error) {
       return this.countFailure(hold, profile, first, error);
     }

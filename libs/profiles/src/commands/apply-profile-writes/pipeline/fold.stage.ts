@@ -6,6 +6,7 @@ import type { Profile } from '../../../domain/profile.schema';
 import { AlternateIdClaims } from '../../../services/alternate-id-claims.service';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from '../../../services/profile-apply-hook';
 import { ProfileEraser } from '../../../services/profile-eraser.service';
+import { ProfileMergeApply } from '../../../services/profile-merge-apply.service';
 import { endsPass, type FoldContext, foldWrite, type PassStep, skipWrite } from './fold';
 import type { PendingWrite } from './load.stage';
 
@@ -25,7 +26,8 @@ export interface FoldedPass {
  * what only I/O can decide or must do before the save: a patch's new alternate ids are
  * claimed (a pair another profile holds refuses it, like a 409 at the api), the rule
  * modules' apply hooks queue their follow-up writes behind the write (a do-not-contact mark
- * on an added email), and an erasure removes what the profile holds elsewhere. A refused
+ * on an added email), an erasure removes what the profile holds elsewhere, and a merge step
+ * reads the other profile and moves claims (ProfileMergeApply). A refused
  * write (PermanentWriteError, or a failure decided at load) becomes a failed step: the
  * profile moves past it unchanged but for its `lastFailure`. An unexpected error on the
  * pass's first write is thrown (the caller counts it); on a later one it ends the pass.
@@ -36,6 +38,7 @@ export class FoldStage {
     private readonly alternateIds: AlternateIdClaims,
     @Inject(PROFILE_APPLY_HOOKS) private readonly applyHooks: ProfileApplyHook[],
     private readonly eraser: ProfileEraser,
+    private readonly merges: ProfileMergeApply,
   ) {}
 
   async run(profile: Profile, writes: PendingWrite[], ctx: FoldContext): Promise<FoldedPass> {
@@ -47,7 +50,9 @@ export class FoldStage {
       if (decided) step = { write, before, failure: decided };
       else {
         try {
-          const folded = foldWrite(before, write, ctx);
+          // A merge step reads the other profile first; a merged profile refuses the rest.
+          const merge = await this.merges.prepare(before, write, ctx.vocabulary);
+          const folded = foldWrite(before, write, ctx, merge);
           if (write.kind === 'patch') await this.claimPatchedPairs(before, folded.next);
           // Follow-up writes of the rule modules, queued behind this write before its save
           // (a death after the save loses none).

@@ -8,9 +8,11 @@ import { describeWrite, type HistoryEntry } from '../../../domain/profile-histor
 import type { ProfileRules } from '../../../domain/profile-rules';
 import {
   PermanentWriteError,
+  type PreparedMerge,
   transitionProfile,
   withCurrentProfileNames,
 } from '../../../domain/profile-transition';
+import { mergeEvent, mergeHistoryEntry } from '../../../domain/profile-merge-history';
 import type { ProfileVocabulary } from '../../../domain/profile-vocabulary';
 import type { ProfileWrite } from '../../../domain/profile-write.schema';
 import type { Profile } from '../../../domain/profile.schema';
@@ -50,12 +52,18 @@ export type PassStep =
  * PermanentWriteError when the write is refused. Applying a profile's writes one at a time
  * or in one pass folds them through this same function, in order, from the same state.
  */
-export function foldWrite(profile: Profile, write: ProfileWrite, ctx: FoldContext): FoldedWrite {
+export function foldWrite(
+  profile: Profile,
+  write: ProfileWrite,
+  ctx: FoldContext,
+  /** A merge step's preparation (services/profile-merge-apply.service.ts). */
+  merge?: PreparedMerge,
+): FoldedWrite {
   const { vocabulary, rules } = ctx;
   // Consents stored under a consent type's former name take its current one first: the
   // write matches them, and history shows no change for a rename alone.
   const named = withCurrentProfileNames(profile, vocabulary);
-  let next = transitionProfile(named, write, vocabulary, PROFILE_WIRE_FORMAT, rules);
+  let next = transitionProfile(named, write, vocabulary, PROFILE_WIRE_FORMAT, rules, merge);
   refuseOverBounds(profile, next);
   // Derived from the data with every save: what the expiry job looks profiles up by.
   next.nextExpiryAt = rules.nextDue(next.data);
@@ -64,15 +72,18 @@ export function foldWrite(profile: Profile, write: ProfileWrite, ctx: FoldContex
   next.historyRefs = withHistoryRefs(profile.historyRefs, next.data, described.entries);
   // Consent receipts: consent and preference entries join the profile's hash chain after
   // the head it holds (no read); a retry links them identically.
-  const chain = chainHistoryEntries(
-    profile.historyChainHead,
-    described.entries,
-    rules.chainedCategories(),
-  );
+  // A merge's own entry comes after the changes it made, and joins the chain with the
+  // absorbed profile's chain head (docs/profile-merge.md, "History and receipts").
+  const absorbedBy = merge?.kind === 'absorb' && !merge.noop ? merge : undefined;
+  const recorded = absorbedBy
+    ? [...described.entries, mergeHistoryEntry(write, described.entries.length, absorbedBy)]
+    : described.entries;
+  const chain = chainHistoryEntries(profile.historyChainHead, recorded, rules.chainedCategories());
   if (chain.head) next.historyChainHead = chain.head;
   // A delete keeps only its own event (no personal data stays): the older ones go.
   const deletes = next.state === 'deleted' && profile.state !== 'deleted';
   const events = profileEvents(named, next, write, rules, described);
+  if (absorbedBy) events.push(mergeEvent(write, absorbedBy, events.length));
   const { log, dropped } = nextEventLog(
     deletes ? undefined : profile.eventLog,
     write.seq,

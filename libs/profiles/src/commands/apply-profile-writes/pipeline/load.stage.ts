@@ -5,6 +5,7 @@ import { ProfileSettings } from '../../../profile-settings';
 import { ProfileRepository } from '../../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../../repositories/profile-write.repository';
 import { WriteFates } from '../../../services/write-fates.service';
+import { ProfileMergeApply } from '../../../services/profile-merge-apply.service';
 import { WriteStarts } from '../write-starts';
 
 /** Write records read at once (each by `_id`) when the pass knows they were accepted. */
@@ -45,6 +46,7 @@ export class LoadStage {
     private readonly fates: WriteFates,
     private readonly starts: WriteStarts,
     private readonly settings: ProfileSettings,
+    private readonly merges: ProfileMergeApply,
   ) {}
 
   profile(clientId: string, profileId: number): Promise<Profile | null> {
@@ -71,6 +73,12 @@ export class LoadStage {
       const fate = await this.fates.resolve(write, now);
       if (fate.kind === 'wait') {
         waitMs = fate.delayMs;
+        break;
+      }
+      // A merge's absorb waits for the absorbed profile's step to be saved.
+      const absorbWait = fate.kind === 'void' ? undefined : await this.merges.absorbWait(write);
+      if (absorbWait !== undefined) {
+        waitMs = absorbWait;
         break;
       }
       writes.push(fate.kind === 'void' ? { write, failure: fate.reason } : { write });

@@ -1,0 +1,25 @@
+import { Command } from '@nestjs/cqrs';
+import type { CallerScope } from '../../domain/profile-view';
+import type { MergeProfileDto, MergeSubmissionResultDto } from '../../dto/merge-profile.dto';
+
+/** What a merge request answers: the result, and whether it repeats an earlier merge (200). */
+export interface MergeAnswer {
+  result: MergeSubmissionResultDto;
+  repeated: boolean;
+}
+
+/** POST .../Profile/{survivorId}/Merge: the survivor absorbs another profile (docs/profile-merge.md). */
+export class MergeProfilesCommand extends Command<MergeAnswer> {
+  constructor(
+    readonly clientId: string,
+    readonly userId: string,
+    readonly survivorId: number,
+    readonly body: MergeProfileDto,
+    /** Whether the caller's group may write profiles (a merge writes both). */
+    readonly writesProfiles: boolean,
+    /** The caller's user-group scope (undefined: unrestricted). */
+    readonly scope?: CallerScope,
+  ) {
+    super();
+  }
+}

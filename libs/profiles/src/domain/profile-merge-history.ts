@@ -1,0 +1,74 @@
+import { historyEntryKey, profileEventKey } from '../keys';
+import type { AbsorbWrite } from './profile-merge-record.schema';
+import type { HistoryEntry } from './profile-history';
+import { MERGE_HISTORY_CATEGORY } from './profile-history.schema';
+import type { ProfileEvent } from './profile-events';
+import type { PreparedMerge } from './profile-transition';
+import type { ProfileWrite } from './profile-write.schema';
+
+export { MERGE_HISTORY_CATEGORY };
+
+type AppliedAbsorb = Extract<PreparedMerge, { kind: 'absorb'; noop: false }>;
+
+/** The snapshot of a merge entry (what StandardFields history shows as `Merge`). */
+export interface MergeSnapshot {
+  AbsorbedProfileId: number;
+  ReasonCode: string;
+  MergedBy: string;
+  MergedAt: string;
+  /** The absorbed profile's receipt-chain head when it was absorbed (null: none). */
+  AbsorbedHead: string | null;
+  /** The absorbed profile's CreateDate (F4: the survivor keeps its own). */
+  AbsorbedCreateDate: string | null;
+}
+
+export function mergeBody(write: ProfileWrite): AbsorbWrite {
+  return JSON.parse(write.body ?? '{}') as AbsorbWrite;
+}
+
+/** The merge's own entry, the n-th of its write (after the changes the merge made). */
+export function mergeHistoryEntry(
+  write: ProfileWrite,
+  n: number,
+  merge: AppliedAbsorb,
+): HistoryEntry {
+  const body = mergeBody(write);
+  const snapshot: MergeSnapshot = {
+    AbsorbedProfileId: merge.absorbedProfileId,
+    ReasonCode: body.ReasonCode,
+    MergedBy: body.MergedBy ?? write.userId,
+    MergedAt: body.MergedAt ?? write.acceptedAt.toISOString(),
+    AbsorbedHead: merge.absorbedHead,
+    AbsorbedCreateDate: merge.absorbedCreateDate,
+  };
+  return {
+    _id: historyEntryKey(write.clientId, write.profileId, write.seq, n),
+    clientId: write.clientId,
+    profileId: write.profileId,
+    seq: write.seq,
+    n,
+    category: MERGE_HISTORY_CATEGORY,
+    modifiedAt: write.acceptedAt.toISOString(),
+    snapshot: { ...snapshot },
+  };
+}
+
+/** `profile.merged`, the n-th event of the survivor's absorb write. */
+export function mergeEvent(write: ProfileWrite, merge: AppliedAbsorb, n: number): ProfileEvent {
+  const body = mergeBody(write);
+  return {
+    id: profileEventKey(write.clientId, write.profileId, write.seq, n),
+    type: 'profile.merged',
+    profileId: write.profileId,
+    seq: write.seq,
+    n,
+    at: write.acceptedAt.toISOString(),
+    userId: write.userId,
+    data: {
+      ProfileId: write.profileId,
+      AbsorbedProfileId: merge.absorbedProfileId,
+      ReasonCode: body.ReasonCode,
+      MergedAt: body.MergedAt ?? write.acceptedAt.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { testPreference } from '../harness/configuration';
+import { eventually } from '../harness/test-app';
+import { useMergeSuite } from './merge-helpers';
+
+/**
+ * Other features on merged profiles (docs/profile-merge.md, "Other features"): the contact
+ * decision, the data-subject export and erasure.
+ */
+describe('Profile merge: contact decisions, export and erasure', () => {
+  const suite = useMergeSuite();
+  const decision = (query: Record<string, string | number>) =>
+    suite.api().get(`/ContactDecision?${new URLSearchParams(query as Record<string, string>)}`);
+
+  it('decides on the survivor only: a bare email counts the person once, the absorbed id is 404', async () => {
+    const { newsletter } = suite.programs;
+    const email = (optIn: boolean) => ({
+      Emails: [
+        {
+          EmailAddress: 'same.person@example.com',
+          EmailPreferences: [testPreference(newsletter.email, { PreferenceType: optIn ? 1 : 2 })],
+        },
+      ],
+    });
+    const survivor = await suite.create(email(true));
+    // The absorbed profile's opt-out is newer than the survivor's opt-in: it wins (row P7).
+    const absorbed = await suite.create({
+      ...email(false),
+      AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'dec-merge-1' }],
+    });
+    const news = { channelId: 'Email', programId: newsletter.email.ProgramId };
+    const before = (
+      await decision({ emailAddress: 'same.person@example.com', ...news }).expect(200)
+    ).body;
+    expect(before.ProfileIds.sort()).toEqual([survivor, absorbed].sort());
+
+    await suite.merge(survivor, { AbsorbedProfileId: absorbed }).expect(202);
+    await suite.merged(absorbed, survivor);
+    const after = (await decision({ emailAddress: 'same.person@example.com', ...news }).expect(200))
+      .body;
+    expect(after).toMatchObject({ ProfileIds: [survivor], Allowed: false });
+    const byAlt = (
+      await decision({ alternateIdType: 'CRM', alternateId: 'dec-merge-1', ...news }).expect(200)
+    ).body;
+    expect(byAlt.ProfileIds).toEqual([survivor]);
+    await decision({ profileId: absorbed, ...news }).expect(404);
+  });
+
+  it("exports the survivor with the absorbed profile's history, and erases both", async () => {
+    const survivor = await suite.create({ CustomerName: { FirstName: 'Ex', LastName: 'Port' } });
+    const absorbed = await suite.create({
+      CustomerName: { FirstName: 'Ab', LastName: 'Sorbed' },
+      Emails: [{ EmailAddress: 'erase.me@example.com', EmailAddressType: 'Personal' }],
+    });
+    await suite.merge(survivor, { AbsorbedProfileId: absorbed }).expect(202);
+    await suite.merged(absorbed, survivor);
+
+    const exported = JSON.parse(
+      (await suite.api().get(`/Profile/${survivor}/Export`).expect(200)).text,
+    );
+    expect(exported.Profile.Emails.map((e: any) => e.EmailAddress)).toEqual([
+      'erase.me@example.com',
+    ]);
+    expect(exported.History.some((entry: any) => entry.category === 'merge')).toBe(true);
+    expect(exported.Absorbed).toHaveLength(1);
+    expect(exported.Absorbed[0]).toMatchObject({ ProfileId: absorbed });
+    expect(
+      exported.Absorbed[0].History.map(
+        (entry: any) => entry.snapshot?.CustomerName?.LastName,
+      ).filter(Boolean),
+    ).toEqual(['Sorbed']);
+    // The absorbed id exports nothing of its own: 404 naming the survivor.
+    expect((await suite.api().get(`/Profile/${absorbed}/Export`).expect(404)).body.MergedInto).toBe(
+      survivor,
+    );
+
+    await suite
+      .api()
+      .post(`/Profile/${survivor}/Erasure`, { ReasonCode: 'GDPR-ART17' })
+      .expect(202);
+    await eventually(async () =>
+      (await suite.api().get(`/Profile/${survivor}`)).status === 404 ? true : undefined,
+    );
+    // The absorbed profile's erasure was queued first and applied: it is no longer merged
+    // (no MergedInto), and its email is found nowhere.
+    const gone = await suite.api().get(`/Profile/${absorbed}`).expect(404);
+    expect(gone.body.MergedInto).toBeUndefined();
+    const search = await suite
+      .api()
+      .get('/Profile/Email?emailAddress=erase.me@example.com')
+      .expect(200);
+    expect(search.body).toEqual([]);
+  });
+});
