@@ -1,10 +1,11 @@
 import { testPreference } from '../harness/configuration';
 import { eventually } from '../harness/test-app';
+import { countsSettle } from '../reports/report-helpers';
 import { useMergeSuite } from './merge-helpers';
 
 /**
  * Other features on merged profiles (docs/profile-merge.md, "Other features"): the contact
- * decision, the data-subject export and erasure.
+ * decision, the data-subject export and erasure, the reports' counts.
  */
 describe('Profile merge: contact decisions, export and erasure', () => {
   const suite = useMergeSuite();
@@ -89,5 +90,42 @@ describe('Profile merge: contact decisions, export and erasure', () => {
       .get('/Profile/Email?emailAddress=erase.me@example.com')
       .expect(200);
     expect(search.body).toEqual([]);
+  });
+
+  it('counts the person once in the reports: the absorbed profile leaves the counts, its consents count on the survivor', async () => {
+    const { app, tenant } = suite;
+    const survivor = await suite.create({ Consents: [{ ConsentType: 'Terms', ConsentStatus: 1 }] });
+    const absorbed = await suite.create({
+      CustomerType: 'Prospect',
+      Consents: [{ ConsentType: 'Marketing', ConsentStatus: 1 }],
+    });
+    const counts = async () =>
+      (await suite.api().get('/Reports/Counts').expect(200)).body as {
+        Profiles: { CustomerType: string; Active: number }[];
+        Consents: { ConsentType: string; Level: string; Status: string; Count: number }[];
+      };
+    await countsSettle(app, tenant.clientId);
+    const profilesOf = (body: Awaited<ReturnType<typeof counts>>) =>
+      Object.fromEntries(body.Profiles.map((row) => [row.CustomerType, row.Active]));
+    const granted = (body: Awaited<ReturnType<typeof counts>>, type: string) =>
+      body.Consents.find(
+        (row) => row.ConsentType === type && row.Level === 'Profile' && row.Status === 'Granted',
+      )?.Count ?? 0;
+    const before = await counts();
+
+    await suite.merge(survivor, { AbsorbedProfileId: absorbed }).expect(202);
+    await suite.merged(absorbed, survivor);
+    // The kept counts equal a recount of the stored profiles (the merged one counts nothing).
+    await countsSettle(app, tenant.clientId);
+    const after = await counts();
+    expect(profilesOf(after).Prospect ?? 0).toBe((profilesOf(before).Prospect ?? 0) - 1);
+    expect(profilesOf(after).Customer).toBe(profilesOf(before).Customer);
+    // The absorbed Marketing grant now counts once, on the survivor; Terms unchanged.
+    expect(granted(after, 'Marketing')).toBe(granted(before, 'Marketing'));
+    expect(granted(after, 'Terms')).toBe(granted(before, 'Terms'));
+    const merged = await suite.complete(survivor);
+    expect(
+      merged.Consents.map((consent: { ConsentType: string }) => consent.ConsentType).sort(),
+    ).toEqual(['Marketing', 'Terms']);
   });
 });
