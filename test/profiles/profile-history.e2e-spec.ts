@@ -417,11 +417,14 @@ describe('Profile history', () => {
         `AlternateId/History/${category}?alternateIdType=CRM&alternateId=${alternateId}`,
       ).expect(404);
     }
+    // The pages go in the stage after the save (the 204 waits for the save, not for it).
     const db = app.api.get<Connection>(getConnectionToken());
-    const left = await db
-      .collection('profile_history')
-      .countDocuments({ _id: { $regex: `^${tenant.clientId}\\|${doomed}\\|` } } as object);
-    expect(left).toBe(0);
+    const left = () =>
+      db
+        .collection('profile_history')
+        .countDocuments({ _id: { $regex: `^${tenant.clientId}\\|${doomed}\\|` } } as object);
+    await eventually(async () => ((await left()) === 0 ? true : undefined));
+    expect(await left()).toBe(0);
   });
 
   it('records nothing for a write the worker refused, nor for a tag removal', async () => {
