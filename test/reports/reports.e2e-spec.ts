@@ -154,6 +154,13 @@ describe('Reports', () => {
     );
     await report('Daily?from=2026-02-30').expect(400);
     await report('Counts?colour=blue').expect(400);
+    // A blank filter reads as absent (as every text parameter does); an overlong one is refused.
+    expect((await report('Counts?consentType=%20&channel=').expect(200)).body).toEqual(
+      (await report('Counts').expect(200)).body,
+    );
+    expect(
+      (await report(`Counts?customerType=${'x'.repeat(257)}`).expect(400)).body.Message,
+    ).toMatch(/customerType .* at most 256 characters/);
     const admin = app.api.get(TenantAdminService);
     await admin.defineUserGroup(tenant.clientId, 'Desk', [{ area: 'profiles', access: 'write' }]);
     await admin.defineUserGroup(tenant.clientId, 'Analysts', [{ area: 'reports', access: 'read' }]);

@@ -6288,6 +6288,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description No such script */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -5,6 +5,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import {
   ApiForbiddenResponse,
   ApiGoneResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -132,6 +133,7 @@ export class ReportPageController {
       'Public, the same for every client: Chart.js as its npm package ships it (chart.umd.min.js, MIT) and the page script that draws the charts. No CDN is used.',
   })
   @ApiOkResponse({ description: 'The script', content: JS })
+  @ApiNotFoundResponse({ description: 'No such script' })
   asset(@Param('file') file: string, @Res() reply: FastifyReply): void {
     const load = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!load) throw new NotFoundException(`No asset ${JSON.stringify(file)}`);

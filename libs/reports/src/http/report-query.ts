@@ -4,6 +4,8 @@ import type { ReportFilters } from '../domain/report-view';
 
 /** The longest daily series one request may ask for. */
 export const MAX_SERIES_DAYS = 400;
+/** The longest filter value (a name of the configuration). */
+const MAX_FILTER_LENGTH = 256;
 /** The series a request without a range gets: this many days, ending today (UTC). */
 export const DEFAULT_SERIES_DAYS = 30;
 
@@ -28,7 +30,11 @@ const RANGE: [string, string][] = [
 ];
 
 export const ApiReportFilters = (): MethodDecorator =>
-  applyDecorators(...FILTERS.map(([name, description]) => ApiTextQuery(name, { description })));
+  applyDecorators(
+    ...FILTERS.map(([name, description]) =>
+      ApiTextQuery(name, { description, maxLength: MAX_FILTER_LENGTH }),
+    ),
+  );
 
 export const ApiReportRange = (): MethodDecorator =>
   applyDecorators(
@@ -53,10 +59,11 @@ export function filtersOf(query: RawQuery): ReportFilters {
   const filters: ReportFilters = {};
   for (const [name] of FILTERS) {
     const value = singleQueryValue(query, name);
-    if (value === undefined) continue;
-    if (!value.trim() || value.length > 256)
+    // Blank reads as absent, as every text query parameter of the API does.
+    if (value === undefined || !value.trim()) continue;
+    if (value.length > MAX_FILTER_LENGTH)
       throw new InvalidInputError(
-        `${name} (value ${JSON.stringify(value)}) must be 1 to 256 characters`,
+        `${name} (value ${JSON.stringify(value)}) must be at most ${MAX_FILTER_LENGTH} characters`,
       );
     filters[name] = value.trim();
   }

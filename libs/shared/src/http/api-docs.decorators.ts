@@ -66,11 +66,13 @@ export function ApiTextQuery(
   options: Omit<ApiQueryOptions, 'name' | 'type' | 'schema' | 'required'> & {
     required?: boolean;
     pattern?: string;
+    maxLength?: number;
   } = {},
 ): MethodDecorator & ClassDecorator {
-  const { pattern, required = false, ...rest } = options;
+  const { pattern, maxLength, required = false, ...rest } = options;
   const schema: Record<string, unknown> = { type: 'string' };
   if (required || pattern) schema.pattern = pattern ?? '\\S';
+  if (maxLength !== undefined) schema.maxLength = maxLength;
   return ApiQuery({ name, required, ...rest, schema } as ApiQueryOptions);
 }
 
