@@ -1,185 +1,18 @@
-import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { TenantAdminService } from '@app/auth';
-import { configureTestTenant, type TestPrograms } from '../harness/configuration';
-import { createTestTenant, type TestTenant } from '../harness/session';
-import { eventually, startTestApp, type TestApp } from '../harness/test-app';
-
-/** Subscriptions a client may hold in this suite (EVENTS_MAX_SUBSCRIPTIONS). */
-const LIMIT = 5;
-/** EVENTS_HANDSHAKE_TIMEOUT_MS of this suite: the slow endpoints below answer within it. */
-const HANDSHAKE_TIMEOUT_MS = 1500;
-
-interface Handshake {
-  path: string;
-  type: string | undefined;
-  body: { Type?: string; SubscriptionId?: string; Challenge?: string };
-}
-
-/**
- * A local endpoint for handshakes (bound to 127.0.0.1, so the suite allows private
- * targets). What it answers depends on the first path segment:
- * echo-json: 200 {"Challenge": ...}; echo-text: 200 with the challenge as text; wrong: 200
- * with another challenge; fail: 500; slow-ok: the challenge after 1 s; late-wrong: a wrong
- * one after 1.2 s; hang: nothing; toggle: the challenge once `toggleOk` is set, else 403.
- */
-async function startReceiver() {
-  const received: Handshake[] = [];
-  const state = { toggleOk: false };
-  const server: Server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    req.on('end', () => {
-      const body = JSON.parse(text) as Handshake['body'];
-      received.push({ path: req.url ?? '', type: req.headers['content-type'], body });
-      const challenge = body.Challenge ?? '';
-      const json = (value: unknown) =>
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
-      switch ((req.url ?? '').split('/')[1]) {
-        case 'echo-json':
-          return json({ Challenge: challenge });
-        case 'echo-text':
-          return res.writeHead(200, { 'Content-Type': 'text/plain' }).end(challenge);
-        case 'wrong':
-          return json({ Challenge: '0'.repeat(32) });
-        case 'fail':
-          return res.writeHead(500).end('broken');
-        case 'slow-ok':
-          return setTimeout(() => json({ Challenge: challenge }), 1000);
-        case 'late-wrong':
-          return setTimeout(() => json({ Challenge: 'f'.repeat(32) }), 1200);
-        case 'hang':
-          return undefined;
-        case 'toggle':
-          return state.toggleOk ? json({ Challenge: challenge }) : res.writeHead(403).end();
-        default:
-          return res.writeHead(404).end();
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    received,
-    state,
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-
-interface Subscription {
-  SubscriptionId: string;
-  Name: string;
-  Url: string;
-  State: string;
-  IsActive: boolean;
-  ValidationStatus: 'Pending' | 'Validated' | 'Failed';
-  ValidationFailure: string | null;
-  ValidatedAt: string | null;
-  Created: string;
-  Modified: string;
-  Secret?: string;
-  [field: string]: unknown;
-}
+import { createTestTenant } from '../harness/session';
+import { LIMIT, type Subscription, useSubscriptionSuite } from './subscription-helpers';
 
 /**
  * Event subscriptions (docs/events.md, "Subscriptions"), against the real engine, Redis and
- * one worker: create and its defaults, the handshake (passing, failing, run again, an old
- * answer after a new Url), list, get, update, deletion both ways, secret rotation, 400s,
- * 409s, the limit under concurrent creates, tenants and permissions.
+ * one worker: create and its defaults, the handshake that validates it, list, get, update,
+ * deletion both ways, secret rotation, 400s, 409s, the limit under concurrent creates,
+ * tenants and permissions. The handshakes that fail or are run again:
+ * event-subscription-handshakes.e2e-spec.ts.
  */
 describe('Event subscriptions', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
-  let other: TestTenant;
-  let auth: string;
-  let programs: TestPrograms;
-  let receiver: Receiver;
-  let n = 0;
-  const base = (clientId = tenant.clientId) => `/Profiles/v4/${clientId}/Events/Subscriptions`;
-  /** A path of the receiver no other subscription uses. */
-  const unique = (mode: string) => receiver.url(`/${mode}/${n++}`);
-
-  const body = (url: string, extra: object = {}) => ({
-    Name: 'CRM sync',
-    Url: url,
-    Subscriptions: [{ Entity: 'Profile', EventType: 'profile.created' }],
-    ...extra,
-  });
-  const create = (payload: object, authorization = auth, clientId = tenant.clientId) =>
-    request(app.http).post(base(clientId)).set('Authorization', authorization).send(payload);
-  const get = (id: string, authorization = auth, clientId = tenant.clientId) =>
-    request(app.http)
-      .get(`${base(clientId)}/${id}`)
-      .set('Authorization', authorization);
-  const put = (id: string, payload: object, authorization = auth, clientId = tenant.clientId) =>
-    request(app.http)
-      .put(`${base(clientId)}/${id}`)
-      .set('Authorization', authorization)
-      .send(payload);
-  const remove = (id: string, authorization = auth, clientId = tenant.clientId) =>
-    request(app.http)
-      .delete(`${base(clientId)}/${id}`)
-      .set('Authorization', authorization);
-  const list = async (authorization = auth, clientId = tenant.clientId) => {
-    const res = await request(app.http).get(base(clientId)).set('Authorization', authorization);
-    expect(res.status).toBe(200);
-    return (res.body as { Subscriptions: Subscription[] }).Subscriptions;
-  };
-  const created = async (payload: object): Promise<Subscription> => {
-    const res = await create(payload);
-    if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Subscription;
-  };
-  /** The subscription once its handshake ended (Validated or Failed). */
-  const settled = (id: string) =>
-    eventually(async () => {
-      const res = await get(id);
-      const sub = res.body as Subscription;
-      return sub.ValidationStatus === 'Pending' ? undefined : sub;
-    });
-  const stored = async () =>
-    (await app.api
-      .get<Connection>(getConnectionToken())
-      .collection('event_subscriptions')
-      .findOne({ _id: tenant.clientId as never })) as {
-      subscriptions: {
-        subscriptionId: string;
-        secret: string;
-        previousSecret: string | null;
-        previousSecretUntil: Date | null;
-      }[];
-    } | null;
-
-  beforeAll(async () => {
-    app = await startTestApp({
-      workers: 1,
-      env: {
-        EVENTS_ALLOW_PRIVATE_TARGETS: 'true',
-        EVENTS_MAX_SUBSCRIPTIONS: String(LIMIT),
-        EVENTS_HANDSHAKE_RETRY_DELAYS_MS: '50,50,50',
-        EVENTS_HANDSHAKE_TIMEOUT_MS: String(HANDSHAKE_TIMEOUT_MS),
-      },
-    });
-    tenant = await createTestTenant(app);
-    other = await createTestTenant(app);
-    auth = await tenant.bearer();
-    ({ programs } = await configureTestTenant(app, tenant));
-    receiver = await startReceiver();
-  });
-
-  afterAll(async () => {
-    await receiver?.close();
-    await app?.close();
-  });
+  const suite = useSubscriptionSuite();
+  const { base, unique, body, create, get, put, remove, list, created, settled, stored } = suite;
 
   let first: Subscription;
 
@@ -189,7 +22,7 @@ describe('Event subscriptions', () => {
     expect(res.status).toBe(201);
     first = res.body as Subscription;
     expect(res.headers.location).toBe(
-      `/Profiles/v4/${tenant.clientId}/Events/Subscriptions/${first.SubscriptionId}`,
+      `/Profiles/v4/${suite.tenant.clientId}/Events/Subscriptions/${first.SubscriptionId}`,
     );
     expect(first).toEqual({
       SubscriptionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -218,7 +51,7 @@ describe('Event subscriptions', () => {
     expect(validated.ValidationFailure).toBeNull();
     expect(Date.parse(validated.ValidatedAt!)).toBeGreaterThanOrEqual(Date.parse(first.Created));
     // The handshake the endpoint got.
-    const [handshake] = receiver.received.filter((r) => r.path === new URL(url).pathname);
+    const [handshake] = suite.receiver.received.filter((r) => r.path === new URL(url).pathname);
     expect(handshake.type).toBe('application/json');
     expect(handshake.body).toEqual({
       Type: 'SubscriptionValidation',
@@ -238,7 +71,7 @@ describe('Event subscriptions', () => {
     expect(all.map((s) => s.SubscriptionId)).toEqual([first.SubscriptionId]);
     expect(all[0]).not.toHaveProperty('Secret');
     expect(all[0].ValidationStatus).toBe('Validated');
-    expect(await list(await other.bearer(), other.clientId)).toEqual([]);
+    expect(await list(await suite.other.bearer(), suite.other.clientId)).toEqual([]);
   });
 
   it('takes every field of the body, names in their configured spelling', async () => {
@@ -255,7 +88,7 @@ describe('Event subscriptions', () => {
             Entity: 'Consent',
             EventType: '*',
             ConsentTypes: ['marketing', 'Terms'],
-            Filters: [programs.offers.email.FilterId],
+            Filters: [suite.programs.offers.email.FilterId],
             Groups: ['VIP'],
           },
           { Entity: 'Contacts', EventType: 'contacts.email.updated', ContactTypes: ['Email'] },
@@ -276,7 +109,7 @@ describe('Event subscriptions', () => {
           Entity: 'Consent',
           EventType: '*',
           ConsentTypes: ['Marketing', 'Terms'],
-          Filters: [programs.offers.email.FilterId],
+          Filters: [suite.programs.offers.email.FilterId],
           Groups: ['VIP'],
         },
         { Entity: 'Contacts', EventType: 'contacts.email.updated', ContactTypes: ['Email'] },
@@ -323,16 +156,16 @@ describe('Event subscriptions', () => {
     });
     const validated = await settled(first.SubscriptionId);
     expect(validated.ValidationStatus).toBe('Validated');
-    expect(receiver.received.some((r) => r.path === new URL(url).pathname)).toBe(true);
+    expect(suite.receiver.received.some((r) => r.path === new URL(url).pathname)).toBe(true);
     expect((await stored())?.subscriptions[0].secret).toBe(first.Secret);
     first = { ...validated, Secret: first.Secret };
   });
 
   it('rotates the secret: a new one answered once, the previous one kept for 24 hours', async () => {
     const before = Date.now();
-    const res = await request(app.http)
+    const res = await request(suite.app.http)
       .post(`${base()}/${first.SubscriptionId}/Secret`)
-      .set('Authorization', auth);
+      .set('Authorization', suite.auth);
     expect(res.status).toBe(200);
     const rotated = res.body as Subscription;
     expect(rotated.SubscriptionId).toBe(first.SubscriptionId);
@@ -467,83 +300,6 @@ describe('Event subscriptions', () => {
     expect((await put(second.SubscriptionId, body(url, { IsActive: false }))).status).toBe(404);
   });
 
-  it('records a failed handshake with its reason after every attempt', async () => {
-    const wrong = await created(body(unique('wrong')));
-    const failing = await created(body(unique('fail')));
-    const [w, f] = await Promise.all([
-      settled(wrong.SubscriptionId),
-      settled(failing.SubscriptionId),
-    ]);
-    expect(w).toMatchObject({
-      ValidationStatus: 'Failed',
-      ValidationFailure: 'the endpoint answered a wrong challenge (4 attempts)',
-      ValidatedAt: null,
-    });
-    expect(f).toMatchObject({
-      ValidationStatus: 'Failed',
-      ValidationFailure: 'the endpoint answered HTTP 500 (4 attempts)',
-    });
-    // The first attempt and one retry per delay (3), each with a fresh challenge.
-    const sent = receiver.received.filter((r) => r.path === new URL(wrong.Url).pathname);
-    expect(sent).toHaveLength(4);
-    expect(new Set(sent.map((r) => r.body.Challenge)).size).toBe(4);
-    for (const sub of [wrong, failing]) expect((await remove(sub.SubscriptionId)).status).toBe(204);
-  });
-
-  it('records a timeout as the reason', async () => {
-    const hanging = await created(body(unique('hang')));
-    const result = await eventually(async () => {
-      const sub = (await get(hanging.SubscriptionId)).body as Subscription;
-      return sub.ValidationStatus === 'Pending' ? undefined : sub;
-    }, 30_000);
-    expect(result.ValidationFailure).toBe(
-      `timed out after ${HANDSHAKE_TIMEOUT_MS} ms (4 attempts)`,
-    );
-    expect((await remove(hanging.SubscriptionId)).status).toBe(204);
-  });
-
-  it('runs the handshake again on Validate', async () => {
-    const sub = await created(body(unique('toggle')));
-    expect((await settled(sub.SubscriptionId)).ValidationFailure).toBe(
-      'the endpoint answered HTTP 403 (4 attempts)',
-    );
-    receiver.state.toggleOk = true;
-    const res = await request(app.http)
-      .post(`${base()}/${sub.SubscriptionId}/Validate`)
-      .set('Authorization', auth);
-    expect(res.status).toBe(202);
-    expect(res.headers.location).toBe(
-      `/Profiles/v4/${tenant.clientId}/Events/Subscriptions/${sub.SubscriptionId}`,
-    );
-    expect(res.body).toMatchObject({ ValidationStatus: 'Pending', ValidationFailure: null });
-    expect(res.body).not.toHaveProperty('Secret');
-    expect(await settled(sub.SubscriptionId)).toMatchObject({
-      ValidationStatus: 'Validated',
-      ValidationFailure: null,
-    });
-    expect((await remove(sub.SubscriptionId)).status).toBe(204);
-  });
-
-  it('never takes the answer of the old Url once the Url changed', async () => {
-    const slow = await created(body(unique('slow-ok')));
-    // The handshake of the first Url is in flight (answers right, after 1 s)...
-    await eventually(async () =>
-      receiver.received.some((r) => r.path === new URL(slow.Url).pathname) ? true : undefined,
-    );
-    // ...when the Url changes to one that answers wrong.
-    const url = unique('late-wrong');
-    expect((await put(slow.SubscriptionId, body(url))).status).toBe(200);
-    const seen = new Set<string>();
-    const end = await eventually(async () => {
-      const sub = (await get(slow.SubscriptionId)).body as Subscription;
-      seen.add(sub.ValidationStatus);
-      return sub.ValidationStatus === 'Failed' ? sub : undefined;
-    }, 30_000);
-    expect(end.ValidationFailure).toBe('the endpoint answered a wrong challenge (4 attempts)');
-    expect([...seen]).not.toContain('Validated');
-    expect((await remove(slow.SubscriptionId)).status).toBe(204);
-  });
-
   it('deletes with DELETE: 204, then 404', async () => {
     const sub = await created(body(unique('echo-json')));
     expect((await remove(sub.SubscriptionId)).status).toBe(204);
@@ -553,18 +309,18 @@ describe('Event subscriptions', () => {
   });
 
   it("answers 404 for another client's subscription, as for an unknown one", async () => {
-    const otherAuth = await other.bearer();
+    const otherAuth = await suite.other.bearer();
     const id = first.SubscriptionId;
     const asOther = [
-      await get(id, otherAuth, other.clientId),
-      await put(id, body(unique('echo-json')), otherAuth, other.clientId),
-      await put(id, body(first.Url, { IsActive: false }), otherAuth, other.clientId),
-      await remove(id, otherAuth, other.clientId),
-      await request(app.http)
-        .post(`${base(other.clientId)}/${id}/Secret`)
+      await get(id, otherAuth, suite.other.clientId),
+      await put(id, body(unique('echo-json')), otherAuth, suite.other.clientId),
+      await put(id, body(first.Url, { IsActive: false }), otherAuth, suite.other.clientId),
+      await remove(id, otherAuth, suite.other.clientId),
+      await request(suite.app.http)
+        .post(`${base(suite.other.clientId)}/${id}/Secret`)
         .set('Authorization', otherAuth),
-      await request(app.http)
-        .post(`${base(other.clientId)}/${id}/Validate`)
+      await request(suite.app.http)
+        .post(`${base(suite.other.clientId)}/${id}/Validate`)
         .set('Authorization', otherAuth),
     ];
     const unknown = await get('no-such-subscription');
@@ -576,14 +332,15 @@ describe('Event subscriptions', () => {
       );
     }
     // Nor through the other client's path with this tenant's credentials.
-    expect((await get(id, auth, other.clientId)).status).toBe(404);
+    expect((await get(id, suite.auth, suite.other.clientId)).status).toBe(404);
     expect((await get(id)).status).toBe(200);
   });
 
   it('answers 409 past EVENTS_MAX_SUBSCRIPTIONS, also to concurrent creates', async () => {
-    const limited = await createTestTenant(app);
+    const limited = await createTestTenant(suite.app);
     const limitedAuth = await limited.bearer();
-    const payload = (i: number) => body(receiver.url(`/echo-json/limit-${limited.clientId}-${i}`));
+    const payload = (i: number) =>
+      body(suite.receiver.url(`/echo-json/limit-${limited.clientId}-${i}`));
     // More creates at once than the limit leaves room for: exactly LIMIT pass.
     const results = await Promise.all(
       Array.from({ length: LIMIT + 3 }, (_, i) =>
@@ -605,20 +362,24 @@ describe('Event subscriptions', () => {
   });
 
   it('needs the events permission: read for GETs, write for changes (403)', async () => {
-    const admin = app.api.get(TenantAdminService);
-    await admin.defineUserGroup(tenant.clientId, 'Profile desk', [
+    const admin = suite.app.api.get(TenantAdminService);
+    await admin.defineUserGroup(suite.tenant.clientId, 'Profile desk', [
       { area: 'profiles', access: 'write' },
     ]);
-    await admin.defineUserGroup(tenant.clientId, 'Event viewers', [
+    await admin.defineUserGroup(suite.tenant.clientId, 'Event viewers', [
       { area: 'events', access: 'read' },
     ]);
-    await admin.addUser({ clientId: tenant.clientId, userId: 'desk', group: 'Profile desk' });
-    await admin.addUser({ clientId: tenant.clientId, userId: 'watcher', group: 'Event viewers' });
-    const desk = tenant.signed({ userId: 'desk' });
-    const watcher = tenant.signed({ userId: 'watcher' });
+    await admin.addUser({ clientId: suite.tenant.clientId, userId: 'desk', group: 'Profile desk' });
+    await admin.addUser({
+      clientId: suite.tenant.clientId,
+      userId: 'watcher',
+      group: 'Event viewers',
+    });
+    const desk = suite.tenant.signed({ userId: 'desk' });
+    const watcher = suite.tenant.signed({ userId: 'watcher' });
     const id = first.SubscriptionId;
 
-    expect((await request(app.http).get(base()).set('Authorization', desk)).status).toBe(403);
+    expect((await request(suite.app.http).get(base()).set('Authorization', desk)).status).toBe(403);
     expect((await get(id, desk)).status).toBe(403);
     expect((await create(body(unique('echo-json')), desk)).status).toBe(403);
 
@@ -628,10 +389,11 @@ describe('Event subscriptions', () => {
     expect((await put(id, body(first.Url), watcher)).status).toBe(403);
     expect((await remove(id, watcher)).status).toBe(403);
     expect(
-      (await request(app.http).post(`${base()}/${id}/Secret`).set('Authorization', watcher)).status,
+      (await request(suite.app.http).post(`${base()}/${id}/Secret`).set('Authorization', watcher))
+        .status,
     ).toBe(403);
     expect(
-      (await request(app.http).post(`${base()}/${id}/Validate`).set('Authorization', watcher))
+      (await request(suite.app.http).post(`${base()}/${id}/Validate`).set('Authorization', watcher))
         .status,
     ).toBe(403);
     // Nothing changed.

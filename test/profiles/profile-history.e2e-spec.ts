@@ -1,64 +1,31 @@
-import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { tenantKey } from '@app/shared';
 import { TenantAdminService } from '@app/auth';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, fetchBearer, TestTenant } from '../harness/session';
-import { eventually, startTestApp, TestApp } from '../harness/test-app';
-import { ProfileHistoryRepository } from '../../libs/profiles/src/repositories/profile-history.repository';
-
-type Entry = Record<string, any>;
+import { type Entry, useHistorySuite } from './history-helpers';
 
 /**
  * Historical retrieval: GET /{clientId}/Profile/{profileId}/History/<category> and
  * /{clientId}/Profile/AlternateId/History/<category>?alternateIdType=&alternateId=.
  * History is written by the worker with the write itself, so it always agrees with the
- * profile as GET shows it.
+ * profile as GET shows it. Here: one profile written three times, read by every category and
+ * address, and the routes' 400s, 404s and permissions. What a deleted, refused or not yet
+ * applied write leaves: profile-history-writes.e2e-spec.ts.
  */
 describe('Profile history', () => {
-  let app: TestApp;
-  let tenant: TestTenant;
+  const suite = useHistorySuite();
+  const { base, complete, history, entries, create } = suite;
   let other: TestTenant;
-  let auth: string;
-  const base = (t: TestTenant = tenant) => `/Profiles/v4/${t.clientId}/Profile`;
   const crmId = `CRM-${randomBytes(4).toString('hex')}`;
   const loyaltyId = `L-${randomBytes(4).toString('hex')}`;
   let id: number;
   let writeTimes: string[];
 
-  const get = (profileId: number, authorization = auth) =>
-    request(app.http).get(`${base()}/${profileId}`).set('Authorization', authorization);
-  const complete = (profileId: number) =>
-    eventually(async () => {
-      const res = await get(profileId);
-      return res.body.UpdateStatus === 'Complete' ? (res.body as Entry) : undefined;
-    });
-  const history = (path: string, authorization = auth, t: TestTenant = tenant) =>
-    request(app.http)
-      .get(`${base(t)}/${path}`)
-      .set('Authorization', authorization);
-  const entries = async (path: string): Promise<Entry[]> => {
-    const res = await history(path).expect(200);
-    expect(Array.isArray(res.body)).toBe(true);
-    return res.body as Entry[];
-  };
-
-  async function create(body: object): Promise<number> {
-    const res = await request(app.http)
-      .post(base())
-      .set('Authorization', auth)
-      .send({ CustomerType: 'Customer', ...body })
-      .expect(202);
-    await complete(res.body.ProfileId);
-    return res.body.ProfileId as number;
-  }
-
   async function write(method: 'post' | 'put', profileId: number, body: object): Promise<void> {
-    await request(app.http)
+    await request(suite.app.http)
       [method](`${base()}/${profileId}`)
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .send(body)
       .expect(202);
     await complete(profileId);
@@ -123,15 +90,11 @@ describe('Profile history', () => {
   ];
 
   beforeAll(async () => {
-    app = await startTestApp();
-    tenant = await createTestTenant(app);
-    other = await createTestTenant(app);
-    const { programs } = await configureTestTenant(app, tenant);
-    await configureTestTenant(app, other);
-    auth = await tenant.bearer();
-    const res = await request(app.http)
-      .post(`/Profiles/v4/${tenant.clientId}/Programs`)
-      .set('Authorization', auth)
+    other = await createTestTenant(suite.app);
+    await configureTestTenant(suite.app, other);
+    const res = await request(suite.app.http)
+      .post(`/Profiles/v4/${suite.tenant.clientId}/Programs`)
+      .set('Authorization', suite.auth)
       .send({
         Programs: [
           {
@@ -153,14 +116,14 @@ describe('Profile history', () => {
     });
     Object.assign(P1F1, solicit(p1.Filters[0]));
     Object.assign(P1F2, solicit(p1.Filters[1]));
-    Object.assign(P2E1, programs.newsletter.email);
+    Object.assign(P2E1, suite.programs.newsletter.email);
 
     id = await create(createBody);
     await write('post', id, mergeBody);
     await write('put', id, overwriteBody);
-    const updates = await request(app.http)
+    const updates = await request(suite.app.http)
       .get(`${base()}/${id}/Updates`)
-      .set('Authorization', auth)
+      .set('Authorization', suite.auth)
       .expect(200);
     writeTimes = (updates.body.Updates as { SubmittedUtcTime: string; Status: string }[])
       .map((update) => {
@@ -170,7 +133,6 @@ describe('Profile history', () => {
       .reverse();
     expect(writeTimes).toHaveLength(3);
   });
-  afterAll(() => app?.close());
 
   /** Every route of a category, by id and by both alternate ids (any case). */
   const byEveryAddress = (category: string, query = '') => [
@@ -188,9 +150,9 @@ describe('Profile history', () => {
           IsActive: true,
           Edited: {
             CreateDate: writeTimes[0],
-            CreatedBy: tenant.userId,
+            CreatedBy: suite.tenant.userId,
             ModifiedDate: writeTimes[0],
-            ModifiedBy: tenant.userId,
+            ModifiedBy: suite.tenant.userId,
           },
           CustomerType: 'Customer',
           PreserveConsents: true,
@@ -383,7 +345,7 @@ describe('Profile history', () => {
     expect(invalid.body.Message).toMatch(/profileId/);
   });
 
-  it('answers 404 for an unknown profile and for another tenant', async () => {
+  it('answers 404 for an unknown profile and for another suite.tenant', async () => {
     await history('999999/History/StandardFields').expect(404);
     // Another tenant's token on this tenant's path, and this profile id in the other tenant.
     const otherAuth = await other.bearer();
@@ -397,212 +359,22 @@ describe('Profile history', () => {
     ).expect(404);
   });
 
-  it('answers 404 once the profile is deleted, and keeps none of its history', async () => {
-    const alternateId = `D-${randomBytes(4).toString('hex')}`;
-    const doomed = await create({
-      CustomFields: [{ Name: 'Tier', Value: 'Gold' }],
-      AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: alternateId }],
-    });
-    expect(await entries(`${doomed}/History/CustomFields`)).toHaveLength(1);
-    await request(app.http).delete(`${base()}/${doomed}`).set('Authorization', auth).expect(204);
-    for (const category of [
-      'StandardFields',
-      'CustomFields',
-      'ContactElements',
-      'Preferences',
-      'Consents',
-    ]) {
-      await history(`${doomed}/History/${category}`).expect(404);
-      await history(
-        `AlternateId/History/${category}?alternateIdType=CRM&alternateId=${alternateId}`,
-      ).expect(404);
-    }
-    // The pages go in the stage after the save (the 204 waits for the save, not for it).
-    const db = app.api.get<Connection>(getConnectionToken());
-    const left = () =>
-      db
-        .collection('profile_history')
-        .countDocuments({ _id: { $regex: `^${tenant.clientId}\\|${doomed}\\|` } } as object);
-    await eventually(async () => ((await left()) === 0 ? true : undefined));
-    expect(await left()).toBe(0);
-  });
-
-  it('records nothing for a write the worker refused, nor for a tag removal', async () => {
-    const tag = `t${randomBytes(4).toString('hex')}`;
-    const profileId = await create({
-      CustomerName: { FirstName: 'Ann', LastName: 'Lee' },
-      ProfileTags: [{ Name: tag }],
-    });
-    const before = await entries(`${profileId}/History/StandardFields`);
-    expect(before).toHaveLength(1);
-    // A patch whose test fails: the worker refuses the whole write (400, nothing changes).
-    await request(app.http)
-      .patch(`${base()}/${profileId}`)
-      .set('Authorization', auth)
-      .set('Content-Type', 'application/json-patch+json')
-      .send(
-        JSON.stringify([
-          { op: 'replace', path: '/CustomerName/FirstName', value: 'Zed' },
-          { op: 'test', path: '/CustomerName/LastName', value: 'Nope' },
-        ]),
-      )
-      .expect(400);
-    const updates = await request(app.http)
-      .get(`${base()}/${profileId}/Updates`)
-      .set('Authorization', auth)
-      .expect(200);
-    expect(updates.body.Updates[0]).toMatchObject({ Operation: 'patch', Status: 'Failed' });
-    expect(await entries(`${profileId}/History/StandardFields`)).toEqual(before);
-    // A tag removal (a queued system write) is no history either.
-    await request(app.http)
-      .delete(`/Profiles/v4/${tenant.clientId}/Tags/${tag}`)
-      .set('Authorization', auth)
-      .expect(204);
-    await eventually(async () => {
-      const res = await get(profileId);
-      return res.body.UpdateStatus === 'Complete' && !res.body.ProfileTags?.length
-        ? true
-        : undefined;
-    });
-    expect(await entries(`${profileId}/History/StandardFields`)).toEqual(before);
-  });
-
-  /**
-   * Records a standard-field entry for write `seq` as a worker's attempt would before its
-   * save (on the pages the profile counts), without the save: what a crash leaves.
-   */
-  async function orphanEntry(profileId: number, seq: number, firstName: string): Promise<void> {
-    const db = app.api.get<Connection>(getConnectionToken());
-    const stored = await db
-      .collection<{ _id: string; historyPages?: number }>('profiles')
-      .findOne({ _id: `${tenant.clientId}|${profileId}` });
-    await app.api.get(ProfileHistoryRepository).record(stored?.historyPages ?? 0, [
-      {
-        _id: tenantKey(tenant.clientId, profileId, seq, 0),
-        clientId: tenant.clientId,
-        profileId,
-        seq,
-        n: 0,
-        category: 'standard',
-        modifiedAt: new Date().toISOString(),
-        snapshot: {
-          IsActive: true,
-          CustomerType: 'Customer',
-          CustomerName: { FirstName: firstName },
-        },
-      },
-    ]);
-  }
-
-  it('records nothing for a write refused when applied, even after an earlier attempt recorded it', async () => {
-    await request(app.http)
-      .post(`/Profiles/v4/${tenant.clientId}/CustomFields/Text`)
-      .set('Authorization', auth)
-      .send({
-        TextFields: [
-          {
-            Name: 'FirstSeen',
-            LocalizedDisplayNames: [{ Locale: 'en-us', Name: 'FirstSeen' }],
-            UpdateRuleId: 2,
-          },
-        ],
-      })
-      .expect(201);
-    const profileId = await create({ CustomerName: { FirstName: 'Ann' } });
-    await app.stopWorker(app.workers[0]);
-    try {
-      // FirstSeen may only be set while blank: both merges pass acceptance (blank now) ...
-      for (const [value, firstName] of [
-        ['2026-01-01', 'Bea'],
-        ['2026-02-02', 'Cy'],
-      ]) {
-        await request(app.http)
-          .post(`${base()}/${profileId}`)
-          .set('Authorization', auth)
-          .send({
-            CustomerName: { FirstName: firstName },
-            CustomFields: [{ Name: 'FirstSeen', Value: value }],
-          })
-          .expect(202);
-      }
-      // ... an attempt at seq 3 recorded its entry and crashed before saving ...
-      await orphanEntry(profileId, 3, 'Cy');
-    } finally {
-      await app.startWorker();
-    }
-    // ... and the worker applies seq 2 and refuses seq 3: its entry must not appear.
-    await complete(profileId);
-    const updates = await request(app.http)
-      .get(`${base()}/${profileId}/Updates`)
-      .set('Authorization', auth)
-      .expect(200);
-    expect(updates.body.Updates[0]).toMatchObject({ Sequence: 3, Status: 'Failed' });
-    const standard = await entries(`${profileId}/History/StandardFields`);
-    expect(standard.map((entry) => entry.CustomerName.FirstName)).toEqual(['Ann', 'Bea']);
-    const fields = await entries(`${profileId}/History/CustomFields`);
-    expect(fields.map((entry) => entry.CustomFields[0].Value)).toEqual(['2026-01-01']);
-  });
-
-  it('never shows a write that is not applied yet, and agrees with GET once it is', async () => {
-    const profileId = await create({ CustomerName: { FirstName: 'Ann', LastName: 'Lee' } });
-    const worker = app.workers[0];
-    await app.stopWorker(worker);
-    try {
-      await request(app.http)
-        .post(`${base()}/${profileId}`)
-        .set('Authorization', auth)
-        .send({
-          CustomerName: { FirstName: 'Zoe' },
-          CustomFields: [{ Name: 'Tier', Value: 'New' }],
-        })
-        .expect(202);
-      // What a worker that crashed (or lost the race) between recording and saving seq 2
-      // leaves behind: an entry above the profile's appliedSeq.
-      await orphanEntry(profileId, 2, 'Ghost');
-      const pending = await get(profileId).expect(200);
-      expect(pending.body.UpdateStatus).toBe('Pending Update');
-      const standard = await entries(`${profileId}/History/StandardFields`);
-      expect(standard.map((entry) => entry.CustomerName.FirstName)).toEqual(['Ann']);
-      expect(await entries(`${profileId}/History/CustomFields`)).toEqual([]);
-    } finally {
-      await app.startWorker();
-    }
-    const profile = await complete(profileId);
-    // The applied write's entry replaced the orphan of the same _id.
-    const standard = await entries(`${profileId}/History/StandardFields`);
-    expect(standard.map((entry) => entry.CustomerName.FirstName)).toEqual(['Ann', 'Zoe']);
-    const last = standard[standard.length - 1];
-    for (const field of [
-      'ProfileId',
-      'IsActive',
-      'RegistrationConfirmed',
-      'CustomerType',
-      'PreserveConsents',
-      'PreservePreferences',
-      'CustomerName',
-      'DefaultLocale',
-      'ReasonCode',
-      'Edited',
-    ]) {
-      expect({ [field]: last[field] }).toEqual({ [field]: profile[field] });
-    }
-    expect((await entries(`${profileId}/History/CustomFields`))[0].CustomFields).toEqual(
-      profile.CustomFields,
-    );
-  });
-
   it('needs history read permission, and shows only what the user group may see', async () => {
-    const admin = app.api.get(TenantAdminService);
-    await admin.defineUserGroup(tenant.clientId, 'Profile readers', [
+    const admin = suite.app.api.get(TenantAdminService);
+    await admin.defineUserGroup(suite.tenant.clientId, 'Profile readers', [
       { area: 'profiles', access: 'read' },
     ]);
-    await admin.addUser({ clientId: tenant.clientId, userId: 'reader', group: 'Profile readers' });
-    const readerAuth = await fetchBearer(app, tenant, 'reader');
+    await admin.addUser({
+      clientId: suite.tenant.clientId,
+      userId: 'reader',
+      group: 'Profile readers',
+    });
+    const readerAuth = await fetchBearer(suite.app, suite.tenant, 'reader');
     const denied = await history(`${id}/History/StandardFields`, readerAuth).expect(403);
     expect(denied.body.Message).toMatch(/history/);
 
     await admin.defineUserGroup(
-      tenant.clientId,
+      suite.tenant.clientId,
       'Scoped historians',
       [
         { area: 'history', access: 'read' },
@@ -612,11 +384,11 @@ describe('Profile history', () => {
       { customFields: ['tier'], consentTypes: ['TERMS'], programs: [P1F1.ProgramId as string] },
     );
     await admin.addUser({
-      clientId: tenant.clientId,
+      clientId: suite.tenant.clientId,
       userId: 'scoped',
       group: 'Scoped historians',
     });
-    const scopedAuth = await fetchBearer(app, tenant, 'scoped');
+    const scopedAuth = await fetchBearer(suite.app, suite.tenant, 'scoped');
     const fields = (await history(`${id}/History/CustomFields`, scopedAuth).expect(200)).body;
     expect(fields.map((entry: Entry) => entry.CustomFields[0].Name)).toEqual(['Tier', 'Tier']);
     const consents = (await history(`${id}/History/Consents`, scopedAuth).expect(200)).body;
