@@ -1,5 +1,4 @@
 import { editedBy } from '../harness/configuration';
-import { startTestApp, type TestApp } from '../harness/test-app';
 import {
   type Client,
   createGroups,
@@ -7,8 +6,8 @@ import {
   filter,
   kv,
   names,
-  newTenantClient,
   program,
+  useProgramsApp,
 } from './program-helpers';
 
 /**
@@ -16,17 +15,8 @@ import {
  * IncludeMatching and IncludeAll trees. Real engine and Redis, no worker.
  */
 describe('Program groups', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  const newClient = () => newTenantClient(app);
+  const suite = useProgramsApp();
+  const { newClient } = suite;
 
   describe('program groups', () => {
     let client: Client;

@@ -1,4 +1,4 @@
-import type { TestApp } from '../harness/test-app';
+import { startTestApp, type TestApp } from '../harness/test-app';
 import { createTestTenant, tenantApi, type TenantApi, type TestTenant } from '../harness/session';
 
 /** Shared by the programs suites (programs-*.e2e-spec.ts, program-groups.e2e-spec.ts). */
@@ -49,4 +49,23 @@ export async function createGroups(client: Client, groups: object[]): Promise<an
     throw new Error(`create groups: ${response.status} ${JSON.stringify(response.body)}`);
   }
   return response.body.ProgramGroups;
+}
+
+/** A programs suite's app (no worker): started before its tests, closed after them. */
+export interface ProgramsApp {
+  app: TestApp;
+  /** A new tenant of the app, and the API of it as its administrator. */
+  newClient(): Promise<Client>;
+}
+
+/** Registers the app of a programs suite (beforeAll starts it, afterAll closes it). */
+export function useProgramsApp(): ProgramsApp {
+  const suite = { newClient: () => newTenantClient(suite.app) } as ProgramsApp;
+  beforeAll(async () => {
+    suite.app = await startTestApp({ workers: 0 });
+  });
+  afterAll(async () => {
+    await suite.app?.close();
+  });
+  return suite;
 }

@@ -1,14 +1,13 @@
 import request from 'supertest';
 import { configReaderBearer } from '../harness/session';
-import { startTestApp, type TestApp } from '../harness/test-app';
 import {
   createGroups,
   createPrograms,
   filter,
   kv,
   names,
-  newTenantClient,
   program,
+  useProgramsApp,
 } from './program-helpers';
 
 /**
@@ -16,17 +15,8 @@ import {
  * permissions, the legacy prefix and tenant isolation. Real engine and Redis, no worker.
  */
 describe('Programs: concurrency, authorization, the legacy prefix, tenant isolation', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  const newClient = () => newTenantClient(app);
+  const suite = useProgramsApp();
+  const { newClient } = suite;
 
   describe('concurrency, authorization and the legacy prefix', () => {
     it('concurrent changes to one program are all kept (revision check and retry)', async () => {
@@ -81,7 +71,7 @@ describe('Programs: concurrency, authorization, the legacy prefix, tenant isolat
         program('Owned', { Filters: [filter('Owned email')] }),
       ]);
       const [group] = await createGroups(client, [{ Name: 'Owned group' }]);
-      const reader = await configReaderBearer(app, client.tenant);
+      const reader = await configReaderBearer(suite.app, client.tenant);
       const url = (path: string) => `/Profiles/v4/${client.clientId}${path}`;
       for (const path of [
         '/Programs',
@@ -90,39 +80,39 @@ describe('Programs: concurrency, authorization, the legacy prefix, tenant isolat
         '/ProgramGroups',
         '/ProgramGroups/IncludeMatching',
       ]) {
-        const response = await request(app.http).get(url(path)).set('Authorization', reader);
+        const response = await request(suite.app.http).get(url(path)).set('Authorization', reader);
         expect({ path, status: response.status }).toEqual({ path, status: 200 });
       }
       const ops = JSON.stringify([{ op: 'replace', path: '/Name', value: 'Mine' }]);
       const writes = [
-        request(app.http)
+        request(suite.app.http)
           .post(url('/Programs'))
           .send({ Programs: [program('X')] }),
-        request(app.http)
+        request(suite.app.http)
           .patch(url(`/Programs/${owned.Id}`))
           .set('Content-Type', 'application/json')
           .send(ops),
-        request(app.http)
+        request(suite.app.http)
           .post(url(`/Programs/${owned.Id}/Filters`))
           .send({ Filters: [filter('X')] }),
-        request(app.http)
+        request(suite.app.http)
           .patch(url(`/Filters/${owned.Filters[0].ID}`))
           .set('Content-Type', 'application/json')
           .send(ops),
-        request(app.http)
+        request(suite.app.http)
           .put(url(`/Filters/${owned.Filters[0].ID}/RequiredPreferenceConsents`))
           .send({ RequiredPreferenceConsents: [] }),
-        request(app.http)
+        request(suite.app.http)
           .put(url(`/Config/RequiredPreferenceConsents/${owned.Filters[0].ID}`))
           .send({ RequiredPreferenceConsents: [] }),
-        request(app.http)
+        request(suite.app.http)
           .post(url('/ProgramGroups'))
           .send({ ProgramGroups: [{ Name: 'X' }] }),
-        request(app.http)
+        request(suite.app.http)
           .patch(url(`/ProgramGroups/${group.Id}`))
           .set('Content-Type', 'application/json')
           .send(ops),
-        request(app.http)
+        request(suite.app.http)
           .post(url('/Config/CustomProperties/Program'))
           .send([{ ID: owned.Id, CustomProperties: [{ Key: 'A' }] }]),
       ];
@@ -131,7 +121,7 @@ describe('Programs: concurrency, authorization, the legacy prefix, tenant isolat
         expect(response.status).toBe(403);
         expect(response.body.Message).toEqual(expect.any(String));
       }
-      expect((await request(app.http).get(url('/Programs'))).status).toBe(401);
+      expect((await request(suite.app.http).get(url('/Programs'))).status).toBe(401);
       expect((await client.get('/Programs')).body.Programs).toEqual([owned]);
     });
 
@@ -139,7 +129,7 @@ describe('Programs: concurrency, authorization, the legacy prefix, tenant isolat
       const client = await newClient();
       await createPrograms(client, [program('Legacy', { CustomProperties: kv({ Era: 'v2' }) })]);
       const auth = await client.tenant.bearer();
-      const v2 = await request(app.http)
+      const v2 = await request(suite.app.http)
         .get(`/Profiles/v2/${client.clientId}/Programs/IncludeMatching?Era=V2`)
         .set('Authorization', auth);
       expect(v2.status).toBe(200);
@@ -204,7 +194,7 @@ describe('Programs: concurrency, authorization, the legacy prefix, tenant isolat
       expect((await owner.get('/Programs')).body.Programs).toEqual([mine]);
 
       // Another client's id in the path answers 404, as for any unknown client.
-      const foreign = await request(app.http)
+      const foreign = await request(suite.app.http)
         .get(`/Profiles/v4/${owner.clientId}/Programs`)
         .set('Authorization', await stranger.tenant.bearer());
       expect(foreign.status).toBe(404);

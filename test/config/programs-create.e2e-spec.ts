@@ -1,13 +1,12 @@
 import { editedBy } from '../harness/configuration';
-import { startTestApp, type TestApp } from '../harness/test-app';
 import {
   type Client,
   createPrograms,
   filter,
   kv,
   names,
-  newTenantClient,
   program,
+  useProgramsApp,
 } from './program-helpers';
 
 /**
@@ -15,17 +14,8 @@ import {
  * with the text tags of one locale, and by program type. Real engine and Redis, no worker.
  */
 describe('Programs: create and list, by locale and by type', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  const newClient = () => newTenantClient(app);
+  const suite = useProgramsApp();
+  const { newClient } = suite;
 
   describe('create and list', () => {
     let client: Client;

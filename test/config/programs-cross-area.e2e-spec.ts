@@ -1,8 +1,8 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { IsConsentTypeRequiredQuery } from '@app/config/common/cross-area';
 import { ProgramCatalog } from '@app/config/programs';
-import { eventually, startTestApp, type TestApp } from '../harness/test-app';
-import { type Client, createPrograms, filter, newTenantClient, program } from './program-helpers';
+import { eventually } from '../harness/test-app';
+import { type Client, createPrograms, filter, program, useProgramsApp } from './program-helpers';
 
 /**
  * Programs and the other areas (docs/api.md): the consent types a filter requires
@@ -10,17 +10,8 @@ import { type Client, createPrograms, filter, newTenantClient, program } from '.
  * profile validation. Real engine and Redis, no worker.
  */
 describe('Programs and the other areas: required consents, ProgramCatalog', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  const newClient = () => newTenantClient(app);
+  const suite = useProgramsApp();
+  const { newClient } = suite;
 
   async function createConsentType(client: Client, TypeName: string, IsActive = true) {
     const response = await client.post('/ConsentTypes', {
@@ -213,7 +204,7 @@ describe('Programs and the other areas: required consents, ProgramCatalog', () =
     });
 
     it('answers IsConsentTypeRequiredQuery for consent-types, case-insensitively and per client', async () => {
-      const queries = app.api.get(QueryBus);
+      const queries = suite.app.api.get(QueryBus);
       expect(
         await queries.execute(new IsConsentTypeRequiredQuery(client.clientId, ['emailMARKETING'])),
       ).toBe(true);
@@ -264,7 +255,7 @@ describe('Programs and the other areas: required consents, ProgramCatalog', () =
         programs.find((p: any) => p.Id === second.Id).Filters[0].RequiredPreferenceConsents,
       ).toEqual([]);
       expect(
-        await app.api
+        await suite.app.api
           .get(QueryBus)
           .execute(new IsConsentTypeRequiredQuery(client.clientId, ['EmailMarketing'])),
       ).toBe(false);
@@ -295,7 +286,7 @@ describe('Programs and the other areas: required consents, ProgramCatalog', () =
           ],
         }),
       ]);
-      const catalog = app.api.get(ProgramCatalog);
+      const catalog = suite.app.api.get(ProgramCatalog);
       const [email, text] = news.Filters;
       const found = await catalog.findFilter(
         client.clientId,

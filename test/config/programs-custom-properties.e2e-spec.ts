@@ -1,4 +1,3 @@
-import { startTestApp, type TestApp } from '../harness/test-app';
 import {
   type Client,
   createGroups,
@@ -6,8 +5,8 @@ import {
   filter,
   kv,
   names,
-  newTenantClient,
   program,
+  useProgramsApp,
 } from './program-helpers';
 
 /**
@@ -15,17 +14,8 @@ import {
  * IncludeAll, and set through the older Config route. Real engine and Redis, no worker.
  */
 describe('Programs: custom properties', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  const newClient = () => newTenantClient(app);
+  const suite = useProgramsApp();
+  const { newClient } = suite;
 
   describe('IncludeMatching and IncludeAll', () => {
     let client: Client;

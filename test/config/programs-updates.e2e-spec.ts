@@ -1,13 +1,12 @@
-import { startTestApp, type TestApp } from '../harness/test-app';
 import {
   type Client,
   createPrograms,
   filter,
   kv,
   names,
-  newTenantClient,
   type Op,
   program,
+  useProgramsApp,
 } from './program-helpers';
 
 /**
@@ -15,17 +14,8 @@ import {
  * program, PATCH of one filter, and their refusals. Real engine and Redis, no worker.
  */
 describe('Programs: updates of programs and filters', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ workers: 0 });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  const newClient = () => newTenantClient(app);
+  const suite = useProgramsApp();
+  const { newClient } = suite;
 
   describe('updates', () => {
     let client: Client;
