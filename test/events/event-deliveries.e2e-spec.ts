@@ -230,6 +230,34 @@ describe('Event deliveries', () => {
     expect(receiver.to(hook).map((d) => d.body.EventType)).toEqual(['profile.updated']);
   });
 
+  it('delivers profile.merged with both ids when one profile absorbs another', async () => {
+    const hook = name();
+    const survivor = await createProfile({ CustomerName: { FirstName: 'Sur' } });
+    const absorbed = await createProfile({ CustomerName: { FirstName: 'Ab' } });
+    for (const id of [survivor, absorbed])
+      await eventually(async () => {
+        const res = await request(app.http).get(`${v4()}/Profile/${id}`).set('Authorization', auth);
+        return res.body.UpdateStatus === 'Complete' ? true : undefined;
+      });
+    await subscribe({
+      Url: receiver.url(hook),
+      Subscriptions: [{ Entity: 'Profile', EventType: 'profile.merged' }],
+    });
+    const merged = await request(app.http)
+      .post(`${v4()}/Profile/${survivor}/Merge`)
+      .set('Authorization', auth)
+      .send({ AbsorbedProfileId: absorbed, ReasonCode: 'SamePerson' });
+    expect([merged.status, merged.body.Message]).toEqual([202, undefined]);
+    const [delivery] = await eventually(async () =>
+      receiver.to(hook).length ? receiver.to(hook) : undefined,
+    );
+    expect(delivery.body).toMatchObject({
+      EventType: 'profile.merged',
+      ProfileId: survivor,
+      Data: { ProfileId: survivor, AbsorbedProfileId: absorbed, ReasonCode: 'SamePerson' },
+    });
+  });
+
   it("retries a failed delivery, holding the profile's later events behind it", async () => {
     const hook = name();
     receiver.modes[hook] = 'flaky';
