@@ -2,7 +2,7 @@ import request from 'supertest';
 import { RedisService } from '@app/shared';
 import { eventually } from '../harness/test-app';
 import { exportPageKey } from '../../libs/bulk/src/keys';
-import { BULK_EXPORT_EXPIRY } from '../../libs/bulk/src/worker/bulk-jobs';
+import { BULK_EXPORT_EXPIRY } from '../../libs/bulk/src/worker/bulk.job-definitions';
 import { runJob } from '../jobs/job-helpers';
 import { HOUR, useExportSuite } from './export-helpers';
 

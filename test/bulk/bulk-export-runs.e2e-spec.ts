@@ -4,7 +4,7 @@ import request from 'supertest';
 import { CRASH_POINTS, CrashPoints, RedisService } from '@app/shared';
 import { eventually } from '../harness/test-app';
 import { exportRunLeaseName } from '../../libs/bulk/src/keys';
-import { BULK_EXPORT_EXPIRY } from '../../libs/bulk/src/worker/bulk-jobs';
+import { BULK_EXPORT_EXPIRY } from '../../libs/bulk/src/worker/bulk.job-definitions';
 import { runJob } from '../jobs/job-helpers';
 import { LEASE_MS, type Row, useExportSuite } from './export-helpers';
 

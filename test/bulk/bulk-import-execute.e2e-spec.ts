@@ -6,7 +6,7 @@ import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { exceptionPageKey, importChunkKey, importKey } from '../../libs/bulk/src/keys';
-import { BULK_IMPORT_CLEANUP } from '../../libs/bulk/src/worker/bulk-jobs';
+import { BULK_IMPORT_CLEANUP } from '../../libs/bulk/src/worker/bulk.job-definitions';
 import { runJob } from '../jobs/job-helpers';
 import { HOUR, useImportSuite } from './import-helpers';
 

@@ -2,4 +2,4 @@
 export * from './bulk-api.module';
 export * from './bulk-worker.module';
 export { BULK_SETTINGS, BulkSettings } from './bulk-settings';
-export { BULK_EXPORT_EXPIRY, BULK_IMPORT_CLEANUP, BULK_JOBS } from './worker/bulk-jobs';
+export { BULK_EXPORT_EXPIRY, BULK_IMPORT_CLEANUP, BULK_JOBS } from './worker/bulk.job-definitions';

@@ -12,7 +12,7 @@ export { DNC_LISTS_ATTRIBUTE } from './do-not-contact/domain/do-not-contact-mark
 export type { DncEntry, DncListType } from './do-not-contact/domain/dnc-list.schema';
 export { CONSENT_PROFILE_RULES } from './profile-rules/consent-profile-rules';
 export type { ConsentAttributeSearch } from './search/consent-attribute-search';
-export * from './worker/consent-jobs';
+export * from './worker/consent.job-definitions';
 export { CONSENT_SETTINGS } from './consent-settings';
 export * from './domain/consent-transitions';
 export * from './domain/consent-expiry';

@@ -3,7 +3,7 @@ export * from './profiles-api.module';
 export * from './profiles-worker.module';
 export * from './profile-rules.module';
 export * from './profile-ports.module';
-export * from './worker/profile-jobs';
+export * from './worker/profile.job-definitions';
 export { PROFILE_SETTINGS } from './profile-settings';
 
 // The rule port (what a rule module such as Consents or Preferences implements) and the

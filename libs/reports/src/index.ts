@@ -6,4 +6,4 @@ export { ReportRebuildsModule } from './report-rebuilds.module';
 export { ReportRebuilds } from './services/report-rebuilds.service';
 export { REPORTS_SETTINGS } from './reports-settings';
 export { REPORT_PAGE_LINK_SECURITY_SCHEMES } from './http/page-link-security';
-export * from './worker/report-jobs';
+export * from './worker/report.job-definitions';

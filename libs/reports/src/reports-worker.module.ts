@@ -5,7 +5,7 @@ import { RebuildReportsHandler } from './commands/rebuild-reports/rebuild-report
 import { ReportsSettings } from './reports-settings';
 import { ReportCounters } from './services/report-counters.service';
 import { ReportCounts } from './services/report-counts.service';
-import { RebuildReportsJob } from './worker/rebuild-reports.job';
+import { RebuildReportsJob } from './worker/rebuild-reports.jobs';
 
 /**
  * The worker side of the reports (docs/reports.md): ReportCounts, the counts the apply

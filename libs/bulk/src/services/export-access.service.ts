@@ -5,7 +5,7 @@ import { isBuilding, isDueToExpire, isReadable } from '../domain/bulk-export';
 import type { BulkExport } from '../domain/bulk-export.schema';
 import { BulkExportRepository } from '../repositories/bulk-export.repository';
 import { ExportExpiries } from './export-expiries.service';
-import { PURGE_BULK_EXPORT, RUN_BULK_EXPORT } from '../worker/bulk-jobs';
+import { PURGE_BULK_EXPORT, RUN_BULK_EXPORT } from '../worker/bulk.job-definitions';
 
 /**
  * An export as a request reaches it: by its client's key (another client's token is not

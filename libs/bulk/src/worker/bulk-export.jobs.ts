@@ -13,7 +13,7 @@ import {
   type PurgeBulkExportPayload,
   RUN_BULK_EXPORT,
   type RunBulkExportPayload,
-} from './bulk-jobs';
+} from './bulk.job-definitions';
 
 /* Job handlers only hand off to commands; the use cases live in the command handlers. */
 
@@ -47,7 +47,7 @@ export class PurgeBulkExportJob implements JobHandler<PurgeBulkExportPayload> {
   }
 }
 
-/** The expiry sweep's runs (defined in bulk-jobs.ts). */
+/** The expiry sweep's runs (defined in bulk.job-definitions.ts). */
 export const BulkExportExpiryJob = scheduledCommandJob(
   BULK_EXPORT_EXPIRY,
   ({ maxPages }) => new SweepExpiredExportsCommand(maxPages),

@@ -3,7 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import { HandlesJob, JobHandler, scheduledCommandJob } from '@app/shared';
 import { RemoveExpiredImportsCommand } from '../commands/remove-expired-imports/remove-expired-imports.command';
 import { RunBulkImportCommand } from '../commands/run-bulk-import/run-bulk-import.command';
-import { BULK_IMPORT_CLEANUP, RUN_BULK_IMPORT, type RunBulkImportPayload } from './bulk-jobs';
+import {
+  BULK_IMPORT_CLEANUP,
+  RUN_BULK_IMPORT,
+  type RunBulkImportPayload,
+} from './bulk.job-definitions';
 
 /* Job handlers only hand off to commands; the use case lives in RunBulkImportHandler. */
 
@@ -17,7 +21,7 @@ export class RunBulkImportJob implements JobHandler<RunBulkImportPayload> {
   }
 }
 
-/** The cleanup's runs (defined in bulk-jobs.ts). */
+/** The cleanup's runs (defined in bulk.job-definitions.ts). */
 export const BulkImportCleanupJob = scheduledCommandJob(
   BULK_IMPORT_CLEANUP,
   ({ maxPages }) => new RemoveExpiredImportsCommand(maxPages),

@@ -3,7 +3,7 @@ import type { ProfileEvent, ProfileEventListener } from '@app/profiles';
 import { JobQueue, RedisService, Settings } from '@app/shared';
 import { pausedProfilesKey } from '../keys';
 import { deliverableSince, subscriptionWants } from '../domain/event-matching';
-import { DELIVER_PROFILE_EVENTS } from '../worker/event-jobs';
+import { DELIVER_PROFILE_EVENTS } from '../worker/event.job-definitions';
 import type { EventSubscription } from '../domain/event-subscription';
 import { SubscriptionStore } from './subscription-store.service';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { JobQueue } from '@app/shared';
 import type { EventSubscription } from '../domain/event-subscription';
-import { VALIDATE_EVENT_SUBSCRIPTION } from '../worker/event-jobs';
+import { VALIDATE_EVENT_SUBSCRIPTION } from '../worker/event.job-definitions';
 
 /**
  * Queues the first attempt of a subscription's handshake (its nonce in the job). Called

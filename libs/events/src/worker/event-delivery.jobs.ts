@@ -11,7 +11,7 @@ import {
   type RedeliverEventPayload,
   REPLAY_PAUSED_EVENTS,
   type ReplayPausedEventsPayload,
-} from './event-jobs';
+} from './event.job-definitions';
 
 /* Job handlers only hand off to commands; the use cases live in the command handlers. */
 

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { HandlesJob, JobHandler } from '@app/shared';
 import { RunSubscriptionHandshakeCommand } from '../commands/run-subscription-handshake/run-subscription-handshake.command';
-import { VALIDATE_EVENT_SUBSCRIPTION, type ValidateEventSubscriptionPayload } from './event-jobs';
+import {
+  VALIDATE_EVENT_SUBSCRIPTION,
+  type ValidateEventSubscriptionPayload,
+} from './event.job-definitions';
 
 /* Job handlers only hand off to commands; the use cases live in the command handlers. */
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { JobQueue, type JobLane, RedisScript, RedisService } from '@app/shared';
 import { profileKey } from '../keys';
 import { type EntryProgress, ProfileReadModel } from '../read-model/profile-read-model.service';
-import { APPLY_PROFILE_WRITES } from '../worker/profile-jobs';
+import { APPLY_PROFILE_WRITES } from '../worker/profile.job-definitions';
 
 /**
  * How long a profile's "job queued" flag lives without its job starting. Only a lost job

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { HandlesJob, JobHandler } from '@app/shared';
 import { ApplyProfileWritesCommand } from '../commands/apply-profile-writes/apply-profile-writes.command';
 import { SweepPendingWritesCommand } from '../commands/sweep-pending-writes/sweep-pending-writes.command';
-import { APPLY_PROFILE_WRITES, type ApplyProfileWritesPayload } from './profile-jobs';
+import { APPLY_PROFILE_WRITES, type ApplyProfileWritesPayload } from './profile.job-definitions';
 import { ProfileSettings } from '../profile-settings';
 
 /* Job handlers and timers only hand off to commands; the use cases live in the handlers. */

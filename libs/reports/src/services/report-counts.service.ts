@@ -3,7 +3,7 @@ import type { CountDelta, CountedStep, Profile, ProfileCounts } from '@app/profi
 import { JobQueue } from '@app/shared';
 import { passDelta } from '../domain/report-summary';
 import { ReportsSettings } from '../reports-settings';
-import { REBUILD_REPORTS } from '../worker/report-jobs';
+import { REBUILD_REPORTS } from '../worker/report.job-definitions';
 import { ReportCounters } from './report-counters.service';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JobQueue } from '@app/shared';
-import { REBUILD_REPORTS } from '../worker/report-jobs';
+import { REBUILD_REPORTS } from '../worker/report.job-definitions';
 import { ReportCounters } from './report-counters.service';
 
 /** Queues rebuilds of a client's counts (the operator's, the admin CLI's, a reader's). */

@@ -5,7 +5,7 @@ import type { BulkExportStatusDto } from '../../dto/bulk-export.dto';
 import { toBulkExportStatus } from '../../mapping/bulk-export.mapper';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
 import { ExportAccess } from '../../services/export-access.service';
-import { PURGE_BULK_EXPORT } from '../../worker/bulk-jobs';
+import { PURGE_BULK_EXPORT } from '../../worker/bulk.job-definitions';
 import { CommitBulkExportCommand } from './commit-bulk-export.command';
 
 /**

@@ -7,7 +7,7 @@ import { stageLeaseName } from '../../keys';
 import { toBulkImportStatus } from '../../mapping/bulk-import.mapper';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
 import { ImportAccess } from '../../services/import-access.service';
-import { RUN_BULK_IMPORT } from '../../worker/bulk-jobs';
+import { RUN_BULK_IMPORT } from '../../worker/bulk.job-definitions';
 import { ExecuteBulkImportCommand } from './execute-bulk-import.command';
 
 /** How long Execute holds the stage lease (it only saves the import). */

@@ -7,7 +7,7 @@ import type { BulkExportStatusDto, InitiateBulkExportDto } from '../../dto/bulk-
 import { toBulkExportStatus } from '../../mapping/bulk-export.mapper';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
 import { ExportExpiries } from '../../services/export-expiries.service';
-import { RUN_BULK_EXPORT } from '../../worker/bulk-jobs';
+import { RUN_BULK_EXPORT } from '../../worker/bulk.job-definitions';
 import { InitiateBulkExportCommand } from './initiate-bulk-export.command';
 
 /**

@@ -5,7 +5,7 @@ import { BulkSettings } from '../../bulk-settings';
 import { CALLBACK_ATTEMPTS, callbackDelayMs } from '../../domain/bulk-export';
 import { toAsyncExportStatus, toBulkExportStatus } from '../../mapping/bulk-export.mapper';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
-import { NOTIFY_BULK_EXPORT } from '../../worker/bulk-jobs';
+import { NOTIFY_BULK_EXPORT } from '../../worker/bulk.job-definitions';
 import { NotifyBulkExportCommand } from './notify-bulk-export.command';
 
 /**

@@ -19,7 +19,7 @@ import {
 import { runLeaseName } from '../../keys';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
 import { ImportRemovals } from '../../services/import-removals.service';
-import { RUN_BULK_IMPORT } from '../../worker/bulk-jobs';
+import { RUN_BULK_IMPORT } from '../../worker/bulk.job-definitions';
 import { ImportBatchAcceptor } from './import-batch-acceptor.service';
 import { NewProfileBatches, type PreparedBatch } from './new-profile-batches.service';
 import { RunBulkImportCommand } from './run-bulk-import.command';

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, JobQueue, type JobCounts } from '@app/shared';
 import { BulkSettings } from '../../bulk-settings';
 import { callbackWindowMs, isBuilding } from '../../domain/bulk-export';
-import { NOTIFY_BULK_EXPORT } from '../../worker/bulk-jobs';
+import { NOTIFY_BULK_EXPORT } from '../../worker/bulk.job-definitions';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
 import { ExportAccess } from '../../services/export-access.service';
 import { ExportExpiries } from '../../services/export-expiries.service';

@@ -14,7 +14,7 @@ import { EventDeliveryRepository } from '../../repositories/event-delivery.repos
 import { DeadLetters } from '../../services/dead-letters.service';
 import { SubscriptionStore } from '../../services/subscription-store.service';
 import { WebhookSender } from '../../services/webhook-sender.service';
-import { DELIVER_PROFILE_EVENTS } from '../../worker/event-jobs';
+import { DELIVER_PROFILE_EVENTS } from '../../worker/event.job-definitions';
 import { DeliverProfileEventsCommand } from './deliver-profile-events.command';
 
 /** The delivery lease of a (subscription, profile) pair, renewed while it delivers. */

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { JobQueue, RedisService, Settings } from '@app/shared';
 import { pausedProfilesKey } from '../../keys';
-import { DELIVER_PROFILE_EVENTS } from '../../worker/event-jobs';
+import { DELIVER_PROFILE_EVENTS } from '../../worker/event.job-definitions';
 import { ReplayPausedEventsCommand } from './replay-paused-events.command';
 
 /** Profiles taken from the set per Redis command. */

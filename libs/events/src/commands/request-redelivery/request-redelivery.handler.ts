@@ -5,7 +5,7 @@ import type { DeadLetterDto } from '../../dto/dead-letter.dto';
 import { toDeadLetterDto } from '../../mapping/dead-letter.mapper';
 import { DeadLetters } from '../../services/dead-letters.service';
 import { SubscriptionStore } from '../../services/subscription-store.service';
-import { REDELIVER_EVENT } from '../../worker/event-jobs';
+import { REDELIVER_EVENT } from '../../worker/event.job-definitions';
 import { RequestRedeliveryCommand } from './request-redelivery.command';
 
 /**

@@ -12,7 +12,7 @@ import {
 import { EventsSettings } from '../../events-settings';
 import { safePost } from '../../http-target/safe-post';
 import { SubscriptionStore } from '../../services/subscription-store.service';
-import { VALIDATE_EVENT_SUBSCRIPTION } from '../../worker/event-jobs';
+import { VALIDATE_EVENT_SUBSCRIPTION } from '../../worker/event.job-definitions';
 import { RunSubscriptionHandshakeCommand } from './run-subscription-handshake.command';
 
 /**

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, ConflictError, JobQueue, NotFoundError } from '@app/shared';
 import { activeSinceOnResume } from '../../domain/event-matching';
-import { REPLAY_PAUSED_EVENTS } from '../../worker/event-jobs';
+import { REPLAY_PAUSED_EVENTS } from '../../worker/event.job-definitions';
 import {
   type EventSubscription,
   findOverlap,

@@ -6,7 +6,7 @@ import { Clock, JobQueue, LeaseService } from '@app/shared';
 import { reportSummary } from '../../domain/report-summary';
 import { ReportsSettings } from '../../reports-settings';
 import { type RebuildItem, ReportCounters } from '../../services/report-counters.service';
-import { REBUILD_REPORTS } from '../../worker/report-jobs';
+import { REBUILD_REPORTS } from '../../worker/report.job-definitions';
 import { RebuildReportsCommand } from './rebuild-reports.command';
 
 /** One job goes on from page to page for this long, then queues the next slice (fair share). */
