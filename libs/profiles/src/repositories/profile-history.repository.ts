@@ -172,10 +172,7 @@ export class ProfileHistoryRepository {
   ): Promise<ProfileHistory[]> {
     const docs = await Promise.all(
       Array.from({ length: pages }, (_, page) =>
-        this.docs
-          .findById(historyPageKey(clientId, profileId, page))
-          .lean<ProfileHistoryDoc>()
-          .exec(),
+        this.docs.findStoredById<ProfileHistoryDoc>(historyPageKey(clientId, profileId, page)),
       ),
     );
     return docs
@@ -189,10 +186,9 @@ export class ProfileHistoryRepository {
    * reads a profile's pages one at a time: queries/export-profile).
    */
   async page(clientId: string, profileId: number, page: number): Promise<ProfileHistory[]> {
-    const doc = await this.docs
-      .findById(historyPageKey(clientId, profileId, page))
-      .lean<ProfileHistoryDoc>()
-      .exec();
+    const doc = await this.docs.findStoredById<ProfileHistoryDoc>(
+      historyPageKey(clientId, profileId, page),
+    );
     return decodeHistoryEntries(doc);
   }
 
@@ -241,10 +237,9 @@ export class ProfileHistoryRepository {
       return { clientId, profileId, pages, changed: new Set() };
     }
     for (let page = count - 1; page >= 0; page--) {
-      const doc = await this.docs
-        .findById(historyPageKey(clientId, profileId, page))
-        .lean<ProfileHistoryDoc>()
-        .exec();
+      const doc = await this.docs.findStoredById<ProfileHistoryDoc>(
+        historyPageKey(clientId, profileId, page),
+      );
       pages[page] = decodeHistoryEntries(doc);
       if (!pages[page].some((entry) => entry.seq >= seq)) break;
     }

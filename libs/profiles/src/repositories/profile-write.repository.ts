@@ -130,7 +130,7 @@ export class ProfileWriteRepository {
   }
 
   async findById(clientId: string, id: TenantKey): Promise<ProfileWrite | null> {
-    const write = await this.writes.findById(id).lean<ProfileWrite>().exec();
+    const write = await this.writes.findStoredById<ProfileWrite>(id);
     return write?.clientId === clientId ? write : null;
   }
 

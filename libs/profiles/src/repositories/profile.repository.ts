@@ -60,7 +60,7 @@ export class ProfileRepository {
   }
 
   findOne(clientId: string, profileId: number): Promise<Profile | null> {
-    return this.profiles.findById(profileKey(clientId, profileId)).lean<Profile>().exec();
+    return this.profiles.findStoredById<Profile>(profileKey(clientId, profileId));
   }
 
   /**
