@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { tenantKey } from '@app/shared';
 import { eventually } from '../harness/test-app';
+import type { HistoryEntry } from '../../libs/profiles/src/domain/profile-history';
 import { ProfileHistoryRepository } from '../../libs/profiles/src/repositories/profile-history.repository';
 import { useHistorySuite } from './history-helpers';
 
@@ -96,9 +97,9 @@ describe('Profile history: what a write leaves', () => {
   async function orphanEntry(profileId: number, seq: number, firstName: string): Promise<void> {
     const db = suite.app.api.get<Connection>(getConnectionToken());
     const stored = await db
-      .collection<{ _id: string; historyPages?: number }>('profiles')
+      .collection<{ _id: string; historyPages?: number; historyTail?: number }>('profiles')
       .findOne({ _id: `${suite.tenant.clientId}|${profileId}` });
-    await suite.app.api.get(ProfileHistoryRepository).record(stored?.historyPages ?? 0, [
+    const entries: HistoryEntry[] = [
       {
         _id: tenantKey(suite.tenant.clientId, profileId, seq, 0),
         clientId: suite.tenant.clientId,
@@ -113,7 +114,15 @@ describe('Profile history: what a write leaves', () => {
           CustomerName: { FirstName: firstName },
         },
       },
-    ]);
+    ];
+    await suite.app.api
+      .get(ProfileHistoryRepository)
+      .recordPass(
+        suite.tenant.clientId,
+        profileId,
+        { pages: stored?.historyPages ?? 0, tail: stored?.historyTail },
+        { fromSeq: seq, toSeq: seq, entries, erases: false },
+      );
   }
 
   it('records nothing for a write refused when applied, even after an earlier attempt recorded it', async () => {

@@ -90,6 +90,13 @@ export class ProfileHistoryDoc {
    * hold the entries as subdocuments; `decodeHistoryEntries` reads both.
    */
   @Prop({ type: [Object], default: undefined }) entries?: Array<string | ProfileHistory>;
+  /**
+   * How many of `entries` count (absent: all). Set by an append that wrote entries into the
+   * page by position without reading it (ProfileHistoryRepository.recordPass): entries past
+   * it were left by an attempt that never reached its save, and the next append overwrites
+   * them.
+   */
+  @Prop() n?: number;
 }
 
 /** A page's entries as stored (see ProfileHistoryDoc.entries). */
@@ -99,7 +106,9 @@ export function encodeHistoryEntries(entries: ProfileHistory[]): string[] {
 
 /** A stored page's entries, whichever way they were stored. */
 export function decodeHistoryEntries(doc: ProfileHistoryDoc | null | undefined): ProfileHistory[] {
-  return (doc?.entries ?? []).map((entry) =>
+  const stored = doc?.entries ?? [];
+  const counted = doc?.n === undefined ? stored : stored.slice(0, doc.n);
+  return counted.map((entry) =>
     typeof entry === 'string' ? (JSON.parse(entry) as ProfileHistory) : entry,
   );
 }

@@ -52,6 +52,12 @@ export class Profile {
    */
   @Prop() historyPages?: number;
   /**
+   * How many entries the last counted history page holds, saved with historyPages: the
+   * next pass appends after them by position, without reading the page (absent, on
+   * profiles saved before it was kept or by a path that does not know it: the page is read).
+   */
+  @Prop() historyTail?: number;
+  /**
    * The hash of the profile's last chained history entry (consents and preferences:
    * domain/history-chain.ts), saved with the write that recorded it like historyPages: the
    * next write links to it without reading a page, and verification compares the stored

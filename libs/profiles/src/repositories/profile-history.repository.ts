@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { insertEach, type TenantKey, TenantScopedModel } from '@app/shared';
-import type { Collection } from 'mongodb';
-import { LRUCache } from 'lru-cache';
+import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import type { HistoryEntry } from '../domain/profile-history';
 import {
@@ -22,9 +21,6 @@ import { historyPageKey } from '../keys';
  */
 export const HISTORY_PAGE_ENTRIES = 10;
 
-/** Last pages one worker process remembers (see `lastPages`). */
-const MAX_REMEMBERED_PAGES = 5000;
-
 /** The pages of one profile's history as loaded for a change. */
 interface LoadedHistory {
   clientId: string;
@@ -43,47 +39,10 @@ interface LoadedHistory {
  */
 @Injectable()
 export class ProfileHistoryRepository {
-  /**
-   * The last page this process wrote for a profile, by page id, with the sequence number of
-   * the write that wrote it. The next write of the profile (seq + 1) finds it here instead
-   * of reading it back: only the worker holding the profile's lease writes pages, and a
-   * page's entries below a sequence number never change, so the entries below the next
-   * write are exactly these, unless that write failed after all (then `record` is told,
-   * and reads the engine). Any other sequence number (another process applied writes
-   * meanwhile) reads the engine too.
-   */
-  private readonly lastPages = new LRUCache<string, { seq: number; entries: ProfileHistory[] }>({
-    max: MAX_REMEMBERED_PAGES,
-  });
-
   private readonly docs: TenantScopedModel<ProfileHistoryDoc>;
 
   constructor(@InjectModel(ProfileHistoryDoc.name) docs: Model<ProfileHistoryDoc>) {
     this.docs = new TenantScopedModel(docs);
-  }
-
-  /**
-   * Appends one write's entries after the `pages` pages the profile counts and returns the
-   * new count, to be saved with the profile. Called by the worker before that save;
-   * idempotent: entries of this seq or later (left by an attempt that did not reach its
-   * save) are dropped first, then these are appended.
-   */
-  async record(
-    pages: number,
-    entries: HistoryEntry[],
-    options: { lastWriteFailed: boolean } = { lastWriteFailed: false },
-  ): Promise<number> {
-    if (!entries.length) return pages;
-    const { clientId, profileId, seq } = entries[0];
-    // After a failed write, what a process remembers of it may hold entries that another
-    // process erased when it gave the write up: read the engine.
-    const history = await this.loadTail(clientId, profileId, pages, seq, {
-      fresh: options.lastWriteFailed,
-    });
-    this.dropFrom(history, seq);
-    this.append(history, entries);
-    await this.save(history, seq);
-    return history.pages.length;
   }
 
   private append(history: LoadedHistory, entries: HistoryEntry[]): void {
@@ -101,27 +60,101 @@ export class ProfileHistoryRepository {
   /**
    * Appends the entries of one pass of writes (`fromSeq` to `toSeq`, in order) after the
    * `pages` pages the profile counts, writing each changed page once, and returns the new
-   * count, to be saved with the profile. Entries of `fromSeq` or later (left by an attempt
-   * that did not reach its save) are dropped first, so the writes of the pass refused now
-   * (`erases`) keep none. The same pages as `record` called write by write.
+   * count and how many entries the last page then holds (`tail`), to be saved with the
+   * profile. Entries of `fromSeq` or later (left by an attempt that did not reach its save)
+   * are dropped first, so the writes of the pass refused now (`erases`) keep none. A pass of
+   * N writes leaves the same entries as N passes of one (fold.spec.ts).
+   *
+   * With the saved `tail` known (and nothing to erase), the page is not read: the entries
+   * are set by position after the `tail` counted ones, with the page's count `n` (see
+   * ProfileHistoryDoc.n), and further pages are written whole, all in one command. Entries
+   * an interrupted attempt left past the count are not counted, and overwritten.
    */
   async recordPass(
     clientId: string,
     profileId: number,
-    pages: number,
+    counted: { pages: number; tail?: number },
     pass: { fromSeq: number; toSeq: number; entries: HistoryEntry[]; erases: boolean },
     options: { lastWriteFailed: boolean } = { lastWriteFailed: false },
-  ): Promise<number> {
-    if (!pass.entries.length && !pass.erases) return pages;
-    // A refused write's entries must go from what the engine holds (maybe another
-    // process's attempt), never from what this process remembers.
-    const history = await this.loadTail(clientId, profileId, pages, pass.fromSeq, {
-      fresh: options.lastWriteFailed || pass.erases,
-    });
+  ): Promise<{ pages: number; tail: number | undefined }> {
+    const { pages, tail } = counted;
+    if (!pass.entries.length && !pass.erases) return { pages, tail };
+    // After a refused write, what the page holds is read (its entries may have to go).
+    const read = options.lastWriteFailed || pass.erases;
+    if (!read && pages > 0 && tail !== undefined && tail <= HISTORY_PAGE_ENTRIES) {
+      const appended = await this.appendAfter(clientId, profileId, pages, tail, pass.entries);
+      if (appended) return appended;
+      // The counted last page is not there (a deleted profile's pages went): read as before.
+    }
+    // A refused write's entries go from what the engine holds (maybe another process's attempt).
+    const history = await this.loadTail(clientId, profileId, pages, pass.fromSeq);
     this.dropFrom(history, pass.fromSeq);
     this.append(history, pass.entries);
-    await this.save(history, pass.toSeq);
-    return history.pages.length;
+    await this.save(history);
+    return { pages: history.pages.length, tail: history.pages[history.pages.length - 1]?.length };
+  }
+
+  /**
+   * `recordPass` without reading the last page: its `tail` counted entries stay, the new
+   * ones are set after them by position (an update by `_id`), the rest fill new pages
+   * (replaced whole). Answers null when the last page is missing (its whole pages written
+   * already are written again by the caller's read path).
+   */
+  private async appendAfter(
+    clientId: string,
+    profileId: number,
+    pages: number,
+    tail: number,
+    entries: HistoryEntry[],
+  ): Promise<{ pages: number; tail: number } | null> {
+    const last = pages - 1;
+    const fit = entries.slice(0, HISTORY_PAGE_ENTRIES - tail);
+    const ops: AnyBulkWriteOperation[] = [];
+    let count = pages;
+    let lastCount = tail;
+    if (fit.length && tail > 0) {
+      const positioned: Record<string, string | number> = { n: tail + fit.length };
+      encodeHistoryEntries(fit).forEach((text, k) => (positioned[`entries.${tail + k}`] = text));
+      ops.push({
+        updateOne: {
+          filter: { _id: historyPageKey(clientId, profileId, last) },
+          update: { $set: positioned },
+        },
+      });
+      lastCount = tail + fit.length;
+    } else if (fit.length) {
+      // An empty counted page: written whole.
+      ops.push(this.wholePage(clientId, profileId, last, fit));
+      lastCount = fit.length;
+    }
+    for (let at = fit.length; at < entries.length; at += HISTORY_PAGE_ENTRIES) {
+      const page = entries.slice(at, at + HISTORY_PAGE_ENTRIES);
+      ops.push(this.wholePage(clientId, profileId, count++, page));
+      lastCount = page.length;
+    }
+    const result = await this.docs.collection.bulkWrite(ops, { ordered: true });
+    if (fit.length && tail > 0) {
+      // The whole pages replaced an existing page (matched) or inserted one (upserted).
+      const wholePages = ops.length - 1;
+      if (result.matchedCount - (wholePages - result.upsertedCount) < 1) return null;
+    }
+    return { pages: count, tail: lastCount };
+  }
+
+  private wholePage(
+    clientId: string,
+    profileId: number,
+    page: number,
+    entries: HistoryEntry[],
+  ): AnyBulkWriteOperation {
+    const _id = historyPageKey(clientId, profileId, page);
+    return {
+      replaceOne: {
+        filter: { _id },
+        replacement: { _id, entries: encodeHistoryEntries(entries) },
+        upsert: true,
+      },
+    };
   }
 
   /**
@@ -194,9 +227,8 @@ export class ProfileHistoryRepository {
 
   /** The entries of one write: it failed after all, so it changed nothing. */
   async eraseWrite(clientId: string, profileId: number, pages: number, seq: number): Promise<void> {
-    // From the engine, never from `lastPages`: what must go is what an attempt (maybe of
-    // another process) wrote there.
-    const history = await this.loadTail(clientId, profileId, pages, seq, { fresh: true });
+    // What must go is what an attempt (maybe of another process) wrote there.
+    const history = await this.loadTail(clientId, profileId, pages, seq);
     this.dropFrom(history, seq);
     await this.save(history);
   }
@@ -207,7 +239,6 @@ export class ProfileHistoryRepository {
    */
   async eraseProfile(clientId: string, profileId: number, pages: number): Promise<void> {
     for (let page = 0; ; page++) {
-      this.lastPages.delete(historyPageKey(clientId, profileId, page));
       const { deletedCount } = await this.docs.deleteOne({
         _id: historyPageKey(clientId, profileId, page),
       });
@@ -225,17 +256,8 @@ export class ProfileHistoryRepository {
     profileId: number,
     count: number,
     seq: number,
-    options: { fresh: boolean } = { fresh: false },
   ): Promise<LoadedHistory> {
     const pages: ProfileHistory[][] = Array.from({ length: count }, () => []);
-    const remembered =
-      count && !options.fresh
-        ? this.lastPages.get(historyPageKey(clientId, profileId, count - 1))
-        : undefined;
-    if (remembered && remembered.seq === seq - 1) {
-      pages[count - 1] = [...remembered.entries];
-      return { clientId, profileId, pages, changed: new Set() };
-    }
     for (let page = count - 1; page >= 0; page--) {
       const doc = await this.docs.findStoredById<ProfileHistoryDoc>(
         historyPageKey(clientId, profileId, page),
@@ -264,16 +286,11 @@ export class ProfileHistoryRepository {
   }
 
   /**
-   * The changed pages that are still counted (a page dropped from the tail is left unread).
-   * `seq`: the write whose entries end the last page (remembered, see `lastPages`); absent
-   * when the pages were erased instead, which forgets what was remembered.
+   * The changed pages that are still counted (a page dropped from the tail is left unread),
+   * each replaced whole.
    */
-  private async save(history: LoadedHistory, seq?: number): Promise<void> {
+  private async save(history: LoadedHistory): Promise<void> {
     const { clientId, profileId, pages } = history;
-    const last = historyPageKey(clientId, profileId, pages.length - 1);
-    this.lastPages.delete(last);
-    for (const page of history.changed)
-      this.lastPages.delete(historyPageKey(clientId, profileId, page));
     // The changed pages of one write or of a whole pass, in one command (each page by `_id`).
     const changed = [...history.changed]
       .filter((page) => page < pages.length)
@@ -299,9 +316,6 @@ export class ProfileHistoryRepository {
         }),
         { ordered: true },
       );
-    }
-    if (seq !== undefined && pages.length) {
-      this.lastPages.set(last, { seq, entries: pages[pages.length - 1] });
     }
   }
 }

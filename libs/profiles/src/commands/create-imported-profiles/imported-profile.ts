@@ -93,6 +93,7 @@ export function buildImportedProfile(
   const profile: Profile = {
     ...rest,
     historyPages: pages.length,
+    ...(pages.length ? { historyTail: pages[pages.length - 1].entries.length } : {}),
     ...(events.length ? { eventLog } : {}),
     createdAt: now,
     updatedAt: now,

@@ -7,6 +7,11 @@ import type { ProfileWrite, ProfileWriteKind } from '../../../domain/profile-wri
 import type { Profile } from '../../../domain/profile.schema';
 import { profileKey, writeKey } from '../../../keys';
 import { ProfileEventRepository } from '../../../repositories/profile-event.repository';
+import {
+  decodeHistoryEntries,
+  type ProfileHistory,
+  type ProfileHistoryDoc,
+} from '../../../domain/profile-history.schema';
 import { ProfileHistoryRepository } from '../../../repositories/profile-history.repository';
 import { ProfileEventRecorder } from '../../../services/profile-event-recorder.service';
 import { foldAll, type FoldContext, foldWrite, skipWrite } from './fold';
@@ -161,9 +166,21 @@ const SHELL: Profile = {
 
 /** Documents by `_id`, as the engine keeps them (a model and its driver collection). */
 function memoryModel() {
-  const docs = new Map<string, unknown>();
+  const docs = new Map<string, Record<string, unknown>>();
   const copy = <T>(value: T): T => structuredClone(value);
+  /** `$set` of top-level fields and of array elements by position (`entries.3`). */
+  const setFields = (doc: Record<string, unknown>, fields: Record<string, unknown>) => {
+    for (const [path, value] of Object.entries(fields)) {
+      const [field, position] = path.split('.');
+      if (position === undefined) doc[field] = copy(value);
+      else (doc[field] as unknown[])[Number(position)] = copy(value);
+    }
+  };
+  type BulkOp =
+    | { replaceOne: { filter: { _id: string }; replacement: Record<string, unknown> } }
+    | { updateOne: { filter: { _id: string }; update: { $set: Record<string, unknown> } } };
   const collection = {
+    findOne: async (filter: { _id: string }) => copy(docs.get(filter._id) ?? null),
     insertMany: async (items: { _id: string }[]) => {
       const writeErrors: { index: number; code: number }[] = [];
       items.forEach((item, index) => {
@@ -172,14 +189,28 @@ function memoryModel() {
       });
       if (writeErrors.length) throw Object.assign(new Error('duplicate'), { writeErrors });
     },
-    replaceOne: async (filter: { _id: string }, doc: unknown) =>
+    replaceOne: async (filter: { _id: string }, doc: Record<string, unknown>) =>
       void docs.set(filter._id, copy(doc)),
     deleteOne: async (filter: { _id: string }) => ({
       deletedCount: docs.delete(filter._id) ? 1 : 0,
     }),
-    bulkWrite: async (ops: { replaceOne: { filter: { _id: string }; replacement: unknown } }[]) => {
-      for (const { replaceOne } of ops)
-        docs.set(replaceOne.filter._id, copy(replaceOne.replacement));
+    bulkWrite: async (ops: BulkOp[]) => {
+      let matchedCount = 0;
+      let upsertedCount = 0;
+      for (const op of ops) {
+        if ('replaceOne' in op) {
+          const { filter, replacement } = op.replaceOne;
+          if (docs.has(filter._id)) matchedCount++;
+          else upsertedCount++;
+          docs.set(filter._id, copy({ ...replacement, _id: filter._id }));
+        } else {
+          const doc = docs.get(op.updateOne.filter._id);
+          if (!doc) continue;
+          matchedCount++;
+          setFields(doc, op.updateOne.update.$set);
+        }
+      }
+      return { matchedCount, upsertedCount };
     },
   };
   const model = {
@@ -191,9 +222,19 @@ function memoryModel() {
   return { docs, model: model as never };
 }
 
+/** The history pages' counted entries by page `_id` (an empty page as none). */
+function pageEntries(pages: Map<string, Record<string, unknown>>): Map<string, ProfileHistory[]> {
+  const counted = new Map<string, ProfileHistory[]>();
+  for (const [id, doc] of pages) {
+    const entries = decodeHistoryEntries(doc as unknown as ProfileHistoryDoc);
+    if (entries.length) counted.set(id, entries);
+  }
+  return counted;
+}
+
 interface Outcome {
   profile: Profile;
-  pages: Map<string, unknown>;
+  pages: Map<string, ProfileHistory[]>;
   events: Map<string, unknown>;
   failures: Map<number, string>;
 }
@@ -211,8 +252,17 @@ function stores() {
 
 const CTX: FoldContext = { vocabulary: vocabulary(), rules: RULES, now: NOW };
 
-/** The pipeline's way: fold up to `size` writes, then the record stage, per pass. */
-async function inPasses(writes: ProfileWrite[], size: number, now: Date): Promise<Outcome> {
+/**
+ * The pipeline's way: fold up to `size` writes, then the record stage, per pass. With
+ * `readPages`, each pass starts from a profile without its last page's count, so the record
+ * stage reads and replaces the page (a profile saved before the count was kept).
+ */
+async function inPasses(
+  writes: ProfileWrite[],
+  size: number,
+  now: Date,
+  readPages = false,
+): Promise<Outcome> {
   const ctx = { ...CTX, now };
   const { pages, events, history, eventRepository } = stores();
   const failures = new Map<number, string>();
@@ -224,11 +274,12 @@ async function inPasses(writes: ProfileWrite[], size: number, now: Date): Promis
   const record = new RecordStage(records as never, history, eventRepository, crashPoints as never);
   let profile = SHELL;
   for (let at = 0; at < writes.length;) {
+    if (readPages) delete profile.historyTail;
     const { profile: end, steps } = foldAll(profile, writes.slice(at, at + size), ctx);
     profile = structuredClone(await record.run(profile, end, steps));
     at += steps.length;
   }
-  return { profile, pages: pages.docs, events: events.docs, failures };
+  return { profile, pages: pageEntries(pages.docs), events: events.docs, failures };
 }
 
 /** The handler before passes: each write applied, recorded and saved alone. */
@@ -243,10 +294,17 @@ async function oneAtATime(writes: ProfileWrite[], now: Date): Promise<Outcome> {
     try {
       const folded = foldWrite(profile, each, ctx);
       next = folded.next;
-      const pageCount = await history.record(profile.historyPages ?? 0, folded.entries, {
-        lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq,
-      });
-      if (each.kind !== 'erase') next.historyPages = pageCount;
+      const counted = await history.recordPass(
+        CLIENT,
+        PROFILE,
+        { pages: profile.historyPages ?? 0, tail: profile.historyTail },
+        { fromSeq: each.seq, toSeq: each.seq, entries: folded.entries, erases: false },
+        { lastWriteFailed: profile.lastFailure?.seq === profile.appliedSeq },
+      );
+      if (each.kind !== 'erase') {
+        next.historyPages = counted.pages;
+        if (counted.tail !== undefined) next.historyTail = counted.tail;
+      }
       const deletes = next.state === 'deleted' && profile.state !== 'deleted';
       if (deletes) await recorder.eraseBefore(profile, each.seq);
       next.eventLog = await recorder.record(
@@ -263,7 +321,7 @@ async function oneAtATime(writes: ProfileWrite[], now: Date): Promise<Outcome> {
     }
     profile = structuredClone(next);
   }
-  return { profile, pages: pages.docs, events: events.docs, failures };
+  return { profile, pages: pageEntries(pages.docs), events: events.docs, failures };
 }
 
 const SEEDS = process.env.FOLD_SEED
@@ -282,8 +340,13 @@ describe('applying writes in one pass equals applying them one at a time', () =>
     if (now === NOW) expect(expected.events.size).toBeGreaterThan(0);
     // Consent and preference entries are linked into the receipt chain.
     expect(JSON.stringify([...expected.pages.values()])).toContain('prevHash');
-    for (const size of [100, 7, 1]) {
-      const actual = await inPasses(writes, size, now);
+    for (const [size, readPages] of [
+      [100, false],
+      [7, false],
+      [1, false],
+      [7, true],
+    ] as const) {
+      const actual = await inPasses(writes, size, now, readPages);
       expect(actual.profile).toEqual(expected.profile);
       expect(actual.pages).toEqual(expected.pages);
       expect(actual.events).toEqual(expected.events);

@@ -38,10 +38,10 @@ export class RecordStage {
       ),
     );
     const applied = steps.filter((step) => step.folded);
-    const pages = await this.history.recordPass(
+    const counted = await this.history.recordPass(
       clientId,
       profileId,
-      start.historyPages ?? 0,
+      { pages: start.historyPages ?? 0, tail: start.historyTail },
       {
         fromSeq: steps[0].write.seq,
         toSeq: steps[steps.length - 1].write.seq,
@@ -71,6 +71,11 @@ export class RecordStage {
     // The erased tombstone counts no history (erasedProfile); anything else the pages saved.
     const last = steps[steps.length - 1];
     if (last.folded && last.write.kind === 'erase') return end;
-    return { ...end, historyPages: pages };
+    const { historyTail: _unknown, ...rest } = end;
+    return {
+      ...rest,
+      historyPages: counted.pages,
+      ...(counted.tail !== undefined ? { historyTail: counted.tail } : {}),
+    };
   }
 }
