@@ -151,6 +151,16 @@ describe.each([
     expect(await listed(3)).toEqual(['1.0', '1.1', '1.2', '3.0']);
   });
 
+  it('appends again after the counted pages went (a deleted profile written again)', async () => {
+    await applied(entriesOf(1, 3));
+    await history.eraseProfile(clientId, profileId, counted.pages);
+    // The profile still counts its page: the append finds it gone and writes it anew.
+    await applied(entriesOf(2, HISTORY_PAGE_ENTRIES + 2));
+    expect(await listed(2)).toHaveLength(HISTORY_PAGE_ENTRIES + 2);
+    expect((await listed(2)).some((e) => e.startsWith('1.'))).toBe(false);
+    expect(counted).toEqual({ pages: 2, tail: 2 });
+  });
+
   it('a retry with fewer entries than the interrupted attempt shows none of the attempt', async () => {
     await applied(entriesOf(1, 2));
     await interrupted(entriesOf(2, 6, 'first-attempt'));
