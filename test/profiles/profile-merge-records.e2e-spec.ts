@@ -1,3 +1,5 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { testPreference } from '../harness/configuration';
 import { useMergeSuite } from './merge-helpers';
 
@@ -93,13 +95,51 @@ describe('Profile merge: history, events and receipts', () => {
     expect(types).toEqual(expect.arrayContaining(['profile.updated', 'consent.added']));
   });
 
-  it("verifies the survivor's receipt chain, which links the merge", async () => {
+  it("verifies the survivor's receipt chain, which links the merge, and the absorbed profile's", async () => {
     const chain = (await suite.api().get(`/Profile/${survivor}/ConsentChain`).expect(200)).body;
     expect(chain.Ok).toBe(true);
     // Terms (create), Marketing and the newsletter preference (the merge), and the merge.
     expect(chain.Chained).toBe(4);
+    // The absorbed profile's own chain (Marketing, the newsletter) ends at the head the
+    // merge entry hashed.
+    expect(chain.Absorbed).toEqual([
+      {
+        ProfileId: absorbed,
+        AbsorbedBy: survivor,
+        Ok: true,
+        Chained: 2,
+        Unchained: 0,
+        Head: expect.stringMatching(/^[0-9a-f]{64}$/),
+        AbsorbedHead: chain.Absorbed[0].Head,
+        Problems: [],
+      },
+    ]);
     const receipts = (await suite.api().get(`/Profile/${survivor}/ConsentReceipts`).expect(200))
       .body;
     expect(receipts.Entries.length).toBeGreaterThanOrEqual(2);
+  });
+
+  // Last: it changes the absorbed profile's stored history.
+  it("finds an absorbed profile's entry changed in the engine from the survivor's chain check", async () => {
+    const pages = suite.app.api.get<Connection>(getConnectionToken()).collection('profile_history');
+    const _id = `${suite.tenant.clientId}|${absorbed}|p0`;
+    const page = await pages.findOne({ _id } as object);
+    const entries = (page!.entries as string[]).map((text) => JSON.parse(text));
+    const marketing = entries.findIndex((entry) => entry.category === 'consent');
+    entries[marketing].snapshot.ConsentStatus = 0;
+    await pages.updateOne({ _id } as object, {
+      $set: { entries: entries.map((entry) => JSON.stringify(entry)) },
+    });
+    const chain = (await suite.api().get(`/Profile/${survivor}/ConsentChain`).expect(200)).body;
+    expect(chain.Ok).toBe(false);
+    // The survivor's own entries are intact; the absorbed profile's changed one is named.
+    expect(chain.Problems).toEqual([]);
+    expect(chain.Absorbed[0]).toMatchObject({ ProfileId: absorbed, Ok: false });
+    expect(chain.Absorbed[0].Problems).toEqual([
+      expect.objectContaining({
+        EntryId: `${entries[marketing].seq}.${entries[marketing].n}`,
+        Reason: 'content-hash-mismatch',
+      }),
+    ]);
   });
 });

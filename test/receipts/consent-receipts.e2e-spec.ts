@@ -317,6 +317,7 @@ describe('Consent receipts', () => {
       Head: listed[listed.length - 1].Hash,
       SavedHead: listed[listed.length - 1].Hash,
       Problems: [],
+      Absorbed: [],
     });
     const clean = cli(file(`export-${id}.json`, await exportOf(id)));
     expect(clean.status).toBe(0);

@@ -2916,6 +2916,30 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AbsorbedChainReportDto: {
+            /** @example 9 */
+            ProfileId: number;
+            /**
+             * @description The profile whose merge entry names this one
+             * @example 7
+             */
+            AbsorbedBy: number;
+            /** @description True when every chained entry verifies and the chain ends at the merge entry's AbsorbedHead */
+            Ok: boolean;
+            /** @example 3 */
+            Chained: number;
+            /** @example 0 */
+            Unchained: number;
+            /** @example a3f1c2d4e5b60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90 */
+            Head: string | null;
+            /**
+             * @description Its chain head when it was absorbed, as the survivor's merge entry holds it
+             * @example a3f1c2d4e5b60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90
+             */
+            AbsorbedHead: string | null;
+            /** @description As for the checked profile; a profile the merge entry names but that is not stored is one head-mismatch with EntryId null */
+            Problems: components["schemas"]["ChainProblemDto"][];
+        };
         AddDncEntriesDto: {
             Entries: components["schemas"]["DncEntryInputDto"][];
         };
@@ -3259,7 +3283,7 @@ export interface components {
         ConsentChainReportDto: {
             /** @example 7 */
             ProfileId: number;
-            /** @description True when every chained entry verifies */
+            /** @description True when every chained entry verifies, here and in the chains of the profiles it absorbed (Absorbed) */
             Ok: boolean;
             /**
              * @description Chained entries checked
@@ -3282,6 +3306,8 @@ export interface components {
              */
             SavedHead: string | null;
             Problems: components["schemas"]["ChainProblemDto"][];
+            /** @description The chains of the profiles merged into this one, and into those, in merge order (empty: none) */
+            Absorbed: components["schemas"]["AbsorbedChainReportDto"][];
         };
         ConsentCountDto: {
             /** @description The consent type's current name */

@@ -149,6 +149,8 @@ export { ProfileEventFeed } from './services/profile-event-feed.service';
 export {
   type ChainedHistoryEntry,
   type ChainedProfileHistory,
+  type AbsorbedChainLink,
+  absorbedLinks,
   ProfileHistoryChain,
 } from './services/profile-history-chain.service';
 export {

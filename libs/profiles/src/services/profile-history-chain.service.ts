@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '@app/auth';
 import { ProfileRules } from '../domain/profile-rules';
-import type { ProfileHistory } from '../domain/profile-history.schema';
+import { MERGE_HISTORY_CATEGORY, type ProfileHistory } from '../domain/profile-history.schema';
+import type { MergeSnapshot } from '../domain/profile-merge-history';
 import { viewOf } from '../domain/profile-view';
 import { ProfileHistoryRepository } from '../repositories/profile-history.repository';
 import { ProfileRepository } from '../repositories/profile.repository';
@@ -23,6 +24,23 @@ export interface ChainedProfileHistory {
   categories: string[];
   /** The entries of those categories written up to appliedSeq, in (seq, n) order. */
   entries: ChainedHistoryEntry[];
+}
+
+/** A profile a survivor absorbed, as its chain's merge entry names it (docs/profile-merge.md). */
+export interface AbsorbedChainLink {
+  profileId: number;
+  /** The absorbed profile's chain head when it was absorbed, hashed into the merge entry. */
+  head: string | null;
+}
+
+/** The profiles a chain's merge entries name, in merge order. */
+export function absorbedLinks(history: ChainedProfileHistory): AbsorbedChainLink[] {
+  return history.entries
+    .filter(({ entry }) => entry.category === MERGE_HISTORY_CATEGORY)
+    .map(({ entry }) => {
+      const merge = entry.snapshot as unknown as MergeSnapshot;
+      return { profileId: merge.AbsorbedProfileId, head: merge.AbsorbedHead };
+    });
 }
 
 /**

@@ -134,10 +134,45 @@ export class ChainProblemDto {
   @ApiProperty({ description: 'What was expected and found' }) Detail: string;
 }
 
+/**
+ * The verification of the chain of a profile that was merged into the checked one (or into
+ * one it absorbed): its stored chain must end at the head the merge entry hashed.
+ */
+export class AbsorbedChainReportDto {
+  @ApiProperty({ example: 9 }) ProfileId: number;
+  @ApiProperty({ example: 7, description: 'The profile whose merge entry names this one' })
+  AbsorbedBy: number;
+  @ApiProperty({
+    description:
+      "True when every chained entry verifies and the chain ends at the merge entry's AbsorbedHead",
+  })
+  Ok: boolean;
+  @ApiProperty({ example: 3 }) Chained: number;
+  @ApiProperty({ example: 0 }) Unchained: number;
+  @ApiProperty({ nullable: true, type: String, example: HEX_HASH }) Head: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: HEX_HASH,
+    description: "Its chain head when it was absorbed, as the survivor's merge entry holds it",
+  })
+  AbsorbedHead: string | null;
+  @ApiProperty({
+    type: [ChainProblemDto],
+    description:
+      'As for the checked profile; a profile the merge entry names but that is not stored is one head-mismatch with EntryId null',
+  })
+  Problems: ChainProblemDto[];
+}
+
 /** The verification of a profile's chain. */
 export class ConsentChainReportDto {
   @ApiProperty({ example: 7 }) ProfileId: number;
-  @ApiProperty({ description: 'True when every chained entry verifies' }) Ok: boolean;
+  @ApiProperty({
+    description:
+      'True when every chained entry verifies, here and in the chains of the profiles it absorbed (Absorbed)',
+  })
+  Ok: boolean;
   @ApiProperty({ example: 4, description: 'Chained entries checked' }) Chained: number;
   @ApiProperty({
     example: 0,
@@ -160,4 +195,10 @@ export class ConsentChainReportDto {
   })
   SavedHead: string | null;
   @ApiProperty({ type: [ChainProblemDto] }) Problems: ChainProblemDto[];
+  @ApiProperty({
+    type: [AbsorbedChainReportDto],
+    description:
+      'The chains of the profiles merged into this one, and into those, in merge order (empty: none)',
+  })
+  Absorbed: AbsorbedChainReportDto[];
 }

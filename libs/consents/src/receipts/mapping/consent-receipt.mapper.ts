@@ -1,6 +1,8 @@
 import { type ChainReport, historyEntryId, type ProfileHistory } from '@app/profiles';
 import type { ConsentReceipt } from '../domain/receipt';
+import type { AbsorbedChainReport } from '../domain/absorbed-chain-report';
 import type {
+  AbsorbedChainReportDto,
   ConsentChainReportDto,
   ConsentReceiptDto,
   ConsentReceiptEntryDto,
@@ -31,23 +33,39 @@ export function toReceiptEntryDto(entry: ProfileHistory): ConsentReceiptEntryDto
   };
 }
 
-/** A chain's verification. */
+/** A chain's problems as answered. */
+function toProblemDtos(report: ChainReport) {
+  return report.problems.map((problem) => ({
+    EntryId: problem.entryId,
+    Reason: problem.reason,
+    Detail: problem.detail,
+  }));
+}
+
+/** A chain's verification, with those of the profiles it absorbed. */
 export function toChainReportDto(
   profileId: number,
   savedHead: string | null,
   report: ChainReport,
+  absorbed: AbsorbedChainReport[] = [],
 ): ConsentChainReportDto {
   return {
     ProfileId: profileId,
-    Ok: report.ok,
+    Ok: report.ok && absorbed.every((each) => each.report.ok),
     Chained: report.chained,
     Unchained: report.unchained,
     Head: report.head,
     SavedHead: savedHead,
-    Problems: report.problems.map((problem) => ({
-      EntryId: problem.entryId,
-      Reason: problem.reason,
-      Detail: problem.detail,
+    Problems: toProblemDtos(report),
+    Absorbed: absorbed.map((each): AbsorbedChainReportDto => ({
+      ProfileId: each.profileId,
+      AbsorbedBy: each.absorbedBy,
+      Ok: each.report.ok,
+      Chained: each.report.chained,
+      Unchained: each.report.unchained,
+      Head: each.report.head,
+      AbsorbedHead: each.absorbedHead,
+      Problems: toProblemDtos(each.report),
     })),
   };
 }
