@@ -4,6 +4,8 @@ import { DoNotContactPersistenceModule } from '@app/consents';
 import { ProfilePortsModule } from '@app/profiles';
 import { ContactDecisionController } from './http/contact-decision.controller';
 import { GetContactDecisionsHandler } from './queries/get-contact-decisions/get-contact-decisions.handler';
+import { QuestionListings } from './queries/get-contact-decisions/question-listings.service';
+import { QuestionSubjects } from './queries/get-contact-decisions/question-subjects.service';
 
 /**
  * The contact decisions (docs/decisions.md): "may we contact this person, here, for this,
@@ -14,6 +16,6 @@ import { GetContactDecisionsHandler } from './queries/get-contact-decisions/get-
 @Module({
   imports: [ConfigurationReaderModule, ProfilePortsModule, DoNotContactPersistenceModule],
   controllers: [ContactDecisionController],
-  providers: [GetContactDecisionsHandler],
+  providers: [GetContactDecisionsHandler, QuestionSubjects, QuestionListings],
 })
 export class DecisionsApiModule {}

@@ -9,6 +9,8 @@ import { LoadStage } from './commands/apply-profile-writes/pipeline/load.stage';
 import { RecordStage } from './commands/apply-profile-writes/pipeline/record.stage';
 import { SaveStage } from './commands/apply-profile-writes/pipeline/save.stage';
 import { CreateImportedProfilesHandler } from './commands/create-imported-profiles/create-imported-profiles.handler';
+import { ImportedProfileFinisher } from './commands/create-imported-profiles/imported-profile-finisher.service';
+import { ImportedProfileSlices } from './commands/create-imported-profiles/imported-profile-slices.service';
 import { PrepareImportedProfilesHandler } from './commands/create-imported-profiles/prepare-imported-profiles.handler';
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
@@ -67,6 +69,8 @@ export class ProfilesWorkerModule {
         SaveStage,
         AfterApplyStage,
         CreateImportedProfilesHandler,
+        ImportedProfileSlices,
+        ImportedProfileFinisher,
         PrepareImportedProfilesHandler,
         WriteStarts,
         SweepPendingWritesHandler,

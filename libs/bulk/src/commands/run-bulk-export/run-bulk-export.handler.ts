@@ -15,14 +15,12 @@ import {
   rowsThatFit,
 } from '../../domain/bulk-export';
 import type { BulkExport } from '../../domain/bulk-export.schema';
+import { RunLeaseLostError } from '../../domain/run-lease-lost-error';
 import { exportRunLeaseName } from '../../keys';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
 import { ExportExpiries } from '../../services/export-expiries.service';
 import { NOTIFY_BULK_EXPORT, RUN_BULK_EXPORT } from '../../worker/bulk.job-definitions';
 import { RunBulkExportCommand } from './run-bulk-export.command';
-
-/** Thrown when this job no longer holds the export's run lease: it stops, another goes on. */
-class RunLeaseLostError extends Error {}
 
 interface Hold {
   name: string;

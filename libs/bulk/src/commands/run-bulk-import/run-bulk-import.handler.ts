@@ -16,6 +16,7 @@ import {
   type StagedRecord,
   type StoredBulkException,
 } from '../../domain/bulk-import.schema';
+import { RunLeaseLostError } from '../../domain/run-lease-lost-error';
 import { runLeaseName } from '../../keys';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
 import { ImportRemovals } from '../../services/import-removals.service';
@@ -42,9 +43,6 @@ function settled<T>(read: Promise<T>): Promise<T> {
   read.catch(() => undefined);
   return read;
 }
-
-/** Thrown when this job no longer holds the import's run lease: it stops, another goes on. */
-class RunLeaseLostError extends Error {}
 
 /**
  * The worker's use case of an executed import: under the import's run lease, accepts the

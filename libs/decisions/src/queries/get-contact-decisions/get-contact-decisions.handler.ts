@@ -1,55 +1,20 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { type DncListing, DoNotContactListings } from '@app/consents';
+import { parseHistoryRefs, type ProfileSnapshot } from '@app/profiles';
+import { Clock, NotFoundError } from '@app/shared';
 import {
-  canSeeConsentType,
-  canSeeProgram,
-  fieldOf,
-  MAX_VALUE_HOLDERS,
-  parseHistoryRefs,
-  ProfileSnapshots,
-  type ProfileSnapshot,
-} from '@app/profiles';
-import {
-  Clock,
-  InvalidInputError,
-  NotFoundError,
-  PermissionDeniedError,
-  textKey,
-} from '@app/shared';
-import {
-  chooseElement,
   type DecisionProfile,
   type DecisionReason,
   decideForProfile,
-  type ReasonListing,
+  type ListingsOf,
 } from '../../domain/contact-decision';
-import {
-  checkQuestion,
-  type ContactQuestion,
-  emailKey,
-  phoneKey,
-  type RawQuestion,
-} from '../../domain/contact-question';
+import type { ContactQuestion } from '../../domain/contact-question';
 import type { ContactDecisionDto } from '../../dto/contact-decision.dto';
 import { type DecisionAnswer, toContactDecisionDto } from '../../mapping/contact-decision.mapper';
-import { GetContactDecisionsQuery, type QuestionNaming } from './get-contact-decisions.query';
-
-/** Problems quoted in one 400 at most (the rest are counted). */
-const MAX_PROBLEMS = 20;
-
-/** The query parameter of each question field (the GET). */
-const QUERY_NAMES: Record<keyof RawQuestion, string> = {
-  ProfileId: 'profileId',
-  AlternateIdType: 'alternateIdType',
-  AlternateId: 'alternateId',
-  EmailAddress: 'emailAddress',
-  PhoneNumber: 'phoneNumber',
-  ChannelId: 'channelId',
-  ProgramId: 'programId',
-  FilterId: 'filterId',
-  ConsentType: 'consentType',
-};
+import { GetContactDecisionsQuery } from './get-contact-decisions.query';
+import { checkQuestions, checkQuestionsInView } from './question-checks';
+import { QuestionListings } from './question-listings.service';
+import { QuestionSubjects } from './question-subjects.service';
 
 /**
  * The contact decisions' hot path (docs/decisions.md, "Cost"): the client's cached
@@ -58,6 +23,9 @@ const QUERY_NAMES: Record<keyof RawQuestion, string> = {
  * the do-not-contact listings of the values involved from the per-process copy (one Redis
  * read of the lists' stamp per request). All reads of a request are issued together, so a
  * batch of 1,000 questions costs a few pipelined round trips, never a scan.
+ *
+ * The questions are checked by `question-checks.ts`, the profiles read by QuestionSubjects
+ * and the listings by QuestionListings (all in this folder); this handler decides.
  */
 @QueryHandler(GetContactDecisionsQuery)
 export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecisionsQuery> {
@@ -66,8 +34,8 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
 
   constructor(
     private readonly configuration: ConfigurationReader,
-    private readonly profiles: ProfileSnapshots,
-    private readonly listings: DoNotContactListings,
+    private readonly subjects: QuestionSubjects,
+    private readonly listings: QuestionListings,
     private readonly clock: Clock,
   ) {}
 
@@ -79,103 +47,11 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
     single,
   }: GetContactDecisionsQuery): Promise<ContactDecisionDto[]> {
     const vocabulary = await this.configuration.vocabulary(clientId);
-    const questions = this.check(raw, naming, vocabulary);
-    for (const [index, question] of questions.entries()) {
-      const where = naming === 'query' ? '' : `Questions[${index}].`;
-      if (!canSeeProgram(view, String(question.programId))) {
-        throw new PermissionDeniedError(
-          `${where}${naming === 'query' ? 'programId' : 'ProgramId'} ${question.programId} is outside your user group's programs`,
-        );
-      }
-      if (question.consentType !== undefined && !canSeeConsentType(view, question.consentType)) {
-        throw new PermissionDeniedError(
-          `${where}${naming === 'query' ? 'consentType' : 'ConsentType'} ${JSON.stringify(question.consentType)} is outside your user group's consent types`,
-        );
-      }
-    }
-
-    // Who: every distinct profile once (ids, alternate ids, holders of bare values).
-    const byAlternateId = new Map<string, Promise<ProfileSnapshot | null>>();
-    const holders = new Map<string, Promise<number[]>>();
-    for (const question of questions) {
-      if (question.target.kind === 'alternateId') {
-        const { pair } = question.target;
-        const key = JSON.stringify([textKey(pair.AlternateIdType), textKey(pair.AlternateId)]);
-        if (!byAlternateId.has(key))
-          byAlternateId.set(key, this.profiles.byAlternateId(clientId, pair));
-      } else if (question.target.kind === 'value' && question.value) {
-        const key = JSON.stringify([question.value.list, question.value.key]);
-        if (!holders.has(key))
-          holders.set(
-            key,
-            this.profiles.holderIds(
-              clientId,
-              question.value.list === 'Emails' ? 'email' : 'phone',
-              question.value.text,
-            ),
-          );
-      }
-    }
-    const holderIds = await settle(holders);
-    const ids = new Set<number>();
-    for (const question of questions)
-      if (question.target.kind === 'profile') ids.add(question.target.profileId);
-    for (const found of holderIds.values()) {
-      if (found.length > MAX_VALUE_HOLDERS)
-        throw new PermissionDeniedError(
-          `More than ${MAX_VALUE_HOLDERS} profiles hold one of the values asked; ask by ProfileId`,
-        );
-      for (const id of found) ids.add(id);
-    }
-    const snapshotsById = new Map<number, Promise<ProfileSnapshot | null>>();
-    for (const id of ids) snapshotsById.set(id, this.profiles.byId(clientId, id));
-    const [byId, alternates] = await Promise.all([settle(snapshotsById), settle(byAlternateId)]);
-
-    // Each question's profiles, and the contact values whose listings are needed.
-    const subjects = questions.map((question): ProfileSnapshot[] | null => {
-      if (question.target.kind === 'profile') {
-        const found = byId.get(question.target.profileId);
-        return found ? [found] : null;
-      }
-      if (question.target.kind === 'alternateId') {
-        const { pair } = question.target;
-        const found = alternates.get(
-          JSON.stringify([textKey(pair.AlternateIdType), textKey(pair.AlternateId)]),
-        );
-        return found ? [found] : null;
-      }
-      const value = question.value!;
-      return (holderIds.get(JSON.stringify([value.list, value.key])) ?? [])
-        .map((id) => byId.get(id))
-        .filter((snapshot): snapshot is ProfileSnapshot => holdsActive(snapshot, value));
-    });
+    const questions = checkQuestions(raw, naming, vocabulary);
+    checkQuestionsInView(questions, naming, view);
+    const subjects = await this.subjects.subjectsOf(clientId, questions);
     if (single && subjects[0] === null) throw new NotFoundError(notFoundMessage(questions[0]));
-
-    const wanted = { Emails: new Set<string>(), PhoneNumbers: new Set<string>() };
-    questions.forEach((question, index) => {
-      if (question.value) wanted[question.value.list].add(question.value.text);
-      for (const snapshot of subjects[index] ?? []) {
-        if (!snapshot.data) continue;
-        const { element } = chooseElement(question, snapshot.data);
-        if (element && (element.list === 'Emails' || element.list === 'PhoneNumbers')) {
-          const text = fieldOf(
-            element.element,
-            element.list === 'Emails' ? 'EmailAddress' : 'PhoneNumber',
-          );
-          if (typeof text === 'string') wanted[element.list].add(text);
-        }
-      }
-    });
-    const [emailListings, phoneListings] = await Promise.all([
-      wanted.Emails.size
-        ? this.listings.listingsOf(clientId, 'Email', [...wanted.Emails])
-        : new Map<string, readonly DncListing[]>(),
-      wanted.PhoneNumbers.size
-        ? this.listings.listingsOf(clientId, 'Phone', [...wanted.PhoneNumbers])
-        : new Map<string, readonly DncListing[]>(),
-    ]);
-    const listingsOf = (list: 'Emails' | 'PhoneNumbers', key: string): readonly ReasonListing[] =>
-      (list === 'Emails' ? emailListings : phoneListings).get(key) ?? [];
+    const listingsOf = await this.listings.listingsOf(clientId, questions, subjects);
 
     const now = this.clock.now();
     const answers = questions.map((question, index): DecisionAnswer => {
@@ -230,39 +106,11 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
     return answers.map((answer) => toContactDecisionDto(answer, view));
   }
 
-  private check(
-    raw: RawQuestion[],
-    naming: QuestionNaming,
-    vocabulary: Awaited<ReturnType<ConfigurationReader['vocabulary']>>,
-  ): ContactQuestion[] {
-    const problems: string[] = [];
-    const questions: ContactQuestion[] = [];
-    raw.forEach((entry, index) => {
-      const name = (field: keyof RawQuestion) =>
-        naming === 'query'
-          ? `Query parameter ${QUERY_NAMES[field]}`
-          : `Questions[${index}].${field}`;
-      if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
-        problems.push(`Questions[${index}] (value ${JSON.stringify(entry)}) must be an object`);
-        return;
-      }
-      const checked = checkQuestion(entry, name, vocabulary, naming === 'query' ? 'query' : 'json');
-      if ('problems' in checked) problems.push(...checked.problems);
-      else questions.push(checked.question);
-    });
-    if (problems.length) {
-      const more =
-        problems.length > MAX_PROBLEMS ? [`and ${problems.length - MAX_PROBLEMS} more`] : [];
-      throw new InvalidInputError([...problems.slice(0, MAX_PROBLEMS), ...more].join('; '));
-    }
-    return questions;
-  }
-
   private decide(
     question: ContactQuestion,
     snapshot: ProfileSnapshot,
     vocabulary: Awaited<ReturnType<ConfigurationReader['vocabulary']>>,
-    listingsOf: (list: 'Emails' | 'PhoneNumbers', key: string) => readonly ReasonListing[],
+    listingsOf: ListingsOf,
     now: Date,
   ) {
     if (!snapshot.data) {
@@ -303,33 +151,10 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
   }
 }
 
-/** Whether a value's holder is an active profile holding it on an active contact element. */
-function holdsActive(
-  snapshot: ProfileSnapshot | null | undefined,
-  value: NonNullable<ContactQuestion['value']>,
-): boolean {
-  const data = snapshot?.data;
-  if (!data || data.IsActive === false) return false;
-  if (value.list === 'Emails')
-    return (data.Emails ?? []).some(
-      (email) => email.IsActive !== false && emailKey(email.EmailAddress ?? '') === value.key,
-    );
-  return (data.PhoneNumbers ?? []).some(
-    (phone) => phone.IsActive !== false && phoneKey(phone.PhoneNumber ?? '') === value.key,
-  );
-}
-
 function notFoundMessage(question: ContactQuestion): string {
   if (question.target.kind === 'profile')
     return `Profile ${question.target.profileId} was not found`;
   if (question.target.kind === 'alternateId')
     return `No profile has AlternateId "${question.target.pair.AlternateId}" of type "${question.target.pair.AlternateIdType}"`;
   return 'No profile was found';
-}
-
-/** The settled values of a map of promises, by the same keys. */
-async function settle<K, V>(promises: Map<K, Promise<V>>): Promise<Map<K, V>> {
-  const keys = [...promises.keys()];
-  const values = await Promise.all(keys.map((key) => promises.get(key)!));
-  return new Map(keys.map((key, index) => [key, values[index]]));
 }
