@@ -106,6 +106,14 @@ describe('Bulk import: Execute, new profiles by the batch path', () => {
       if (category === 'ContactElements')
         expect(JSON.stringify(entries)).toContain('ID@example.com');
     }
+    const standardFields = async () =>
+      (
+        await request(suite.app.http)
+          .get(`${v4()}/Profile/${mine.ProfileId}/History/StandardFields`)
+          .set('Authorization', suite.auth)
+          .expect(200)
+      ).body as Array<{ CustomerName?: { FirstName?: string } }>;
+    const importedHistory = await standardFields();
     // Found by its email (the search keys), and its claim holds: an upsert merges into it.
     const found = await request(suite.app.http)
       .get(`${v4()}/Profile/Email?emailAddress=${imported}@example.com`)
@@ -119,6 +127,11 @@ describe('Bulk import: Execute, new profiles by the batch path', () => {
       .expect(202);
     expect(merged.body.ProfileId).toBe(mine.ProfileId);
     expect((await applied(imported)).CustomerName.FirstName).toBe('Later');
+    // The write appended its entry after the page the import stored (by its saved count,
+    // without reading the page): the import's entries stay as they were.
+    const later = await standardFields();
+    expect(later.slice(0, -1)).toEqual(importedHistory);
+    expect(later[later.length - 1].CustomerName?.FirstName).toBe('Later');
   });
 
   it('alternate ids an import stores inactive are found with matchInactive=true only, as the Data API finds them', async () => {

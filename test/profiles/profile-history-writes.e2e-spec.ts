@@ -5,6 +5,8 @@ import request from 'supertest';
 import { tenantKey } from '@app/shared';
 import { eventually } from '../harness/test-app';
 import type { HistoryEntry } from '../../libs/profiles/src/domain/profile-history';
+import type { Profile } from '../../libs/profiles/src/domain/profile.schema';
+import { trustedTail } from '../../libs/profiles/src/commands/apply-profile-writes/pipeline/record.stage';
 import { ProfileHistoryRepository } from '../../libs/profiles/src/repositories/profile-history.repository';
 import { useHistorySuite } from './history-helpers';
 
@@ -97,7 +99,9 @@ describe('Profile history: what a write leaves', () => {
   async function orphanEntry(profileId: number, seq: number, firstName: string): Promise<void> {
     const db = suite.app.api.get<Connection>(getConnectionToken());
     const stored = await db
-      .collection<{ _id: string; historyPages?: number; historyTail?: number }>('profiles')
+      .collection<Pick<Profile, 'historyPages' | 'historyTail' | 'appliedSeq'> & { _id: string }>(
+        'profiles',
+      )
       .findOne({ _id: `${suite.tenant.clientId}|${profileId}` });
     const entries: HistoryEntry[] = [
       {
@@ -120,7 +124,10 @@ describe('Profile history: what a write leaves', () => {
       .recordPass(
         suite.tenant.clientId,
         profileId,
-        { pages: stored?.historyPages ?? 0, tail: stored?.historyTail },
+        {
+          pages: stored?.historyPages ?? 0,
+          tail: stored ? trustedTail(stored as Profile) : undefined,
+        },
         { fromSeq: seq, toSeq: seq, entries, erases: false },
       );
   }

@@ -34,6 +34,13 @@ export class LastWriteFailure {
  * accepted writes (profile_writes) it already holds. A deleted profile stays as a
  * `deleted` tombstone without data, so its id is never handed out again.
  */
+/** The last history page's count as a pass saved it (Profile.historyTail). */
+export interface HistoryTail {
+  /** The write whose pass left the page so (the profile's appliedSeq then). */
+  seq: number;
+  entries: number;
+}
+
 @Schema({ collection: 'profiles', versionKey: false, timestamps: true })
 export class Profile {
   @Prop({ type: String }) _id: TenantKey;
@@ -52,11 +59,14 @@ export class Profile {
    */
   @Prop() historyPages?: number;
   /**
-   * How many entries the last counted history page holds, saved with historyPages: the
-   * next pass appends after them by position, without reading the page (absent, on
-   * profiles saved before it was kept or by a path that does not know it: the page is read).
+   * How many entries the last counted history page holds (`entries`), as the pass that
+   * applied write `seq` left it, saved with historyPages: the next pass appends after them
+   * by position, without reading the page. Trusted only while `seq` is the profile's
+   * appliedSeq: a save that moved appliedSeq without counting (a write given up, a worker
+   * of an older version during a rolling deploy) leaves it stale, and the page is then read,
+   * as for profiles saved before it was kept.
    */
-  @Prop() historyTail?: number;
+  @Prop({ type: Object }) historyTail?: HistoryTail;
   /**
    * The hash of the profile's last chained history entry (consents and preferences:
    * domain/history-chain.ts), saved with the write that recorded it like historyPages: the

@@ -93,7 +93,9 @@ export function buildImportedProfile(
   const profile: Profile = {
     ...rest,
     historyPages: pages.length,
-    ...(pages.length ? { historyTail: pages[pages.length - 1].entries.length } : {}),
+    ...(pages.length
+      ? { historyTail: { seq: rest.appliedSeq, entries: pages[pages.length - 1].entries.length } }
+      : {}),
     ...(events.length ? { eventLog } : {}),
     createdAt: now,
     updatedAt: now,

@@ -41,7 +41,7 @@ export class RecordStage {
     const counted = await this.history.recordPass(
       clientId,
       profileId,
-      { pages: start.historyPages ?? 0, tail: start.historyTail },
+      { pages: start.historyPages ?? 0, tail: trustedTail(start) },
       {
         fromSeq: steps[0].write.seq,
         toSeq: steps[steps.length - 1].write.seq,
@@ -75,7 +75,15 @@ export class RecordStage {
     return {
       ...rest,
       historyPages: counted.pages,
-      ...(counted.tail !== undefined ? { historyTail: counted.tail } : {}),
+      ...(counted.tail !== undefined
+        ? { historyTail: { seq: end.appliedSeq, entries: counted.tail } }
+        : {}),
     };
   }
+}
+
+/** The last page's saved count, when the save that wrote it is the profile's last. */
+export function trustedTail(profile: Profile): number | undefined {
+  const tail = profile.historyTail;
+  return tail && tail.seq === profile.appliedSeq ? tail.entries : undefined;
 }
