@@ -160,15 +160,42 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
 
   /**
    * One turn of the fair queue: its own delayed item, or the ring's next one (the same one
-   * again when Bull retries the turn), run by its job's handler.
+   * again when Bull retries the turn), run by its job's handler. When the finished item's
+   * tenant was owed a turn (a turn had found it at its cap), this turn takes the ring's next
+   * item itself instead of adding a Bull turn for it: a flood of one tenant at its cap then
+   * costs one Bull job per item, not two (each taken item is still this turn's `taken` key,
+   * so a retry after a crash resumes the one that was running).
    */
   private async runTurn(run: Job<TenantTurnPayload>): Promise<void> {
     const turnId = String(run.id);
     const own = run.data.item;
-    const item = own ?? (await this.fair.take(turnId));
-    if (!item) return;
+    let item = own ?? (await this.fair.take(turnId));
+    let owned = own !== undefined;
+    while (item) {
+      if (!(await this.runItem(run, turnId, item, owned))) return;
+      owned = false;
+      if (this.stopRequested) {
+        // Stopping: the owed turn goes back to the queue for another worker.
+        await this.addOwedTurn();
+        return;
+      }
+      item = await this.fair.take(turnId);
+    }
+  }
+
+  /**
+   * Runs one item of a turn; true when its tenant was owed a turn, which the caller then
+   * takes (a turn whose item failed on its last attempt adds it back to the queue instead).
+   */
+  private async runItem(
+    run: Job<TenantTurnPayload>,
+    turnId: string,
+    item: FairItem,
+    own: boolean,
+  ): Promise<boolean> {
     const handler = this.handlers.get(item.job);
     let finished = false;
+    let owed = false;
     // Its running mark kept while it runs: a killed worker's marks lapse in seconds.
     const renewal = own
       ? undefined
@@ -196,17 +223,30 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       // A delayed item ran outside the ring's count. Failed with attempts left, the turn
       // keeps its item (and its place) for Bull's retry.
       const lastAttempt = run.attemptsMade + 1 >= (run.opts.attempts ?? 1);
-      if (!own && (finished || lastAttempt)) await this.finishTurn(turnId, item);
+      if (!own && (finished || lastAttempt)) owed = await this.finishTurn(turnId, item);
+      if (owed && !finished) await this.addOwedTurn();
     }
+    return owed;
   }
 
-  /** The item's tenant place freed; a turn owed to a capped tenant's work added back. */
-  private async finishTurn(turnId: string, item: FairItem): Promise<void> {
+  /** The item's tenant place freed; true when a turn is owed to a capped tenant's work. */
+  private async finishTurn(turnId: string, item: FairItem): Promise<boolean> {
     try {
-      if (await this.fair.done(turnId, item)) await this.jobQueue.addTurns(1);
+      return await this.fair.done(turnId, item);
     } catch (error) {
       // Its running mark expires; a lost owed turn is made up by the idle top-up.
       this.logger.warn(`finishing the turn of ${item.job} failed: ${String(error)}`);
+      return false;
+    }
+  }
+
+  /** An owed turn this process does not take itself, added back to the queue. */
+  private async addOwedTurn(): Promise<void> {
+    try {
+      await this.jobQueue.addTurns(1);
+    } catch (error) {
+      // The idle top-up makes it up (the ring has work no turn takes).
+      this.logger.warn(`adding an owed turn failed: ${String(error)}`);
     }
   }
 
