@@ -174,8 +174,9 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     while (item) {
       if (!(await this.runItem(run, turnId, item, owned))) return;
       owned = false;
-      if (this.stopRequested) {
-        // Stopping: the owed turn goes back to the queue for another worker.
+      // Stopping: the owed turn goes back to the queue for another worker. After a failure
+      // too: a retried turn's attempts count for every item it takes, so it takes no more.
+      if (this.stopRequested || run.attemptsMade > 0) {
         await this.addOwedTurn();
         return;
       }
