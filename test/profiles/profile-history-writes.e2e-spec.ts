@@ -119,17 +119,15 @@ describe('Profile history: what a write leaves', () => {
         },
       },
     ];
-    await suite.app.api
-      .get(ProfileHistoryRepository)
-      .recordPass(
-        suite.tenant.clientId,
-        profileId,
-        {
-          pages: stored?.historyPages ?? 0,
-          tail: stored ? trustedTail(stored as Profile) : undefined,
-        },
-        { fromSeq: seq, toSeq: seq, entries, erases: false },
-      );
+    await suite.app.api.get(ProfileHistoryRepository).recordPass(
+      suite.tenant.clientId,
+      profileId,
+      {
+        pages: stored?.historyPages ?? 0,
+        tail: stored ? trustedTail(stored as Profile) : undefined,
+      },
+      { fromSeq: seq, toSeq: seq, entries, erases: false },
+    );
   }
 
   it('records nothing for a write refused when applied, even after an earlier attempt recorded it', async () => {
