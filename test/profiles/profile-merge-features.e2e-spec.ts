@@ -43,7 +43,25 @@ describe('Profile merge: contact decisions, export and erasure', () => {
       await decision({ alternateIdType: 'CRM', alternateId: 'dec-merge-1', ...news }).expect(200)
     ).body;
     expect(byAlt.ProfileIds).toEqual([survivor]);
-    await decision({ profileId: absorbed, ...news }).expect(404);
+    // The absorbed id's 404 names the survivor, as GET's does; in a batch, the answer's reason.
+    const gone = (await decision({ profileId: absorbed, ...news }).expect(404)).body;
+    expect(gone.MergedInto).toBe(survivor);
+    expect(gone.Message).toBe(`Profile ${absorbed} was merged into profile ${survivor}`);
+    const batch = (
+      await suite
+        .api()
+        .post('/ContactDecisions', {
+          Questions: [{ ProfileId: absorbed, ChannelId: 'Email', ProgramId: news.programId }],
+        })
+        .expect(200)
+    ).body;
+    expect(batch.Decisions[0]).toMatchObject({ Allowed: false, ProfileIds: [] });
+    expect(batch.Decisions[0].Reasons).toEqual([
+      expect.objectContaining({
+        Code: 'ProfileNotFound',
+        Message: `Profile ${absorbed} was merged into profile ${survivor}`,
+      }),
+    ]);
   });
 
   it("exports the survivor with the absorbed profile's history, and erases both", async () => {

@@ -727,7 +727,7 @@ export interface paths {
         put?: never;
         /**
          * Answer up to 1000 contact questions at once
-         * @description The body's Questions (the GET's parameters as PascalCase fields) are answered in order, one Decision each; reads nothing twice (one read-model read per distinct profile). A question about an unknown profile is answered (Allowed false, ProfileNotFound), not a 404. More than 1000 questions, or any malformed one, is a 400 naming it; nothing is answered. The rules are the write path's own (docs/decisions.md has the table of cases): allowed when the profile and the contact element are active, no do-not-contact list or mark holds the element, the program (and filter) are active, and an active opt-in preference of the program on the channel, not expired, has every consent it requires (its filter's RequiredPreferenceConsents, its ConsentAssociations, the ConsentType asked) Granted and not expired; without FilterId one allowing filter suffices. Each reason names the history entry that proves it (HistoryEntryId). Served from the read model, the cached configuration and `_id` lookups: never a scan. A program or consent type outside the caller's user group is a 403; a required consent of a type the group may not see shows its effect only.
+         * @description The body's Questions (the GET's parameters as PascalCase fields) are answered in order, one Decision each; reads nothing twice (one read-model read per distinct profile). A question about an unknown profile is answered (Allowed false, ProfileNotFound; for a merged profile the reason's Message names its survivor), not a 404. More than 1000 questions, or any malformed one, is a 400 naming it; nothing is answered. The rules are the write path's own (docs/decisions.md has the table of cases): allowed when the profile and the contact element are active, no do-not-contact list or mark holds the element, the program (and filter) are active, and an active opt-in preference of the program on the channel, not expired, has every consent it requires (its filter's RequiredPreferenceConsents, its ConsentAssociations, the ConsentType asked) Granted and not expired; without FilterId one allowing filter suffices. Each reason names the history entry that proves it (HistoryEntryId). Served from the read model, the cached configuration and `_id` lookups: never a scan. A program or consent type outside the caller's user group is a 403; a required consent of a type the group may not see shows its effect only.
          */
         post: operations["ContactDecisionController_decideMany"];
         delete?: never;
@@ -8758,7 +8758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Unknown client (the GET: unknown profile or alternate id) */
+            /** @description Unknown client (the GET: unknown profile or alternate id; a merged profile's 404 names its survivor in Message and MergedInto, as GET Profile's) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8838,7 +8838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Unknown client (the GET: unknown profile or alternate id) */
+            /** @description Unknown client (the GET: unknown profile or alternate id; a merged profile's 404 names its survivor in Message and MergedInto, as GET Profile's) */
             404: {
                 headers: {
                     [name: string]: unknown;

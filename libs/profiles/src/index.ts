@@ -210,3 +210,4 @@ export {
   type GpcValue,
   gpcValueOf,
 } from './domain/global-privacy-control';
+export { MergedProfileError, mergedMessage } from './domain/profile-merge-steps';

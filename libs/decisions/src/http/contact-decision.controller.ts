@@ -74,7 +74,10 @@ const ApiQuestionQuery = (): MethodDecorator =>
 @ApiTags('Contact decisions')
 @ApiClientIdParam()
 @ApiBadRequestResponse({ description: 'Malformed question; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client (the GET: unknown profile or alternate id)' })
+@ApiNotFoundResponse({
+  description:
+    "Unknown client (the GET: unknown profile or alternate id; a merged profile's 404 names its survivor in Message and MergedInto, as GET Profile's)",
+})
 @ApiServiceUnavailableResponse({
   description: 'The search key index is being rebuilt (bare values only); retry',
 })
@@ -117,7 +120,7 @@ export class ContactDecisionController {
   @ApiAuth('profiles', 'read')
   @ApiOperation({
     summary: `Answer up to ${MAX_QUESTIONS} contact questions at once`,
-    description: `The body's Questions (the GET's parameters as PascalCase fields) are answered in order, one Decision each; reads nothing twice (one read-model read per distinct profile). A question about an unknown profile is answered (Allowed false, ProfileNotFound), not a 404. More than ${MAX_QUESTIONS} questions, or any malformed one, is a 400 naming it; nothing is answered. ${RULES}`,
+    description: `The body's Questions (the GET's parameters as PascalCase fields) are answered in order, one Decision each; reads nothing twice (one read-model read per distinct profile). A question about an unknown profile is answered (Allowed false, ProfileNotFound; for a merged profile the reason's Message names its survivor), not a 404. More than ${MAX_QUESTIONS} questions, or any malformed one, is a 400 naming it; nothing is answered. ${RULES}`,
   })
   @ApiBody({ type: ContactDecisionsRequestDto })
   @ApiOkResponse({ type: ContactDecisionsDto })

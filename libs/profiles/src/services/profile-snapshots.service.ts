@@ -35,6 +35,15 @@ export class ProfileSnapshots {
     return this.existing.find(clientId, profileId);
   }
 
+  /**
+   * The survivor a merged profile was merged into (what GET's 404 names); null when the
+   * profile is not merged (or not there). Read only for ids `byId` did not find.
+   */
+  async survivorOf(clientId: string, profileId: number): Promise<number | null> {
+    const profile = await this.existing.findAny(clientId, profileId);
+    return profile?.state === 'merged' ? (profile.mergedInto ?? null) : null;
+  }
+
   /** The holder of an active alternate id pair, as GET by alternate id finds it; or null. */
   async byAlternateId(clientId: string, pair: AlternateIdPair): Promise<ProfileSnapshot | null> {
     const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);

@@ -1,6 +1,11 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
-import { parseHistoryRefs, type ProfileSnapshot } from '@app/profiles';
+import {
+  MergedProfileError,
+  mergedMessage,
+  parseHistoryRefs,
+  type ProfileSnapshot,
+} from '@app/profiles';
 import { Clock, NotFoundError } from '@app/shared';
 import {
   type DecisionProfile,
@@ -50,7 +55,8 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
     const questions = checkQuestions(raw, naming, vocabulary);
     checkQuestionsInView(questions, naming, view);
     const subjects = await this.subjects.subjectsOf(clientId, questions);
-    if (single && subjects[0] === null) throw new NotFoundError(notFoundMessage(questions[0]));
+    const survivors = await this.subjects.survivorsOf(clientId, questions, subjects);
+    if (single && subjects[0] === null) throw notFoundError(questions[0], survivors.get(0));
     const listingsOf = await this.listings.listingsOf(clientId, questions, subjects);
 
     const now = this.clock.now();
@@ -65,7 +71,7 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
             {
               code: 'ProfileNotFound',
               effect: 'Deny',
-              message: notFoundMessage(question),
+              message: notFoundMessage(question, survivors.get(index)),
               historyEntryId: null,
             },
           ],
@@ -151,9 +157,18 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
   }
 }
 
-function notFoundMessage(question: ContactQuestion): string {
+/** A single question's 404: a merged profile's names its survivor (`MergedInto`), as GET's. */
+function notFoundError(question: ContactQuestion, survivor?: number): NotFoundError {
+  return question.target.kind === 'profile' && survivor !== undefined
+    ? new MergedProfileError(question.target.profileId, survivor)
+    : new NotFoundError(notFoundMessage(question));
+}
+
+function notFoundMessage(question: ContactQuestion, survivor?: number): string {
   if (question.target.kind === 'profile')
-    return `Profile ${question.target.profileId} was not found`;
+    return survivor === undefined
+      ? `Profile ${question.target.profileId} was not found`
+      : mergedMessage(question.target.profileId, survivor);
   if (question.target.kind === 'alternateId')
     return `No profile has AlternateId "${question.target.pair.AlternateId}" of type "${question.target.pair.AlternateIdType}"`;
   return 'No profile was found';

@@ -76,6 +76,26 @@ export class QuestionSubjects {
         .filter((snapshot): snapshot is ProfileSnapshot => holdsActive(snapshot, value));
     });
   }
+
+  /**
+   * For the questions by ProfileId that found no profile: the survivor each id was merged
+   * into, by question index (a not-found answer names it, as GET's 404 does).
+   */
+  async survivorsOf(
+    clientId: string,
+    questions: ContactQuestion[],
+    subjects: (ProfileSnapshot[] | null)[],
+  ): Promise<Map<number, number>> {
+    const survivors = new Map<number, number>();
+    await Promise.all(
+      questions.map(async (question, index) => {
+        if (question.target.kind !== 'profile' || subjects[index] !== null) return;
+        const survivor = await this.profiles.survivorOf(clientId, question.target.profileId);
+        if (survivor !== null) survivors.set(index, survivor);
+      }),
+    );
+    return survivors;
+  }
 }
 
 /** Whether a value's holder is an active profile holding it on an active contact element. */
