@@ -10,7 +10,9 @@
 //       worker's concurrency (4);
 //   (b) the worker, many profiles: `--writes` merges accepted through the api on as many
 //       seeded profiles (one write each), and again on a quarter as many (four each);
-//   (c) the worker, one profile: `--backlog` merges accepted on one profile, drained.
+//   (c) the worker, one profile: `--backlog` merges accepted on one profile, drained;
+//   (f) with `--floor[=K]`, after (b): the engine commands of a one-write pass alone (no
+//       Redis, no queue, no worker CPU), one profile and K profiles per step (floorLoop).
 //
 // The writes of (b) and (c) are accepted while both Bull queues are paused (Queue.pause,
 // global), so the queued work is exactly those writes; the clock runs from the resume until
@@ -49,6 +51,8 @@ const BACKLOG = Number(args.backlog || 400);
 /** `--monitor`: count the Redis commands while (b) drains (MONITOR). */
 const MONITOR = Boolean(args.monitor);
 const CONCURRENCY = 4;
+/** `--floor[=K]`: after (b), the worker's own engine commands with nothing around them. */
+const FLOOR = args.floor ? (args.floor === true ? 8 : Number(args.floor)) : 0;
 /** `--reports[=rounds]`: (b) with the reports' counts on and off, alternated. */
 const REPORT_ROUNDS = args.reports ? (args.reports === true ? 3 : Number(args.reports)) : 0;
 
@@ -81,6 +85,69 @@ async function rawLoop(db, template, count) {
           profile: id,
           entries: [{ snapshot: 'x'.repeat(1000) }],
         });
+      }
+    }),
+  );
+  return (count / (performance.now() - started)) * 1000;
+}
+
+/**
+ * `--floor`: the engine commands a one-write pass of the worker sends, with nothing around
+ * them (no Redis, no queue, no fold), on copies of the documents (b) stored: per write the
+ * profile and its write record read, the history page's entry set by position, an events
+ * document inserted and the profile replaced, each by `_id`, 4 at a time. With `batch` > 1,
+ * `batch` profiles per step: their reads concurrent, then one `bulkWrite` of the replaces,
+ * one of the history sets and one `insertMany` of the events (what a job taking several
+ * profiles could send at best). The lower bound of any worker on this storage layout.
+ */
+async function floorLoop(db, docs, count, batch) {
+  const profiles = db.collection('floor_profiles');
+  const writes = db.collection('floor_writes');
+  const pages = db.collection('floor_history');
+  const events = db.collection('floor_events');
+  for (const collection of [profiles, writes, pages, events]) await collection.deleteMany({});
+  for (let start = 0; start < count; start += 500) {
+    const ids = Array.from({ length: Math.min(500, count - start) }, (_, k) => start + k);
+    await profiles.insertMany(ids.map((k) => ({ ...docs.profile, _id: `f|${k}` })));
+    await writes.insertMany(ids.map((k) => ({ ...docs.write, _id: `f|${k}|1` })));
+    await pages.insertMany(ids.map((k) => ({ ...docs.page, _id: `f|${k}|0` })));
+  }
+  await new Promise((r) => setTimeout(r, 600)); // the engine's _id index step
+  const entry = docs.page.entries?.[0] ?? { snapshot: 'x'.repeat(1000) };
+  const slot = (docs.page.n ?? docs.page.entries?.length ?? 1) + 1;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) {
+        const ids = [];
+        while (ids.length < batch && next < count) ids.push(next++);
+        const read = await Promise.all(
+          ids.map(async (k) => {
+            const [profile] = await Promise.all([
+              profiles.findOne({ _id: `f|${k}` }),
+              writes.findOne({ _id: `f|${k}|1` }),
+            ]);
+            return { k, profile };
+          }),
+        );
+        const pageSets = read.map(({ k }) => ({
+          updateOne: {
+            filter: { _id: `f|${k}|0` },
+            update: { $set: { [`entries.${slot}`]: entry, n: slot + 1 } },
+          },
+        }));
+        const replaces = read.map(({ k, profile }) => ({
+          replaceOne: {
+            filter: { _id: `f|${k}` },
+            replacement: { ...profile, appliedSeq: (profile.appliedSeq || 0) + 1 },
+          },
+        }));
+        const eventDocs = read.map(({ k }) => ({ ...docs.event, _id: `f|${k}|e${slot}` }));
+        await pages.bulkWrite(pageSets, { ordered: false });
+        if (batch > 1) await events.insertMany(eventDocs, { ordered: false });
+        else await events.insertOne(eventDocs[0]);
+        await profiles.bulkWrite(replaces, { ordered: false });
       }
     }),
   );
@@ -225,7 +292,37 @@ async function main() {
     }
     log(`(b) worker, ${WRITES} writes on ${WRITES} profiles`);
     const many = await drain(ids, 'm');
-    if (ONLY_MANY) {
+    if (FLOOR) {
+      const some = async (name, filter = {}) => db.collection(name).findOne(filter);
+      const docs = {
+        profile: template,
+        write: await some('profile_writes'),
+        page: await some('profile_history'),
+        event: await some('profile_events'),
+      };
+      const floors = [];
+      for (const batch of [1, FLOOR]) {
+        log(`(f) the worker's engine commands alone, ${batch} profile(s) per step`);
+        floors.push(
+          await measured(WRITES, async () => ({
+            perSecond: await floorLoop(db, docs, WRITES, batch),
+          })),
+        );
+      }
+      const again = await measured(WRITES, async () => ({
+        perSecond: await rawLoop(db, template, WRITES),
+      }));
+      const mean = (raw.perSecond + again.perSecond) / 2;
+      const line = (name, run) =>
+        `  ${name.padEnd(52)} ${run.perSecond.toFixed(0).padStart(5)}/s  ${(run.perSecond / mean).toFixed(2)}x  CPU ms per write: ${run.cpu}`;
+      console.log(`\nthe worker's floor (ratios to the mean of (a))`);
+      console.log(line('(a) raw driver loop', raw));
+      console.log(line('    again', again));
+      console.log(line('(b) worker, one write per profile', many));
+      console.log(line("(f) the worker's engine commands alone", floors[0]));
+      console.log(line(`    the same, ${FLOOR} profiles per step`, floors[1]));
+    }
+    if (ONLY_MANY || FLOOR) {
       console.log(
         `raw ${raw.perSecond.toFixed(0)}/s (${raw.cpu}); worker ${many.perSecond.toFixed(0)}/s (${many.cpu})`,
       );
