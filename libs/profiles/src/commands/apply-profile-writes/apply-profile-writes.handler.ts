@@ -107,11 +107,6 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     try {
       await this.applyPending(hold, clientId, profileId, seq, lane, {
         accepted: start ? start.acceptedSeq : undefined,
-        // Published with no save past it under way: the stored profile's appliedSeq.
-        applied:
-          start && (start.dirty === null || start.dirty <= (start.appliedSeq ?? 0))
-            ? start.appliedSeq
-            : null,
         vocabulary: () => vocabularyRead,
       });
     } catch (error) {
@@ -144,9 +139,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * later brings its own job); a job that names none (the sweeper's) probes until no write
    * follows. `known.accepted`: the read model's `acc` as read when the job started (after its
    * flag was cleared; undefined: not read), so the first look needs no round trip; after a
-   * pass, the `acc` its publication answered is used the same way. `known.applied`: the
-   * profile's appliedSeq as its clean published entry says (null: not known); the first
-   * pass's records from there on are read while the profile is (readAhead).
+   * pass, the `acc` its publication answered is used the same way.
    */
   private async applyPending(
     hold: LeaseHold,
@@ -154,21 +147,13 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     profileId: number,
     target: number | undefined,
     lane: ApplyProfileWritesCommand['lane'],
-    known: {
-      accepted: number | null | undefined;
-      applied: number | null;
-      vocabulary: () => Promise<ProfileVocabulary>;
-    },
+    known: { accepted: number | null | undefined; vocabulary: () => Promise<ProfileVocabulary> },
   ): Promise<void> {
-    const probe = target === undefined;
-    let upTo = Math.max(target ?? 0, known.accepted ?? 0);
-    let ahead =
-      !probe && known.applied !== null && upTo > known.applied
-        ? this.pipeline.readAhead(clientId, profileId, known.applied + 1, upTo)
-        : undefined;
     let profile = await this.pipeline.profile(clientId, profileId);
     // The api inserts a profile's shell before it accepts its create: no shell, no writes.
     if (!profile) return;
+    const probe = target === undefined;
+    let upTo = Math.max(target ?? 0, known.accepted ?? 0);
     /** The `acc` read last and not yet looked at (undefined: read it). */
     let fresh: number | null | undefined = known.accepted;
     let vocabulary: ProfileVocabulary | undefined;
@@ -182,8 +167,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       }
       fresh = undefined;
       vocabulary ??= await known.vocabulary();
-      const pass = await this.pipeline.pass(hold, profile, { upTo, probe }, vocabulary, ahead);
-      ahead = undefined;
+      const pass = await this.pipeline.pass(hold, profile, { upTo, probe }, vocabulary);
       profile = pass.profile;
       applied += pass.applied;
       // Read by the pass's publication, after its save: as good as a read here.

@@ -17,7 +17,7 @@ import { AfterApplyStage } from './after-apply.stage';
 import { type PassStep, skipWrite } from './fold';
 import { FoldStage } from './fold.stage';
 import { type LeaseHold, LeaseLostError } from './lease-hold';
-import { LoadStage, type ReadAhead } from './load.stage';
+import { LoadStage } from './load.stage';
 import { RecordStage } from './record.stage';
 import { SaveStage } from './save.stage';
 
@@ -92,11 +92,6 @@ export class ApplyPipeline {
     );
   }
 
-  /** See LoadStage.readAhead: the first pass's records read while the profile is. */
-  readAhead(clientId: string, profileId: number, from: number, to: number): ReadAhead {
-    return this.load.readAhead(clientId, profileId, from, to);
-  }
-
   /**
    * The heal path's count: what the profile carries that a crash left uncounted (reports);
    * a failure marks the hold, as after a save.
@@ -112,19 +107,17 @@ export class ApplyPipeline {
 
   /**
    * One pass over the writes after the profile's appliedSeq: up to `upTo` (accepted, read
-   * together) and, with `probe`, any that follow, at most PASS_MAX_WRITES. `ahead`: records
-   * already being read (readAhead).
+   * together) and, with `probe`, any that follow, at most PASS_MAX_WRITES.
    */
   async pass(
     hold: LeaseHold,
     profile: Profile,
     window: { upTo: number; probe: boolean },
     vocabulary: ProfileVocabulary,
-    ahead?: ReadAhead,
   ): Promise<PassResult> {
     // Each stage in its span when tracing is on (profile.apply.<stage>; off: just the call).
     const loaded = await inSpan('profile.apply.load', () =>
-      this.load.writes(profile, { ...window, max: PASS_MAX_WRITES }, ahead),
+      this.load.writes(profile, { ...window, max: PASS_MAX_WRITES }),
     );
     if (!loaded.writes.length) return { profile, applied: 0, waitMs: loaded.waitMs };
     // The apply span links to the requests that accepted these writes.

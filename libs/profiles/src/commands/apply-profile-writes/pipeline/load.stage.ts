@@ -11,12 +11,6 @@ import { WriteStarts } from '../write-starts';
 /** Write records read at once (each by `_id`) when the pass knows they were accepted. */
 const READ_CHUNK = 25;
 
-/**
- * Write records read ahead, by sequence number, while the profile itself was read (each a
- * read by `_id` whose outcome is awaited only when its pass takes that number).
- */
-export type ReadAhead = ReadonlyMap<number, Promise<ProfileWrite | null>>;
-
 /** A write the pass takes, and its failure when it is already decided before the fold. */
 export interface PendingWrite {
   write: ProfileWrite;
@@ -60,32 +54,14 @@ export class LoadStage {
   }
 
   /**
-   * Starts reading the records `from ... to` (at most READ_CHUNK) without waiting, so that
-   * a job's first pass need not wait for the profile before it asks for its writes. A
-   * record above the profile's appliedSeq changes only under the profile's lease, which the
-   * caller holds, so one read now is as good as one read after the profile; a number the
-   * pass does not take is a read wasted, nothing more.
-   */
-  readAhead(clientId: string, profileId: number, from: number, to: number): ReadAhead {
-    const ahead = new Map<number, Promise<ProfileWrite | null>>();
-    for (let seq = from; seq <= Math.min(to, from + READ_CHUNK - 1); seq++) {
-      const read = this.records.findSeq(clientId, profileId, seq);
-      read.catch(() => undefined); // seen when (if) the pass awaits it
-      ahead.set(seq, read);
-    }
-    return ahead;
-  }
-
-  /**
    * Up to `max` writes after the profile's appliedSeq: those up to `upTo` (known accepted)
    * read together; with `probe`, further ones one by one until none follows.
    */
   async writes(
     profile: Profile,
     window: { upTo: number; probe: boolean; max: number },
-    ahead?: ReadAhead,
   ): Promise<LoadedWrites> {
-    const found = await this.read(profile, window, ahead);
+    const found = await this.read(profile, window);
     const writes: PendingWrite[] = [];
     const now = new Date();
     let waitMs: number | undefined;
@@ -113,7 +89,6 @@ export class LoadStage {
   private async read(
     profile: Profile,
     { upTo, probe, max }: { upTo: number; probe: boolean; max: number },
-    ahead: ReadAhead | undefined,
   ): Promise<ProfileWrite[]> {
     const { clientId, profileId, appliedSeq } = profile;
     const found: ProfileWrite[] = [];
@@ -124,7 +99,7 @@ export class LoadStage {
         (_, k) => appliedSeq + 1 + at + k,
       );
       const chunk = await Promise.all(
-        seqs.map((seq) => ahead?.get(seq) ?? this.records.findSeq(clientId, profileId, seq)),
+        seqs.map((seq) => this.records.findSeq(clientId, profileId, seq)),
       );
       for (const write of chunk) {
         if (!write) return found;

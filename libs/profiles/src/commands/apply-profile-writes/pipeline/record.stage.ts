@@ -38,6 +38,18 @@ export class RecordStage {
       ),
     );
     const applied = steps.filter((step) => step.folded);
+    const counted = await this.history.recordPass(
+      clientId,
+      profileId,
+      { pages: start.historyPages ?? 0, tail: trustedTail(start) },
+      {
+        fromSeq: steps[0].write.seq,
+        toSeq: steps[steps.length - 1].write.seq,
+        entries: applied.flatMap((step) => step.folded!.entries),
+        erases: steps.some((step) => step.failure !== undefined),
+      },
+      { lastWriteFailed: start.lastFailure?.seq === start.appliedSeq },
+    );
     // Events: stored per write that has some, unless a later write of the pass drops them
     // again (the event log's bounds, a delete); refused writes' earlier ones go.
     const erased = new Set<number>();
@@ -49,28 +61,12 @@ export class RecordStage {
       } else erased.add(step.write.seq);
     }
     for (const seq of erased) stored.delete(seq);
-    // The pages and the events are independent of each other (both unseen until the save):
-    // sent together, the pass waits for the engine once, not twice. Both settle before a
-    // failure is thrown: a give-up's erasure (ApplyPipeline.countFailure) must come after
-    // any write of this pass, never race one still in flight.
-    const [pages, stores] = await Promise.allSettled([
-      this.history.recordPass(
-        clientId,
-        profileId,
-        { pages: start.historyPages ?? 0, tail: trustedTail(start) },
-        {
-          fromSeq: steps[0].write.seq,
-          toSeq: steps[steps.length - 1].write.seq,
-          entries: applied.flatMap((step) => step.folded!.entries),
-          erases: steps.some((step) => step.failure !== undefined),
-        },
-        { lastWriteFailed: start.lastFailure?.seq === start.appliedSeq },
-      ),
-      this.recordEvents(clientId, profileId, stored, erased),
-    ]);
-    if (pages.status === 'rejected') throw pages.reason;
-    if (stores.status === 'rejected') throw stores.reason;
-    const counted = pages.value;
+    await this.events.recordMany(
+      clientId,
+      profileId,
+      [...stored].map(([seq, events]) => ({ seq, events })),
+    );
+    await this.events.erase(clientId, profileId, [...erased]);
     if (applied.length) await this.crashPoints.at(CRASH_POINTS.applyAfterHistory);
     // The erased tombstone counts no history (erasedProfile); anything else the pages saved.
     const last = steps[steps.length - 1];
@@ -83,20 +79,6 @@ export class RecordStage {
         ? { historyTail: { seq: end.appliedSeq, entries: counted.tail } }
         : {}),
     };
-  }
-
-  private async recordEvents(
-    clientId: string,
-    profileId: number,
-    stored: Map<number, ProfileEvent[]>,
-    erased: Set<number>,
-  ): Promise<void> {
-    await this.events.recordMany(
-      clientId,
-      profileId,
-      [...stored].map(([seq, events]) => ({ seq, events })),
-    );
-    await this.events.erase(clientId, profileId, [...erased]);
   }
 }
 
