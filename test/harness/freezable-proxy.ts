@@ -22,14 +22,15 @@ export async function startFreezableProxy(target: {
   let frozen = false;
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
+    client.pipe(upstream);
+    upstream.pipe(client);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
+      // After pipe(), which resumes its source: a connection opened while frozen stays frozen.
       if (frozen) socket.pause();
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });

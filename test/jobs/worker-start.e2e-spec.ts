@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type DiscoveryService, Reflector } from '@nestjs/core';
 import Bull from 'bull';
+import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
@@ -13,7 +14,7 @@ import {
   Settings,
   type TenantFairQueue,
 } from '@app/shared';
-import { startFreezableProxy } from '../harness/freezable-proxy';
+import { type FreezableProxy, startFreezableProxy } from '../harness/freezable-proxy';
 import { eventually } from '../harness/test-app';
 
 /**
@@ -25,22 +26,26 @@ import { eventually } from '../harness/test-app';
  * proxy that holds its answers); the handlers are stand-ins.
  */
 describe('a worker starting before its queue connection is ready', () => {
-  it('adds no listener per kind of job to the connection (no MaxListenersExceededWarning)', async () => {
-    Logger.overrideLogger(['error']);
-    const kinds = Array.from({ length: 12 }, (_, i) => defineJob<object>({ name: `kind-${i}` }));
-    const handlers = kinds.map((kind) => {
-      @Injectable()
-      @HandlesJob(kind)
-      class Handler {
-        handle = async () => undefined;
-      }
-      return Handler;
-    });
-    const redis = new URL(process.env.TEST_REDIS_URL!);
-    const proxy = await startFreezableProxy({ host: redis.hostname, port: Number(redis.port) });
-    proxy.freeze();
+  beforeAll(() => Logger.overrideLogger(['error']));
+
+  const kinds = Array.from({ length: 12 }, (_, i) => defineJob<object>({ name: `kind-${i}` }));
+  const handlers = kinds.map((kind) => {
+    @Injectable()
+    @HandlesJob(kind)
+    class Handler {
+      handle = async () => undefined;
+    }
+    return Handler;
+  });
+
+  /** Real Bull on a queue reached through `proxy`; the runner's other parts are unused. */
+  function runnerOn(
+    proxy: FreezableProxy,
+    options: Bull.QueueOptions = {},
+  ): { queue: Bull.Queue; runner: JobRunner } {
     const queue = new Bull('jobs', `redis://127.0.0.1:${proxy.port}`, {
       prefix: `test-${randomBytes(6).toString('hex')}`,
+      ...options,
     });
     const discovery = {
       getProviders: () => handlers.map((metatype) => ({ metatype, instance: new metatype() })),
@@ -56,6 +61,18 @@ describe('a worker starting before its queue connection is ready', () => {
       {} as LeaseService,
       kinds,
     );
+    return { queue, runner };
+  }
+
+  async function redisProxy(): Promise<FreezableProxy> {
+    const redis = new URL(process.env.TEST_REDIS_URL!);
+    return startFreezableProxy({ host: redis.hostname, port: Number(redis.port) });
+  }
+
+  it('adds no listener per kind of job to the connection (no MaxListenersExceededWarning)', async () => {
+    const proxy = await redisProxy();
+    proxy.freeze();
+    const { queue, runner } = runnerOn(proxy);
     try {
       expect(queue.client.status).not.toBe('ready');
       runner.onApplicationBootstrap();
@@ -69,12 +86,53 @@ describe('a worker starting before its queue connection is ready', () => {
     } finally {
       runner.onApplicationShutdown();
       proxy.thaw();
-      // Closed only once Bull has named its blocking connection as this queue's worker:
-      // `process()` sends that CLIENT SETNAME without awaiting it, and rethrows its failure,
-      // so a close in the first milliseconds rejected it with nothing to catch it ("Connection
-      // is closed.", an unhandled rejection that failed this test about once in 40 runs).
+      // Closed once Bull has named its blocking connection as this queue's worker: the
+      // other case is the close before that.
       await eventually(async () => ((await queue.getWorkers()).length > 0 ? true : undefined));
       await queue.close();
+      await proxy.close();
+    }
+  });
+
+  it('stopped before Redis answered, it closes without an unhandled rejection', async () => {
+    // Bull's process() names its blocking connection (CLIENT SETNAME) without awaiting the
+    // answer, and rethrows its failure: a stop before the answer (its pause cuts that
+    // connection) rejected it with nothing to catch it ("Connection is closed."), which
+    // ends a Node process, and fails this test. Here only the blocking connection goes
+    // through the frozen proxy, so the answer never comes before the stop.
+    const proxy = await redisProxy();
+    proxy.freeze();
+    const clients: Redis[] = [];
+    const { queue, runner } = runnerOn(proxy, {
+      createClient: (type, options) => {
+        const client = new Redis({
+          ...options,
+          ...(type === 'client' ? {} : { maxRetriesPerRequest: null }),
+          port: type === 'bclient' ? proxy.port : Number(new URL(process.env.TEST_REDIS_URL!).port),
+        });
+        clients.push(client);
+        return client;
+      },
+    });
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      runner.onApplicationBootstrap();
+      // The name is asked for once the queue's own connection is ready.
+      await eventually(async () =>
+        clients.find((client) => client.options.connectionName === queue.clientName()),
+      );
+      expect(await runner.stop(100)).toBe(false);
+      runner.onApplicationShutdown();
+      proxy.thaw();
+      await queue.close(true);
+      // The failed naming is logged, not left unhandled.
+      expect(warnings.mock.calls.map(([message]) => String(message))).toContain(
+        "naming this worker's Redis connection failed: Error: Connection is closed.",
+      );
+    } finally {
+      warnings.mockRestore();
+      proxy.thaw();
+      for (const client of clients) client.disconnect();
       await proxy.close();
     }
   });
