@@ -244,6 +244,33 @@ describe('Profile preferences: rules at write time', () => {
     });
   });
 
+  // What the preference centre sends to end a confirmed opt-in's GPC mark (centre-changes.ts).
+  it("a merge's null Value clears the attribute's value, and is refused for a required one", async () => {
+    const gpc = (Value: string | null) =>
+      email([
+        testPreference(spare.email, {
+          PreferenceAttributes: [{ Key: '$GlobalPrivacyControl', Value }],
+        }),
+      ]);
+    const { id } = await create(gpc('OptInConfirmed'));
+    await merge(id, gpc(null));
+    expect((await get(id)).Emails[0].EmailPreferences[0].PreferenceAttributes).toEqual([
+      { Key: '$GlobalPrivacyControl' },
+    ]);
+
+    const res = await send(
+      'post',
+      `Profile/${id}`,
+      email([
+        testPreference(spare.sourced, { PreferenceAttributes: [{ Key: 'Source', Value: null }] }),
+      ]),
+    ).expect(400);
+    expect(res.body.Message).toContain(
+      'Emails[0].EmailPreferences[0].PreferenceAttributes has no "Source" attribute with a value',
+    );
+    expect(await updateCount(id)).toBe(2);
+  });
+
   it('accepts valid preferences on every container, in any spelling of the channel', async () => {
     const { newsletter, offers } = programs;
     const { id } = await create({

@@ -5040,6 +5040,7 @@ export interface components {
         };
         PreferenceAttributeDto: {
             Key: string;
+            /** @description The attribute's value; in a merge, null clears it (an absent Value is left alone) */
             Value?: string | null;
         };
         PreferenceAttributeRefDto: {

@@ -9,8 +9,11 @@ export class PreferenceAttributeDto {
   @MaxLength(100)
   Key: string;
 
-  @OptionalText(4000)
-  Value?: string;
+  @OptionalText(4000, {
+    nullable: true,
+    description: "The attribute's value; in a merge, null clears it (an absent Value is left alone)",
+  })
+  Value?: string | null;
 }
 
 export class PreferenceDto {
