@@ -102,6 +102,7 @@ export { profileEvents, type ProfileEvent } from './domain/profile-events';
 export { historyItemInContainer, toHistoryEdited } from './mapping/profile-history.mapper';
 export type { ConsentAssociationDto, ConsentDto } from './dto/consent.dto';
 export type { PreferenceDto } from './dto/preference.dto';
+export type { AddressDto, EmailDto, PhoneDto } from './dto/contact.dto';
 export {
   GetProfileHistoryQuery,
   type HistoryTarget,

@@ -1,4 +1,12 @@
-import { GPC_ATTRIBUTE, GPC_SOURCE, GPC_VALUES, type GpcValue } from '@app/profiles';
+import {
+  type ConsentDto,
+  GPC_ATTRIBUTE,
+  GPC_SOURCE,
+  GPC_VALUES,
+  type GpcValue,
+  type PreferenceDto,
+  type ProfileDto,
+} from '@app/profiles';
 import { textKey } from '@app/shared';
 import { PREFERENCE_CENTRE_USER } from './centre-user';
 import type { UnsubscribeScope } from './link-token';
@@ -15,13 +23,19 @@ export type CentreForm = Record<string, string | string[] | undefined>;
 
 interface ContainerChanges {
   contact: ContactRef;
-  preferences: Record<string, unknown>[];
-  consents: Record<string, unknown>[];
+  preferences: PreferenceDto[];
+  consents: ConsentDto[];
 }
+
+/** A merge body: only what changes, each contact element named by its identity. */
+export type CentreMergeBody = Pick<
+  ProfileDto,
+  'ProfilePreferences' | 'Consents' | 'Emails' | 'PhoneNumbers' | 'Addresses'
+>;
 
 export interface CentreChanges {
   /** The merge body, or null when nothing changes. */
-  body: Record<string, unknown> | null;
+  body: CentreMergeBody | null;
   /** How many preferences and consents change. */
   preferences: number;
   consents: number;
@@ -75,7 +89,7 @@ function preferenceOf(
   optIn: boolean,
   frequencyId?: string,
   gpc: GpcMark = ownChangeMark(choice, optIn),
-) {
+): PreferenceDto {
   return {
     ProgramId: String(choice.programId),
     ChannelId: choice.channel,
@@ -97,28 +111,41 @@ function preferenceOf(
   };
 }
 
-function toBody(containers: Map<string, ContainerChanges>): Record<string, unknown> | null {
+function toBody(containers: Map<string, ContainerChanges>): CentreMergeBody | null {
   if (!containers.size) return null;
-  const body: Record<string, unknown> = {};
-  const lists: Record<string, Record<string, unknown>[]> = {};
-  const nested: Record<string, string> = {
-    Emails: 'EmailPreferences',
-    PhoneNumbers: 'PhonePreferences',
-    Addresses: 'AddressPreferences',
-  };
+  const body: CentreMergeBody = {};
+  // Only the fields that change: an absent field is left alone, a null one would clear it.
   for (const { contact, preferences, consents } of containers.values()) {
-    if (contact.list === 'Profile') {
-      if (preferences.length) body.ProfilePreferences = preferences;
-      if (consents.length) body.Consents = consents;
-      continue;
+    const withConsents = consents.length ? { Consents: consents } : {};
+    const has = preferences.length > 0;
+    switch (contact.list) {
+      case 'Profile':
+        if (has) body.ProfilePreferences = preferences;
+        Object.assign(body, withConsents);
+        break;
+      case 'Emails':
+        (body.Emails ??= []).push({
+          ...contact.identity,
+          ...(has ? { EmailPreferences: preferences } : {}),
+          ...withConsents,
+        });
+        break;
+      case 'PhoneNumbers':
+        (body.PhoneNumbers ??= []).push({
+          ...contact.identity,
+          ...(has ? { PhonePreferences: preferences } : {}),
+          ...withConsents,
+        });
+        break;
+      case 'Addresses':
+        (body.Addresses ??= []).push({
+          ...contact.identity,
+          ...(has ? { AddressPreferences: preferences } : {}),
+          ...withConsents,
+        });
+        break;
     }
-    (lists[contact.list] ??= []).push({
-      ...contact.identity,
-      ...(preferences.length ? { [nested[contact.list]]: preferences } : {}),
-      ...(consents.length ? { Consents: consents } : {}),
-    });
   }
-  Object.assign(body, lists);
   return body;
 }
 
@@ -193,7 +220,7 @@ export function changesOfForm(
   return { body: toBody(containers), preferences, consents };
 }
 
-function consentWrite(consent: CentreConsent, granted: boolean): Record<string, unknown> {
+function consentWrite(consent: CentreConsent, granted: boolean): ConsentDto {
   return {
     ConsentType: consent.typeName,
     ...(consent.version ? { ConsentVersion: consent.version } : {}),

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { ClientPresentation, PresentationConsentType, PresentationFilter } from '@app/config';
 import {
+  type AddressDto,
+  type EmailDto,
   type GpcValue,
   gpcValueOf,
+  type PhoneDto,
   type ProfileData,
   type StoredConsent,
   type StoredPreference,
@@ -16,15 +19,22 @@ import { localeChain, localisedTags, pageLanguage, pick } from './localise';
  */
 
 /** Where a preference or consent lives: a contact element of a list, or the profile. */
-export type ContactList = 'Emails' | 'PhoneNumbers' | 'Addresses' | 'Profile';
+export type ContactList = ContactRef['list'];
 
-export interface ContactRef {
-  list: ContactList;
-  /** The element's identity as a merge names it (empty for the profile). */
-  identity: Record<string, string>;
-  /** How the page names the element ("a@example.com"), empty for the profile. */
-  label: string;
-}
+/**
+ * A contact element of the page (or the profile itself): `identity` is the element as a
+ * merge names it (empty for the profile), `label` how the page names it ("a@example.com";
+ * empty for the profile).
+ */
+export type ContactRef =
+  | { list: 'Emails'; identity: Pick<EmailDto, 'EmailAddress'>; label: string }
+  | { list: 'PhoneNumbers'; identity: Pick<PhoneDto, 'PhoneNumber'>; label: string }
+  | {
+      list: 'Addresses';
+      identity: Pick<AddressDto, 'AddressType' | 'Address1' | 'PostalCode'>;
+      label: string;
+    }
+  | { list: 'Profile'; identity: Record<string, never>; label: string };
 
 export interface CentreFrequency {
   id: string;
@@ -140,7 +150,9 @@ export function contactElements(data: ProfileData): Element[] {
   }
   for (const address of data.Addresses ?? []) {
     if (address.IsActive === false) continue;
-    const identity: Record<string, string> = { AddressType: address.AddressType };
+    const identity: Pick<AddressDto, 'AddressType' | 'Address1' | 'PostalCode'> = {
+      AddressType: address.AddressType,
+    };
     if (address.Address1 !== undefined) identity.Address1 = address.Address1;
     if (address.PostalCode !== undefined) identity.PostalCode = address.PostalCode;
     elements.push({
