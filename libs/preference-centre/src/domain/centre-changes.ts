@@ -111,37 +111,42 @@ function preferenceOf(
   };
 }
 
+/**
+ * What changes on one container: its preferences under `field`, its consents. Only those
+ * that change: an absent field is left alone by the merge, a null one would clear it.
+ */
+function changedFields<K extends string>(field: K, { preferences, consents }: ContainerChanges) {
+  return {
+    ...(preferences.length ? ({ [field]: preferences } as Record<K, PreferenceDto[]>) : {}),
+    ...(consents.length ? { Consents: consents } : {}),
+  };
+}
+
 function toBody(containers: Map<string, ContainerChanges>): CentreMergeBody | null {
   if (!containers.size) return null;
   const body: CentreMergeBody = {};
-  // Only the fields that change: an absent field is left alone, a null one would clear it.
-  for (const { contact, preferences, consents } of containers.values()) {
-    const withConsents = consents.length ? { Consents: consents } : {};
-    const has = preferences.length > 0;
+  for (const changes of containers.values()) {
+    const { contact } = changes;
     switch (contact.list) {
       case 'Profile':
-        if (has) body.ProfilePreferences = preferences;
-        Object.assign(body, withConsents);
+        Object.assign(body, changedFields('ProfilePreferences', changes));
         break;
       case 'Emails':
         (body.Emails ??= []).push({
           ...contact.identity,
-          ...(has ? { EmailPreferences: preferences } : {}),
-          ...withConsents,
+          ...changedFields('EmailPreferences', changes),
         });
         break;
       case 'PhoneNumbers':
         (body.PhoneNumbers ??= []).push({
           ...contact.identity,
-          ...(has ? { PhonePreferences: preferences } : {}),
-          ...withConsents,
+          ...changedFields('PhonePreferences', changes),
         });
         break;
       case 'Addresses':
         (body.Addresses ??= []).push({
           ...contact.identity,
-          ...(has ? { AddressPreferences: preferences } : {}),
-          ...withConsents,
+          ...changedFields('AddressPreferences', changes),
         });
         break;
     }
