@@ -1,6 +1,12 @@
 import type { ClientPresentation, PresentationFilter } from '@app/config';
 import type { ProfileData } from '@app/profiles';
-import { changesOfForm, changesOfGpc, changesOfUnsubscribe, FIELD } from './centre-changes';
+import {
+  type CentreMergeBody,
+  changesOfForm,
+  changesOfGpc,
+  changesOfUnsubscribe,
+  FIELD,
+} from './centre-changes';
 import { buildCentrePage, type CentrePage } from './centre-page';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
@@ -66,11 +72,8 @@ const pageOf = (preferences: Record<string, unknown>[]): CentrePage =>
 const choice = (page: CentrePage, filterId: number) =>
   page.programs.flatMap((p) => p.choices).find((c) => c.filterId === filterId)!;
 
-const emailPreferences = (body: Record<string, unknown> | null) =>
-  ((body?.Emails as Record<string, unknown>[] | undefined)?.[0]?.EmailPreferences ?? []) as Record<
-    string,
-    unknown
-  >[];
+const emailPreferences = (body: CentreMergeBody | null) =>
+  body?.Emails?.[0]?.EmailPreferences ?? [];
 
 /** The form of a page as shown, with `ticked` ticked. */
 function form(page: CentrePage, ticked: number[], extra: Record<string, string> = {}) {
@@ -198,6 +201,66 @@ describe('Global Privacy Control changes', () => {
     const unsubscribed = changesOfUnsubscribe(page, { kind: 'all' });
     expect(emailPreferences(unsubscribed.body)[0]).toMatchObject({
       PreferenceAttributes: [{ Key: '$GlobalPrivacyControl', Value: null }],
+    });
+  });
+});
+
+describe('the merge body of the changes', () => {
+  it("writes each container's changes under its own list, naming the element by its identity", () => {
+    const channels: ClientPresentation = {
+      stamp: 's',
+      consentTypes: [],
+      programs: [
+        {
+          Id: 3,
+          Name: 'Everything',
+          ProgramType: 'Marketing',
+          IsActive: true,
+          Locales: [],
+          Filters: [
+            filter(31),
+            filter(32, { ChannelId: 'Text/SMS' }),
+            filter(33, { ChannelId: 'Mail' }),
+            filter(34, { ChannelId: 'Solicit' }),
+          ],
+        },
+      ],
+    };
+    const optIn = (FilterId: number, ChannelId: string) => [pref(3, FilterId, { ChannelId })];
+    const page = buildCentrePage(
+      {
+        Emails: [{ EmailAddress: 'pat@example.com', EmailPreferences: optIn(31, 'Email') }],
+        PhoneNumbers: [{ PhoneNumber: '555 0101', PhonePreferences: optIn(32, 'Text/SMS') }],
+        Addresses: [
+          {
+            AddressType: 'Home',
+            Address1: '2 Main St',
+            PostalCode: '1000',
+            AddressPreferences: optIn(33, 'Mail'),
+          },
+        ],
+        ProfilePreferences: optIn(34, 'Solicit'),
+      } as unknown as ProfileData,
+      channels,
+      NOW,
+    );
+    const optOut = (FilterId: number, ChannelId: string) => [
+      expect.objectContaining({ FilterId: String(FilterId), ChannelId, PreferenceType: 2 }),
+    ];
+    const changes = changesOfUnsubscribe(page, { kind: 'all' });
+    expect(changes.preferences).toBe(4);
+    expect(changes.body).toEqual({
+      Emails: [{ EmailAddress: 'pat@example.com', EmailPreferences: optOut(31, 'Email') }],
+      PhoneNumbers: [{ PhoneNumber: '555 0101', PhonePreferences: optOut(32, 'Text/SMS') }],
+      Addresses: [
+        {
+          AddressType: 'Home',
+          Address1: '2 Main St',
+          PostalCode: '1000',
+          AddressPreferences: optOut(33, 'Mail'),
+        },
+      ],
+      ProfilePreferences: optOut(34, 'Solicit'),
     });
   });
 });
