@@ -11,7 +11,8 @@ export class PreferenceAttributeDto {
 
   @OptionalText(4000, {
     nullable: true,
-    description: "The attribute's value; in a merge, null clears it (an absent Value is left alone)",
+    description:
+      "The attribute's value; in a merge, null clears it (an absent Value is left alone)",
   })
   Value?: string | null;
 }
