@@ -33,5 +33,5 @@ export default async function globalSetup(): Promise<void> {
   } else {
     process.env.TEST_REDIS_URL = process.env.REDIS_URL;
   }
-  (globalThis as { __pcpEngines?: unknown[] }).__pcpEngines = started;
+  Object.assign(globalThis, { __pcpEngines: started, __pcpTestDir: dir });
 }
