@@ -22,8 +22,9 @@ import { eventually } from '../harness/test-app';
  * the job runner must not wait for that connection once per kind of job. Bull waits with
  * three listeners on the connection ('ready', 'error', 'end') per processor, so a processor
  * per kind made eleven kinds three MaxListenersExceededWarning lines ("11 ready listeners
- * added to [Commander]", ioredis's client) at every start. Real Bull, real Redis (behind a
- * proxy that holds its answers); the handlers are stand-ins.
+ * added to [Commander]", ioredis's client) at every start. And a worker stopped before Redis
+ * answered must stop as usual, not end with an unhandled rejection. Real Bull, real Redis
+ * (behind a proxy that holds its answers); the handlers are stand-ins.
  */
 describe('a worker starting before its queue connection is ready', () => {
   beforeAll(() => Logger.overrideLogger(['error']));
