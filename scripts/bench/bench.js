@@ -86,6 +86,12 @@ function signCustomAuth(clientId, userId, key) {
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
 /** One request as the scenario sends it: a scenario that fails is reported, not measured. */
 async function probe(name, options) {
   const first = options.requests?.[0]?.setupRequest?.({}) ?? {};
@@ -126,6 +132,8 @@ async function main() {
   };
   const children = [engine.child, redisServer.child];
   const rows = [];
+  // The scenarios issue 40's goals are read from (the last size's rows).
+  const goals = {};
   const growth = {};
   const disk = [];
   try {
@@ -203,32 +211,42 @@ async function main() {
       const svc = (name, extra) => ({ url: origin, ...extra, name });
 
       const scenarios = [];
-      // base: the baseline the ratio is taken against; more: other baselines, side by side.
-      const measure = async (name, options, base, more = []) => {
+      // base: what the ratio is taken against, a bare baseline of baseline-server.js or
+      // (`baseName`) another scenario of the service; more: other baselines, side by side.
+      const measure = async (name, options, base, more = [], baseName = `${name} baseline`) => {
         if (!selected(name)) return null;
         await probe(name, options);
-        if (base) await probe(`${name} baseline`, base);
+        if (base) await probe(baseName, base);
         for (const other of more) await probe(other.name, other.options);
-        if (more.length) {
+        if (base) {
           // Both sides warmed (JIT) before a comparison whose first run would find them cold.
           await autocannon({ connections: CONNECTIONS, duration: 1, ...options });
           await autocannon({ connections: CONNECTIONS, duration: 1, ...base });
         }
         let row = await load(`${name} @${size}`, options, procs);
-        if (base) row.base = await load(`${name} baseline`, base, procs);
-        if (base && more.length) {
-          // A comparison runs in alternating rounds (service, baseline), on a machine others
-          // share: the round with the median CPU ratio is shown, every round's ratios too.
+        if (base) row.base = await load(baseName, base, procs);
+        if (base) {
+          // A comparison runs in alternating rounds (service, base; base first in every other
+          // round), on a machine others share: the round with the median CPU ratio is shown,
+          // every round's ratios too. The base's CPU is the baseline process's, or the api's
+          // when the base is another scenario of the service.
+          const baseProc = base.url.startsWith(baseOrigin) ? 'baseline' : 'api';
           const rounds = [row];
           for (let i = 1; i < ROUNDS; i++) {
-            const again = await load(`${name} @${size}`, options, procs);
-            again.base = await load(`${name} baseline`, base, procs);
+            const again = {};
+            const first = i % 2 === 1 ? 'base' : 'service';
+            if (first === 'base') again.base = await load(baseName, base, procs);
+            Object.assign(again, await load(`${name} @${size}`, options, procs));
+            if (first === 'service') again.base = await load(baseName, base, procs);
             rounds.push(again);
           }
-          const cpuRatio = (r) => r.cpu.api / r.base.cpu.baseline;
+          const cpuRatio = (r) => r.cpu.api / r.base.cpu[baseProc];
           rounds.sort((a, b) => cpuRatio(a) - cpuRatio(b));
           row = rounds[Math.floor(rounds.length / 2)];
+          row.baseProc = baseProc;
           row.rounds = rounds.map((r) => ({ rps: r.rps / r.base.rps, cpu: cpuRatio(r) }));
+          row.rpsRatio = median(row.rounds.map((r) => r.rps));
+          row.cpuRatio = median(row.rounds.map((r) => r.cpu));
         }
         row.more = [];
         for (const other of more) row.more.push(await load(other.name, other.options, procs));
@@ -242,15 +260,14 @@ async function main() {
         url: `${baseOrigin}/get/baseline:profile`,
         headers: { authorization: `Bearer ${baselineToken}` },
       };
-      const bearerGet = await measure(
-        'GET profile (bearer)',
-        svc('get', {
-          headers: { authorization: bearer },
-          requests: [{ setupRequest: (req) => ({ ...req, path: profilePath() }) }],
-        }),
-        getBase,
-      );
-      await measure(
+      // The service's own GET, the base of the scenarios whose goal is a share of GET's rate.
+      const serviceGet = svc('get', {
+        headers: { authorization: bearer },
+        requests: [{ setupRequest: (req) => ({ ...req, path: profilePath() }) }],
+      });
+      const bearerGet = await measure('GET profile (bearer)', serviceGet, getBase);
+      goals.getBearer = bearerGet;
+      goals.getSigned = await measure(
         'GET profile (CUSTOMAUTH3)',
         svc('get-signed', {
           headers: {
@@ -300,7 +317,7 @@ async function main() {
           ],
         }),
       );
-      await measure(
+      goals.email = await measure(
         'search by email',
         svc('email', {
           headers: { authorization: bearer },
@@ -313,6 +330,27 @@ async function main() {
             },
           ],
         }),
+        serviceGet,
+        [],
+        'GET profile (bearer), the base',
+      );
+      // "May we contact this person, here, for this, now?" by profile id (docs/decisions.md).
+      goals.decision = await measure(
+        'contact decision by id',
+        svc('decision', {
+          headers: { authorization: bearer },
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: `/Profiles/v4/${tenant.clientId}/ContactDecision?profileId=${pick(ids)}&channelId=Email&programId=${tenant.programId}&consentType=Email`,
+              }),
+            },
+          ],
+        }),
+        serviceGet,
+        [],
+        'GET profile (bearer), the base',
       );
       await measure(
         'search by custom field',
@@ -336,7 +374,7 @@ async function main() {
         client_id: tenant.oauthClientId,
         client_secret: tenant.oauthClientSecret,
       }).toString();
-      await measure(
+      goals.token = await measure(
         'token endpoint',
         svc('token', {
           url: `${origin}/oauth2/v1/token`,
@@ -434,10 +472,10 @@ async function main() {
     }
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  report(rows, growth, disk);
+  report(rows, growth, disk, goals);
 }
 
-function report(rows, growth, disk) {
+function report(rows, growth, disk, goals) {
   const fmt = (n, w = 8, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-').padStart(w);
   const cpuCell = (cpu) =>
     ['api', 'worker', 'engine', 'redis', 'baseline']
@@ -491,6 +529,7 @@ function report(rows, growth, disk) {
       `  ${name.padEnd(60)} ${sizes.map((s) => `${s}: ${fmt(bySize[s], 6)} ms`).join('  ')}  x${(last / first).toFixed(2)}`,
     );
   }
+  reportGoals(goals);
   if (seed.retried503.count) {
     console.log(
       `\n${seed.retried503.count} merge(s) answered 503 (request deadline) and were sent again`,
@@ -502,6 +541,54 @@ function report(rows, growth, disk) {
       `  ${String(d.size).padStart(7)} profiles: engine ${(d.engineBytes / d.size / 1024).toFixed(1)} KB/profile, Redis ${(d.redisBytes / d.size / 1024).toFixed(1)} KB/profile`,
     );
   }
+}
+
+/**
+ * The hot paths' goals (issue 40), each from its interleaved rounds (median of the rounds'
+ * ratios): req/s against the bare baseline or the service's GET, api CPU against the bare
+ * baseline's. Printed, never asserted: a figure of one run on a shared machine.
+ */
+function reportGoals(goals) {
+  const lines = [];
+  const line = (label, value, goal, met) =>
+    lines.push(
+      `  ${label.padEnd(64)} ${Number.isFinite(value) ? value.toFixed(2) : '-'.padStart(4)}  (goal ${goal})  ${Number.isFinite(value) ? (met(value) ? 'met' : 'NOT MET') : 'not measured'}`,
+    );
+  line(
+    'GET profile (bearer): req/s over the bare baseline',
+    goals.getBearer?.rpsRatio,
+    '>= 0.75',
+    (v) => v >= 0.75,
+  );
+  line(
+    'GET profile (bearer): api CPU/GET over the baseline process',
+    goals.getBearer?.cpuRatio,
+    '<= 1.4',
+    (v) => v <= 1.4,
+  );
+  line(
+    'GET profile (CUSTOMAUTH3): req/s over the bare baseline',
+    goals.getSigned?.rpsRatio,
+    '>= 0.75',
+    (v) => v >= 0.75,
+  );
+  line(
+    'GET profile (CUSTOMAUTH3): api CPU/GET over the baseline process',
+    goals.getSigned?.cpuRatio,
+    '<= 1.4',
+    (v) => v <= 1.4,
+  );
+  line(
+    'contact decision by id: req/s over GET profile',
+    goals.decision?.rpsRatio,
+    '>= 0.8',
+    (v) => v >= 0.8,
+  );
+  line('token endpoint: req/s over bare signing', goals.token?.rpsRatio, '>= 0.5', (v) => v >= 0.5);
+  line('search by email: req/s over GET profile', goals.email?.rpsRatio, '>= 0.5', (v) => v >= 0.5);
+  console.log(
+    `\ngoals of the hot paths (median ratio of the alternating rounds, largest size):\n${lines.join('\n')}`,
+  );
 }
 
 main().catch((error) => {

@@ -1,11 +1,15 @@
 'use strict';
-// `node scripts/bench/profile-api.js --scenario=token|get|get-signed|accept|worker [--seconds=10]`:
+// `node scripts/bench/profile-api.js --scenario=token|get|get-signed|decision|email|accept|worker [--seconds=10]`:
 // runs one bench scenario against the built api started with `--cpu-prof`, then prints the
 // api's CPU profile summed by function (self time) and by package/file (`worker`: a backlog
 // of merges is accepted with the worker stopped, then a worker started with `--cpu-prof`
 // drains it for --seconds). `--callers=fnA,fnB --depth=N` shows who calls the heaviest
 // frames; --keep=<file> keeps the raw .cpuprofile;
-// --monitor prints the Redis commands of one request. For finding where a hot path's CPU goes; prints figures, asserts nothing.
+// --monitor prints the Redis commands of one request; --root=<dir> profiles that checkout's
+// build (a work tree of an older commit, e.g. .bench/<sha> of `npm run bench:compare`);
+// --categories prints the busy time by layer (promise hooks, GC, Nest, Fastify, ioredis,
+// the service's own code by lib). For finding where a hot path's CPU goes; prints figures,
+// asserts nothing.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -26,6 +30,8 @@ const args = Object.fromEntries(
 const SCENARIO = String(args.scenario || 'get');
 const SECONDS = Number(args.seconds || 10);
 const TOP = Number(args.top || 40);
+/** The checkout whose build is profiled. */
+const RUN_ROOT = path.resolve(String(args.root || ROOT));
 
 function startApi(env, profDir) {
   return spawn(
@@ -33,7 +39,7 @@ function startApi(env, profDir) {
     [
       '--cpu-prof',
       `--cpu-prof-dir=${profDir}`,
-      path.join(ROOT, 'dist/apps/api/apps/api/src/main.js'),
+      path.join(RUN_ROOT, 'dist/apps/api/apps/api/src/main.js'),
     ],
     { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -60,7 +66,7 @@ function summarize(file, fromEndUs, toEndUs) {
     const cf = n.callFrame;
     if (cf.functionName === '(idle)' || cf.functionName === '(program)') continue;
     total += us;
-    const file = cf.url.replace(/^file:\/\//, '').replace(ROOT + '/', '');
+    const file = cf.url.replace(/^file:\/\//, '').replace(RUN_ROOT + '/', '');
     const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? (file || cf.functionName);
     const key = `${cf.functionName || '(anon)'} ${file}:${cf.lineNumber}`;
     byFn.set(key, (byFn.get(key) || 0) + us);
@@ -77,6 +83,7 @@ function summarize(file, fromEndUs, toEndUs) {
         ),
       );
   };
+  if (args.categories) print('by layer', byLayer(self, byId));
   print('by package or file', byFile);
   print('by function (self)', byFn);
   // Who calls the heaviest native frames (the stack of each sample, four frames up).
@@ -106,6 +113,39 @@ function summarize(file, fromEndUs, toEndUs) {
   }
 }
 
+/**
+ * Busy time by layer: what a request pays to Node's promise hooks (an AsyncLocalStorage in
+ * use), the garbage collector, microtasks, Nest, passport, Fastify, ioredis, Node's HTTP and
+ * sockets, and each lib of the service.
+ */
+function byLayer(self, byId) {
+  const layers = new Map();
+  for (const [id, us] of self) {
+    const { functionName: fn, url } = byId.get(id).callFrame;
+    if (fn === '(idle)' || fn === '(program)') continue;
+    let layer;
+    if (/async_hooks/.test(url)) layer = 'promise hooks (node:async_hooks)';
+    else if (fn === '(garbage collector)') layer = 'garbage collector';
+    else if (fn === 'runMicrotasks') layer = 'microtasks';
+    else if (/node_modules\/@nestjs\/core/.test(url)) layer = '@nestjs/core';
+    else if (/passport/.test(url)) layer = 'passport';
+    else if (/node_modules\/@nestjs\//.test(url)) layer = 'other @nestjs';
+    else if (/node_modules\/(fastify|find-my-way|@fastify)/.test(url)) layer = 'fastify';
+    else if (/node_modules\/(ioredis|redis-parser|denque)/.test(url)) layer = 'ioredis';
+    else if (/\/dist\//.test(url)) {
+      layer = `service: ${url
+        .replace(/^.*\/dist\/apps\/api\//, '')
+        .split('/')
+        .slice(0, 2)
+        .join('/')}`;
+    } else if (/node:internal\/crypto/.test(url)) layer = 'node crypto';
+    else if (!url || /^node:/.test(url)) layer = 'node (http, net, streams, timers)';
+    else layer = `other: ${url.replace(/^.*node_modules\//, '').split('/')[0]}`;
+    layers.set(layer, (layers.get(layer) || 0) + us);
+  }
+  return layers;
+}
+
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-prof-'));
   const profDir = path.join(dir, 'prof');
@@ -131,7 +171,7 @@ async function main() {
     await waitForPort(apiPort, api, 'api', 60000);
     worker = spawn(
       process.execPath,
-      [path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js')],
+      [path.join(RUN_ROOT, 'dist/apps/worker/apps/worker/src/main.js')],
       {
         env: { ...process.env, ...env },
         stdio: 'ignore',
@@ -139,7 +179,7 @@ async function main() {
     );
     children.push(worker);
     const origin = `http://127.0.0.1:${apiPort}`;
-    const tenant = await seed.createTenant({ origin, env });
+    const tenant = await seed.createTenant({ origin, env, root: RUN_ROOT });
     const mongo = await MongoClient.connect(engine.uri);
     await seed.seedProfiles({ db: mongo.db('bench'), tenant, from: 2, to: 300 });
     const redis = new Redis(redisServer.url);
@@ -150,6 +190,10 @@ async function main() {
       await fetch(`${origin}/Profiles/v4/${tenant.clientId}/Profile/${id}`, {
         headers: { Authorization: bearer },
       });
+    }
+    // A search needs the key index the worker rebuilds from the seeded profiles.
+    while (SCENARIO === 'email' && !(await redis.exists('bench:kx:built'))) {
+      await new Promise((r) => setTimeout(r, 200));
     }
     const pick = () => ids[Math.floor(Math.random() * ids.length)];
     const profilePath = () => `/Profiles/v4/${tenant.clientId}/Profile/${pick()}`;
@@ -163,6 +207,28 @@ async function main() {
       'get-signed': {
         headers: { authorization: signed },
         requests: [{ setupRequest: (r) => ({ ...r, path: profilePath() }) }],
+      },
+      decision: {
+        headers: { authorization: bearer },
+        requests: [
+          {
+            setupRequest: (r) => ({
+              ...r,
+              path: `/Profiles/v4/${tenant.clientId}/ContactDecision?profileId=${pick()}&channelId=Email&programId=${tenant.programId}&consentType=Email`,
+            }),
+          },
+        ],
+      },
+      email: {
+        headers: { authorization: bearer },
+        requests: [
+          {
+            setupRequest: (r) => ({
+              ...r,
+              path: `/Profiles/v4/${tenant.clientId}/Profile/Email?emailAddress=${seed.email(pick())}`,
+            }),
+          },
+        ],
       },
       accept: {
         method: 'POST',
@@ -196,7 +262,7 @@ async function main() {
         [
           '--cpu-prof',
           `--cpu-prof-dir=${profDir}-worker`,
-          path.join(ROOT, 'dist/apps/worker/apps/worker/src/main.js'),
+          path.join(RUN_ROOT, 'dist/apps/worker/apps/worker/src/main.js'),
         ],
         { env: { ...process.env, ...env }, stdio: 'ignore' },
       );

@@ -174,6 +174,8 @@ async function createTenant({ origin, env, clientId = CLIENT_ID, root = ROOT }) 
     oauthClientId: created.oauthClientId,
     oauthClientSecret: created.oauthClientSecret,
     templateId,
+    /** The program of the template's email opt-in (contact decisions ask about it). */
+    programId: preference.ProgramId,
     historyIds: [],
   };
 }

@@ -38,6 +38,7 @@ export * from './database/batched-inserts';
 export * from './validation/body-bounds';
 export * from './deadline/request-deadline';
 export * from './deadline/request-window';
+export * from './deadline/request-window.param';
 export * from './http/pre-serialized';
 export * from './http/api-docs.decorators';
 export * from './http/location-header';

@@ -24,6 +24,9 @@ export interface RequiredPermission {
  */
 @Injectable()
 export class ApiAuthGuard extends AuthGuard([BEARER_STRATEGY, CUSTOMAUTH3_STRATEGY]) {
+  /** Each operation's required permission (null: none), read once from its metadata. */
+  private readonly requiredOf = new WeakMap<object, RequiredPermission | null>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly settings: AuthSettings,
@@ -44,14 +47,25 @@ export class ApiAuthGuard extends AuthGuard([BEARER_STRATEGY, CUSTOMAUTH3_STRATE
       throw clientNotFound(pathClientId);
     }
 
-    const required = this.reflector.getAllAndOverride<RequiredPermission | undefined>(
-      REQUIRED_PERMISSION,
-      [context.getHandler(), context.getClass()],
-    );
+    const required = this.requiredPermission(context);
     if (required && !grants(caller.group, required.area, required.access)) {
       throw permissionDenied(caller.group.name, required.area, required.access);
     }
     return true;
+  }
+
+  private requiredPermission(context: ExecutionContext): RequiredPermission | null {
+    const handler = context.getHandler();
+    let required = this.requiredOf.get(handler);
+    if (required === undefined) {
+      required =
+        this.reflector.getAllAndOverride<RequiredPermission | undefined>(REQUIRED_PERMISSION, [
+          handler,
+          context.getClass(),
+        ]) ?? null;
+      this.requiredOf.set(handler, required);
+    }
+    return required;
   }
 
   override getAuthenticateOptions(): { session: boolean; property: string } {

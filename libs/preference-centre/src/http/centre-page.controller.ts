@@ -15,7 +15,13 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiTextQuery, ErrorDto, WaitsForWorker } from '@app/shared';
+import {
+  ApiTextQuery,
+  ErrorDto,
+  type RequestWindow,
+  WaitsForWorker,
+  WriteWindow,
+} from '@app/shared';
 import type { CentreForm } from '../domain/centre-changes';
 import { FIELD, needsGpcOptOut } from '../domain/centre-changes';
 import type { CentrePage } from '../domain/centre-page';
@@ -157,7 +163,8 @@ export class CentrePageController {
       gpc = 'unchanged';
       if (page.programs.some((program) => program.choices.some(needsGpcOptOut))) {
         const outcome = await this.commands.execute(
-          new SaveCentreChoicesCommand(clientId, profileId, { kind: 'gpc' }),
+          // A page view (GET) has no commit window (only write requests get one).
+          new SaveCentreChoicesCommand(clientId, profileId, { kind: 'gpc' }, null),
         );
         if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
         gpc = outcome.status === 'confirm' ? 'unchanged' : outcome.status;
@@ -231,6 +238,7 @@ export class CentrePageController {
     @Param('clientId') clientId: string,
     @Req() request: RawRequest,
     @Res() reply: FastifyReply,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<void> {
     const verified = await this.links.verify(clientId, request.query, 'page');
     if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
@@ -242,6 +250,7 @@ export class CentrePageController {
         clientId,
         verified.claims.profileId,
         unsubscribe ? { kind: 'unsubscribe', scope: { kind: 'all' } } : { kind: 'form', form, gpc },
+        window,
       ),
     );
     if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
@@ -347,6 +356,7 @@ export class CentrePageController {
     @Param('clientId') clientId: string,
     @Req() request: RawRequest,
     @Res() reply: FastifyReply,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<void> {
     const verified = await this.links.verify(clientId, request.query, 'unsubscribe');
     if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
@@ -359,10 +369,15 @@ export class CentrePageController {
       return send(reply, { ...page, status: 400 });
     }
     const outcome = await this.commands.execute(
-      new SaveCentreChoicesCommand(clientId, profileId, {
-        kind: 'unsubscribe',
-        scope: purpose.kind === 'unsubscribe' ? purpose.scope : { kind: 'all' },
-      }),
+      new SaveCentreChoicesCommand(
+        clientId,
+        profileId,
+        {
+          kind: 'unsubscribe',
+          scope: purpose.kind === 'unsubscribe' ? purpose.scope : { kind: 'all' },
+        },
+        window,
+      ),
     );
     if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
     if (outcome.status === 'refused') {

@@ -1,4 +1,4 @@
-import { WaitsForWorker } from '@app/shared';
+import { type RequestWindow, WaitsForWorker, WriteWindow } from '@app/shared';
 import { Body, Controller, HttpCode, Put, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
@@ -40,6 +40,7 @@ export class PreferenceArchiveController {
     @ProfileIdParam() profileId: number,
     @Body() body: ArchivePreferencesDto,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<void> {
     const outcome = await this.commands.execute(
       new ArchivePreferencesCommand(
@@ -47,6 +48,7 @@ export class PreferenceArchiveController {
         caller.userId,
         profileId,
         body,
+        window,
         scopeOf(caller),
       ),
     );

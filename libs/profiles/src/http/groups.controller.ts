@@ -9,6 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { type RequestWindow, WriteWindow } from '@app/shared';
 import { RenameGroupCommand } from '../commands/rename-group/rename-group.command';
 import { RenameGroupDto, RenameGroupResultDto } from '../dto/rename-group.dto';
 
@@ -39,6 +40,7 @@ export class GroupsController {
     @CurrentCaller() caller: Caller,
     @Param('groupType') groupType: string,
     @Body() body: RenameGroupDto,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<RenameGroupResultDto> {
     return this.commands.execute(
       new RenameGroupCommand(
@@ -48,6 +50,7 @@ export class GroupsController {
         body.OldGroupName,
         body.NewGroupName,
         body.AllowMerge === true,
+        window,
       ),
     );
   }

@@ -1,4 +1,4 @@
-import { PatchRequestPipe, WaitsForWorker } from '@app/shared';
+import { PatchRequestPipe, type RequestWindow, WaitsForWorker, WriteWindow } from '@app/shared';
 import { DurableIdempotencyKeys } from '@app/shared';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
 import { Body, Controller, Get, Patch, Post, Put, Res } from '@nestjs/common';
@@ -85,8 +85,9 @@ export class ProfileAlternateIdController {
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
     @Body() body: ProfileDto,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileSubmissionResultDto> {
-    return this.write(caller, pair, body, 'upsert');
+    return this.write(caller, pair, body, 'upsert', window);
   }
 
   @WaitsForWorker()
@@ -102,8 +103,9 @@ export class ProfileAlternateIdController {
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
     @Body() body: ProfileDto,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileSubmissionResultDto> {
-    return this.write(caller, pair, body, 'overwrite');
+    return this.write(caller, pair, body, 'overwrite', window);
   }
 
   @WaitsForWorker()
@@ -125,6 +127,7 @@ export class ProfileAlternateIdController {
     @AlternateIdParams() pair: AlternateIdPair,
     @Body(PatchRequestPipe) operations: ProfilePatchOperation[],
     @Res({ passthrough: true }) reply: FastifyReply,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileDto | ProfileSubmissionResultDto> {
     const outcome = await this.commands.execute(
       new PatchProfileCommand(
@@ -132,6 +135,7 @@ export class ProfileAlternateIdController {
         caller.userId,
         { pair },
         operations,
+        window,
         scopeOf(caller),
       ),
     );
@@ -144,6 +148,7 @@ export class ProfileAlternateIdController {
     pair: AlternateIdPair,
     body: ProfileDto,
     mode: 'upsert' | 'overwrite',
+    window: RequestWindow | null,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
       new WriteProfileByAlternateIdCommand(
@@ -152,6 +157,7 @@ export class ProfileAlternateIdController {
         pair,
         body,
         mode,
+        window,
         scopeOf(caller),
       ),
     );

@@ -13,7 +13,12 @@ import {
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller, grants } from '@app/auth';
-import { LocationHeader, PermissionDeniedError } from '@app/shared';
+import {
+  LocationHeader,
+  PermissionDeniedError,
+  type RequestWindow,
+  WriteWindow,
+} from '@app/shared';
 import { DurableIdempotencyKeys } from '@app/shared';
 import { EraseProfileCommand } from '../commands/erase-profile/erase-profile.command';
 import { scopeOf } from '../domain/profile-view';
@@ -110,12 +115,19 @@ export class ProfileDataSubjectController {
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @Body() body: EraseProfileDto,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
-      new EraseProfileCommand(caller.clientId, caller.userId, profileId, {
-        ReasonCode: body.ReasonCode,
-        ...(body.Note !== undefined ? { Note: body.Note } : {}),
-      }),
+      new EraseProfileCommand(
+        caller.clientId,
+        caller.userId,
+        profileId,
+        {
+          ReasonCode: body.ReasonCode,
+          ...(body.Note !== undefined ? { Note: body.Note } : {}),
+        },
+        window,
+      ),
     );
   }
 

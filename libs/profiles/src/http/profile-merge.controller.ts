@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller, grants } from '@app/auth';
+import { type RequestWindow, WriteWindow } from '@app/shared';
 import { MergeProfilesCommand } from '../commands/merge-profiles/merge-profiles.command';
 import { scopeOf } from '../domain/profile-view';
 import { MergeCandidatesDto } from '../dto/merge-candidates.dto';
@@ -50,6 +51,7 @@ export class ProfileMergeController {
     @ProfileIdParam() profileId: number,
     @Body() body: MergeProfileDto,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<MergeSubmissionResultDto> {
     const { result, repeated } = await this.commands.execute(
       new MergeProfilesCommand(
@@ -58,6 +60,7 @@ export class ProfileMergeController {
         profileId,
         body,
         grants(caller.group, 'profiles', 'write'),
+        window,
         scopeOf(caller),
       ),
     );

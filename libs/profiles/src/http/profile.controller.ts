@@ -1,4 +1,10 @@
-import { PatchOperationsPipe, patchBodySchema, WaitsForWorker } from '@app/shared';
+import {
+  PatchOperationsPipe,
+  patchBodySchema,
+  type RequestWindow,
+  WaitsForWorker,
+  WriteWindow,
+} from '@app/shared';
 import { DurableIdempotencyKeys } from '@app/shared';
 import { Body, Controller, Delete, Get, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
@@ -54,9 +60,10 @@ export class ProfileController {
   create(
     @CurrentCaller() caller: Caller,
     @Body() body: ProfileDto,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
-      new CreateProfileCommand(caller.clientId, caller.userId, body, scopeOf(caller)),
+      new CreateProfileCommand(caller.clientId, caller.userId, body, window, scopeOf(caller)),
     );
   }
 
@@ -99,8 +106,9 @@ export class ProfileController {
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @Body() body: ProfileDto,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileSubmissionResultDto> {
-    return this.update(caller, profileId, body, 'merge');
+    return this.update(caller, profileId, body, 'merge', window);
   }
 
   @Put(':profileId')
@@ -115,8 +123,9 @@ export class ProfileController {
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @Body() body: ProfileDto,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileSubmissionResultDto> {
-    return this.update(caller, profileId, body, 'overwrite');
+    return this.update(caller, profileId, body, 'overwrite', window);
   }
 
   private update(
@@ -124,6 +133,7 @@ export class ProfileController {
     profileId: number,
     body: ProfileDto,
     mode: 'merge' | 'overwrite',
+    window: RequestWindow | null,
   ): Promise<ProfileSubmissionResultDto> {
     return this.commands.execute(
       new UpdateProfileCommand(
@@ -132,6 +142,7 @@ export class ProfileController {
         profileId,
         body,
         mode,
+        window,
         scopeOf(caller),
       ),
     );
@@ -157,6 +168,7 @@ export class ProfileController {
     @ProfileIdParam() profileId: number,
     @Body(PatchOperationsPipe) operations: ProfilePatchOperation[],
     @Res({ passthrough: true }) reply: FastifyReply,
+    @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileDto | ProfileSubmissionResultDto> {
     const outcome = await this.commands.execute(
       new PatchProfileCommand(
@@ -164,6 +176,7 @@ export class ProfileController {
         caller.userId,
         { profileId },
         operations,
+        window,
         scopeOf(caller),
       ),
     );
@@ -194,10 +207,11 @@ export class ProfileController {
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @WriteWindow() window: RequestWindow | null,
     @Query('reasonCode') reasonCode?: string,
   ): Promise<void> {
     const outcome = await this.commands.execute(
-      new DeleteProfileCommand(caller.clientId, caller.userId, profileId, reasonCode),
+      new DeleteProfileCommand(caller.clientId, caller.userId, profileId, window, reasonCode),
     );
     reply.status(outcome === 'deleted' ? 204 : 202);
   }

@@ -8,6 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { type RequestWindow, WriteWindow } from '@app/shared';
 import { DeleteTagCommand } from '../commands/delete-tag/delete-tag.command';
 import { TagCountsDto } from '../dto/tag-counts.dto';
 import { GetTagCountsQuery } from '../queries/get-tag-counts/get-tag-counts.query';
@@ -43,7 +44,13 @@ export class TagsController {
   })
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ description: 'The account has no such tag' })
-  async delete(@CurrentCaller() caller: Caller, @Param('tagName') tagName: string): Promise<void> {
-    await this.commands.execute(new DeleteTagCommand(caller.clientId, caller.userId, tagName));
+  async delete(
+    @CurrentCaller() caller: Caller,
+    @Param('tagName') tagName: string,
+    @WriteWindow() window: RequestWindow | null,
+  ): Promise<void> {
+    await this.commands.execute(
+      new DeleteTagCommand(caller.clientId, caller.userId, tagName, window),
+    );
   }
 }

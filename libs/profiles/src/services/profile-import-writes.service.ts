@@ -155,12 +155,14 @@ export class ProfileImportWrites {
     creates: ImportCreateOptions = {},
   ): Promise<{ profileId: number; created: boolean }> {
     const options = { importRecord: record.record, background: true };
+    // A bulk import's run, in the worker: no request, so no commit window.
+    const input = { ...record, window: null };
     if (record.operation === 'delete') {
-      const { profileId } = await this.upserts.deleteByAlternateId(record, record.pair, options);
+      const { profileId } = await this.upserts.deleteByAlternateId(input, record.pair, options);
       return { profileId, created: false };
     }
     const result = await this.upserts.byAlternateId(
-      { ...record, body: record.body as ProfileDto },
+      { ...input, body: record.body as ProfileDto },
       record.pair,
       'upsert',
       { ...options, replace: record.replace, flags: record.flags },

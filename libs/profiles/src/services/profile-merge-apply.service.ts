@@ -111,6 +111,8 @@ export class ProfileMergeApply {
         kind: 'absorb',
         body: absorb,
         userId: write.userId,
+        // Queued by the worker while it applies the merge: no request, no commit window.
+        window: null,
       });
       await this.crashPoints.at(CRASH_POINTS.mergeAfterAbsorbQueued);
     }

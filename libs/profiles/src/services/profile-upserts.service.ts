@@ -5,6 +5,7 @@ import {
   InvalidInputError,
   NotFoundError,
   PermissionDeniedError,
+  type RequestWindow,
   Settings,
 } from '@app/shared';
 import { alternateIdKey } from '../domain/element-rules';
@@ -34,6 +35,11 @@ export interface ProfileWriteInput {
   body: ProfileDto;
   /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
   scope?: CallerScope;
+  /**
+   * The request's commit window (`@WriteWindow()`): a write answered 503 never commits;
+   * null for a bulk import's records (no request).
+   */
+  window: RequestWindow | null;
 }
 
 /** What a bulk import adds to its records' writes (the Data API's writes set none). */
@@ -77,7 +83,7 @@ export class ProfileUpserts {
 
   /** A merge (POST by id) or overwrite (PUT by id) of an existing profile. */
   async update(
-    { clientId, userId, body, scope }: ProfileWriteInput,
+    { clientId, userId, body, scope, window }: ProfileWriteInput,
     profileId: number,
     mode: WriteMode,
     options: ImportWriteOptions = {},
@@ -112,6 +118,7 @@ export class ProfileUpserts {
       known: profile,
       ...intakeOptions,
       importFlags: flags,
+      window,
     });
     return toSubmissionResult(profileId, body, write);
   }
@@ -168,7 +175,7 @@ export class ProfileUpserts {
    * import's Delete record; DELETE by id waits in DeleteProfileHandler).
    */
   async deleteByAlternateId(
-    { clientId, userId }: Omit<ProfileWriteInput, 'body'>,
+    { clientId, userId, window }: Omit<ProfileWriteInput, 'body'>,
     pair: AlternateIdPair,
     options: ImportWriteOptions = {},
   ): Promise<{ profileId: number; write: ProfileWrite }> {
@@ -186,13 +193,14 @@ export class ProfileUpserts {
       userId,
       known,
       ...options,
+      window,
     });
     return { profileId: holder, write };
   }
 
   /** The create of an upsert; null when another writer holds the pair (lost the race). */
   private async create(
-    { clientId, userId, body, scope }: ProfileWriteInput,
+    { clientId, userId, body, scope, window }: ProfileWriteInput,
     pair: AlternateIdPair,
     options: ImportWriteOptions,
   ): Promise<ProfileSubmissionResultDto | null> {
@@ -239,6 +247,7 @@ export class ProfileUpserts {
       userId,
       scope,
       ...createOptions,
+      window,
     });
     return toSubmissionResult(profileId, input, write, pair);
   }

@@ -4,9 +4,9 @@ import {
   type CommittedAnswer,
   CRASH_POINTS,
   CrashPoints,
-  currentRequestWindow,
   currentTraceCarrier,
   deadlineError,
+  type RequestWindow,
 } from '@app/shared';
 import type {
   ImportFlags,
@@ -77,14 +77,20 @@ export class ProfileWriteIntake {
     importFlags?: ImportFlags;
     /** Applied in the bulk lane whatever the tenant's rate (a bulk import's writes). */
     background?: boolean;
+    /**
+     * The commit window of the HTTP request that makes the write (`@WriteWindow()`): a write
+     * answered 503 never commits. Null outside a request: a worker job, a bulk import's run,
+     * a scheduled write, a system write queued by the worker (nothing races them).
+     */
+    window: RequestWindow | null;
   }): Promise<ProfileWrite> {
     // The marker first: a process that dies after the write's insert leaves a write the
     // sweeper finds; one that dies before it leaves a marker the sweeper removes (no trace).
     await this.mark(write.clientId, write.profileId, new Date());
     await this.crashPoints.at(CRASH_POINTS.acceptAfterMarker);
-    // The request's window (absent for jobs and imports): an unkeyed write commits with its
+    // The request's window (null for jobs and imports): an unkeyed write commits with its
     // insert; a keyed one with its attempt's fate, after it (WriteKeys).
-    const window = currentRequestWindow();
+    const { window } = write;
     const keyed = window?.keyed;
     const acceptedAt = new Date();
     const accepted = acceptedAnswer(write.profileId, acceptedAt, write.body);
@@ -107,9 +113,10 @@ export class ProfileWriteIntake {
         // Tracing on: the apply span links to it (docs/operations.md, "Tracing").
         trace: currentTraceCarrier(),
       },
-      window &&
-        ((insert) =>
-          window.attempt(insert, (outcome) => !keyed && outcome === 'inserted', accepted)),
+      window
+        ? (insert) =>
+            window.attempt(insert, (outcome) => !keyed && outcome === 'inserted', accepted)
+        : undefined,
     );
     // Never below what the worker applied (a stale read of the profile's sequence numbers).
     const stored = await this.aboveApplied(write, placed, window, keyed !== undefined);
@@ -141,7 +148,7 @@ export class ProfileWriteIntake {
   private async aboveApplied(
     write: { clientId: string; profileId: number; kind: ProfileWriteKind },
     placed: ProfileWrite,
-    window: ReturnType<typeof currentRequestWindow>,
+    window: RequestWindow | null,
     keyed: boolean,
   ): Promise<ProfileWrite> {
     let stored = placed;
@@ -170,8 +177,9 @@ export class ProfileWriteIntake {
       const { _id: _, seq: __, ...again } = stored;
       stored = await this.writes.append(
         { ...again, fromSeq: applied + 1 },
-        window &&
-          ((insert) => window.attempt(insert, (outcome) => !keyed && outcome === 'inserted')),
+        window
+          ? (insert) => window.attempt(insert, (outcome) => !keyed && outcome === 'inserted')
+          : undefined,
       );
     }
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { RequestWindow } from '@app/shared';
 import type { CallerScope } from '../domain/profile-view';
 import type { ProfileWriteKind } from '../domain/profile-write.schema';
 import { ProfileWriteRepository } from '../repositories/profile-write.repository';
@@ -33,6 +34,8 @@ export class ProfileWriteQueue {
       body: object;
       userId: string;
       scope?: CallerScope;
+      /** The request's commit window (`@WriteWindow()`): a write answered 503 never commits. */
+      window: RequestWindow | null;
     },
     timeoutMs: number,
   ): Promise<{ status: 'applied' | 'pending' } | { status: 'failed'; reason?: string }> {
@@ -51,6 +54,8 @@ export class ProfileWriteQueue {
     kind: ProfileWriteKind;
     body: object;
     userId: string;
+    /** The request's commit window; null for a write queued by the worker (a job, a hook). */
+    window: RequestWindow | null;
   }): Promise<void> {
     await this.intake.accept(write);
   }

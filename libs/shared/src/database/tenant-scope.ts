@@ -23,7 +23,10 @@ export type TenantKey = string & { readonly [tenantKeyBrand]: true };
 /** `<clientId>|<part>|...`: the one way a tenant's document key is built (each lib's keys.ts). */
 export function tenantKey(clientId: string, ...parts: (string | number)[]): TenantKey {
   if (!clientId) throw new Error('A tenant key needs its client id');
-  return [clientId, ...parts].join('|') as TenantKey;
+  // Concatenated, not an array joined: built on every GET (the read model's key).
+  let key = clientId;
+  for (const part of parts) key += `|${part}`;
+  return key as TenantKey;
 }
 
 /** A tenant's root document (its client account, its id counters): keyed by the client id. */

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
 
@@ -110,25 +109,24 @@ export class RequestWindow {
   }
 }
 
-const windows = new AsyncLocalStorage<RequestWindow>();
 const WINDOW = Symbol('request-window');
 type WindowedRequest = FastifyRequest & { [WINDOW]?: RequestWindow };
 
 /**
- * The window of the write request being handled (async context of its route), or
- * undefined outside one: a job, a bulk import's run, a scheduled write (nothing races them).
+ * The window of a write request (POST, PUT, PATCH, DELETE), undefined for any other. The
+ * routes that queue writes hand it down explicitly (`@WriteWindow()`, request-window.param.ts)
+ * to `ProfileWriteIntake.accept`; writes outside a request (a job, a bulk import's run, a
+ * scheduled write) pass null: nothing races them.
  */
-export function currentRequestWindow(): RequestWindow | undefined {
-  return windows.getStore();
-}
-
 export function requestWindowOf(request: FastifyRequest): RequestWindow | undefined {
   return (request as WindowedRequest)[WINDOW];
 }
 
 /**
- * Gives every write request (POST, PUT, PATCH, DELETE) a window, bound to its async context
- * from its guards on (reads pay nothing). `deadlineOf` is the request's deadline in ms.
+ * Gives every write request (POST, PUT, PATCH, DELETE) a window, kept on the request
+ * (`requestWindowOf`; reads have none). `deadlineOf` is the request's deadline in ms. It is
+ * bound to no async context: on Node 20 the first store run switches on promise hooks for
+ * the whole process, which every promise of every request (GETs too) would then pay.
  */
 export function installRequestWindows(
   fastify: FastifyInstance,
@@ -144,13 +142,6 @@ export function installRequestWindows(
     );
     request[WINDOW] = window;
     done();
-  });
-  // Bound after the body is parsed (a stream's callbacks would lose an earlier binding) and
-  // before the route's guards, pipes and handler, which all run inside Fastify's handler.
-  fastify.addHook('preHandler', (request: WindowedRequest, _reply, done) => {
-    const window = request[WINDOW];
-    if (window) windows.run(window, done);
-    else done();
   });
   fastify.addHook('onRequestAbort', (request: WindowedRequest, done) => {
     request[WINDOW]?.abandon();

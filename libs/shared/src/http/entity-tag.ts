@@ -1,13 +1,16 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { withRouteConfig } from './route-config';
 
 /** Route config flag of a GET whose 200 answers carry an `ETag` (see `EntityTagged`). */
 const ENTITY_TAGGED = 'entityTagged';
 
-/** The strong entity tag of a JSON answer: a hash of its bytes as sent. */
+/**
+ * The strong entity tag of a JSON answer: a hash of its bytes as sent. The one-shot
+ * `crypto.hash` (no Hash object per answer) gives the same tag as createHash did.
+ */
 export function entityTagOf(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', json, 'base64url').slice(0, 27)}"`;
 }
 
 /** Whether an If-None-Match / If-Match header lists the tag (`*` matches any). */

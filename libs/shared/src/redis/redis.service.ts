@@ -40,7 +40,10 @@ export class RedisService implements OnModuleDestroy {
 
   /** `<QUEUE_PREFIX>:<parts joined by ':'>`. */
   key(...parts: (string | number)[]): string {
-    return [this.settings.queuePrefix, ...parts].join(':');
+    // Concatenated, not an array joined: built on every GET (the read model's key).
+    let key = this.settings.queuePrefix;
+    for (const part of parts) key += `:${part}`;
+    return key;
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -57,13 +57,15 @@ export class DoNotContactListings {
     clientId: string,
     listType: DncListType,
     values: string[],
+    /** The client's stamp, read by the caller with its other reads (`readStamp`). */
+    stamp: Promise<string | null> = this.readStamp(clientId),
   ): Promise<Map<string, readonly DncListing[]>> {
     const keys = [...new Set(values.map((value) => dncKey(listType, value)))].filter(
       (key): key is string => key !== null,
     );
     const result = new Map<string, readonly DncListing[]>();
     if (!keys.length) return result;
-    const cache = await this.cacheOf(clientId);
+    const cache = await this.cacheOf(clientId, await stamp);
     const lists = cache.lists.filter((list) => list.ListType === listType);
     const missing = keys.filter((key) => !cache.values.has(cacheKey(listType, key)));
     if (missing.length && lists.length) {
@@ -97,8 +99,15 @@ export class DoNotContactListings {
     return result;
   }
 
-  private async cacheOf(clientId: string): Promise<ClientListings> {
-    const stamp = await this.stamps.current(clientId);
+  /**
+   * Starts reading the client's stamp: a caller that starts it with its other reads (the
+   * contact decision: configuration stamp, read model) has them in one round trip.
+   */
+  readStamp(clientId: string): Promise<string | null> {
+    return this.stamps.current(clientId);
+  }
+
+  private async cacheOf(clientId: string, stamp: string | null): Promise<ClientListings> {
     const known = this.clients.get(clientId);
     if (stamp !== null && known?.stamp === stamp && Date.now() - known.loadedAt < MAX_AGE_MS)
       return known;

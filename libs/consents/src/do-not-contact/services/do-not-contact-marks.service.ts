@@ -57,6 +57,8 @@ export class DoNotContactMarks implements ProfileApplyHook {
       kind: 'dnc-apply',
       body: write,
       userId: DNC_SYSTEM_USER,
+      // Only in the worker (the propagation job, the apply hook): no request, no commit window.
+      window: null,
     });
   }
 

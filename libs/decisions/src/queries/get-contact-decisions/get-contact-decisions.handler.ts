@@ -51,13 +51,18 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
     view,
     single,
   }: GetContactDecisionsQuery): Promise<ContactDecisionDto[]> {
-    const vocabulary = await this.configuration.vocabulary(clientId);
+    // The first reads go out together (one pipelined round trip when warm): the
+    // configuration's stamp, the lists' stamp and, for the GET's one question, its profile.
+    const reading = this.configuration.vocabulary(clientId);
+    const listsStamp = this.listings.readStamp(clientId);
+    const readAhead = single ? this.subjects.readAhead(clientId, raw[0]) : undefined;
+    const vocabulary = await reading;
     const questions = checkQuestions(raw, naming, vocabulary);
     checkQuestionsInView(questions, naming, view);
-    const subjects = await this.subjects.subjectsOf(clientId, questions);
+    const subjects = await this.subjects.subjectsOf(clientId, questions, readAhead);
     const survivors = await this.subjects.survivorsOf(clientId, questions, subjects);
     if (single && subjects[0] === null) throw notFoundError(questions[0], survivors.get(0));
-    const listingsOf = await this.listings.listingsOf(clientId, questions, subjects);
+    const listingsOf = await this.listings.listingsOf(clientId, questions, subjects, listsStamp);
 
     const now = this.clock.now();
     const answers = questions.map((question, index): DecisionAnswer => {

@@ -21,6 +21,8 @@ export class QuestionListings {
     clientId: string,
     questions: ContactQuestion[],
     subjects: (ProfileSnapshot[] | null)[],
+    /** The lists' stamp, read with the request's other reads (`readStamp`). */
+    stamp: Promise<string | null>,
   ): Promise<ListingsOf> {
     // The contact values whose listings are needed.
     const wanted = { Emails: new Set<string>(), PhoneNumbers: new Set<string>() };
@@ -40,12 +42,20 @@ export class QuestionListings {
     });
     const [emailListings, phoneListings] = await Promise.all([
       wanted.Emails.size
-        ? this.listings.listingsOf(clientId, 'Email', [...wanted.Emails])
+        ? this.listings.listingsOf(clientId, 'Email', [...wanted.Emails], stamp)
         : new Map<string, readonly DncListing[]>(),
       wanted.PhoneNumbers.size
-        ? this.listings.listingsOf(clientId, 'Phone', [...wanted.PhoneNumbers])
+        ? this.listings.listingsOf(clientId, 'Phone', [...wanted.PhoneNumbers], stamp)
         : new Map<string, readonly DncListing[]>(),
     ]);
     return (list, key) => (list === 'Emails' ? emailListings : phoneListings).get(key) ?? [];
+  }
+
+  /** Starts reading the client's do-not-contact stamp (see DoNotContactListings.readStamp). */
+  readStamp(clientId: string): Promise<string | null> {
+    const stamp = this.listings.readStamp(clientId);
+    // Awaited by listingsOf only when a value is looked up: never an unhandled rejection.
+    stamp.catch(() => undefined);
+    return stamp;
   }
 }

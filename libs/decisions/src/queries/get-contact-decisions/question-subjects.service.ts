@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { MAX_VALUE_HOLDERS, ProfileSnapshots, type ProfileSnapshot } from '@app/profiles';
-import { PermissionDeniedError, textKey } from '@app/shared';
-import { type ContactQuestion, emailKey, phoneKey } from '../../domain/contact-question';
+import { INT32_MAX, PermissionDeniedError, textKey } from '@app/shared';
+import {
+  type ContactQuestion,
+  emailKey,
+  phoneKey,
+  type RawQuestion,
+} from '../../domain/contact-question';
+
+/** Profile reads started before the questions were checked, by profile id. */
+export type ReadAhead = ReadonlyMap<number, Promise<ProfileSnapshot | null>>;
 
 /**
  * Who a request's questions are about, from the read model (through Profiles'
@@ -19,6 +27,8 @@ export class QuestionSubjects {
   async subjectsOf(
     clientId: string,
     questions: ContactQuestion[],
+    /** Reads started before the questions were checked (`readAhead`), by profile id. */
+    readAhead: ReadAhead = new Map(),
   ): Promise<(ProfileSnapshot[] | null)[]> {
     // Who: every distinct profile once (ids, alternate ids, holders of bare values).
     const byAlternateId = new Map<string, Promise<ProfileSnapshot | null>>();
@@ -54,7 +64,8 @@ export class QuestionSubjects {
       for (const id of found) ids.add(id);
     }
     const snapshotsById = new Map<number, Promise<ProfileSnapshot | null>>();
-    for (const id of ids) snapshotsById.set(id, this.profiles.byId(clientId, id));
+    for (const id of ids)
+      snapshotsById.set(id, readAhead.get(id) ?? this.profiles.byId(clientId, id));
     const [byId, alternates] = await Promise.all([settle(snapshotsById), settle(byAlternateId)]);
 
     // Each question's profiles.
@@ -75,6 +86,22 @@ export class QuestionSubjects {
         .map((id) => byId.get(id))
         .filter((snapshot): snapshot is ProfileSnapshot => holdsActive(snapshot, value));
     });
+  }
+
+  /**
+   * Starts reading the profile one question names by id before it is checked, so that the
+   * read shares a round trip with the configuration's and the lists' stamps (the GET's one
+   * question). subjectsOf uses it once the question checked out; a question refused (400)
+   * has cost one read-model read.
+   */
+  readAhead(clientId: string, question: RawQuestion): ReadAhead {
+    const raw = question.ProfileId;
+    const id = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
+    if (!Number.isInteger(id) || id < 1 || id > INT32_MAX) return new Map();
+    const read = this.profiles.byId(clientId, id);
+    // Awaited by subjectsOf only if the question checks out: never an unhandled rejection.
+    read.catch(() => undefined);
+    return new Map([[id, read]]);
   }
 
   /**

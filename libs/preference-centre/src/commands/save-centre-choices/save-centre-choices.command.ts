@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 import type { CentreForm } from '../../domain/centre-changes';
 import type { CentreChoice } from '../../domain/centre-page';
 import type { UnsubscribeScope } from '../../domain/link-token';
@@ -27,6 +28,11 @@ export class SaveCentreChoicesCommand extends Command<CentreSaveOutcome> {
     readonly clientId: string,
     readonly profileId: number,
     readonly submission: CentreSubmission,
+    /**
+     * The request's commit window (`@WriteWindow()`): a write answered 503 never commits.
+     * Null for the opt-out a page view (GET) applies: a read has no window.
+     */
+    readonly window: RequestWindow | null,
   ) {
     super();
   }

@@ -52,6 +52,7 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
     clientId,
     profileId,
     submission,
+    window,
   }: SaveCentreChoicesCommand): Promise<CentreSaveOutcome> {
     const [snapshot, presentation] = await Promise.all([
       this.profiles.byId(clientId, profileId),
@@ -81,6 +82,7 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
           kind: 'merge',
           body: changes.body,
           userId: PREFERENCE_CENTRE_USER,
+          window,
         },
         this.settings.syncWriteTimeoutMs,
       );

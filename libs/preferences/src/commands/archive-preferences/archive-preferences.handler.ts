@@ -27,6 +27,7 @@ export class ArchivePreferencesHandler implements ICommandHandler<ArchivePrefere
     profileId,
     body,
     scope,
+    window,
   }: ArchivePreferencesCommand): Promise<'archived' | 'pending'> {
     const request = toWrite(body);
     const problems = archiveRequestProblems(request);
@@ -43,7 +44,7 @@ export class ArchivePreferencesHandler implements ICommandHandler<ArchivePrefere
     if (outside.length) throw new PermissionDeniedError(outside.join('; '));
 
     const result = await this.profiles.submitAndWait(
-      { clientId, profileId, kind: 'archive-preferences', body: request, userId, scope },
+      { clientId, profileId, kind: 'archive-preferences', body: request, userId, scope, window },
       this.settings.syncWriteTimeoutMs,
     );
     if (result.status === 'failed') {

@@ -106,6 +106,8 @@ export class ImportedProfileFinisher {
         userId: 'system:bulk-import',
         known: { appliedSeq: profile.appliedSeq, acceptedSeq: profile.appliedSeq },
         background: true,
+        // A bulk import's run, in the worker: no request, no commit window.
+        window: null,
       });
       return 'ordinary';
     }

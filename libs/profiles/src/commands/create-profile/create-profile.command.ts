@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 import type { CallerScope } from '../../domain/profile-view';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 
@@ -7,6 +8,8 @@ export class CreateProfileCommand extends Command<ProfileSubmissionResultDto> {
     readonly clientId: string,
     readonly userId: string,
     readonly body: ProfileDto,
+    /** The request's commit window (`@WriteWindow()`): a write answered 503 never commits. */
+    readonly window: RequestWindow | null,
     /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
     readonly scope?: CallerScope,
   ) {

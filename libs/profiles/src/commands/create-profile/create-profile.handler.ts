@@ -28,6 +28,7 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     userId,
     body,
     scope,
+    window,
   }: CreateProfileCommand): Promise<ProfileSubmissionResultDto> {
     const input = body as Record<string, unknown>;
     const problems = checkProfileInput(input, 'create');
@@ -47,6 +48,7 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
       body,
       userId,
       scope,
+      window,
     });
     return toSubmissionResult(profileId, body, write);
   }

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 
 /** Permanent delete; the answer says whether the worker applied it within the wait bound. */
 export class DeleteProfileCommand extends Command<'deleted' | 'pending'> {
@@ -6,6 +7,8 @@ export class DeleteProfileCommand extends Command<'deleted' | 'pending'> {
     readonly clientId: string,
     readonly userId: string,
     readonly profileId: number,
+    /** The request's commit window (`@WriteWindow()`): a write answered 503 never commits. */
+    readonly window: RequestWindow | null,
     readonly reasonCode?: string,
   ) {
     super();

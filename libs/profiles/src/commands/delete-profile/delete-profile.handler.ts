@@ -21,6 +21,7 @@ export class DeleteProfileHandler implements ICommandHandler<DeleteProfileComman
     userId,
     profileId,
     reasonCode,
+    window,
   }: DeleteProfileCommand): Promise<'deleted' | 'pending'> {
     const known = await this.existing.get(clientId, profileId);
     const write = await this.intake.accept({
@@ -30,6 +31,7 @@ export class DeleteProfileHandler implements ICommandHandler<DeleteProfileComman
       body: reasonCode ? { ReasonCode: reasonCode } : undefined,
       userId,
       known,
+      window,
     });
     const status = await this.intake.waitFor(write, this.settings.syncWriteTimeoutMs);
     if (status === 'failed') throw new NotFoundError(`Profile ${profileId} was not found`);

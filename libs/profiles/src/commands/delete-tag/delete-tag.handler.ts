@@ -19,7 +19,7 @@ export class DeleteTagHandler implements ICommandHandler<DeleteTagCommand> {
     private readonly intake: ProfileWriteIntake,
   ) {}
 
-  async execute({ clientId, userId, tagName }: DeleteTagCommand): Promise<void> {
+  async execute({ clientId, userId, tagName, window }: DeleteTagCommand): Promise<void> {
     const key = textKey(tagName);
     const tag = await this.tags.findByKey(clientId, key);
     if (!tag) throw new NotFoundError(`Tag ${JSON.stringify(tagName)} was not found`);
@@ -35,6 +35,7 @@ export class DeleteTagHandler implements ICommandHandler<DeleteTagCommand> {
         kind: 'remove-tag',
         body: { Key: key },
         userId,
+        window,
       });
     }
     await this.tags.remove(clientId, key);

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 import type { EraseWrite } from '../../domain/profile-erasure';
 import type { ProfileSubmissionResultDto } from '../../dto/profile.dto';
 
@@ -9,6 +10,8 @@ export class EraseProfileCommand extends Command<ProfileSubmissionResultDto> {
     readonly userId: string,
     readonly profileId: number,
     readonly request: EraseWrite,
+    /** The request's commit window (`@WriteWindow()`): a write answered 503 never commits. */
+    readonly window: RequestWindow | null,
   ) {
     super();
   }

@@ -25,6 +25,7 @@ export class EraseProfileHandler implements ICommandHandler<EraseProfileCommand>
     userId,
     profileId,
     request,
+    window,
   }: EraseProfileCommand): Promise<ProfileSubmissionResultDto> {
     const known = await this.existing.get(clientId, profileId);
     const body: EraseWrite = {
@@ -43,6 +44,7 @@ export class EraseProfileHandler implements ICommandHandler<EraseProfileCommand>
         body,
         userId,
         known: absorbed,
+        window,
       });
     }
     const write = await this.intake.accept({
@@ -52,6 +54,7 @@ export class EraseProfileHandler implements ICommandHandler<EraseProfileCommand>
       body,
       userId,
       known,
+      window,
     });
     return {
       AlternateId: null,

@@ -58,6 +58,8 @@ export class ExpireConsentsHandler implements ICommandHandler<ExpireConsentsComm
           kind: 'expire',
           body,
           userId: EXPIRY_USER,
+          // A scheduled job: no request, no commit window.
+          window: null,
         });
         counts.profiles++;
         counts.consents += due.counts.consents ?? 0;

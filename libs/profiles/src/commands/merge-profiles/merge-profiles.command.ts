@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 import type { CallerScope } from '../../domain/profile-view';
 import type { MergeProfileDto, MergeSubmissionResultDto } from '../../dto/merge-profile.dto';
 
@@ -17,6 +18,8 @@ export class MergeProfilesCommand extends Command<MergeAnswer> {
     readonly body: MergeProfileDto,
     /** Whether the caller's group may write profiles (a merge writes both). */
     readonly writesProfiles: boolean,
+    /** The request's commit window (`@WriteWindow()`): a write answered 503 never commits. */
+    readonly window: RequestWindow | null,
     /** The caller's user-group scope (undefined: unrestricted). */
     readonly scope?: CallerScope,
   ) {

@@ -44,7 +44,7 @@ export class MergeProfilesHandler implements ICommandHandler<MergeProfilesComman
   ) {}
 
   async execute(command: MergeProfilesCommand): Promise<MergeAnswer> {
-    const { clientId, userId, survivorId, body, scope } = command;
+    const { clientId, userId, survivorId, body, scope, window } = command;
     if (!command.writesProfiles)
       throw new PermissionDeniedError('The user group lacks write permission on profiles');
     const absorbedId = await this.absorbedIdOf(clientId, body);
@@ -98,6 +98,7 @@ export class MergeProfilesHandler implements ICommandHandler<MergeProfilesComman
         body: mergedInto,
         userId,
         known: absorbed,
+        window,
       });
     } catch (error) {
       // Not accepted: the record goes with it (a record left by a death here is stale).

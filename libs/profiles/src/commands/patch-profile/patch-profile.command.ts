@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 import type { CallerScope } from '../../domain/profile-view';
 import type { ProfilePatchOperation } from '../../domain/profile-patch';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
@@ -20,6 +21,8 @@ export class PatchProfileCommand extends Command<PatchProfileOutcome> {
     readonly userId: string,
     readonly target: { profileId: number } | { pair: AlternateIdPair },
     readonly operations: ProfilePatchOperation[],
+    /** The request's commit window (`@WriteWindow()`): a write answered 503 never commits. */
+    readonly window: RequestWindow | null,
     /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
     readonly scope?: CallerScope,
   ) {

@@ -38,6 +38,7 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
     target,
     operations,
     scope,
+    window,
   }: PatchProfileCommand): Promise<PatchProfileOutcome> {
     const pair = 'pair' in target ? target.pair : undefined;
     const profileId = pair
@@ -59,6 +60,7 @@ export class PatchProfileHandler implements ICommandHandler<PatchProfileCommand>
       userId,
       scope,
       known,
+      window,
     });
     const status = await this.intake.waitFor(write, this.settings.syncWriteTimeoutMs);
     if (status === 'applied') {

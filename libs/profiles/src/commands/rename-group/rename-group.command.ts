@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 import type { RenameGroupResultDto } from '../../dto/rename-group.dto';
 
 /** Rename a group of a group type on every profile that is in it (optionally merging). */
@@ -10,6 +11,11 @@ export class RenameGroupCommand extends Command<RenameGroupResultDto> {
     readonly oldGroupName: string,
     readonly newGroupName: string,
     readonly allowMerge: boolean,
+    /**
+     * The request's commit window (`@WriteWindow()`), shared by the writes of every profile:
+     * a request answered 503 commits none after it.
+     */
+    readonly window: RequestWindow | null,
   ) {
     super();
   }

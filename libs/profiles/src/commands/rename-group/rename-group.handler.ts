@@ -28,7 +28,7 @@ export class RenameGroupHandler implements ICommandHandler<RenameGroupCommand> {
   ) {}
 
   async execute(command: RenameGroupCommand): Promise<RenameGroupResultDto> {
-    const { clientId, userId, groupType, oldGroupName, newGroupName, allowMerge } = command;
+    const { clientId, userId, groupType, oldGroupName, newGroupName, allowMerge, window } = command;
     const vocabulary = await this.configuration.vocabulary(clientId);
     if (!vocabulary.type('GroupTypes', groupType)) {
       throw new NotFoundError(
@@ -71,7 +71,14 @@ export class RenameGroupHandler implements ICommandHandler<RenameGroupCommand> {
       NewGroupName: newGroupName,
     };
     for (const profileId of memberIds) {
-      await this.intake.accept({ clientId, profileId, kind: 'rename-group', body, userId });
+      await this.intake.accept({
+        clientId,
+        profileId,
+        kind: 'rename-group',
+        body,
+        userId,
+        window,
+      });
     }
     return {
       GroupType: groupType,

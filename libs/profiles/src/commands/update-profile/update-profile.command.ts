@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 import type { CallerScope } from '../../domain/profile-view';
 import type { WriteMode } from '../../domain/profile-merge';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
@@ -11,6 +12,8 @@ export class UpdateProfileCommand extends Command<ProfileSubmissionResultDto> {
     readonly profileId: number,
     readonly body: ProfileDto,
     readonly mode: WriteMode,
+    /** The request's commit window (`@WriteWindow()`): a write answered 503 never commits. */
+    readonly window: RequestWindow | null,
     /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
     readonly scope?: CallerScope,
   ) {

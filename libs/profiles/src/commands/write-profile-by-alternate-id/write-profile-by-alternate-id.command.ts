@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RequestWindow } from '@app/shared';
 import type { CallerScope } from '../../domain/profile-view';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
@@ -14,6 +15,8 @@ export class WriteProfileByAlternateIdCommand extends Command<ProfileSubmissionR
     readonly pair: AlternateIdPair,
     readonly body: ProfileDto,
     readonly mode: 'upsert' | 'overwrite',
+    /** The request's commit window (`@WriteWindow()`): a write answered 503 never commits. */
+    readonly window: RequestWindow | null,
     /** The writer's user-group scope (undefined: unrestricted); see profile-scope.rules. */
     readonly scope?: CallerScope,
   ) {

@@ -129,6 +129,8 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
         kind: 'rename-consent-type',
         body: { ConsentType: type.TypeName },
         userId: CONSENT_RENAME_USER,
+        // The consent-versions job: no request, no commit window.
+        window: null,
       });
       counts.renamed++;
     });
@@ -189,6 +191,8 @@ export class NotifyConsentVersionsHandler implements ICommandHandler<NotifyConse
       kind: 'consent-version-pending',
       body: write,
       userId: CONSENT_VERSION_USER,
+      // The consent-versions job: no request, no commit window.
+      window: null,
     });
     counts.profiles++;
     counts.consents += consents;
