@@ -9,13 +9,20 @@
 //                    Ajv, as Fastify compiles its route schemas), inserted into the same engine
 //                    (group commit: the inserts arriving in one turn of the event loop go in
 //                    one unordered insertMany), then a Bull `add` on the same Redis, then 202.
-//   POST /token      signs the same HS256 token: the limit of the token endpoint.
+//   GET  /get-signed/:client/:key  checks a CUSTOMAUTH3 header as the service's clients sign
+//                    it (one HMAC-SHA256 with the tenant's APIHashKey, read once from Redis
+//                    at `baseline:hmac-key`), returns the JSON at :key: the limit of a signed
+//                    read.
+//   POST /token      parses the same form body (client credentials), then signs the same HS256
+//                    token: the limit of the token endpoint (a request's body is read by any
+//                    server that answers it).
 // Env: PORT, REDIS_URL, JWT_SECRET, QUEUE_PREFIX, MONGODB_URI (the engine, for /accept-durable).
 const Fastify = require('fastify');
 const Queue = require('bull');
 const Redis = require('ioredis');
 const jwt = require('jsonwebtoken');
-const { createSecretKey, randomUUID } = require('node:crypto');
+const { createHmac, createSecretKey, randomUUID, timingSafeEqual } = require('node:crypto');
+const querystring = require('node:querystring');
 const path = require('node:path');
 const Ajv = require('ajv');
 const addFormats = require('ajv-formats');
@@ -42,6 +49,31 @@ async function main() {
     return reply.type('application/json').send(body);
   });
 
+  const SIGNED = /^CUSTOMAUTH3-HMAC-SHA256 Credential=([^/]+)\/(\S+) Signature=(\S+)$/;
+  let hmacKey = null;
+  app.get('/get-signed/:client/:key', async (request, reply) => {
+    hmacKey ??= await redis.get('baseline:hmac-key');
+    const match = SIGNED.exec(request.headers.authorization || '');
+    const expected = match
+      ? createHmac('sha256', hmacKey ?? '')
+          .update(`${request.params.client}:${match[1]}:${match[2]}`)
+          .digest()
+      : null;
+    const given = match ? Buffer.from(match[3], 'base64') : null;
+    if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return reply.code(401).send({ Message: 'invalid signature' });
+    }
+    const body = await redis.get(request.params.key);
+    if (body === null) return reply.code(404).send({ Message: 'not found' });
+    return reply.type('application/json').send(body);
+  });
+
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, querystring.parse(body)),
+  );
+
   app.post('/accept', async (request, reply) => {
     await queue.add('apply', { body: request.body }, { removeOnComplete: true });
     return reply.code(202).send({ UpdateStatus: 'Pending Update' });
@@ -67,7 +99,10 @@ async function main() {
     });
   }
 
-  app.post('/token', async () => {
+  app.post('/token', async (request, reply) => {
+    if (request.body?.grant_type !== 'client_credentials') {
+      return reply.code(400).send({ error: 'unsupported_grant_type' });
+    }
     const now = Math.floor(Date.now() / 1000);
     const access_token = jwt.sign(
       {

@@ -7,7 +7,7 @@
 //
 //   --quick            1,000 and 3,000 profiles, short runs (under two minutes)
 //   --sizes=1000,100000 --seconds=10 --connections=16   (the defaults of the full run)
-//   --rounds=3         alternating rounds of the acceptance comparison (the median shown)
+//   --rounds=5         alternating rounds of each comparison with a base (the median shown)
 //   --only=accept,worker  only the scenarios whose names contain one of these (profiling);
 //                      `--only=accept` runs write acceptance against its two baselines alone
 //                      (the durable one: schema validation, engine insert, Bull `add`)
@@ -36,7 +36,7 @@ const SIZES = String(args.sizes || (QUICK ? '1000,3000' : '1000,100000'))
 const SECONDS = Number(args.seconds || (QUICK ? 3 : 10));
 const CONNECTIONS = Number(args.connections || 16);
 // Rounds of a side-by-side comparison (write acceptance against its durable baseline).
-const ROUNDS = Number(args.rounds || 3);
+const ROUNDS = Number(args.rounds || 5);
 const ONLY = args.only ? String(args.only).toLowerCase().split(',') : null;
 const selected = (name) => !ONLY || ONLY.some((part) => name.toLowerCase().includes(part));
 const WORKING_SET = QUICK ? 300 : 2000; // profiles GETs pick from (read model warmed first)
@@ -205,8 +205,16 @@ async function main() {
         })
       ).text();
       await redis.set('baseline:profile', sample);
-      const baselineToken = (await (await fetch(`${baseOrigin}/token`, { method: 'POST' })).json())
-        .access_token;
+      await redis.set('baseline:hmac-key', tenant.apiHashKey);
+      const baselineToken = (
+        await (
+          await fetch(`${baseOrigin}/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'grant_type=client_credentials',
+          })
+        ).json()
+      ).access_token;
       const profilePath = () => `/Profiles/v4/${tenant.clientId}/Profile/${pick(ids)}`;
       const svc = (name, extra) => ({ url: origin, ...extra, name });
 
@@ -267,15 +275,18 @@ async function main() {
       });
       const bearerGet = await measure('GET profile (bearer)', serviceGet, getBase);
       goals.getBearer = bearerGet;
+      const signed = signCustomAuth(tenant.clientId, tenant.userId, tenant.apiHashKey);
       goals.getSigned = await measure(
         'GET profile (CUSTOMAUTH3)',
         svc('get-signed', {
-          headers: {
-            authorization: signCustomAuth(tenant.clientId, tenant.userId, tenant.apiHashKey),
-          },
+          headers: { authorization: signed },
           requests: [{ setupRequest: (req) => ({ ...req, path: profilePath() }) }],
         }),
-        getBase,
+        // Its bare baseline checks the same header (one HMAC) before the same Redis GET.
+        {
+          url: `${baseOrigin}/get-signed/${tenant.clientId}/baseline:profile`,
+          headers: { authorization: signed },
+        },
       );
       // p99 at 80 % of the baseline's maximum load, both sides at the same offered rate.
       const rate = Math.max(1, Math.floor((bearerGet?.base.rps ?? 2000) * 0.8));
@@ -382,7 +393,12 @@ async function main() {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: tokenBody,
         }),
-        { url: `${baseOrigin}/token`, method: 'POST' },
+        {
+          url: `${baseOrigin}/token`,
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: tokenBody,
+        },
       );
 
       const mergeBody = JSON.stringify({ CustomFields: [{ Name: 'Tier', Value: 'gold' }] });
@@ -500,10 +516,12 @@ function report(rows, growth, disk, goals) {
       console.log(`${''.padEnd(68)} ${''.padStart(26)}   baseline CPU ${cpuCell(base.cpu)}`);
     }
     if (base && row.more) {
-      // The service's api CPU against the baseline process's, per request, and both p99s.
-      const cpuRatio = row.cpu.api / base.cpu.baseline;
+      // The service's api CPU against the base's (the baseline process's, or the api's when
+      // the base is another scenario of the service), per request, and both p99s.
+      const baseProc = row.baseProc ?? 'baseline';
+      const cpuRatio = row.cpu.api / base.cpu[baseProc];
       console.log(
-        `${'  ratios: req/s service/baseline'.padEnd(68)} ${fmt((row.rps / base.rps) * 100, 8, 0)}%   api CPU/req ${fmt(row.cpu.api, 5, 3)} ms vs baseline ${fmt(base.cpu.baseline, 5, 3)} ms: x${cpuRatio.toFixed(2)}; p99 ${fmt(row.p99, 0, 0)} vs ${fmt(base.p99, 0, 0)} ms; engine CPU/req ${fmt(row.cpu.engine, 5, 3)} vs ${fmt(base.cpu.engine, 5, 3)} ms`,
+        `${`  ratios: req/s service/${baseProc === 'api' ? 'base scenario' : 'baseline'}`.padEnd(68)} ${fmt((row.rps / base.rps) * 100, 8, 0)}%   api CPU/req ${fmt(row.cpu.api, 5, 3)} ms vs ${baseProc} ${fmt(base.cpu[baseProc], 5, 3)} ms: x${cpuRatio.toFixed(2)}; p99 ${fmt(row.p99, 0, 0)} vs ${fmt(base.p99, 0, 0)} ms; engine CPU/req ${fmt(row.cpu.engine, 5, 3)} vs ${fmt(base.cpu.engine, 5, 3)} ms`,
       );
     }
     if (row.rounds) {

@@ -35,6 +35,27 @@ export interface Caller {
   quotas: ClientQuotas;
 }
 
+/** The caller each cached user record authenticates as, with the client record it was made of. */
+const callers = new WeakMap<TenantUser, { client: TenantClient; caller: Caller }>();
+
+/**
+ * The caller a client and user record authenticate as. Made once per pair of cached records
+ * (a change of either reloads them, under a new auth stamp) and shared by their requests:
+ * frozen, as nothing may change it.
+ */
+export function callerOf(client: TenantClient, user: TenantUser): Caller {
+  const known = callers.get(user);
+  if (known?.client === client) return known.caller;
+  const caller: Caller = Object.freeze({
+    clientId: client.clientId,
+    userId: user.userId,
+    group: groupOf(client, user.group),
+    quotas: client.quotas,
+  });
+  callers.set(user, { client, caller });
+  return caller;
+}
+
 /** The user's group; a group that is no longer defined grants nothing. */
 export function groupOf(client: TenantClient, groupName: string): UserGroup {
   return (

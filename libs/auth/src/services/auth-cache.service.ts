@@ -291,6 +291,32 @@ export class AuthCache implements OnModuleDestroy {
     return { record, stamps, failures: extra };
   }
 
+  /**
+   * A warm request's lookups without a promise (the bearer and CUSTOMAUTH3 hot paths): the
+   * stamps this process may reuse (see `reusableNow`) and the client, the user and, with a
+   * token id, the revocation cached under them. Null when any of them is not warm: the
+   * caller takes the asynchronous path (`stamps`, `client`, `user`, `isRevoked`), which
+   * answers the same.
+   */
+  warm(
+    clientId: string,
+    userId: string,
+    jti?: string,
+  ): { client: TenantClient | null; user: TenantUser | null; revoked: boolean } | null {
+    const stamps = this.reusableNow(clientId);
+    if (!stamps) return null;
+    const client = this.clientCache.get(clientId);
+    const user = this.userCache.get(userKey(clientId, userId));
+    if (client?.stamp !== stamps.tenant || user?.stamp !== stamps.tenant) return null;
+    let revoked = false;
+    if (jti !== undefined) {
+      const revocation = this.revokedCache.get(jti);
+      if (revocation?.stamp !== stamps.revocations) return null;
+      revoked = revocation.value;
+    }
+    return { client: client.value, user: user.value, revoked };
+  }
+
   private async cached<T>(
     cache: Map<string, Cached<T>>,
     key: string,

@@ -14,10 +14,16 @@ import {
   TOKEN_ERRORS,
 } from '../domain/token-request';
 import { tokenRequestError } from '../auth-errors';
-import { OAuthClientRepository } from '../repositories/oauth-client.repository';
+import {
+  OAuthClientRepository,
+  type OAuthClientRecord,
+} from '../repositories/oauth-client.repository';
 import { AuthCache } from './auth-cache.service';
 import { TokenThrottle } from './token-throttle.service';
 import { AuthSettings } from '../auth-settings';
+
+/** Verified secrets one process remembers before it starts over (bounded memory). */
+const MAX_VERIFIED_SECRETS = 10000;
 
 /** The body of a successful token response. */
 export interface TokenResponse {
@@ -35,6 +41,15 @@ export interface TokenResponse {
  */
 @Injectable()
 export class TokenService {
+  /**
+   * The stored hash each OAuth client id's secret, as presented, was last verified against
+   * (bounded, like the verified bearer tokens): a client asks for a token with the same
+   * secret again and again, and the keyed hash (an HMAC object per request) was a tenth of
+   * the token endpoint's CPU. Valid only while the client's stored hash is that one (a
+   * rotated secret is checked afresh); a wrong secret is never remembered.
+   */
+  private readonly verifiedSecrets = new Map<string, string>();
+
   constructor(
     private readonly cache: AuthCache,
     private readonly oauthClients: OAuthClientRepository,
@@ -64,7 +79,7 @@ export class TokenService {
     const oauthClient = found.record;
     const secretValid =
       oauthClient !== null && request.clientSecret !== undefined
-        ? await verifySecret(request.clientSecret, oauthClient.secretHash)
+        ? await this.secretMatches(oauthClient, request.clientSecret)
         : false;
     if (oauthClient && secretValid && isLegacySecretHash(oauthClient.secretHash)) {
       await this.rehash(oauthClient.oauthClientId, oauthClient.clientId, request.clientSecret!);
@@ -111,6 +126,17 @@ export class TokenService {
       expires_in: lifetime,
       scope: request.scope,
     };
+  }
+
+  private async secretMatches(client: OAuthClientRecord, secret: string): Promise<boolean> {
+    const key = `${client.oauthClientId}\n${secret}`;
+    if (this.verifiedSecrets.get(key) === client.secretHash) return true;
+    const valid = await verifySecret(secret, client.secretHash);
+    if (valid) {
+      if (this.verifiedSecrets.size >= MAX_VERIFIED_SECRETS) this.verifiedSecrets.clear();
+      this.verifiedSecrets.set(key, client.secretHash);
+    }
+    return valid;
   }
 
   /**
