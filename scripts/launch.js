@@ -3,6 +3,7 @@
 // started here on loopback) or, with MONGODB_URI and REDIS_URL set, on those servers
 // and nothing embedded. Data lives in .data/ and survives a restart. Ctrl-C stops all.
 const { spawn } = require('node:child_process');
+const { API_NODE_FLAGS } = require('./lib/api-node-flags');
 const path = require('node:path');
 const { ROOT, startFerretdb, startRedis, stop, waitForPort } = require('./lib/engines');
 const { DATA_DIR, jwtSecret, readRuntime, writeRuntime, clearRuntime } = require('./lib/runtime');
@@ -16,10 +17,13 @@ function log(message) {
   console.log(`[launcher] ${message}`);
 }
 
-function runApp(name, entry, env) {
+function runApp(name, entry, env, nodeFlags = []) {
   let current;
   const start = () => {
-    const child = spawn(process.execPath, [path.join(ROOT, entry)], { env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [...nodeFlags, path.join(ROOT, entry)], {
+      env,
+      stdio: 'inherit',
+    });
     current = child;
     children.push(child);
     child.on('exit', (code, signal) => {
@@ -93,7 +97,7 @@ async function main() {
     env: { MONGODB_URI: mongodbUri, REDIS_URL: redisUrl, JWT_SECRET: env.JWT_SECRET },
   });
 
-  const api = runApp('api', 'dist/apps/api/apps/api/src/main.js', env);
+  const api = runApp('api', 'dist/apps/api/apps/api/src/main.js', env, API_NODE_FLAGS);
   runApp('worker', 'dist/apps/worker/apps/worker/src/main.js', env);
   await waitForPort(PORT, api(), 'api', 60000);
 

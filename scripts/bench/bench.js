@@ -11,6 +11,8 @@
 //   --only=accept,worker  only the scenarios whose names contain one of these (profiling);
 //                      `--only=accept` runs write acceptance against its two baselines alone
 //                      (the durable one: schema validation, engine insert, Bull `add`)
+//   --root=<dir>       run that checkout's build against these baselines (e.g. the work tree
+//                      of an older commit that `npm run bench:compare` made in .bench/<sha>)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -37,6 +39,8 @@ const SECONDS = Number(args.seconds || (QUICK ? 3 : 10));
 const CONNECTIONS = Number(args.connections || 16);
 // Rounds of a side-by-side comparison (write acceptance against its durable baseline).
 const ROUNDS = Number(args.rounds || 5);
+/** The checkout whose build runs (another work tree, e.g. .bench/<sha> of bench:compare). */
+const RUN_ROOT = path.resolve(String(args.root || ROOT));
 const ONLY = args.only ? String(args.only).toLowerCase().split(',') : null;
 const selected = (name) => !ONLY || ONLY.some((part) => name.toLowerCase().includes(part));
 const WORKING_SET = QUICK ? 300 : 2000; // profiles GETs pick from (read model warmed first)
@@ -137,7 +141,7 @@ async function main() {
   const growth = {};
   const disk = [];
   try {
-    const api = await startNode('dist/apps/api/apps/api/src/main.js', env);
+    const api = await startNode(path.join(RUN_ROOT, 'dist/apps/api/apps/api/src/main.js'), env);
     children.push(api);
     await waitForPort(apiPort, api, 'api', 60000);
     const baseline = await startNode(
@@ -158,9 +162,12 @@ async function main() {
     const redis = new Redis(redisServer.url);
 
     // A worker applies the template profile; it is restarted after each seeding.
-    let worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+    let worker = await startNode(
+      path.join(RUN_ROOT, 'dist/apps/worker/apps/worker/src/main.js'),
+      env,
+    );
     children.push(worker);
-    const tenant = await seed.createTenant({ origin, env });
+    const tenant = await seed.createTenant({ origin, env, root: RUN_ROOT });
     log(`tenant ${tenant.clientId} configured; template profile ${tenant.templateId}`);
     let seeded = 0;
     for (const size of SIZES) {
@@ -175,7 +182,10 @@ async function main() {
       seeded = size;
       await redis.del('bench:kx:built');
       log(`seeded ${size} profiles in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-      worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+      worker = await startNode(
+        path.join(RUN_ROOT, 'dist/apps/worker/apps/worker/src/main.js'),
+        env,
+      );
       children.push(worker);
       const indexed = Date.now();
       while (!(await redis.exists('bench:kx:built'))) await new Promise((r) => setTimeout(r, 200));
@@ -435,7 +445,10 @@ async function main() {
           },
         ],
       );
-      worker = await startNode('dist/apps/worker/apps/worker/src/main.js', env);
+      worker = await startNode(
+        path.join(RUN_ROOT, 'dist/apps/worker/apps/worker/src/main.js'),
+        env,
+      );
       children.push(worker);
       procs.worker = worker;
       // Drain what acceptance queued, then the worker at saturation and the raw baseline.
@@ -498,8 +511,13 @@ function report(rows, growth, disk, goals) {
       .map((k) => fmt(cpu?.[k] ?? NaN, 6, 2))
       .join(' ');
   console.log(
-    `\nnpm run bench${QUICK ? ' --quick' : ''}: ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString()}`,
+    `\nnpm run bench${QUICK ? ' --quick' : ''}: ${os.cpus().length} cores (${os.cpus()[0].model}), node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg()[0].toFixed(2)}`,
   );
+  const build = require('node:child_process')
+    .execFileSync('git', ['-C', RUN_ROOT, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' })
+    .trim()
+    .slice(0, 70);
+  console.log(`build: ${RUN_ROOT} (${build})`);
   console.log(
     `${CONNECTIONS} connections, ${SECONDS} s per run; CPU ms per request: api worker engine redis baseline`,
   );

@@ -24,6 +24,9 @@
 //                         in work trees: e.g. to find which commit of a range cost what)
 //   --scenarios=a,b       of: get, get-signed, alt, email, decision, token, accept, apply
 //                         (default: all)
+//   --base-env=K=V,K2=V2  more environment for the base's api and worker (likewise
+//   --head-env=K=V        --head-env): compares a setting, e.g. `--base HEAD --head-env
+//                         NODE_OPTIONS=--max-semi-space-size=16` (one build, two settings)
 //   --rounds=5 (at least 3) --seconds=3 --connections=16 --profiles=1000
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -117,9 +120,19 @@ function signCustomAuth(clientId, userId, key) {
   return `CUSTOMAUTH3-HMAC-SHA256 Credential=${userId}/${ts} Signature=${sig}`;
 }
 
+/** `K=V,K2=V2` as an environment object. */
+function envOf(list) {
+  if (!list || list === true) return {};
+  return Object.fromEntries(
+    String(list)
+      .split(',')
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+}
+
 /** One build's stack, seeded: a tenant, PROFILES profiles, the key index, warm read models. */
-async function startSide(name, root, label) {
-  const stack = await startServiceStack(`compare-${name}`, {}, { root });
+async function startSide(name, root, label, env) {
+  const stack = await startServiceStack(`compare-${name}`, env, { root });
   const side = { name, label, stack, ok: false };
   side.mongo = await MongoClient.connect(stack.engine.uri);
   side.redis = new Redis(stack.redisServer.url);
@@ -294,8 +307,16 @@ async function main() {
   const sides = [];
   let ok = false;
   try {
-    sides.push(await startSide('base', baseBuild.root, baseBuild.label));
-    sides.push(await startSide('head', headBuild.root, headBuild.label));
+    const baseEnv = envOf(args['base-env']);
+    const headEnv = envOf(args['head-env']);
+    const withEnv = (label, env) =>
+      Object.keys(env).length
+        ? `${label} with ${Object.entries(env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : label;
+    sides.push(await startSide('base', baseBuild.root, withEnv(baseBuild.label, baseEnv), baseEnv));
+    sides.push(await startSide('head', headBuild.root, withEnv(headBuild.label, headEnv), headEnv));
     const results = Object.fromEntries(
       CHOSEN.map((scenario) => [scenario, { base: [], head: [] }]),
     );

@@ -20,6 +20,7 @@ const { MongoClient } = require('mongodb');
 const Redis = require('ioredis');
 const { ROOT, freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
 const seed = require('./seed');
+const { apiFlagsOf } = require('../lib/node-process');
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -34,9 +35,12 @@ const TOP = Number(args.top || 40);
 const RUN_ROOT = path.resolve(String(args.root || ROOT));
 
 function startApi(env, profDir) {
+  const entry = path.join(RUN_ROOT, 'dist/apps/api/apps/api/src/main.js');
   return spawn(
     process.execPath,
     [
+      // The flags that build's api runs with in production (scripts/lib/api-node-flags.js).
+      ...apiFlagsOf(entry),
       '--cpu-prof',
       `--cpu-prof-dir=${profDir}`,
       path.join(RUN_ROOT, 'dist/apps/api/apps/api/src/main.js'),

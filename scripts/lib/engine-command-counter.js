@@ -20,7 +20,9 @@ function commandOf(message) {
       const nameEnd = message.indexOf(0, doc + 5);
       const name = message.toString('utf8', doc + 5, nameEnd);
       const collection =
-        type === 0x02 ? message.toString('utf8', nameEnd + 5, nameEnd + 4 + message.readInt32LE(nameEnd + 1)) : '';
+        type === 0x02
+          ? message.toString('utf8', nameEnd + 5, nameEnd + 4 + message.readInt32LE(nameEnd + 1))
+          : '';
       return { name, collection };
     }
     at += 1 + message.readInt32LE(at + 1); // a kind 1 section: its size follows the kind
@@ -41,7 +43,15 @@ function messageSplitter(onMessage) {
   };
 }
 
-const IGNORED = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSessions', 'saslStart', 'saslContinue']);
+const IGNORED = new Set([
+  'hello',
+  'isMaster',
+  'ismaster',
+  'ping',
+  'endSessions',
+  'saslStart',
+  'saslContinue',
+]);
 
 /** Starts the relay to `target` (host:port); resolves { port, report(), reset(), close() }. */
 async function startEngineCommandCounter(targetHost, targetPort) {
