@@ -63,6 +63,9 @@ const QUERY_PARAMETERS: [keyof RawQuestion, string, string, boolean][] = [
   ['ConsentType', 'consentType', 'A consent type that must also be Granted', false],
 ];
 
+/** The GET's query parameter names (any other is refused). */
+const KNOWN_PARAMETERS = new Set(QUERY_PARAMETERS.map(([, name]) => name));
+
 /** The GET's query parameters in the OpenAPI document. */
 const ApiQuestionQuery = (): MethodDecorator =>
   applyDecorators(
@@ -98,11 +101,10 @@ export class ContactDecisionController {
     @Req() request: { query?: RawQuery },
   ): Promise<ContactDecisionDto> {
     const query = request.query ?? {};
-    const known = new Set(QUERY_PARAMETERS.map(([, name]) => name));
-    const unknown = Object.keys(query).filter((name) => !known.has(name));
+    const unknown = Object.keys(query).filter((name) => !KNOWN_PARAMETERS.has(name));
     if (unknown.length)
       throw new InvalidInputError(
-        `Unknown query parameter ${unknown.map((name) => JSON.stringify(name)).join(', ')}: expected ${[...known].join(', ')}`,
+        `Unknown query parameter ${unknown.map((name) => JSON.stringify(name)).join(', ')}: expected ${[...KNOWN_PARAMETERS].join(', ')}`,
       );
     const question: RawQuestion = {};
     for (const [field, name] of QUERY_PARAMETERS) {
