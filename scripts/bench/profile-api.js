@@ -244,12 +244,7 @@ async function main() {
         url: `${origin}/oauth2/v1/token`,
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          scope: `${tenant.clientId}/${tenant.userId}`,
-          client_id: tenant.oauthClientId,
-          client_secret: tenant.oauthClientSecret,
-        }).toString(),
+        body: seed.tokenForm(tenant),
       },
     };
     const options = all[SCENARIO];

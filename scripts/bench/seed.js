@@ -180,6 +180,16 @@ async function createTenant({ origin, env, clientId = CLIENT_ID, root = ROOT }) 
   };
 }
 
+/** The token endpoint's form body for the tenant's OAuth client (client credentials). */
+function tokenForm(tenant) {
+  return new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: `${tenant.clientId}/${tenant.userId}`,
+    client_id: tenant.oauthClientId,
+    client_secret: tenant.oauthClientSecret,
+  }).toString();
+}
+
 /** Profiles `from`..`to` (skipping the template), stored as the worker would store them. */
 async function seedProfiles({ db, tenant, from, to }) {
   const { clientId } = tenant;
@@ -428,6 +438,7 @@ async function tenWrites({ origin, redis, tenant, count, ids }) {
 }
 
 module.exports = {
+  tokenForm,
   retried503,
   createTenant,
   seedProfiles,
