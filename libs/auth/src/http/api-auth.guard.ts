@@ -1,7 +1,8 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { clientNotFound, customAuthError, permissionDenied } from '../auth-errors';
+import { bearerTokenOf } from '../domain/access-token';
 import { grants, type PermissionAccess, type PermissionArea } from '../domain/permissions';
 import type { Caller } from '../domain/tenant';
 import { BEARER_STRATEGY } from './bearer-jwt.strategy';
@@ -18,28 +19,38 @@ export interface RequiredPermission {
 }
 
 /**
- * Authenticates (Bearer first, then CUSTOMAUTH3), then scopes to the tenant: the
- * `{clientId}` path segment must be the caller's own client, else 404 as for an unknown
+ * Authenticates (a Bearer token, else a CUSTOMAUTH3 signature), then scopes to the tenant:
+ * the `{clientId}` path segment must be the caller's own client, else 404 as for an unknown
  * client (tenants never learn of each other). Then checks the permission of `@ApiAuth`.
+ *
+ * The header names its scheme, so passport runs that scheme's strategy alone: the same
+ * answers as the chain [Bearer, CUSTOMAUTH3] (Bearer declines any other header, and
+ * CUSTOMAUTH3 answers "invalid scheme" for a header of neither), without trying Bearer
+ * first on every signed request.
  */
 @Injectable()
-export class ApiAuthGuard extends AuthGuard([BEARER_STRATEGY, CUSTOMAUTH3_STRATEGY]) {
+export class ApiAuthGuard implements CanActivate {
   /** Each operation's required permission (null: none), read once from its metadata. */
   private readonly requiredOf = new WeakMap<object, RequiredPermission | null>();
+  private readonly bearer: CanActivate;
+  private readonly signed: CanActivate;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly settings: AuthSettings,
   ) {
-    super();
+    this.bearer = passportGuardOf(BEARER_STRATEGY, settings.authRealm);
+    this.signed = passportGuardOf(CUSTOMAUTH3_STRATEGY, settings.authRealm);
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<CallerRequest>();
-    if (!request.headers.authorization?.trim()) {
+    const authorization = request.headers.authorization;
+    if (!authorization?.trim()) {
       throw customAuthError('missing-header', this.settings.authRealm);
     }
-    await super.canActivate(context);
+    const scheme = bearerTokenOf(authorization) === null ? this.signed : this.bearer;
+    await scheme.canActivate(context);
     const caller = request.caller as Caller;
 
     const pathClientId = request.params?.clientId;
@@ -67,15 +78,23 @@ export class ApiAuthGuard extends AuthGuard([BEARER_STRATEGY, CUSTOMAUTH3_STRATE
     }
     return required;
   }
-
-  override getAuthenticateOptions(): { session: boolean; property: string } {
-    return { session: false, property: CALLER_PROPERTY };
-  }
-
-  /** Our ApiErrors pass unchanged; both strategies declining means no usable scheme. */
-  override handleRequest<TUser = Caller>(error: unknown, user: unknown): TUser {
-    if (error) throw error;
-    if (!user) throw customAuthError('invalid-scheme', this.settings.authRealm);
-    return user as TUser;
-  }
 }
+
+/** The passport guard of one strategy: the caller on `request.caller`, our errors as they are. */
+function passportGuardOf(strategy: string, realm: string): CanActivate {
+  class PassportSchemeGuard extends AuthGuard(strategy) {
+    override getAuthenticateOptions(): { session: boolean; property: string } {
+      return AUTHENTICATE_OPTIONS;
+    }
+
+    /** Our ApiErrors pass unchanged; a declining strategy means no usable scheme. */
+    override handleRequest<TUser = Caller>(error: unknown, user: unknown): TUser {
+      if (error) throw error;
+      if (!user) throw customAuthError('invalid-scheme', realm);
+      return user as TUser;
+    }
+  }
+  return new PassportSchemeGuard();
+}
+
+const AUTHENTICATE_OPTIONS = { session: false, property: CALLER_PROPERTY };

@@ -76,13 +76,24 @@ export class IdempotencyGuard implements CanActivate {
     @Optional() @Inject(DURABLE_IDEMPOTENCY) private readonly durable?: DurableIdempotency,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  // Synchronous for a request without a key (every GET): Nest's guards take a boolean
+  // without the two awaits a promise costs them.
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const request = context.switchToHttp().getRequest<ClaimingRequest>();
     const header = request.headers['idempotency-key'];
     const clientId = (request.params as { clientId?: string } | undefined)?.clientId;
     if (header === undefined || !WRITE_METHODS.has(request.method) || clientId === undefined) {
       return true;
     }
+    return this.useKey(request, header, clientId);
+  }
+
+  /** Claims the key for this request, or throws what a request with a taken key gets. */
+  private async useKey(
+    request: ClaimingRequest,
+    header: string | string[],
+    clientId: string,
+  ): Promise<boolean> {
     const key = Array.isArray(header) ? header.join(',') : header;
     if (!KEY_PATTERN.test(key)) {
       throw new ApiError(
