@@ -50,10 +50,10 @@ const CRASH_AT: CrashPointName[] = [
  * (consents, preferences, customer types), archives, deletes, erasures, bulk imports (the
  * fast path), expiries, do-not-contact listings and unlistings, and workers killed at the
  * apply step's crash points (one of them in an import), rebuilds started while writes are
- * being applied, then every count compared with a
- * recount of the stored profiles: equal. The daily series must count each profile's
- * creation, deletion and erasure once: created minus deleted minus erased is the number of
- * profiles counted now.
+ * being applied, profile merges, then every count compared with a recount of the stored
+ * profiles: equal. The daily series must count each profile's creation, deletion, erasure
+ * and merge once: created minus deleted, erased and merged is the number of profiles
+ * counted now.
  */
 describe('Reports: counts equal a recount after a random mix with crashes', () => {
   let app: TestApp;
@@ -169,6 +169,19 @@ describe('Reports: counts equal a recount after a random mix with crashes', () =
                 ],
               };
     fire(request(app.http).post(`${v4()}/Profile/${id}`).set('Authorization', auth).send(patch));
+  }
+
+  /** One profile absorbs another (docs/profile-merge.md); refused ones (409, 404) are fine. */
+  let mergesAccepted = 0;
+  async function profileMerge(): Promise<void> {
+    const survivor = someone();
+    const absorbed = someone();
+    if (survivor === absorbed) return;
+    const res = await request(app.http)
+      .post(`${v4()}/Profile/${survivor}/Merge`)
+      .set('Authorization', auth)
+      .send({ AbsorbedProfileId: absorbed, ReasonCode: 'DUPLICATE' });
+    if (res.status === 202) mergesAccepted++;
   }
 
   let imports = 0;
@@ -312,6 +325,8 @@ describe('Reports: counts equal a recount after a random mix with crashes', () =
       for (let k = 0; k < 8; k++) await create();
       let importCrashed = false;
       for (let op = 0; op < OPERATIONS; op++) {
+        // Every tenth operation also merges two profiles (beside the mix's own roll).
+        if (op % 10 === 5 && ids.size > 4) await profileMerge();
         const roll = random.next();
         if (roll < 0.12) await create();
         else if (roll < 0.5) merge();
@@ -386,8 +401,17 @@ describe('Reports: counts equal a recount after a random mix with crashes', () =
         .expect(200);
       const sum = (event: string) =>
         series.body.Days.reduce((total: number, day: Json) => total + day[event], 0);
-      const balance = sum('ProfilesCreated') - sum('ProfilesDeleted') - sum('ProfilesErased');
+      const balance =
+        sum('ProfilesCreated') -
+        sum('ProfilesDeleted') -
+        sum('ProfilesErased') -
+        sum('ProfilesMerged');
       expect(balance).toBe(profilesNow);
+      // Merges were driven and counted (one the worker refused, e.g. of a profile deleted
+      // meanwhile, merges nothing).
+      expect(mergesAccepted).toBeGreaterThan(0);
+      expect(sum('ProfilesMerged')).toBeGreaterThan(0);
+      expect(sum('ProfilesMerged')).toBeLessThanOrEqual(mergesAccepted);
       for (const day of series.body.Days as Json[])
         for (const [event, n] of Object.entries(day))
           if (event !== 'Date') expect(n).toBeGreaterThanOrEqual(0);

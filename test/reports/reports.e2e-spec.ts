@@ -277,6 +277,74 @@ describe('Reports', () => {
     expect(day.ProfilesErased).toBe(1);
   });
 
+  it('a profile merge is its own kind: the absorbed profile merged, its consents and preferences moved, not granted anew', async () => {
+    // A tenant of its own: the day's series counts only this test's writes.
+    const own = await createTestTenant(app);
+    const { programs: ownPrograms } = await configureTestTenant(app, own);
+    const ownAuth = await own.bearer();
+    const ownProfiles = profileClient(app, own);
+    const people: number[] = [];
+    for (const email of ['ann@example.com', 'ben@example.com', 'cat@example.com'])
+      people.push(
+        await ownProfiles.create({
+          Consents: [
+            { ConsentType: 'Terms', ConsentStatus: 1 },
+            { ConsentType: 'Marketing', ConsentStatus: 2 },
+          ],
+          Emails: [
+            {
+              EmailAddress: email,
+              EmailPreferences: [testPreference(ownPrograms.newsletter.email)],
+            },
+          ],
+        }),
+      );
+    const survivor = await ownProfiles.create({
+      Emails: [{ EmailAddress: 'cat.work@example.com' }],
+    });
+    for (const id of [...people, survivor]) await ownProfiles.complete(id);
+    await request(app.http)
+      .post(`/Profiles/v4/${own.clientId}/Profile/${survivor}/Merge`)
+      .set('Authorization', ownAuth)
+      .send({ AbsorbedProfileId: people[2], ReasonCode: 'DUPLICATE' })
+      .expect(202);
+    await eventually(async () => {
+      const res = await request(app.http)
+        .get(`/Profiles/v4/${own.clientId}/Profile/${people[2]}`)
+        .set('Authorization', ownAuth);
+      return res.status === 404 ? true : undefined;
+    });
+    await ownProfiles.complete(survivor);
+
+    const counts = await countsSettle(app, own.clientId);
+    const profilesNow = Object.entries(counts)
+      .filter(([key]) => key.startsWith('p|'))
+      .reduce((sum, [, n]) => sum + n, 0);
+    expect(profilesNow).toBe(3);
+    const today = new Date().toISOString().slice(0, 10);
+    const day = (
+      await request(app.http)
+        .get(`/Profiles/v4/${own.clientId}/Reports/Daily?from=${today}&to=${today}`)
+        .set('Authorization', ownAuth)
+        .expect(200)
+    ).body.Days[0];
+    // Three people granted Terms and denied Marketing, once each; the merge moved the third
+    // one's two consents and opt-in to the survivor, which had none.
+    expect(day).toMatchObject({
+      Grants: 3,
+      Denials: 3,
+      OptIns: 3,
+      ConsentsMoved: 2,
+      PreferencesMoved: 1,
+      ProfilesCreated: 4,
+      ProfilesMerged: 1,
+      ProfilesDeleted: 0,
+    });
+    expect(
+      day.ProfilesCreated - day.ProfilesDeleted - day.ProfilesErased - day.ProfilesMerged,
+    ).toBe(profilesNow);
+  });
+
   it("an import's new profiles are counted once, those a resumed run creates under a dead worker's saved ids too", async () => {
     await countsSettle(app, tenant.clientId);
     const today = new Date().toISOString().slice(0, 10);

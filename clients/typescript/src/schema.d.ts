@@ -3787,6 +3787,8 @@ export interface components {
             Revocations: number;
             /** @description consents marked expired */
             ConsentExpiries: number;
+            /** @description consents a merged profile brought to its survivor (new there, or taking the place of the survivor's by the merge's precedence): not counted as Grants, Denials or Revocations */
+            ConsentsMoved: number;
             /** @description preferences that came into effect as opt-ins (new, reactivated, renewed, changed) */
             OptIns: number;
             /** @description preferences that came into effect as opt-outs */
@@ -3795,6 +3797,8 @@ export interface components {
             PreferenceExpiries: number;
             /** @description preferences archived or deactivated */
             Archives: number;
+            /** @description preferences a merged profile brought to its survivor (new there, or taking the place of the survivor's): not counted as OptIns or OptOuts */
+            PreferencesMoved: number;
             /** @description contact elements newly marked by a do-not-contact list (per list) */
             DoNotContactMarks: number;
             /** @description profiles created */
@@ -3803,6 +3807,8 @@ export interface components {
             ProfilesDeleted: number;
             /** @description profiles erased (data-subject erasure) */
             ProfilesErased: number;
+            /** @description profiles merged into another (absorbed): created minus deleted, erased and merged is the change in profiles */
+            ProfilesMerged: number;
         };
         DeadLetterDto: {
             /** @description The event's id ("<ProfileId>-<Sequence>-<n>") */

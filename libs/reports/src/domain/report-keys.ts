@@ -50,11 +50,28 @@ export type CountKey =
     }
   | { kind: 'dnc'; customerType: string; channel: DncChannel; listId: string };
 
-export const CONSENT_EVENTS = ['Grants', 'Denials', 'Revocations', 'ConsentExpiries'] as const;
+export const CONSENT_EVENTS = [
+  'Grants',
+  'Denials',
+  'Revocations',
+  'ConsentExpiries',
+  'ConsentsMoved',
+] as const;
 export type ConsentEvent = (typeof CONSENT_EVENTS)[number];
-export const PREFERENCE_EVENTS = ['OptIns', 'OptOuts', 'PreferenceExpiries', 'Archives'] as const;
+export const PREFERENCE_EVENTS = [
+  'OptIns',
+  'OptOuts',
+  'PreferenceExpiries',
+  'Archives',
+  'PreferencesMoved',
+] as const;
 export type PreferenceEvent = (typeof PREFERENCE_EVENTS)[number];
-export const PROFILE_EVENTS = ['ProfilesCreated', 'ProfilesDeleted', 'ProfilesErased'] as const;
+export const PROFILE_EVENTS = [
+  'ProfilesCreated',
+  'ProfilesDeleted',
+  'ProfilesErased',
+  'ProfilesMerged',
+] as const;
 export type ProfileEventName = (typeof PROFILE_EVENTS)[number];
 /** Every daily event, in the order the series and the CSV show them. */
 export const DAILY_EVENTS = [
@@ -86,17 +103,20 @@ const CONSENT_EVENT_TAGS: Record<ConsentEvent, string> = {
   Denials: 'dn',
   Revocations: 'rv',
   ConsentExpiries: 'cx',
+  ConsentsMoved: 'cmv',
 };
 const PREFERENCE_EVENT_TAGS: Record<PreferenceEvent, string> = {
   OptIns: 'oi',
   OptOuts: 'oo',
   PreferenceExpiries: 'px',
   Archives: 'ar',
+  PreferencesMoved: 'pmv',
 };
 const PROFILE_EVENT_TAGS: Record<ProfileEventName, string> = {
   ProfilesCreated: 'pc',
   ProfilesDeleted: 'pd',
   ProfilesErased: 'pe',
+  ProfilesMerged: 'pmg',
 };
 const invert = <T extends string>(tags: Record<T, string>) =>
   new Map(Object.entries(tags).map(([name, tag]) => [tag as string, name as T]));

@@ -202,6 +202,29 @@ describe('writeEvents', () => {
       'ProfilesErased',
     ]);
   });
+  it('tells a merge: the absorbed profile merged, the survivor moved what it gained, never a grant', () => {
+    const absorbed = profile(3, {
+      Consents: [consent('Terms', 1), consent('Mail', 2)] as never,
+      ProfilePreferences: [preference()] as never,
+    });
+    expect(events(absorbed, { ...absorbed, state: 'merged' } as Profile, 'merged-into')).toEqual([
+      'ProfilesMerged',
+    ]);
+    // The survivor had Terms revoked and Mail denied as now; it gains Terms granted (a
+    // more recent grant wins) and the opt-in: both moved; Mail unchanged tells nothing.
+    const survivor = profile(5, { Consents: [consent('Terms', 3), consent('Mail', 2)] as never });
+    const merged = profile(6, {
+      Consents: [
+        consent('Terms', 1, { ConsentDate: '2026-02-01T00:00:00Z' }),
+        consent('Mail', 2),
+      ] as never,
+      ProfilePreferences: [preference()] as never,
+    });
+    expect(events(survivor, merged, 'absorb').sort()).toEqual(
+      ['ConsentsMoved', 'PreferencesMoved'].sort(),
+    );
+    expect(events(merged, merged, 'absorb')).toEqual([]);
+  });
 });
 
 describe('passDelta', () => {

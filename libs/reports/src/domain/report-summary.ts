@@ -233,14 +233,17 @@ function summaryOf(counted: CountableProfile): Map<string, number> {
  * a consent that becomes Granted (or is granted again on another version or date), Denied
  * or Revoked, or expires; a preference that comes into effect as an opt-in or an opt-out
  * (new, reactivated, changed type, renewed), expires, or is archived; a do-not-contact list
- * newly marking a contact element; the profile created, deleted or erased.
+ * newly marking a contact element; the profile created, deleted, erased or merged into
+ * another. A merge's `absorb` on the survivor tells only what it moved: the absorbed
+ * person's consents and preferences were counted when they gave them, not again.
  */
 export function writeEvents(step: CountedStep): DailyKey[] {
   const before = countableProfile(step.before);
   const after = countableProfile(step.after);
-  const events: DailyKey[] = [];
   // Events are told by the profile's customer type after the write (before it, for a delete).
   const customerType = after.customerType ?? before.customerType ?? '';
+  if (step.write.kind === 'absorb') return movedEvents(before, after, customerType);
+  const events: DailyKey[] = [];
   for (const [id, now] of after.consents) {
     const was = before.consents.get(id);
     const { consentType } = now;
@@ -283,6 +286,34 @@ export function writeEvents(step: CountedStep): DailyKey[] {
       event: step.write.kind === 'erase' ? 'ProfilesErased' : 'ProfilesDeleted',
       customerType,
     });
+  if (before.customerType !== undefined && step.after.state === 'merged')
+    events.push({ event: 'ProfilesMerged', customerType });
+  return events;
+}
+
+/**
+ * The survivor's `absorb`: each consent and preference the merge brought or replaced (by
+ * its precedence, docs/profile-merge.md) is moved, whatever its answer or type. A contact
+ * element a list marks stays marked by the same list: no new mark.
+ */
+function movedEvents(
+  before: CountableProfile,
+  after: CountableProfile,
+  customerType: string,
+): DailyKey[] {
+  const events: DailyKey[] = [];
+  for (const [id, now] of after.consents) {
+    const was = before.consents.get(id);
+    if (was && was.answer === now.answer && was.version === now.version && was.date === now.date)
+      continue;
+    events.push({ event: 'ConsentsMoved', customerType, consentType: now.consentType });
+  }
+  for (const [id, now] of after.preferences) {
+    const was = before.preferences.get(id);
+    if (was && was.type === now.type && was.status === now.status) continue;
+    const { programId, filterId, channel } = now;
+    events.push({ event: 'PreferencesMoved', customerType, programId, filterId, channel });
+  }
   return events;
 }
 

@@ -99,14 +99,20 @@ const EVENT_DESCRIPTIONS: Record<DailyEvent, string> = {
   Denials: 'consents that became Denied',
   Revocations: 'consents that became Revoked',
   ConsentExpiries: 'consents marked expired',
+  ConsentsMoved:
+    "consents a merged profile brought to its survivor (new there, or taking the place of the survivor's by the merge's precedence): not counted as Grants, Denials or Revocations",
   OptIns: 'preferences that came into effect as opt-ins (new, reactivated, renewed, changed)',
   OptOuts: 'preferences that came into effect as opt-outs',
   PreferenceExpiries: 'preferences that expired',
   Archives: 'preferences archived or deactivated',
+  PreferencesMoved:
+    "preferences a merged profile brought to its survivor (new there, or taking the place of the survivor's): not counted as OptIns or OptOuts",
   DoNotContactMarks: 'contact elements newly marked by a do-not-contact list (per list)',
   ProfilesCreated: 'profiles created',
   ProfilesDeleted: 'profiles deleted',
   ProfilesErased: 'profiles erased (data-subject erasure)',
+  ProfilesMerged:
+    'profiles merged into another (absorbed): created minus deleted, erased and merged is the change in profiles',
 };
 
 export class DayCountsDto {

@@ -54,14 +54,17 @@ const EVENT_LABELS: Record<DailyEvent, string> = {
   Denials: 'Denials',
   Revocations: 'Revocations',
   ConsentExpiries: 'Consent expiries',
+  ConsentsMoved: 'Consents moved by merges',
   OptIns: 'Opt-ins',
   OptOuts: 'Opt-outs',
   PreferenceExpiries: 'Preference expiries',
   Archives: 'Archives',
+  PreferencesMoved: 'Preferences moved by merges',
   DoNotContactMarks: 'Do-not-contact marks',
   ProfilesCreated: 'Profiles created',
   ProfilesDeleted: 'Profiles deleted',
   ProfilesErased: 'Profiles erased',
+  ProfilesMerged: 'Profiles merged',
 };
 const STATUS_TEXT: Record<ReportStatus, string> = {
   Current: 'Counts are current: every applied write keeps them.',
