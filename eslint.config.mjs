@@ -51,6 +51,44 @@ const globalCollections = [
   'libs/consents/src/receipts/repositories/receipt-key.repository.ts',
 ];
 
+// The libs in their order (README, "Code layout"): a lib imports only libs of an earlier
+// rank, so each can be lifted with what it stands on. Libs of one rank never import each
+// other. The apps compose them all.
+const LIB_RANKS = [
+  ['shared'],
+  ['auth'],
+  ['config'],
+  ['profiles'],
+  ['consents', 'preferences'],
+  ['bulk', 'events', 'decisions', 'preference-centre', 'reports'],
+];
+// The one exception: the fold's spec checks one pass against write-by-write application
+// with the real consent and preference rule modules, as the apps compose them (it drives
+// Profiles' internals, which no app may import).
+const libOrderExceptions = ['libs/profiles/src/commands/apply-profile-writes/pipeline/fold.spec.ts'];
+const libOrder = LIB_RANKS.flatMap((rank, r) =>
+  rank.map((lib) => {
+    const later = LIB_RANKS.slice(r).flat().filter((other) => other !== lib);
+    return {
+      files: [`libs/${lib}/**/*.ts`],
+      ignores: libOrderExceptions,
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: later.flatMap((other) => [`@app/${other}`, `@app/${other}/*`]),
+                message: `libs/${lib} comes before it in the lib order (shared < auth < config < profiles < consents, preferences < the feature libs): import only earlier libs`,
+              },
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
+
 export default tseslint.config(
   {
     ignores: [
@@ -110,6 +148,7 @@ export default tseslint.config(
     files: globalCollections,
     rules: { 'no-restricted-syntax': ['error', keyTemplates] },
   },
+  ...libOrder,
   {
     // Tests read JSON response bodies, which are untyped by nature.
     files: ['**/*.spec.ts', 'test/**/*.ts'],
