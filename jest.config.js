@@ -1,5 +1,8 @@
-// Two projects: fast unit tests beside the code, and end-to-end suites in test/ that
-// run against the real engine and a real Redis started once by the global setup.
+// Three projects: fast unit tests beside the code, end-to-end suites in test/ that run against
+// the real engine and a real Redis started once by the global setup, and the contract run
+// (schemathesis against the OpenAPI document; `bash scripts/setup-schemathesis.sh` first, as
+// `npm test` does). `npx jest --selectProjects unit e2e` leaves the contract out.
+const { availableParallelism } = require('node:os');
 const moduleNameMapper = {
   '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)$': '<rootDir>/libs/$1/src',
   '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)/(.*)$': '<rootDir>/libs/$1/src/$2',
@@ -14,6 +17,11 @@ module.exports = {
   // A failed e2e test can leave a job frozen at a crash point in a worker that then never
   // finishes closing: the run must still end (with the failure) instead of hanging CI.
   forceExit: true,
+  // Files run side by side, each with its own database and queue prefix. At least three
+  // workers even on 2 cores: an e2e file spends much of its time waiting for its worker,
+  // the engine or schemathesis (docs/operations.md, "The test suite's time").
+  maxWorkers: Math.max(3, availableParallelism()),
+  testSequencer: '<rootDir>/test/harness/slow-first-sequencer.js',
   projects: [
     {
       displayName: 'unit',
@@ -30,6 +38,17 @@ module.exports = {
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+      moduleNameMapper,
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+    },
+    {
+      displayName: 'contract',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      testMatch: ['<rootDir>/test/contract/*.contract-spec.ts'],
       transform,
       moduleNameMapper,
       globalSetup: '<rootDir>/test/harness/global-setup.ts',

@@ -12,6 +12,10 @@ const engines = require('../../scripts/lib/engines.js');
  * queue prefix, so files run in parallel without seeing each other.
  */
 export default async function globalSetup(): Promise<void> {
+  // The e2e and contract projects name this setup each: the engines start once per run.
+  const shared = globalThis as { __pcpSetups?: number };
+  shared.__pcpSetups = (shared.__pcpSetups ?? 0) + 1;
+  if (shared.__pcpSetups > 1) return;
   const dir = mkdtempSync(join(tmpdir(), 'pcp-test-'));
   const started: unknown[] = [];
   if (!process.env.MONGODB_URI) {

@@ -8,10 +8,15 @@ const engines = require('../../scripts/lib/engines.js');
  * unless KEEP_TEST_DATA=1 keeps them (the engine's log and data, to look into a failure).
  */
 export default async function globalTeardown(): Promise<void> {
-  const { __pcpEngines: started = [], __pcpTestDir: dir } = globalThis as {
+  const shared = globalThis as {
     __pcpEngines?: unknown[];
     __pcpTestDir?: string;
+    __pcpSetups?: number;
   };
+  // One teardown per project that ran the setup: the last one stops the engines.
+  shared.__pcpSetups = (shared.__pcpSetups ?? 1) - 1;
+  if (shared.__pcpSetups > 0) return;
+  const { __pcpEngines: started = [], __pcpTestDir: dir } = shared;
   for (const child of started) await engines.stop(child);
   if (dir && process.env.KEEP_TEST_DATA !== '1') rmSync(dir, { recursive: true, force: true });
 }
