@@ -86,18 +86,21 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       if (clean && appliedSeq >= Math.max(seq, acceptedSeq)) return;
     }
     const name = profileLeaseKey(clientId, profileId);
-    const leaseToken = await this.lease.acquire(name, LEASE_TTL_MS);
+    const attempt = await this.lease.tryAcquire(name, LEASE_TTL_MS);
+    const leaseToken = attempt.token;
     if (!leaseToken) {
       // Another job is applying this profile (and may take these writes with it). Waiting
       // here would hold a worker slot that other profiles and tenants need: the profile's
-      // job is asked for again, later, and this one ends.
+      // job is asked for again, later, and this one ends. Right after a loss of Redis no
+      // lease is granted for a while: the job comes back exactly when it ends.
+      const afterLossMs = 'afterLossMs' in attempt ? attempt.afterLossMs : undefined;
       await this.scheduler.schedule({
         clientId,
         profileId,
         seq,
         lane: lane ?? 'interactive',
-        delayMs: Math.min(BUSY_DELAY_MAX_MS, BUSY_DELAY_MS * 2 ** (busy ?? 0)),
-        busy: (busy ?? 0) + 1,
+        delayMs: afterLossMs ?? Math.min(BUSY_DELAY_MAX_MS, BUSY_DELAY_MS * 2 ** (busy ?? 0)),
+        busy: afterLossMs === undefined ? (busy ?? 0) + 1 : busy,
       });
       return;
     }
