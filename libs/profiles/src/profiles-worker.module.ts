@@ -15,7 +15,6 @@ import { PrepareImportedProfilesHandler } from './commands/create-imported-profi
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { RecoverLostRedisHandler } from './commands/recover-lost-redis/recover-lost-redis.handler';
 import { RebuildSearchKeyIndexHandler } from './commands/rebuild-search-key-index/rebuild-search-key-index.handler';
-import { RedisEpoch } from './services/redis-epoch.service';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './services/profile-apply-hook';
 import {
@@ -79,7 +78,6 @@ export class ProfilesWorkerModule {
         SweepPendingWritesHandler,
         RecoverLostRedisHandler,
         RebuildSearchKeyIndexHandler,
-        RedisEpoch,
         ProfileEventNotifier,
         ProfileEraser,
         ApplyProfileWritesJob,

@@ -14,6 +14,15 @@ return {1, ARGV[1]}`,
   1,
 );
 
+// Sets KEYS[2] to ARGV[2] when KEYS[1] (the epoch) still holds ARGV[1].
+const SET_WITHIN = new RedisScript(
+  `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+return 1`,
+  2,
+);
+
 /**
  * Tells a worker that Redis lost its data: a key (`<prefix>:epoch`) holding a random id,
  * written when it is missing. A Redis that restarted empty has none, and the first worker
@@ -38,6 +47,18 @@ export class RedisEpoch {
 
   /** The epoch Redis holds now (null: none yet). */
   current(): Promise<string | null> {
-    return this.redis.client.get(this.redis.key('epoch'));
+    return this.redis.client.get(this.key());
+  }
+
+  /**
+   * Sets `key` to `value` only while Redis still holds `epoch`: derived data rebuilt under
+   * one epoch is not marked complete in a Redis that lost it meanwhile. true when set.
+   */
+  async setWithin(epoch: string, key: string, value: string): Promise<boolean> {
+    return (await SET_WITHIN.run(this.redis.client, this.key(), key, epoch, value)) === 1;
+  }
+
+  private key(): string {
+    return this.redis.key('epoch');
   }
 }
