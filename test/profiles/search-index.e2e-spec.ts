@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import { RedisService } from '@app/shared';
-import { SweepPendingWritesCommand } from '../../libs/profiles/src/commands/sweep-pending-writes/sweep-pending-writes.command';
+import { RebuildSearchKeyIndexCommand } from '../../libs/profiles/src/commands/rebuild-search-key-index/rebuild-search-key-index.command';
 import { configureTestTenant } from '../harness/configuration';
 import { describeCommand, recordEngineCommands } from '../harness/engine-commands';
 import { createTestTenant, type TestTenant } from '../harness/session';
@@ -99,7 +99,7 @@ describe('Searches through the search key index', () => {
     await redis.client.del(...keys);
     expect(await byEmail('lost@example.com')).toEqual([id]);
 
-    await app.workers[0].get(CommandBus).execute(new SweepPendingWritesCommand());
+    await app.workers[0].get(CommandBus).execute(new RebuildSearchKeyIndexCommand());
     expect(await redis.client.exists(redis.key('kx', 'built'))).toBe(1);
     expect(await redis.client.sismember(indexKey('email:lost@example.com'), id)).toBe(1);
     expect(await redis.client.sismember(indexKey('tag:rebuilt'), id)).toBe(1);

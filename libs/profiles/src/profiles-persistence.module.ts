@@ -33,6 +33,7 @@ import { PendingProfile, PendingProfileSchema } from './domain/pending-profile.s
 import { ProfileReadModel } from './read-model/profile-read-model.service';
 import { ExpiryIndex } from './read-model/expiry-index.service';
 import { ProfileKeyIndex } from './search-index/profile-key-index.service';
+import { RedisEpoch } from './services/redis-epoch.service';
 import { SearchCandidates } from './search-index/search-candidates.service';
 import { PendingProfileRepository } from './repositories/pending-profile.repository';
 import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
@@ -60,6 +61,7 @@ const providers = [
   ProfileReadModel,
   ExpiryIndex,
   ProfileKeyIndex,
+  RedisEpoch,
   SearchCandidates,
   ProfileHistoryRepository,
   ProfileEventRepository,

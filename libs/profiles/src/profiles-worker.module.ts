@@ -13,6 +13,8 @@ import { ImportedProfileFinisher } from './commands/create-imported-profiles/imp
 import { ImportedProfileSlices } from './commands/create-imported-profiles/imported-profile-slices.service';
 import { PrepareImportedProfilesHandler } from './commands/create-imported-profiles/prepare-imported-profiles.handler';
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
+import { RecoverLostRedisHandler } from './commands/recover-lost-redis/recover-lost-redis.handler';
+import { RebuildSearchKeyIndexHandler } from './commands/rebuild-search-key-index/rebuild-search-key-index.handler';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './services/profile-apply-hook';
 import {
@@ -74,6 +76,8 @@ export class ProfilesWorkerModule {
         PrepareImportedProfilesHandler,
         WriteStarts,
         SweepPendingWritesHandler,
+        RecoverLostRedisHandler,
+        RebuildSearchKeyIndexHandler,
         ProfileEventNotifier,
         ProfileEraser,
         ApplyProfileWritesJob,

@@ -32,8 +32,10 @@ export interface ProfileSnapshot {
 
 // Stores the rendered entry only when it is newer than the one there (or there is none):
 // the worker and an api rebuilding after a miss may race, and the newest must win. An
-// entry at or past the dirty mark clears it. Answers the highest accepted sequence number
-// recorded (-1: none), so the worker learns it without another round trip.
+// entry at or past the dirty mark clears it. ARGV[3], when not empty, is the highest accepted
+// sequence number as the engine's records tell it (a rebuild): `acc` is raised to it. Answers
+// the highest accepted sequence number recorded (-1: none), so the worker learns it without
+// another round trip.
 const PUBLISH = `
 local v = redis.call('HGET', KEYS[1], 'v')
 if not (v and tonumber(v) >= tonumber(ARGV[1]) and redis.call('HEXISTS', KEYS[1], 'doc') == 1) then
@@ -42,6 +44,10 @@ end
 local d = redis.call('HGET', KEYS[1], 'dirty')
 if d and tonumber(d) <= tonumber(ARGV[1]) then redis.call('HDEL', KEYS[1], 'dirty') end
 local a = redis.call('HGET', KEYS[1], 'acc')
+if ARGV[3] ~= '' and not (a and tonumber(a) >= tonumber(ARGV[3])) then
+  redis.call('HSET', KEYS[1], 'acc', ARGV[3])
+  a = ARGV[3]
+end
 if a then return tonumber(a) end
 return -1`;
 // dirty only grows: the worker is about to save this sequence number.
@@ -81,6 +87,7 @@ end
 return redis.call('HMGET', KEYS[1], 'v', 'acc', 'dirty')`;
 
 // PUBLISH for many entries (KEYS, ARGV: per key its appliedSeq and doc), answering nothing.
+// New profiles whose every write is applied: `acc` is raised to appliedSeq too.
 const PUBLISH_MANY = `
 for i = 1, #KEYS do
   local key, seq, doc = KEYS[i], ARGV[2 * i - 1], ARGV[2 * i]
@@ -90,6 +97,8 @@ for i = 1, #KEYS do
   end
   local d = redis.call('HGET', key, 'dirty')
   if d and tonumber(d) <= tonumber(seq) then redis.call('HDEL', key, 'dirty') end
+  local a = redis.call('HGET', key, 'acc')
+  if not (a and tonumber(a) >= tonumber(seq)) then redis.call('HSET', key, 'acc', seq) end
 end
 return #KEYS`;
 
@@ -161,7 +170,10 @@ const PARSED_CHARACTERS = 8_000_000;
  * write; GET reads the hash alone (Pending Update while acc > v). The hash is derived data:
  * when it is missing (never built, evicted, Redis lost) the reader rebuilds it from the
  * engine (ExistingProfiles), so a lost entry is rebuilt, never served stale. Because acc
- * and doc live in one hash, an eviction loses both together. The worker sets `dirty` to
+ * and doc live in one hash, an eviction loses both together. An entry without `acc` is
+ * one the worker published into a Redis that lost the entry (it knows only what it applied,
+ * not what was accepted after): it counts as missing too, so its `acc` comes from the
+ * engine's records of accepted writes, never from a guess. The worker sets `dirty` to
  * the sequence number it is about to save before the save, so an entry whose publication
  * failed after a save is never served (readers go to the database until it is replaced).
  */
@@ -221,6 +233,8 @@ export class ProfileReadModel {
   ): ProfileSnapshot | null {
     // A save past this entry began; until its publication the database is the truth.
     if (dirty !== null && Number(dirty) > appliedSeq) return null;
+    // Redis lost what was accepted (see the class comment): the engine's records decide.
+    if (acc === null) return null;
     return {
       clientId,
       profileId,
@@ -229,7 +243,7 @@ export class ProfileReadModel {
       data: entry.d,
       createdAt: entry.c ? new Date(entry.c) : undefined,
       historyPages: entry.h,
-      acceptedSeq: Math.max(appliedSeq, Number(acc ?? 0)),
+      acceptedSeq: Math.max(appliedSeq, Number(acc)),
       historyRefs: entry.r,
       ...(entry.m !== undefined ? { mergedInto: entry.m } : {}),
       ...(entry.a ? { absorbed: entry.a } : {}),
@@ -239,14 +253,17 @@ export class ProfileReadModel {
   /**
    * Stores the profile as saved (ignored when a newer one is there); answers the highest
    * accepted sequence number the entry records (null: none), read in the same step.
+   * `acceptedSeq`: the highest accepted sequence number read from the engine's records (a
+   * rebuild), recorded with the entry in the same step.
    */
-  async publish(profile: Profile): Promise<number | null> {
+  async publish(profile: Profile, acceptedSeq?: number): Promise<number | null> {
     const acc = Number(
       await SCRIPTS.publish.run(
         this.redis.client,
         this.key(profile.clientId, profile.profileId),
         profile.appliedSeq,
         JSON.stringify(storedEntry(profile)),
+        acceptedSeq ?? '',
       ),
     );
     return acc < 0 ? null : acc;

@@ -39,6 +39,15 @@ export class PendingProfileRepository {
     return this.markers.find(acrossTenants()).limit(limit).lean<PendingProfile[]>().exec();
   }
 
+  /**
+   * Every marker of every tenant, read in batches of `batchSize` through one cursor (no
+   * filter, no sort: a filter would decode the collection for each page). A scan of the
+   * backlog only, once per loss of Redis (SweepPendingWrites, everyMarker).
+   */
+  scanAcrossTenants(batchSize: number): AsyncIterable<PendingProfile> {
+    return this.markers.find(acrossTenants()).lean<PendingProfile>().batchSize(batchSize).cursor();
+  }
+
   async clear(clientId: string, profileId: number): Promise<void> {
     await this.markers.deleteOne({ _id: profileKey(clientId, profileId) });
   }

@@ -143,6 +143,33 @@ export class ProfileWriteRepository {
     return (await this.findSeq(clientId, profileId, appliedSeq + 1)) !== null;
   }
 
+  /**
+   * The highest sequence number accepted for the profile, from its records alone (what
+   * Redis lost cannot mislead it): the writes after appliedSeq are numbered without a gap
+   * (each insert takes the first free number after the highest known), so the last one is
+   * found by probing appliedSeq+1, +2, +4, ... until one is missing, then halving the
+   * interval: about 2·log2(n) `_id` lookups for n writes waiting (0 waiting: one lookup).
+   * A concurrent worker's retention may delete records it has applied meanwhile; the caller
+   * reads the profile again and retries when its appliedSeq moved.
+   */
+  async lastAcceptedSeq(clientId: string, profileId: number, appliedSeq: number): Promise<number> {
+    const exists = async (seq: number) => (await this.findSeq(clientId, profileId, seq)) !== null;
+    let found = appliedSeq;
+    let step = 1;
+    while (await exists(found + step)) {
+      found += step;
+      step *= 2;
+    }
+    // found exists (or is appliedSeq), found + step does not: halve the gap between them.
+    let missing = found + step;
+    while (missing - found > 1) {
+      const middle = found + Math.floor((missing - found) / 2);
+      if (await exists(middle)) found = middle;
+      else missing = middle;
+    }
+    return found;
+  }
+
   /** Which of these profiles have a write after their appliedSeq (one `_id` lookup each). */
   async pendingAmong(
     profiles: { clientId: string; profileId: number; appliedSeq: number }[],

@@ -3,6 +3,7 @@ import { LeaseService, RedisScript, RedisService } from '@app/shared';
 import { ProfileRules } from '../domain/profile-rules';
 import type { Profile } from '../domain/profile.schema';
 import { ProfileRepository } from '../repositories/profile.repository';
+import { RedisEpoch } from '../services/redis-epoch.service';
 import { type KeyQuery, searchKeysOf } from './search-keys';
 
 const REBUILD_PAGE = 500;
@@ -48,6 +49,7 @@ export class ProfileKeyIndex {
     private readonly lease: LeaseService,
     private readonly profiles: ProfileRepository,
     private readonly rules: ProfileRules,
+    private readonly epoch: RedisEpoch,
   ) {}
 
   /** Before the save of `after`: its keys that `before` lacks. */
@@ -130,6 +132,9 @@ export class ProfileKeyIndex {
   async ensureBuilt(): Promise<void> {
     // Not `available`: at a worker's start the connection may still be opening.
     if (await this.isBuilt()) return;
+    // The epoch it is built under (none yet: the worker writes it within a second; later).
+    const epoch = await this.epoch.current();
+    if (epoch === null) return;
     const lease = 'kx-rebuild';
     const token = await this.lease.acquire(lease, REBUILD_LEASE_MS);
     if (!token) return;
@@ -149,8 +154,14 @@ export class ProfileKeyIndex {
         }
       }
       await pipeline.exec();
-      await this.redis.client.set(this.redis.key('kx', 'built'), new Date().toISOString());
-      this.logger.log(`search key index rebuilt from ${count} profiles`);
+      // Redis lost its data during the pass: what was added before is gone, not built.
+      const built = await this.epoch.setWithin(
+        epoch,
+        this.redis.key('kx', 'built'),
+        new Date().toISOString(),
+      );
+      if (built) this.logger.log(`search key index rebuilt from ${count} profiles`);
+      else this.logger.warn('Redis lost its data while the search key index was rebuilt: again');
     } finally {
       await this.lease.release(lease, token);
     }

@@ -3,6 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { HandlesJob, JobHandler } from '@app/shared';
 import { ApplyProfileWritesCommand } from '../commands/apply-profile-writes/apply-profile-writes.command';
 import { SweepPendingWritesCommand } from '../commands/sweep-pending-writes/sweep-pending-writes.command';
+import { RecoverLostRedisCommand } from '../commands/recover-lost-redis/recover-lost-redis.command';
+import { RebuildSearchKeyIndexCommand } from '../commands/rebuild-search-key-index/rebuild-search-key-index.command';
 import { APPLY_PROFILE_WRITES, type ApplyProfileWritesPayload } from './profile.job-definitions';
 import { ProfileSettings } from '../profile-settings';
 
@@ -27,16 +29,48 @@ export class ApplyProfileWritesJob implements JobHandler<ApplyProfileWritesPaylo
   }
 }
 
+/** How often each worker asks Redis whether it lost its data (one small script call). */
+const REDIS_EPOCH_CHECK_MS = 1000;
+
+/** Runs `work` unless its previous run is still going (a slow run outlasting its interval). */
+class OneAtATime {
+  private running = false;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly what: string,
+  ) {}
+
+  async run(work: () => Promise<unknown>): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await work();
+    } catch (error) {
+      this.logger.warn(`${this.what} failed: ${String(error)}`);
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
 /**
  * Runs the sweep on a timer of this process, not as a job in Redis: the sweep exists to
  * recover from a Redis that lost its data, and a schedule kept in that same Redis would
- * be lost with it. Every worker sweeps; a profile enqueued twice is applied once.
+ * be lost with it. Every worker sweeps; a profile enqueued twice is applied once. Every
+ * REDIS_EPOCH_CHECK_MS each worker also looks whether Redis lost its data
+ * (RecoverLostRedis: one of them then sweeps every marker at once, so waiting writes are
+ * applied seconds after Redis is back, not after STALE_WRITE_MS), and the search key
+ * index, when lost, is rebuilt beside them (its own run: a rebuild of a large index takes
+ * minutes and must not hold the sweeps back).
  */
 @Injectable()
 export class PendingWriteSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PendingWriteSweeper');
-  private timer?: NodeJS.Timeout;
-  private running = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly sweeps = new OneAtATime(this.logger, 'sweep');
+  private readonly recoveries = new OneAtATime(this.logger, 'recovery after a loss of Redis');
+  private readonly indexRebuilds = new OneAtATime(this.logger, 'search key index rebuild');
 
   constructor(
     private readonly commands: CommandBus,
@@ -44,26 +78,32 @@ export class PendingWriteSweeper implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.settings.sweepIntervalMs);
-    // At once too: a lost search key index is rebuilt by the sweep (SweepPendingWrites).
+    this.timers.push(
+      setInterval(() => void this.sweep(), this.settings.sweepIntervalMs),
+      setInterval(() => void this.recover(), REDIS_EPOCH_CHECK_MS),
+    );
+    // At once too: a Redis that lost its data while no worker ran, a lost search key index.
+    void this.recover();
     void this.sweep();
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.timer);
+    for (const timer of this.timers) clearInterval(timer);
   }
 
   private async sweep(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await this.commands.execute(new SweepPendingWritesCommand());
-    } catch (error) {
-      this.logger.warn(
-        `sweep failed, next in ${this.settings.sweepIntervalMs} ms: ${String(error)}`,
-      );
-    } finally {
-      this.running = false;
-    }
+    await this.sweeps.run(() => this.commands.execute(new SweepPendingWritesCommand()));
+    void this.rebuildIndex();
+  }
+
+  private async recover(): Promise<void> {
+    await this.recoveries.run(async () => {
+      const requeued = await this.commands.execute(new RecoverLostRedisCommand());
+      if (requeued !== null) void this.rebuildIndex();
+    });
+  }
+
+  private rebuildIndex(): Promise<void> {
+    return this.indexRebuilds.run(() => this.commands.execute(new RebuildSearchKeyIndexCommand()));
   }
 }

@@ -14,7 +14,7 @@ export { RedisScript } from './redis-script';
  * as it starts); a Redis that restarted empty has none, and the first acquisition after
  * it records the restart (Redis's own clock). Until a TTL has passed since, a holder from
  * before the loss may still be working (its lease key is gone, so nothing else tells it),
- * and nothing is granted.
+ * and nothing is granted: the answer is then how many ms are left of that wait.
  */
 const ACQUIRE_SCRIPT = `
 local t = redis.call("time")
@@ -24,7 +24,7 @@ if not epoch then
   epoch = now
   redis.call("set", KEYS[2], epoch)
 end
-if now < tonumber(epoch) + tonumber(ARGV[2]) then return false end
+if now < tonumber(epoch) + tonumber(ARGV[2]) then return tonumber(epoch) + tonumber(ARGV[2]) - now end
 return redis.call("set", KEYS[1], ARGV[1], "PX", ARGV[2], "NX")`;
 const EXTEND_SCRIPT =
   'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end';
@@ -34,6 +34,9 @@ const RELEASE_SCRIPT =
 const ACQUIRE = new RedisScript(ACQUIRE_SCRIPT, 2);
 const EXTEND = new RedisScript(EXTEND_SCRIPT, 1);
 const RELEASE = new RedisScript(RELEASE_SCRIPT, 1);
+
+/** What an acquisition got: the lease's token, or null and why not when Redis was lost. */
+export type LeaseAttempt = { token: string } | { token: null; afterLossMs?: number };
 
 /**
  * Short exclusive leases in Redis (one writer per profile at a time). A lease that
@@ -67,17 +70,27 @@ export class LeaseService implements OnModuleInit {
   }
 
   async acquire(name: string, ttlMs: number): Promise<string | null> {
+    return (await this.tryAcquire(name, ttlMs)).token;
+  }
+
+  /**
+   * `acquire`, telling a refusal after a loss of Redis apart: `afterLossMs` is how long no
+   * lease is granted yet (a holder from before the loss may still work), so a caller can
+   * come back exactly then instead of backing off blindly.
+   */
+  async tryAcquire(name: string, ttlMs: number): Promise<LeaseAttempt> {
     const until = this.held.get(name);
     if (until !== undefined) {
-      if (until > Date.now()) return null;
+      if (until > Date.now()) return { token: null };
       this.held.delete(name);
     }
     const token = randomUUID();
     const startedAt = Date.now();
     const ok = await ACQUIRE.run(this.queue.client, this.key(name), this.epochKey(), token, ttlMs);
-    if (ok !== 'OK') return null;
+    if (typeof ok === 'number') return { token: null, afterLossMs: ok };
+    if (ok !== 'OK') return { token: null };
     this.held.set(name, startedAt + ttlMs);
-    return token;
+    return { token };
   }
 
   /** Waits for the lease up to `waitMs`, polling; null when it stayed taken. */

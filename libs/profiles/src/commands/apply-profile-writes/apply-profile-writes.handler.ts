@@ -5,6 +5,7 @@ import { annotateActiveSpan, inSpan, LeaseService } from '@app/shared';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import { profileKey, profileLeaseKey } from '../../keys';
 import { ProfileReadModel } from '../../read-model/profile-read-model.service';
+import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
 import { ApplyJobScheduler } from '../../services/apply-job-scheduler';
 import { ProfileEventNotifier } from '../../services/profile-event-notifier.service';
 import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
@@ -47,6 +48,7 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly readModel: ProfileReadModel,
     private readonly scheduler: ApplyJobScheduler,
     private readonly eventNotifier: ProfileEventNotifier,
+    private readonly writes: ProfileWriteRepository,
   ) {}
 
   /**
@@ -75,26 +77,30 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     const vocabularyRead = this.configuration.vocabulary(clientId);
     vocabularyRead.catch(() => undefined); // awaited (and its error seen) when a pass needs it
     const start = await this.scheduler.startedReading(clientId, profileId, token);
-    // A job whose writes the published profile already holds has nothing to do.
-    if (seq !== undefined && start && start.appliedSeq !== null) {
+    // A job whose writes the published profile already holds has nothing to do. Not when
+    // the entry records no `acc` (Redis lost it): writes accepted before may follow.
+    if (seq !== undefined && start && start.appliedSeq !== null && start.acceptedSeq !== null) {
       const { appliedSeq, acceptedSeq, dirty } = start;
       // A save past the published entry under way: the database is the truth (no shortcut).
       const clean = dirty === null || dirty <= appliedSeq;
-      if (clean && appliedSeq >= Math.max(seq, acceptedSeq ?? 0)) return;
+      if (clean && appliedSeq >= Math.max(seq, acceptedSeq)) return;
     }
     const name = profileLeaseKey(clientId, profileId);
-    const leaseToken = await this.lease.acquire(name, LEASE_TTL_MS);
+    const attempt = await this.lease.tryAcquire(name, LEASE_TTL_MS);
+    const leaseToken = attempt.token;
     if (!leaseToken) {
       // Another job is applying this profile (and may take these writes with it). Waiting
       // here would hold a worker slot that other profiles and tenants need: the profile's
-      // job is asked for again, later, and this one ends.
+      // job is asked for again, later, and this one ends. Right after a loss of Redis no
+      // lease is granted for a while: the job comes back exactly when it ends.
+      const afterLossMs = 'afterLossMs' in attempt ? attempt.afterLossMs : undefined;
       await this.scheduler.schedule({
         clientId,
         profileId,
         seq,
         lane: lane ?? 'interactive',
-        delayMs: Math.min(BUSY_DELAY_MAX_MS, BUSY_DELAY_MS * 2 ** (busy ?? 0)),
-        busy: (busy ?? 0) + 1,
+        delayMs: afterLossMs ?? Math.min(BUSY_DELAY_MAX_MS, BUSY_DELAY_MS * 2 ** (busy ?? 0)),
+        busy: afterLossMs === undefined ? (busy ?? 0) + 1 : busy,
       });
       return;
     }
@@ -137,7 +143,9 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
    * applies up to it and up to the highest accepted sequence number the read model records
    * (read again whenever it is reached), without probing for one more (a write accepted
    * later brings its own job); a job that names none (the sweeper's) probes until no write
-   * follows. `known.accepted`: the read model's `acc` as read when the job started (after its
+   * follows. When the read model records no `acc` (Redis lost it, with the jobs of the
+   * writes it counted), the engine's records tell the highest accepted write, and the read
+   * model is told it, so neither this job nor GET takes the applied profile for complete. `known.accepted`: the read model's `acc` as read when the job started (after its
    * flag was cleared; undefined: not read), so the first look needs no round trip; after a
    * pass, the `acc` its publication answered is used the same way.
    */
@@ -160,8 +168,9 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     let applied = 0;
     for (;;) {
       if (profile.appliedSeq >= upTo) {
-        const accepted =
+        let accepted =
           fresh !== undefined ? fresh : await this.readModel.acceptedSeq(clientId, profileId);
+        if (accepted === null && !probe) accepted = await this.acceptedFromEngine(profile);
         if (!probe && (accepted === null || accepted <= profile.appliedSeq)) break;
         upTo = Math.max(upTo, accepted ?? 0);
       }
@@ -193,6 +202,27 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       await this.pipeline.publish(profile);
       await this.pipeline.countAgain(hold, profile);
     }
+  }
+
+  /**
+   * The highest accepted sequence number from the write records (the lease is held: no
+   * other worker's retention deletes them meanwhile), recorded in the read model (best
+   * effort: a reader without it rebuilds from the engine too). A write accepted meanwhile
+   * raises `acc` itself and has a job of its own.
+   */
+  private async acceptedFromEngine(profile: {
+    clientId: string;
+    profileId: number;
+    appliedSeq: number;
+  }): Promise<number> {
+    const { clientId, profileId, appliedSeq } = profile;
+    const accepted = await this.writes.lastAcceptedSeq(clientId, profileId, appliedSeq);
+    if (this.readModel.available) {
+      await this.readModel.noteAccepted(clientId, profileId, accepted).catch((error: unknown) => {
+        this.logger.warn(`accepted seq of ${profileKey(clientId, profileId)}: ${String(error)}`);
+      });
+    }
+    return accepted;
   }
 
   /**

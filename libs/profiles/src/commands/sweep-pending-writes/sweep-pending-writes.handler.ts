@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import type { PendingProfile } from '../../domain/pending-profile.schema';
 import { PendingProfileRepository } from '../../repositories/pending-profile.repository';
 import { ProfileRepository } from '../../repositories/profile.repository';
 import { ProfileWriteRepository } from '../../repositories/profile-write.repository';
-import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { SweepPendingWritesCommand } from './sweep-pending-writes.command';
 import { ApplyJobScheduler } from '../../services/apply-job-scheduler';
 import { ProfileSettings } from '../../profile-settings';
@@ -16,7 +16,9 @@ const MARKERS_PER_SWEEP = 500;
  * after its appliedSeq is enqueued again; one with none is caught up and its marker goes.
  * The marker is removed first and the profile looked at again after: the api inserts the
  * marker after the write, so a write accepted meanwhile is either seen here or re-marks.
- * Markers younger than STALE_WRITE_MS are not touched at all.
+ * Markers younger than STALE_WRITE_MS are not touched at all, except by the sweep of every
+ * marker that follows a loss of Redis (RecoverLostRedis): it enqueues each profile with a
+ * write waiting at once (and still removes no young marker).
  */
 @CommandHandler(SweepPendingWritesCommand)
 export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWritesCommand> {
@@ -28,29 +30,31 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
     private readonly writes: ProfileWriteRepository,
     private readonly scheduler: ApplyJobScheduler,
     private readonly settings: ProfileSettings,
-    private readonly keyIndex: ProfileKeyIndex,
   ) {}
 
-  async execute(): Promise<number> {
-    // The search key index is derived data of the same kind: rebuilt here when lost.
-    await this.keyIndex.ensureBuilt();
+  async execute({ everyMarker }: SweepPendingWritesCommand): Promise<number> {
     const before = Date.now() - this.settings.staleWriteMs;
     let requeued = 0;
-    for (const marker of await this.markers.listAcrossTenants(MARKERS_PER_SWEEP)) {
+    const markers: AsyncIterable<PendingProfile> | PendingProfile[] = everyMarker
+      ? this.markers.scanAcrossTenants(MARKERS_PER_SWEEP)
+      : await this.markers.listAcrossTenants(MARKERS_PER_SWEEP);
+    for await (const marker of markers) {
       const { clientId, profileId } = marker;
-      // A marker younger than STALE_WRITE_MS is left alone, even when caught up: the api
+      // A marker younger than STALE_WRITE_MS is never removed, even when caught up: the api
       // relies on a marker it inserted staying that long (ProfileWriteIntake.mark).
-      if (marker.since.getTime() > before) continue;
-      if (!(await this.hasPending(clientId, profileId))) {
+      if (marker.since.getTime() > before) {
+        if (!everyMarker || !(await this.hasPending(clientId, profileId))) continue;
+      } else if (!(await this.hasPending(clientId, profileId))) {
         await this.markers.clear(clientId, profileId);
         if (!(await this.hasPending(clientId, profileId))) continue;
         await this.markers.mark(clientId, profileId, marker.since);
       }
       // Forced: a "job queued" flag whose job was lost must not hold the profile back.
+      // Idempotent: a profile enqueued twice is applied once (its lease, its appliedSeq).
       await this.scheduler.schedule({ clientId, profileId, lane: 'bulk', force: true });
       requeued++;
     }
-    if (requeued) this.logger.log(`re-enqueued ${requeued} profile(s) with stale pending writes`);
+    if (requeued) this.logger.log(`re-enqueued ${requeued} profile(s) with pending writes`);
     return requeued;
   }
 

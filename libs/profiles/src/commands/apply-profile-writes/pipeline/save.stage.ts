@@ -10,8 +10,14 @@ import { ProfileEventNotifier } from '../../../services/profile-event-notifier.s
 import { PROFILE_COUNTS, type ProfileCounts } from '../../../services/profile-counts.port';
 import { type LeaseHold, LeaseLostError } from './lease-hold';
 
-/** The profile lease's time to live; renewed while the work runs and before each save. */
-export const LEASE_TTL_MS = 30000;
+/**
+ * The profile lease's time to live; renewed while the work runs (every third of it) and
+ * before each save. Short because after Redis lost its data no lease is granted for a TTL
+ * (LeaseService: a holder from before may still work), and accepted writes must be applied
+ * within 10 s of Redis coming back (docs/scaling.md); a save stalled past it is healed
+ * (healLateSave).
+ */
+export const LEASE_TTL_MS = 6000;
 
 /**
  * Stages 5 and 6, save and publish: one whole-document replace by `_id` per pass (the
