@@ -2,6 +2,8 @@
 // Builds the api and the worker (`npm run build`) only when their sources changed since the
 // last successful build: a hash of every source and build input is kept in dist/, so a warm
 // `npm start` skips the ~100 s build and the stack answers within seconds.
+// Silent when the build is up to date (every `npm run admin` runs this first, and its output
+// is read by scripts); it says so when it builds.
 // Usage: node scripts/build-if-stale.js [--force]
 const { spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -44,10 +46,7 @@ function main() {
   const want = sourceHash();
   const have = fs.existsSync(STAMP) ? fs.readFileSync(STAMP, 'utf8').trim() : '';
   const built = OUTPUTS.every((file) => fs.existsSync(path.join(ROOT, file)));
-  if (!process.argv.includes('--force') && built && have === want) {
-    process.stderr.write('[build] up to date\n');
-    return 0;
-  }
+  if (!process.argv.includes('--force') && built && have === want) return 0;
   process.stderr.write('[build] sources changed: building the api and the worker\n');
   const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) return result.status || 1;
