@@ -32,11 +32,10 @@ describe('admin CLI: OAuth credentials shown again and rotated', () => {
 
   function admin(...args: string[]): Promise<CommandRun> {
     return new Promise((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        ['scripts/admin.js', ...args],
-        { cwd: ROOT, env: { PATH: process.env.PATH, ...app.settings.env } },
-      );
+      const child = spawn(process.execPath, ['scripts/admin.js', ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, ...app.settings.env },
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
