@@ -154,8 +154,10 @@ describe('README: the runnable blocks run as written', () => {
   const credentialSteps = () => steps.filter((step) => /\b(CREDS|TOKEN)=/.test(step.script));
 
   it('run again, the credentials step rotates the existing client secret and the token works', async () => {
-    const profile = `curl -sS -o /dev/null -w '%{http_code}\\n' ${origin}/Profiles/v4/demo/Profile/1 -H "Authorization: Bearer $TOKEN"`;
-    const run = await bash(`${withMarks(credentialSteps())}\n${profile}`);
+    // demo exists after the first run (this test's own when it runs alone).
+    await bash(withMarks(credentialSteps()));
+    const read = `curl -sS -o /dev/null -w '%{http_code}\\n' ${origin}/Profiles/v4/demo/ConsentStatus -H "Authorization: Bearer $TOKEN"`;
+    const run = await bash(`${withMarks(credentialSteps())}\n${read}`);
     expect(run.status).toBe(0);
     // create-client says why it did not create, then rotate-secret answers.
     expect(run.stderr).toBe('Client demo already exists\n');
@@ -176,6 +178,7 @@ describe('README: the runnable blocks run as written', () => {
   });
 
   it('npm run -s admin prints its JSON alone, and an up-to-date build says nothing', async () => {
+    await bash(withMarks(credentialSteps()));
     const run = await bash('npm run -s admin -- show-client --client-id demo');
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
