@@ -15,6 +15,13 @@ export const SCRIPT_SETTINGS = defineSettings('scripts', [
     meaning: 'port of the embedded engine under npm start (scripts/launch.js)',
   },
   {
+    name: 'DATA_DIR',
+    type: 'text',
+    documentedDefault: '`.data/`',
+    meaning:
+      "the folder of npm start's and npm run admin's local data: the embedded engine's and Redis's files, the generated JWT_SECRET, and runtime.json (where npm run admin finds the running stack)",
+  },
+  {
     name: 'WITH_BROWSER',
     type: 'text',
     meaning: "1: scripts/setup.sh also installs Debian's chromium (the browser tests need it)",

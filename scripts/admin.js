@@ -1,7 +1,10 @@
 'use strict';
-// `npm run admin -- <command> ...`: the admin CLI (see docs/api.md, "Admin commands"). It reaches the same data
-// as a running `npm start` with no flags; with none running it starts the embedded
-// engine on .data/ for the duration of the command; with MONGODB_URI set it uses that.
+// `npm run admin -- <command> ...`: the admin CLI (see docs/api.md, "Admin commands"). With
+// MONGODB_URI unset it reaches the data of the `npm start` running in this checkout (the
+// database, Redis and JWT secret named in .data/runtime.json, while its launcher lives); with
+// none running it starts the embedded engine on .data/engine for the duration of the command;
+// with MONGODB_URI set it uses that, with REDIS_URL and JWT_SECRET from the environment.
+// Its stdout is the command's JSON only (`npm run -s admin` keeps npm's banner off it too).
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { ROOT, startFerretdb, stop } = require('./lib/engines');
@@ -16,6 +19,12 @@ async function main() {
     stdio: ['ignore', 2, 2],
   });
   if (built.status !== 0) process.exit(built.status || 1);
+  const args = process.argv.slice(2);
+  // The usage needs no database.
+  if (args.length === 0 || ['help', '--help', '-h'].includes(args[0])) {
+    const help = spawnSync(process.execPath, [CLI, ...args], { stdio: 'inherit' });
+    process.exit(help.status === null ? 1 : help.status);
+  }
   const env = { ...process.env };
   let engine;
   const running = readRuntime();
@@ -33,7 +42,7 @@ async function main() {
   if (!env.REDIS_URL) env.NOTIFY_AUTH_CHANGES = 'false';
   env.REDIS_URL = env.REDIS_URL || 'redis://127.0.0.1:6379';
   env.JWT_SECRET = env.JWT_SECRET || jwtSecret();
-  const result = spawnSync(process.execPath, [CLI, ...process.argv.slice(2)], {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
     env,
     stdio: 'inherit',
   });

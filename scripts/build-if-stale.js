@@ -2,6 +2,8 @@
 // Builds the api and the worker (`npm run build`) only when their sources changed since the
 // last successful build: a hash of every source and build input is kept in dist/, so a warm
 // `npm start` skips the ~100 s build and the stack answers within seconds.
+// Silent when the build is up to date (every `npm run admin` runs this first, and its output
+// is read by scripts); it says so when it builds.
 // Usage: node scripts/build-if-stale.js [--force]
 const { spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -10,6 +12,10 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
+// Held while one process builds: another (a second test file, a second shell) waits for it
+// and then finds the build up to date, instead of building into dist/ at the same time.
+const LOCK = path.join(ROOT, '.build-lock');
+const LOCK_POLL_MS = 500;
 const INPUTS = [
   'apps',
   'libs',
@@ -40,19 +46,57 @@ function sourceHash() {
   return hash.digest('hex');
 }
 
-function main() {
-  const want = sourceHash();
+function upToDate(want) {
   const have = fs.existsSync(STAMP) ? fs.readFileSync(STAMP, 'utf8').trim() : '';
-  const built = OUTPUTS.every((file) => fs.existsSync(path.join(ROOT, file)));
-  if (!process.argv.includes('--force') && built && have === want) {
-    process.stderr.write('[build] up to date\n');
-    return 0;
+  return have === want && OUTPUTS.every((file) => fs.existsSync(path.join(ROOT, file)));
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  process.stderr.write('[build] sources changed: building the api and the worker\n');
-  const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) return result.status || 1;
-  fs.writeFileSync(STAMP, `${want}\n`);
-  return 0;
+}
+
+/** Takes the build lock, waiting while a live process holds it (a dead one's is taken over). */
+function lock() {
+  let said = false;
+  for (;;) {
+    try {
+      fs.writeFileSync(LOCK, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    const holder = Number(fs.readFileSync(LOCK, 'utf8')) || 0;
+    if (holder && !isAlive(holder)) {
+      fs.rmSync(LOCK, { force: true });
+      continue;
+    }
+    if (!said) process.stderr.write(`[build] waiting for the build of process ${holder}\n`);
+    said = true;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_POLL_MS);
+  }
+}
+
+function main() {
+  const force = process.argv.includes('--force');
+  const want = sourceHash();
+  if (!force && upToDate(want)) return 0;
+  lock();
+  try {
+    // Another process may have built while this one waited.
+    if (!force && upToDate(want)) return 0;
+    process.stderr.write('[build] sources changed: building the api and the worker\n');
+    const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (result.status !== 0) return result.status || 1;
+    fs.writeFileSync(STAMP, `${want}\n`);
+    return 0;
+  } finally {
+    fs.rmSync(LOCK, { force: true });
+  }
 }
 
 process.exit(main());

@@ -94,7 +94,13 @@ async function main() {
   writeRuntime({
     pid: process.pid,
     baseUrl: `${origin}/Profiles/v4`,
-    env: { MONGODB_URI: mongodbUri, REDIS_URL: redisUrl, JWT_SECRET: env.JWT_SECRET },
+    env: {
+      MONGODB_URI: mongodbUri,
+      REDIS_URL: redisUrl,
+      JWT_SECRET: env.JWT_SECRET,
+      // The admin's auth-change announcements are Redis keys under the stack's prefix.
+      ...(process.env.QUEUE_PREFIX ? { QUEUE_PREFIX: process.env.QUEUE_PREFIX } : {}),
+    },
   });
 
   const api = runApp('api', 'dist/apps/api/apps/api/src/main.js', env, API_NODE_FLAGS);
@@ -106,8 +112,8 @@ async function main() {
   Token URL:  ${origin}/oauth2/v1/token
   API docs:   ${origin}/Profiles/v4/docs  (OpenAPI: ${origin}/Profiles/v4/docs-json)
 
-  Create credentials (in another shell):
-    npm run admin -- create-client --client-id demo --user-id alice
+  Create credentials and make the first requests (in another shell): README.md, "First requests"
+    npm run -s admin -- create-client --client-id demo --user-id alice
 
   Ctrl-C stops the api, the worker${engines.length ? ' and the embedded engines' : ''}.
 `);

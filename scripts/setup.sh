@@ -19,6 +19,30 @@ as_root() {
     log "need root to run: $*"; return 1; fi
 }
 
+# Another apt-get or dpkg (unattended-upgrades, cloud-init on a fresh machine) may hold the
+# dpkg lock: apt waits up to 10 minutes for it (DPkg::Lock::Timeout, apt >= 1.9.11) instead
+# of failing at once with "Could not get lock /var/lib/dpkg/lock-frontend".
+APT_LOCK_WAIT_SECONDS=600
+apt_get() {
+  as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get -o DPkg::Lock::Timeout="$APT_LOCK_WAIT_SECONDS" "$@"
+}
+
+# `apt-get update` also takes the package lists' lock (/var/lib/apt/lists/lock), which
+# DPkg::Lock::Timeout may not cover: while another apt holds it, try again for as long.
+apt_get_update() {
+  local waited=0 output
+  while ! output=$(apt_get update -qq 2>&1); do
+    if ! grep -q 'Could not get lock' <<<"$output" || [ "$waited" -ge "$APT_LOCK_WAIT_SECONDS" ]; then
+      printf '%s\n' "$output" >&2
+      return 1
+    fi
+    [ "$waited" = 0 ] && log "waiting for another apt-get to release its lock"
+    sleep 5
+    waited=$((waited + 5))
+  done
+}
+
 if [ -z "${MONGODB_URI:-}" ]; then
   bin=.tools/bin/ferretdb
   stamp=.tools/bin/ferretdb.stamp
@@ -44,8 +68,8 @@ if [ -z "${REDIS_URL:-}" ]; then
     log "redis-server: $(command -v redis-server)"
   else
     log "installing redis-server (Debian package)"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+    apt_get_update
+    apt_get install -y -qq redis-server >/dev/null
     log "redis-server: installed"
   fi
 fi
@@ -55,8 +79,8 @@ if [ "${WITH_BROWSER:-}" = 1 ]; then
     log "chromium: $(command -v chromium)"
   else
     log "installing chromium (Debian package, for the browser tests)"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    apt_get_update
+    apt_get install -y -qq chromium >/dev/null
     log "chromium: installed"
   fi
 fi

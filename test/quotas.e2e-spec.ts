@@ -193,7 +193,8 @@ describe('Quotas per client', () => {
       '--max-event-subscriptions',
       '0',
     );
-    expect(run.code).toBe(1);
+    // A bad command line: status 2 (a failed command is 1), one line per bad value, no usage.
+    expect(run.code).toBe(2);
     expect(run.out).toBe('');
     expect(run.err.trim().split('\n')).toEqual([
       'Invalid values:',

@@ -1,12 +1,15 @@
 'use strict';
-// The local data folder (.data/, ignored by git) and the runtime file through which a
-// running `npm start` tells `npm run admin` where its database is.
+// The local data folder (.data/, ignored by git; DATA_DIR names another) and the runtime
+// file through which a running `npm start` tells `npm run admin` where its database is.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('./engines');
 
-const DATA_DIR = path.join(ROOT, '.data');
+// Another folder lets a second stack run from the same checkout (the README's test does).
+const DATA_DIR = process.env.DATA_DIR
+  ? path.resolve(process.env.DATA_DIR)
+  : path.join(ROOT, '.data');
 const RUNTIME_FILE = path.join(DATA_DIR, 'runtime.json');
 const SECRET_FILE = path.join(DATA_DIR, 'jwt-secret');
 

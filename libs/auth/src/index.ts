@@ -19,6 +19,8 @@ export {
 } from './domain/permissions';
 export {
   TenantAdminService,
+  CLIENT_SETTING_LIMITS,
+  type ClientOverview,
   type ClientSettings,
   type QuotaSettings,
   type CreatedClient,

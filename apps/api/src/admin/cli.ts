@@ -2,14 +2,18 @@
  * Operator commands on tenants, users and credentials:
  *   node dist/apps/api/apps/api/src/admin/cli.js <command> [--option value ...]
  * (`npm run admin -- <command> ...` finds the database and runs this). Each command
- * prints one JSON object on stdout; errors print a message on stderr and exit 1.
- * Secrets appear only in the JSON of the command that creates them.
+ * prints one JSON object on stdout. A bad command line (unknown command or option, a bad
+ * value) prints one message on stderr and exits 2 before anything is read or changed; a
+ * command that fails (not found, conflict) prints its message and exits 1.
+ * Secrets appear only in the JSON of the command that creates or rotates them.
  */
 import { type DynamicModule, type INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import {
   AuthCoreModule,
+  CLIENT_SETTING_LIMITS,
+  PERMISSION_AREAS,
   parsePermissionList,
   type QuotaSettings,
   TenantAdminService,
@@ -34,6 +38,8 @@ interface Command {
   /** Option names (without --); all take a value. */
   options: string[];
   required: string[];
+  /** Checks the values before anything is read or changed; throws InvalidValuesError. */
+  check?(values: Values): void;
   run(admin: TenantAdminService, values: Values, app: INestApplicationContext): Promise<unknown>;
 }
 
@@ -56,6 +62,12 @@ const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  'show-client': {
+    usage: '--client-id <id>   (its OAuth client ids again; secrets are not kept: rotate-secret)',
+    options: ['client-id'],
+    required: ['client-id'],
+    run: (admin, v) => admin.showClient(v['client-id']!),
+  },
   'add-user': {
     usage: '--client-id <id> --user-id <id> [--group <name, default Administrators>]',
     options: ['client-id', 'user-id', 'group'],
@@ -67,6 +79,9 @@ const COMMANDS: Record<string, Command> = {
     usage: '--client-id <id> --user-id <id> [--group <name>] [--active true|false]',
     options: ['client-id', 'user-id', 'group', 'active'],
     required: ['client-id', 'user-id'],
+    check: (v) => {
+      if (v.active !== undefined) booleanOf('active', v.active);
+    },
     run: async (admin, v) => {
       const clientId = v['client-id']!;
       const userId = v['user-id']!;
@@ -89,10 +104,20 @@ const COMMANDS: Record<string, Command> = {
     run: (admin, v) => admin.addOAuthClient(v['client-id']!),
   },
   'rotate-secret': {
-    usage: '--oauth-client-id <48-character id>',
-    options: ['oauth-client-id'],
-    required: ['oauth-client-id'],
-    run: (admin, v) => admin.rotateSecret(v['oauth-client-id']!),
+    usage: '--oauth-client-id <48-character id> | --client-id <id, when it has one OAuth client>',
+    options: ['oauth-client-id', 'client-id'],
+    required: [],
+    check: (v) => {
+      if ((v['oauth-client-id'] === undefined) === (v['client-id'] === undefined)) {
+        throw new UsageError(
+          'rotate-secret needs exactly one of --oauth-client-id and --client-id',
+        );
+      }
+    },
+    run: (admin, v) =>
+      v['oauth-client-id'] !== undefined
+        ? admin.rotateSecret(v['oauth-client-id'])
+        : admin.rotateSecretOfClient(v['client-id']!),
   },
   'rotate-api-hash-key': {
     usage: '--client-id <id>',
@@ -104,10 +129,12 @@ const COMMANDS: Record<string, Command> = {
     usage: '--token <jwt, or - to read it from stdin> | --jti <id>',
     options: ['token', 'jti'],
     required: [],
-    run: async (admin, v) => {
+    check: (v) => {
       if ((v.token === undefined) === (v.jti === undefined)) {
         throw new UsageError('revoke-token needs exactly one of --token and --jti');
       }
+    },
+    run: async (admin, v) => {
       const token = v.token === '-' ? await readStdin() : v.token;
       return admin.revokeToken({ token, jti: v.jti });
     },
@@ -121,16 +148,9 @@ const COMMANDS: Record<string, Command> = {
       ...QUOTA_NAMES.map((name) => QUOTA_SPECS[name].flag),
     ],
     required: ['client-id'],
+    check: (v) => void clientSettingsOf(v),
     run: async (admin, v) => {
-      const quotas = quotaSettingsOf(v);
-      const settings = await admin.setClientSettings(v['client-id']!, {
-        tokenLifetimeSeconds: integerOf('token-lifetime-seconds', v['token-lifetime-seconds']),
-        customAuthWindowSeconds: integerOf(
-          'custom-auth-window-seconds',
-          v['custom-auth-window-seconds'],
-        ),
-        quotas,
-      });
+      const settings = await admin.setClientSettings(v['client-id']!, clientSettingsOf(v));
       return { ...settings, quotas: shownQuotas(settings.quotas) };
     },
   },
@@ -150,6 +170,9 @@ const COMMANDS: Record<string, Command> = {
     usage: '--client-id <id> [--restart true|false]',
     options: ['client-id', 'restart'],
     required: ['client-id'],
+    check: (v) => {
+      if (v.restart !== undefined) booleanOf('restart', v.restart);
+    },
     // Queued for a worker (docs/reports.md, "Rebuild"): it runs where the counts are kept.
     run: async (_admin, v, app) => {
       const clientId = v['client-id']!;
@@ -165,10 +188,11 @@ function listOf(text: string | undefined): string[] | undefined {
   return text === undefined ? undefined : text.split(',');
 }
 
-class UsageError extends Error {}
+/** A command line that is not a command: exit 2, nothing read or changed. */
+export class UsageError extends Error {}
 
-/** Values of known options that are not valid: one line each, no usage text after them. */
-class InvalidValuesError extends Error {
+/** Values of known options that are not valid: one line each, exit 2, no usage text. */
+export class InvalidValuesError extends Error {
   constructor(problems: string[]) {
     super(
       problems.length === 1
@@ -176,6 +200,14 @@ class InvalidValuesError extends Error {
         : `Invalid values:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
     );
   }
+}
+
+/** After a usage error: the command's own usage line, or where the list of commands is. */
+function usageHint(name: string | undefined): string {
+  const command = name ? COMMANDS[name] : undefined;
+  return command
+    ? `Usage: admin ${name} ${command.usage}`
+    : `Commands: ${Object.keys(COMMANDS).join(', ')} (npm run admin -- --help shows each one's options)`;
 }
 
 function usage(): string {
@@ -186,29 +218,62 @@ function usage(): string {
     'Commands:',
     ...lines,
     '',
-    'Permission areas: profiles, configuration, preferences, consents, history, events, reports (write implies read).',
+    `Permission areas (define-group --permissions area:read|write,...): ${PERMISSION_AREAS.join(', ')} (write implies read; merge needs profiles:write too).`,
     'Quotas of set-client (a client\'s own; "default": the process-wide default, its variable):',
     ...QUOTA_NAMES.map(
       (name) =>
         `  --${QUOTA_SPECS[name].flag}: ${QUOTA_SPECS[name].meaning}; default ${QUOTA_SPECS[name].defaultVariable}`,
     ),
-    'Reads MONGODB_URI, REDIS_URL and JWT_SECRET from the environment.',
+    '',
+    'Where it works (npm run admin, scripts/admin.js):',
+    '  MONGODB_URI unset, `npm start` running in this checkout: the database, Redis and JWT secret',
+    '    of that stack, named in .data/runtime.json; its api processes see each change at once.',
+    '  MONGODB_URI unset, nothing running: the embedded engine on .data/engine, started for the command.',
+    '  MONGODB_URI set: that database, with REDIS_URL (running api processes are told of changes',
+    '    through it) and JWT_SECRET (else .data/jwt-secret) from the environment.',
+    '',
+    'Prints one JSON object on stdout. Exit status: 0 done; 1 the command failed (message on',
+    'stderr); 2 a bad command line or value (one line on stderr, nothing changed).',
   ].join('\n');
 }
 
-function integerOf(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} must be a whole number of seconds`);
-  return Number(text);
+/** set-client's values, every bad one named with its flag, value and bounds in one error. */
+function clientSettingsOf(values: Values): {
+  tokenLifetimeSeconds?: number;
+  customAuthWindowSeconds?: number;
+  quotas: QuotaSettings;
+} {
+  const problems: string[] = [];
+  const seconds = (flag: string, limits: { min: number; max: number }): number | undefined => {
+    const text = values[flag];
+    if (text === undefined) return undefined;
+    if (/^\d+$/.test(text) && Number(text) >= limits.min && Number(text) <= limits.max) {
+      return Number(text);
+    }
+    problems.push(
+      `--${flag} (value ${JSON.stringify(text)}): must be a whole number of seconds from ${limits.min} to ${limits.max}`,
+    );
+    return undefined;
+  };
+  const tokenLifetimeSeconds = seconds(
+    'token-lifetime-seconds',
+    CLIENT_SETTING_LIMITS.tokenLifetimeSeconds,
+  );
+  const customAuthWindowSeconds = seconds(
+    'custom-auth-window-seconds',
+    CLIENT_SETTING_LIMITS.customAuthWindowSeconds,
+  );
+  const quotas = quotaSettingsOf(values, problems);
+  if (problems.length > 0) throw new InvalidValuesError(problems);
+  return { tokenLifetimeSeconds, customAuthWindowSeconds, quotas };
 }
 
 /**
  * The quota flags given: a whole number, or `default` (back to the process-wide default).
- * Every bad value is named with its flag in one error (nothing is changed then).
+ * Each bad value is added to `problems`, named with its flag, value and bounds.
  */
-function quotaSettingsOf(values: Values): QuotaSettings {
+function quotaSettingsOf(values: Values, problems: string[]): QuotaSettings {
   const quotas: QuotaSettings = {};
-  const problems: string[] = [];
   for (const name of QUOTA_NAMES) {
     const { flag } = QUOTA_SPECS[name];
     const text = values[flag];
@@ -225,7 +290,6 @@ function quotaSettingsOf(values: Values): QuotaSettings {
     if (problem) problems.push(`--${flag} (value ${JSON.stringify(text)}): ${problem}, or default`);
     else quotas[name] = value;
   }
-  if (problems.length > 0) throw new InvalidValuesError(problems);
   return quotas;
 }
 
@@ -242,7 +306,9 @@ function shownQuotas(quotas: ClientQuotas): { [name in keyof ClientQuotas]-?: nu
 function booleanOf(name: string, text: string): boolean {
   if (text === 'true') return true;
   if (text === 'false') return false;
-  throw new UsageError(`--${name} must be true or false`);
+  throw new InvalidValuesError([
+    `--${name} (value ${JSON.stringify(text)}): must be true or false`,
+  ]);
 }
 
 async function readStdin(): Promise<string> {
@@ -251,7 +317,30 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
-/** Reads the command line; throws UsageError when it is not a valid command. */
+/**
+ * `--flag value` as `--flag=value` for the command's options: parseArgs would take a value
+ * that starts with a dash (`--writes-per-second -1`) for an option of its own, and the
+ * operator would be told about an unknown option instead of the bound the value breaks.
+ */
+function joinOptionValues(args: string[], options: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const option = /^--([^=]+)$/.exec(args[i])?.[1];
+    const next = args[i + 1];
+    if (option && options.includes(option) && next !== undefined && !next.startsWith('--')) {
+      joined.push(`--${option}=${next}`);
+      i++;
+    } else {
+      joined.push(args[i]);
+    }
+  }
+  return joined;
+}
+
+/**
+ * Reads the command line and checks its values; throws UsageError when it is not a valid
+ * command, InvalidValuesError when a value is not valid.
+ */
 export function parseCommandLine(argv: string[]): {
   name: string;
   command: Command;
@@ -264,7 +353,7 @@ export function parseCommandLine(argv: string[]): {
   let values: Values;
   try {
     const parsed = parseArgs({
-      args: rest,
+      args: joinOptionValues(rest, command.options),
       options: Object.fromEntries(
         command.options.map((option) => [option, { type: 'string' as const }]),
       ),
@@ -279,6 +368,7 @@ export function parseCommandLine(argv: string[]): {
   if (missing.length > 0) {
     throw new UsageError(`${name} needs ${missing.map((option) => `--${option}`).join(', ')}`);
   }
+  command.check?.(values);
   return { name, command, values };
 }
 
@@ -318,8 +408,11 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`${message}\n`);
-    if (error instanceof UsageError) process.stderr.write(`\n${usage()}\n`);
-    return 1;
+    if (error instanceof UsageError) {
+      process.stderr.write(`${usageHint(argv[0])}\n`);
+      return 2;
+    }
+    return error instanceof InvalidValuesError ? 2 : 1;
   } finally {
     await app?.close().catch(() => undefined);
   }

@@ -35,6 +35,7 @@ export class ClientRepository {
       tokenLifetimeSeconds: client.tokenLifetimeSeconds,
       customAuthWindowSeconds: client.customAuthWindowSeconds,
       userGroups: client.userGroups.map(toEntry),
+      oauthClientIds: [],
       revision: 0,
       createdAt: client.createdAt,
     });
@@ -67,6 +68,36 @@ export class ClientRepository {
       )
       .exec();
     return result.matchedCount === 1;
+  }
+
+  /**
+   * The ids of the client's OAuth clients as listed on its record; null when the client does
+   * not exist, undefined when its record predates the list.
+   */
+  async findOAuthClientIds(clientId: string): Promise<string[] | null | undefined> {
+    const doc = await this.model
+      .findById(clientAccountKey(clientId), { oauthClientIds: 1 })
+      .lean<Pick<ClientAccount, 'oauthClientIds'>>()
+      .exec();
+    return doc ? doc.oauthClientIds : null;
+  }
+
+  /** Lists OAuth client ids on the client's record (once each); false when it does not exist. */
+  async listOAuthClientIds(clientId: string, oauthClientIds: string[]): Promise<boolean> {
+    const result = await this.model
+      .updateOne(
+        { _id: clientAccountKey(clientId) },
+        { $addToSet: { oauthClientIds: { $each: oauthClientIds } } },
+      )
+      .exec();
+    return result.matchedCount === 1;
+  }
+
+  /** Takes an OAuth client id off the client's list (one drawn that another client holds). */
+  async unlistOAuthClientId(clientId: string, oauthClientId: string): Promise<void> {
+    await this.model
+      .updateOne({ _id: clientAccountKey(clientId) }, { $pull: { oauthClientIds: oauthClientId } })
+      .exec();
   }
 
   /** Replaces the groups if the client is still at `expectedRevision`; false otherwise. */

@@ -21,6 +21,20 @@ export class OAuthClientRepository {
       : null;
   }
 
+  /**
+   * The OAuth clients of a tenant whose record predates its list of OAuth client ids: a
+   * filter on `clientId` (no index: every document of the collection is read). Only the
+   * admin's `show-client` and `rotate-secret --client-id` call it, once per such tenant.
+   */
+  async findIdsByClientIdScanning(clientId: string): Promise<string[]> {
+    const docs = await this.model
+      .find({ clientId }, { _id: 1 })
+      .sort({ createdAt: 1 })
+      .lean<Pick<OAuthClient, '_id'>[]>()
+      .exec();
+    return docs.map((doc) => doc._id);
+  }
+
   /** Throws the engine's duplicate-key error (11000) when the id is taken. */
   async insert(record: OAuthClientRecord, now: Date): Promise<void> {
     await this.model.create({

@@ -83,6 +83,14 @@ export class ClientAccount {
   @Prop({ type: [UserGroupEntrySchema], default: [] })
   userGroups: UserGroupEntry[];
 
+  /**
+   * The ids of the tenant's OAuth clients (`oauth_clients._id`), listed before each is
+   * inserted, so `show-client` finds them by `_id`. Absent on clients made before the list:
+   * the admin reads them once from `oauth_clients` and stores them.
+   */
+  @Prop({ type: [String], default: undefined })
+  oauthClientIds?: string[];
+
   /** Bumped by every change of userGroups; writes check it (no transactions, no positional updates). */
   @Prop({ type: Number, required: true, default: 0 })
   revision: number;

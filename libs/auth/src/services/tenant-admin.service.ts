@@ -58,6 +58,12 @@ export interface OAuthCredentials {
   oauthClientSecret: string;
 }
 
+/** A client as `show-client` prints it: no secret (only their hashes are kept). */
+export interface ClientOverview {
+  clientId: string;
+  oauthClientIds: string[];
+}
+
 export interface ClientSettings {
   clientId: string;
   tokenLifetimeSeconds: number;
@@ -184,18 +190,51 @@ export class TenantAdminService {
     const secretHash = hashSecret(oauthClientSecret);
     for (;;) {
       const oauthClientId = randomAlphanumeric(OAUTH_CLIENT_ID_LENGTH);
+      // Listed first: a crash before the insert leaves a listed id with no record, which
+      // show-client skips; the reverse would leave credentials nobody can find again.
+      await this.clients.listOAuthClientIds(clientId, [oauthClientId]);
       try {
         await this.oauthClients.insert({ oauthClientId, clientId, secretHash }, new Date());
         await this.announce(clientId);
         return { clientId, oauthClientId, oauthClientSecret };
       } catch (error) {
-        // A collision of 48 random characters: draw again.
         if (!isDuplicateKeyError(error)) throw error;
+        // A collision of 48 random characters (the id is another tenant's): draw again.
+        await this.clients.unlistOAuthClientId(clientId, oauthClientId);
       }
     }
   }
 
-  /** Replaces the secret; the old one stops working at once (issued tokens stay valid). */
+  /**
+   * What the admin shows of a client again: the ids of its OAuth clients, oldest first
+   * (secrets are never stored, so never shown: rotate one to get a new secret).
+   */
+  async showClient(clientId: string): Promise<ClientOverview> {
+    return { clientId, oauthClientIds: await this.oauthClientIdsOf(clientId) };
+  }
+
+  /**
+   * rotateSecret for a client with a single OAuth client (the one create-client made);
+   * with several, the operator names one (`--oauth-client-id`), listed in the error.
+   */
+  async rotateSecretOfClient(clientId: string): Promise<OAuthCredentials> {
+    const ids = await this.oauthClientIdsOf(clientId);
+    if (ids.length === 0) {
+      throw new NotFoundError(`Client ${clientId} has no OAuth client (add one: add-oauth-client)`);
+    }
+    if (ids.length > 1) {
+      throw new InvalidInputError(
+        `Client ${clientId} has ${ids.length} OAuth clients (${ids.join(', ')}); name the one to rotate with --oauth-client-id`,
+      );
+    }
+    return this.rotateSecret(ids[0]);
+  }
+
+  /**
+   * Replaces the secret; the old one stops working at once. Tokens already issued stay
+   * valid until they expire (revoke-token ends one sooner): they were issued to whoever
+   * held the secret then, and a rotation is routine, not a breach response.
+   */
   async rotateSecret(oauthClientId: string): Promise<OAuthCredentials> {
     const existing = await this.oauthClients.findById(oauthClientId);
     if (!existing) throw new NotFoundError(`OAuth client ${oauthClientId} was not found`);
@@ -206,6 +245,23 @@ export class TenantAdminService {
     }
     await this.announce(existing.clientId);
     return { clientId: existing.clientId, oauthClientId, oauthClientSecret };
+  }
+
+  /**
+   * The client's OAuth client ids that exist, read by `_id` from its list; a record made
+   * before the list gets it once from a scan of `oauth_clients`.
+   */
+  private async oauthClientIdsOf(clientId: string): Promise<string[]> {
+    let listed = await this.clients.findOAuthClientIds(clientId);
+    if (listed === null) throw clientNotFound(clientId);
+    if (listed === undefined) {
+      listed = await this.oauthClients.findIdsByClientIdScanning(clientId);
+      await this.clients.listOAuthClientIds(clientId, listed);
+    }
+    const records = await Promise.all(listed.map((id) => this.oauthClients.findById(id)));
+    return records.flatMap((record) =>
+      record?.clientId === clientId ? [record.oauthClientId] : [],
+    );
   }
 
   /** Replaces the APIHashKey; signatures made with the old key fail at once. */
