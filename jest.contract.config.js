@@ -1,13 +1,11 @@
-// The contract run (`npm run contract`, and the last step of `npm test`): the api against its
-// OpenAPI document with schemathesis (test/contract); see docs/operations.md, "Contract
-// testing". The e2e project's setup starts the engine.
+// The contract run alone (`npm run contract`, the soak script): the `contract` project of
+// jest.config.js (schemathesis against the OpenAPI document, test/contract); `npm test` runs it
+// beside the other projects. See docs/operations.md, "Contract testing".
 const base = require('./jest.config');
-const e2e = base.projects.find((project) => project.displayName === 'e2e');
 
 module.exports = {
-  testTimeout: 60000,
+  testTimeout: base.testTimeout,
   forceExit: true,
-  projects: [
-    { ...e2e, displayName: 'contract', testMatch: ['<rootDir>/test/contract/*.contract-spec.ts'] },
-  ],
+  maxWorkers: base.maxWorkers,
+  projects: [base.projects.find((project) => project.displayName === 'contract')],
 };

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The soak run of the contract test: test/contract/schemathesis.contract-spec.ts (both auth
+# The soak run of the contract test: test/contract/*.contract-spec.ts (both auth
 # schemes, every check, all phases, seed 42) with 1000 examples per operation instead of the
 # 3 of `npm run contract` / `npm test`. Hours on 2 cores: run it by hand or on a schedule,
 # not in CI. Any variable may be set beforehand, e.g. a shorter soak of a few operations:
