@@ -53,6 +53,15 @@ export const PAGE_SCRIPT = `(function () {
     }
   };
 
+  // A bar's name beside a narrow plot: "Program › filter" on two lines, each cut to a
+  // third of the chart's width (the table holds the whole names).
+  function barLabel(value) {
+    var most = Math.max(12, Math.floor(this.chart.width / 3 / 6.5));
+    return String(this.getLabelForValue(value)).split(' › ').map(function (line) {
+      return line.length > most ? line.slice(0, most - 1) + '…' : line;
+    });
+  }
+
   specs.forEach(function (spec) {
     var canvas = document.querySelector('canvas[data-chart="' + spec.id + '"]');
     if (!canvas) return;
@@ -72,6 +81,7 @@ export const PAGE_SCRIPT = `(function () {
       options.indexAxis = spec.horizontal ? 'y' : 'x';
       options.scales = { x: { stacked: spec.stacked, beginAtZero: true, ticks: { precision: 0 } },
         y: { stacked: spec.stacked, beginAtZero: true, ticks: { precision: 0 } } };
+      if (spec.horizontal) options.scales.y.ticks.callback = barLabel;
     }
     if (spec.type === 'line') {
       // Days as MM-DD, level: the tooltip names the whole day.

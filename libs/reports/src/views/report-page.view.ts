@@ -203,7 +203,7 @@ function statusLine(input: ReportPageInput): Markup {
 /** A table with a caption, column headers and row headers (th scope). */
 function table(caption: string, head: string[], rows: [string, (string | number)[]][]): Markup {
   return markup`<table>
-<caption>${caption}</caption>
+<caption><span>${caption}</span></caption>
 <thead><tr>${head.map((text, k) => markup`<th scope="col"${k ? markup` class="num"` : ''}>${text}</th>`)}</tr></thead>
 <tbody>${
     rows.length
@@ -268,16 +268,17 @@ figcaption{font-weight:600;margin-bottom:.25rem}
 .plot{position:relative;height:300px}
 .table-box{min-width:0}
 .scroll-cue{margin:0 0 .25rem;font-size:14px;color:#525252;text-align:right}
-.table{max-height:420px;overflow:auto;
+.table{max-height:420px;overflow:auto;container-type:inline-size;
 background:linear-gradient(to right,#fff 40%,#fff0) left/32px 100% no-repeat local,
 linear-gradient(to left,#fff 40%,#fff0) right/32px 100% no-repeat local,
 radial-gradient(farthest-side at 0 50%,#0003,#0000) left/12px 100% no-repeat scroll,
 radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/12px 100% no-repeat scroll}
 table{border-collapse:collapse;width:100%}
 caption{text-align:left;font-weight:600;padding:.3rem 0}
+caption span{position:sticky;left:0;display:inline-block;max-width:100cqi}
 th,td{border-bottom:1px solid #d4d4d4;padding:.25rem .5rem;text-align:left;font-size:14px}
 thead th{position:sticky;top:0;background:#fff;z-index:1}
-tbody th{position:sticky;left:0;background:#fff;box-shadow:inset -1px 0 #d4d4d4}
+tbody th{position:sticky;left:0;background:#fff;box-shadow:inset -1px 0 #d4d4d4;min-width:7rem}
 thead th:first-child{left:0;z-index:2;box-shadow:inset -1px 0 #d4d4d4}
 thead th{vertical-align:bottom}
 .wide tbody th{white-space:nowrap}
