@@ -39,3 +39,13 @@ export async function watchedPage(
   page.on('pageerror', (error) => violations.push(error.message));
   return page;
 }
+
+/**
+ * Puts every console error of `page` into `errors`, with the address it names (a resource
+ * that failed to load, such as a /favicon.ico 404, is one).
+ */
+export function watchConsoleErrors(page: Page, errors: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
+}

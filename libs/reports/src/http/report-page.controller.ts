@@ -110,6 +110,7 @@ export class ReportPageController {
         clientId,
         status: counts.Status,
         ...(counts.BuiltAt ? { builtAt: counts.BuiltAt } : {}),
+        drift: counts.Drift,
         ...range,
         link: { u, e, s },
         counts,

@@ -1,10 +1,18 @@
-import { CONSENT_COUNT_STATUSES, DAILY_EVENTS, type DailyEvent } from '../domain/report-keys';
+import {
+  CONSENT_COUNT_STATUSES,
+  CONSENT_EVENTS,
+  DAILY_EVENTS,
+  type DailyEvent,
+  PREFERENCE_EVENTS,
+  PROFILE_EVENTS,
+} from '../domain/report-keys';
 import type { CurrentCounts, DayCounts } from '../domain/report-view';
 import type { ReportStatus } from '../dto/report.dto';
-import { escapeHtml, Markup, markup, newNonce, pageHeaders } from './html';
+import { escapeHtml, FAVICON, Markup, markup, newNonce, pageHeaders } from './html';
 
 /** One chart the page script draws (Chart.js), from the same numbers as its table. */
 export interface ChartSpec {
+  /** The canvas's `data-chart`. */
   id: string;
   type: 'bar' | 'line' | 'doughnut';
   /** Bars side by side (false) or stacked (true). */
@@ -17,7 +25,10 @@ export interface ChartSpec {
 export interface ReportPageInput {
   clientId: string;
   status: ReportStatus;
+  /** When the last build of the counts from every stored profile ended (ISO instant). */
   builtAt?: string;
+  /** Changes that could not be counted exactly since that build (ReportCountsDto.Drift). */
+  drift?: number;
   from: string;
   to: string;
   /** The link's own parameters (u, e, s), kept by the date range form. */
@@ -66,11 +77,22 @@ const EVENT_LABELS: Record<DailyEvent, string> = {
   ProfilesErased: 'Profiles erased',
   ProfilesMerged: 'Profiles merged',
 };
+/** The daily series in small charts of a few series each (fifteen on one plot hide each other). */
+const DAILY_GROUPS: readonly { id: string; title: string; events: readonly DailyEvent[] }[] = [
+  { id: 'daily-consents', title: 'Consents', events: CONSENT_EVENTS },
+  { id: 'daily-preferences', title: 'Preferences', events: PREFERENCE_EVENTS },
+  {
+    id: 'daily-profiles',
+    title: 'Profiles and do-not-contact lists',
+    events: [...PROFILE_EVENTS, 'DoNotContactMarks'],
+  },
+];
+/** The status line's opening (without its full stop: statusLine may go on). */
 const STATUS_TEXT: Record<ReportStatus, string> = {
-  Current: 'Counts are current: every applied write keeps them.',
-  Rebuilding: 'A rebuild of the counts is under way; these are the counts it will replace.',
-  Building: 'The counts are being built; they show once the build ends.',
-  NotBuilt: 'The counts have not been built yet; a build has been asked for.',
+  Current: 'Counts are current',
+  Rebuilding: 'A rebuild of the counts is under way; until it ends, these are the counts',
+  Building: 'The counts are being built; they show once the build ends',
+  NotBuilt: 'The counts have not been built yet; a build has been asked for',
 };
 
 const percent = (part: number, whole: number) =>
@@ -141,24 +163,47 @@ function profileChart(counts: CurrentCounts): ChartSpec {
   };
 }
 
-function seriesChart(days: DayCounts[]): ChartSpec {
-  return {
-    id: 'daily',
+function dailyCharts(days: DayCounts[]): ChartSpec[] {
+  return DAILY_GROUPS.map(({ id, events }) => ({
+    id,
     type: 'line',
     stacked: false,
     horizontal: false,
     labels: days.map((day) => day.Date),
-    datasets: DAILY_EVENTS.map((event) => ({
+    datasets: events.map((event) => ({
       label: EVENT_LABELS[event],
       data: days.map((day) => day[event]),
     })),
-  };
+  }));
+}
+
+/**
+ * An instant as `<time>`: the text sent is UTC (what a reader without the script sees); the
+ * page script rewrites it in the reader's locale and time zone.
+ */
+function instant(iso: string): Markup {
+  return markup`<time datetime="${iso}" data-local>${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`;
+}
+
+/**
+ * The status line. `builtAt` is when the last build from every stored profile ended (a new
+ * client's first build or an operator's rebuild alike: the data does not tell them apart);
+ * since then every applied write has kept the counts, but for the changes counted as drift.
+ */
+function statusLine(input: ReportPageInput): Markup {
+  if (!input.builtAt) return markup`${STATUS_TEXT[input.status]}.`;
+  const drift = input.drift ?? 0;
+  return markup`${STATUS_TEXT[input.status]}: counted from every stored profile at ${instant(input.builtAt)} and kept by every applied write since${
+    drift
+      ? `, but ${drift} ${drift === 1 ? 'change' : 'changes'} could not be counted exactly (a rebuild recounts them)`
+      : ''
+  }.`;
 }
 
 /** A table with a caption, column headers and row headers (th scope). */
 function table(caption: string, head: string[], rows: [string, (string | number)[]][]): Markup {
   return markup`<table>
-<caption>${caption}</caption>
+<caption><span>${caption}</span></caption>
 <thead><tr>${head.map((text, k) => markup`<th scope="col"${k ? markup` class="num"` : ''}>${text}</th>`)}</tr></thead>
 <tbody>${
     rows.length
@@ -171,46 +216,72 @@ function table(caption: string, head: string[], rows: [string, (string | number)
 </table>`;
 }
 
-/** A chart and its table beside it: the canvas is described, the table holds the numbers. */
-function section(
-  title: string,
-  id: string,
-  label: string,
-  tableMarkup: Markup,
-  empty: boolean,
-  wide = false,
-) {
-  // A table that may scroll is a focusable, named region (keyboard users scroll it too).
+/** A chart's canvas (described: the table beside it holds the numbers), or why there is none. */
+function figure(id: string, label: string, empty: boolean, caption?: string): Markup {
+  return markup`<figure>${caption ? markup`<figcaption>${caption}</figcaption>` : ''}${
+    empty
+      ? markup`<p class="empty">No data to draw.</p>`
+      : markup`<div class="plot"><canvas id="chart-${id}" data-chart="${id}" role="img" aria-label="${label}"></canvas></div>`
+  }</figure>`;
+}
+
+/**
+ * A table in a box that scrolls sideways when the table is wider: a focusable, named region
+ * (keyboard users scroll it too), with shadows at the edges that have more columns and a
+ * cue the page script shows while it overflows.
+ */
+function tableBox(name: string, tableMarkup: Markup): Markup {
+  return markup`<div class="table-box">
+<p class="scroll-cue" hidden>Scroll sideways for more columns →</p>
+<div class="table" tabindex="0" role="region" aria-label="${name}: table">${tableMarkup}</div>
+</div>`;
+}
+
+/** A chart (or a row of small charts) and its table beside it, or under it when `wide`. */
+function section(title: string, id: string, figures: Markup, tableMarkup: Markup, wide = false) {
   return markup`<section aria-labelledby="${id}-title" class="${wide ? 'wide' : ''}">
 <h2 id="${id}-title">${title}</h2>
 <div class="pair">
-<figure>${
-    empty
-      ? markup`<p class="empty">No data to draw.</p>`
-      : markup`<canvas id="chart-${id}" data-chart="${id}" role="img" aria-label="${label}"></canvas>`
-  }</figure>
-<div class="table" tabindex="0" role="region" aria-label="${title}: table">${tableMarkup}</div>
+${figures}
+${tableBox(title, tableMarkup)}
 </div>
 </section>`;
 }
 
+// The scroll shadows: white covers that move with the content (`local`) over shadows fixed
+// to the box's edges (`scroll`), so a shadow shows only on a side with more to see.
 const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem 1.5rem;color:#1b1b1b}
-h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}
+@media (max-width:600px){body{padding:.75rem 1rem}}
+h1{font-size:1.5rem;overflow-wrap:anywhere}h2{font-size:1.2rem;margin-top:2rem}
 form{display:flex;gap:1rem;align-items:end;flex-wrap:wrap;margin:1rem 0}
 label{display:flex;flex-direction:column;font-weight:600}
 input,button{font:inherit;padding:.3rem .5rem}
 button{background:#1d4ed8;color:#fff;border:0;border-radius:4px;padding:.4rem 1rem;cursor:pointer}
 button:focus,input:focus{outline:3px solid #f59e0b;outline-offset:2px}
 .pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5rem;align-items:start}
-.wide .pair{grid-template-columns:1fr}
-@media (max-width:800px){.pair{grid-template-columns:1fr}}
-figure{margin:0;min-height:240px;position:relative}
-.table{max-height:420px;overflow:auto}
+.wide .pair{grid-template-columns:minmax(0,1fr)}
+@media (max-width:800px){.pair{grid-template-columns:minmax(0,1fr)}}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1.5rem}
+figure{margin:0;min-width:0}
+figcaption{font-weight:600;margin-bottom:.25rem}
+.plot{position:relative;height:300px}
+.table-box{min-width:0}
+.scroll-cue{margin:0 0 .25rem;font-size:14px;color:#525252;text-align:right}
+.table{max-height:420px;overflow:auto;container-type:inline-size;
+background:linear-gradient(to right,#fff 40%,#fff0) left/32px 100% no-repeat local,
+linear-gradient(to left,#fff 40%,#fff0) right/32px 100% no-repeat local,
+radial-gradient(farthest-side at 0 50%,#0003,#0000) left/12px 100% no-repeat scroll,
+radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/12px 100% no-repeat scroll}
 table{border-collapse:collapse;width:100%}
 caption{text-align:left;font-weight:600;padding:.3rem 0}
+caption span{position:sticky;left:0;display:inline-block;max-width:100cqi}
 th,td{border-bottom:1px solid #d4d4d4;padding:.25rem .5rem;text-align:left;font-size:14px}
-.wide th{white-space:nowrap}
+thead th{position:sticky;top:0;background:#fff;z-index:1}
+tbody th{position:sticky;left:0;background:#fff;box-shadow:inset -1px 0 #d4d4d4;min-width:7rem}
+thead th:first-child{left:0;z-index:2;box-shadow:inset -1px 0 #d4d4d4}
+thead th{vertical-align:bottom}
+.wide tbody th{white-space:nowrap}
 .table:focus{outline:3px solid #f59e0b;outline-offset:2px}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 .status{padding:.5rem .75rem;background:#eef2ff;border-left:4px solid #1d4ed8}
@@ -226,7 +297,7 @@ export function renderReportPage(input: ReportPageInput): RenderedPage {
   const { counts, days } = input;
   const consents = consentChart(counts);
   const preferences = preferenceChart(counts);
-  const charts = [consents.chart, preferences.chart, profileChart(counts), seriesChart(days)];
+  const charts = [consents.chart, preferences.chart, profileChart(counts), ...dailyCharts(days)];
   const totals = DAILY_EVENTS.map((event) => days.reduce((sum, day) => sum + day[event], 0));
   const body = markup`<!doctype html>
 <html lang="en">
@@ -234,12 +305,13 @@ export function renderReportPage(input: ReportPageInput): RenderedPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Reports: ${input.clientId}</title>
+${FAVICON}
 <style nonce="${nonce}">${STYLE}</style>
 </head>
 <body>
 <main>
 <h1>Consents and preferences of ${input.clientId}</h1>
-<p class="status" role="status">${STATUS_TEXT[input.status]}${input.builtAt ? ` Last rebuilt ${input.builtAt}.` : ''}</p>
+<p class="status" role="status">${statusLine(input)}</p>
 ${input.rangeProblem ? markup`<p class="problem" role="alert">${input.rangeProblem}</p>` : ''}
 <form method="get" aria-label="Date range">
 ${Object.entries(input.link).map(([name, value]) => markup`<input type="hidden" name="${name}" value="${value}">`)}
@@ -250,7 +322,11 @@ ${Object.entries(input.link).map(([name, value]) => markup`<input type="hidden" 
 ${section(
   'Consents by type and status',
   'consents',
-  'Bar chart: consents by consent type, stacked by status. The table beside it lists the numbers.',
+  figure(
+    'consents',
+    'Bar chart: consents by consent type, stacked by status. The table beside it lists the numbers.',
+    consents.rows.size === 0,
+  ),
   table(
     'Consents now (profile and contact-element level)',
     [
@@ -269,12 +345,15 @@ ${section(
       ],
     ]),
   ),
-  consents.rows.size === 0,
 )}
 ${section(
   'Preferences by program and filter',
   'preferences',
-  'Bar chart: preferences by program and filter, stacked by what they say now. The table beside it lists the numbers.',
+  figure(
+    'preferences',
+    'Bar chart: preferences by program and filter, stacked by what they say now. The table beside it lists the numbers.',
+    preferences.rows.size === 0,
+  ),
   table(
     'Preferences now (expressed and implied)',
     [
@@ -293,12 +372,15 @@ ${section(
       ],
     ]),
   ),
-  preferences.rows.size === 0,
 )}
 ${section(
   'Profiles by customer type',
   'profiles',
-  'Doughnut chart: active profiles by customer type. The table beside it lists the numbers.',
+  figure(
+    'profiles',
+    'Doughnut chart: active profiles by customer type. The table beside it lists the numbers.',
+    counts.Profiles.length === 0,
+  ),
   table(
     'Profiles now',
     ['Customer type', 'Active', 'Inactive', 'Share of active'],
@@ -314,26 +396,34 @@ ${section(
       ],
     ]),
   ),
-  counts.Profiles.length === 0,
 )}
 ${section(
   `What happened each day, ${input.from} to ${input.to}`,
   'daily',
-  'Line chart: events per UTC day of the range. The table beside it lists the numbers.',
+  markup`<div class="charts">${DAILY_GROUPS.map(({ id, title, events }) =>
+    figure(
+      id,
+      `Line chart: ${events.map((event) => EVENT_LABELS[event].toLowerCase()).join(', ')} per UTC day of the range. The table below lists the numbers.`,
+      days.length === 0,
+      title,
+    ),
+  )}</div>`,
   table(
     `Events per day (UTC), total ${totals.reduce((a, b) => a + b, 0)}`,
     ['Day', ...DAILY_EVENTS.map((event) => EVENT_LABELS[event])],
     days.map((day) => [day.Date, DAILY_EVENTS.map((event) => day[event])]),
   ),
-  days.length === 0,
   true,
 )}
 <section aria-labelledby="dnc-title">
 <h2 id="dnc-title">Do-not-contact lists</h2>
-${table(
-  'Contact elements each list marks now',
-  ['List', 'Channel', 'Contact elements'],
-  counts.DoNotContact.map((row) => [`List ${row.ListId}`, [row.ChannelId, row.ContactElements]]),
+${tableBox(
+  'Do-not-contact lists',
+  table(
+    'Contact elements each list marks now',
+    ['List', 'Channel', 'Contact elements'],
+    counts.DoNotContact.map((row) => [`List ${row.ListId}`, [row.ChannelId, row.ContactElements]]),
+  ),
 )}
 </section>
 </main>
@@ -362,7 +452,9 @@ export function renderRefusedLink(refusal: 'invalid' | 'expired'): RenderedPage 
     status: refusal === 'expired' ? 410 : 403,
     headers: pageHeaders(nonce),
     body: `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>${FAVICON.text}
 <style nonce="${nonce}">${STYLE}</style></head>
 <body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main></body></html>`,
   };
