@@ -9,6 +9,7 @@ const { spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { isAlive } = require('./lib/runtime');
 
 const ROOT = path.resolve(__dirname, '..');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
@@ -49,15 +50,6 @@ function sourceHash() {
 function upToDate(want) {
   const have = fs.existsSync(STAMP) ? fs.readFileSync(STAMP, 'utf8').trim() : '';
   return have === want && OUTPUTS.every((file) => fs.existsSync(path.join(ROOT, file)));
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Takes the build lock, waiting while a live process holds it (a dead one's is taken over). */

@@ -23,6 +23,7 @@ function jwtSecret() {
   return fs.readFileSync(SECRET_FILE, 'utf8').trim();
 }
 
+/** Whether a process of this id runs (a lock or runtime file's owner). */
 function isAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -56,4 +57,4 @@ function clearRuntime() {
   }
 }
 
-module.exports = { DATA_DIR, jwtSecret, readRuntime, writeRuntime, clearRuntime };
+module.exports = { DATA_DIR, isAlive, jwtSecret, readRuntime, writeRuntime, clearRuntime };
