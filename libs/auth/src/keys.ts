@@ -1,4 +1,4 @@
-import { tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
+import { type RedisService, tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
 
 /*
  * Every composite key of the auth module, in one place. It starts with the client id: a
@@ -13,4 +13,20 @@ export function clientAccountKey(clientId: string): TenantKey {
 /** A user document (`users`), and a user's entry in the per-process auth cache. */
 export function userKey(clientId: string, userId: string): TenantKey {
   return tenantKey(clientId, userId);
+}
+
+/*
+ * Redis keys of the auth module. The auth stamps (every tenant's and the revocations') and
+ * the token endpoint's failure counts per OAuth client id are read together (one MGET per
+ * request that reads stamps), so they share one slot: `<prefix>:{<prefix>:auth}:...`.
+ */
+
+/** A tenant's auth stamp (or the revocations', by their reserved name). */
+export function authStampKey(redis: RedisService, name: string): string {
+  return redis.pinned('auth') + ':stamp:' + name;
+}
+
+/** The prefix of the failure counts per OAuth client id (rate-limiter-flexible's keyPrefix). */
+export function tokenFailuresPrefix(redis: RedisService): string {
+  return redis.pinned('auth') + ':token-failures';
 }

@@ -9,7 +9,7 @@ import {
 } from '../repositories/oauth-client.repository';
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
-import { userKey } from '../keys';
+import { authStampKey, userKey } from '../keys';
 import { AuthStampChannel } from './auth-stamp-channel';
 import { AuthSettings } from '../auth-settings';
 
@@ -78,8 +78,10 @@ export class AuthCache implements OnModuleDestroy {
     private readonly revokedTokens: RevokedTokenRepository,
     private readonly oauthClients: OAuthClientRepository,
   ) {
-    this.channel = new AuthStampChannel(redis.client, redis.key('auth', 'stamp-changes'), (name) =>
-      this.announced(name),
+    this.channel = new AuthStampChannel(
+      (options) => redis.connect(options),
+      redis.key('auth', 'stamp-changes'),
+      (name) => this.announced(name),
     );
   }
 
@@ -336,6 +338,6 @@ export class AuthCache implements OnModuleDestroy {
   }
 
   private stampKey(clientId: string): string {
-    return this.redis.key('auth', 'stamp', clientId);
+    return authStampKey(this.redis, clientId);
   }
 }

@@ -1,5 +1,5 @@
-import type Redis from 'ioredis';
 import { createHash } from 'node:crypto';
+import type { RedisClient } from '../redis/redis-connection';
 
 /**
  * A Lua script sent by its SHA1 (EVALSHA): the body goes out only when Redis does not know
@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
  * the event loop in one socket write (the connection's auto-pipelining); a script that must
  * run before another command is atomic on its own, so this retry never reorders one.
  * (ioredis's `defineCommand` does the same, but its retry breaks auto-pipelined batches.)
+ * On a Redis Cluster every key a script touches must be passed in KEYS (the script runs on
+ * the node of their slot) and they must share a slot: the callers' keys share a hash tag.
  */
 export class RedisScript {
   private readonly sha: string;
@@ -20,7 +22,7 @@ export class RedisScript {
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
 
-  async run(client: Redis, ...keysAndArgs: (string | number)[]): Promise<unknown> {
+  async run(client: RedisClient, ...keysAndArgs: (string | number)[]): Promise<unknown> {
     const args = this.numberOfKeys === null ? keysAndArgs : [this.numberOfKeys, ...keysAndArgs];
     try {
       return await client.evalsha(this.sha, ...(args as [number, ...(string | number)[]]));
