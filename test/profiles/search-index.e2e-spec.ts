@@ -18,7 +18,7 @@ describe('Searches through the search key index', () => {
   let auth: string;
   let redis: RedisService;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
-  const indexKey = (key: string) => redis.key('kx', tenant.clientId, key);
+  const indexKey = (key: string) => redis.tagged('kx', `${tenant.clientId}:${key}`);
 
   async function write(path: string, body: object): Promise<number> {
     const res = await request(app.http)

@@ -3,7 +3,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { TenantAdminService } from '@app/auth';
 import { APPLY_PROFILE_WRITES } from '@app/profiles';
-import { CRASH_POINTS, CrashPoints, JobQueue, RedisService } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, JobQueue, leaseKey, RedisService } from '@app/shared';
 import { configureTestTenant, type TestPrograms, testPreference } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
@@ -187,7 +187,7 @@ describe('Reports', () => {
     // The dead worker's lease lapses (here at once) and a new worker starts.
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
+      .client.del(leaseKey(app.settings.queuePrefix, `profile:${tenant.clientId}|${id}`));
     await app.startWorker();
   }
 
@@ -318,7 +318,7 @@ describe('Reports', () => {
     await app.killWorker(worker);
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:lease:${runLeaseName(tenant.clientId, token)}`);
+      .client.del(leaseKey(app.settings.queuePrefix, runLeaseName(tenant.clientId, token)));
     await app.startWorker();
     await execute();
     const ended = await eventually(async () => {
