@@ -6,6 +6,7 @@ import { APPLY_PROFILE_WRITES } from '@app/profiles';
 import { CRASH_POINTS, CrashPoints, JobQueue, leaseKey, RedisService } from '@app/shared';
 import { configureTestTenant, type TestPrograms, testPreference } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
+import { deleteRedisKeys } from '../harness/redis-keys';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient } from '../jobs/job-helpers';
 import { runLeaseName } from '../../libs/bulk/src/keys';
@@ -368,9 +369,7 @@ describe('Reports', () => {
   it('counts lost with Redis are rebuilt when a reader or a writer finds them missing', async () => {
     const id = await customer('lost@example.com');
     await countsSettle(app, tenant.clientId);
-    const redis = app.api.get(RedisService).client;
-    const keys = await redis.keys(reportKey(app, tenant.clientId, '*'));
-    await redis.del(...keys);
+    await deleteRedisKeys(app.api.get(RedisService), reportKey(app, tenant.clientId, '*'));
     const first = (await report('Counts').expect(200)).body;
     expect(['NotBuilt', 'Building', 'Current']).toContain(first.Status);
     await merge(id, { Consents: [{ ConsentType: 'Marketing', ConsentStatus: 1 }] });
