@@ -58,7 +58,11 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
-      testMatch: CLUSTER_SUITES.map((suite) => `<rootDir>/test/${suite}.e2e-spec.ts`),
+      testMatch: [
+        ...CLUSTER_SUITES.map((suite) => `<rootDir>/test/${suite}.e2e-spec.ts`),
+        // What only a cluster shows (its connections, slots, where keys land).
+        '<rootDir>/test/**/*.cluster-spec.ts',
+      ],
       transform,
       moduleNameMapper,
       setupFiles: ['<rootDir>/test/harness/cluster-env.ts'],
