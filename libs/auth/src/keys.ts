@@ -21,9 +21,9 @@ export function userKey(clientId: string, userId: string): TenantKey {
  * request that reads stamps), so they share one slot: `<prefix>:{<prefix>:auth}:...`.
  */
 
-/** A tenant's auth stamp (or the revocations', by their reserved name). */
-export function authStampKey(redis: RedisService, name: string): string {
-  return redis.pinned('auth') + ':stamp:' + name;
+/** Where the auth stamps' keys start: a tenant's is this and its client id (the revocations' a reserved name). */
+export function authStampKeyPrefix(redis: RedisService): string {
+  return redis.pinned('auth') + ':stamp:';
 }
 
 /** The prefix of the failure counts per OAuth client id (rate-limiter-flexible's keyPrefix). */

@@ -9,7 +9,7 @@ import {
 } from '../repositories/oauth-client.repository';
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
-import { authStampKey, userKey } from '../keys';
+import { authStampKeyPrefix, userKey } from '../keys';
 import { AuthStampChannel } from './auth-stamp-channel';
 import { AuthSettings } from '../auth-settings';
 
@@ -65,6 +65,8 @@ export class AuthCache implements OnModuleDestroy {
   /** Stamps read from Redis, by stamp name, reused while the channel stands. */
   private readonly readStampsAt = new Map<string, { stamp: string; at: number }>();
   private readonly channel: AuthStampChannel;
+  /** Where the stamps' keys start (built once: a stamp key is built on every request). */
+  private readonly stampKeyPrefix: string;
   /** OAuth client ids announced to have failed, until their failures may have lapsed. */
   private readonly failedUntil = new Map<string, number>();
   /** Too many failing ids to remember: until then every token request reads the count. */
@@ -78,6 +80,7 @@ export class AuthCache implements OnModuleDestroy {
     private readonly revokedTokens: RevokedTokenRepository,
     private readonly oauthClients: OAuthClientRepository,
   ) {
+    this.stampKeyPrefix = authStampKeyPrefix(redis);
     this.channel = new AuthStampChannel(
       (options) => redis.connect(options),
       redis.key('auth', 'stamp-changes'),
@@ -338,6 +341,6 @@ export class AuthCache implements OnModuleDestroy {
   }
 
   private stampKey(clientId: string): string {
-    return authStampKey(this.redis, clientId);
+    return this.stampKeyPrefix + clientId;
   }
 }
