@@ -234,6 +234,11 @@ export class AuthCache implements OnModuleDestroy {
       .exec();
     const failed = results?.find(([error]) => error)?.[0];
     if (!results || failed) throw failed ?? new Error('the auth stamp transaction was discarded');
+    // This process reads its own change at once, not when its announcement comes back
+    // (on a Redis Cluster it may reach this process's subscriber after the next request),
+    // and a read under way that raced it keeps nothing.
+    this.channel.generation++;
+    this.announced(name);
   }
 
   client(clientId: string, stamps: AuthStamps | null): Promise<TenantClient | null> {
