@@ -33,9 +33,10 @@ function leaseEpochKey(prefix: string, tag: string): string {
 
 /**
  * Takes a lease unless Redis lost its data less than the lease's TTL ago. The epoch key
- * (one per bucket of leases, in the lease's slot) holds when the leases' Redis started (0: before any lease was taken, set by each process
- * as it starts); a Redis that restarted empty has none, and the first acquisition after
- * it records the restart (Redis's own clock). Until a TTL has passed since, a holder from
+ * (one per bucket of leases, in the lease's slot) holds when the leases' Redis started (0:
+ * before any lease was taken, set by each process as it starts); a Redis that restarted
+ * empty has none, and the first acquisition after it records the restart (Redis's own
+ * clock). Until a TTL has passed since, a holder from
  * before the loss may still be working (its lease key is gone, so nothing else tells it),
  * and nothing is granted.
  */

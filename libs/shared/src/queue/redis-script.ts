@@ -8,8 +8,9 @@ import type { RedisClient } from '../redis/redis-connection';
  * the event loop in one socket write (the connection's auto-pipelining); a script that must
  * run before another command is atomic on its own, so this retry never reorders one.
  * (ioredis's `defineCommand` does the same, but its retry breaks auto-pipelined batches.)
- * On a Redis Cluster every key a script touches must be passed in KEYS (the script runs on
- * the node of their slot) and they must share a slot: the callers' keys share a hash tag.
+ * On a Redis Cluster the keys in KEYS must share a slot (the script runs on its node): the
+ * callers' keys share a hash tag. A script that names keys in Lua (the fair queue's, Bull's)
+ * may only reach keys of that slot: those families are pinned to one.
  */
 export class RedisScript {
   private readonly sha: string;
