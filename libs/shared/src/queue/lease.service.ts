@@ -36,9 +36,8 @@ function leaseEpochKey(prefix: string, tag: string): string {
  * (one per bucket of leases, in the lease's slot) holds when the leases' Redis started (0:
  * before any lease was taken, set by each process as it starts); a Redis that restarted
  * empty has none, and the first acquisition after it records the restart (Redis's own
- * clock). Until a TTL has passed since, a holder from
- * before the loss may still be working (its lease key is gone, so nothing else tells it),
- * and nothing is granted.
+ * clock). Until a TTL has passed since, a holder from before the loss may still be working
+ * (its lease key is gone, so nothing else tells it), and nothing is granted.
  */
 const ACQUIRE_SCRIPT = `
 local t = redis.call("time")
