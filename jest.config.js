@@ -1,14 +1,32 @@
-// Three projects: fast unit tests beside the code, end-to-end suites in test/ that run against
-// the real engine and a real Redis started once by the global setup, and the contract run
+// Four projects: fast unit tests beside the code, end-to-end suites in test/ that run against
+// the real engine and a real Redis started once by the global setup, the contract run
 // (schemathesis against the OpenAPI document; `bash scripts/setup-schemathesis.sh` first, as
-// `npm test` does). `npx jest --selectProjects unit e2e` leaves the contract out.
+// `npm test` does), and the suites that exercise Redis again on a real Redis Cluster.
+// `npx jest --selectProjects unit e2e` leaves the contract and the cluster out.
 const { availableParallelism } = require('node:os');
 const moduleNameMapper = {
-  '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)$': '<rootDir>/libs/$1/src',
-  '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)$':
+    '<rootDir>/libs/$1/src',
+  '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)/(.*)$':
+    '<rootDir>/libs/$1/src/$2',
 };
 // The work trees `npm run bench:compare` makes (.bench/<sha>) are other checkouts.
 const modulePathIgnorePatterns = ['<rootDir>/.bench/'];
+// What runs on the cluster too: writes and their order, the read model, idempotency keys,
+// searches, the fair queue and quotas, rate limits, events, bulk import, reports, merge.
+const CLUSTER_SUITES = [
+  'profiles/profile-write-queue',
+  'profiles/profile-read-model',
+  'idempotency',
+  'profiles/search-index',
+  'jobs/tenant-fair-queue',
+  'quotas',
+  'rate-limits',
+  'events/event-deliveries',
+  'bulk/bulk-import-new-profiles',
+  'reports/reports',
+  'profiles/profile-merge',
+];
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 };
@@ -59,6 +77,26 @@ module.exports = {
       modulePathIgnorePatterns,
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+    },
+    {
+      // The suites that exercise Redis's part, again against a real Redis Cluster (six
+      // redis-server processes; docs/scaling.md, "Redis"): every connection is a cluster
+      // client and every script's keys must share a slot.
+      displayName: 'e2e-cluster',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      testMatch: [
+        ...CLUSTER_SUITES.map((suite) => `<rootDir>/test/${suite}.e2e-spec.ts`),
+        // What only a cluster shows (its connections, slots, where keys land).
+        '<rootDir>/test/**/*.cluster-spec.ts',
+      ],
+      transform,
+      moduleNameMapper,
+      modulePathIgnorePatterns,
+      setupFiles: ['<rootDir>/test/harness/cluster-env.ts'],
+      globalSetup: '<rootDir>/test/harness/global-setup-cluster.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown-cluster.ts',
     },
   ],
 };

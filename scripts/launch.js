@@ -69,6 +69,12 @@ async function main() {
     log(`embedded engine (FerretDB, SQLite in .data/engine): ${engine.uri}`);
   }
   let redisUrl = process.env.REDIS_URL;
+  if (!redisUrl && process.env.REDIS_CLUSTER_NODES) {
+    // The embedded redis-server is one node, not a cluster: the cluster's URL is needed.
+    throw new Error(
+      'REDIS_CLUSTER_NODES is set without REDIS_URL: set REDIS_URL to one of the nodes',
+    );
+  }
   if (!redisUrl) {
     const redis = await startRedis({
       dir: path.join(DATA_DIR, 'redis'),

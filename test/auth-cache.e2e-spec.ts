@@ -125,13 +125,13 @@ describe('Authentication without the engine, and the token endpoint', () => {
     const bearer = await tenant.bearer();
     await consentStatus(tenant.clientId, bearer).expect(200);
     await consentStatus(tenant.clientId, tenant.signed()).expect(200);
-    const prefix = app.settings.queuePrefix;
+    const prefix = app.api.get(RedisService).pinned('auth');
     const commands = await recordRedisCommands(app.settings.redisUrl, async () => {
       await consentStatus(tenant.clientId, bearer).expect(200);
       await consentStatus(tenant.clientId, tenant.signed()).expect(200);
     });
     const stampReads = commands.filter((args) =>
-      args.some((arg) => arg.startsWith(`${prefix}:auth:stamp:`)),
+      args.some((arg) => arg.startsWith(`${prefix}:stamp:`)),
     );
     expect(stampReads).toEqual([]);
   });
@@ -158,7 +158,7 @@ describe('Authentication without the engine, and the token endpoint', () => {
       await redis.client.client('KILL', 'ID', id!);
       await eventually(async () => ((await subscribers()) === 1 ? true : undefined));
     };
-    await redis.client.del(redis.key('auth', 'stamp', clientId));
+    await redis.client.del(`${redis.pinned('auth')}:stamp:${clientId}`);
     const db = app.api.get<Connection>(getConnectionToken()).db!;
     const users = db.collection<{ _id: string; isActive: boolean }>('users');
     await users.updateOne({ _id: `${clientId}|${tenant.userId}` }, { $set: { isActive: false } });
@@ -167,7 +167,7 @@ describe('Authentication without the engine, and the token endpoint', () => {
     await loseSubscription();
     await consentStatus(clientId, bearer).expect(401);
     await users.updateOne({ _id: `${clientId}|${tenant.userId}` }, { $set: { isActive: true } });
-    await redis.client.del(redis.key('auth', 'stamp', clientId));
+    await redis.client.del(`${redis.pinned('auth')}:stamp:${clientId}`);
     await loseSubscription();
     await consentStatus(clientId, bearer).expect(200);
   });

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { RedisService } from '@app/shared';
 import { configureTestTenant } from './harness/configuration';
 import { createTestTenant, type TestTenant } from './harness/session';
+import { deleteRedisKeys } from './harness/redis-keys';
 import { startTestApp, type TestApp } from './harness/test-app';
 
 describe('Idempotency-Key on writes', () => {
@@ -103,9 +104,7 @@ describe('Idempotency-Key on writes', () => {
     });
     expect(first.status).toBe(202);
     // Redis restarted empty: every key of this app's prefix is gone.
-    const redis = app.api.get(RedisService).client;
-    const keys = await redis.keys(`${app.settings.queuePrefix}:*`);
-    if (keys.length) await redis.del(...keys);
+    await deleteRedisKeys(app.api.get(RedisService), `${app.settings.queuePrefix}:*`);
     const replay = await create(key, {
       CustomerType: 'Customer',
       CustomerName: { FirstName: 'Kay' },

@@ -54,6 +54,9 @@ describe('Quotas per client', () => {
             PATH: process.env.PATH,
             MONGODB_URI: settings.mongodbUri,
             REDIS_URL: settings.redisUrl,
+            ...(settings.env.REDIS_CLUSTER_NODES
+              ? { REDIS_CLUSTER_NODES: settings.env.REDIS_CLUSTER_NODES }
+              : {}),
             JWT_SECRET: settings.env.JWT_SECRET,
             QUEUE_PREFIX: settings.queuePrefix,
             LOG_LEVEL: 'error',

@@ -335,7 +335,7 @@ function startY({ origins, tenant, ids, redisUrl, prefix }) {
     busy.add(id);
     const origin = origins[n % origins.length];
     const value = ++yValues;
-    const key = `${prefix}:pm:${tenant.clientId}|${id}`; // the read model's entry
+    const key = `${prefix}:pm:{${tenant.clientId}|${id}}`; // the read model's entry
     const record = { n, id, due, sent: now() };
     for (;;) {
       const res = await send(agent, origin, 'POST', `${base}/${id}`, auth, {
@@ -408,12 +408,12 @@ function startY({ origins, tenant, ids, redisUrl, prefix }) {
 async function queueDepth(redis, prefix, tenant) {
   const results = await redis
     .pipeline()
-    .llen(`${prefix}:jobs:wait`)
-    .llen(`${prefix}:jobs-bulk:wait`)
-    .llen(`${prefix}:fair:q:${tenant}|interactive`)
-    .llen(`${prefix}:fair:q:${tenant}|bulk`)
-    .llen(`${prefix}:jobs:active`)
-    .llen(`${prefix}:jobs-bulk:active`)
+    .llen(`${prefix}:{${prefix}:bull}:jobs:wait`)
+    .llen(`${prefix}:{${prefix}:bull}:jobs-bulk:wait`)
+    .llen(`${prefix}:{${prefix}:fair}:q:${tenant}|interactive`)
+    .llen(`${prefix}:{${prefix}:fair}:q:${tenant}|bulk`)
+    .llen(`${prefix}:{${prefix}:bull}:jobs:active`)
+    .llen(`${prefix}:{${prefix}:bull}:jobs-bulk:active`)
     .exec();
   const [jobs, bulk, fairInteractive, fairBulk, active, activeBulk] = results.map(([, n]) =>
     Number(n),

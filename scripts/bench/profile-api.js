@@ -267,7 +267,7 @@ async function main() {
       );
       const started = Date.now();
       await new Promise((r) => setTimeout(r, SECONDS * 1000));
-      const left = await redis.llen('bench:jobs:wait');
+      const left = await redis.llen('bench:{bench:bull}:jobs:wait');
       drainer.kill('SIGINT');
       await new Promise((r) => drainer.once('exit', r));
       const ran = Date.now() - started;

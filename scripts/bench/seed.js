@@ -235,7 +235,7 @@ async function seedProfiles({ db, tenant, from, to }) {
 
 async function readSeqs(redis, clientId, ids) {
   const pipeline = redis.pipeline();
-  for (const id of ids) pipeline.hmget(`bench:pm:${clientId}|${id}`, 'v', 'acc');
+  for (const id of ids) pipeline.hmget(`bench:pm:{${clientId}|${id}}`, 'v', 'acc');
   const results = await pipeline.exec();
   return results.map(([, [v, acc]]) => ({ v: Number(v ?? 0), acc: Number(acc ?? 0) }));
 }
@@ -274,7 +274,7 @@ async function mergeAndWait({ origin, redis, tenant, id, body }) {
     await new Promise((r) => setTimeout(r, 100));
   }
   if (res.status !== 202) throw new Error(`merge ${id}: ${res.status} ${JSON.stringify(res.body)}`);
-  const key = `bench:pm:${tenant.clientId}|${id}`;
+  const key = `bench:pm:{${tenant.clientId}|${id}}`;
   const seq = Number(await redis.hget(key, 'acc'));
   for (;;) {
     const v = Number((await redis.hget(key, 'v')) ?? 0);

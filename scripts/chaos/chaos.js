@@ -10,6 +10,9 @@
 //   --clients=8           concurrent clients (each one value of one profile at a time)
 //   --apis=2              api processes (clients spread over them)
 //   --faults=engine,redis,worker,api,redis-restart   (the default: all; `--faults=`: none)
+//   --redis=cluster       a Redis Cluster of six nodes instead of one redis-server; its Redis
+//                         fault is redis-failover (the default faults: engine, worker, api,
+//                         redis-failover)
 //   --behaviour=mixed|resend|key|giveup              (mixed: in turn over the clients)
 //   --timeout-ms=5000     how long a client waits for an answer before it drops the request
 //   --settle-seconds=300  how long to wait for every profile to be Complete
@@ -35,7 +38,13 @@ function parseArgs(argv) {
       return [key, rest.length ? rest.join('=') : true];
     }),
   );
-  const allFaults = Object.keys(FAULTS);
+  const redis = String(args.redis ?? 'single');
+  if (!['single', 'cluster'].includes(redis)) {
+    throw new Error(`--redis must be single or cluster (not ${redis})`);
+  }
+  const allFaults = Object.keys(FAULTS).filter(
+    (name) => FAULTS[name].cluster === undefined || FAULTS[name].cluster === (redis === 'cluster'),
+  );
   const faults =
     args.faults === undefined || args.faults === true
       ? allFaults
@@ -44,7 +53,9 @@ function parseArgs(argv) {
           .map((f) => f.trim())
           .filter(Boolean);
   const unknown = faults.filter((f) => !allFaults.includes(f));
-  if (unknown.length) throw new Error(`unknown faults: ${unknown} (known: ${allFaults})`);
+  if (unknown.length) {
+    throw new Error(`unknown faults with --redis=${redis}: ${unknown} (known: ${allFaults})`);
+  }
   const behaviour = String(args.behaviour ?? 'mixed');
   if (!['mixed', 'resend', 'key', 'giveup'].includes(behaviour)) {
     throw new Error(`--behaviour must be mixed, resend, key or giveup (not ${behaviour})`);
@@ -62,6 +73,7 @@ function parseArgs(argv) {
     timeoutMs: int('timeout-ms', 5000),
     settleSeconds: int('settle-seconds', 300),
     faults,
+    redisCluster: redis === 'cluster',
     behaviour,
     keep: Boolean(args.keep),
   };
@@ -107,7 +119,8 @@ function printReport({ options, faultCounts, values, checks, stack }) {
   console.log('\n== Fault run ==');
   console.log(
     `${options.seconds} s, ${options.profiles} profiles, ${options.clients} clients (${options.behaviour}), ` +
-      `${options.apis} api process(es), client timeout ${options.timeoutMs} ms`,
+      `${options.apis} api process(es), client timeout ${options.timeoutMs} ms` +
+      (options.redisCluster ? ', a Redis Cluster of six nodes' : ''),
   );
   console.log(
     `faults: ${options.faults.length ? options.faults.map((f) => `${f} x${faultCounts[f]}`).join(', ') : 'none'}`,
@@ -183,7 +196,7 @@ async function main() {
   process.on('SIGTERM', () => shutdown(143));
   process.on('exit', killAll);
 
-  stack = await startStack({ apiCount: options.apis, log });
+  stack = await startStack({ apiCount: options.apis, log, redisCluster: options.redisCluster });
   runLog = path.join(stack.dir, 'run.log');
   try {
     // A tenant with the customer type profiles need, and the profiles, before any fault.

@@ -17,6 +17,11 @@ const CHECKS = [
   { id: 'finalOlder', title: 'final state older than last 202' },
   { id: 'lost', title: 'lost (202 but not in history)' },
   { id: 'getVsHistory', title: "GET's LastName is not history's last", extra: true },
+  {
+    id: 'searchByName',
+    title: 'not found by its current name, or found by an old one',
+    extra: true,
+  },
   { id: 'notComplete', title: 'not Complete in time', extra: true },
 ];
 
@@ -133,6 +138,16 @@ function runChecks({ profiles, values, pendingIds = [] }) {
         profile: profile.id,
         final: profile.final,
         historyLast: last.value,
+      });
+    }
+
+    // Extra: searches find the profile by its current name and not by its first one.
+    if (profile.foundByName === false || profile.foundByOldName === true) {
+      found.searchByName.push({
+        profile: profile.id,
+        final: profile.final,
+        foundByCurrent: profile.foundByName,
+        foundByV0: profile.foundByOldName,
       });
     }
 

@@ -8,7 +8,10 @@ const jitter = (ms) => Math.round(ms * (0.75 + Math.random() * 0.5));
 
 const STALL_MS = 3000;
 
-/** What each fault does and how often (the issue's figures; Redis's are this script's). */
+/**
+ * What each fault does and how often (the issue's figures; Redis's are this script's).
+ * `cluster`: only with (true) or without (false) `--redis=cluster`; absent: either.
+ */
 const FAULTS = {
   engine: {
     everyMs: 5000,
@@ -35,6 +38,7 @@ const FAULTS = {
   redis: {
     everyMs: 10000,
     what: `redis-server stalled (SIGSTOP) for ${STALL_MS / 1000} s`,
+    cluster: false,
     lock: 'redis',
     async act(stack) {
       stack.pause(stack.redis);
@@ -42,9 +46,17 @@ const FAULTS = {
       stack.resume(stack.redis);
     },
   },
+  'redis-failover': {
+    everyMs: 20000,
+    cluster: true,
+    what: 'a Redis Cluster master killed (SIGKILL): its replica takes over, it rejoins as a replica',
+    lock: 'redis',
+    act: (stack) => stack.failoverMaster(),
+  },
   'redis-restart': {
     everyMs: 20000,
     what: 'redis-server killed (SIGKILL) and started again empty on its port',
+    cluster: false,
     lock: 'redis',
     act: (stack) => stack.restartRedisEmpty(),
   },
@@ -90,7 +102,7 @@ function startFaults(stack, names, { log }) {
       await Promise.all(loops);
       // Belt and braces: whatever a loop left paused runs again.
       stack.resume(stack.engine);
-      stack.resume(stack.redis);
+      if (stack.redis) stack.resume(stack.redis);
     },
   };
 }

@@ -104,6 +104,13 @@ async function readStoredHistory(db, clientId, id) {
 }
 
 /** Everything the checks need of each profile. */
+/** Whether `GET .../Profile/Name?lastName=<value>` lists profile `id`. */
+async function foundByLastName(origin, session, value, id) {
+  const pathname = `/Profiles/v4/${session.clientId}/Profile/Name?lastName=${encodeURIComponent(value)}`;
+  const res = await getJson(origin, session, pathname);
+  return (res.body ?? []).some((p) => p.ProfileId === id);
+}
+
 async function readBack({ origin, session, engineUri, dbName, ids }) {
   const mongo = await MongoClient.connect(engineUri, { serverSelectionTimeoutMS: 30000 });
   try {
@@ -114,7 +121,12 @@ async function readBack({ origin, session, engineUri, dbName, ids }) {
       const profile = (await getJson(origin, session, base)).body;
       const updates = (await getJson(origin, session, `${base}/Updates`)).body?.Updates ?? [];
       const stored = await readStoredHistory(db, session.clientId, id);
+      const final = profile.CustomerName?.LastName ?? null;
       result.push({
+        // Searches by name (the search key index in Redis, then an exact check): the
+        // profile by its current LastName, and whether its first one ("v0") still finds it.
+        foundByName: final === null ? null : await foundByLastName(origin, session, final, id),
+        foundByOldName: final === 'v0' ? null : await foundByLastName(origin, session, 'v0', id),
         id,
         final: profile.CustomerName?.LastName ?? null,
         updateStatus: profile.UpdateStatus,

@@ -11,7 +11,16 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
-const { ROOT, freePort, startFerretdb, waitForPort } = require('../lib/engines');
+const {
+  ROOT,
+  freePort,
+  redisCli,
+  spawnClusterNode,
+  startFerretdb,
+  startRedisCluster,
+  waitForClusterOk,
+  waitForPort,
+} = require('../lib/engines');
 
 const API_ENTRY = 'dist/apps/api/apps/api/src/main.js';
 const WORKER_ENTRY = 'dist/apps/worker/apps/worker/src/main.js';
@@ -125,12 +134,70 @@ function supervise(stack, name, entry, env, port) {
   return role;
 }
 
+/** The nodes of a cluster as `CLUSTER NODES` on `port` lists them: { id, port, master, slots, fail }. */
+async function clusterNodes(port) {
+  const lines = (await redisCli(['-p', String(port), 'cluster', 'nodes'])).trim().split('\n');
+  return lines.map((line) => {
+    const [id, address, flags, , , , , , ...slots] = line.split(' ');
+    return {
+      id,
+      port: Number(address.split('@')[0].split(':').pop()),
+      master: flags.includes('master'),
+      fail: flags.includes('fail'),
+      slots,
+    };
+  });
+}
+
 /**
- * Starts the stack: the engine, Redis, `apiCount` api processes on their own ports and one
- * worker. The returned object holds each role's current process and the operations the
- * faults use.
+ * A Redis Cluster for the run (six nodes: three masters with a replica each), and the fault
+ * it allows: `failoverMaster` kills a master (SIGKILL), waits until its replica took over its
+ * slots and every live node says the cluster is ok, then starts it again on its port and
+ * files, where it rejoins as a replica of the new master.
  */
-async function startStack({ apiCount, log }) {
+async function startCluster(stack, dir) {
+  const cluster = await startRedisCluster({ dir });
+  const nodes = cluster.ports.map((port, n) => ({ port, child: track(cluster.children[n]) }));
+  stack.redisNodes = nodes;
+  stack.env.REDIS_URL = cluster.url;
+  stack.env.REDIS_CLUSTER_NODES = cluster.nodes;
+  stack.failoverMaster = async () => {
+    const live = nodes.filter((node) => alive(node.child));
+    const masters = (await clusterNodes(live[0].port)).filter(
+      (node) => node.master && !node.fail && node.slots.length,
+    );
+    const victim = masters[Math.floor(Math.random() * masters.length)];
+    const node = nodes.find((candidate) => candidate.port === victim.port);
+    signal(node.child, 'SIGCONT');
+    signal(node.child, 'SIGKILL');
+    await exited(node.child);
+    const others = nodes.filter((candidate) => candidate !== node).map((n) => n.port);
+    // The replica is promoted after the node timeout (3 s): its slots are served again.
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      const view = await clusterNodes(others[0]).catch(() => []);
+      const promoted = view.some(
+        (n) =>
+          n.master && !n.fail && n.port !== node.port && n.slots.join() === victim.slots.join(),
+      );
+      if (promoted) break;
+      if (Date.now() > deadline) throw new Error(`no replica took over from :${node.port}`);
+      await sleep(200);
+    }
+    await waitForClusterOk(others);
+    node.child = track(spawnClusterNode({ dir, port: node.port }));
+    await waitForPort(node.port, node.child, 'redis-server');
+    await waitForClusterOk([node.port]);
+    return `master :${node.port} killed, its replica took over, started again as a replica`;
+  };
+}
+
+/**
+ * Starts the stack: the engine, Redis (one, or with `redisCluster` a cluster of six),
+ * `apiCount` api processes on their own ports and one worker. The returned object holds each
+ * role's current process and the operations the faults use.
+ */
+async function startStack({ apiCount, log, redisCluster = false }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcp-chaos-'));
   const logPath = (name) => path.join(dir, `${name}.log`);
   const engine = await startFerretdb({
@@ -146,7 +213,10 @@ async function startStack({ apiCount, log }) {
     engineUri: engine.uri,
     engine: engine.child,
     redisPort,
-    redis: await startRedisOn(redisPort, path.join(dir, 'redis'), logPath('redis')),
+    redis: redisCluster
+      ? null
+      : await startRedisOn(redisPort, path.join(dir, 'redis'), logPath('redis')),
+    redisNodes: [],
     apis: [],
     worker: null,
     stopping: false,
@@ -160,6 +230,7 @@ async function startStack({ apiCount, log }) {
     QUEUE_PREFIX: 'chaos',
     LOG_LEVEL: 'warn',
   };
+  if (redisCluster) await startCluster(stack, path.join(dir, 'redis-cluster'));
 
   /** SIGKILL, then a new redis-server on the same port with no data. */
   stack.restartRedisEmpty = async () => {
@@ -179,7 +250,8 @@ async function startStack({ apiCount, log }) {
 
   const ports = [];
   for (let i = 0; i < apiCount; i++) ports.push(await freePort());
-  log(`scratch dir ${dir}; engine ${engine.uri}, redis :${redisPort}, api ports ${ports}`);
+  const redisAt = redisCluster ? `cluster ${stack.env.REDIS_CLUSTER_NODES}` : `:${redisPort}`;
+  log(`scratch dir ${dir}; engine ${engine.uri}, redis ${redisAt}, api ports ${ports}`);
   stack.apis = ports.map((port, i) => {
     const role = supervise(stack, `api${i}`, API_ENTRY, { ...stack.env, PORT: String(port) }, port);
     role.origin = `http://127.0.0.1:${port}`;

@@ -1,7 +1,7 @@
 'use strict';
 // Starts the embedded engine (FerretDB) and Redis as child processes on free loopback
 // ports. Used by the launcher (npm start), the admin wrapper and the test harness.
-const { spawn } = require('node:child_process');
+const { execFile, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -81,6 +81,108 @@ async function startRedis({ dir, port, logFile, persist = true }) {
   return { url: `redis://127.0.0.1:${port}`, child };
 }
 
+/** Runs redis-cli with `args`; resolves its output. */
+function redisCli(args) {
+  return new Promise((resolve, reject) => {
+    execFile('redis-cli', args, { timeout: 60000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`redis-cli ${args.join(' ')}: ${stderr || error.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** Whether `port` on loopback can be listened on now. */
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A free port for a cluster node: its bus port (port + 10000) must be free and valid too. */
+async function clusterPort() {
+  for (;;) {
+    const port = await freePort();
+    if (port + 10000 <= 65535 && (await portIsFree(port + 10000))) return port;
+  }
+}
+
+/** Resolves once every port's `CLUSTER INFO` says `cluster_state:ok` (polled). */
+async function waitForClusterOk(ports, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  for (const port of ports) {
+    for (;;) {
+      const info = await redisCli(['-p', String(port), 'cluster', 'info']).catch(() => '');
+      if (info.includes('cluster_state:ok')) break;
+      if (Date.now() > deadline) throw new Error(`redis cluster node ${port}: not ok in time`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Resolves once the node at `port` sees `replicas` replicas attached (polled). */
+async function waitForReplicas(port, replicas, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const nodes = await redisCli(['-p', String(port), 'cluster', 'nodes']).catch(() => '');
+    const attached = nodes.split('\n').filter((line) => / slave [0-9a-f]{40} /.test(line));
+    if (attached.length >= replicas) return;
+    if (Date.now() > deadline) throw new Error(`redis cluster: replicas not attached in time`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Starts a Redis Cluster of six redis-server processes on free loopback ports (three
+ * masters, a replica each: `redis-cli --cluster create ... --cluster-replicas 1`), each with
+ * its files in `dir`, and resolves once every node says `cluster_state:ok`: { url (the first
+ * node, REDIS_URL), nodes ('host:port,...', REDIS_CLUSTER_NODES), ports, children }.
+ * `nodeTimeoutMs`: how long a master may be unreachable before its replica takes over.
+ */
+async function startRedisCluster({ dir, nodeTimeoutMs = 3000, count = 6 }) {
+  fs.mkdirSync(dir, { recursive: true });
+  const ports = [];
+  while (ports.length < count) {
+    const port = await clusterPort();
+    if (!ports.includes(port)) ports.push(port);
+  }
+  const children = ports.map((port) => spawnClusterNode({ dir, port, nodeTimeoutMs }));
+  try {
+    await Promise.all(ports.map((port, n) => waitForPort(port, children[n], 'redis-server')));
+    await redisCli([
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '1',
+      '--cluster-yes',
+    ]);
+    await waitForClusterOk(ports);
+    await waitForReplicas(ports[0], count / 2);
+  } catch (error) {
+    await Promise.all(children.map(stop));
+    throw error;
+  }
+  return {
+    url: `redis://127.0.0.1:${ports[0]}`,
+    nodes: ports.map((port) => `127.0.0.1:${port}`).join(','),
+    ports,
+    children,
+  };
+}
+
+/** One node of a cluster (started again on the same port and files, it rejoins as it was). */
+function spawnClusterNode({ dir, port, nodeTimeoutMs = 3000 }) {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
+  args.push('--appendonly', 'no', '--cluster-enabled', 'yes');
+  args.push('--cluster-config-file', `nodes-${port}.conf`);
+  args.push('--cluster-node-timeout', String(nodeTimeoutMs));
+  args.push('--logfile', path.join(dir, `redis-${port}.log`));
+  return spawn('redis-server', args, { stdio: 'ignore' });
+}
+
 function stop(child) {
   return new Promise((resolve) => {
     if (!child || child.exitCode !== null || child.signalCode) return resolve();
@@ -90,4 +192,16 @@ function stop(child) {
   });
 }
 
-module.exports = { ROOT, FERRETDB_BIN, freePort, startFerretdb, startRedis, stop, waitForPort };
+module.exports = {
+  ROOT,
+  FERRETDB_BIN,
+  freePort,
+  redisCli,
+  spawnClusterNode,
+  startFerretdb,
+  startRedis,
+  startRedisCluster,
+  stop,
+  waitForClusterOk,
+  waitForPort,
+};

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { CRASH_POINTS, CrashPoints, RedisService } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, leaseKey, RedisService } from '@app/shared';
 import { eventually } from '../harness/test-app';
 import { exportRunLeaseName } from '../../libs/bulk/src/keys';
 import { BULK_EXPORT_EXPIRY } from '../../libs/bulk/src/worker/bulk.job-definitions';
@@ -211,7 +211,7 @@ describe('Bulk export: callbacks, concurrent writes and a worker dying', () => {
     await suite.app.api
       .get(RedisService)
       .client.del(
-        `${suite.app.settings.queuePrefix}:lease:${exportRunLeaseName(suite.tenant.clientId, token)}`,
+        leaseKey(suite.app.settings.queuePrefix, exportRunLeaseName(suite.tenant.clientId, token)),
       );
     await suite.app.startWorker();
     suite.app.advance(LEASE_MS);

@@ -1,7 +1,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { RedisService } from '@app/shared';
+import { leaseKey, RedisService } from '@app/shared';
 import { configureTestTenant, type TestPrograms } from '../harness/configuration';
 import { type TenantApp, useTenantApp } from '../harness/session';
 import { eventually } from '../harness/test-app';
@@ -90,7 +90,7 @@ function importRequests(suite: TenantApp) {
       suite.app.api
         .get(RedisService)
         .client.del(
-          `${suite.app.settings.queuePrefix}:lease:${runLeaseName(suite.tenant.clientId, token)}`,
+          leaseKey(suite.app.settings.queuePrefix, runLeaseName(suite.tenant.clientId, token)),
         ),
     stored: (profileId: number) =>
       suite.app.api

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { TenantAdminService } from '@app/auth';
-import { CRASH_POINTS, CrashPoints, RedisService, redirectLogs } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, leaseKey, redirectLogs, RedisService } from '@app/shared';
 import { configureTestTenant, type TestPrograms, testPreference } from '../harness/configuration';
 import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
@@ -480,7 +480,7 @@ describe('Data-subject requests', () => {
     // The lease of the dead worker lapses; a new worker takes the erasure up again.
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
+      .client.del(leaseKey(app.settings.queuePrefix, `profile:${tenant.clientId}|${id}`));
     await app.startWorker();
     expect((await erased(id)).ProfileId).toBe(id);
     await get(id).expect(404);

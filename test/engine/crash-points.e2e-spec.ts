@@ -2,7 +2,13 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { CRASH_POINTS, CrashPoints, type CrashPointName, RedisService } from '@app/shared';
+import {
+  CRASH_POINTS,
+  type CrashPointName,
+  CrashPoints,
+  leaseKey,
+  RedisService,
+} from '@app/shared';
 import { configureTestTenant, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
@@ -50,7 +56,7 @@ function crashSuite(env: Record<string, string> = {}) {
   /** The dead worker's lease on a profile lapses (LEASE_TTL_MS): here, at once. */
   const leaseLapses = (id: number) =>
     suite.redis.client.del(
-      `${suite.app.settings.queuePrefix}:lease:profile:${suite.tenant.clientId}|${id}`,
+      leaseKey(suite.app.settings.queuePrefix, `profile:${suite.tenant.clientId}|${id}`),
     );
   async function createProfile(firstName: string): Promise<number> {
     const res = await request(suite.app.http)

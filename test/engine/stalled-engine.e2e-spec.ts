@@ -76,7 +76,7 @@ describe('A stalled or restarted engine', () => {
     // engine before the route runs: the deadline covers authentication too.
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:auth:stamp:${other.clientId}`);
+      .client.del(`${app.api.get(RedisService).pinned('auth')}:stamp:${other.clientId}`);
     const unauthenticated = await request(app.http)
       .get(`/Profiles/v4/${other.clientId}/Profile/1`)
       .set('Authorization', otherAuth);

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import { CRASH_POINTS, CrashPoints, JOBS_QUEUE, RedisService } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, JOBS_QUEUE, leaseKey, RedisService } from '@app/shared';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
@@ -395,7 +395,7 @@ describe('Event deliveries', () => {
     expect(receiver.to(hook)).toHaveLength(0);
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
+      .client.del(leaseKey(app.settings.queuePrefix, `profile:${tenant.clientId}|${id}`));
     await app.startWorker();
     // The process died: its job's lock lapses (here at once: the test's worker was closed,
     // not killed, and would keep renewing it), and the next worker takes the job up as

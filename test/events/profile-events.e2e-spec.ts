@@ -2,7 +2,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { TenantAdminService } from '@app/auth';
-import { Clock, CRASH_POINTS, CrashPoints, RedisService } from '@app/shared';
+import { Clock, CRASH_POINTS, CrashPoints, leaseKey, RedisService } from '@app/shared';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
@@ -267,7 +267,7 @@ describe('Profile events', () => {
     expect(await eventTypes(id)).toEqual(['profile.created']);
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
+      .client.del(leaseKey(app.settings.queuePrefix, `profile:${tenant.clientId}|${id}`));
     await app.startWorker();
     await eventually(async () =>
       (await get(id)).body.CustomerName?.FirstName === 'B' ? true : undefined,

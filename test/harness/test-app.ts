@@ -51,6 +51,8 @@ export async function startTestApp(
   const settings = new Settings({
     MONGODB_URI: `${process.env.TEST_MONGODB_BASE}test_${id}`,
     REDIS_URL: process.env.TEST_REDIS_URL,
+    // The e2e-cluster project: a Redis Cluster (cluster-env.ts).
+    REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES,
     JWT_SECRET: `test-secret-${id}`,
     QUEUE_PREFIX: `test-${id}`,
     SWEEP_INTERVAL_MS: '1000',

@@ -1,4 +1,4 @@
-import { RedisService } from '@app/shared';
+import { pinnedKey, RedisService } from '@app/shared';
 import request from 'supertest';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
@@ -38,7 +38,7 @@ describe('Fair queue: owed turns taken by the finishing turn', () => {
       }),
     );
     const redis = app.api.get(RedisService).client;
-    const jobIds = `${app.settings.queuePrefix}:jobs:id`;
+    const jobIds = `${pinnedKey(app.settings.queuePrefix, 'bull')}:jobs:id`;
     const before = Number(await redis.get(jobIds));
     // Every write waits with its turn when the worker starts: 8 loops, room for 1 item.
     const worker = await app.startWorker();

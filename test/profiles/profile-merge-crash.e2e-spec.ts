@@ -2,7 +2,13 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { CRASH_POINTS, CrashPoints, type CrashPointName, RedisService } from '@app/shared';
+import {
+  CRASH_POINTS,
+  type CrashPointName,
+  CrashPoints,
+  leaseKey,
+  RedisService,
+} from '@app/shared';
 import { alternateIdClaimKey } from '../../libs/profiles/src/keys';
 import { eventually } from '../harness/test-app';
 import { useMergeSuite } from './merge-helpers';
@@ -35,7 +41,7 @@ describe('Profile merge: crash points and pending writes', () => {
   /** The dead worker's lease on a profile lapses (LEASE_TTL_MS): here, at once. */
   const leaseLapses = (id: number) =>
     redis.client.del(
-      `${suite.app.settings.queuePrefix}:lease:profile:${suite.tenant.clientId}|${id}`,
+      leaseKey(suite.app.settings.queuePrefix, `profile:${suite.tenant.clientId}|${id}`),
     );
   /** Who holds each pair's claim (by `_id`). */
   const holders = async (pairs: [string, string][]) =>

@@ -20,7 +20,7 @@ describe('The profile read model', () => {
   let redis: RedisService;
   let programs: TestPrograms;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
-  const entryKey = (id: number) => redis.key('pm', `${tenant.clientId}|${id}`);
+  const entryKey = (id: number) => redis.tagged('pm', `${tenant.clientId}|${id}`);
   const get = (id: number) => request(app.http).get(`${base()}/${id}`).set('Authorization', auth);
 
   async function create(firstName: string): Promise<number> {

@@ -238,7 +238,7 @@ describe('Queued profile writes', () => {
     await merge(id, { CustomerName: { LastName: 'Next' } });
     // Two earlier attempts at write 2 started and hung (each counted itself at its start).
     const redis = app.api.get(RedisService).client;
-    await redis.set(`${app.settings.queuePrefix}:wstart:${tenant.clientId}|${id}|2`, '2');
+    await redis.set(`${app.settings.queuePrefix}:wstart:{${tenant.clientId}|${id}}:2`, '2');
     await app.startWorker();
     const profile = await complete(id);
     expect(profile.DefaultLocale).toBeUndefined();

@@ -5,6 +5,7 @@ import { RebuildSearchKeyIndexCommand } from '../../libs/profiles/src/commands/r
 import { configureTestTenant } from '../harness/configuration';
 import { describeCommand, recordEngineCommands } from '../harness/engine-commands';
 import { createTestTenant, type TestTenant } from '../harness/session';
+import { deleteRedisKeys } from '../harness/redis-keys';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 
 /**
@@ -18,7 +19,7 @@ describe('Searches through the search key index', () => {
   let auth: string;
   let redis: RedisService;
   const base = () => `/Profiles/v4/${tenant.clientId}/Profile`;
-  const indexKey = (key: string) => redis.key('kx', tenant.clientId, key);
+  const indexKey = (key: string) => redis.tagged('kx', `${tenant.clientId}:${key}`);
 
   async function write(path: string, body: object): Promise<number> {
     const res = await request(app.http)
@@ -95,8 +96,7 @@ describe('Searches through the search key index', () => {
       Emails: [{ EmailAddress: 'lost@example.com' }],
       ProfileTags: [{ Name: 'rebuilt' }],
     });
-    const keys = await redis.client.keys(redis.key('kx', '*'));
-    await redis.client.del(...keys);
+    await deleteRedisKeys(redis, redis.key('kx', '*'));
     expect(await byEmail('lost@example.com')).toEqual([id]);
 
     await app.workers[0].get(CommandBus).execute(new RebuildSearchKeyIndexCommand());

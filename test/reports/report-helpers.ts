@@ -7,7 +7,7 @@ import { eventually, type TestApp } from '../harness/test-app';
 
 /** The Redis keys of a client's counts (libs/reports/src/keys.ts). */
 export function reportKey(app: TestApp, clientId: string, ...parts: string[]): string {
-  return [app.settings.queuePrefix, 'rp', clientId, ...parts].join(':');
+  return [app.api.get(RedisService).tagged('rp', clientId), ...parts].join(':');
 }
 
 /** The counts as Redis holds them, field by field (zeros left out). */

@@ -5,9 +5,10 @@ import { APPLY_PROFILE_WRITES, CONSENT_EXPIRY, type Profile } from '@app/profile
 import { DO_NOT_CONTACT_PROPAGATION } from '@app/consents';
 import {
   CRASH_POINTS,
-  CrashPoints,
   type CrashPointName,
+  CrashPoints,
   JobQueue,
+  leaseKey,
   RedisService,
 } from '@app/shared';
 import { configureTestTenant, type TestPrograms, testPreference } from '../harness/configuration';
@@ -215,7 +216,7 @@ describe('Reports: counts equal a recount after a random mix with crashes', () =
       // The dead run's lease lapses (here at once); Execute again resumes the import.
       await app.api
         .get(RedisService)
-        .client.del(`${app.settings.queuePrefix}:lease:${runLeaseName(tenant.clientId, token)}`);
+        .client.del(leaseKey(app.settings.queuePrefix, runLeaseName(tenant.clientId, token)));
       await app.startWorker();
       await request(app.http)
         .post(`${v4()}/Bulk/Import/${token}/Execute`)
@@ -311,7 +312,7 @@ describe('Reports: counts equal a recount after a random mix with crashes', () =
     await app.killWorker(worker);
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
+      .client.del(leaseKey(app.settings.queuePrefix, `profile:${tenant.clientId}|${id}`));
     await app.startWorker();
     // What Bull's retry of the dead job does once its lock lapses (here at once).
     await app.api

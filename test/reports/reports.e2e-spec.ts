@@ -3,9 +3,10 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { TenantAdminService } from '@app/auth';
 import { APPLY_PROFILE_WRITES } from '@app/profiles';
-import { CRASH_POINTS, CrashPoints, JobQueue, RedisService } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, JobQueue, leaseKey, RedisService } from '@app/shared';
 import { configureTestTenant, type TestPrograms, testPreference } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
+import { deleteRedisKeys } from '../harness/redis-keys';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient } from '../jobs/job-helpers';
 import { runLeaseName } from '../../libs/bulk/src/keys';
@@ -187,7 +188,7 @@ describe('Reports', () => {
     // The dead worker's lease lapses (here at once) and a new worker starts.
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:lease:profile:${tenant.clientId}|${id}`);
+      .client.del(leaseKey(app.settings.queuePrefix, `profile:${tenant.clientId}|${id}`));
     await app.startWorker();
   }
 
@@ -386,7 +387,7 @@ describe('Reports', () => {
     await app.killWorker(worker);
     await app.api
       .get(RedisService)
-      .client.del(`${app.settings.queuePrefix}:lease:${runLeaseName(tenant.clientId, token)}`);
+      .client.del(leaseKey(app.settings.queuePrefix, runLeaseName(tenant.clientId, token)));
     await app.startWorker();
     await execute();
     const ended = await eventually(async () => {
@@ -436,9 +437,7 @@ describe('Reports', () => {
   it('counts lost with Redis are rebuilt when a reader or a writer finds them missing', async () => {
     const id = await customer('lost@example.com');
     await countsSettle(app, tenant.clientId);
-    const redis = app.api.get(RedisService).client;
-    const keys = await redis.keys(reportKey(app, tenant.clientId, '*'));
-    await redis.del(...keys);
+    await deleteRedisKeys(app.api.get(RedisService), reportKey(app, tenant.clientId, '*'));
     const first = (await report('Counts').expect(200)).body;
     expect(['NotBuilt', 'Building', 'Current']).toContain(first.Status);
     await merge(id, { Consents: [{ ConsentType: 'Marketing', ConsentStatus: 1 }] });

@@ -1,4 +1,4 @@
-import { tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
+import { type RedisService, tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
 
 /*
  * Every composite key of the auth module, in one place. It starts with the client id: a
@@ -13,4 +13,20 @@ export function clientAccountKey(clientId: string): TenantKey {
 /** A user document (`users`), and a user's entry in the per-process auth cache. */
 export function userKey(clientId: string, userId: string): TenantKey {
   return tenantKey(clientId, userId);
+}
+
+/*
+ * Redis keys of the auth module. The auth stamps (every tenant's and the revocations') and
+ * the token endpoint's failure counts per OAuth client id are read together (one MGET per
+ * request that reads stamps), so they share one slot: `<prefix>:{<prefix>:auth}:...`.
+ */
+
+/** Where the auth stamps' keys start: a tenant's is this and its client id (the revocations' a reserved name). */
+export function authStampKeyPrefix(redis: RedisService): string {
+  return redis.pinned('auth') + ':stamp:';
+}
+
+/** The prefix of the failure counts per OAuth client id (rate-limiter-flexible's keyPrefix). */
+export function tokenFailuresPrefix(redis: RedisService): string {
+  return redis.pinned('auth') + ':token-failures';
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { textKey, tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
+import { type RedisService, textKey, tenantKey, type TenantKey, tenantRootKey } from '@app/shared';
 
 /*
  * Every composite `_id` (and Redis key part) of the profiles module, in one place. Each
@@ -106,4 +106,29 @@ export function erasureSecretKey(clientId: string): TenantKey {
 /** The merge record absorbing a profile (`profile_merges`). */
 export function profileMergeKey(clientId: string, absorbedId: number): TenantKey {
   return tenantKey(clientId, absorbedId);
+}
+
+/*
+ * Redis keys of one profile: tagged with the profile (`{<client>|<id>}`), so the scripts
+ * that take several of them at once (a job's start reads the read model entry and clears
+ * the queued flag; a pass counts the starts of its writes) run in one slot, and profiles
+ * spread over every slot of a cluster.
+ */
+
+/** The profile's read model entry (a hash, read on every GET). */
+export function readModelKey(redis: RedisService, clientId: string, profileId: number): string {
+  return redis.tagged('pm', profileKey(clientId, profileId));
+}
+
+/** The profile's "apply job queued" flag (ApplyJobScheduler). */
+export function applyQueuedKey(redis: RedisService, clientId: string, profileId: number): string {
+  return redis.tagged('applyq', profileKey(clientId, profileId));
+}
+
+/** How many times the worker started applying a write (WriteStarts). */
+export function writeStartsKey(
+  redis: RedisService,
+  write: { clientId: string; profileId: number; seq: number },
+): string {
+  return redis.tagged('wstart', profileKey(write.clientId, write.profileId)) + ':' + write.seq;
 }

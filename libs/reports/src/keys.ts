@@ -1,6 +1,8 @@
 /*
  * Redis keys of the reports (under QUEUE_PREFIX), one family per client
- * (docs/reports.md, "Storage"):
+ * (docs/reports.md, "Storage"), all with the client's hash tag (`rp:{<client>}`): every
+ * script takes several of them together and names the day hashes from their prefix, so a
+ * client's counts live in one slot (one node of a cluster; clients spread over all):
  *   rp:<client>:now        current counts (hash: counter key -> n)
  *   rp:<client>:day:<d>    the events of UTC day d (hash: daily key -> n)
  *   rp:<client>:seen       per profile id, the appliedSeq its current counts reached (hash)
@@ -23,17 +25,17 @@ export interface ReportKeys {
   dayPrefix: string;
 }
 
-export function reportKeys(key: (...parts: string[]) => string, clientId: string): ReportKeys {
-  const base = (...parts: string[]) => key('rp', clientId, ...parts);
+/** The keys of a client's counts; `base`: `<prefix>:rp:{<client>}` (RedisService.tagged). */
+export function reportKeys(base: string): ReportKeys {
   return {
-    now: base('now'),
-    seen: base('seen'),
-    told: base('told'),
-    meta: base('meta'),
-    rebuildNow: base('rb', 'now'),
-    rebuildSeen: base('rb', 'seen'),
-    late: base('late'),
-    queued: base('rbq'),
-    dayPrefix: `${base('day')}:`,
+    now: `${base}:now`,
+    seen: `${base}:seen`,
+    told: `${base}:told`,
+    meta: `${base}:meta`,
+    rebuildNow: `${base}:rb:now`,
+    rebuildSeen: `${base}:rb:seen`,
+    late: `${base}:late`,
+    queued: `${base}:rbq`,
+    dayPrefix: `${base}:day:`,
   };
 }

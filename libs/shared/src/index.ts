@@ -33,6 +33,8 @@ export * from './wire/edited.dto';
 export * from './wire/read-only.decorator';
 export * from './wire/field.decorators';
 export * from './redis/redis.service';
+export * from './redis/redis-connection';
+export * from './redis/redis-keys';
 export * from './redis/redis.module';
 export * from './database/batched-inserts';
 export * from './validation/body-bounds';

@@ -9,7 +9,7 @@ import {
 } from '../repositories/oauth-client.repository';
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
-import { userKey } from '../keys';
+import { authStampKeyPrefix, userKey } from '../keys';
 import { AuthStampChannel } from './auth-stamp-channel';
 import { AuthSettings } from '../auth-settings';
 
@@ -65,6 +65,8 @@ export class AuthCache implements OnModuleDestroy {
   /** Stamps read from Redis, by stamp name, reused while the channel stands. */
   private readonly readStampsAt = new Map<string, { stamp: string; at: number }>();
   private readonly channel: AuthStampChannel;
+  /** Where the stamps' keys start (built once: a stamp key is built on every request). */
+  private readonly stampKeyPrefix: string;
   /** OAuth client ids announced to have failed, until their failures may have lapsed. */
   private readonly failedUntil = new Map<string, number>();
   /** Too many failing ids to remember: until then every token request reads the count. */
@@ -78,8 +80,11 @@ export class AuthCache implements OnModuleDestroy {
     private readonly revokedTokens: RevokedTokenRepository,
     private readonly oauthClients: OAuthClientRepository,
   ) {
-    this.channel = new AuthStampChannel(redis.client, redis.key('auth', 'stamp-changes'), (name) =>
-      this.announced(name),
+    this.stampKeyPrefix = authStampKeyPrefix(redis);
+    this.channel = new AuthStampChannel(
+      (options) => redis.connect(options),
+      redis.key('auth', 'stamp-changes'),
+      (name) => this.announced(name),
     );
   }
 
@@ -229,6 +234,11 @@ export class AuthCache implements OnModuleDestroy {
       .exec();
     const failed = results?.find(([error]) => error)?.[0];
     if (!results || failed) throw failed ?? new Error('the auth stamp transaction was discarded');
+    // This process reads its own change at once, not when its announcement comes back
+    // (on a Redis Cluster it may reach this process's subscriber after the next request),
+    // and a read under way that raced it keeps nothing.
+    this.channel.generation++;
+    this.announced(name);
   }
 
   client(clientId: string, stamps: AuthStamps | null): Promise<TenantClient | null> {
@@ -336,6 +346,6 @@ export class AuthCache implements OnModuleDestroy {
   }
 
   private stampKey(clientId: string): string {
-    return this.redis.key('auth', 'stamp', clientId);
+    return this.stampKeyPrefix + clientId;
   }
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisClient, RedisConnectionOptions } from '@app/shared';
 
 /**
  * The Redis pub/sub channel on which every change of a tenant's auth stamp is announced,
@@ -10,14 +10,15 @@ import type Redis from 'ioredis';
  */
 export class AuthStampChannel {
   private readonly logger = new Logger('AuthStampChannel');
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
   private subscribed = false;
   private closed = false;
   /** Moves on with every announcement received and every change of the subscription. */
   generation = 0;
 
   constructor(
-    private readonly source: Redis,
+    /** Opens a connection of its own to the service's Redis (RedisService.connect). */
+    private readonly connect: (options: RedisConnectionOptions) => RedisClient,
     readonly name: string,
     /** Called with the stamp name announced, or null when everything must be forgotten. */
     private readonly onChange: (stampName: string | null) => void,
@@ -33,7 +34,7 @@ export class AuthStampChannel {
     if (this.subscriber || this.closed) return;
     // Resubscribed by hand on 'ready', so the moment it is confirmed again is known.
     // Named after the channel, so an operator (or a test) can tell it in CLIENT LIST.
-    const subscriber = this.source.duplicate({
+    const subscriber = this.connect({
       autoResubscribe: false,
       lazyConnect: false,
       // A subscriber sends nothing to pipeline.

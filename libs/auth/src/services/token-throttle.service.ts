@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { RedisService } from '@app/shared';
 import { tokenThrottledError } from '../auth-errors';
+import { tokenFailuresPrefix } from '../keys';
 import { AuthCache } from './auth-cache.service';
 import { AuthSettings } from '../auth-settings';
 
@@ -37,7 +38,7 @@ export class TokenThrottle {
     };
     this.limiter = new RateLimiterRedis({
       storeClient: redis.client,
-      keyPrefix: redis.key('token-failures'),
+      keyPrefix: tokenFailuresPrefix(redis),
       ...options,
       insuranceLimiter: new RateLimiterMemory(options),
     });

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { deepFreeze, RedisScript, RedisService } from '@app/shared';
 import type { ProfileData } from '../domain/profile-data.schema';
 import type { Profile, ProfileState } from '../domain/profile.schema';
-import { profileKey } from '../keys';
+import { readModelKey } from '../keys';
 
 /**
  * What GET needs of a profile, as the worker last saved it: its state, the sequence
@@ -164,7 +164,7 @@ interface ParsedEntry {
 const PARSED_CHARACTERS = 8_000_000;
 
 /**
- * The profile read model in Redis: one hash per profile (`pm:<client>|<id>`) with the
+ * The profile read model in Redis: one hash per profile (`pm:{<client>|<id>}`) with the
  * rendered stored profile (`doc`) at `appliedSeq` (`v`) and the highest accepted sequence
  * number (`acc`). The worker publishes after every save; the api records each accepted
  * write; GET reads the hash alone (Pending Update while acc > v). The hash is derived data:
@@ -272,20 +272,31 @@ export class ProfileReadModel {
   /**
    * `publish` of many saved profiles (a bulk import's new ones), each entry exactly as
    * `publish` stores it, in script calls of PUBLISH_MANY_ENTRIES (not a command each: the
-   * client's cost per command was the larger part). Answers nothing.
+   * client's cost per command was the larger part). On a cluster a call takes the entries
+   * of one slot (each profile's entry has a slot of its own, so mostly one each). Answers
+   * nothing.
    */
   async publishMany(profiles: Profile[]): Promise<void> {
     const calls: Promise<unknown>[] = [];
-    for (let at = 0; at < profiles.length; at += PUBLISH_MANY_ENTRIES) {
-      const some = profiles.slice(at, at + PUBLISH_MANY_ENTRIES);
-      calls.push(
-        SCRIPTS.publishMany.run(
-          this.redis.client,
-          some.length,
-          ...some.map((profile) => this.key(profile.clientId, profile.profileId)),
-          ...some.flatMap((profile) => [profile.appliedSeq, JSON.stringify(storedEntry(profile))]),
-        ),
-      );
+    const keyed = profiles.map((profile) => ({
+      profile,
+      key: this.key(profile.clientId, profile.profileId),
+    }));
+    for (const group of this.redis.sameSlotGroups(keyed, (entry) => entry.key)) {
+      for (let at = 0; at < group.length; at += PUBLISH_MANY_ENTRIES) {
+        const some = group.slice(at, at + PUBLISH_MANY_ENTRIES);
+        calls.push(
+          SCRIPTS.publishMany.run(
+            this.redis.client,
+            some.length,
+            ...some.map((entry) => entry.key),
+            ...some.flatMap(({ profile }) => [
+              profile.appliedSeq,
+              JSON.stringify(storedEntry(profile)),
+            ]),
+          ),
+        );
+      }
     }
     await Promise.all(calls);
   }
@@ -368,6 +379,6 @@ export class ProfileReadModel {
   }
 
   private key(clientId: string, profileId: number): string {
-    return this.redis.key('pm', profileKey(clientId, profileId));
+    return readModelKey(this.redis, clientId, profileId);
   }
 }

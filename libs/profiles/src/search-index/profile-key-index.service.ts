@@ -69,29 +69,31 @@ export class ProfileKeyIndex {
   async beforeCreateMany(profiles: Profile[]): Promise<void> {
     const holders = new Map<string, number[]>();
     for (const profile of profiles) {
-      const prefix = this.key(profile.clientId, '');
       for (const key of searchKeysOf(liveData(profile), this.rules)) {
-        const redisKey = prefix + key;
+        const redisKey = this.key(profile.clientId, key);
         const ids = holders.get(redisKey);
         if (ids) ids.push(profile.profileId);
         else holders.set(redisKey, [profile.profileId]);
       }
     }
-    let keys: string[] = [];
-    let args: (string | number)[] = [];
     const calls: Promise<unknown>[] = [];
-    const send = () => {
-      if (!keys.length) return;
-      calls.push(SADD_MANY.run(this.redis.client, keys.length, ...keys, ...args));
-      keys = [];
-      args = [];
-    };
-    for (const [key, ids] of holders) {
-      keys.push(key);
-      args.push(ids.length, ...ids);
-      if (keys.length + args.length >= SADD_MANY_ARGS) send();
+    // A call takes sets of one slot (on a cluster; on one Redis any).
+    for (const group of this.redis.sameSlotGroups([...holders], ([key]) => key)) {
+      let keys: string[] = [];
+      let args: (string | number)[] = [];
+      const send = () => {
+        if (!keys.length) return;
+        calls.push(SADD_MANY.run(this.redis.client, keys.length, ...keys, ...args));
+        keys = [];
+        args = [];
+      };
+      for (const [key, ids] of group) {
+        keys.push(key);
+        args.push(ids.length, ...ids);
+        if (keys.length + args.length >= SADD_MANY_ARGS) send();
+      }
+      send();
     }
-    send();
     await Promise.all(calls);
   }
 
@@ -111,9 +113,7 @@ export class ProfileKeyIndex {
     if (!this.redis.available || !(await this.isBuilt())) return null;
     let ids: Set<string> | undefined;
     for (const group of query) {
-      const members = await this.redis.client.sunion(
-        ...group.map((key) => this.key(clientId, key)),
-      );
+      const members = await this.union(group.map((key) => this.key(clientId, key)));
       ids = ids ? new Set(members.filter((id) => ids!.has(id))) : new Set(members);
       if (!ids.size) break;
     }
@@ -141,19 +141,21 @@ export class ProfileKeyIndex {
     try {
       // One pass with a cursor, no filter and no sort: on the embedded engine a filter or a
       // sort per page would decode the whole collection for every page.
+      // A page's SADDs sent at once (auto-pipelined: one write per node), not as one
+      // pipeline: on a cluster a pipeline may only take keys of one node.
       let count = 0;
-      let pipeline = this.redis.client.pipeline();
+      let page: Promise<number>[] = [];
       for await (const profile of this.profiles.crossTenantScanForIndexRebuild(REBUILD_PAGE)) {
         for (const key of searchKeysOf(liveData(profile), this.rules)) {
-          pipeline.sadd(this.key(profile.clientId, key), profile.profileId);
+          page.push(this.redis.client.sadd(this.key(profile.clientId, key), profile.profileId));
         }
         if (++count % REBUILD_PAGE === 0) {
-          await pipeline.exec();
-          pipeline = this.redis.client.pipeline();
+          await Promise.all(page);
+          page = [];
           await this.lease.extend(lease, token, REBUILD_LEASE_MS);
         }
       }
-      await pipeline.exec();
+      await Promise.all(page);
       // Redis lost its data during the pass: what was added before is gone, not built.
       const built = await this.epoch.setWithin(
         epoch,
@@ -174,19 +176,21 @@ export class ProfileKeyIndex {
     keys: string[],
   ): Promise<void> {
     if (!keys.length) return;
-    const pipeline = this.redis.client.pipeline();
-    for (const key of keys) pipeline[op](this.key(clientId, key), profileId);
-    await this.execPipeline(pipeline);
+    // Sent at once (auto-pipelined), not as a pipeline: the sets are in different slots.
+    await Promise.all(keys.map((key) => this.redis.client[op](this.key(clientId, key), profileId)));
   }
 
-  private async execPipeline(pipeline: ReturnType<RedisService['client']['pipeline']>) {
-    const results = await pipeline.exec();
-    const failed = results?.find(([error]) => error);
-    if (failed) throw failed[0];
+  /** SUNION of the sets, one command per slot they are in (one on a single Redis). */
+  private async union(keys: string[]): Promise<string[]> {
+    const groups = this.redis.sameSlotGroups(keys, (key) => key);
+    if (groups.length === 1) return this.redis.client.sunion(...groups[0]);
+    const answers = await Promise.all(groups.map((group) => this.redis.client.sunion(...group)));
+    return [...new Set(answers.flat())];
   }
 
+  /** `<prefix>:kx:{<client>:<key>}`: each set in a slot of its own. */
   private key(clientId: string, key: string): string {
-    return this.redis.key('kx', clientId, key);
+    return this.redis.tagged('kx', clientId + ':' + key);
   }
 }
 

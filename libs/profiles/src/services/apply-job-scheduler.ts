@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { JobQueue, type JobLane, RedisScript, RedisService } from '@app/shared';
-import { profileKey } from '../keys';
+import { applyQueuedKey, profileKey } from '../keys';
 import { type EntryProgress, ProfileReadModel } from '../read-model/profile-read-model.service';
 import { APPLY_PROFILE_WRITES } from '../worker/profile.job-definitions';
 
@@ -57,7 +57,7 @@ export interface ApplyJobRequest {
  * taken, find the lease busy and are put back.
  *
  * Coalescing, and why no write is stranded by it: a flag per profile in Redis
- * (`<prefix>:applyq:<client>|<profile>`) says "a job of this profile is queued and has not
+ * (`<prefix>:applyq:{<client>|<profile>}`) says "a job of this profile is queued and has not
  * started". The scheduler sets it with a compare-and-set (absent: set it and enqueue;
  * present: enqueue nothing). A job clears it (if still its own) as the very first thing it
  * does, before it reads the read model's `acceptedSeq` and applies up to it. The intake
@@ -168,6 +168,6 @@ export class ApplyJobScheduler {
   }
 
   private key(clientId: string, profileId: number): string {
-    return this.redis.key('applyq', profileKey(clientId, profileId));
+    return applyQueuedKey(this.redis, clientId, profileId);
   }
 }

@@ -14,15 +14,6 @@ return {1, ARGV[1]}`,
   1,
 );
 
-// Sets KEYS[2] to ARGV[2] when KEYS[1] (the epoch) still holds ARGV[1].
-const SET_WITHIN = new RedisScript(
-  `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[2], ARGV[2])
-return 1`,
-  2,
-);
-
 /**
  * Tells a worker that Redis lost its data: a key (`<prefix>:epoch`) holding a random id,
  * written when it is missing. A Redis that restarted empty has none, and the first worker
@@ -53,9 +44,16 @@ export class RedisEpoch {
   /**
    * Sets `key` to `value` only while Redis still holds `epoch`: derived data rebuilt under
    * one epoch is not marked complete in a Redis that lost it meanwhile. true when set.
+   * Checked before and after the SET, not in one script: on a Redis Cluster the epoch and
+   * the marker are on different nodes. A loss between the two checks takes the marker away
+   * again; only a worker dying in that same instant would leave it on an incomplete index.
    */
   async setWithin(epoch: string, key: string, value: string): Promise<boolean> {
-    return (await SET_WITHIN.run(this.redis.client, this.key(), key, epoch, value)) === 1;
+    if ((await this.current()) !== epoch) return false;
+    await this.redis.client.set(key, value);
+    if ((await this.current()) === epoch) return true;
+    await this.redis.client.del(key);
+    return false;
   }
 
   private key(): string {

@@ -21,7 +21,7 @@ import { type ReportKeys, reportKeys } from '../keys';
  *
  * KEYS: now, seen, meta, rb:now, rb:seen, late, told. ARGV: day prefix, JSON [{p, d: [delta]}].
  * Answers {state, applied, drift}: state 0 built, 1 not built (no rebuild), 2 rebuilding.
- * Day hashes are named by the script from the prefix (one Redis, not a cluster).
+ * Day hashes are named by the script from the prefix: they share the client's hash tag.
  */
 const APPLY = new RedisScript(
   `
@@ -197,7 +197,7 @@ export class ReportCounters {
   constructor(private readonly redis: RedisService) {}
 
   keys(clientId: string): ReportKeys {
-    return reportKeys((...parts) => this.redis.key(...parts), clientId);
+    return reportKeys(this.redis.tagged('rp', clientId));
   }
 
   /**

@@ -1,4 +1,5 @@
-import type Redis from 'ioredis';
+import { RedisScript } from '../queue/redis-script';
+import type { RedisClient } from '../redis/redis-connection';
 
 /*
  * Request counts of fixed windows shared by every api process, without a Redis round trip
@@ -90,19 +91,30 @@ export class SharedWindowCounter {
   }
 }
 
-/** `AddToSharedCount` on a Redis connection: one transaction for the whole batch. */
-export function redisSharedCount(client: Redis): AddToSharedCount {
-  return async (batch, windowMs) => {
-    const transaction = client.multi();
-    for (const { key, count } of batch) {
-      // The window starts with its first count; INCRBY keeps the TTL.
-      transaction.set(key, 0, 'PX', windowMs, 'NX').incrby(key, count).pttl(key);
-    }
-    const results = (await transaction.exec()) ?? [];
-    return batch.map((_, index) => {
-      const [incrError, total] = results[index * 3 + 1] ?? [];
-      const [, msLeft] = results[index * 3 + 2] ?? [];
-      return incrError ? null : { total: Number(total), msLeft: Number(msLeft) };
-    });
-  };
+// Adds ARGV[1] to the counter KEYS[1]; a new window starts with its first count (its TTL,
+// ARGV[2] ms; INCRBY keeps it). Answers the total and the milliseconds left.
+const ADD = new RedisScript(
+  `redis.call('SET', KEYS[1], 0, 'PX', ARGV[2], 'NX')
+return {redis.call('INCRBY', KEYS[1], ARGV[1]), redis.call('PTTL', KEYS[1])}`,
+  1,
+);
+
+/**
+ * `AddToSharedCount` on a Redis connection: a script call per counter, all sent together
+ * (one socket write with the connection's auto-pipelining; one per node of a cluster,
+ * where counters of different clients live on different nodes).
+ */
+export function redisSharedCount(client: RedisClient): AddToSharedCount {
+  return (batch, windowMs) =>
+    Promise.all(
+      batch.map(({ key, count }) =>
+        ADD.run(client, key, count, windowMs).then(
+          (answer) => {
+            const [total, msLeft] = answer as [number, number];
+            return { total: Number(total), msLeft: Number(msLeft) };
+          },
+          () => null,
+        ),
+      ),
+    );
 }

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
+import { slotOf, taggedKey } from '../redis/redis-keys';
 import { Settings } from '../settings/settings';
 import { JOBS_QUEUE } from './queue.constants';
 import { RedisScript } from './redis-script';
@@ -9,12 +10,35 @@ import { RedisScript } from './redis-script';
 export { RedisScript } from './redis-script';
 
 /**
+ * Leases and their epoch keys are spread over this many hash tags (`{lease<n>}`): a lease
+ * and the epoch its acquisition reads share a slot, so on a cluster each node records the
+ * loss of its own data, and leases still spread over every node.
+ */
+const LEASE_BUCKETS = 256;
+
+/** The bucket (hash tag) of a lease: by the slot of its name, so it spreads as names do. */
+function leaseTag(name: string): string {
+  return 'lease' + (slotOf(name) % LEASE_BUCKETS);
+}
+
+/** The key of the lease `name`: `<prefix>:lease:{lease<n>}:<name>`. */
+export function leaseKey(prefix: string, name: string): string {
+  return taggedKey(prefix, 'lease', leaseTag(name)) + ':' + name;
+}
+
+/** The epoch key that the acquisition of `name` reads (its bucket's). */
+function leaseEpochKey(prefix: string, tag: string): string {
+  return taggedKey(prefix, 'lease-epoch', tag);
+}
+
+/**
  * Takes a lease unless Redis lost its data less than the lease's TTL ago. The epoch key
- * holds when the leases' Redis started (0: before any lease was taken, set by each process
- * as it starts); a Redis that restarted empty has none, and the first acquisition after
- * it records the restart (Redis's own clock). Until a TTL has passed since, a holder from
- * before the loss may still be working (its lease key is gone, so nothing else tells it),
- * and nothing is granted: the answer is then how many ms are left of that wait.
+ * (one per bucket of leases, in the lease's slot) holds when the leases' Redis started (0:
+ * before any lease was taken, set by each process as it starts); a Redis that restarted
+ * empty has none, and the first acquisition after it records the restart (Redis's own
+ * clock). Until a TTL has passed since, a holder from before the loss may still be working
+ * (its lease key is gone, so nothing else tells it), and nothing is granted: the answer is
+ * then how many ms are left of that wait.
  */
 const ACQUIRE_SCRIPT = `
 local t = redis.call("time")
@@ -64,8 +88,13 @@ export class LeaseService implements OnModuleInit {
 
   /** A Redis that starts empty under a starting process: no earlier holder to wait for. */
   async onModuleInit(): Promise<void> {
-    await this.queue.client.set(this.epochKey(), '0', 'NX').catch((error: unknown) => {
-      this.logger.warn(`lease epoch not set (Redis unavailable): ${String(error)}`);
+    const buckets = Array.from({ length: LEASE_BUCKETS }, (_, n) => 'lease' + n);
+    await Promise.all(
+      buckets.map((tag) =>
+        this.queue.client.set(leaseEpochKey(this.settings.queuePrefix, tag), '0', 'NX'),
+      ),
+    ).catch((error: unknown) => {
+      this.logger.warn(`lease epochs not set (Redis unavailable): ${String(error)}`);
     });
   }
 
@@ -86,7 +115,13 @@ export class LeaseService implements OnModuleInit {
     }
     const token = randomUUID();
     const startedAt = Date.now();
-    const ok = await ACQUIRE.run(this.queue.client, this.key(name), this.epochKey(), token, ttlMs);
+    const ok = await ACQUIRE.run(
+      this.queue.client,
+      this.key(name),
+      leaseEpochKey(this.settings.queuePrefix, leaseTag(name)),
+      token,
+      ttlMs,
+    );
     if (typeof ok === 'number') return { token: null, afterLossMs: ok };
     if (ok !== 'OK') return { token: null };
     this.held.set(name, startedAt + ttlMs);
@@ -140,11 +175,7 @@ export class LeaseService implements OnModuleInit {
     return (await RELEASE.run(this.queue.client, this.key(name), token)) === 1;
   }
 
-  private epochKey(): string {
-    return `${this.settings.queuePrefix}:lease-epoch`;
-  }
-
   private key(name: string): string {
-    return `${this.settings.queuePrefix}:lease:${name}`;
+    return leaseKey(this.settings.queuePrefix, name);
   }
 }

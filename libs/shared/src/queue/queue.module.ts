@@ -1,9 +1,10 @@
-import { BullModule } from '@nestjs/bull';
+import { BullModule, getQueueToken } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import type { Queue } from 'bull';
 import { ClockModule } from '../clock';
 import { mongooseFeatures } from '../database/mongoose-features';
-import { Settings } from '../settings/settings';
+import { BullConnections, BullConnectionsModule } from './bull-connections';
 import { JOB_DEFINITIONS, type JobDefinition } from './job-definition';
 import { JobQueue } from './job-queue.service';
 import { JobRunLog } from './job-run-log.repository';
@@ -16,18 +17,23 @@ import { TenantFairQueue } from './tenant-fair-queue';
 
 const bullImports = [
   BullModule.forRootAsync({
-    inject: [Settings],
-    useFactory: (settings: Settings) => ({
-      redis: settings.redisUrl,
-      prefix: settings.queuePrefix,
-      settings: { stalledInterval: settings.stalledJobCheckMs },
-    }),
+    imports: [BullConnectionsModule],
+    inject: [BullConnections],
+    useFactory: (connections: BullConnections) => connections.options(),
   }),
   BullModule.registerQueue({ name: JOBS_QUEUE }),
+  BullConnectionsModule,
   // The Clock every scheduled job reads; global, so both apps get one through here.
   ClockModule,
   mongooseFeatures([JobRun, JobRunSchema]),
 ];
+
+/** On a cluster, the connections made for Bull close with its queue. */
+const closeBullConnections = {
+  provide: 'BULL_CONNECTIONS_CLOSER',
+  inject: [BullConnections, getQueueToken(JOBS_QUEUE)],
+  useFactory: (connections: BullConnections, queue: Queue) => connections.closeWith(queue),
+};
 
 /**
  * Our one module around the queue library: producers use `JobQueue`, the worker adds
@@ -52,6 +58,7 @@ export class QueueModule {
         TenantFairQueue,
         LeaseService,
         JobRunLog,
+        closeBullConnections,
         { provide: JOB_DEFINITIONS, useValue: jobs },
       ],
       exports: [JobQueue, TenantFairQueue, LeaseService, JobRunLog, JOB_DEFINITIONS],
@@ -70,6 +77,7 @@ export class QueueModule {
         LeaseService,
         JobRunLog,
         JobRunner,
+        closeBullConnections,
         { provide: JOB_DEFINITIONS, useValue: jobs },
       ],
       exports: [JobQueue, TenantFairQueue, LeaseService, JobRunLog, JobRunner, JOB_DEFINITIONS],

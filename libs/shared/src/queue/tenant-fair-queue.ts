@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { pinnedKey } from '../redis/redis-keys';
 import { Settings } from '../settings/settings';
 import { type JobLane, JOBS_QUEUE } from './queue.constants';
 import { RedisScript } from './redis-script';
@@ -331,8 +332,15 @@ export class TenantFairQueue {
     return items;
   }
 
+  /**
+   * `<prefix>:{<prefix>:fair}:...`: every key of the fair queue in one slot (one node of a
+   * cluster), because TAKE walks the ring and reaches each tenant's list and running set by a
+   * name it builds from a prefix, and PUSH and DONE touch the ring with a tenant's keys.
+   */
   private key(...parts: string[]): string {
-    return [this.settings.queuePrefix, 'fair', ...parts].join(':');
+    let key = pinnedKey(this.settings.queuePrefix, 'fair');
+    for (const part of parts) key += ':' + part;
+    return key;
   }
 }
 

@@ -159,6 +159,26 @@ describe('settings schema', () => {
     expect(new Settings(BASE)).toMatchObject({ port: 3000, host: '127.0.0.1', corsOrigins: [] });
   });
 
+  it('REDIS_CLUSTER_NODES: host:port entries, a bad one named; QUEUE_PREFIX without braces', () => {
+    expect(new Settings(BASE).redisClusterNodes).toEqual([]);
+    expect(
+      new Settings({ ...BASE, REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, redis-b:7001 ' })
+        .redisClusterNodes,
+    ).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-b', port: 7001 },
+    ]);
+    expect(() => new Settings({ ...BASE, REDIS_CLUSTER_NODES: 'a:7000,b' })).toThrow(
+      '  REDIS_CLUSTER_NODES (value "a:7000,b"): "b" is not host:port',
+    );
+    expect(() => new Settings({ ...BASE, REDIS_CLUSTER_NODES: 'a:70000' })).toThrow(
+      '"a:70000" is not host:port',
+    );
+    expect(() => new Settings({ ...BASE, QUEUE_PREFIX: '{pcp}' })).toThrow(
+      '  QUEUE_PREFIX (value "{pcp}"): must not contain { or }',
+    );
+  });
+
   it('loadSettings: the whole process checked before the process settings are read', () => {
     expect(() => loadSettings([SAMPLE], { ...BASE, PORT: 'x', SAMPLE_COUNT: 'y' })).toThrow(
       [

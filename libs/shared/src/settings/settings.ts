@@ -1,5 +1,5 @@
 import { EnvReader } from './env-reader';
-import { LOG_LEVELS, SHARED_SETTINGS } from './shared-settings';
+import { LOG_LEVELS, parseClusterNodes, SHARED_SETTINGS } from './shared-settings';
 
 /**
  * Process settings, read once from the environment: what every process needs (addresses,
@@ -16,6 +16,11 @@ export class Settings {
   readonly host: string;
   readonly mongodbUri: string;
   readonly redisUrl: string;
+  /**
+   * REDIS_CLUSTER_NODES: the Redis Cluster's seed nodes; empty: one Redis (REDIS_URL).
+   * Set, every connection of the process is a cluster client (redis-connection.ts).
+   */
+  readonly redisClusterNodes: { host: string; port: number }[];
   /** Prefix of every Redis key the queues and leases use (lets tests share one Redis). */
   readonly queuePrefix: string;
   readonly tlsCertFile?: string;
@@ -75,6 +80,7 @@ export class Settings {
     this.host = read.HOST;
     this.mongodbUri = read.MONGODB_URI;
     this.redisUrl = read.REDIS_URL;
+    this.redisClusterNodes = parseClusterNodes(read.REDIS_CLUSTER_NODES);
     this.queuePrefix = read.QUEUE_PREFIX;
     this.tlsCertFile = read.TLS_CERT_FILE;
     this.tlsKeyFile = read.TLS_KEY_FILE;

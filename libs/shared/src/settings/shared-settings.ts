@@ -27,7 +27,22 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     documentedDefault: 'embedded `redis-server` on a free loopback port',
     meaning: 'Redis for the queue and the per-profile leases',
   },
-  { name: 'QUEUE_PREFIX', type: 'text', default: 'pcp', meaning: 'prefix of every Redis key' },
+  {
+    name: 'REDIS_CLUSTER_NODES',
+    type: 'text',
+    trim: true,
+    problem: clusterNodesProblem,
+    meaning:
+      'comma-separated host:port of Redis Cluster nodes: every connection is a cluster client seeded with them (and REDIS_URL, whose password and rediss: TLS apply to each node); unset: the one Redis of REDIS_URL',
+  },
+  {
+    name: 'QUEUE_PREFIX',
+    type: 'text',
+    default: 'pcp',
+    // A brace would make the prefix a hash tag and pin every key to one cluster slot.
+    problem: (value) => (/[{}]/.test(value) ? 'must not contain { or }' : undefined),
+    meaning: 'prefix of every Redis key',
+  },
   {
     name: 'TLS_CERT_FILE',
     type: 'text',
@@ -156,3 +171,27 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     meaning: "port of the worker's health and metrics listener (on HOST); 0: none",
   },
 ] as const);
+
+/** `host:port`, the form of each REDIS_CLUSTER_NODES entry (host without brackets or commas). */
+const CLUSTER_NODE = /^[^\s,:[\]]+:(\d{1,5})$/;
+
+/** What is wrong with a REDIS_CLUSTER_NODES value (undefined: nothing). */
+function clusterNodesProblem(value: string): string | undefined {
+  const bad = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .find((entry) => {
+      const port = CLUSTER_NODE.exec(entry)?.[1];
+      return port === undefined || Number(port) < 1 || Number(port) > 65535;
+    });
+  return bad === undefined ? undefined : `"${bad}" is not host:port`;
+}
+
+/** The nodes of a REDIS_CLUSTER_NODES value (already checked), in order. */
+export function parseClusterNodes(value: string | undefined): { host: string; port: number }[] {
+  if (!value) return [];
+  return value.split(',').map((entry) => {
+    const at = entry.trim().lastIndexOf(':');
+    return { host: entry.trim().slice(0, at), port: Number(entry.trim().slice(at + 1)) };
+  });
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RedisScript, RedisService } from '@app/shared';
 import type { ProfileWrite } from '../../domain/profile-write.schema';
+import { writeStartsKey } from '../../keys';
 
 /** How long a write's start count is kept (far longer than any retry schedule). */
 const STARTS_TTL_SECONDS = 24 * 3600;
@@ -24,7 +25,8 @@ return counts`,
  * counted, so a write that keeps stalling the worker is given up after MAX_WRITE_ATTEMPTS
  * starts instead of stalling it after every restart. A lost count (Redis lost its data)
  * only starts the count again. The writes of one pass are counted together (one round
- * trip); see LoadStage for how a pass that did not finish is split up again.
+ * trip; they are one profile's, so their keys share its slot); see LoadStage for how a pass
+ * that did not finish is split up again.
  */
 @Injectable()
 export class WriteStarts {
@@ -38,7 +40,7 @@ export class WriteStarts {
   /** One more start of each write, in one round trip; per write how many (0: unknown). */
   async startedAll(writes: ProfileWrite[]): Promise<number[]> {
     if (!this.redis.available || !writes.length) return writes.map(() => 0);
-    const keys = writes.map((write) => this.redis.key('wstart', write._id));
+    const keys = writes.map((write) => writeStartsKey(this.redis, write));
     try {
       const counts = (await STARTED.run(
         this.redis.client,
@@ -56,7 +58,7 @@ export class WriteStarts {
   async notStarted(writes: ProfileWrite[]): Promise<void> {
     if (!this.redis.available || !writes.length) return;
     const multi = this.redis.client.multi();
-    for (const write of writes) multi.decr(this.redis.key('wstart', write._id));
+    for (const write of writes) multi.decr(writeStartsKey(this.redis, write));
     await multi.exec().catch(() => undefined);
   }
 }
