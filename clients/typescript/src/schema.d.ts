@@ -5595,7 +5595,7 @@ export interface components {
         ReportRebuildRequestDto: {
             /**
              * @description The client whose counts to rebuild
-             * @example acme
+             * @example demo
              */
             ClientId: string;
             /** @description true: start over even when a rebuild is under way (else it goes on) */
@@ -5813,7 +5813,7 @@ export interface components {
             grant_type: string;
             /**
              * @description <CLIENT_ID>/<USER_ID>
-             * @example acme/alice
+             * @example demo/alice
              */
             scope: string;
             /** @description 48-character OAuth client id (or use Basic authorization) */
@@ -7761,6 +7761,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": unknown[];
+                /**
+                 * @example {"CustomerType":"Customer","CustomerName":{"FirstName":"Lena","LastName":"Park"},"AlternateIds":[{"AlternateIdType":"CRM","AlternateId":"C-3001"}],"Emails":[{"EmailAddressType":"Personal","EmailAddress":"lena.park@example.com","EmailPreferences":[{"ProgramId":"1","ChannelId":"Email","FilterId":"1","FrequencyId":"Monthly","PreferenceType":1}]}],"CustomFields":[{"Name":"Tier","Value":"Silver"}]}
+                 *     {"CustomerType":"Prospect","CustomerName":{"FirstName":"Omar","LastName":"Haddad"},"AlternateIds":[{"AlternateIdType":"CRM","AlternateId":"C-3002"}],"PhoneNumbers":[{"PhoneType":"Mobile","PhoneNumber":"+1 555 010 7788","IsMobile":true}],"Consents":[{"ConsentType":"Terms","ConsentVersion":"1.0","Locale":"en-us","ConsentStatus":1,"ConsentDate":"2025-05-02T08:00:00Z"}]}
+                 */
                 "application/x-ndjson": string;
             };
         };

@@ -21,6 +21,7 @@ import {
   ApiTooManyRequestsResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { TOKEN_REQUEST_EXAMPLES } from '../dto/token.examples';
 import { ErrorDto } from '@app/shared';
 import { TokenService, type TokenResponse } from '../services/token.service';
 
@@ -29,7 +30,7 @@ class TokenRequestForm {
   @ApiProperty({ example: 'client_credentials', description: 'Must be client_credentials' })
   grant_type: string;
 
-  @ApiProperty({ example: 'acme/alice', description: '<CLIENT_ID>/<USER_ID>' })
+  @ApiProperty({ example: 'demo/alice', description: '<CLIENT_ID>/<USER_ID>' })
   scope: string;
 
   @ApiPropertyOptional({ description: '48-character OAuth client id (or use Basic authorization)' })
@@ -94,7 +95,7 @@ export class TokenController {
       'Returns a Bearer access token for the user named in scope. The client authenticates with client_id and client_secret in the form, or with an Authorization: Basic base64(client_id:client_secret) header. No refresh tokens: request a new token after expiry.',
   })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiBody({ type: TokenRequestForm })
+  @ApiBody({ type: TokenRequestForm, examples: TOKEN_REQUEST_EXAMPLES })
   @ApiExtraModels(TokenErrorBody)
   @ApiOkResponse({ type: TokenResponseBody })
   @ApiBadRequestResponse({ schema: TOKEN_ERROR_SCHEMA, description: 'The request was refused' })

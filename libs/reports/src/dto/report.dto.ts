@@ -134,7 +134,7 @@ export class ReportPageLinkDto {
 }
 
 export class ReportRebuildRequestDto {
-  @ApiProperty({ description: 'The client whose counts to rebuild', example: 'acme' })
+  @ApiProperty({ description: 'The client whose counts to rebuild', example: 'demo' })
   ClientId: string;
   @ApiPropertyOptional({
     description: 'true: start over even when a rebuild is under way (else it goes on)',
