@@ -347,18 +347,12 @@ export const PICKLIST_EXAMPLES: BodyExamples<PicklistListDto> = {
 };
 
 export const PICKLIST_PATCH_EXAMPLES: BodyExamples<PatchOperationDto[]> = {
-  addOption: {
-    summary: 'Add an option at the end of the list',
+  retireOption: {
+    summary:
+      'Retire the third option (an inactive option is refused as a new value) and describe the picklist',
     value: [
-      {
-        op: 'add',
-        path: '/FieldSelectOptions/-',
-        value: {
-          Value: 'SWIMMING',
-          DisplayOrder: 4,
-          LocalizedNames: [{ Locale: 'en-us', Name: 'Swimming' }],
-        },
-      },
+      { op: 'add', path: '/FieldSelectOptions/2/IsActive', value: false },
+      { op: 'add', path: '/Description', value: 'Sports a customer is interested in (2026 list)' },
     ],
   },
 };
