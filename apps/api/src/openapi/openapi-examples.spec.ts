@@ -15,6 +15,8 @@ import addFormats from 'ajv-formats';
 interface Schema {
   $ref?: string;
   example?: unknown;
+  description?: string;
+  enum?: unknown[];
   [keyword: string]: unknown;
 }
 interface MediaType {
@@ -25,6 +27,7 @@ interface MediaType {
 interface Parameter {
   name: string;
   in: string;
+  description?: string;
   schema?: Schema;
   example?: unknown;
   $ref?: string;
@@ -156,6 +159,71 @@ function validatorsOf(schemas: Schema[]): ValidateFunction[] {
     return validate;
   });
 }
+
+/**
+ * Every code list of the document (an `enum` of two values or more, of a schema, a property,
+ * array items or a parameter) and the description that must give the codes' meanings: the
+ * node's own, or for array items the array's, or for a parameter the parameter's.
+ */
+function codeLists(): { where: string; codes: unknown[]; description: string }[] {
+  const found: { where: string; codes: unknown[]; description: string }[] = [];
+  const walk = (where: string, node: unknown, outer: string): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => walk(`${where}[${index}]`, item, outer));
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const schema = node as Schema;
+    const description = [schema.description, outer].filter(Boolean).join(' ');
+    const codes = Array.isArray(schema.enum) ? schema.enum.filter((code) => code !== null) : [];
+    if (codes.length >= 2) found.push({ where, codes, description });
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'enum' || key === 'example') continue;
+      if (key === 'properties' && typeof value === 'object' && value !== null) {
+        for (const [name, property] of Object.entries(value))
+          walk(`${where}.${name}`, property, '');
+      } else {
+        walk(`${where}/${key}`, value, key === 'items' ? description : '');
+      }
+    }
+  };
+  for (const [name, schema] of Object.entries(document.components.schemas)) walk(name, schema, '');
+  for (const { where, operation } of operations()) {
+    for (const parameter of operation.parameters ?? []) {
+      walk(`${where} ${parameter.name}`, parameter.schema, parameter.description ?? '');
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether `description` names `code`: the code itself, or a family it belongs to
+ * (`profile.*` names every `profile.` event type).
+ */
+function names(description: string, code: unknown): boolean {
+  const text = String(code);
+  if (description.includes(text)) return true;
+  const family = /^([a-z]+)\./.exec(text);
+  return family !== null && description.includes(`${family[1]}.*`);
+}
+
+describe('the code lists of the OpenAPI document', () => {
+  it('say what each code means in their description', () => {
+    const lists = codeLists();
+    const unexplained = lists
+      .map(({ where, codes, description }) => ({
+        where,
+        missing: codes.filter((code) => !names(description, code)),
+      }))
+      .filter(({ missing }) => missing.length)
+      .map(({ where, missing }) => `${where}: ${missing.join(', ')}`);
+    expect(unexplained).toEqual([]);
+    // Not vacuous: the consent statuses and preference types are among the lists checked.
+    expect(lists.map(({ where }) => where)).toEqual(
+      expect.arrayContaining(['ConsentDto.ConsentStatus', 'PreferenceDto.PreferenceType']),
+    );
+  });
+});
 
 describe('the examples of the OpenAPI document', () => {
   it('give every request body an example', () => {

@@ -56,7 +56,11 @@ class TokenResponseBody implements TokenResponse {
 
 /** What a token error adds to the service's error body (`Message`): OAuth's fields. */
 class TokenErrorBody {
-  @ApiProperty({ enum: ['invalid_request', 'invalid_client', 'access_denied'] })
+  @ApiProperty({
+    enum: ['invalid_request', 'invalid_client', 'access_denied'],
+    description:
+      'invalid_request: grant_type missing or not client_credentials; invalid_client: client_id missing or unknown, or the secret wrong; access_denied: scope missing or not a user of the client',
+  })
   error: string;
 
   @ApiProperty({ example: 'client authentication (client secret) failed' })

@@ -190,7 +190,13 @@ export class CustomFieldsController {
     conflict: 'The new name belongs to another custom field',
     examples: CUSTOM_FIELD_PATCH_EXAMPLES,
   })
-  @ApiParam({ name: 'fieldType', enum: CUSTOM_FIELD_TYPES })
+  @ApiParam({
+    name: 'fieldType',
+    enum: CUSTOM_FIELD_TYPES,
+    description:
+      "The definition's type: Text, Numeric, DateTime or SelectList (an Id of another type is 404)",
+    example: 'Text',
+  })
   update(
     @CurrentCaller() caller: Caller,
     @Param('fieldType') fieldType: string,

@@ -48,7 +48,13 @@ export class ConfigRoutesController {
 
   @Post('CustomProperties/:entity')
   @HttpCode(200)
-  @ApiParam({ name: 'entity', enum: CUSTOM_PROPERTY_ENTITIES })
+  @ApiParam({
+    name: 'entity',
+    enum: CUSTOM_PROPERTY_ENTITIES,
+    description:
+      'What the body IDs name: Program (program ids), Filter (filter ids) or ProgramGroup (program group ids)',
+    example: 'Program',
+  })
   @ApiAuth('configuration', 'write')
   @ApiOperation({
     summary: 'Set custom properties on programs, filters or program groups by id',

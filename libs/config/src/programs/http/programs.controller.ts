@@ -107,7 +107,12 @@ export class ProgramsController {
     ok: ProgramListDto,
     notFound: 'No text tags for the locale',
   })
-  @ApiParam({ name: 'programTypeId', enum: PROGRAM_TYPE_INPUTS })
+  @ApiParam({
+    name: 'programTypeId',
+    enum: PROGRAM_TYPE_INPUTS,
+    description:
+      'The program type: Transactional, Marketing, Informational, Consent or Do Not Contact (DNC) ("DNC" and "Do Not Contact" name it too)',
+  })
   @ApiQuery({ name: 'locale', required: false, schema: LOCALE_QUERY_SCHEMA })
   byType(
     @CurrentCaller() caller: Caller,
