@@ -14456,7 +14456,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -14826,7 +14826,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -14994,7 +14994,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15074,7 +15074,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15174,7 +15174,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15277,7 +15277,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15373,7 +15373,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15472,7 +15472,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15539,7 +15539,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15606,7 +15606,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
                 /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
                 entryId: string;
@@ -15684,7 +15684,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
                 /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
                 entryId: string;
@@ -15762,7 +15762,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
                 /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
                 entryId: string;
@@ -15840,7 +15840,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15910,7 +15910,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16001,7 +16001,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16068,7 +16068,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16142,7 +16142,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16209,7 +16209,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16276,7 +16276,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16346,7 +16346,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16413,7 +16413,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16483,7 +16483,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16583,7 +16583,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16653,7 +16653,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16728,7 +16728,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;

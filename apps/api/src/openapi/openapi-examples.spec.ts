@@ -116,13 +116,14 @@ function allExamples(): ExampleCase[] {
         mediaTypeExamples(`${where} ${status} ${type}`, media),
       ),
     ),
-    ...(operation.parameters ?? [])
-      .filter((parameter) => parameter.example !== undefined && parameter.schema)
-      .map((parameter) => ({
-        where: `${where} ${parameter.in} parameter ${parameter.name}`,
-        schema: parameter.schema as Schema,
-        value: parameter.example,
-      })),
+    ...(operation.parameters ?? []).flatMap((parameter) => {
+      const schema = parameter.schema;
+      const example = parameter.example ?? schema?.example;
+      if (!schema || example === undefined) return [];
+      return [
+        { where: `${where} ${parameter.in} parameter ${parameter.name}`, schema, value: example },
+      ];
+    }),
   ]);
 }
 

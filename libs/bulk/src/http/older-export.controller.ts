@@ -94,8 +94,7 @@ export class OlderExportController {
   @ApiParam({
     name: SEGMENT,
     description: 'The segment name, a label kept on the export (1 to 100 characters, not blank)',
-    schema: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
-    example: 'crm-weekly',
+    schema: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', example: 'crm-weekly' },
   })
   @ApiCreatedResponse({ type: ExportAccessTokenDto, description: 'Initiated (Processing)' })
   @ApiBody({ type: ExportSegmentDto, examples: EXPORT_SEGMENT_EXAMPLES })

@@ -50,7 +50,12 @@ const ApiSubscriptionIdParam = () =>
   ApiParam({
     name: 'subscriptionId',
     description: "The subscription's SubscriptionId (from create or the list)",
-    schema: { type: 'string', minLength: 1, maxLength: 100 },
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      example: '0b6f4d1e-7c2a-4e59-9a43-5d8e2f61c0a7',
+    },
   });
 
 /** Event subscriptions (docs/events.md, "Subscriptions"): thin, each route one command or query. */

@@ -27,7 +27,7 @@ export class GroupsController {
   @ApiParam({
     name: 'groupType',
     description: 'The group type name (case-insensitive)',
-    example: 'Household',
+    schema: { type: 'string', example: 'Household' },
   })
   @ApiOperation({
     summary: 'Rename an existing group on every profile in it (queued)',

@@ -192,10 +192,9 @@ export class CustomFieldsController {
   })
   @ApiParam({
     name: 'fieldType',
-    enum: CUSTOM_FIELD_TYPES,
+    schema: { type: 'string', enum: [...CUSTOM_FIELD_TYPES], example: 'Text' },
     description:
       "The definition's type: Text, Numeric, DateTime or SelectList (an Id of another type is 404)",
-    example: 'Text',
   })
   update(
     @CurrentCaller() caller: Caller,

@@ -50,10 +50,9 @@ export class ConfigRoutesController {
   @HttpCode(200)
   @ApiParam({
     name: 'entity',
-    enum: CUSTOM_PROPERTY_ENTITIES,
+    schema: { type: 'string', enum: [...CUSTOM_PROPERTY_ENTITIES], example: 'Program' },
     description:
       'What the body IDs name: Program (program ids), Filter (filter ids) or ProgramGroup (program group ids)',
-    example: 'Program',
   })
   @ApiAuth('configuration', 'write')
   @ApiOperation({

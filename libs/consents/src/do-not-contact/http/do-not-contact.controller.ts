@@ -144,7 +144,7 @@ export class DoNotContactController {
   @ApiParam({
     name: 'value',
     description: 'The email address or phone number, as listed (URL-encoded)',
-    schema: { type: 'string', minLength: 1 },
+    schema: { type: 'string', minLength: 1, example: 'no.mail@example.com' },
   })
   @ApiNoContentResponse({ description: 'Removed from the list' })
   async remove(
