@@ -16,7 +16,7 @@ import type {
   RequiredPreferenceConsentListDto,
 } from '../programs/dto/program.dto';
 import type { TypeKind } from '../types/domain/type-kind';
-import type { TypeEntryDto } from '../types/dto/type-entry.dto';
+import type { TypeEntryDto, TypeListDto } from '../types/dto/type-entry.dto';
 import type { PatchOperationDto } from './patch-operation.dto';
 
 /*
@@ -57,7 +57,7 @@ const NEW_TYPES: Record<TypeKind, { TypeName: string; en: string; fr: string; ab
 };
 
 /** POST /{clientId}/<Kind>: one new entry of the kind. */
-export function typeCreateExamples(kind: TypeKind): BodyExamples<Record<TypeKind, TypeEntryDto[]>> {
+export function typeCreateExamples(kind: TypeKind): BodyExamples<TypeListDto> {
   const type = NEW_TYPES[kind];
   const entry: TypeEntryDto = {
     TypeName: type.TypeName,
@@ -71,7 +71,7 @@ export function typeCreateExamples(kind: TypeKind): BodyExamples<Record<TypeKind
   return {
     [`new${type.TypeName}`]: {
       summary: `A new ${type.TypeName} entry, named in English and French`,
-      value: { [kind]: [entry] } as Record<TypeKind, TypeEntryDto[]>,
+      value: { [kind]: [entry] },
     },
   };
 }
