@@ -3116,7 +3116,10 @@ export interface components {
             SegmentName: string | null;
             /** Format: date-time */
             LastDateTime: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description The rows' key (MatchKey): ProfileID the profile id, AlternateID its alternate id of MatchType, EmailAddress an email address, PhoneNumber a phone number; null: every profile, no key
+             * @enum {string|null}
+             */
             MatchCriteria: "ProfileID" | "AlternateID" | "EmailAddress" | "PhoneNumber" | null;
             MatchType: string | null;
             CallbackURL: string | null;
@@ -3170,10 +3173,16 @@ export interface components {
             /** Format: date-time */
             Created: string;
             DataStageDuration: number;
-            /** @enum {string} */
+            /**
+             * @description AlternateIdType: records are matched by their alternate id of type MatchValue
+             * @enum {string}
+             */
             MatchCriteria: "AlternateIdType";
             MatchValue: string;
-            /** @enum {string} */
+            /**
+             * @description Add: records are written to their profiles; Delete: their profiles are deleted
+             * @enum {string}
+             */
             Operation: "Add" | "Delete";
             AllowPriorConsents: boolean;
             RefreshAlternateIds: boolean;
@@ -3313,14 +3322,14 @@ export interface components {
             /** @description The consent type's current name */
             ConsentType: string;
             /**
-             * @description Where the consents are: on the profile or on an active contact element
+             * @description Where the consents are: Profile (profile-level consents) or on an active contact element: Email, Phone or Address
              * @enum {string}
              */
             Level: "Profile" | "Email" | "Phone" | "Address";
             /** @description The consent version (empty when none is stored) */
             ConsentVersion: string;
             /**
-             * @description The status; Expired: marked expired by the expiry job, whatever its status
+             * @description The status: Granted (ConsentStatus 1), Denied (2), Revoked (3), NotSet (4); Expired: marked expired by the expiry job, whatever its status
              * @enum {string}
              */
             Status: "Granted" | "Denied" | "Revoked" | "NotSet" | "Expired";
@@ -3333,7 +3342,7 @@ export interface components {
             /** @example en-us */
             Locale?: string | null;
             /**
-             * @description 1 Granted, 2 Denied, 3 Revoked, 4 NotSet
+             * @description 1 Granted (the person agreed), 2 Denied (the person refused when asked), 3 Revoked (a consent given before was withdrawn, also by a do-not-contact listing), 4 NotSet (no answer recorded)
              * @enum {number|null}
              */
             ConsentStatus?: 1 | 2 | 3 | 4 | null;
@@ -3376,7 +3385,10 @@ export interface components {
              * @example 3.1
              */
             EntryId: string;
-            /** @enum {string} */
+            /**
+             * @description consent: an entry of the profile's consent history; preference: an entry of its preference history
+             * @enum {string}
+             */
             Category: "consent" | "preference";
             /**
              * @description The list holding the item (Consents, ProfilePreferences, EmailPreferences...)
@@ -3404,7 +3416,10 @@ export interface components {
         ConsentStatusEntryDto: {
             /** @example Granted */
             Name: string;
-            /** @example 1 */
+            /**
+             * @description The ConsentStatus of consents: 1 Granted (the person agreed), 2 Denied (the person refused when asked), 3 Revoked (a consent given before was withdrawn, also by a do-not-contact listing), 4 NotSet (no answer recorded)
+             * @example 1
+             */
             Value: number;
         };
         ConsentStatusListDto: {
@@ -3421,7 +3436,7 @@ export interface components {
             /** @description Default false */
             IsDefault?: boolean;
             /**
-             * @description The contact element channel the type is bound to (any case; "Text" and "Text/SMS" are stored as SMS); null or absent: a profile-only consent type. Locked while a filter requires the type.
+             * @description The contact element channel the type is bound to: Email (email addresses), Phone (phone numbers), SMS (text messages to phone numbers; "Text" and "Text/SMS" are stored as SMS) or Mail (mailing addresses), any case; null or absent: a profile-only consent type. Locked while a filter requires the type.
              * @enum {string|null}
              */
             ChannelId?: "Email" | "Phone" | "SMS" | "Mail" | null;
@@ -3440,7 +3455,7 @@ export interface components {
             /** @description Default false */
             IsDefault?: boolean | null;
             /**
-             * @description The contact element channel the type is bound to (any case; "Text" and "Text/SMS" are stored as SMS); null or absent: a profile-only consent type. Locked while a filter requires the type.
+             * @description The contact element channel the type is bound to: Email (email addresses), Phone (phone numbers), SMS (text messages to phone numbers; "Text" and "Text/SMS" are stored as SMS) or Mail (mailing addresses), any case; null or absent: a profile-only consent type. Locked while a filter requires the type.
              * @enum {string|null}
              */
             ChannelId?: "Email" | "Phone" | "SMS" | "Mail" | null;
@@ -3641,7 +3656,7 @@ export interface components {
         CreateDncListDto: {
             Name: string;
             /**
-             * @description What the list holds: email addresses or phone numbers
+             * @description What the list holds: Email (email addresses) or Phone (phone numbers)
              * @enum {string}
              */
             ListType: "Email" | "Phone";
@@ -3837,6 +3852,7 @@ export interface components {
         };
         DecisionReasonDto: {
             /**
+             * @description PendingWrite (Note): a write of the profile is accepted and not applied yet; ProfileNotFound: no profile has the id or alternate id; ProfileInactive: the profile is inactive; NoProfile: no active profile holds the bare email address or phone number; ElementNotFound: the profile has no such contact element; ElementInactive: the element is inactive; DoNotContact: a do-not-contact list holds the value; ProgramInactive / FilterInactive: the program or filter is inactive; NoPreference: no preference of the program on the channel; PreferenceArchived: the preference is archived; OptedIn (Allow): an opt-in (PreferenceType 1); OptedOut: an opt-out (PreferenceType 2); GpcOptOut: an opt-out recorded from a Global Privacy Control signal; PreferenceTypeUnset: the preference has no PreferenceType; PreferenceExpired: past its ExpirationDate; ConsentGranted (Allow): a required consent is Granted; ConsentMissing: a required consent is not held; ConsentDenied / ConsentRevoked / ConsentNotSet: a required consent has that status; ConsentExpired: a required consent is expired
              * @example OptedIn
              * @enum {string}
              */
@@ -3855,11 +3871,13 @@ export interface components {
              */
             ProfileId?: number;
             /**
+             * @description Where the reason was found: Profile (the profile or its profile-level items) or ContactElement (an email, phone or address)
              * @example ContactElement
              * @enum {string}
              */
             Level?: "Profile" | "ContactElement";
             /**
+             * @description With Level ContactElement: the profile's list holding the element, Emails, PhoneNumbers or Addresses
              * @example Emails
              * @enum {string}
              */
@@ -3893,14 +3911,17 @@ export interface components {
         };
         DncEntryDto: {
             Value: string;
-            /** @enum {string} */
+            /**
+             * @description Listed: on the list; Removed: taken off it (kept for the record)
+             * @enum {string}
+             */
             Status: "Listed" | "Removed";
             Reason_Code?: string;
             /** Format: date-time */
             ModifiedDate: string;
             ModifiedBy: string;
             /**
-             * @description Whether the last change has reached every profile holding the value
+             * @description Whether the last change has reached every profile holding the value: Pending (not yet), Complete (it has)
              * @enum {string}
              */
             Propagation: "Pending" | "Complete";
@@ -3916,7 +3937,10 @@ export interface components {
             ListId: number;
             Name: string;
             Description?: string;
-            /** @enum {string} */
+            /**
+             * @description What the list holds: Email (email addresses) or Phone (phone numbers)
+             * @enum {string}
+             */
             ListType: "Email" | "Phone";
             /** Format: date-time */
             CreateDate: string;
@@ -3928,7 +3952,10 @@ export interface components {
         DoNotContactCountDto: {
             /** @example 1 */
             ListId: string;
-            /** @enum {string} */
+            /**
+             * @description The list's channel: Email (email addresses) or Phone (phone numbers)
+             * @enum {string}
+             */
             ChannelId: "Email" | "Phone";
             /** @description Active contact elements of active profiles the list marks */
             ContactElements: number;
@@ -3996,7 +4023,10 @@ export interface components {
             Matches: components["schemas"]["ErasedIdentifierMatchDto"][];
         };
         ErasedIdentifierMatchDto: {
-            /** @enum {string} */
+            /**
+             * @description Which identifier of the request an erased profile held: Email, PhoneNumber, AlternateId (type and value) or Name (first and last name)
+             * @enum {string}
+             */
             Kind: "Email" | "PhoneNumber" | "AlternateId" | "Name";
             /**
              * @description The identifier as the request named it (Email, PhoneNumber: the text; AlternateId: "<type>: <value>"; Name: "<first> <last>")
@@ -4042,7 +4072,10 @@ export interface components {
             Message: string;
         };
         EventContactDto: {
-            /** @enum {string} */
+            /**
+             * @description The kind of contact element: Email, Phone or Address (a mailing address)
+             * @enum {string}
+             */
             Type: "Email" | "Phone" | "Address";
             /** @description The fields naming the element: EmailAddress and EmailAddressType; PhoneNumber and PhoneType; AddressType, Address1 and PostalCode */
             Fields: {
@@ -4051,7 +4084,7 @@ export interface components {
         };
         EventSelectionDto: {
             /**
-             * @description The entity whose events are received
+             * @description The entity whose events are received: Profile (profile.* events), Preference (preference.*), Consent (consent.*), Contacts (contacts.*: alternate ids, phones, emails, addresses, customer type), StandardField (standardfield.*: locale and names) or CustomField (customfield.*)
              * @enum {string}
              */
             Entity: "Profile" | "Preference" | "Consent" | "Contacts" | "StandardField" | "CustomField";
@@ -4261,7 +4294,10 @@ export interface components {
             CustomerName?: components["schemas"]["CustomerNameDto"];
             /** @example en-us */
             DefaultLocale?: string;
-            /** @enum {string} */
+            /**
+             * @description Complete: every accepted write of the profile is applied; Pending Update: a write is accepted and not applied yet
+             * @enum {string}
+             */
             readonly UpdateStatus?: "Complete" | "Pending Update";
             ReasonCode?: string;
             Consents?: components["schemas"]["ConsentDto"][];
@@ -4281,7 +4317,10 @@ export interface components {
             Sequence: number;
             /** @example merge */
             Operation: string;
-            /** @enum {string} */
+            /**
+             * @description Pending Update: accepted and queued, not applied yet; Complete: applied; Failed: refused when applied (FailureReason says why)
+             * @enum {string}
+             */
             Status: "Pending Update" | "Complete" | "Failed";
             /** Format: date-time */
             SubmittedUtcTime: string;
@@ -4319,7 +4358,7 @@ export interface components {
             DefaultLocaleID?: string | null;
             /**
              * Format: int32
-             * @description Preference value (PreferenceType) applied by default
+             * @description Preference value (PreferenceType) applied by default: 1 Opt-In, 2 Opt-Out
              */
             DefaultPreferenceValue?: number | null;
             /** @description Accepted (older clients send it) and ignored */
@@ -4431,7 +4470,10 @@ export interface components {
             CustomerName?: components["schemas"]["CustomerNameDto"];
             /** @example en-us */
             DefaultLocale?: string;
-            /** @enum {string} */
+            /**
+             * @description Complete: every accepted write of the profile is applied; Pending Update: a write is accepted and not applied yet
+             * @enum {string}
+             */
             readonly UpdateStatus?: "Complete" | "Pending Update";
             ReasonCode?: string;
             Consents?: components["schemas"]["ConsentDto"][];
@@ -4481,7 +4523,7 @@ export interface components {
             /** @description A label kept on the export (the older route takes it from the path); every segment is all the profiles of the account saved since LastDateTime */
             SegmentName?: string | null;
             /**
-             * @description Only profiles holding such an element, each row carrying its key as MatchKey: ProfileID (every profile; its id), EmailAddress and PhoneNumber (the default one, else the first), AlternateID (the first of type MatchType). Absent: every profile, no MatchKey
+             * @description Only profiles holding such an element, each row carrying its key as MatchKey: ProfileID (every profile; its id), EmailAddress (an email address) and PhoneNumber (a phone number; the default one, else the first), AlternateID (the first alternate id of type MatchType). Absent: every profile, no MatchKey
              * @enum {string|null}
              */
             MatchCriteria?: "ProfileID" | "AlternateID" | "EmailAddress" | "PhoneNumber" | null;
@@ -4630,11 +4672,14 @@ export interface components {
             /** Format: date-time */
             FinishedAt?: string;
             /**
-             * @description skipped: another run of the same job was still in progress
+             * @description running: not finished; ok: finished; failed: ended with an error; skipped: another run of the same job was still in progress
              * @enum {string}
              */
             Outcome: "running" | "ok" | "failed" | "skipped";
-            /** @enum {string} */
+            /**
+             * @description schedule: started by the job's interval; trigger: started by an operator's request
+             * @enum {string}
+             */
             Trigger: "schedule" | "trigger";
             /** @description What the run changed, summed over all clients (e.g. profiles, consents) */
             Counts?: {
@@ -4776,7 +4821,10 @@ export interface components {
             pcp: components["schemas"]["KantaraServiceClaimDto"];
         };
         KantaraServiceClaimDto: {
-            /** @enum {string} */
+            /**
+             * @description The ConsentStatus by name: Granted (1), Denied (2), Revoked (3), NotSet (4)
+             * @enum {string}
+             */
             consentStatus: "Granted" | "Denied" | "Revoked" | "NotSet";
             /** @example 1.0 */
             consentVersion: string | null;
@@ -5071,7 +5119,7 @@ export interface components {
             /** @example Email */
             ChannelId: string;
             /**
-             * @description PreferenceType 1 (OptIn), 2 (OptOut), none
+             * @description PreferenceType 1 (OptIn), 2 (OptOut), or None (no PreferenceType stored)
              * @enum {string}
              */
             PreferenceType: "OptIn" | "OptOut" | "None";
@@ -5080,7 +5128,10 @@ export interface components {
              * @enum {string}
              */
             Status: "Active" | "Expired" | "Archived";
-            /** @enum {string} */
+            /**
+             * @description Expressed: stated by the person; Implied: inferred by a system (the preference's MatchType)
+             * @enum {string}
+             */
             MatchType: "Expressed" | "Implied";
             Count: number;
         };
@@ -5095,7 +5146,7 @@ export interface components {
             FrequencyId?: string | null;
             ConsentAssociations?: components["schemas"]["ConsentAssociationDto"][] | null;
             /**
-             * @description Implied: inferred by a system rather than expressed by the person; returned only with implied=true
+             * @description Expressed (default): stated by the person; Implied: inferred by a system rather than expressed by the person; returned only with implied=true
              * @enum {string|null}
              */
             MatchType?: "Expressed" | "Implied" | null;
@@ -5117,7 +5168,7 @@ export interface components {
             /** Format: date-time */
             CustomerDate?: string | null;
             /**
-             * @description 1 Opt-In, 2 Opt-Out
+             * @description 1 Opt-In (the person wants it), 2 Opt-Out (the person does not)
              * @enum {number|null}
              */
             PreferenceType?: 1 | 2 | null;
@@ -5155,7 +5206,10 @@ export interface components {
             CustomerName?: components["schemas"]["CustomerNameDto"] | null;
             /** @example en-us */
             DefaultLocale?: string | null;
-            /** @enum {string} */
+            /**
+             * @description Complete: every accepted write of the profile is applied; Pending Update: a write is accepted and not applied yet
+             * @enum {string}
+             */
             readonly UpdateStatus?: "Complete" | "Pending Update";
             ReasonCode?: string | null;
             Consents?: components["schemas"]["ConsentDto"][] | null;
@@ -5275,9 +5329,15 @@ export interface components {
         ProfileUpdateDto: {
             /** @description Acceptance order within the profile, from 1 */
             Sequence: number;
-            /** @enum {string} */
+            /**
+             * @description What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), consent-version-pending (a new consent version marks consents UpdatedVersionPending), rename-consent-type (a consent type's new name written on its consents)
+             * @enum {string}
+             */
             Operation: "create" | "merge" | "overwrite" | "patch" | "delete" | "erase" | "remove-tag" | "rename-group" | "archive-preferences" | "dnc-apply" | "expire" | "consent-version-pending" | "rename-consent-type";
-            /** @enum {string} */
+            /**
+             * @description Pending Update: accepted and queued, not applied yet; Complete: applied; Failed: refused when applied (FailureReason says why)
+             * @enum {string}
+             */
             Status: "Pending Update" | "Complete" | "Failed";
             /** Format: date-time */
             SubmittedUtcTime: string;
@@ -5373,7 +5433,7 @@ export interface components {
              */
             Hidden?: boolean;
             /**
-             * @description Why it is needed: the filter's RequiredPreferenceConsents, the preference's ConsentAssociations, the question's ConsentType
+             * @description Why it is needed: Filter (the filter's RequiredPreferenceConsents), Association (the preference's ConsentAssociations), Question (the question's ConsentType)
              * @example [
              *       "Filter"
              *     ]
@@ -5519,7 +5579,10 @@ export interface components {
              * @example 3.1
              */
             EntryId: string;
-            /** @enum {string} */
+            /**
+             * @description consent: an entry of the profile's consent history; preference: an entry of its preference history
+             * @enum {string}
+             */
             Category: "consent" | "preference";
             /**
              * @description The entry's hash (SHA-256, hex), which covers its prevHash and so the chain
@@ -5601,7 +5664,7 @@ export interface components {
         ReportRebuildRequestDto: {
             /**
              * @description The client whose counts to rebuild
-             * @example acme
+             * @example demo
              */
             ClientId: string;
             /** @description true: start over even when a rebuild is under way (else it goes on) */
@@ -5663,12 +5726,12 @@ export interface components {
             /** @description Id of a picklist of the client (GET /{clientId}/Picklists) */
             PicklistId: number;
             /**
-             * @description MultiSelect values hold several picklist values joined with "::"
+             * @description SingleSelect: a value is one picklist value; MultiSelect: a value holds several picklist values joined with "::"
              * @enum {string}
              */
             DisplayType: "SingleSelect" | "MultiSelect";
             /**
-             * @description Initial state of the options in a user interface (stored, not enforced)
+             * @description Initial state of the options in a user interface (stored, not enforced): Unchecked, Checked or Indeterminate (neither)
              * @enum {string|null}
              */
             DefaultState?: "Unchecked" | "Checked" | "Indeterminate" | null;
@@ -5698,19 +5761,19 @@ export interface components {
             /** @description Id of a picklist of the client (GET /{clientId}/Picklists) */
             PicklistId: number;
             /**
-             * @description MultiSelect values hold several picklist values joined with "::"
+             * @description SingleSelect: a value is one picklist value; MultiSelect: a value holds several picklist values joined with "::"
              * @enum {string}
              */
             DisplayType: "SingleSelect" | "MultiSelect";
             /**
-             * @description Initial state of the options in a user interface (stored, not enforced)
+             * @description Initial state of the options in a user interface (stored, not enforced): Unchecked, Checked or Indeterminate (neither)
              * @enum {string|null}
              */
             DefaultState?: "Unchecked" | "Checked" | "Indeterminate" | null;
         };
         SharedKeyDto: {
             /**
-             * @description What the two profiles share
+             * @description What the two profiles share: Email (an email address), Phone (a phone number) or NameAndAddress (first and last name and a mailing address)
              * @enum {string}
              */
             Kind: "Email" | "Phone" | "NameAndAddress";
@@ -5806,7 +5869,10 @@ export interface components {
             DisplayTags?: components["schemas"]["DisplayTagDto"][] | null;
         };
         TokenErrorBody: {
-            /** @enum {string} */
+            /**
+             * @description invalid_request: grant_type missing or not client_credentials; invalid_client: client_id missing or unknown, or the secret wrong; access_denied: scope missing or not a user of the client
+             * @enum {string}
+             */
             error: "invalid_request" | "invalid_client" | "access_denied";
             /** @example client authentication (client secret) failed */
             error_description: string;
@@ -5819,7 +5885,7 @@ export interface components {
             grant_type: string;
             /**
              * @description <CLIENT_ID>/<USER_ID>
-             * @example acme/alice
+             * @example demo/alice
              */
             scope: string;
             /** @description 48-character OAuth client id (or use Basic authorization) */
@@ -6303,7 +6369,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A script of the reporting page */
+                /** @description A script of the reporting page: chart.umd.min.js or reports-page.js */
                 file: "chart.umd.min.js" | "reports-page.js";
             };
             cookie?: never;
@@ -7767,6 +7833,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": unknown[];
+                /**
+                 * @example {"CustomerType":"Customer","CustomerName":{"FirstName":"Lena","LastName":"Park"},"AlternateIds":[{"AlternateIdType":"CRM","AlternateId":"C-3001"}],"Emails":[{"EmailAddressType":"Personal","EmailAddress":"lena.park@example.com","EmailPreferences":[{"ProgramId":"1","ChannelId":"Email","FilterId":"1","FrequencyId":"Monthly","PreferenceType":1}]}],"CustomFields":[{"Name":"Tier","Value":"Silver"}]}
+                 *     {"CustomerType":"Prospect","CustomerName":{"FirstName":"Omar","LastName":"Haddad"},"AlternateIds":[{"AlternateIdType":"CRM","AlternateId":"C-3002"}],"PhoneNumbers":[{"PhoneType":"Mobile","PhoneNumber":"+1 555 010 7788","IsMobile":true}],"Consents":[{"ConsentType":"Terms","ConsentVersion":"1.0","Locale":"en-us","ConsentStatus":1,"ConsentDate":"2025-05-02T08:00:00Z"}]}
+                 */
                 "application/x-ndjson": string;
             };
         };
@@ -7859,6 +7929,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
+                /** @description What the body IDs name: Program (program ids), Filter (filter ids) or ProgramGroup (program group ids) */
                 entity: "Program" | "Filter" | "ProgramGroup";
             };
             cookie?: never;
@@ -8880,6 +8951,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
+                /** @description The definition's type: Text, Numeric, DateTime or SelectList (an Id of another type is 404) */
                 fieldType: "Text" | "Numeric" | "DateTime" | "SelectList";
                 /** @description Id (1 to 2147483647) */
                 Id: number;
@@ -9537,6 +9609,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
+                /** @description The definition's type: Text, Numeric, DateTime or SelectList (an Id of another type is 404) */
                 fieldType: "Text" | "Numeric" | "DateTime" | "SelectList";
                 /** @description Id (1 to 2147483647) */
                 Id: number;
@@ -14389,7 +14462,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -14759,7 +14832,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -14927,7 +15000,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15007,7 +15080,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15107,7 +15180,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15210,7 +15283,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15306,7 +15379,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15405,7 +15478,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15472,7 +15545,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15539,7 +15612,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
                 /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
                 entryId: string;
@@ -15617,7 +15690,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
                 /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
                 entryId: string;
@@ -15695,7 +15768,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
                 /** @description The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts) */
                 entryId: string;
@@ -15773,7 +15846,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15843,7 +15916,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -15934,7 +16007,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16001,7 +16074,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16075,7 +16148,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16142,7 +16215,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16209,7 +16282,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16279,7 +16352,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16346,7 +16419,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16416,7 +16489,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16516,7 +16589,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16586,7 +16659,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -16661,7 +16734,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
-                /** @description Profile id (1 to 2147483647) */
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
                 profileId: number;
             };
             cookie?: never;
@@ -17361,6 +17434,7 @@ export interface operations {
             path: {
                 /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
                 clientId: string;
+                /** @description The program type: Transactional, Marketing, Informational, Consent or Do Not Contact (DNC) ("DNC" and "Do Not Contact" name it too) */
                 programTypeId: "Transactional" | "Marketing" | "Informational" | "Consent" | "Do Not Contact (DNC)" | "DNC" | "Do Not Contact";
             };
             cookie?: never;

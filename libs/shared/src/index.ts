@@ -43,6 +43,7 @@ export * from './deadline/request-window';
 export * from './deadline/request-window.param';
 export * from './http/pre-serialized';
 export * from './http/api-docs.decorators';
+export * from './http/body-examples';
 export * from './http/location-header';
 export * from './http/route-config';
 export * from './http/body-limit';

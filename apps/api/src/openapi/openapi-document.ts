@@ -12,7 +12,7 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CENTRE_LINK_SECURITY_SCHEMES } from '@app/preference-centre';
 import { REPORT_PAGE_LINK_SECURITY_SCHEMES } from '@app/reports';
-import { ErrorDto, REQUEST_ONLY, STREAMED_BODY } from '@app/shared';
+import { ErrorDto, EXAMPLE_CONFIGURATION, REQUEST_ONLY, STREAMED_BODY } from '@app/shared';
 
 /*
  * The OpenAPI document the api serves at /Profiles/v4/docs-json (and the committed
@@ -228,7 +228,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Multi-tenant profile, preference and consent store. Every /Profiles/v4 path is also served under the legacy prefix /Profiles/v2. ' +
         'Errors answer {"Message": "..."} (ErrorDto); 503 is an unexpected server condition (the service does not answer 500). ' +
         'Profile writes are queued: 202 with UpdateStatus "Pending Update", applied in acceptance order per profile. ' +
-        'Writes under a client take an optional Idempotency-Key header.',
+        'Writes under a client take an optional Idempotency-Key header. ' +
+        EXAMPLE_CONFIGURATION,
     )
     .setVersion('4.0.1.4')
     .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')

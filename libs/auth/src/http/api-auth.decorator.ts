@@ -46,7 +46,13 @@ export function ApiClientIdParam(): MethodDecorator & ClassDecorator {
     name: 'clientId',
     description:
       "The caller's client (tenant) id; any other client id answers 404 as an unknown client",
-    schema: { type: 'string', pattern: CLIENT_ID_PATTERN, minLength: 1, maxLength: 64 },
-    example: 'acme',
+    // The README's first client (a schema's example: a parameter-level one beside a schema is dropped).
+    schema: {
+      type: 'string',
+      pattern: CLIENT_ID_PATTERN,
+      minLength: 1,
+      maxLength: 64,
+      example: 'demo',
+    },
   });
 }

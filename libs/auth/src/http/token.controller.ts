@@ -21,6 +21,7 @@ import {
   ApiTooManyRequestsResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { TOKEN_REQUEST_EXAMPLES } from '../dto/token.examples';
 import { ErrorDto } from '@app/shared';
 import { TokenService, type TokenResponse } from '../services/token.service';
 
@@ -29,7 +30,7 @@ class TokenRequestForm {
   @ApiProperty({ example: 'client_credentials', description: 'Must be client_credentials' })
   grant_type: string;
 
-  @ApiProperty({ example: 'acme/alice', description: '<CLIENT_ID>/<USER_ID>' })
+  @ApiProperty({ example: 'demo/alice', description: '<CLIENT_ID>/<USER_ID>' })
   scope: string;
 
   @ApiPropertyOptional({ description: '48-character OAuth client id (or use Basic authorization)' })
@@ -55,7 +56,11 @@ class TokenResponseBody implements TokenResponse {
 
 /** What a token error adds to the service's error body (`Message`): OAuth's fields. */
 class TokenErrorBody {
-  @ApiProperty({ enum: ['invalid_request', 'invalid_client', 'access_denied'] })
+  @ApiProperty({
+    enum: ['invalid_request', 'invalid_client', 'access_denied'],
+    description:
+      'invalid_request: grant_type missing or not client_credentials; invalid_client: client_id missing or unknown, or the secret wrong; access_denied: scope missing or not a user of the client',
+  })
   error: string;
 
   @ApiProperty({ example: 'client authentication (client secret) failed' })
@@ -94,7 +99,7 @@ export class TokenController {
       'Returns a Bearer access token for the user named in scope. The client authenticates with client_id and client_secret in the form, or with an Authorization: Basic base64(client_id:client_secret) header. No refresh tokens: request a new token after expiry.',
   })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiBody({ type: TokenRequestForm })
+  @ApiBody({ type: TokenRequestForm, examples: TOKEN_REQUEST_EXAMPLES })
   @ApiExtraModels(TokenErrorBody)
   @ApiOkResponse({ type: TokenResponseBody })
   @ApiBadRequestResponse({ schema: TOKEN_ERROR_SCHEMA, description: 'The request was refused' })

@@ -38,7 +38,7 @@ export class InitiateBulkExportDto extends ExportSegmentDto {
   @ApiPropertyOptional({
     enum: EXPORT_MATCH_CRITERIA,
     description:
-      'Only profiles holding such an element, each row carrying its key as MatchKey: ProfileID (every profile; its id), EmailAddress and PhoneNumber (the default one, else the first), AlternateID (the first of type MatchType). Absent: every profile, no MatchKey',
+      'Only profiles holding such an element, each row carrying its key as MatchKey: ProfileID (every profile; its id), EmailAddress (an email address) and PhoneNumber (a phone number; the default one, else the first), AlternateID (the first alternate id of type MatchType). Absent: every profile, no MatchKey',
   })
   @IsOptional()
   @IsIn(EXPORT_MATCH_CRITERIA)
@@ -98,7 +98,12 @@ export class BulkExportStatusDto extends ExportTokenStatusDto {
   @ApiProperty({ type: String, format: 'date-time' }) Created: string;
   @ApiProperty({ type: String, nullable: true }) SegmentName: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) LastDateTime: string | null;
-  @ApiProperty({ enum: EXPORT_MATCH_CRITERIA, nullable: true })
+  @ApiProperty({
+    enum: EXPORT_MATCH_CRITERIA,
+    nullable: true,
+    description:
+      "The rows' key (MatchKey): ProfileID the profile id, AlternateID its alternate id of MatchType, EmailAddress an email address, PhoneNumber a phone number; null: every profile, no key",
+  })
   MatchCriteria: ExportMatchCriteria | null;
   @ApiProperty({ type: String, nullable: true }) MatchType: string | null;
   @ApiProperty({ type: String, nullable: true }) CallbackURL: string | null;

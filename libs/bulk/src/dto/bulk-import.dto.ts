@@ -107,9 +107,17 @@ export class BulkImportStatusDto {
 
   @ApiProperty({ type: String, format: 'date-time' }) Created: string;
   @ApiProperty({ type: 'integer', minimum: 0, maximum: 10 }) DataStageDuration: number;
-  @ApiProperty({ enum: MATCH_CRITERIA }) MatchCriteria: string;
+  @ApiProperty({
+    enum: MATCH_CRITERIA,
+    description: 'AlternateIdType: records are matched by their alternate id of type MatchValue',
+  })
+  MatchCriteria: string;
   @ApiProperty() MatchValue: string;
-  @ApiProperty({ enum: BULK_IMPORT_OPERATIONS }) Operation: BulkImportOperation;
+  @ApiProperty({
+    enum: BULK_IMPORT_OPERATIONS,
+    description: 'Add: records are written to their profiles; Delete: their profiles are deleted',
+  })
+  Operation: BulkImportOperation;
   @ApiProperty() AllowPriorConsents: boolean;
   @ApiProperty() RefreshAlternateIds: boolean;
   @ApiProperty() RefreshContacts: boolean;

@@ -1,7 +1,9 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { INITIATE_EXPORT_EXAMPLES } from '../dto/bulk.examples';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiNotFoundResponse,
@@ -158,6 +160,7 @@ export class BulkExportController {
       GetRows: linkTo('BulkExportController_rows', TOKEN_LINK),
     },
   })
+  @ApiBody({ type: InitiateBulkExportDto, examples: INITIATE_EXPORT_EXAMPLES })
   initiate(
     @CurrentCaller() caller: Caller,
     @Body() body: InitiateBulkExportDto,

@@ -1,6 +1,11 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
+  INITIATE_IMPORT_EXAMPLES,
+  STAGE_RECORDS_EXAMPLES,
+  STAGE_RECORDS_NDJSON,
+} from '../dto/bulk.examples';
+import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiBody,
@@ -128,6 +133,7 @@ export class BulkImportController {
       GetStatus: linkTo('BulkImportController_status', TOKEN_LINK),
     },
   })
+  @ApiBody({ type: InitiateBulkImportDto, examples: INITIATE_IMPORT_EXAMPLES })
   initiate(
     @CurrentCaller() caller: Caller,
     @Body() body: InitiateBulkImportDto,
@@ -147,6 +153,7 @@ export class BulkImportController {
         description:
           'Newline-delimited JSON: one profile record per line (blank lines skipped), read as it arrives; a line that is not JSON becomes an exception record',
       },
+      example: STAGE_RECORDS_NDJSON,
     },
   })
   @BodyLimit((env) => new BulkSettings(new EnvReader(env)).stageMaxBytes)
@@ -164,6 +171,7 @@ export class BulkImportController {
     description:
       'The profile records, each in the shape of the Profile schema (ProfileDto); a record that does not conform becomes an exception record',
     schema: { type: 'array', maxItems: 1000, items: {} },
+    examples: STAGE_RECORDS_EXAMPLES,
   })
   @ApiOkResponse({
     type: BulkImportStatusDto,

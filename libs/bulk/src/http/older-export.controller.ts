@@ -9,8 +9,10 @@ import {
   Post,
 } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { EXPORT_SEGMENT_EXAMPLES } from '../dto/bulk.examples';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -92,9 +94,10 @@ export class OlderExportController {
   @ApiParam({
     name: SEGMENT,
     description: 'The segment name, a label kept on the export (1 to 100 characters, not blank)',
-    schema: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
+    schema: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', example: 'crm-weekly' },
   })
   @ApiCreatedResponse({ type: ExportAccessTokenDto, description: 'Initiated (Processing)' })
+  @ApiBody({ type: ExportSegmentDto, examples: EXPORT_SEGMENT_EXAMPLES })
   async initiate(
     @CurrentCaller() caller: Caller,
     @Param(SEGMENT) segment: string,

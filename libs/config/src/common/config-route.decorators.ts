@@ -10,7 +10,13 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiAuth, ApiClientIdParam, type PermissionAccess } from '@app/auth';
-import { ApiIntParam, ApiStandardErrors, LocationHeader, patchBodySchema } from '@app/shared';
+import {
+  ApiIntParam,
+  ApiStandardErrors,
+  type BodyExamples,
+  LocationHeader,
+  patchBodySchema,
+} from '@app/shared';
 import type { LinkObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiListQuery } from './entry-request';
 import { PatchOperationDto } from './patch-operation.dto';
@@ -72,14 +78,16 @@ export function ConfigList(docs: OkRouteDocs & { locale?: boolean }): MethodDeco
 /**
  * A create of entries: configuration write permission, 201 with `created` (`Location`: the
  * collection posted to, where the new entries are listed: one create makes several), 409
- * `conflict` (by default: a name taken or repeated). `body` documents a body the explorer cannot see
- * (one validated by a pipe of its own).
+ * `conflict` (by default: a name taken or repeated). `body` documents the body (needed where the
+ * explorer cannot see it, one validated by a pipe of its own, and with `examples`).
  */
 export function ConfigCreate(
   docs: ConfigRouteDocs & {
     created: Type<unknown>;
     conflict?: string;
     body?: Type<unknown>;
+    /** Request-body examples (the configuration module's `*_EXAMPLES`). */
+    examples?: BodyExamples<unknown>;
     /** OpenAPI links of the 201: where the (first) created entry is read and changed. */
     links?: Record<string, LinkObject>;
   },
@@ -88,7 +96,7 @@ export function ConfigCreate(
     HttpCode(201),
     LocationHeader((_created, path) => ({ location: path })),
     ...routeDocs('write', docs),
-    ...(docs.body ? [ApiBody({ type: docs.body })] : []),
+    ...(docs.body ? [ApiBody({ type: docs.body, examples: docs.examples })] : []),
     ApiCreatedResponse({
       type: docs.created,
       description: 'Created; Location: the collection, where the new entries are listed',
@@ -99,14 +107,16 @@ export function ConfigCreate(
 }
 
 /**
- * A PATCH of one entry: configuration write permission, a JSON array of operations, 200
- * with `ok`, 409 `conflict`.
+ * A PATCH of one entry: configuration write permission, a JSON array of operations (with
+ * `examples` of it), 200 with `ok`, 409 `conflict`.
  */
-export function ConfigPatch(docs: OkRouteDocs & { conflict: string }): MethodDecorator {
+export function ConfigPatch(
+  docs: OkRouteDocs & { conflict: string; examples: BodyExamples<PatchOperationDto[]> },
+): MethodDecorator {
   return applyDecorators(
     answersOk('write', docs),
     ApiExtraModels(PatchOperationDto),
-    ApiBody({ schema: patchBodySchema(PatchOperationDto) }),
+    ApiBody({ schema: patchBodySchema(PatchOperationDto), examples: docs.examples }),
     ApiConflictResponse({ description: docs.conflict }),
   );
 }

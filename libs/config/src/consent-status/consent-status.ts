@@ -12,3 +12,8 @@ export const CONSENT_STATUS_VALUES = [
   ConsentStatus.Revoked,
   ConsentStatus.NotSet,
 ];
+
+/** What each status means, for the schemas of the fields that carry one. */
+export const CONSENT_STATUS_DESCRIPTION =
+  '1 Granted (the person agreed), 2 Denied (the person refused when asked), 3 Revoked (a consent given before was withdrawn, ' +
+  'also by a do-not-contact listing), 4 NotSet (no answer recorded)';

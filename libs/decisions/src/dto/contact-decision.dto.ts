@@ -8,6 +8,20 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 /** Questions one batch may ask. */
 export const MAX_QUESTIONS = 1000;
 
+/** What each reason code means (docs/decisions.md has the table of cases). */
+const REASON_CODE_MEANINGS =
+  'PendingWrite (Note): a write of the profile is accepted and not applied yet; ' +
+  'ProfileNotFound: no profile has the id or alternate id; ProfileInactive: the profile is inactive; ' +
+  'NoProfile: no active profile holds the bare email address or phone number; ' +
+  'ElementNotFound: the profile has no such contact element; ElementInactive: the element is inactive; ' +
+  'DoNotContact: a do-not-contact list holds the value; ProgramInactive / FilterInactive: the program or filter is inactive; ' +
+  'NoPreference: no preference of the program on the channel; PreferenceArchived: the preference is archived; ' +
+  'OptedIn (Allow): an opt-in (PreferenceType 1); OptedOut: an opt-out (PreferenceType 2); ' +
+  'GpcOptOut: an opt-out recorded from a Global Privacy Control signal; PreferenceTypeUnset: the preference has no PreferenceType; ' +
+  'PreferenceExpired: past its ExpirationDate; ConsentGranted (Allow): a required consent is Granted; ' +
+  'ConsentMissing: a required consent is not held; ConsentDenied / ConsentRevoked / ConsentNotSet: a required consent has that status; ' +
+  'ConsentExpired: a required consent is expired';
+
 export const REASON_CODES = [
   'PendingWrite',
   'ProfileNotFound',
@@ -157,7 +171,7 @@ export class ReasonConsentDto {
     type: [String],
     enum: ['Association', 'Filter', 'Question'],
     description:
-      "Why it is needed: the filter's RequiredPreferenceConsents, the preference's ConsentAssociations, the question's ConsentType",
+      "Why it is needed: Filter (the filter's RequiredPreferenceConsents), Association (the preference's ConsentAssociations), Question (the question's ConsentType)",
     example: ['Filter'],
   })
   RequiredBy?: ('Association' | 'Filter' | 'Question')[];
@@ -209,7 +223,8 @@ export class PendingWriteDto {
 }
 
 export class DecisionReasonDto {
-  @ApiProperty({ enum: REASON_CODES, example: 'OptedIn' }) Code: (typeof REASON_CODES)[number];
+  @ApiProperty({ enum: REASON_CODES, example: 'OptedIn', description: REASON_CODE_MEANINGS })
+  Code: (typeof REASON_CODES)[number];
   @ApiProperty({
     enum: ['Allow', 'Deny', 'Note'],
     description: 'Allow: permits the contact; Deny: forbids it; Note: informs only',
@@ -218,9 +233,19 @@ export class DecisionReasonDto {
   Effect: 'Allow' | 'Deny' | 'Note';
   @ApiProperty({ example: 'Opted in on filter 12' }) Message: string;
   @ApiPropertyOptional({ type: 'integer', format: 'int32', example: 1042 }) ProfileId?: number;
-  @ApiPropertyOptional({ enum: ['Profile', 'ContactElement'], example: 'ContactElement' })
+  @ApiPropertyOptional({
+    enum: ['Profile', 'ContactElement'],
+    description:
+      'Where the reason was found: Profile (the profile or its profile-level items) or ContactElement (an email, phone or address)',
+    example: 'ContactElement',
+  })
   Level?: 'Profile' | 'ContactElement';
-  @ApiPropertyOptional({ enum: ['Emails', 'PhoneNumbers', 'Addresses'], example: 'Emails' })
+  @ApiPropertyOptional({
+    enum: ['Emails', 'PhoneNumbers', 'Addresses'],
+    description:
+      "With Level ContactElement: the profile's list holding the element, Emails, PhoneNumbers or Addresses",
+    example: 'Emails',
+  })
   ContactList?: string;
   @ApiPropertyOptional({ type: ReasonContactDto }) Contact?: ReasonContactDto;
   @ApiPropertyOptional({ type: ReasonPreferenceDto }) Preference?: ReasonPreferenceDto;

@@ -9,6 +9,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { CONTACT_DECISIONS_EXAMPLES } from '../dto/contact-decision.examples';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { viewOf } from '@app/profiles';
 import { ApiTextQuery, InvalidInputError, singleQueryValue, type RawQuery } from '@app/shared';
@@ -124,7 +125,7 @@ export class ContactDecisionController {
     summary: `Answer up to ${MAX_QUESTIONS} contact questions at once`,
     description: `The body's Questions (the GET's parameters as PascalCase fields) are answered in order, one Decision each; reads nothing twice (one read-model read per distinct profile). A question about an unknown profile is answered (Allowed false, ProfileNotFound; for a merged profile the reason's Message names its survivor), not a 404. More than ${MAX_QUESTIONS} questions, or any malformed one, is a 400 naming it; nothing is answered. ${RULES}`,
   })
-  @ApiBody({ type: ContactDecisionsRequestDto })
+  @ApiBody({ type: ContactDecisionsRequestDto, examples: CONTACT_DECISIONS_EXAMPLES })
   @ApiOkResponse({ type: ContactDecisionsDto })
   async decideMany(
     @CurrentCaller() caller: Caller,

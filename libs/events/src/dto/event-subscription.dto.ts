@@ -65,7 +65,10 @@ function FilterList(description: string, values?: readonly string[]): PropertyDe
 export class EventSelectionDto {
   @ApiProperty({
     enum: EVENT_ENTITIES,
-    description: 'The entity whose events are received',
+    description:
+      'The entity whose events are received: Profile (profile.* events), Preference (preference.*), Consent (consent.*), ' +
+      'Contacts (contacts.*: alternate ids, phones, emails, addresses, customer type), StandardField (standardfield.*: locale and names) ' +
+      'or CustomField (customfield.*)',
   })
   @IsIn(EVENT_ENTITIES)
   Entity: EventEntity;

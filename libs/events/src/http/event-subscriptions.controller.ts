@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
+  ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -24,6 +25,10 @@ import {
   EventSubscriptionDto,
   EventSubscriptionListDto,
 } from '../dto/event-subscription.dto';
+import {
+  EVENT_SUBSCRIPTION_CREATE_EXAMPLES,
+  EVENT_SUBSCRIPTION_UPDATE_EXAMPLES,
+} from '../dto/event-subscription.examples';
 import { GetEventSubscriptionQuery } from '../queries/get-event-subscription/get-event-subscription.query';
 import { ListEventSubscriptionsQuery } from '../queries/list-event-subscriptions/list-event-subscriptions.query';
 import { ListDeadLettersQuery } from '../queries/list-dead-letters/list-dead-letters.query';
@@ -45,7 +50,12 @@ const ApiSubscriptionIdParam = () =>
   ApiParam({
     name: 'subscriptionId',
     description: "The subscription's SubscriptionId (from create or the list)",
-    schema: { type: 'string', minLength: 1, maxLength: 100 },
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      example: '0b6f4d1e-7c2a-4e59-9a43-5d8e2f61c0a7',
+    },
   });
 
 /** Event subscriptions (docs/events.md, "Subscriptions"): thin, each route one command or query. */
@@ -79,6 +89,7 @@ export class EventSubscriptionsController {
   @ApiConflictResponse({
     description: 'The Url already receives one of the events, or the client is at its limit',
   })
+  @ApiBody({ type: EventSubscriptionBodyDto, examples: EVENT_SUBSCRIPTION_CREATE_EXAMPLES })
   create(
     @CurrentCaller() caller: Caller,
     @Body() body: EventSubscriptionBodyDto,
@@ -131,6 +142,7 @@ export class EventSubscriptionsController {
   @ApiConflictResponse({
     description: 'Another subscription of the client has the same Url for one of the events',
   })
+  @ApiBody({ type: EventSubscriptionBodyDto, examples: EVENT_SUBSCRIPTION_UPDATE_EXAMPLES })
   update(
     @CurrentCaller() caller: Caller,
     @Param('subscriptionId') subscriptionId: string,

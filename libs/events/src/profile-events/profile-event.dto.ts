@@ -2,7 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** The contact element an event's item belongs to (a contact's preference or consent). */
 export class EventContactDto {
-  @ApiProperty({ enum: ['Email', 'Phone', 'Address'] }) Type: string;
+  @ApiProperty({
+    enum: ['Email', 'Phone', 'Address'],
+    description: 'The kind of contact element: Email, Phone or Address (a mailing address)',
+  })
+  Type: string;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,

@@ -8,6 +8,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { CENTRE_LINK_EXAMPLES } from '../dto/centre-link.examples';
 import type { FastifyRequest } from 'fastify';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { ApiProfileIdParam, ProfileIdParam } from '@app/profiles';
@@ -31,7 +32,7 @@ export class CentreLinksController {
     description:
       "Answers the page link to send to the person (GET .../PreferenceCentre, no API credential: the signature is the credential) and the RFC 8058 one-click unsubscribe link with the List-Unsubscribe and List-Unsubscribe-Post header values to put in an email. Each link carries the profile (p), its expiry in Unix seconds (e), for the unsubscribe link its scope (u: all, a program, or a program on a channel) and an HMAC-SHA-256 signature (s) over client, profile, expiry and purpose with the client's key (PREFERENCE_CENTRE_SECRET-derived, or a random key kept in the engine, made with the client's first link). Links expire after ExpiresInDays (default PREFERENCE_CENTRE_LINK_DAYS, 30) and cannot be revoked one by one (rotating the key revokes all of the client's links). Send {} for the defaults. Nothing is stored per link. The page's writes are recorded under the user PreferenceCentre, with no user-group scope: the person manages every program the page shows. docs/preference-centre.md.",
   })
-  @ApiBody({ type: CreateCentreLinkDto })
+  @ApiBody({ type: CreateCentreLinkDto, examples: CENTRE_LINK_EXAMPLES })
   @ApiOkResponse({ type: CentreLinkDto })
   create(
     @CurrentCaller() caller: Caller,

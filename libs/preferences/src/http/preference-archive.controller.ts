@@ -1,9 +1,11 @@
 import { type RequestWindow, WaitsForWorker, WriteWindow } from '@app/shared';
 import { Body, Controller, HttpCode, Put, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ARCHIVE_PREFERENCES_EXAMPLES } from '../dto/archive-preferences.examples';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
+  ApiBody,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOperation,
@@ -35,6 +37,7 @@ export class PreferenceArchiveController {
   })
   @ApiNoContentResponse({ description: 'Archived (or nothing was selected)' })
   @ApiAcceptedResponse({ description: 'Accepted; the archival is still queued' })
+  @ApiBody({ type: ArchivePreferencesDto, examples: ARCHIVE_PREFERENCES_EXAMPLES })
   async archive(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { CONSENT_STATUS_VALUES } from '@app/config';
+import { CONSENT_STATUS_DESCRIPTION, CONSENT_STATUS_VALUES } from '@app/config';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
 
@@ -15,7 +15,7 @@ export class ConsentDto {
 
   @ApiPropertyOptional({
     enum: CONSENT_STATUS_VALUES,
-    description: '1 Granted, 2 Denied, 3 Revoked, 4 NotSet',
+    description: CONSENT_STATUS_DESCRIPTION,
   })
   @IsOptional()
   @IsIn(CONSENT_STATUS_VALUES)

@@ -11,6 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ProfileDto } from './profile.dto';
+import { WRITE_STATUS_DESCRIPTION } from './profile-update.dto';
 
 /** Identifiers one check may name per list (four lists: 100 in all). */
 export const ERASURE_CHECK_MAX = 25;
@@ -137,7 +138,11 @@ export class ErasedIdentifierCheckDto {
 }
 
 export class ErasedIdentifierMatchDto {
-  @ApiProperty({ enum: ['Email', 'PhoneNumber', 'AlternateId', 'Name'] })
+  @ApiProperty({
+    enum: ['Email', 'PhoneNumber', 'AlternateId', 'Name'],
+    description:
+      'Which identifier of the request an erased profile held: Email, PhoneNumber, AlternateId (type and value) or Name (first and last name)',
+  })
   Kind: string;
 
   @ApiProperty({
@@ -174,7 +179,10 @@ export class ExportedWriteDto {
   @ApiProperty({ example: 'merge' })
   Operation: string;
 
-  @ApiProperty({ enum: ['Pending Update', 'Complete', 'Failed'] })
+  @ApiProperty({
+    enum: ['Pending Update', 'Complete', 'Failed'],
+    description: WRITE_STATUS_DESCRIPTION,
+  })
   Status: string;
 
   @ApiProperty({ format: 'date-time' })

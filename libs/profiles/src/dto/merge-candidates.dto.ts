@@ -3,7 +3,8 @@ import { ApiProperty } from '@nestjs/swagger';
 export class SharedKeyDto {
   @ApiProperty({
     enum: ['Email', 'Phone', 'NameAndAddress'],
-    description: 'What the two profiles share',
+    description:
+      'What the two profiles share: Email (an email address), Phone (a phone number) or NameAndAddress (first and last name and a mailing address)',
   })
   Kind: string;
 

@@ -39,7 +39,7 @@ export class PreferenceDto {
   @OptionalText(20, {
     enum: ['Expressed', 'Implied'],
     description:
-      'Implied: inferred by a system rather than expressed by the person; returned only with implied=true',
+      'Expressed (default): stated by the person; Implied: inferred by a system rather than expressed by the person; returned only with implied=true',
   })
   MatchType?: string;
 
@@ -76,7 +76,10 @@ export class PreferenceDto {
   @IsISO8601()
   CustomerDate?: string;
 
-  @ApiPropertyOptional({ enum: [1, 2], description: '1 Opt-In, 2 Opt-Out' })
+  @ApiPropertyOptional({
+    enum: [1, 2],
+    description: '1 Opt-In (the person wants it), 2 Opt-Out (the person does not)',
+  })
   @IsOptional()
   @IsIn([1, 2])
   PreferenceType?: number;

@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
+/** The outcome of a queued write, wherever a write record shows it. */
+export const WRITE_STATUS_DESCRIPTION =
+  'Pending Update: accepted and queued, not applied yet; Complete: applied; Failed: refused when applied (FailureReason says why)';
+
 /** One accepted write of a profile and its outcome (our extension; see docs/api.md). */
 export class ProfileUpdateDto {
   @ApiProperty({ description: 'Acceptance order within the profile, from 1' })
@@ -21,10 +25,19 @@ export class ProfileUpdateDto {
       'consent-version-pending',
       'rename-consent-type',
     ],
+    description:
+      'What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), ' +
+      'remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, ' +
+      'dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), ' +
+      'consent-version-pending (a new consent version marks consents UpdatedVersionPending), ' +
+      "rename-consent-type (a consent type's new name written on its consents)",
   })
   Operation: string;
 
-  @ApiProperty({ enum: ['Pending Update', 'Complete', 'Failed'] })
+  @ApiProperty({
+    enum: ['Pending Update', 'Complete', 'Failed'],
+    description: WRITE_STATUS_DESCRIPTION,
+  })
   Status: string;
 
   @ApiProperty({ format: 'date-time' })

@@ -145,7 +145,11 @@ export class ProfileDto {
   @OptionalText(15, { example: 'en-us' })
   DefaultLocale?: string;
 
-  @ReadOnlyField({ enum: ['Complete', 'Pending Update'] })
+  @ReadOnlyField({
+    enum: ['Complete', 'Pending Update'],
+    description:
+      'Complete: every accepted write of the profile is applied; Pending Update: a write is accepted and not applied yet',
+  })
   UpdateStatus?: string;
 
   @OptionalText(256)

@@ -1,7 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { RENAME_GROUP_EXAMPLES } from '../dto/profile.examples';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -22,7 +24,11 @@ export class GroupsController {
   @Post(':groupType/Rename')
   @HttpCode(200)
   @ApiAuth('profiles', 'write')
-  @ApiParam({ name: 'groupType', description: 'The group type name (case-insensitive)' })
+  @ApiParam({
+    name: 'groupType',
+    description: 'The group type name (case-insensitive)',
+    schema: { type: 'string', example: 'Household' },
+  })
   @ApiOperation({
     summary: 'Rename an existing group on every profile in it (queued)',
     description:
@@ -36,6 +42,7 @@ export class GroupsController {
   @ApiNotFoundResponse({
     description: 'Unknown client, group type, or no active profile in the old group',
   })
+  @ApiBody({ type: RenameGroupDto, examples: RENAME_GROUP_EXAMPLES })
   rename(
     @CurrentCaller() caller: Caller,
     @Param('groupType') groupType: string,

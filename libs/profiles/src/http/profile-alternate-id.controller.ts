@@ -14,6 +14,11 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import {
+  PROFILE_ALTERNATE_ID_PATCH_EXAMPLES,
+  PROFILE_OVERWRITE_EXAMPLES,
+  PROFILE_UPSERT_EXAMPLES,
+} from '../dto/profile.examples';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
 import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';
@@ -81,6 +86,7 @@ export class ProfileAlternateIdController {
     'Another alternate id of the body belongs to another profile',
   )
   @ApiAlternateIdQuery()
+  @ApiBody({ type: ProfileDto, examples: PROFILE_UPSERT_EXAMPLES })
   upsert(
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
@@ -99,6 +105,7 @@ export class ProfileAlternateIdController {
   })
   @ApiAlternateIdQuery()
   @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
+  @ApiBody({ type: ProfileDto, examples: PROFILE_OVERWRITE_EXAMPLES })
   overwrite(
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
@@ -118,7 +125,7 @@ export class ProfileAlternateIdController {
       'As PATCH by id, with the operations in {"Operations": [...]}: 200 with the profile when applied within SYNC_WRITE_TIMEOUT_MS (10 s), 202 with the submission result after that.',
   })
   @ApiAlternateIdQuery()
-  @ApiBody({ type: ProfilePatchRequestDto })
+  @ApiBody({ type: ProfilePatchRequestDto, examples: PROFILE_ALTERNATE_ID_PATCH_EXAMPLES })
   @ApiOkResponse({ type: ProfileDto })
   @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
   @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })

@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ERASED_IDENTIFIER_CHECK_EXAMPLES, ERASURE_EXAMPLES } from '../dto/profile.examples';
 import {
   ApiAcceptedResponse,
+  ApiBody,
   ApiBadRequestResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
@@ -111,6 +113,7 @@ export class ProfileDataSubjectController {
     description: "Accepted and queued; Location: the erasure's tombstone (readable once done)",
   })
   @ApiNotFoundResponse({ description: 'Unknown client or profile (deleted and erased ones too)' })
+  @ApiBody({ type: EraseProfileDto, examples: ERASURE_EXAMPLES })
   erase(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
@@ -156,6 +159,7 @@ export class ProfileDataSubjectController {
     description: `Whether an erased profile of the client held any of these emails, phone numbers, alternate ids or names (compared as profiles match them: emails case-insensitively, phones by their digits, names by first and last name), so that a new create or import of a person who asked to be erased can be noticed. Each is hashed as the erasure hashed it and looked up by that hash: nothing else is stored or compared. At most 25 identifiers in each list. A POST so that no identifier appears in a URL (URLs are logged).`,
   })
   @ApiOkResponse({ type: ErasedIdentifierCheckResultDto })
+  @ApiBody({ type: ErasedIdentifierCheckDto, examples: ERASED_IDENTIFIER_CHECK_EXAMPLES })
   check(
     @CurrentCaller() caller: Caller,
     @Body() body: ErasedIdentifierCheckDto,

@@ -19,6 +19,6 @@ export const ProfileIdParam = createParamDecorator((_: unknown, ctx: ExecutionCo
 export const ApiProfileIdParam = (): MethodDecorator =>
   ApiParam({
     name: 'profileId',
-    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX },
-    description: `Profile id (1 to ${INT32_MAX})`,
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX, example: 1 },
+    description: `Profile id (1 to ${INT32_MAX}): the ProfileId a create answered`,
   });

@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { PROFILE_MERGE_REQUEST_EXAMPLES } from '../dto/profile.examples';
 import {
   ApiAcceptedResponse,
+  ApiBody,
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiNotFoundResponse,
@@ -46,6 +48,7 @@ export class ProfileMergeController {
     description: 'The same merge was accepted before',
   })
   @ApiConflictResponse({ description: 'A profile is merged or being merged into another one' })
+  @ApiBody({ type: MergeProfileDto, examples: PROFILE_MERGE_REQUEST_EXAMPLES })
   async merge(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,

@@ -23,6 +23,12 @@ import {
 import type { FastifyReply } from 'fastify';
 import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
+import {
+  PROFILE_CREATE_EXAMPLES,
+  PROFILE_MERGE_EXAMPLES,
+  PROFILE_OVERWRITE_EXAMPLES,
+  PROFILE_PATCH_EXAMPLES,
+} from '../dto/profile.examples';
 import { CreateProfileCommand } from '../commands/create-profile/create-profile.command';
 import { DeleteProfileCommand } from '../commands/delete-profile/delete-profile.command';
 import { PatchProfileCommand } from '../commands/patch-profile/patch-profile.command';
@@ -57,6 +63,7 @@ export class ProfileController {
     description:
       'The body names only configured types (CustomerType, address, email, phone, alternate id and group types, custom fields, programs, consent types); every field is checked before anything is queued (400 naming it). Answers 202 with the submission result: the new ProfileId, UpdateStatus "Pending Update", SubmittedUtcTime and the first alternate id of the body. The write is applied by the worker; its outcome shows in .../Updates and GET answers the profile once applied.',
   })
+  @ApiBody({ type: ProfileDto, examples: PROFILE_CREATE_EXAMPLES })
   create(
     @CurrentCaller() caller: Caller,
     @Body() body: ProfileDto,
@@ -102,6 +109,7 @@ export class ProfileController {
     description:
       'What the body names is added or changed; what it omits stays. Checked like a create; with If-Match, runs only when the ETag matches (412 otherwise, nothing queued). Answers 202 with the submission result.',
   })
+  @ApiBody({ type: ProfileDto, examples: PROFILE_MERGE_EXAMPLES })
   merge(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
@@ -119,6 +127,7 @@ export class ProfileController {
     description:
       'The body becomes the profile: what it omits is removed. Checked like a create; with If-Match, runs only when the ETag matches (412 otherwise, nothing queued). Answers 202 with the submission result.',
   })
+  @ApiBody({ type: ProfileDto, examples: PROFILE_OVERWRITE_EXAMPLES })
   overwrite(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
@@ -160,7 +169,7 @@ export class ProfileController {
       'The operations apply to the profile as GET shows it, in order with its queued writes; replace operations precede remove operations (the rest keep the request order); move and copy are refused. All or nothing: a failed test changes nothing (400 naming the operation). The result is validated and checked against the configuration like a PUT body and stored as an overwrite, except that inactive elements (not shown by GET) are kept. The request waits for the queued patch up to SYNC_WRITE_TIMEOUT_MS (10 s): 200 with the profile when applied, 400 when the worker refused it, else 202 with the submission result (the outcome is then in .../Updates).',
   })
   @ApiExtraModels(ProfilePatchOperationDto)
-  @ApiBody({ schema: patchBodySchema(ProfilePatchOperationDto) })
+  @ApiBody({ schema: patchBodySchema(ProfilePatchOperationDto), examples: PROFILE_PATCH_EXAMPLES })
   @ApiOkResponse({ type: ProfileDto })
   @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
   async patch(

@@ -30,18 +30,24 @@ export class ProfileCountDto {
   Inactive: number;
 }
 
+/** The meaning of MatchType, on each answer that carries it. */
+const MATCH_TYPE_DESCRIPTION =
+  "Expressed: stated by the person; Implied: inferred by a system (the preference's MatchType)";
+
 export class ConsentCountDto {
   @ApiProperty({ description: "The consent type's current name" }) ConsentType: string;
   @ApiProperty({
     enum: CONSENT_LEVELS,
-    description: 'Where the consents are: on the profile or on an active contact element',
+    description:
+      'Where the consents are: Profile (profile-level consents) or on an active contact element: Email, Phone or Address',
   })
   Level: ConsentLevel;
   @ApiProperty({ description: 'The consent version (empty when none is stored)' })
   ConsentVersion: string;
   @ApiProperty({
     enum: CONSENT_COUNT_STATUSES,
-    description: 'The status; Expired: marked expired by the expiry job, whatever its status',
+    description:
+      'The status: Granted (ConsentStatus 1), Denied (2), Revoked (3), NotSet (4); Expired: marked expired by the expiry job, whatever its status',
   })
   Status: ConsentCountStatus;
   @ApiProperty({ type: 'integer' }) Count: number;
@@ -55,7 +61,7 @@ export class PreferenceCountDto {
   @ApiProperty({ example: 'Email' }) ChannelId: string;
   @ApiProperty({
     enum: PREFERENCE_TYPES,
-    description: 'PreferenceType 1 (OptIn), 2 (OptOut), none',
+    description: 'PreferenceType 1 (OptIn), 2 (OptOut), or None (no PreferenceType stored)',
   })
   PreferenceType: PreferenceKind;
   @ApiProperty({
@@ -64,13 +70,18 @@ export class PreferenceCountDto {
       'Archived: IsActive false (archived or deactivated); Expired: PreferenceStatus Expired',
   })
   Status: PreferenceCountStatus;
-  @ApiProperty({ enum: ['Expressed', 'Implied'] }) MatchType: MatchKind;
+  @ApiProperty({ enum: ['Expressed', 'Implied'], description: MATCH_TYPE_DESCRIPTION })
+  MatchType: MatchKind;
   @ApiProperty({ type: 'integer' }) Count: number;
 }
 
 export class DoNotContactCountDto {
   @ApiProperty({ example: '1' }) ListId: string;
-  @ApiProperty({ enum: ['Email', 'Phone'] }) ChannelId: DncChannel;
+  @ApiProperty({
+    enum: ['Email', 'Phone'],
+    description: "The list's channel: Email (email addresses) or Phone (phone numbers)",
+  })
+  ChannelId: DncChannel;
   @ApiProperty({
     type: 'integer',
     description: 'Active contact elements of active profiles the list marks',
@@ -140,7 +151,7 @@ export class ReportPageLinkDto {
 }
 
 export class ReportRebuildRequestDto {
-  @ApiProperty({ description: 'The client whose counts to rebuild', example: 'acme' })
+  @ApiProperty({ description: 'The client whose counts to rebuild', example: 'demo' })
   ClientId: string;
   @ApiPropertyOptional({
     description: 'true: start over even when a rebuild is under way (else it goes on)',

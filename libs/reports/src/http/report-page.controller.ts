@@ -125,7 +125,7 @@ export class ReportPageController {
   @ApiParam({
     name: 'file',
     enum: Object.keys(ASSETS),
-    description: 'A script of the reporting page',
+    description: `A script of the reporting page: ${Object.keys(ASSETS).join(' or ')}`,
   })
   @ApiProduces('text/javascript')
   @ApiOperation({

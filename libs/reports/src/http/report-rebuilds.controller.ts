@@ -10,6 +10,7 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import { REPORT_REBUILD_EXAMPLES } from '../dto/report.examples';
 import { InvalidInputError, OperatorGuard } from '@app/shared';
 import { ReportRebuildDto, ReportRebuildRequestDto } from '../dto/report.dto';
 import { ReportRebuilds } from '../services/report-rebuilds.service';
@@ -37,7 +38,7 @@ export class ReportRebuildsController {
     description:
       'Queues the rebuild (a worker job, resumable): it reads the client\'s profiles by id, each by `_id` (no scan), recomputes the counts into fresh hashes while writes keep being counted, and swaps them in at once. A rebuild under way goes on unless Restart. The daily series are not recomputed (docs/reports.md, "Rebuild"). GET .../Reports/Counts shows Rebuilding until it ends.',
   })
-  @ApiBody({ type: ReportRebuildRequestDto })
+  @ApiBody({ type: ReportRebuildRequestDto, examples: REPORT_REBUILD_EXAMPLES })
   @ApiAcceptedResponse({ type: ReportRebuildDto })
   @ApiBadRequestResponse({ description: 'A bad body; the Message names the field' })
   async rebuild(@Body() body: unknown): Promise<ReportRebuildDto> {

@@ -52,7 +52,8 @@ export function ApiStandardErrors(
 export function ApiIntParam(name: string, description?: string): MethodDecorator & ClassDecorator {
   return ApiParam({
     name,
-    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX },
+    // Ids are given from 1 per client: 1 is the first of its kind.
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX, example: 1 },
     description: description ?? `${name} (1 to ${INT32_MAX})`,
   });
 }

@@ -34,8 +34,10 @@ export const AcceptsStream = (mediaTypes: string[]): MethodDecorator =>
 export const STREAMED_BODY = 'x-streamed-body';
 
 /**
- * Documents the streamed media types of an `@AcceptsStream` route, each with its schema:
- * the api's document builder moves them into the operation's requestBody, beside JSON.
+ * Documents the streamed media types of an `@AcceptsStream` route, each with its schema (and
+ * an example body): the api's document builder moves them into the operation's requestBody,
+ * beside JSON.
  */
-export const ApiStreamedBody = (content: Record<string, { schema: object }>): MethodDecorator =>
-  ApiExtension(STREAMED_BODY, content);
+export const ApiStreamedBody = (
+  content: Record<string, { schema: object; example?: string }>,
+): MethodDecorator => ApiExtension(STREAMED_BODY, content);

@@ -28,10 +28,16 @@ export class JobRunDto {
   @ApiPropertyOptional({ format: 'date-time' }) FinishedAt?: string;
   @ApiProperty({
     enum: ['running', 'ok', 'failed', 'skipped'],
-    description: 'skipped: another run of the same job was still in progress',
+    description:
+      'running: not finished; ok: finished; failed: ended with an error; skipped: another run of the same job was still in progress',
   })
   Outcome: string;
-  @ApiProperty({ enum: ['schedule', 'trigger'] }) Trigger: string;
+  @ApiProperty({
+    enum: ['schedule', 'trigger'],
+    description:
+      "schedule: started by the job's interval; trigger: started by an operator's request",
+  })
+  Trigger: string;
   @ApiPropertyOptional({
     description: 'What the run changed, summed over all clients (e.g. profiles, consents)',
     type: 'object',

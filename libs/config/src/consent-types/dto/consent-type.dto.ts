@@ -113,8 +113,8 @@ export class ConsentTypeDto {
     enum: [...CONSENT_CHANNELS, null],
     nullable: true,
     description:
-      'The contact element channel the type is bound to (any case; "Text" and "Text/SMS" are ' +
-      'stored as SMS); null or absent: ' +
+      'The contact element channel the type is bound to: Email (email addresses), Phone (phone numbers), ' +
+      'SMS (text messages to phone numbers; "Text" and "Text/SMS" are stored as SMS) or Mail (mailing addresses), any case; null or absent: ' +
       'a profile-only consent type. Locked while a filter requires the type.',
   })
   @IsOptional()

@@ -3,6 +3,11 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiQuery } from '@nestjs/swagger';
 import { type CheckedPatchOperation, linkTo, PatchOperationsPipe } from '@app/shared';
 import {
+  CONSENT_TYPE_CREATE_EXAMPLES,
+  CONSENT_TYPE_PATCH_EXAMPLES,
+  CONSENT_VERSION_EXAMPLES,
+} from '../../common/configuration.examples';
+import {
   ConfigController,
   ConfigCreate,
   ConfigList,
@@ -107,6 +112,8 @@ export class ConsentTypesController {
     description:
       `${FIELDS} All entries of the body are created, or none; 409 when a TypeName exists or ` +
       `repeats in the body, or a type names a version twice. ${PUBLISHING}`,
+    body: ConsentTypeListDto,
+    examples: CONSENT_TYPE_CREATE_EXAMPLES,
     created: ConsentTypeListDto,
     links: {
       GetConsentType: linkTo('ConsentTypesController_list', { Id: FIRST_TYPE_ID }),
@@ -141,6 +148,7 @@ export class ConsentTypesController {
     id: 'typeId',
     ok: ConsentTypeListDto,
     conflict: 'The new name or version exists already',
+    examples: CONSENT_TYPE_PATCH_EXAMPLES,
   })
   update(
     @CurrentCaller() caller: Caller,
@@ -160,6 +168,8 @@ export class ConsentTypesController {
       `one version. ${PUBLISHING} Answers 201 with { ConsentTypes: [the type with all its ` +
       'versions] }; 409 when the type already has this ConsentVersion.',
     id: 'typeId',
+    body: ConsentVersionDto,
+    examples: CONSENT_VERSION_EXAMPLES,
     created: ConsentTypeListDto,
     conflict: 'The version exists already',
   })

@@ -168,7 +168,8 @@ export class SelectListCustomFieldDto extends CustomFieldBaseDto {
 
   @ApiProperty({
     enum: SELECT_LIST_DISPLAY_TYPES,
-    description: 'MultiSelect values hold several picklist values joined with "::"',
+    description:
+      'SingleSelect: a value is one picklist value; MultiSelect: a value holds several picklist values joined with "::"',
   })
   @IsIn(SELECT_LIST_DISPLAY_TYPES)
   DisplayType: SelectListDisplayType;
@@ -177,7 +178,8 @@ export class SelectListCustomFieldDto extends CustomFieldBaseDto {
     type: String,
     enum: [...CHECKBOX_STATES, null],
     nullable: true,
-    description: 'Initial state of the options in a user interface (stored, not enforced)',
+    description:
+      'Initial state of the options in a user interface (stored, not enforced): Unchecked, Checked or Indeterminate (neither)',
   })
   @IsOptional()
   @IsIn(CHECKBOX_STATES)

@@ -1,4 +1,4 @@
-import { Body, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Get, Param, Patch, Post, type Type } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiParam } from '@nestjs/swagger';
 import {
@@ -10,11 +10,20 @@ import {
 } from '../../common/config-route.decorators';
 import { type Caller, CurrentCaller } from '@app/auth';
 import {
+  type BodyExamples,
   type CheckedPatchOperation,
   linkTo,
   NotFoundError,
   PatchOperationsPipe,
 } from '@app/shared';
+import {
+  CUSTOM_FIELD_PATCH_EXAMPLES,
+  CUSTOM_FIELDS_EXAMPLES,
+  DATE_TIME_FIELDS_EXAMPLES,
+  NUMERIC_FIELDS_EXAMPLES,
+  SELECT_LIST_FIELDS_EXAMPLES,
+  TEXT_FIELDS_EXAMPLES,
+} from '../../common/configuration.examples';
 import { EntryIdParam, type ListQuery, ListQueryParam } from '../../common/entry-request';
 import { CreateCustomFieldsCommand } from '../commands/create-custom-fields/create-custom-fields.command';
 import { UpdateCustomFieldCommand } from '../commands/update-custom-field/update-custom-field.command';
@@ -55,11 +64,23 @@ const CREATE =
   'created or none; 409 when a name exists (in any type) or repeats in the body. The answer ' +
   'is 201 with the four lists holding the created definitions.';
 
+/** The body of POST /{clientId}/CustomFields/<type> and its examples. */
+const CREATE_OF_TYPE: Record<
+  CustomFieldType,
+  { body: Type<unknown>; examples: BodyExamples<unknown> }
+> = {
+  Text: { body: CreateTextFieldsDto, examples: TEXT_FIELDS_EXAMPLES },
+  Numeric: { body: CreateNumericFieldsDto, examples: NUMERIC_FIELDS_EXAMPLES },
+  DateTime: { body: CreateDateTimeFieldsDto, examples: DATE_TIME_FIELDS_EXAMPLES },
+  SelectList: { body: CreateSelectListFieldsDto, examples: SELECT_LIST_FIELDS_EXAMPLES },
+};
+
 /** POST /{clientId}/CustomFields/<type>: the same documentation for each type. */
 const CreateOfType = (type: CustomFieldType): MethodDecorator =>
   ConfigCreate({
     summary: `Create ${type} custom fields`,
     description: `${CREATE} ${FIELDS}`,
+    ...CREATE_OF_TYPE[type],
     created: CustomFieldListDto,
     links: {
       GetCustomField: linkTo('CustomFieldsController_list', {
@@ -116,6 +137,8 @@ export class CustomFieldsController {
   @ConfigCreate({
     summary: 'Create custom field definitions of any types (extension)',
     description: `${CREATE} ${FIELDS}`,
+    body: CreateCustomFieldsDto,
+    examples: CUSTOM_FIELDS_EXAMPLES,
     created: CustomFieldListDto,
   })
   createAny(
@@ -165,8 +188,14 @@ export class CustomFieldsController {
     id: 'Id',
     ok: CustomFieldListDto,
     conflict: 'The new name belongs to another custom field',
+    examples: CUSTOM_FIELD_PATCH_EXAMPLES,
   })
-  @ApiParam({ name: 'fieldType', enum: CUSTOM_FIELD_TYPES })
+  @ApiParam({
+    name: 'fieldType',
+    schema: { type: 'string', enum: [...CUSTOM_FIELD_TYPES], example: 'Text' },
+    description:
+      "The definition's type: Text, Numeric, DateTime or SelectList (an Id of another type is 404)",
+  })
   update(
     @CurrentCaller() caller: Caller,
     @Param('fieldType') fieldType: string,

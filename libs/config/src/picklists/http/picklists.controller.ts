@@ -7,6 +7,7 @@ import {
   ConfigList,
   ConfigPatch,
 } from '../../common/config-route.decorators';
+import { PICKLIST_EXAMPLES, PICKLIST_PATCH_EXAMPLES } from '../../common/configuration.examples';
 import { type Caller, CurrentCaller } from '@app/auth';
 import { CreatePicklistsCommand } from '../commands/create-picklists/create-picklists.command';
 import { UpdatePicklistCommand } from '../commands/update-picklist/update-picklist.command';
@@ -53,6 +54,8 @@ export class PicklistsController {
   @ConfigCreate({
     summary: 'Create picklists',
     description: `${PICKLIST_FIELDS} All entries of the body are created, or none.`,
+    body: PicklistListDto,
+    examples: PICKLIST_EXAMPLES,
     created: PicklistListDto,
     links: {
       GetPicklist: linkTo('PicklistsController_list', { Id: '$response.body#/Picklists/0/Id' }),
@@ -77,6 +80,7 @@ export class PicklistsController {
     id: 'Id',
     ok: PicklistListDto,
     conflict: 'The new name belongs to another picklist',
+    examples: PICKLIST_PATCH_EXAMPLES,
   })
   update(
     @CurrentCaller() caller: Caller,

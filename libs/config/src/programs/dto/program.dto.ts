@@ -137,7 +137,9 @@ export class FilterDto {
   @Matches(LOCALE_PATTERN, { message: LOCALE_MESSAGE })
   DefaultLocaleID?: string;
 
-  @OptionalInt(0, { description: 'Preference value (PreferenceType) applied by default' })
+  @OptionalInt(0, {
+    description: 'Preference value (PreferenceType) applied by default: 1 Opt-In, 2 Opt-Out',
+  })
   DefaultPreferenceValue?: number;
 
   @ReadOnlyField({ type: 'integer', description: 'Accepted (older clients send it) and ignored' })

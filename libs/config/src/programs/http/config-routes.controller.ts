@@ -9,6 +9,10 @@ import {
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller } from '@app/auth';
 import { ConfigController, ConfigWrite } from '../../common/config-route.decorators';
+import {
+  CUSTOM_PROPERTIES_EXAMPLES,
+  REQUIRED_CONSENTS_EXAMPLES,
+} from '../../common/configuration.examples';
 import { EntryIdParam } from '../../common/entry-request';
 import {
   CUSTOM_PROPERTY_ENTITIES,
@@ -33,6 +37,7 @@ export class ConfigRoutesController {
     ok: RequiredPreferenceConsentListDto,
     notFound: 'Unknown filter',
   })
+  @ApiBody({ type: RequiredPreferenceConsentListDto, examples: REQUIRED_CONSENTS_EXAMPLES })
   replaceRequiredConsents(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('filterId') filterId: number,
@@ -43,7 +48,12 @@ export class ConfigRoutesController {
 
   @Post('CustomProperties/:entity')
   @HttpCode(200)
-  @ApiParam({ name: 'entity', enum: CUSTOM_PROPERTY_ENTITIES })
+  @ApiParam({
+    name: 'entity',
+    schema: { type: 'string', enum: [...CUSTOM_PROPERTY_ENTITIES], example: 'Program' },
+    description:
+      'What the body IDs name: Program (program ids), Filter (filter ids) or ProgramGroup (program group ids)',
+  })
   @ApiAuth('configuration', 'write')
   @ApiOperation({
     summary: 'Set custom properties on programs, filters or program groups by id',
@@ -53,7 +63,7 @@ export class ConfigRoutesController {
       'Every ID must exist (404 naming the missing ones, nothing changed). Answers 200 with the changed entries: ' +
       '{ Programs }, { Filters } or { ProgramGroups }. The entity segment is case-insensitive.',
   })
-  @ApiBody({ type: [CustomPropertiesChangeDto] })
+  @ApiBody({ type: [CustomPropertiesChangeDto], examples: CUSTOM_PROPERTIES_EXAMPLES })
   @ApiOkResponse({
     description: '{ Programs: [...] }, { Filters: [...] } or { ProgramGroups: [...] }',
   })

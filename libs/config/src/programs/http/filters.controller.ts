@@ -1,6 +1,11 @@
 import { Body, Patch, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiBody } from '@nestjs/swagger';
 import { ConfigController, ConfigPatch, ConfigWrite } from '../../common/config-route.decorators';
+import {
+  FILTER_PATCH_EXAMPLES,
+  REQUIRED_CONSENTS_EXAMPLES,
+} from '../../common/configuration.examples';
 import { type Caller, CurrentCaller } from '@app/auth';
 import { EntryIdParam } from '../../common/entry-request';
 import { UpdateFilterCommand } from '../commands/update-filter/update-filter.command';
@@ -30,6 +35,7 @@ export class FiltersController {
     id: FILTER_ID,
     ok: FilterListDto,
     conflict: 'The new name belongs to another filter of the program',
+    examples: FILTER_PATCH_EXAMPLES,
   })
   update(
     @CurrentCaller() caller: Caller,
@@ -48,6 +54,7 @@ export class FiltersController {
     id: FILTER_ID,
     ok: RequiredPreferenceConsentListDto,
   })
+  @ApiBody({ type: RequiredPreferenceConsentListDto, examples: REQUIRED_CONSENTS_EXAMPLES })
   replaceRequiredConsents(
     @CurrentCaller() caller: Caller,
     @EntryIdParam('filterId') filterId: number,

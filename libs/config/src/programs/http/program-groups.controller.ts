@@ -7,6 +7,10 @@ import {
   ConfigPatch,
   ConfigRead,
 } from '../../common/config-route.decorators';
+import {
+  PROGRAM_GROUP_CREATE_EXAMPLES,
+  PROGRAM_GROUP_PATCH_EXAMPLES,
+} from '../../common/configuration.examples';
 import { type Caller, CurrentCaller } from '@app/auth';
 import { linkTo } from '@app/shared';
 import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
@@ -76,6 +80,8 @@ export class ProgramGroupsController {
     summary: 'Create program groups',
     description:
       'All or nothing. Names are unique per client (case-insensitive; taken or repeated: 409). ProgramIds and ProgramGroupIds must name existing programs and groups (400), each once.',
+    body: ProgramGroupListDto,
+    examples: PROGRAM_GROUP_CREATE_EXAMPLES,
     created: ProgramGroupListDto,
     conflict: 'A name exists or repeats',
     links: {
@@ -103,6 +109,7 @@ export class ProgramGroupsController {
     id: { name: 'programGroupId', description: 'Program group id' },
     ok: ProgramGroupListDto,
     conflict: 'The new name belongs to another program group',
+    examples: PROGRAM_GROUP_PATCH_EXAMPLES,
     notFound: 'Unknown program group',
   })
   update(

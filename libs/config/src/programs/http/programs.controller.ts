@@ -9,6 +9,11 @@ import {
   ConfigPatch,
   ConfigRead,
 } from '../../common/config-route.decorators';
+import {
+  FILTER_CREATE_EXAMPLES,
+  PROGRAM_CREATE_EXAMPLES,
+  PROGRAM_PATCH_EXAMPLES,
+} from '../../common/configuration.examples';
 import { type Caller, CurrentCaller } from '@app/auth';
 import { EntryIdParam, parseIdQuery } from '../../common/entry-request';
 import { LOCALE_QUERY_SCHEMA } from '../../common/localized-field.dto';
@@ -102,7 +107,12 @@ export class ProgramsController {
     ok: ProgramListDto,
     notFound: 'No text tags for the locale',
   })
-  @ApiParam({ name: 'programTypeId', enum: PROGRAM_TYPE_INPUTS })
+  @ApiParam({
+    name: 'programTypeId',
+    enum: PROGRAM_TYPE_INPUTS,
+    description:
+      'The program type: Transactional, Marketing, Informational, Consent or Do Not Contact (DNC) ("DNC" and "Do Not Contact" name it too)',
+  })
   @ApiQuery({ name: 'locale', required: false, schema: LOCALE_QUERY_SCHEMA })
   byType(
     @CurrentCaller() caller: Caller,
@@ -121,6 +131,8 @@ export class ProgramsController {
   @ConfigCreate({
     summary: 'Create programs with their filters',
     description: `All or nothing. Program names are unique per client and filter names per program (case-insensitive): a name taken or repeated in the body answers 409. A RequiredPreferenceConsents TypeName must name an active consent type (400). ${IDS_AS_STRINGS}`,
+    body: ProgramListDto,
+    examples: PROGRAM_CREATE_EXAMPLES,
     created: ProgramListDto,
     conflict: 'A program or filter name exists or repeats',
     links: {
@@ -142,6 +154,7 @@ export class ProgramsController {
     id: PROGRAM_ID,
     ok: ProgramListDto,
     conflict: 'The new name belongs to another program or filter',
+    examples: PROGRAM_PATCH_EXAMPLES,
     notFound: 'Unknown program',
   })
   update(
@@ -159,6 +172,8 @@ export class ProgramsController {
     summary: 'Add filters to a program',
     description: `All or nothing; filter names are unique within the program (409). ${IDS_AS_STRINGS}`,
     id: PROGRAM_ID,
+    body: FilterListDto,
+    examples: FILTER_CREATE_EXAMPLES,
     created: FilterListDto,
     conflict: 'A filter name exists in the program or repeats',
     links: {

@@ -20,6 +20,7 @@ import { typeListDtoOf, type TypeListDto } from '../dto/type-entry.dto';
 import { ListTypesQuery } from '../queries/list-types/list-types.query';
 import { TYPE_KIND_INFO, TYPE_KINDS, type TypeKind } from '../domain/type-kind';
 import { ApiTypeListQuery, TYPE_ID } from './type-params';
+import { typeCreateExamples, typePatchExamples } from '../../common/configuration.examples';
 
 const ENTRY_RULES =
   'Entry fields: TypeId (read-only), TypeName (required, 1-100 characters, unique per client and kind ' +
@@ -74,6 +75,7 @@ function createTypesController(kind: TypeKind): Type<unknown> {
         '(case-insensitive) or repeats within the body; 400 when more than one entry of the body has ' +
         `IsDefault true. Answers 201 with the created entries. ${ENTRY_RULES}`,
       body: ListDto,
+      examples: typeCreateExamples(kind),
       created: ListDto,
       conflict: 'A TypeName exists already or repeats in the body',
       notFound: 'Unknown client',
@@ -109,6 +111,7 @@ function createTypesController(kind: TypeKind): Type<unknown> {
       id: TYPE_ID,
       ok: ListDto,
       conflict: 'The new TypeName belongs to another entry',
+      examples: typePatchExamples(kind),
       notFound: 'Unknown client or typeId',
     })
     patch(

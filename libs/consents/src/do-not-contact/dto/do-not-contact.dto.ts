@@ -25,7 +25,7 @@ export class CreateDncListDto {
 
   @ApiProperty({
     enum: DNC_LIST_TYPES,
-    description: 'What the list holds: email addresses or phone numbers',
+    description: 'What the list holds: Email (email addresses) or Phone (phone numbers)',
   })
   @IsIn(DNC_LIST_TYPES)
   ListType: DncListType;
@@ -39,7 +39,11 @@ export class DncListDto {
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 1 }) ListId: number;
   @ApiProperty() Name: string;
   @ApiPropertyOptional() Description?: string;
-  @ApiProperty({ enum: DNC_LIST_TYPES }) ListType: DncListType;
+  @ApiProperty({
+    enum: DNC_LIST_TYPES,
+    description: 'What the list holds: Email (email addresses) or Phone (phone numbers)',
+  })
+  ListType: DncListType;
   @ApiProperty({ format: 'date-time' }) CreateDate: string;
   @ApiProperty() CreatedBy: string;
 }
@@ -77,13 +81,18 @@ export class AddDncEntriesDto {
 
 export class DncEntryDto {
   @ApiProperty() Value: string;
-  @ApiProperty({ enum: ['Listed', 'Removed'] }) Status: 'Listed' | 'Removed';
+  @ApiProperty({
+    enum: ['Listed', 'Removed'],
+    description: 'Listed: on the list; Removed: taken off it (kept for the record)',
+  })
+  Status: 'Listed' | 'Removed';
   @ApiPropertyOptional() Reason_Code?: string;
   @ApiProperty({ format: 'date-time' }) ModifiedDate: string;
   @ApiProperty() ModifiedBy: string;
   @ApiProperty({
     enum: ['Pending', 'Complete'],
-    description: 'Whether the last change has reached every profile holding the value',
+    description:
+      'Whether the last change has reached every profile holding the value: Pending (not yet), Complete (it has)',
   })
   Propagation: 'Pending' | 'Complete';
 }

@@ -1,7 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ADD_DNC_ENTRIES_EXAMPLES, CREATE_DNC_LIST_EXAMPLES } from '../dto/do-not-contact.examples';
 import {
   ApiBadRequestResponse,
+  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -64,6 +66,7 @@ export class DoNotContactController {
       AddEntries: linkTo('DoNotContactController_add', { listId: '$response.body#/ListId' }),
     },
   })
+  @ApiBody({ type: CreateDncListDto, examples: CREATE_DNC_LIST_EXAMPLES })
   create(@CurrentCaller() caller: Caller, @Body() body: CreateDncListDto): Promise<DncListDto> {
     return this.commands.execute(new CreateDncListCommand(caller.clientId, caller.userId, body));
   }
@@ -119,6 +122,7 @@ export class DoNotContactController {
   })
   @ApiListIdParam()
   @ApiOkResponse({ type: AddDncEntriesResultDto })
+  @ApiBody({ type: AddDncEntriesDto, examples: ADD_DNC_ENTRIES_EXAMPLES })
   add(
     @CurrentCaller() caller: Caller,
     @PositiveIntParam('listId') listId: number,
@@ -140,7 +144,7 @@ export class DoNotContactController {
   @ApiParam({
     name: 'value',
     description: 'The email address or phone number, as listed (URL-encoded)',
-    schema: { type: 'string', minLength: 1 },
+    schema: { type: 'string', minLength: 1, example: 'no.mail@example.com' },
   })
   @ApiNoContentResponse({ description: 'Removed from the list' })
   async remove(

@@ -2,6 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 const HEX_HASH = 'a3f1c2d4e5b60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
 
+/** What a hash chain entry records. */
+const CATEGORY_DESCRIPTION =
+  "consent: an entry of the profile's consent history; preference: an entry of its preference history";
+
 /** A public key of the receipts, a JWK (RFC 7517, RFC 8037: OKP, Ed25519). */
 export class ReceiptPublicKeyDto {
   @ApiProperty({ enum: ['OKP'], description: 'Key type (RFC 8037)' }) kty: 'OKP';
@@ -40,7 +44,8 @@ export class ReceiptStatementDto {
     description: "The entry: <seq>.<n> (the write's sequence number, the entry's index in it)",
   })
   EntryId: string;
-  @ApiProperty({ enum: ['consent', 'preference'] }) Category: string;
+  @ApiProperty({ enum: ['consent', 'preference'], description: CATEGORY_DESCRIPTION })
+  Category: string;
   @ApiProperty({
     example: HEX_HASH,
     description: "The entry's hash (SHA-256, hex), which covers its prevHash and so the chain",
@@ -92,7 +97,8 @@ export class ConsentReceiptDto {
 export class ConsentReceiptEntryDto {
   @ApiProperty({ example: '3.1', description: 'The {entryId} of its receipt: <seq>.<n>' })
   EntryId: string;
-  @ApiProperty({ enum: ['consent', 'preference'] }) Category: string;
+  @ApiProperty({ enum: ['consent', 'preference'], description: CATEGORY_DESCRIPTION })
+  Category: string;
   @ApiPropertyOptional({
     example: 'Consents',
     description: 'The list holding the item (Consents, ProfilePreferences, EmailPreferences...)',

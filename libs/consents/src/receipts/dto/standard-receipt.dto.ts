@@ -83,7 +83,10 @@ export class KantaraServiceDto {
 }
 
 export class KantaraServiceClaimDto {
-  @ApiProperty({ enum: ['Granted', 'Denied', 'Revoked', 'NotSet'] })
+  @ApiProperty({
+    enum: ['Granted', 'Denied', 'Revoked', 'NotSet'],
+    description: 'The ConsentStatus by name: Granted (1), Denied (2), Revoked (3), NotSet (4)',
+  })
   consentStatus: 'Granted' | 'Denied' | 'Revoked' | 'NotSet';
   @ApiProperty({ type: String, nullable: true, example: '1.0' }) consentVersion: string | null;
   @ApiProperty({ description: 'false: the consent was deactivated by the change' })

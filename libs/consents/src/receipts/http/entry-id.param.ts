@@ -29,8 +29,12 @@ export const EntryIdParam = createParamDecorator(
 export const ApiEntryIdParam = (): MethodDecorator =>
   ApiParam({
     name: 'entryId',
-    schema: { type: 'string', pattern: '^[0-9]{1,10}\\.[0-9]{1,10}$', maxLength: 21 },
-    example: '3.1',
+    schema: {
+      type: 'string',
+      pattern: '^[0-9]{1,10}\\.[0-9]{1,10}$',
+      maxLength: 21,
+      example: '3.1',
+    },
     description:
       "The history entry: <seq>.<n>, its write's sequence number and its index in the write (an EntryId of GET .../ConsentReceipts)",
   });
