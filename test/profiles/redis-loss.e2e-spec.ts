@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { LeaseService, RedisService } from '@app/shared';
-import { profileLeaseKey } from '../../libs/profiles/src/keys';
+import { profileLeaseKey, readModelKey } from '../../libs/profiles/src/keys';
 import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
 import { ProfileRepository } from '../../libs/profiles/src/repositories/profile.repository';
 import { configureTestTenant } from '../harness/configuration';
@@ -98,7 +98,7 @@ describe('Redis lost its data', () => {
       updates.body.Updates.filter((u: { Status: string }) => u.Status === 'Pending Update').length,
     ).toBe(4);
     // The rebuilt entry records the last accepted write: the next GET needs no rebuild.
-    expect(await redis.client.hget(redis.key('pm', `${tenant.clientId}|${id}`), 'acc')).toBe(
+    expect(await redis.client.hget(readModelKey(redis, tenant.clientId, id), 'acc')).toBe(
       String(stored!.appliedSeq + 4),
     );
 
