@@ -26,7 +26,7 @@ describe('routes named in the documents', () => {
   /** Mentions that name no route of the service on purpose, by file and text, with why. */
   const NOT_ROUTES: { file: string; text: string; why: string }[] = [
     {
-      file: 'docs/operations.md',
+      file: 'docs/benchmarks.md',
       text: 'POST /accept-durable',
       why: "the benchmark's baseline server (scripts/bench/baseline-server.js), not the service",
     },

@@ -42,16 +42,20 @@ export class SweepPendingWritesHandler implements ICommandHandler<SweepPendingWr
       const { clientId, profileId } = marker;
       // A marker younger than STALE_WRITE_MS is never removed, even when caught up: the api
       // relies on a marker it inserted staying that long (ProfileWriteIntake.mark).
-      if (marker.since.getTime() > before) {
+      const stale = marker.since.getTime() <= before;
+      if (!stale) {
         if (!everyMarker || !(await this.hasPending(clientId, profileId))) continue;
       } else if (!(await this.hasPending(clientId, profileId))) {
         await this.markers.clear(clientId, profileId);
         if (!(await this.hasPending(clientId, profileId))) continue;
         await this.markers.mark(clientId, profileId, marker.since);
       }
-      // Forced: a "job queued" flag whose job was lost must not hold the profile back.
+      // A stale marker's job is forced: a "job queued" flag whose job was lost must not hold
+      // the profile back. A young one (the sweep after a loss of Redis) asks the flag: the
+      // loss took the flags with the jobs, and a flag there now has its job in this Redis
+      // (as at a first start, when the epoch is new and the writes' jobs are queued).
       // Idempotent: a profile enqueued twice is applied once (its lease, its appliedSeq).
-      await this.scheduler.schedule({ clientId, profileId, lane: 'bulk', force: true });
+      await this.scheduler.schedule({ clientId, profileId, lane: 'bulk', force: stale });
       requeued++;
     }
     if (requeued) this.logger.log(`re-enqueued ${requeued} profile(s) with pending writes`);
