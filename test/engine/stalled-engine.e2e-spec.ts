@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { RedisService } from '@app/shared';
 import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
-import { configureTestTenant } from '../harness/configuration';
+import { createConfiguredTenantWithin } from '../harness/configuration';
 import { startFreezableProxy, type FreezableProxy } from '../harness/freezable-proxy';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';
@@ -33,8 +33,7 @@ describe('A stalled or restarted engine', () => {
         SYNC_WRITE_TIMEOUT_MS: '1500',
       },
     });
-    tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
+    tenant = await createConfiguredTenantWithin(app, createTestTenant);
     auth = await tenant.bearer();
     other = await createTestTenant(app);
     otherAuth = await other.bearer();

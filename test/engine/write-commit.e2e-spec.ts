@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { CRASH_POINTS, CrashPoints } from '@app/shared';
-import { configureTestTenant } from '../harness/configuration';
+import { createConfiguredTenantWithin } from '../harness/configuration';
 import { historyLastNames } from '../harness/profile-fixtures';
 import { startFreezableProxy, type FreezableProxy } from '../harness/freezable-proxy';
 import { createTestTenant, type TestTenant } from '../harness/session';
@@ -56,8 +56,7 @@ describe('A write request commits once or never', () => {
         SYNC_WRITE_TIMEOUT_MS: '1000',
       },
     });
-    tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
+    tenant = await createConfiguredTenantWithin(app, createTestTenant);
     auth = await tenant.bearer();
   });
   afterEach(() => {

@@ -202,3 +202,25 @@ async function createTestPrograms(app: TestApp, tenant: TestTenant): Promise<Tes
     dnc: { email: filterOf(dnc, 0), phone: filterOf(dnc, 1) },
   };
 }
+
+/**
+ * A new tenant, configured, in an app whose request deadline is short (the engine suites'
+ * 800 ms): on a loaded machine a configuration request can outlast it (503, which applies
+ * nothing), so a tenant whose configuration got a 503 is left and a new one configured, at
+ * most `attempts` times. The suites' own requests keep the short deadline.
+ */
+export async function createConfiguredTenantWithin(
+  app: TestApp,
+  createTenant: (app: TestApp) => Promise<TestTenant>,
+  attempts = 3,
+): Promise<TestTenant> {
+  for (let attempt = 1; ; attempt++) {
+    const tenant = await createTenant(app);
+    try {
+      await configureTestTenant(app, tenant);
+      return tenant;
+    } catch (error) {
+      if (attempt >= attempts || !/: 503 /.test(String(error))) throw error;
+    }
+  }
+}
