@@ -36,6 +36,8 @@ export * from './redis/redis.service';
 export * from './redis/redis-connection';
 export * from './redis/redis-keys';
 export * from './redis/redis.module';
+export * from './redis/reused-stamps.service';
+export * from './redis/stamp-channel';
 export * from './database/batched-inserts';
 export * from './validation/body-bounds';
 export * from './deadline/request-deadline';

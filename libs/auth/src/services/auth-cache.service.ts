@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { RedisService } from '@app/shared';
+import { RedisService, StampChannel } from '@app/shared';
 import type { TenantClient, TenantUser } from '../domain/tenant';
 import { ClientRepository } from '../repositories/client.repository';
 import {
@@ -10,7 +10,6 @@ import {
 import { RevokedTokenRepository } from '../repositories/revoked-token.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { authStampKeyPrefix, userKey } from '../keys';
-import { AuthStampChannel } from './auth-stamp-channel';
 import { AuthSettings } from '../auth-settings';
 
 /** Entries one process keeps per kind before it starts over (bounded memory). */
@@ -64,7 +63,7 @@ export class AuthCache implements OnModuleDestroy {
   private readonly oauthCache = new Map<string, Cached<OAuthClientRecord | null>>();
   /** Stamps read from Redis, by stamp name, reused while the channel stands. */
   private readonly readStampsAt = new Map<string, { stamp: string; at: number }>();
-  private readonly channel: AuthStampChannel;
+  private readonly channel: StampChannel;
   /** Where the stamps' keys start (built once: a stamp key is built on every request). */
   private readonly stampKeyPrefix: string;
   /** OAuth client ids announced to have failed, until their failures may have lapsed. */
@@ -81,7 +80,7 @@ export class AuthCache implements OnModuleDestroy {
     private readonly oauthClients: OAuthClientRepository,
   ) {
     this.stampKeyPrefix = authStampKeyPrefix(redis);
-    this.channel = new AuthStampChannel(
+    this.channel = new StampChannel(
       (options) => redis.connect(options),
       redis.key('auth', 'stamp-changes'),
       (name) => this.announced(name),

@@ -7,6 +7,7 @@ import {
   insertEach,
   isDuplicateKeyError,
   RedisService,
+  ReusedStamps,
   textKey,
   TenantScopedModel,
 } from '@app/shared';
@@ -63,6 +64,7 @@ export class ConfigBookkeeping {
     @InjectModel(ConfigClaim.name) claims: Model<ConfigClaim>,
     private readonly redis: RedisService,
     private readonly crashPoints: CrashPoints,
+    private readonly reused: ReusedStamps,
   ) {
     this.stamps = new TenantScopedModel(stamps);
     this.claims = new TenantScopedModel(claims);
@@ -265,7 +267,8 @@ export class ConfigBookkeeping {
 
   /**
    * Marks the client's configuration as changed (after the change is stored): a new stamp
-   * in the engine, then the same value as the Redis copy.
+   * in the engine, then the same value as the Redis copy, announced in the same MULTI to the
+   * read paths that reuse stamps (ReusedStamps).
    */
   async touch(clientId: string): Promise<void> {
     const stamp = randomUUID();
@@ -274,8 +277,14 @@ export class ConfigBookkeeping {
       { $set: { stamp } },
       { upsert: true },
     );
+    this.reused.changedHere(this.reusedName(clientId));
     try {
-      await this.redis.client.set(this.copyKey(clientId), stamp, 'EX', STAMP_COPY_TTL_SECONDS);
+      const multi = this.redis.client
+        .multi()
+        .set(this.copyKey(clientId), stamp, 'EX', STAMP_COPY_TTL_SECONDS);
+      const results = await this.reused.announce(multi, this.reusedName(clientId)).exec();
+      const failed = results?.find(([error]) => error)?.[0];
+      if (!results || failed) throw failed ?? new Error('the stamp transaction was discarded');
     } catch (error) {
       // Readers of the copy see the change when it expires (STAMP_COPY_TTL_SECONDS).
       this.logger.warn(`configuration stamp copy of ${clientId} not written: ${String(error)}`);
@@ -285,9 +294,15 @@ export class ConfigBookkeeping {
   /**
    * The stamp as every profile write checks it: the Redis copy, else the engine's (then
    * copied with NX, so a copy written by a concurrent change is never replaced by the value
-   * read before it).
+   * read before it). `reuse`: a read path's, which may answer the stamp this process read
+   * within READ_STAMP_REUSE_MS while no change was announced (ReusedStamps).
    */
-  async currentStamp(clientId: string): Promise<string> {
+  async currentStamp(clientId: string, reuse = false): Promise<string> {
+    if (!reuse) return this.readStamp(clientId);
+    return (await this.reused.read(this.reusedName(clientId), () => this.readStamp(clientId)))!;
+  }
+
+  private async readStamp(clientId: string): Promise<string> {
     if (!this.redis.available) return this.stampOf(clientId);
     try {
       const copy = await this.redis.client.get(this.copyKey(clientId));
@@ -300,6 +315,11 @@ export class ConfigBookkeeping {
       .set(this.copyKey(clientId), stamp, 'EX', STAMP_COPY_TTL_SECONDS, 'NX')
       .catch(() => undefined);
     return stamp;
+  }
+
+  /** The configuration stamp's name among the stamps read paths reuse. */
+  private reusedName(clientId: string): string {
+    return `cfg:${clientId}`;
   }
 
   private copyKey(clientId: string): string {

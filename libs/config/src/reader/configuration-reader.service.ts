@@ -32,8 +32,16 @@ export class ConfigurationReader {
     private readonly programs: ProgramRepository,
   ) {}
 
-  async vocabulary(clientId: string): Promise<ClientVocabulary> {
-    const stamp = await this.bookkeeping.currentStamp(clientId);
+  /**
+   * The client's vocabulary under its current stamp. `options.reuseStamp`: a read path's
+   * (decisions, searches), whose stamp may be the one this process read within
+   * READ_STAMP_REUSE_MS while no change was announced (ConfigBookkeeping.currentStamp).
+   */
+  async vocabulary(
+    clientId: string,
+    options?: { reuseStamp?: boolean },
+  ): Promise<ClientVocabulary> {
+    const stamp = await this.bookkeeping.currentStamp(clientId, options?.reuseStamp);
     const cached = this.cache.get(clientId);
     if (cached?.stamp === stamp) return cached;
 

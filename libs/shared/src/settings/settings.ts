@@ -23,6 +23,7 @@ export class Settings {
   readonly redisClusterNodes: { host: string; port: number }[];
   /** Prefix of every Redis key the queues and leases use (lets tests share one Redis). */
   readonly queuePrefix: string;
+  readonly readStampReuseMs: number;
   readonly tlsCertFile?: string;
   readonly tlsKeyFile?: string;
   /** Refuse plain HTTP requests with 403. */
@@ -82,6 +83,7 @@ export class Settings {
     this.redisUrl = read.REDIS_URL;
     this.redisClusterNodes = parseClusterNodes(read.REDIS_CLUSTER_NODES);
     this.queuePrefix = read.QUEUE_PREFIX;
+    this.readStampReuseMs = read.READ_STAMP_REUSE_MS;
     this.tlsCertFile = read.TLS_CERT_FILE;
     this.tlsKeyFile = read.TLS_KEY_FILE;
     this.requireHttps = read.REQUIRE_HTTPS;

@@ -144,6 +144,13 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     meaning: 'writes per second a client without its own quota may make (0: unlimited)',
   },
   {
+    name: 'READ_STAMP_REUSE_MS',
+    type: 'int',
+    default: 1000,
+    meaning:
+      'how long a read path (contact decisions, searches) reuses the configuration and do-not-contact stamps it read, while announcements of their changes arrive (0: read on every request)',
+  },
+  {
     name: 'LOG_LEVEL',
     type: 'text',
     default: 'log',

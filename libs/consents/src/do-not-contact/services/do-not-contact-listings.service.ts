@@ -101,10 +101,11 @@ export class DoNotContactListings {
 
   /**
    * Starts reading the client's stamp: a caller that starts it with its other reads (the
-   * contact decision: configuration stamp, read model) has them in one round trip.
+   * contact decision: configuration stamp, read model) has them in one round trip. `reuse`:
+   * a read path's, which may take the stamp this process read while no change was announced.
    */
-  readStamp(clientId: string): Promise<string | null> {
-    return this.stamps.current(clientId);
+  readStamp(clientId: string, reuse = false): Promise<string | null> {
+    return this.stamps.current(clientId, reuse);
   }
 
   private async cacheOf(clientId: string, stamp: string | null): Promise<ClientListings> {

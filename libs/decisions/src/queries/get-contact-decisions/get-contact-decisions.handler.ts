@@ -23,10 +23,10 @@ import { QuestionSubjects } from './question-subjects.service';
 
 /**
  * The contact decisions' hot path (docs/decisions.md, "Cost"): the client's cached
- * configuration (its stamp from Redis), one read-model read per distinct profile (by id;
- * an alternate id first costs its claim's `_id` read, a bare value its key-index set), and
- * the do-not-contact listings of the values involved from the per-process copy (one Redis
- * read of the lists' stamp per request). All reads of a request are issued together, so a
+ * configuration (its stamp from Redis, reused while no change is announced), one read-model
+ * read per distinct profile (by id; an alternate id first costs its claim's `_id` read, a
+ * bare value its key-index set), and the do-not-contact listings of the values involved
+ * from the per-process copy (the lists' stamp: reused likewise). All reads of a request are issued together, so a
  * batch of 1,000 questions costs a few pipelined round trips, never a scan.
  *
  * The questions are checked by `question-checks.ts`, the profiles read by QuestionSubjects
@@ -51,9 +51,10 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
     view,
     single,
   }: GetContactDecisionsQuery): Promise<ContactDecisionDto[]> {
-    // The first reads go out together (one pipelined round trip when warm): the
-    // configuration's stamp, the lists' stamp and, for the GET's one question, its profile.
-    const reading = this.configuration.vocabulary(clientId);
+    // The first reads go out together (one pipelined round trip): the configuration's stamp,
+    // the lists' stamp and, for the GET's one question, its profile. Both stamps are reused
+    // while no change of them was announced (ReusedStamps): warm, the profile's read alone.
+    const reading = this.configuration.vocabulary(clientId, { reuseStamp: true });
     const listsStamp = this.listings.readStamp(clientId);
     const readAhead = single ? this.subjects.readAhead(clientId, raw[0]) : undefined;
     const vocabulary = await reading;

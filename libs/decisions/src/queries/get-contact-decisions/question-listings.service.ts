@@ -51,9 +51,12 @@ export class QuestionListings {
     return (list, key) => (list === 'Emails' ? emailListings : phoneListings).get(key) ?? [];
   }
 
-  /** Starts reading the client's do-not-contact stamp (see DoNotContactListings.readStamp). */
+  /**
+   * Starts reading the client's do-not-contact stamp (see DoNotContactListings.readStamp):
+   * the one this process read while no change was announced, or one Redis read.
+   */
   readStamp(clientId: string): Promise<string | null> {
-    const stamp = this.listings.readStamp(clientId);
+    const stamp = this.listings.readStamp(clientId, true);
     // Awaited by listingsOf only when a value is looked up: never an unhandled rejection.
     stamp.catch(() => undefined);
     return stamp;

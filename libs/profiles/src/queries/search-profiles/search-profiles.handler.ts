@@ -43,7 +43,8 @@ export class SearchProfilesHandler implements IQueryHandler<SearchProfilesQuery>
   async execute({ clientId, criteria: search, view }: SearchProfilesQuery): Promise<ProfileDto[]> {
     const rule = this.ruleOf(search);
     const criteria = rule.resolve
-      ? rule.resolve(search, await this.configuration.vocabulary(clientId))
+      ? // A read path: the configuration stamp read within READ_STAMP_REUSE_MS may serve.
+        rule.resolve(search, await this.configuration.vocabulary(clientId, { reuseStamp: true }))
       : search;
     if (!criteria) return [];
     const conditions = rule.candidateConditions(criteria);

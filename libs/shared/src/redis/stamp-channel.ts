@@ -1,15 +1,16 @@
 import { Logger } from '@nestjs/common';
-import type { RedisClient, RedisConnectionOptions } from '@app/shared';
+import type { RedisClient, RedisConnectionOptions } from './redis-connection';
 
 /**
- * The Redis pub/sub channel on which every change of a tenant's auth stamp is announced,
- * and one process's subscription to it: while the subscription stands, a process may use
+ * A Redis pub/sub channel on which every change of a stamp (a random token that changes with
+ * the data it guards: a tenant's auth data, its configuration, its do-not-contact lists) is
+ * announced, and one process's subscription to it: while the subscription stands, a process may use
  * the stamps it read before without reading them again (`generation` tells a reply that
  * raced an announcement). Messages are lost only with the connection, so every loss of
  * it (close, reconnect) drops what the process knew and moves the generation on.
  */
-export class AuthStampChannel {
-  private readonly logger = new Logger('AuthStampChannel');
+export class StampChannel {
+  private readonly logger = new Logger('StampChannel');
   private subscriber: RedisClient | null = null;
   private subscribed = false;
   private closed = false;
@@ -64,7 +65,7 @@ export class AuthStampChannel {
           this.subscribed = subscriber.status === 'ready';
         },
         (error: unknown) =>
-          this.logger.warn(`auth stamp announcements not received: ${String(error)}`),
+          this.logger.warn(`stamp announcements of ${this.name} not received: ${String(error)}`),
       );
     });
   }
