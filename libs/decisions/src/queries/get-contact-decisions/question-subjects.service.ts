@@ -30,6 +30,15 @@ export class QuestionSubjects {
     /** Reads started before the questions were checked (`readAhead`), by profile id. */
     readAhead: ReadAhead = new Map(),
   ): Promise<(ProfileSnapshot[] | null)[]> {
+    // The GET's one question by id, read ahead: its profile alone (the hot path).
+    const [first] = questions;
+    if (questions.length === 1 && first.target.kind === 'profile') {
+      const read = readAhead.get(first.target.profileId);
+      if (read) {
+        const found = await read;
+        return [found ? [found] : null];
+      }
+    }
     // Who: every distinct profile once (ids, alternate ids, holders of bare values).
     const byAlternateId = new Map<string, Promise<ProfileSnapshot | null>>();
     const holders = new Map<string, Promise<number[]>>();
@@ -114,6 +123,7 @@ export class QuestionSubjects {
     subjects: (ProfileSnapshot[] | null)[],
   ): Promise<Map<number, number>> {
     const survivors = new Map<number, number>();
+    if (!subjects.includes(null)) return survivors;
     await Promise.all(
       questions.map(async (question, index) => {
         if (question.target.kind !== 'profile' || subjects[index] !== null) return;
