@@ -42,6 +42,13 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
     meaning: 'candidate profiles one search may read from the key index before a 403',
   },
   {
+    name: 'READ_MODEL_TTL_SECONDS',
+    type: 'int',
+    default: 3600,
+    meaning:
+      "how long a profile's read model stays in Redis after its last write or rebuild (0: for ever); a GET after that rebuilds it from the engine",
+  },
+  {
     name: 'ERASURE_HASH_PEPPER',
     type: 'text',
     secret: true,
@@ -64,6 +71,11 @@ export class ProfileSettings {
   /** Candidates a user's search may read from the key index before it is a 403. */
   readonly searchCandidateLimit: number;
   /**
+   * How long a read model lives after its last write, publication or rebuild (0: for
+   * ever): Redis holds the working set's read models, not every profile's.
+   */
+  readonly readModelTtlSeconds: number;
+  /**
    * Mixed into each client's stored erasure secret for the hashes of erased identifiers
    * (docs/data-subject.md); unset: the stored secret alone. Changing it makes earlier
    * tombstones' hashes unmatchable.
@@ -78,6 +90,7 @@ export class ProfileSettings {
     this.writeRecordsKept = read.WRITE_RECORDS_KEPT;
     this.scheduledJobBatchSize = read.SCHEDULED_JOB_BATCH_SIZE;
     this.searchCandidateLimit = read.SEARCH_CANDIDATE_LIMIT;
+    this.readModelTtlSeconds = read.READ_MODEL_TTL_SECONDS;
     this.erasureHashPepper = read.ERASURE_HASH_PEPPER;
   }
 }

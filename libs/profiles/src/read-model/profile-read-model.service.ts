@@ -4,6 +4,7 @@ import { deepFreeze, RedisScript, RedisService } from '@app/shared';
 import type { ProfileData } from '../domain/profile-data.schema';
 import type { Profile, ProfileState } from '../domain/profile.schema';
 import { readModelKey } from '../keys';
+import { ProfileSettings } from '../profile-settings';
 
 /**
  * What GET needs of a profile, as the worker last saved it: its state, the sequence
@@ -35,7 +36,8 @@ export interface ProfileSnapshot {
 // entry at or past the dirty mark clears it. ARGV[3], when not empty, is the highest accepted
 // sequence number as the engine's records tell it (a rebuild): `acc` is raised to it. Answers
 // the highest accepted sequence number recorded (-1: none), so the worker learns it without
-// another round trip.
+// another round trip. ARGV[4]: the entry's time to live in ms (READ_MODEL_TTL_SECONDS; 0:
+// none), renewed by every publication, accepted write and dirty mark.
 const PUBLISH = `
 local v = redis.call('HGET', KEYS[1], 'v')
 if not (v and tonumber(v) >= tonumber(ARGV[1]) and redis.call('HEXISTS', KEYS[1], 'doc') == 1) then
@@ -48,6 +50,7 @@ if ARGV[3] ~= '' and not (a and tonumber(a) >= tonumber(ARGV[3])) then
   redis.call('HSET', KEYS[1], 'acc', ARGV[3])
   a = ARGV[3]
 end
+if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 if a then return tonumber(a) end
 return -1`;
 // dirty only grows: the worker is about to save this sequence number.
@@ -55,12 +58,14 @@ const DIRTY = `
 local d = redis.call('HGET', KEYS[1], 'dirty')
 if d and tonumber(d) >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'dirty', ARGV[1])
+if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 // acc only grows: the highest accepted sequence number.
 const ACCEPTED = `
 local a = redis.call('HGET', KEYS[1], 'acc')
 if a and tonumber(a) >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'acc', ARGV[1])
+if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
 // The same, answering how far the worker got as far as the entry knows: the highest of the
@@ -68,6 +73,7 @@ return 1`;
 const ACCEPTED_AHEAD = `
 local a = redis.call('HGET', KEYS[1], 'acc')
 if not (a and tonumber(a) >= tonumber(ARGV[1])) then redis.call('HSET', KEYS[1], 'acc', ARGV[1]) end
+if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return -1 end
 local d = redis.call('HGET', KEYS[1], 'dirty')
@@ -86,9 +92,11 @@ if ARGV[1] ~= '' then
 end
 return redis.call('HMGET', KEYS[1], 'v', 'acc', 'dirty')`;
 
-// PUBLISH for many entries (KEYS, ARGV: per key its appliedSeq and doc), answering nothing.
-// New profiles whose every write is applied: `acc` is raised to appliedSeq too.
+// PUBLISH for many entries (KEYS, ARGV: per key its appliedSeq and doc, then the time to
+// live in ms), answering nothing. New profiles whose every write is applied: `acc` is raised
+// to appliedSeq too.
 const PUBLISH_MANY = `
+local ttl = ARGV[2 * #KEYS + 1]
 for i = 1, #KEYS do
   local key, seq, doc = KEYS[i], ARGV[2 * i - 1], ARGV[2 * i]
   local v = redis.call('HGET', key, 'v')
@@ -99,6 +107,7 @@ for i = 1, #KEYS do
   if d and tonumber(d) <= tonumber(seq) then redis.call('HDEL', key, 'dirty') end
   local a = redis.call('HGET', key, 'acc')
   if not (a and tonumber(a) >= tonumber(seq)) then redis.call('HSET', key, 'acc', seq) end
+  if tonumber(ttl) > 0 then redis.call('PEXPIRE', key, ttl) end
 end
 return #KEYS`;
 
@@ -168,8 +177,11 @@ const PARSED_CHARACTERS = 8_000_000;
  * rendered stored profile (`doc`) at `appliedSeq` (`v`) and the highest accepted sequence
  * number (`acc`). The worker publishes after every save; the api records each accepted
  * write; GET reads the hash alone (Pending Update while acc > v). The hash is derived data:
- * when it is missing (never built, evicted, Redis lost) the reader rebuilds it from the
- * engine (ExistingProfiles), so a lost entry is rebuilt, never served stale. Because acc
+ * when it is missing (never built, expired, evicted, Redis lost) the reader rebuilds it from
+ * the engine (ExistingProfiles), so a lost entry is rebuilt, never served stale. Each entry
+ * lives READ_MODEL_TTL_SECONDS after its last publication, accepted write or dirty mark
+ * (reads do not renew it: that would cost GET a command), so Redis holds the read models of
+ * the profiles written or read in the last hour, not of every profile (docs/scaling.md). Because acc
  * and doc live in one hash, an eviction loses both together. An entry without `acc` is
  * one the worker published into a Redis that lost the entry (it knows only what it applied,
  * not what was accepted after): it counts as missing too, so its `acc` comes from the
@@ -191,7 +203,15 @@ export class ProfileReadModel {
     maxSize: PARSED_CHARACTERS,
   });
 
-  constructor(private readonly redis: RedisService) {}
+  /** The entries' time to live in ms (0: none), passed to every script that writes one. */
+  private readonly ttlMs: number;
+
+  constructor(
+    private readonly redis: RedisService,
+    settings: ProfileSettings,
+  ) {
+    this.ttlMs = settings.readModelTtlSeconds * 1000;
+  }
 
   /** Whether Redis is connected (readers rebuilding an entry skip storing it otherwise). */
   get available(): boolean {
@@ -264,6 +284,7 @@ export class ProfileReadModel {
         profile.appliedSeq,
         JSON.stringify(storedEntry(profile)),
         acceptedSeq ?? '',
+        this.ttlMs,
       ),
     );
     return acc < 0 ? null : acc;
@@ -294,6 +315,7 @@ export class ProfileReadModel {
               profile.appliedSeq,
               JSON.stringify(storedEntry(profile)),
             ]),
+            this.ttlMs,
           ),
         );
       }
@@ -307,12 +329,12 @@ export class ProfileReadModel {
    * and readers keep reading the database (and republish) instead of a stale entry.
    */
   async markDirty(clientId: string, profileId: number, seq: number): Promise<void> {
-    await SCRIPTS.dirty.run(this.redis.client, this.key(clientId, profileId), seq);
+    await SCRIPTS.dirty.run(this.redis.client, this.key(clientId, profileId), seq, this.ttlMs);
   }
 
   /** Records that write `seq` was accepted, so GET shows Pending Update until it applies. */
   async noteAccepted(clientId: string, profileId: number, seq: number): Promise<void> {
-    await SCRIPTS.accepted.run(this.redis.client, this.key(clientId, profileId), seq);
+    await SCRIPTS.accepted.run(this.redis.client, this.key(clientId, profileId), seq, this.ttlMs);
   }
 
   /**
@@ -325,7 +347,12 @@ export class ProfileReadModel {
     seq: number,
   ): Promise<number | null> {
     const ahead = Number(
-      await SCRIPTS.acceptedAhead.run(this.redis.client, this.key(clientId, profileId), seq),
+      await SCRIPTS.acceptedAhead.run(
+        this.redis.client,
+        this.key(clientId, profileId),
+        seq,
+        this.ttlMs,
+      ),
     );
     return ahead < 0 ? null : ahead;
   }
