@@ -1,4 +1,4 @@
-// Four projects: fast unit tests beside the code, end-to-end suites in test/ that run against
+// Five projects: fast unit tests beside the code, end-to-end suites in test/ that run against
 // the real engine and a real Redis started once by the global setup, the contract run
 // (schemathesis against the OpenAPI document; `bash scripts/setup-schemathesis.sh` first, as
 // `npm test` does), and the suites that exercise Redis again on a real Redis Cluster.
@@ -75,6 +75,21 @@ module.exports = {
       transform,
       moduleNameMapper,
       modulePathIgnorePatterns,
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+    },
+    {
+      // The contact decisions' suites again, answered by the lifted decisions app
+      // (apps/decisions; docs/scaling.md, "Lifted apps"): the libs serve it unchanged.
+      displayName: 'e2e-lifted',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      testMatch: ['<rootDir>/test/decisions/*.e2e-spec.ts'],
+      transform,
+      moduleNameMapper,
+      modulePathIgnorePatterns,
+      setupFiles: ['<rootDir>/test/harness/lifted-env.ts'],
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
     },

@@ -1,12 +1,13 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { Clock, JOBS_QUEUE, Settings } from '@app/shared';
 import { closeApiApp, createApiApp } from '../../apps/api/src/bootstrap';
 import { closeWorkerApp, createWorkerApp } from '../../apps/worker/src/bootstrap';
+import { closeDecisionsApp, createDecisionsApp } from '../../apps/decisions/src/bootstrap';
 
 export interface TestApp {
   api: NestFastifyApplication;
@@ -84,11 +85,30 @@ export async function startTestApp(
     throw error;
   }
 
+  // The e2e-lifted project: the contact decisions are answered by the lifted decisions app
+  // (apps/decisions), every other route by the api, through one server.
+  let decisions: NestFastifyApplication | undefined;
+  if (process.env.TEST_LIFTED_DECISIONS === '1') {
+    try {
+      decisions = await createDecisionsApp(settings);
+      await decisions.init();
+      await decisions.getHttpAdapter().getInstance().ready();
+    } catch (error) {
+      await closeApiApp(api, settings);
+      liveApis--;
+      throw error;
+    }
+  }
   const workers: INestApplicationContext[] = [];
-  const clocks = () => [api, ...workers].map((nest) => nest.get(Clock, { strict: false }));
+  const clocks = () =>
+    [api, ...(decisions ? [decisions] : []), ...workers].map((nest) =>
+      nest.get(Clock, { strict: false }),
+    );
   const app: TestApp = {
     api,
-    http: api.getHttpServer() as Server,
+    http: decisions
+      ? routeDecisions(api.getHttpServer() as Server, decisions.getHttpServer() as Server)
+      : (api.getHttpServer() as Server),
     settings,
     workers,
     async startWorker() {
@@ -117,12 +137,27 @@ export async function startTestApp(
     },
     async close() {
       for (const worker of [...workers]) await app.stopWorker(worker);
+      if (decisions) await closeDecisionsApp(decisions, settings);
       await closeApiApp(api, settings);
       liveApis--;
     },
   };
   for (let i = 0; i < (options.workers ?? 1); i++) await app.startWorker();
   return app;
+}
+
+/** The contact decision routes (either prefix, as the apps' URL rewrite takes them). */
+const DECISION_ROUTE = /^\/profiles\/v[24]\/[^/?]+\/ContactDecisions?(?=\?|$)/i;
+
+/**
+ * One server for a test (its `http`): requests for the contact decisions are handed to the
+ * lifted decisions app's server, every other request to the api's (each server's own
+ * request handler runs them, as if they had been sent to it).
+ */
+function routeDecisions(api: Server, decisions: Server): Server {
+  return createServer((request, response) => {
+    (DECISION_ROUTE.test(request.url ?? '') ? decisions : api).emit('request', request, response);
+  });
 }
 
 /** Polls until `check` returns a value other than undefined (never a fixed sleep). */

@@ -1,190 +1,44 @@
-import { NestFactory } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SwaggerModule } from '@nestjs/swagger';
-import {
-  ApiExceptionFilter,
-  bodyBoundViolation,
-  StreamedBody,
-  createApiValidationPipe,
-  createNestLogger,
-  createRootLogger,
-  enforceRequestDeadlines,
-  installEntityTags,
-  installLocationHeaders,
-  installIdempotencyHook,
-  installRequestLogging,
-  installRequestTracing,
-  OBSERVABILITY_PATHS,
-  serializeReply,
-  Settings,
-  startTracing,
-} from '@app/shared';
-import { readFileSync } from 'node:fs';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Settings } from '@app/shared';
 import { CENTRE_ROUTE, GPC_WELL_KNOWN_PATH, UNSUBSCRIBE_ROUTE } from '@app/preference-centre';
 import { ApiModule } from './api.module';
-import { installBodyParsers, installRouteBodyLimits } from './http/body-parsers';
+import { API_PREFIX, closeHttpApp, createHttpApp, type HttpAppSpec } from './http/http-app';
 import { buildOpenApiDocument } from './openapi/openapi-document';
-import { installHttpSemantics } from './http/http-semantics';
-import { clientError, frameworkError } from './http/transport-errors';
-import { RequestDrain } from './http/request-drain';
 import { guardQueueDashboard, QUEUE_DASHBOARD_PATH } from './queue-dashboard';
 
-export const API_PREFIX = 'Profiles/v4';
-
-/** The request drain of each api built here (see closeApiApp). */
-const drains = new WeakMap<FastifyInstance, RequestDrain>();
-/** Each api's close, once: a second signal or a test's cleanup waits for the same. */
-const closing = new WeakMap<NestFastifyApplication, Promise<void>>();
-/** Each traced api's end of tracing (its spans exported), after it closed. */
-const tracings = new WeakMap<NestFastifyApplication, () => Promise<void>>();
-
-/**
- * Closes an api built by createApiApp in order: new requests are answered 503, those in
- * flight finish (up to `settings.shutdownGraceMs`), then the modules close their
- * connections. Nest's own shutdown hooks would close the modules (Redis, the engine)
- * first, failing the requests still running, so the api does not enable them: main.ts
- * calls this on SIGTERM and SIGINT, tests call it to close.
- */
-export function closeApiApp(app: NestFastifyApplication, settings: Settings): Promise<void> {
-  let closed = closing.get(app);
-  if (!closed) {
-    const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-    closed = (async () => {
-      await drains.get(fastify)?.drain(settings.shutdownGraceMs);
-      await app.close();
-      await tracings.get(app)?.();
-    })();
-    closing.set(app, closed);
-  }
-  return closed;
-}
+export { API_PREFIX } from './http/http-app';
 export const TOKEN_PATH = 'oauth2/v1/token';
 
-/**
- * Builds the api application (not yet listening): the Fastify adapter with the spec's
- * content types, the legacy v2 prefix, HTTPS options, the global pipe and filter, and
- * Swagger. `main.ts` and the end-to-end tests both use it, so tests see what runs.
- */
-export async function createApiApp(settings = new Settings()): Promise<NestFastifyApplication> {
-  // Only with an OTLP endpoint (docs/operations.md, "Tracing"); off, no hook is installed.
-  const stopTracing = await startTracing(settings.env, 'api');
-  try {
-    const app = await buildApiApp(settings);
-    if (stopTracing) tracings.set(app, stopTracing);
-    return app;
-  } catch (error) {
-    await stopTracing?.();
-    throw error;
-  }
-}
-
-async function buildApiApp(settings: Settings): Promise<NestFastifyApplication> {
-  const https =
-    settings.tlsCertFile && settings.tlsKeyFile
-      ? { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) }
-      : undefined;
-  const adapter = new FastifyAdapter({
-    trustProxy: settings.trustProxy,
-    ...(https ? { https } : {}),
-    // /Profiles/v2 is the legacy prefix with the same relative paths; the prefix itself
-    // is matched case-insensitively (the spec writes both /Profiles/v4 and /profiles/v4).
-    rewriteUrl: (req: { url?: string }) =>
-      (req.url ?? '/').replace(/^\/profiles\/v[24](?=\/|$|\?)/i, '/Profiles/v4'),
-    // What Fastify and Node refuse before any route runs, in the service's error shape.
-    frameworkErrors: frameworkError,
-    clientErrorHandler: clientError,
-  } as ConstructorParameters<typeof FastifyAdapter>[0]);
-
-  // Default server generics: this app serves HTTP/1.1 (with or without TLS).
-  const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  // Before all: every request, a refused one too, gets its id (X-Request-Id) and log line.
-  const logger = createRootLogger(settings, 'api');
-  installRequestLogging(fastify, logger);
-  // Next (it names the request's id): each request's server span, when tracing is on.
-  installRequestTracing(fastify);
-  // Next: while the api shuts down, new requests get 503 before anything else runs.
-  const drain = new RequestDrain();
-  drain.install(fastify);
-  drains.set(fastify, drain);
-  // Forms: the token endpoint, and the preference centre's page and one-click unsubscribe.
-  installHttpSemantics(fastify, {
+/** The api: every lib's routes (apps/decisions lifts the contact decisions alone). */
+function apiSpec(settings: Settings): HttpAppSpec {
+  return {
+    name: 'api',
+    module: ApiModule.register(settings),
+    unprefixed: [TOKEN_PATH, QUEUE_DASHBOARD_PATH, GPC_WELL_KNOWN_PATH],
+    // Forms: the token endpoint, and the preference centre's page and one-click unsubscribe.
     formRoutes: [
       `/${TOKEN_PATH}`,
       `/${API_PREFIX}/:clientId/${CENTRE_ROUTE}`,
       `/${API_PREFIX}/:clientId/${UNSUBSCRIBE_ROUTE}`,
     ],
-  });
-  installBodyParsers(fastify);
-  installRouteBodyLimits(fastify, settings.env);
-  // Before authentication and validation: a pathological body is a 400 naming the bound.
-  fastify.addHook('preValidation', (request, reply, done) => {
-    // A streamed body is unread here: its reader checks what it reads.
-    const unparsed = request.body === undefined || request.body instanceof StreamedBody;
-    const problem = unparsed ? null : bodyBoundViolation(request.body);
-    if (!problem) return done();
-    void reply.status(400).send({ Message: problem });
-  });
-  enforceRequestDeadlines(fastify, settings);
-  // JSON.stringify, except for bodies whose text a handler already knows (withKnownJson).
-  fastify.setReplySerializer(serializeReply);
-  // Location and Link of a `@LocationHeader` route's 201/202, from its answer; then, on the
-  // bytes sent: ETag and 304 of `@EntityTagged` GETs; the answer an Idempotency-Key claimed
-  // (`@ApiAuth`'s guards) is kept.
-  installLocationHeaders(fastify);
-  installEntityTags(fastify);
-  installIdempotencyHook(fastify);
-  if (settings.requireHttps) {
-    // With TRUST_PROXY, request.protocol follows X-Forwarded-Proto; otherwise the socket.
-    fastify.addHook('onRequest', async (request, reply) => {
-      if (request.protocol !== 'https') {
-        await reply.status(403).send({ Message: 'HTTPS is required' });
-      }
-    });
-  }
-  // After the HTTPS check, so a browser is not prompted for the operator token over HTTP.
-  if (settings.queueDashboardEnabled) guardQueueDashboard(fastify, settings);
-
-  const app = await NestFactory.create<NestFastifyApplication>(
-    ApiModule.register(settings),
-    adapter,
-    {
-      // JSON lines through pino at LOG_LEVEL (libs/shared/src/observability/logging.ts).
-      logger: createNestLogger(logger),
-      // Throw instead of exiting, so a test (or main) sees why the app did not start.
-      abortOnError: false,
-      // The api's own parsers (http/body-parsers.ts).
-      bodyParser: false,
+    installHooks: (fastify: FastifyInstance) => {
+      // After the HTTPS check, so a browser is not prompted for the operator token over HTTP.
+      if (settings.queueDashboardEnabled) guardQueueDashboard(fastify, settings);
     },
-  );
-  app.setGlobalPrefix(API_PREFIX, {
-    exclude: [TOKEN_PATH, ...OBSERVABILITY_PATHS, QUEUE_DASHBOARD_PATH, GPC_WELL_KNOWN_PATH],
-  });
-  app.useGlobalPipes(createApiValidationPipe());
-  app.useGlobalFilters(new ApiExceptionFilter());
-  if (settings.corsOrigins.length) {
-    app.enableCors({
-      origin: settings.corsOrigins,
-      exposedHeaders: [
-        'Location',
-        'Link',
-        'Retry-After',
-        'WWW-Authenticate',
-        'X-Request-Id',
-        'ETag',
-        'RateLimit-Limit',
-        'RateLimit-Remaining',
-        'RateLimit-Reset',
-        'RateLimit-Policy',
-      ],
-      maxAge: 600,
-    });
-  }
+    openApi: (app) => buildOpenApiDocument(app),
+  };
+}
 
-  // The document and its checks: openapi/openapi-document.ts.
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
-    jsonDocumentUrl: `${API_PREFIX}/docs-json`,
-  });
-  return app;
+/**
+ * Builds the api application (not yet listening) with the HTTP plumbing every app shares
+ * (http/http-app.ts). `main.ts` and the end-to-end tests both use it, so tests see what runs.
+ */
+export function createApiApp(settings = new Settings()): Promise<NestFastifyApplication> {
+  return createHttpApp(settings, apiSpec(settings));
+}
+
+/** Closes an api in order (see closeHttpApp): drain, then the modules. */
+export function closeApiApp(app: NestFastifyApplication, settings: Settings): Promise<void> {
+  return closeHttpApp(app, settings);
 }

@@ -1,5 +1,5 @@
 // Public surface of @app/auth; other modules import nothing deeper.
-export { AuthApiModule } from './auth-api.module';
+export { AuthApiModule, AuthGuardModule } from './auth-api.module';
 export { AuthCoreModule } from './auth-core.module';
 export { AUTH_SETTINGS, AuthSettings, ApiAuthSupportModule } from './auth-settings';
 export { ApiAuth, ApiClientIdParam } from './http/api-auth.decorator';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConsentTypesModule, ProgramsPersistenceModule } from '@app/config';
+import { ConsentTypesCoreModule, ProgramsPersistenceModule } from '@app/config';
 import { ProfilePortsModule } from '@app/profiles';
 import { settingsProvider } from '@app/shared';
 import { ConsentSettings } from './consent-settings';
@@ -29,7 +29,7 @@ export class DoNotContactMarksModule {}
   imports: [
     ProfilePortsModule,
     // The config_events outbox and the consent types.
-    ConsentTypesModule,
+    ConsentTypesCoreModule,
     DoNotContactPersistenceModule,
     DoNotContactMarksModule,
   ],

@@ -221,9 +221,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * route's path names a parameter the document does not declare, or a link names an
  * operation that does not exist.
  */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+export function buildOpenApiDocument(
+  app: INestApplication,
+  /** A lifted app's own title (apps/decisions); the api's by default. */
+  options: { title?: string } = {},
+): OpenAPIObject {
   const builder = new DocumentBuilder()
-    .setTitle('Preference, Consent and Profile service')
+    .setTitle(options.title ?? 'Preference, Consent and Profile service')
     .setDescription(
       'Multi-tenant profile, preference and consent store. Every /Profiles/v4 path is also served under the legacy prefix /Profiles/v2. ' +
         'Errors answer {"Message": "..."} (ErrorDto); 503 is an unexpected server condition (the service does not answer 500). ' +

@@ -15,13 +15,16 @@ import { FindConsentTypeHandler } from './queries/find-consent-type/find-consent
 import { GetConsentTypesHandler } from './queries/get-consent-types/get-consent-types.handler';
 import { GetConsentTypeHistoryHandler } from './queries/get-consent-type-history/get-consent-type-history.handler';
 
-/** ConsentTypes: controllers, use cases and repositories of this configuration area. */
+/**
+ * ConsentTypes: use cases and repositories of this configuration area, without HTTP: what the
+ * readers of the configuration import (ConfigurationReaderModule, the worker, a lifted app
+ * that must serve no configuration route).
+ */
 @Module({
   imports: [
     ConfigurationCoreModule,
     mongooseFeatures([StoredConsentType, ConsentTypeSchema], [ConfigEvent, ConfigEventSchema]),
   ],
-  controllers: [ConsentTypesController],
   providers: [
     ConsentTypeRepository,
     ConsentTypeCatalog,
@@ -35,5 +38,13 @@ import { GetConsentTypeHistoryHandler } from './queries/get-consent-type-history
     FindConsentTypeHandler,
   ],
   exports: [ConsentTypeCatalog, ConfigEventOutbox],
+})
+export class ConsentTypesCoreModule {}
+
+/** ConsentTypes: its HTTP routes, for the api. */
+@Module({
+  imports: [ConsentTypesCoreModule],
+  controllers: [ConsentTypesController],
+  exports: [ConsentTypesCoreModule],
 })
 export class ConsentTypesModule {}

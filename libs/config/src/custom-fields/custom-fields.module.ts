@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { mongooseFeatures } from '@app/shared';
 import { ConfigurationCoreModule } from '../configuration-core.module';
-import { PicklistsModule } from '../picklists/picklists.module';
+import { PicklistsCoreModule } from '../picklists/picklists.module';
 import { CreateCustomFieldsHandler } from './commands/create-custom-fields/create-custom-fields.handler';
 import { UpdateCustomFieldHandler } from './commands/update-custom-field/update-custom-field.handler';
 import { CustomFieldCatalog } from './services/custom-field-catalog.service';
@@ -12,14 +12,17 @@ import { CustomFieldsController } from './http/custom-fields.controller';
 import { GetCustomFieldsHandler } from './queries/get-custom-fields/get-custom-fields.handler';
 import { GetUpdateRulesHandler } from './queries/get-update-rules/get-update-rules.handler';
 
-/** CustomFields: controllers, use cases and repositories of this configuration area. */
+/**
+ * CustomFields: use cases and repositories of this configuration area, without HTTP: what the
+ * readers of the configuration import (ConfigurationReaderModule, the worker, a lifted app
+ * that must serve no configuration route).
+ */
 @Module({
   imports: [
     ConfigurationCoreModule,
-    PicklistsModule,
+    PicklistsCoreModule,
     mongooseFeatures([StoredCustomField, CustomFieldSchema]),
   ],
-  controllers: [CustomFieldsController],
   providers: [
     CustomFieldRepository,
     CustomFieldChecks,
@@ -30,5 +33,13 @@ import { GetUpdateRulesHandler } from './queries/get-update-rules/get-update-rul
     GetUpdateRulesHandler,
   ],
   exports: [CustomFieldCatalog],
+})
+export class CustomFieldsCoreModule {}
+
+/** CustomFields: its HTTP routes, for the api. */
+@Module({
+  imports: [CustomFieldsCoreModule],
+  controllers: [CustomFieldsController],
+  exports: [CustomFieldsCoreModule],
 })
 export class CustomFieldsModule {}

@@ -9,10 +9,13 @@ import { PicklistRepository } from './repositories/picklist.repository';
 import { PicklistSchema, StoredPicklist } from './domain/picklist.schema';
 import { GetPicklistsHandler } from './queries/get-picklists/get-picklists.handler';
 
-/** Picklists: controllers, use cases and repositories of this configuration area. */
+/**
+ * Picklists: use cases and repositories of this configuration area, without HTTP: what the
+ * readers of the configuration import (ConfigurationReaderModule, the worker, a lifted app
+ * that must serve no configuration route).
+ */
 @Module({
   imports: [ConfigurationCoreModule, mongooseFeatures([StoredPicklist, PicklistSchema])],
-  controllers: [PicklistsController],
   providers: [
     PicklistRepository,
     PicklistCatalog,
@@ -21,5 +24,13 @@ import { GetPicklistsHandler } from './queries/get-picklists/get-picklists.handl
     GetPicklistsHandler,
   ],
   exports: [PicklistCatalog],
+})
+export class PicklistsCoreModule {}
+
+/** Picklists: its HTTP routes, for the api. */
+@Module({
+  imports: [PicklistsCoreModule],
+  controllers: [PicklistsController],
+  exports: [PicklistsCoreModule],
 })
 export class PicklistsModule {}

@@ -74,7 +74,7 @@ export function exportSpansTo(exporter: SpanExporter | undefined): void {
 /** Tracing's settings from `env`; undefined when no endpoint is set (tracing is off). */
 export function tracingConfig(
   env: NodeJS.ProcessEnv,
-  processName: 'api' | 'worker',
+  processName: string,
 ): TracingConfig | undefined {
   const read = new EnvReader(env).read(TRACING_SETTINGS);
   const base = read.OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -99,7 +99,7 @@ export function tracingConfig(
  */
 export async function startTracing(
   env: NodeJS.ProcessEnv,
-  processName: 'api' | 'worker',
+  processName: string,
 ): Promise<(() => Promise<void>) | undefined> {
   const config = tracingConfig(env, processName);
   if (!config) return undefined;
