@@ -42,6 +42,21 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
     meaning: 'candidate profiles one search may read from the key index before a 403',
   },
   {
+    name: 'SEARCH_INDEX_REBUILD_PARTITION',
+    type: 'int',
+    default: 10000,
+    atLeast: 1,
+    meaning:
+      "profile ids per partition of the search key index's rebuild (each taken by one worker at a time)",
+  },
+  {
+    name: 'SEARCH_INDEX_REBUILD_PAGE',
+    type: 'int',
+    default: 500,
+    atLeast: 1,
+    meaning: "profile ids the search key index's rebuild reads between two checkpoints",
+  },
+  {
     name: 'ERASURE_HASH_PEPPER',
     type: 'text',
     secret: true,
@@ -63,6 +78,10 @@ export class ProfileSettings {
   readonly scheduledJobBatchSize: number;
   /** Candidates a user's search may read from the key index before it is a 403. */
   readonly searchCandidateLimit: number;
+  /** Profile ids per partition of the search key index's rebuild (a worker's claim). */
+  readonly searchIndexRebuildPartition: number;
+  /** Profile ids the rebuild reads between two checkpoints of its partition. */
+  readonly searchIndexRebuildPage: number;
   /**
    * Mixed into each client's stored erasure secret for the hashes of erased identifiers
    * (docs/data-subject.md); unset: the stored secret alone. Changing it makes earlier
@@ -78,6 +97,8 @@ export class ProfileSettings {
     this.writeRecordsKept = read.WRITE_RECORDS_KEPT;
     this.scheduledJobBatchSize = read.SCHEDULED_JOB_BATCH_SIZE;
     this.searchCandidateLimit = read.SEARCH_CANDIDATE_LIMIT;
+    this.searchIndexRebuildPartition = read.SEARCH_INDEX_REBUILD_PARTITION;
+    this.searchIndexRebuildPage = read.SEARCH_INDEX_REBUILD_PAGE;
     this.erasureHashPepper = read.ERASURE_HASH_PEPPER;
   }
 }
