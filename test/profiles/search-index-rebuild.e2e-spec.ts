@@ -1,3 +1,5 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { CRASH_POINTS, CrashPoints, leaseKey, RedisService } from '@app/shared';
 import {
@@ -52,6 +54,9 @@ describe('The search key index rebuild', () => {
         SEARCH_INDEX_REBUILD_PAGE: '2',
         // The rebuild starts after each sweep: soon after the index is lost.
         SWEEP_INTERVAL_MS: '300',
+        // The sweep drops the markers of applied writes once they are this old (reading the
+        // profile by `_id`): before the rebuilds, so that only the rebuild reads profiles.
+        STALE_WRITE_MS: '1000',
       },
     });
     tenant = await createTestTenant(app);
@@ -79,6 +84,8 @@ describe('The search key index rebuild', () => {
       Array.from({ length: LAST_NAMES.length }, (_, i) => i + 1),
     );
     await eventually(async () => ((await isBuilt()) ? true : undefined));
+    const markers = app.api.get<Connection>(getConnectionToken()).collection('pending_profiles');
+    await eventually(async () => ((await markers.countDocuments()) === 0 ? true : undefined));
   });
   afterEach(() => {
     // A point left armed by a failed test would freeze a later rebuild.
