@@ -50,6 +50,9 @@ export class RebuildSearchKeyIndexHandler implements ICommandHandler<RebuildSear
     let plan = await this.plan.read();
     if (plan?.epoch !== epoch) {
       await this.plan.make(epoch, await this.partitions());
+      // Built meanwhile (the last partition's worker marked it, then removed its plan): this
+      // plan is not needed.
+      if (await this.index.isBuilt()) return this.plan.remove();
       plan = await this.plan.read();
       if (plan?.epoch !== epoch) return;
     }
