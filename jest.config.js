@@ -19,6 +19,7 @@ const CLUSTER_SUITES = [
   'profiles/profile-read-model',
   'idempotency',
   'profiles/search-index',
+  'profiles/search-index-rebuild',
   'jobs/tenant-fair-queue',
   'quotas',
   'rate-limits',

@@ -170,6 +170,9 @@ async function main() {
     const tenant = await seed.createTenant({ origin, env, root: RUN_ROOT });
     log(`tenant ${tenant.clientId} configured; template profile ${tenant.templateId}`);
     let seeded = 0;
+    // Redis memory before any profile is seeded (the template's and the tenant's keys): what
+    // each size adds over it, per profile, is the figure (issue 41, item 5).
+    const redisBefore = await usedMemory(redis);
     for (const size of SIZES) {
       // Seeding goes straight into the engine (stored shape), with the worker stopped; the
       // worker then rebuilds the search key index from the profiles, as after a lost Redis.
@@ -189,7 +192,16 @@ async function main() {
       children.push(worker);
       const indexed = Date.now();
       while (!(await redis.exists('bench:kx:built'))) await new Promise((r) => setTimeout(r, 200));
-      log(`search key index rebuilt in ${((Date.now() - indexed) / 1000).toFixed(0)} s`);
+      const rebuildSeconds = (Date.now() - indexed) / 1000;
+      log(`search key index rebuilt in ${rebuildSeconds.toFixed(0)} s`);
+      // Kept now: a run with `--only` may skip the rest of this size (its end figures).
+      const sizeFigures = {
+        size,
+        redisBefore,
+        redisIndexed: await usedMemory(redis),
+        rebuildSeconds,
+      };
+      disk.push(sizeFigures);
 
       const procs = { api, worker, engine: engine.child, redis: redisServer.child, baseline };
       // Seeded profiles only (the template, id 1, has alternate id and email of its own).
@@ -478,9 +490,7 @@ async function main() {
 
       // Disk: engine bytes and Redis memory per profile (a slice has ten real writes).
       const engineBytes = duBytes(path.join(dir, 'engine'));
-      const info = await redis.info('memory');
-      const redisBytes = Number(/used_memory:(\d+)/.exec(info)[1]);
-      disk.push({ size, engineBytes, redisBytes });
+      Object.assign(sizeFigures, { engineBytes, redisBytes: await usedMemory(redis) });
     }
     await mongo.close();
     redis.disconnect();
@@ -497,6 +507,11 @@ async function main() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   report(rows, growth, disk, goals);
+}
+
+/** Redis's `used_memory` (INFO memory), in bytes. */
+async function usedMemory(redis) {
+  return Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1]);
 }
 
 function report(rows, growth, disk, goals) {
@@ -566,10 +581,15 @@ function report(rows, growth, disk, goals) {
       `\n${seed.retried503.count} merge(s) answered 503 (request deadline) and were sent again`,
     );
   }
-  console.log('\ndisk and memory per profile:');
+  console.log(
+    '\ndisk and memory per profile (Redis: used_memory over what it held before seeding, per profile seeded):',
+  );
   for (const d of disk) {
+    const perProfile = (bytes) =>
+      bytes === undefined ? '-' : ((bytes - d.redisBefore) / d.size).toFixed(0);
+    const engine = d.engineBytes === undefined ? '-' : (d.engineBytes / d.size / 1024).toFixed(1);
     console.log(
-      `  ${String(d.size).padStart(7)} profiles: engine ${(d.engineBytes / d.size / 1024).toFixed(1)} KB/profile, Redis ${(d.redisBytes / d.size / 1024).toFixed(1)} KB/profile`,
+      `  ${String(d.size).padStart(7)} profiles: engine ${engine} KB/profile; Redis ${perProfile(d.redisIndexed)} B/profile after seeding and the search key index's rebuild, ${perProfile(d.redisBytes)} B/profile after this size's runs (read models of the working set, writes); index rebuilt in ${d.rebuildSeconds.toFixed(0)} s (${(d.size / d.rebuildSeconds).toFixed(0)} profiles/s)`,
     );
   }
 }

@@ -49,6 +49,21 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
       "how long a profile's read model stays in Redis after its last write or rebuild (0: for ever); a GET after that rebuilds it from the engine",
   },
   {
+    name: 'SEARCH_INDEX_REBUILD_PARTITION',
+    type: 'int',
+    default: 10000,
+    atLeast: 1,
+    meaning:
+      "profile ids per partition of the search key index's rebuild (each taken by one worker at a time)",
+  },
+  {
+    name: 'SEARCH_INDEX_REBUILD_PAGE',
+    type: 'int',
+    default: 500,
+    atLeast: 1,
+    meaning: "profile ids the search key index's rebuild reads between two checkpoints",
+  },
+  {
     name: 'ERASURE_HASH_PEPPER',
     type: 'text',
     secret: true,
@@ -70,6 +85,10 @@ export class ProfileSettings {
   readonly scheduledJobBatchSize: number;
   /** Candidates a user's search may read from the key index before it is a 403. */
   readonly searchCandidateLimit: number;
+  /** Profile ids per partition of the search key index's rebuild (a worker's claim). */
+  readonly searchIndexRebuildPartition: number;
+  /** Profile ids the rebuild reads between two checkpoints of its partition. */
+  readonly searchIndexRebuildPage: number;
   /**
    * How long a read model lives after its last write, publication or rebuild (0: for
    * ever): Redis holds the working set's read models, not every profile's.
@@ -91,6 +110,8 @@ export class ProfileSettings {
     this.scheduledJobBatchSize = read.SCHEDULED_JOB_BATCH_SIZE;
     this.searchCandidateLimit = read.SEARCH_CANDIDATE_LIMIT;
     this.readModelTtlSeconds = read.READ_MODEL_TTL_SECONDS;
+    this.searchIndexRebuildPartition = read.SEARCH_INDEX_REBUILD_PARTITION;
+    this.searchIndexRebuildPage = read.SEARCH_INDEX_REBUILD_PAGE;
     this.erasureHashPepper = read.ERASURE_HASH_PEPPER;
   }
 }

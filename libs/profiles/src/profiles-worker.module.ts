@@ -15,6 +15,7 @@ import { PrepareImportedProfilesHandler } from './commands/create-imported-profi
 import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
 import { RecoverLostRedisHandler } from './commands/recover-lost-redis/recover-lost-redis.handler';
 import { RebuildSearchKeyIndexHandler } from './commands/rebuild-search-key-index/rebuild-search-key-index.handler';
+import { KeyIndexRebuildPlan } from './search-index/key-index-rebuild-plan';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
 import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './services/profile-apply-hook';
 import {
@@ -78,6 +79,7 @@ export class ProfilesWorkerModule {
         SweepPendingWritesHandler,
         RecoverLostRedisHandler,
         RebuildSearchKeyIndexHandler,
+        KeyIndexRebuildPlan,
         ProfileEventNotifier,
         ProfileEraser,
         ApplyProfileWritesJob,

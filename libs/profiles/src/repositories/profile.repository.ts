@@ -45,18 +45,16 @@ export class ProfileRepository {
   }
 
   /**
-   * Every profile of every tenant, in batches (the fields a search key needs): a
-   * deliberate cross-tenant scan, only for rebuilding the search key index after Redis lost
-   * it. Never on a request path.
+   * Every client that ever claimed a profile id, with the highest id its hint records: a
+   * deliberate cross-tenant read of `profile_id_hints` (one small document per client, not
+   * per profile), only for planning the search key index's rebuild after Redis lost it.
    */
-  crossTenantScanForIndexRebuild(
-    batchSize: number,
-  ): AsyncIterable<Pick<Profile, 'clientId' | 'profileId' | 'state' | 'data'>> {
-    return this.profiles
-      .find(acrossTenants(), { clientId: 1, profileId: 1, state: 1, data: 1 })
-      .lean<Profile>()
-      .batchSize(batchSize)
-      .cursor();
+  async crossTenantClientsForIndexRebuild(): Promise<{ clientId: string; last: number }[]> {
+    const hints = await this.hints
+      .find(acrossTenants(), { _id: 1, last: 1 })
+      .lean<ProfileIdHint[]>()
+      .exec();
+    return hints.map((hint) => ({ clientId: hint._id, last: hint.last }));
   }
 
   findOne(clientId: string, profileId: number): Promise<Profile | null> {

@@ -1,12 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { LeaseService, RedisScript, RedisService } from '@app/shared';
+import { Injectable } from '@nestjs/common';
+import { RedisScript, RedisService } from '@app/shared';
 import { ProfileRules } from '../domain/profile-rules';
 import type { Profile } from '../domain/profile.schema';
-import { ProfileRepository } from '../repositories/profile.repository';
-import { RedisEpoch } from '../services/redis-epoch.service';
 import { type KeyQuery, searchKeysOf } from './search-keys';
-
-const REBUILD_PAGE = 500;
 
 /**
  * SADD of many sets in one call: KEYS the sets; ARGV per set its member count, then its
@@ -27,7 +23,6 @@ return #KEYS`,
 );
 /** Keys and arguments per SADD_MANY call: Redis runs each call alone, briefly. */
 const SADD_MANY_ARGS = 20000;
-const REBUILD_LEASE_MS = 60000;
 
 /**
  * The search key index: per client and key (search-keys.ts) a Redis set of the ids of the
@@ -36,20 +31,15 @@ const REBUILD_LEASE_MS = 60000;
  * added before the save (a crash never leaves a saved profile missing from the index),
  * keys it drops are removed after (a crash leaves a stale member, which the search's exact
  * check discards). Derived data: when its `built` marker is missing (first start, Redis
- * lost its data) a worker rebuilds it from the profiles in one pass, and searches read the
- * database meanwhile. Redis must not evict these keys (maxmemory-policy noeviction, the
- * default): a partly evicted index would miss profiles.
+ * lost its data) the workers rebuild it from the profiles (SearchKeyIndexRebuild), and
+ * searches read the database meanwhile. Redis must not evict these keys (maxmemory-policy
+ * noeviction, the default): a partly evicted index would miss profiles.
  */
 @Injectable()
 export class ProfileKeyIndex {
-  private readonly logger = new Logger('ProfileKeyIndex');
-
   constructor(
     private readonly redis: RedisService,
-    private readonly lease: LeaseService,
-    private readonly profiles: ProfileRepository,
     private readonly rules: ProfileRules,
-    private readonly epoch: RedisEpoch,
   ) {}
 
   /** Before the save of `after`: its keys that `before` lacks. */
@@ -66,7 +56,17 @@ export class ProfileKeyIndex {
    * a batch holds thousands of keys, and the client's cost per command was most of this
    * step's CPU.
    */
-  async beforeCreateMany(profiles: Profile[]): Promise<void> {
+  beforeCreateMany(profiles: Profile[]): Promise<void> {
+    return this.addAll(profiles);
+  }
+
+  /**
+   * Every key of each profile (its live data), the index's rebuild's page included: the
+   * sets SADD_MANY takes, one call per slot and a few thousand arguments.
+   */
+  async addAll(
+    profiles: Pick<Profile, 'clientId' | 'profileId' | 'state' | 'data'>[],
+  ): Promise<void> {
     const holders = new Map<string, number[]>();
     for (const profile of profiles) {
       for (const key of searchKeysOf(liveData(profile), this.rules)) {
@@ -121,52 +121,12 @@ export class ProfileKeyIndex {
   }
 
   async isBuilt(): Promise<boolean> {
-    return (await this.redis.client.exists(this.redis.key('kx', 'built'))) === 1;
+    return (await this.redis.client.exists(this.builtKey())) === 1;
   }
 
-  /**
-   * Rebuilds the index if its marker is missing, once across workers (a lease): one pass
-   * over the profiles (a scan, once per loss of Redis, off every request's
-   * path). Writes applied meanwhile maintain the index themselves.
-   */
-  async ensureBuilt(): Promise<void> {
-    // Not `available`: at a worker's start the connection may still be opening.
-    if (await this.isBuilt()) return;
-    // The epoch it is built under (none yet: the worker writes it within a second; later).
-    const epoch = await this.epoch.current();
-    if (epoch === null) return;
-    const lease = 'kx-rebuild';
-    const token = await this.lease.acquire(lease, REBUILD_LEASE_MS);
-    if (!token) return;
-    try {
-      // One pass with a cursor, no filter and no sort: on the embedded engine a filter or a
-      // sort per page would decode the whole collection for every page.
-      // A page's SADDs sent at once (auto-pipelined: one write per node), not as one
-      // pipeline: on a cluster a pipeline may only take keys of one node.
-      let count = 0;
-      let page: Promise<number>[] = [];
-      for await (const profile of this.profiles.crossTenantScanForIndexRebuild(REBUILD_PAGE)) {
-        for (const key of searchKeysOf(liveData(profile), this.rules)) {
-          page.push(this.redis.client.sadd(this.key(profile.clientId, key), profile.profileId));
-        }
-        if (++count % REBUILD_PAGE === 0) {
-          await Promise.all(page);
-          page = [];
-          await this.lease.extend(lease, token, REBUILD_LEASE_MS);
-        }
-      }
-      await Promise.all(page);
-      // Redis lost its data during the pass: what was added before is gone, not built.
-      const built = await this.epoch.setWithin(
-        epoch,
-        this.redis.key('kx', 'built'),
-        new Date().toISOString(),
-      );
-      if (built) this.logger.log(`search key index rebuilt from ${count} profiles`);
-      else this.logger.warn('Redis lost its data while the search key index was rebuilt: again');
-    } finally {
-      await this.lease.release(lease, token);
-    }
+  /** `<prefix>:kx:built`: set (epoch-guarded) when the rebuild's last partition is done. */
+  builtKey(): string {
+    return this.redis.key('kx', 'built');
   }
 
   private async apply(

@@ -116,6 +116,11 @@ export const CRASH_POINTS = {
   mergeBeforeAbsorbSave: 'merge:before-absorb-save',
   /** Merge step 2: the survivor is saved; the merge record is not closed. */
   mergeAfterAbsorbSave: 'merge:after-absorb-save',
+  /**
+   * Search key index rebuild: a page's keys are added and its partition's checkpoint is
+   * stored; the next page is not read.
+   */
+  indexRebuildAfterCheckpoint: 'index-rebuild:after-checkpoint',
   /** Configuration create: the names are claimed; the entries are not stored. */
   configAfterNameClaims: 'config:after-name-claims',
 } as const;
