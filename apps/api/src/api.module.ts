@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CqrsModule } from '@nestjs/cqrs';
 import { AuthApiModule } from '@app/auth';
 import { BULK_JOBS, BulkApiModule } from '@app/bulk';
 import { ConfigurationApiModule } from '@app/config';
@@ -10,15 +9,8 @@ import { PreferenceCentreApiModule } from '@app/preference-centre';
 import { PreferencesApiModule } from '@app/preferences';
 import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
 import { REPORT_JOBS, ReportsApiModule } from '@app/reports';
-import {
-  DatabaseModule,
-  ObservabilityModule,
-  QueueModule,
-  RedisModule,
-  Settings,
-  settingsConfigModule,
-  SettingsModule,
-} from '@app/shared';
+import { ObservabilityModule, QueueModule, Settings } from '@app/shared';
+import { processFoundation } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
 import { API_SETTINGS } from './api-settings';
 import { QueueDashboardModule } from './queue-dashboard';
@@ -30,13 +22,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        // @nestjs/config: the whole environment checked against every declared variable of
-        // the api (api-settings.ts) at start; one error names every bad one and its value.
-        settingsConfigModule(API_SETTINGS, settings),
-        SettingsModule.forRoot(settings),
-        DatabaseModule,
-        RedisModule,
-        CqrsModule.forRoot(),
+        ...processFoundation(API_SETTINGS, settings),
         QueueModule.forProducer([
           ...PROFILE_JOBS,
           ...CONSENT_JOBS,

@@ -1,25 +1,17 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CqrsModule } from '@nestjs/cqrs';
 import { AuthGuardModule } from '@app/auth';
 import { DecisionsApiModule } from '@app/decisions';
 import { PROFILE_JOBS } from '@app/profiles';
-import {
-  DatabaseModule,
-  ObservabilityModule,
-  QueueModule,
-  RedisModule,
-  Settings,
-  settingsConfigModule,
-  SettingsModule,
-} from '@app/shared';
+import { ObservabilityModule, QueueModule, Settings } from '@app/shared';
+import { processFoundation } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
 import { DECISIONS_SETTINGS } from './decisions-settings';
 
 /**
  * The contact decisions lifted into a read-only process of their own (docs/scaling.md,
  * "Lifted apps"): the decisions lib with what it reads through its ports (the profiles' read
- * model, the configuration, the do-not-contact lists) and the auth guards, no write, no
- * queue, no other route. Built from the same libs as the api, unchanged.
+ * model, the configuration, the do-not-contact lists) and the auth guards; no write and no
+ * route of another lib. Built from the same libs as the api, unchanged.
  */
 @Module({})
 export class DecisionsAppModule {
@@ -27,11 +19,7 @@ export class DecisionsAppModule {
     return {
       module: DecisionsAppModule,
       imports: [
-        settingsConfigModule(DECISIONS_SETTINGS, settings),
-        SettingsModule.forRoot(settings),
-        DatabaseModule,
-        RedisModule,
-        CqrsModule.forRoot(),
+        ...processFoundation(DECISIONS_SETTINGS, settings),
         // The profiles' read side takes leases (a search key index rebuild) from the queue
         // module; this app enqueues nothing of its own.
         QueueModule.forProducer([...PROFILE_JOBS]),

@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CqrsModule } from '@nestjs/cqrs';
 import { ApiAuthSupportModule } from '@app/auth';
 import { BULK_JOBS, BulkWorkerModule } from '@app/bulk';
 import {
@@ -17,15 +16,8 @@ import {
 } from '@app/events';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
 import { REPORT_JOBS, ReportCounts, ReportsWorkerModule } from '@app/reports';
-import {
-  DatabaseModule,
-  ObservabilityModule,
-  QueueModule,
-  RedisModule,
-  Settings,
-  settingsConfigModule,
-  SettingsModule,
-} from '@app/shared';
+import { ObservabilityModule, QueueModule, Settings } from '@app/shared';
+import { processFoundation } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
 import { WORKER_SETTINGS } from './worker-settings';
 
@@ -36,13 +28,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        // @nestjs/config: the whole environment checked against every declared variable of
-        // the worker (worker-settings.ts) at start; one error names every bad one and its value.
-        settingsConfigModule(WORKER_SETTINGS, settings),
-        SettingsModule.forRoot(settings),
-        DatabaseModule,
-        RedisModule,
-        CqrsModule.forRoot(),
+        ...processFoundation(WORKER_SETTINGS, settings),
         // The configuration areas the worker reads bring controllers whose guards read these.
         ApiAuthSupportModule,
         QueueModule.forWorker([
