@@ -204,11 +204,4 @@ export {
   ProfileCountSource,
   type StoredProfilePage,
 } from './services/profile-count-source.service';
-export {
-  GPC_ATTRIBUTE,
-  GPC_SOURCE,
-  GPC_VALUES,
-  type GpcValue,
-  gpcValueOf,
-} from './domain/global-privacy-control';
 export { MergedProfileError, mergedMessage } from './domain/profile-merge-steps';

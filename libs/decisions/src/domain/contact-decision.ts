@@ -5,9 +5,6 @@ import {
   type ElementBody,
   elementsOf,
   fieldOf,
-  GPC_VALUES,
-  type GpcValue,
-  gpcValueOf,
   type HistoryRefs,
   itemRefKey,
   PROFILE_REF_KEY,
@@ -18,6 +15,7 @@ import {
   type StoredPreferenceAttribute,
   preferenceIdKey,
 } from '@app/profiles';
+import { GPC_VALUES, type GpcValue, gpcValueOf } from '@app/preferences';
 import { textKey } from '@app/shared';
 import { type ContactQuestion, type DecisionChannel, emailKey, phoneKey } from './contact-question';
 
