@@ -13,6 +13,8 @@ export type {
   HistoryChange,
   HistoryDiff,
   KeyQuery,
+  MergeDecision,
+  MergePrecedence,
   ProfileBody,
   ProfileHistoryRule,
   ProfileRuleModule,
@@ -23,6 +25,7 @@ export type {
   SearchCriteriaOf,
 } from './domain/profile-rules.port';
 export { ProfileRules } from './domain/profile-rules';
+export { compareStamps, editedStamp } from './domain/profile-absorb';
 export type { DataRule } from './domain/data-rule';
 export { PermanentWriteError } from './domain/permanent-write-error';
 export type {

@@ -10,9 +10,11 @@ import {
   type ConsentVersionPendingWrite,
   markVersionPending,
 } from '../domain/consent-version-pending';
+import { decideConsent } from '../domain/consent-merge-precedence';
 import {
   applyDoNotContact,
   type DncApplyWrite,
+  isDoNotContactMark,
 } from '../do-not-contact/domain/do-not-contact-marks';
 import { CONSENT_HISTORY } from '../history/consent-history';
 import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-attribute-search';
@@ -22,7 +24,8 @@ import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-a
  * status transitions a write may make, the values a written consent is stored with, the
  * PreserveConsents flag, consent expiry, and the system writes of its jobs (a newer
  * version published, a do-not-contact list change), the search by consent-type
- * attributes (its index keys and matcher) and the history of consents.
+ * attributes (its index keys and matcher), the history of consents, and a merge's
+ * precedence of consents (K rows) and of its do-not-contact marks (P9).
  */
 export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   name: 'consents',
@@ -51,4 +54,5 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   searchKeys: consentSearchKeys,
   searches: [CONSENT_ATTRIBUTE_SEARCH],
   history: [CONSENT_HISTORY],
+  mergePrecedence: { consent: decideConsent, marksPreference: isDoNotContactMark },
 };

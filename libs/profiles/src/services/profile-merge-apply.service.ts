@@ -7,6 +7,7 @@ import {
   type MergeSide,
   refuseWriteOnMerged,
 } from '../domain/profile-merge-steps';
+import { ProfileRules } from '../domain/profile-rules';
 import type { PreparedMerge } from '../domain/profile-transition';
 import type { ProfileVocabulary } from '../domain/profile-vocabulary';
 import type { ProfileWrite } from '../domain/profile-write.schema';
@@ -41,6 +42,7 @@ export class ProfileMergeApply {
     private readonly claims: AlternateIdClaimRepository,
     private readonly intake: ProfileWriteIntake,
     private readonly crashPoints: CrashPoints,
+    private readonly rules: ProfileRules,
   ) {}
 
   /** Undefined for a write that is no merge step (throws MergeRefusal on a merged profile). */
@@ -134,6 +136,7 @@ export class ProfileMergeApply {
         userId: body.MergedBy,
         reasonCode: body.ReasonCode,
         updateRuleOf: (name) => vocabulary.customField(name)?.UpdateRuleId,
+        precedence: this.rules.mergePrecedence(),
       },
     );
     if (decision.noop) return { kind: 'absorb', noop: true };
