@@ -1,3 +1,4 @@
+import type { Filter } from 'mongodb';
 import type { DataRule } from './data-rule';
 import type { ElementRule } from './element-rules';
 import type {
@@ -24,7 +25,7 @@ export type { ProfileBody } from './profile-shape';
 export type KeyQuery = string[][];
 
 /** One condition of a candidate query (a MongoDB filter on the stored profile document). */
-export type SearchCondition = Record<string, unknown>;
+export type SearchCondition = Filter<Profile>;
 
 /** Criteria of a profile search; a rule module's searches have kinds of their own. */
 export interface SearchCriteriaOf<Kind extends string = string> {
