@@ -39,7 +39,7 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   writeKinds: {
     'consent-version-pending': (profile, body, ctx) => {
       if (profile.state !== 'active' || !profile.data) return undefined;
-      const pending = body as unknown as ConsentVersionPendingWrite;
+      const pending = body as ConsentVersionPendingWrite;
       // Queued under the name the type had then: the current name applies.
       const ConsentType =
         ctx.vocabulary.consentTypeName(pending.ConsentType) ?? pending.ConsentType;
@@ -48,7 +48,7 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
     'dnc-apply': (profile, body, ctx) => {
       // A profile deleted meanwhile has nothing to mark (no failure).
       if (profile.state === 'deleted' || !profile.data) return undefined;
-      return applyDoNotContact(profile.data, body as unknown as DncApplyWrite, ctx);
+      return applyDoNotContact(profile.data, body as DncApplyWrite, ctx);
     },
   },
   searchKeys: consentSearchKeys,

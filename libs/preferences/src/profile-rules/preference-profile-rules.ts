@@ -34,7 +34,7 @@ export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
       // Only preferences of programs the writer's user group may see are archived.
       return archivePreferences(
         profile.data,
-        body as unknown as ArchivePreferencesWrite,
+        body as ArchivePreferencesWrite,
         (programId) => canSeeProgram(ctx.view, programId),
         ctx,
       );
