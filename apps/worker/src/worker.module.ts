@@ -16,7 +16,7 @@ import {
   EventsWorkerModule,
 } from '@app/events';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
-import { REPORT_JOBS, ReportCounts, ReportsWorkerModule } from '@app/reports';
+import { REPORT_JOBS, ApplyStepCounts, ReportsWorkerModule } from '@app/reports';
 import {
   DatabaseModule,
   ObservabilityModule,
@@ -61,7 +61,7 @@ export class WorkerModule {
           eventListeners: [EventDeliveryTrigger],
           erasureListeners: [EventErasureCleanup],
           // The counts the apply step keeps (docs/reports.md).
-          counts: ReportCounts,
+          counts: ApplyStepCounts,
         }),
         ConsentsWorkerModule,
         BulkWorkerModule,

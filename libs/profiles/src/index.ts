@@ -56,8 +56,8 @@ export {
   elementsOf,
   fieldOf,
 } from './domain/profile-shape';
-export type { WriteContext } from './domain/profile-merge';
-export { applyProfileWrite } from './domain/profile-merge';
+export type { WriteContext } from './domain/apply-profile-write';
+export { applyProfileWrite } from './domain/apply-profile-write';
 export {
   consentRule,
   type ElementRule,
@@ -80,7 +80,7 @@ export {
 // The `{profileId}` path parameter, for the routes of other modules under a profile.
 export { ApiProfileIdParam, ProfileIdParam } from './http/profile-id.param';
 export { type CurrentNames, withCurrentNames } from './domain/current-names';
-export { deactivateUnrestated } from './domain/profile-merge';
+export { deactivateUnrestated } from './domain/apply-profile-write';
 
 // For the profile searches of other modules: their routes dispatch SearchProfilesQuery.
 export { ProfileDto } from './dto/profile.dto';
@@ -117,7 +117,7 @@ export {
   ProfileHistoryRoute,
   ProfileHistoryRoutes,
 } from './http/profile-history.api';
-export { AlternateIdParams, BooleanQuery } from './http/alternate-id.query';
+export { AlternateIdParams, BooleanQuery } from './http/alternate-id.params';
 export type { AlternateIdPair } from './services/alternate-id-claims.service';
 
 // Ports for other modules' jobs and use cases (ProfilePortsModule, ProfilesWorkerModule).

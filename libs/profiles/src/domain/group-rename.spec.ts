@@ -1,7 +1,7 @@
 import { tenantKey } from '@app/shared';
 import { renameGroup } from './group-rename';
 import type { ProfileData } from './profile-data.schema';
-import { applyProfileWrite } from './profile-merge';
+import { applyProfileWrite } from './apply-profile-write';
 import { transitionProfile } from './profile-transition';
 import { ProfileRules } from './profile-rules';
 import type { Profile } from './profile.schema';

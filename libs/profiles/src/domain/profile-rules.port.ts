@@ -10,7 +10,7 @@ import type {
 import type { ImportFlags } from './profile-write.schema';
 import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
 import type { ContactElement, ElementBody, ProfileBody } from './profile-shape';
-import type { WriteContext } from './profile-merge';
+import type { WriteContext } from './apply-profile-write';
 import type { ProfileView } from './profile-view';
 import type { ProfileVocabulary } from './profile-vocabulary';
 import type { Profile } from './profile.schema';

@@ -1,7 +1,7 @@
 import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
 import { PermanentWriteError } from './permanent-write-error';
 import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
-import { applyProfileWrite } from './profile-merge';
+import { applyProfileWrite } from './apply-profile-write';
 import { ProfileRules } from './profile-rules';
 import type { ProfileRuleModule } from './profile-rules.port';
 import { transitionProfile } from './profile-transition';

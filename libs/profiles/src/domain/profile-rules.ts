@@ -1,7 +1,7 @@
 import { MERGE_HISTORY_CATEGORY } from './profile-history.schema';
 import type { AbsorbPrecedence } from './profile-absorb';
 import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
-import type { WriteContext } from './profile-merge';
+import type { WriteContext } from './apply-profile-write';
 import type { ElementBody } from './profile-shape';
 import type {
   MergeDecision,

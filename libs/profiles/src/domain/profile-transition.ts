@@ -7,7 +7,7 @@ import type { ProfileVocabulary } from './profile-vocabulary';
 import { checkProfileInput } from './profile-input.rules';
 import type { ProfileRules } from './profile-rules';
 import { PermanentWriteError } from './permanent-write-error';
-import { applyProfileWrite } from './profile-merge';
+import { applyProfileWrite } from './apply-profile-write';
 import { hiddenFrom, scopeViolations } from './profile-scope.rules';
 import {
   keepInactiveElements,

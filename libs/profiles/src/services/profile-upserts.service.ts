@@ -12,7 +12,7 @@ import { alternateIdKey } from '../domain/element-rules';
 import type { ImportRecordRef } from '../domain/import-marks';
 import { checkAgainstConfiguration } from '../domain/profile-configuration.rules';
 import { checkProfileInput } from '../domain/profile-input.rules';
-import type { WriteMode } from '../domain/profile-merge';
+import type { WriteMode } from '../domain/apply-profile-write';
 import { ProfileRules } from '../domain/profile-rules';
 import { writeScopeViolations } from '../domain/profile-scope.rules';
 import type { CallerScope } from '../domain/profile-view';

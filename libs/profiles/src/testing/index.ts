@@ -10,7 +10,11 @@ import { historyEntryKey, profileKey, writeKey } from '../keys';
 import type { ProfileData } from '../domain/profile-data.schema';
 import { historyEntries } from '../domain/profile-history';
 import type { HistoryCategory, ProfileHistory } from '../domain/profile-history.schema';
-import { applyProfileWrite, type WriteContext, type WriteMode } from '../domain/profile-merge';
+import {
+  applyProfileWrite,
+  type WriteContext,
+  type WriteMode,
+} from '../domain/apply-profile-write';
 import type { ProfileRules } from '../domain/profile-rules';
 import { type CallerScope, normaliseScope, type ProfileView } from '../domain/profile-view';
 import type { Profile } from '../domain/profile.schema';
