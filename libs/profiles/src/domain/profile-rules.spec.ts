@@ -5,7 +5,7 @@ import { applyProfileWrite } from './apply-profile-write';
 import { ProfileRules } from './profile-rules';
 import type { ProfileRuleModule } from './profile-rules.port';
 import { transitionProfile } from './profile-transition';
-import type { ProfileVocabulary } from './profile-vocabulary';
+import { partialVocabulary } from '../testing';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
 
@@ -16,7 +16,7 @@ import type { ProfileWrite } from './profile-write.schema';
  */
 
 const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
-const vocabulary = {
+const vocabulary = partialVocabulary({
   type: () => ({ IsActive: true }),
   consentType: () => undefined,
   customField: () => undefined,
@@ -27,7 +27,7 @@ const vocabulary = {
   program: () => undefined,
   filter: () => undefined,
   channel: () => undefined,
-} as unknown as ProfileVocabulary;
+});
 
 const stored = (): Profile =>
   ({
