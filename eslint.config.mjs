@@ -62,10 +62,14 @@ const LIB_RANKS = [
   ['consents', 'preferences'],
   ['bulk', 'events', 'decisions', 'preference-centre', 'reports'],
 ];
-// The one exception: the fold's spec checks one pass against write-by-write application
-// with the real consent and preference rule modules, as the apps compose them (it drives
-// Profiles' internals, which no app may import).
-const libOrderExceptions = ['libs/profiles/src/commands/apply-profile-writes/pipeline/fold.spec.ts'];
+// The exceptions: the fold's spec checks one pass against write-by-write application with
+// the real consent and preference rule modules, as the apps compose them (it drives
+// Profiles' internals, which no app may import); the merge's spec checks the precedence
+// tables (K and P rows, owned by those modules' mergePrecedence) the same way.
+const libOrderExceptions = [
+  'libs/profiles/src/commands/apply-profile-writes/pipeline/fold.spec.ts',
+  'libs/profiles/src/domain/profile-absorb.spec.ts',
+];
 const libOrder = LIB_RANKS.flatMap((rank, r) =>
   rank.map((lib) => {
     const later = LIB_RANKS.slice(r).flat().filter((other) => other !== lib);

@@ -89,7 +89,7 @@ describe('the lib order', () => {
   it('refuses a later lib, and accepts an earlier one', () => {
     const later = lint(
       'libs/profiles/src/order-probe.ts',
-      "import { ReportCounts } from '@app/reports';\nexport const probe = ReportCounts;\n",
+      "import { ApplyStepCounts } from '@app/reports';\nexport const probe = ApplyStepCounts;\n",
     );
     expect(later.status).toBe(1);
     expect(later.stdout).toContain('libs/profiles comes before it in the lib order');

@@ -276,7 +276,7 @@ describe('Archive preferences', () => {
     });
 
     // A later archival leaves an archived preference alone (preference-archive.spec.ts); an
-    // overwrite brings it back like a merge (profile-merge.spec.ts).
+    // overwrite brings it back like a merge (apply-profile-write.spec.ts).
     it('comes back when a later merge names it, without its archival reason', async () => {
       const id = await created();
       await archive(id, { GlobalDeactivate: true, Reason_Code: 'GONE' }).expect(204);

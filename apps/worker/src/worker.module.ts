@@ -15,7 +15,7 @@ import {
   EventsWorkerModule,
 } from '@app/events';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
-import { REPORT_JOBS, ReportCounts, ReportsWorkerModule } from '@app/reports';
+import { REPORT_JOBS, ApplyStepCounts, ReportsWorkerModule } from '@app/reports';
 import { ObservabilityModule, QueueModule, Settings } from '@app/shared';
 import { processFoundation } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
@@ -47,7 +47,7 @@ export class WorkerModule {
           eventListeners: [EventDeliveryTrigger],
           erasureListeners: [EventErasureCleanup],
           // The counts the apply step keeps (docs/reports.md).
-          counts: ReportCounts,
+          counts: ApplyStepCounts,
         }),
         ConsentsWorkerModule,
         BulkWorkerModule,

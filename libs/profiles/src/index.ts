@@ -13,6 +13,8 @@ export type {
   HistoryChange,
   HistoryDiff,
   KeyQuery,
+  MergeDecision,
+  MergePrecedence,
   ProfileBody,
   ProfileHistoryRule,
   ProfileRuleModule,
@@ -23,6 +25,7 @@ export type {
   SearchCriteriaOf,
 } from './domain/profile-rules.port';
 export { ProfileRules } from './domain/profile-rules';
+export { compareStamps, editedStamp } from './domain/profile-absorb';
 export type { DataRule } from './domain/data-rule';
 export { PermanentWriteError } from './domain/permanent-write-error';
 export type {
@@ -53,8 +56,8 @@ export {
   elementsOf,
   fieldOf,
 } from './domain/profile-shape';
-export type { WriteContext } from './domain/profile-merge';
-export { applyProfileWrite } from './domain/profile-merge';
+export type { WriteContext } from './domain/apply-profile-write';
+export { applyProfileWrite } from './domain/apply-profile-write';
 export {
   consentRule,
   type ElementRule,
@@ -77,7 +80,7 @@ export {
 // The `{profileId}` path parameter, for the routes of other modules under a profile.
 export { ApiProfileIdParam, ProfileIdParam } from './http/profile-id.param';
 export { type CurrentNames, withCurrentNames } from './domain/current-names';
-export { deactivateUnrestated } from './domain/profile-merge';
+export { deactivateUnrestated } from './domain/apply-profile-write';
 
 // For the profile searches of other modules: their routes dispatch SearchProfilesQuery.
 export { ProfileDto } from './dto/profile.dto';
@@ -114,7 +117,7 @@ export {
   ProfileHistoryRoute,
   ProfileHistoryRoutes,
 } from './http/profile-history.api';
-export { AlternateIdParams, BooleanQuery } from './http/alternate-id.query';
+export { AlternateIdParams, BooleanQuery } from './http/alternate-id.params';
 export type { AlternateIdPair } from './services/alternate-id-claims.service';
 
 // Ports for other modules' jobs and use cases (ProfilePortsModule, ProfilesWorkerModule).
@@ -204,11 +207,4 @@ export {
   ProfileCountSource,
   type StoredProfilePage,
 } from './services/profile-count-source.service';
-export {
-  GPC_ATTRIBUTE,
-  GPC_SOURCE,
-  GPC_VALUES,
-  type GpcValue,
-  gpcValueOf,
-} from './domain/global-privacy-control';
 export { MergedProfileError, mergedMessage } from './domain/profile-merge-steps';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ReportCounters } from './services/report-counters.service';
+import { ReportCountStore } from './services/report-count-store.service';
 import { ReportRebuilds } from './services/report-rebuilds.service';
 
 /**
@@ -7,7 +7,7 @@ import { ReportRebuilds } from './services/report-rebuilds.service';
  * `rebuild-reports`, a reader that finds them missing). Needs Redis and a QueueModule.
  */
 @Module({
-  providers: [ReportCounters, ReportRebuilds],
-  exports: [ReportCounters, ReportRebuilds],
+  providers: [ReportCountStore, ReportRebuilds],
+  exports: [ReportCountStore, ReportRebuilds],
 })
 export class ReportRebuildsModule {}

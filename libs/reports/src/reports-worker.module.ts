@@ -3,12 +3,12 @@ import { ProfilePortsModule } from '@app/profiles';
 import { settingsProvider } from '@app/shared';
 import { RebuildReportsHandler } from './commands/rebuild-reports/rebuild-reports.handler';
 import { ReportsSettings } from './reports-settings';
-import { ReportCounters } from './services/report-counters.service';
-import { ReportCounts } from './services/report-counts.service';
+import { ReportCountStore } from './services/report-count-store.service';
+import { ApplyStepCounts } from './services/apply-step-counts.service';
 import { RebuildReportsJob } from './worker/rebuild-reports.jobs';
 
 /**
- * The worker side of the reports (docs/reports.md): ReportCounts, the counts the apply
+ * The worker side of the reports (docs/reports.md): ApplyStepCounts, the counts the apply
  * step keeps (handed to ProfilesWorkerModule.register as its `counts`), and the rebuild
  * job. Reads profiles only through Profiles' ProfileCountSource (by `_id`).
  */
@@ -16,11 +16,11 @@ import { RebuildReportsJob } from './worker/rebuild-reports.jobs';
   imports: [ProfilePortsModule],
   providers: [
     settingsProvider(ReportsSettings),
-    ReportCounters,
-    ReportCounts,
+    ReportCountStore,
+    ApplyStepCounts,
     RebuildReportsHandler,
     RebuildReportsJob,
   ],
-  exports: [ReportCounts],
+  exports: [ApplyStepCounts],
 })
 export class ReportsWorkerModule {}

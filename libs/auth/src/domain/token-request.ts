@@ -49,13 +49,21 @@ export interface TokenRequest {
   clientSecret?: string;
 }
 
+/** The form fields of a token request, as sent (each narrowed to text by `text`). */
+interface TokenFormFields {
+  grant_type?: unknown;
+  scope?: unknown;
+  client_id?: unknown;
+  client_secret?: unknown;
+}
+
 /**
  * Reads the form fields and the optional `Authorization: Basic` header. Credentials in
  * the body win when the body names a client_id; otherwise the Basic header supplies
  * both (its parts are form-decoded, as RFC 6749 section 2.3.1 asks).
  */
 export function readTokenRequest(body: unknown, authorization: string | undefined): TokenRequest {
-  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const fields: TokenFormFields = typeof body === 'object' && body !== null ? body : {};
   const request: TokenRequest = {
     grantType: text(fields.grant_type),
     scope: text(fields.scope),

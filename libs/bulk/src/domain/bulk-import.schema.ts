@@ -1,7 +1,7 @@
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Schema as MongooseSchema } from 'mongoose';
-import type { CallerScope } from '@app/profiles';
+import type { CallerScope, ProfileDto } from '@app/profiles';
 import type { BulkImportOperation, BulkImportState, BulkImportRefresh } from './bulk-import';
 
 /**
@@ -98,7 +98,7 @@ export interface StagedRecord {
   n: number;
   stage: number;
   index: number;
-  body: Record<string, unknown>;
+  body: ProfileDto;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ProfileDto } from '@app/profiles';
 import { textKey } from '@app/shared';
 
 /*
@@ -175,7 +176,7 @@ export interface StagedBody {
   /** Which Stage call sent it and its index there (for an exception Execute finds). */
   stage: number;
   index: number;
-  body: Record<string, unknown>;
+  body: ProfileDto;
 }
 
 export interface RecordException {
@@ -214,7 +215,8 @@ export function sortStagedRecords(
     if (reasons.length) {
       exceptions.push({ n, stage, index, alternateId, reason: reasons.join('; ') });
     } else {
-      staged.push({ n, stage, index, body: body as Record<string, unknown> });
+      // `check` found no fault against ProfileDto's rules: it is one.
+      staged.push({ n, stage, index, body: body as ProfileDto });
     }
   });
   return { staged, exceptions };

@@ -30,6 +30,8 @@ function profile(): ProfileData {
     IsActive: true,
     Edited: edited,
     CustomerType: 'Customer',
+    PreserveConsents: true,
+    PreservePreferences: true,
     Consents: [consent('Marketing', '1.0'), consent('Terms', '1.0'), consent(' marketing ', '3.0')],
     Emails: [
       {
@@ -63,7 +65,7 @@ function profile(): ProfileData {
     Groups: [],
     ProfileTags: [],
     AlternateIds: [],
-  } as unknown as ProfileData;
+  };
 }
 
 describe('markVersionPending', () => {

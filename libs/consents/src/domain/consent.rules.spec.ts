@@ -1,4 +1,11 @@
-import { applyProfileWrite, type ProfileData, type ProfileVocabulary } from '@app/profiles';
+import {
+  applyProfileWrite,
+  type ElementBody,
+  fieldOf,
+  type ProfileBody,
+  type ProfileData,
+} from '@app/profiles';
+import { partialData, partialVocabulary } from '@app/profiles/testing';
 import {
   applyPreserveConsents,
   consentDataRule,
@@ -9,7 +16,7 @@ import {
 const at = '2026-03-01T10:00:00.000Z';
 const ctx = { at, userId: 'u1' };
 
-const vocabulary = {
+const vocabulary = partialVocabulary({
   consentType: (name: string) =>
     name.trim().toLowerCase() === 'terms'
       ? {
@@ -21,10 +28,10 @@ const vocabulary = {
           ],
         }
       : undefined,
-} as unknown as ProfileVocabulary;
+});
 
 function stored(): ProfileData {
-  return {
+  return partialData({
     Consents: [{ ConsentType: 'Terms', ConsentVersion: '1.0', ConsentStatus: 1, IsActive: true }],
     Emails: [
       {
@@ -39,7 +46,7 @@ function stored(): ProfileData {
       },
     ],
     Addresses: [],
-  } as unknown as ProfileData;
+  });
 }
 
 describe('consentTransitionProblems', () => {
@@ -104,7 +111,7 @@ describe('consentTransitionProblems', () => {
 
   describe('a refusal from each stored status, on the profile and on a contact element', () => {
     const email = 'refused@example.com';
-    const current = {
+    const current = partialData({
       Consents: [
         { ConsentType: 'Terms', ConsentStatus: 1, IsActive: true },
         { ConsentType: 'Mail', ConsentStatus: 2, IsActive: true },
@@ -112,7 +119,7 @@ describe('consentTransitionProblems', () => {
         { ConsentType: 'Sms', ConsentStatus: 3, IsActive: true },
       ],
       Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 2 }] }],
-    } as unknown as ProfileData;
+    });
     it.each([
       [
         { Consents: [{ ConsentType: 'Terms', ConsentStatus: 2 }] },
@@ -151,7 +158,7 @@ describe('consentTransitionProblems', () => {
 
   it('allows a walk through every allowed transition, on the profile and on a contact element', () => {
     const email = 'walk@example.com';
-    const write = (before: ProfileData | undefined, body: Record<string, unknown>) => {
+    const write = (before: ProfileData | undefined, body: ProfileBody) => {
       expect(consentTransitionProblems(body, before)).toEqual([]);
       return consentDataRule(
         before,
@@ -210,17 +217,16 @@ describe('consentTransitionProblems', () => {
 describe('consentDataRule', () => {
   it('settles consents of the profile and of each contact element against their stored ones', () => {
     const before = stored();
-    const after = structuredClone(before) as unknown as Record<string, any>;
+    const after = structuredClone(before);
     after.Consents[0].ConsentStatus = 3;
     after.Emails[0].Consents[0].ConsentStatus = 1;
     after.Emails[0].Consents[0].ConsentVersion = '2.0';
-    after.Emails.push({ EmailAddress: 'new@example.com', Consents: [{ ConsentType: 'Terms' }] });
-    const result = consentDataRule(
-      before,
-      after as ProfileData,
-      vocabulary,
-      ctx,
-    ) as unknown as Record<string, any>;
+    after.Emails.push(
+      ...partialData({
+        Emails: [{ EmailAddress: 'new@example.com', Consents: [{ ConsentType: 'Terms' }] }],
+      }).Emails,
+    );
+    const result = consentDataRule(before, after, vocabulary, ctx);
     expect(result.Consents[0]).toEqual({
       ConsentType: 'Terms',
       ConsentVersion: '1.0',
@@ -260,7 +266,7 @@ describe('consentDataRule', () => {
 
 describe('applyPreserveConsents', () => {
   const edited = { CreateDate: at, CreatedBy: 'u', ModifiedDate: at, ModifiedBy: 'u' };
-  const current = {
+  const current = partialData({
     IsActive: true,
     Edited: edited,
     Consents: [{ ConsentType: 'Terms', Key: 'terms', IsActive: true }],
@@ -279,11 +285,11 @@ describe('applyPreserveConsents', () => {
     ],
     PhoneNumbers: [],
     Addresses: [],
-  } as unknown as ProfileData;
+  });
   const later = { at: '2026-04-01T00:00:00.000Z', userId: 'u2' };
   const merge = (
-    body: Record<string, unknown>,
-    hidden: (collection: string, element: Record<string, unknown>) => boolean = () => false,
+    body: ProfileBody,
+    hidden: (collection: string, element: ElementBody) => boolean = () => false,
   ) => applyPreserveConsents(applyProfileWrite(current, body, 'merge', later), body, later, hidden);
   const active = (list: { IsActive: boolean }[]) => list.map((e) => e.IsActive);
 
@@ -310,7 +316,8 @@ describe('applyPreserveConsents', () => {
   it('leaves alone what is hidden from the writer', () => {
     const data = merge(
       { PreserveConsents: false },
-      (collection, element) => collection === 'Consents' && element.ConsentType === 'Marketing',
+      (collection, element) =>
+        collection === 'Consents' && fieldOf(element, 'ConsentType') === 'Marketing',
     );
     expect(active(data.Emails[0].Consents)).toEqual([false, true]);
   });
@@ -318,7 +325,7 @@ describe('applyPreserveConsents', () => {
 
 describe('priorConsentProblems (a bulk import without AllowPriorConsents)', () => {
   const dated = (): ProfileData =>
-    ({
+    partialData({
       Consents: [
         {
           ConsentType: 'Terms',
@@ -346,7 +353,7 @@ describe('priorConsentProblems (a bulk import without AllowPriorConsents)', () =
           ],
         },
       ],
-    }) as unknown as ProfileData;
+    });
 
   it('names each consent dated before the stored consent of its type and container', () => {
     const problems = priorConsentProblems(

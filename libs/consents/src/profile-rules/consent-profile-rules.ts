@@ -10,9 +10,11 @@ import {
   type ConsentVersionPendingWrite,
   markVersionPending,
 } from '../domain/consent-version-pending';
+import { decideConsent } from '../domain/consent-merge-precedence';
 import {
   applyDoNotContact,
   type DncApplyWrite,
+  isDoNotContactMark,
 } from '../do-not-contact/domain/do-not-contact-marks';
 import { CONSENT_HISTORY } from '../history/consent-history';
 import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-attribute-search';
@@ -22,7 +24,8 @@ import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-a
  * status transitions a write may make, the values a written consent is stored with, the
  * PreserveConsents flag, consent expiry, and the system writes of its jobs (a newer
  * version published, a do-not-contact list change), the search by consent-type
- * attributes (its index keys and matcher) and the history of consents.
+ * attributes (its index keys and matcher), the history of consents, and a merge's
+ * precedence of consents (K rows) and of its do-not-contact marks (P9).
  */
 export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   name: 'consents',
@@ -36,7 +39,7 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   writeKinds: {
     'consent-version-pending': (profile, body, ctx) => {
       if (profile.state !== 'active' || !profile.data) return undefined;
-      const pending = body as unknown as ConsentVersionPendingWrite;
+      const pending = body as ConsentVersionPendingWrite;
       // Queued under the name the type had then: the current name applies.
       const ConsentType =
         ctx.vocabulary.consentTypeName(pending.ConsentType) ?? pending.ConsentType;
@@ -45,10 +48,11 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
     'dnc-apply': (profile, body, ctx) => {
       // A profile deleted meanwhile has nothing to mark (no failure).
       if (profile.state === 'deleted' || !profile.data) return undefined;
-      return applyDoNotContact(profile.data, body as unknown as DncApplyWrite, ctx);
+      return applyDoNotContact(profile.data, body as DncApplyWrite, ctx);
     },
   },
   searchKeys: consentSearchKeys,
   searches: [CONSENT_ATTRIBUTE_SEARCH],
   history: [CONSENT_HISTORY],
+  mergePrecedence: { consent: decideConsent, marksPreference: isDoNotContactMark },
 };

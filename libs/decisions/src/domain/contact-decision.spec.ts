@@ -1,5 +1,5 @@
-import type { ProfileData } from '@app/profiles';
 import { contactRefKey, itemRefKey, PROFILE_REF_KEY } from '@app/profiles';
+import { partialData } from '@app/profiles/testing';
 import {
   type DecisionConfiguration,
   type DecisionProfile,
@@ -72,7 +72,7 @@ const email = (extra: Item = {}): Item => ({
 });
 const profileOf = (data: Item, extra: Partial<DecisionProfile> = {}): DecisionProfile => ({
   profileId: 5,
-  data: { IsActive: true, Consents: [], ProfilePreferences: [], ...data } as unknown as ProfileData,
+  data: partialData({ IsActive: true, Consents: [], ProfilePreferences: [], ...data }),
   appliedSeq: 3,
   acceptedSeq: 3,
   refs: {},

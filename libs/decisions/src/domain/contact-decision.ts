@@ -1,3 +1,5 @@
+import { ConsentStatus } from '@app/config';
+import { DNC_LISTS_ATTRIBUTE } from '@app/consents';
 import {
   type ContactElement,
   contactPreferences,
@@ -5,9 +7,6 @@ import {
   type ElementBody,
   elementsOf,
   fieldOf,
-  GPC_VALUES,
-  type GpcValue,
-  gpcValueOf,
   type HistoryRefs,
   itemRefKey,
   PROFILE_REF_KEY,
@@ -18,6 +17,7 @@ import {
   type StoredPreferenceAttribute,
   preferenceIdKey,
 } from '@app/profiles';
+import { GPC_VALUES, type GpcValue, gpcValueOf } from '@app/preferences';
 import { textKey } from '@app/shared';
 import { type ContactQuestion, type DecisionChannel, emailKey, phoneKey } from './contact-question';
 
@@ -161,13 +161,7 @@ const CHANNEL_PLACES: Record<DecisionChannel, { list?: ContactList; container: s
   Solicit: { container: 'ProfilePreferences' },
 };
 
-/** The attribute a do-not-contact mark carries (libs/consents, do-not-contact-marks.ts). */
-export const DNC_LISTS_ATTRIBUTE = '$DoNotContactLists';
 const DNC_PROGRAM_TYPE = 'Do Not Contact (DNC)';
-
-const GRANTED = 1;
-const DENIED = 2;
-const REVOKED = 3;
 
 /** The contact element a question is about on a profile (undefined: none; the reason says why). */
 export interface ChosenElement {
@@ -560,7 +554,7 @@ function preferenceReasons(
     };
     const until = Date.parse(String(consent.ExpirationDate));
     const label = JSON.stringify(name);
-    if (consent.ConsentStatus === GRANTED) {
+    if (consent.ConsentStatus === ConsentStatus.Granted) {
       if (consent.Expired === true || (!Number.isNaN(until) && until <= ctx.now.getTime()))
         reasons.push({
           ...at,
@@ -575,14 +569,14 @@ function preferenceReasons(
           effect: 'Allow',
           message: `${label} granted on version ${consent.ConsentVersion ?? '(none)'}${consent.ExpirationDate ? `, until ${consent.ExpirationDate}` : ''}${consent.UpdatedVersionPending ? '; a newer version awaits re-consent' : ''}`,
         });
-    } else if (consent.ConsentStatus === DENIED) {
+    } else if (consent.ConsentStatus === ConsentStatus.Denied) {
       reasons.push({
         ...at,
         code: 'ConsentDenied',
         effect: 'Deny',
         message: `The ${label} consent is Denied`,
       });
-    } else if (consent.ConsentStatus === REVOKED) {
+    } else if (consent.ConsentStatus === ConsentStatus.Revoked) {
       reasons.push({
         ...at,
         code: 'ConsentRevoked',

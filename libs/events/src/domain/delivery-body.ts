@@ -1,5 +1,6 @@
 import type { AlternateIdPair, ProfileEvent } from '@app/profiles';
 import { Webhook } from 'standardwebhooks';
+import type { ProfileEventDto } from '../profile-events/profile-event.dto';
 import { toProfileEventDto } from '../profile-events/profile-event.mapper';
 import type { EventSubscription } from './event-subscription';
 
@@ -19,12 +20,25 @@ export function deliveryBody(
   return JSON.stringify(deliveryPayload(subscription, event, alternateIds));
 }
 
+/**
+ * What a subscription receives of one event (see deliveryBody): the event as retrieved,
+ * its subscription, and the profile named by ProfileId or by the alternate id asked for.
+ */
+export type DeliveryPayload = Omit<ProfileEventDto, 'Data' | 'PreviousData' | 'ProfileId'> & {
+  SubscriptionId: EventSubscription['subscriptionId'];
+  ProfileId?: number;
+  AlternateIdType?: string;
+  AlternateId?: string;
+  Data?: ProfileEventDto['Data'];
+  PreviousData?: ProfileEventDto['PreviousData'];
+};
+
 /** The delivery body of `deliveryBody` as an object (the `data` of a CloudEvent). */
 export function deliveryPayload(
   subscription: Pick<EventSubscription, 'subscriptionId' | 'excludeData' | 'alternateIdType'>,
   event: ProfileEvent,
   alternateIds: readonly AlternateIdPair[],
-): Record<string, unknown> {
+): DeliveryPayload {
   const { Data, PreviousData, ProfileId, ...rest } = toProfileEventDto(event);
   const pair = subscription.alternateIdType
     ? alternateIds.find(
@@ -35,7 +49,7 @@ export function deliveryPayload(
   const who = pair
     ? { AlternateIdType: pair.AlternateIdType, AlternateId: pair.AlternateId }
     : { ProfileId };
-  const withoutProfileId = (data: Record<string, unknown> | undefined) => {
+  const withoutProfileId = (data: ProfileEventDto['Data'] | undefined) => {
     if (!data || !pair || !('ProfileId' in data)) return data;
     const { ProfileId: _dropped, ...others } = data;
     return others;

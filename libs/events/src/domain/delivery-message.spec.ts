@@ -1,7 +1,7 @@
 import type { ProfileEvent } from '@app/profiles';
 import { type CloudEvent, HTTP } from 'cloudevents';
 import { Webhook } from 'standardwebhooks';
-import { signedHeaders } from './delivery-body';
+import { type DeliveryPayload, signedHeaders } from './delivery-body';
 import { deliveryMessage } from './delivery-message';
 import { newSecret } from './event-subscription';
 
@@ -49,10 +49,8 @@ describe('deliveryMessage', () => {
       message.contentType,
     );
     expect(headers['content-type']).toBe(message.contentType);
-    const received = HTTP.toEvent<Record<string, unknown>>({ headers, body: message.body });
-    const cloud = (Array.isArray(received) ? received[0] : received) as CloudEvent<
-      Record<string, unknown>
-    >;
+    const received = HTTP.toEvent<DeliveryPayload>({ headers, body: message.body });
+    const cloud = (Array.isArray(received) ? received[0] : received) as CloudEvent<DeliveryPayload>;
     expect(cloud.validate()).toBe(true);
     expect({
       specversion: cloud.specversion,

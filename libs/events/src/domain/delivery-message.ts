@@ -1,5 +1,5 @@
 import type { AlternateIdPair, ProfileEvent } from '@app/profiles';
-import { deliveryPayload } from './delivery-body';
+import { type DeliveryPayload, deliveryPayload } from './delivery-body';
 import type { EventSubscription } from './event-subscription';
 
 export { DELIVERY_FORMATS, type DeliveryFormat } from './event-subscription';
@@ -30,7 +30,7 @@ export interface CloudEvent {
   subject: string;
   time: string;
   datacontenttype: typeof JSON_CONTENT_TYPE;
-  data: Record<string, unknown>;
+  data: DeliveryPayload;
 }
 
 export interface DeliveryMessage {
@@ -44,7 +44,7 @@ export function cloudEventSource(clientId: string): string {
 }
 
 /** The CloudEvent carrying a delivery's payload. */
-export function cloudEvent(clientId: string, payload: Record<string, unknown>): CloudEvent {
+export function cloudEvent(clientId: string, payload: DeliveryPayload): CloudEvent {
   const subject = payload.ProfileId ?? payload.AlternateId;
   return {
     specversion: '1.0',

@@ -1,5 +1,6 @@
 import type { ClientPresentation, PresentationFilter } from '@app/config';
-import type { ProfileData } from '@app/profiles';
+import type { StoredPreference } from '@app/profiles';
+import { type DeepPartial, partialData } from '@app/profiles/testing';
 import {
   type CentreMergeBody,
   changesOfForm,
@@ -51,7 +52,11 @@ const presentation: ClientPresentation = {
   ],
 };
 
-const pref = (ProgramId: number, FilterId: number, extra: Record<string, unknown> = {}) => ({
+const pref = (
+  ProgramId: number,
+  FilterId: number,
+  extra: DeepPartial<StoredPreference> = {},
+): DeepPartial<StoredPreference> => ({
   ProgramId: String(ProgramId),
   ChannelId: 'Email',
   FilterId: String(FilterId),
@@ -60,11 +65,11 @@ const pref = (ProgramId: number, FilterId: number, extra: Record<string, unknown
   ...extra,
 });
 
-const pageOf = (preferences: Record<string, unknown>[]): CentrePage =>
+const pageOf = (preferences: DeepPartial<StoredPreference>[]): CentrePage =>
   buildCentrePage(
-    {
+    partialData({
       Emails: [{ EmailAddress: 'pat@example.com', EmailPreferences: preferences }],
-    } as unknown as ProfileData,
+    }),
     presentation,
     NOW,
   );
@@ -228,7 +233,7 @@ describe('the merge body of the changes', () => {
     };
     const optIn = (FilterId: number, ChannelId: string) => [pref(3, FilterId, { ChannelId })];
     const page = buildCentrePage(
-      {
+      partialData({
         Emails: [{ EmailAddress: 'pat@example.com', EmailPreferences: optIn(31, 'Email') }],
         PhoneNumbers: [{ PhoneNumber: '555 0101', PhonePreferences: optIn(32, 'Text/SMS') }],
         Addresses: [
@@ -240,7 +245,7 @@ describe('the merge body of the changes', () => {
           },
         ],
         ProfilePreferences: optIn(34, 'Solicit'),
-      } as unknown as ProfileData,
+      }),
       channels,
       NOW,
     );

@@ -1,12 +1,5 @@
-import {
-  type ConsentDto,
-  GPC_ATTRIBUTE,
-  GPC_SOURCE,
-  GPC_VALUES,
-  type GpcValue,
-  type PreferenceDto,
-  type ProfileDto,
-} from '@app/profiles';
+import { type ConsentDto, type PreferenceDto, type ProfileDto } from '@app/profiles';
+import { GPC_ATTRIBUTE, GPC_SOURCE, GPC_VALUES, type GpcValue } from '@app/preferences';
 import { textKey } from '@app/shared';
 import { PREFERENCE_CENTRE_USER } from './centre-user';
 import type { UnsubscribeScope } from './link-token';

@@ -3,13 +3,12 @@ import type { ClientPresentation, PresentationConsentType, PresentationFilter } 
 import {
   type AddressDto,
   type EmailDto,
-  type GpcValue,
-  gpcValueOf,
   type PhoneDto,
   type ProfileData,
   type StoredConsent,
   type StoredPreference,
 } from '@app/profiles';
+import { type GpcValue, gpcValueOf } from '@app/preferences';
 import { textKey } from '@app/shared';
 import { localeChain, localisedTags, pageLanguage, pick } from './localise';
 

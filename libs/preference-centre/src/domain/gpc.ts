@@ -1,7 +1,7 @@
 /*
  * Global Privacy Control on the page (docs/preference-centre.md, "Global Privacy Control"):
  * a browser that sends `Sec-GPC: 1` asks not to have the person's information sold or
- * shared. How a preference records it: @app/profiles (GPC_ATTRIBUTE, GPC_SOURCE).
+ * shared. How a preference records it: @app/preferences (GPC_ATTRIBUTE, GPC_SOURCE).
  */
 
 /** The request header of the signal (GPC specification); its one value is "1". */

@@ -12,6 +12,7 @@ import {
   type StoredPreference,
   writerView,
 } from '@app/profiles';
+import { partialProfile } from '@app/profiles/testing';
 import { PREFERENCE_PROFILE_RULES } from '../profile-rules/preference-profile-rules';
 
 const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
@@ -484,9 +485,9 @@ describe('the archive-preferences write kind', () => {
   const archive = PREFERENCE_PROFILE_RULES.writeKinds!['archive-preferences'] as RuleWriteKind;
   type Stored = Parameters<RuleWriteKind>[0];
   const profile = (state: Stored['state'], data?: ProfileData): Stored =>
-    ({ clientId: 'c', profileId: 1, state, appliedSeq: 1, data }) as unknown as Stored;
+    partialProfile({ clientId: 'c', profileId: 1, state, appliedSeq: 1, data });
   const apply = (stored: Stored, body: ArchivePreferencesWrite, scope?: CallerScope) =>
-    archive(stored, body as unknown as Record<string, unknown>, {
+    archive(stored, body, {
       at: t2.at,
       userId: 'bob',
       vocabulary,

@@ -1,7 +1,10 @@
 import {
   applyProfileWrite,
+  type ElementBody,
+  fieldOf,
   type PreferenceFilter,
   type PreferenceVocabulary,
+  type ProfileBody,
   type ProfileData,
 } from '@app/profiles';
 import {
@@ -65,7 +68,7 @@ const withEmail = (...preferences: object[]) => ({
 });
 const ctx = { at: '2026-01-01T00:00:00.000Z', userId: 'u1' };
 const stored = (body: object) =>
-  applyProfileWrite(undefined, body as Record<string, unknown>, 'overwrite', ctx);
+  applyProfileWrite(undefined, body as ProfileBody, 'overwrite', ctx);
 
 describe('preferenceProblems', () => {
   it('accepts valid preferences on every container, channel aliases and frequencies in any case', () => {
@@ -229,7 +232,7 @@ describe('preferenceDataRule', () => {
   const after = (before: ProfileData | undefined, body: object, at = ctx.at) =>
     preferenceDataRule(
       before,
-      applyProfileWrite(before, body as Record<string, unknown>, before ? 'merge' : 'overwrite', {
+      applyProfileWrite(before, body as ProfileBody, before ? 'merge' : 'overwrite', {
         ...ctx,
         at,
       }),
@@ -388,8 +391,8 @@ describe('applyPreservePreferences', () => {
   });
   const later = { at: '2026-02-01T00:00:00.000Z', userId: 'u2' };
   const merge = (
-    body: Record<string, unknown>,
-    hidden: (collection: string, element: Record<string, unknown>) => boolean = () => false,
+    body: ProfileBody,
+    hidden: (collection: string, element: ElementBody) => boolean = () => false,
   ) =>
     applyPreservePreferences(applyProfileWrite(current, body, 'merge', later), body, later, hidden);
   const active = (list: { IsActive: boolean }[]) => list.map((e) => e.IsActive);
@@ -419,8 +422,8 @@ describe('applyPreservePreferences', () => {
   it('leaves alone what is hidden from the writer', () => {
     const data = merge(
       { PreservePreferences: false },
-      (collection: string, element: Record<string, unknown>) =>
-        collection === 'EmailPreferences' && element.FilterId === '14',
+      (collection: string, element: ElementBody) =>
+        collection === 'EmailPreferences' && fieldOf(element, 'FilterId') === '14',
     );
     expect(active(data.Emails[0].EmailPreferences)).toEqual([false, true]);
   });

@@ -1,5 +1,6 @@
 import { canSeeProgram, PermanentWriteError, type ProfileRuleModule } from '@app/profiles';
 import { archivePreferences, type ArchivePreferencesWrite } from '../domain/preference-archive';
+import { decidePreference } from '../domain/preference-merge-precedence';
 import { expirePreferences, nextPreferenceDue } from '../domain/preference-expiry';
 import {
   applyPreservePreferences,
@@ -16,7 +17,8 @@ import {
  * What Preferences plugs into the profile write pipeline (the port Profiles declares): the
  * checks of written preferences against the programs and filters, the values they are
  * stored with, the PreservePreferences flag, preference expiry, archival, the search by
- * preference attributes (its index keys and matcher) and the history of preferences.
+ * preference attributes (its index keys and matcher), the history of preferences, and a
+ * merge's precedence of preferences (P rows).
  */
 export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
   name: 'preferences',
@@ -32,7 +34,7 @@ export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
       // Only preferences of programs the writer's user group may see are archived.
       return archivePreferences(
         profile.data,
-        body as unknown as ArchivePreferencesWrite,
+        body as ArchivePreferencesWrite,
         (programId) => canSeeProgram(ctx.view, programId),
         ctx,
       );
@@ -41,4 +43,5 @@ export const PREFERENCE_PROFILE_RULES: ProfileRuleModule = {
   searchKeys: preferenceSearchKeys,
   searches: [PREFERENCE_ATTRIBUTE_SEARCH],
   history: [PREFERENCE_HISTORY],
+  mergePrecedence: { preference: decidePreference },
 };

@@ -1,5 +1,5 @@
 import type { ProfileData } from './profile-data.schema';
-import type { WriteContext } from './profile-merge';
+import type { WriteContext } from './apply-profile-write';
 import type { ProfileVocabulary } from './profile-vocabulary';
 
 /**

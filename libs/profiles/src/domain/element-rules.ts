@@ -57,8 +57,13 @@ function elementRule<E>(
     derive?(element: BodyOf<E>): void;
   },
 ): ElementRule {
-  // The checks above are compile-time only: at run time the rule is the same object.
-  return rule as unknown as ElementRule;
+  // The checks above are compile-time only: the rule is the same, its nested rules named.
+  const { nested, ...checked } = rule;
+  const named: Record<string, ElementRule> = {};
+  for (const [collection, nestedRule] of Object.entries<ElementRule | undefined>(nested)) {
+    if (nestedRule) named[collection] = nestedRule;
+  }
+  return { ...checked, nested: named };
 }
 
 export { phoneDigits } from './text';

@@ -1,9 +1,8 @@
 import { identifierHash, identifiersOf, nameOf, normaliseIdentifier } from './erased-identifiers';
 import { erasedProfile } from './profile-erasure';
-import type { ProfileData } from './profile-data.schema';
-import type { Profile } from './profile.schema';
+import { partialData, partialProfile } from '../testing';
 
-const data = {
+const data = partialData({
   IsActive: true,
   CustomerType: 'Customer',
   CustomerName: { FirstName: ' Ann ', LastName: 'LEE' },
@@ -14,7 +13,7 @@ const data = {
   ],
   PhoneNumbers: [{ PhoneNumber: '+1 (555) 010-0100', IsActive: true }],
   AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: ' C-1 ', IsActive: true }],
-} as unknown as ProfileData;
+});
 
 describe('identifiers of an erased profile', () => {
   it('normalises each kind as profiles match it', () => {
@@ -64,7 +63,7 @@ describe('identifiers of an erased profile', () => {
 
 describe('the erased profile document', () => {
   it('keeps its ids, sequence numbers and event log, and nothing else', () => {
-    const profile = {
+    const profile = partialProfile({
       _id: 'c|7',
       clientId: 'c',
       profileId: 7,
@@ -77,7 +76,7 @@ describe('the erased profile document', () => {
       lastFailure: { seq: 8, reason: 'AlternateId "ann@example.com" ...', at: new Date() },
       eventLog: [{ seq: 9, at: 1 }],
       nextExpiryAt: new Date(),
-    } as unknown as Profile;
+    });
     const erased = erasedProfile(profile);
     expect(erased).toEqual({
       _id: 'c|7',

@@ -1,7 +1,8 @@
 import { tenantKey } from '@app/shared';
 import { renameGroup } from './group-rename';
-import type { ProfileData } from './profile-data.schema';
-import { applyProfileWrite } from './profile-merge';
+import type { DeepPartial } from '../testing';
+import type { ProfileData, StoredGroup } from './profile-data.schema';
+import { applyProfileWrite } from './apply-profile-write';
 import { transitionProfile } from './profile-transition';
 import { ProfileRules } from './profile-rules';
 import type { Profile } from './profile.schema';
@@ -13,7 +14,7 @@ const NO_RULES = new ProfileRules([]);
 const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
 const t2 = { at: '2026-02-01T00:00:00.000Z', userId: 'bob' };
 
-function withGroups(groups: Record<string, unknown>[]): ProfileData {
+function withGroups(groups: DeepPartial<StoredGroup>[]): ProfileData {
   return applyProfileWrite(
     undefined,
     { CustomerType: 'Customer', Groups: groups },

@@ -28,7 +28,7 @@ export const CHAIN_HASH_ALGORITHM = 'SHA-256';
 
 /** The text that is hashed: the entry's canonical JSON (RFC 8785) without `hash`. */
 export function chainCanonicalText(entry: object): string {
-  const { hash: _hash, ...content } = entry as Record<string, unknown>;
+  const { hash: _hash, ...content }: { hash?: unknown } = entry;
   const text = canonicalize(content);
   if (text === undefined) throw new Error('a history entry has no canonical form');
   return text;

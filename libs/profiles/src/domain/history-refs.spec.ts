@@ -1,4 +1,4 @@
-import type { ProfileData } from './profile-data.schema';
+import { partialData } from '../testing';
 import type { ProfileHistory } from './profile-history.schema';
 import {
   contactRefKey,
@@ -11,12 +11,12 @@ import {
 const email = { EmailAddress: 'Pat@Example.com', EmailAddressType: 'Personal' };
 const preference = { ProgramId: '7', ChannelId: 'Email', FilterId: '12' };
 const consent = { ConsentType: 'Marketing', ConsentStatus: 1 };
-const data = {
+const data = partialData({
   IsActive: true,
   Consents: [consent],
   ProfilePreferences: [],
   Emails: [{ ...email, EmailPreferences: [preference], Consents: [consent] }],
-} as unknown as ProfileData;
+});
 
 const entry = (n: number, fields: Partial<ProfileHistory>): ProfileHistory =>
   ({
@@ -32,7 +32,7 @@ const entry = (n: number, fields: Partial<ProfileHistory>): ProfileHistory =>
   }) as ProfileHistory;
 
 describe('history references', () => {
-  const element = data.Emails[0] as unknown as Record<string, unknown>;
+  const element = data.Emails[0];
   const container = { list: 'Emails' as const, fields: email };
 
   it('points each item a write changed at its entry', () => {

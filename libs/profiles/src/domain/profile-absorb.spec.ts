@@ -1,10 +1,6 @@
-import {
-  absorbProfile,
-  type AbsorbContext,
-  alternateIdsToMove,
-  decideConsent,
-  decidePreference,
-} from './profile-absorb';
+import { CONSENT_PROFILE_RULES } from '@app/consents';
+import { PREFERENCE_PROFILE_RULES } from '@app/preferences';
+import { absorbProfile, type AbsorbContext, alternateIdsToMove } from './profile-absorb';
 import type {
   Edited,
   ProfileData,
@@ -13,6 +9,7 @@ import type {
   StoredEmail,
   StoredPreference,
 } from './profile-data.schema';
+import { ProfileRules } from './profile-rules';
 
 /*
  * One test per row of the precedence tables of docs/profile-merge.md: each test name starts
@@ -22,6 +19,14 @@ import type {
 const OLD = '2026-01-01T00:00:00.000Z';
 const NEW = '2026-06-01T00:00:00.000Z';
 const MERGE_AT = '2026-11-28T06:00:00.000Z';
+
+// The consent and preference rows are the rule modules' own, asked as the worker asks them.
+const precedence = new ProfileRules([
+  CONSENT_PROFILE_RULES,
+  PREFERENCE_PROFILE_RULES,
+]).mergePrecedence();
+const decideConsent = precedence.consent;
+const decidePreference = precedence.preference;
 
 const rules: Record<string, number> = {
   always: 1,
@@ -34,6 +39,7 @@ const ctx: AbsorbContext = {
   userId: 'merger',
   reasonCode: 'Duplicate',
   updateRuleOf: (name) => rules[name.toLowerCase()],
+  precedence,
 };
 
 const edited = (at: string, createdAt = at, by = 'u'): Edited => ({

@@ -1,3 +1,4 @@
+import { UpdateRule } from '@app/config';
 import {
   addressRule,
   alternateIdRule,
@@ -22,13 +23,16 @@ import type {
   StoredPreference,
   StoredProfileTag,
 } from './profile-data.schema';
+import type { MergeDecision } from './profile-rules.port';
 import { fieldOf, setField } from './profile-shape';
 
 /*
  * Profile merge (issue 33, docs/profile-merge.md): the survivor absorbs another profile.
  * Pure: the worker calls it with both stored bodies; every rule here is a row of the
  * precedence tables in docs/profile-merge.md (row ids in the comments), each with a test in
- * profile-absorb.spec.ts.
+ * profile-absorb.spec.ts. The consent (K) and preference (P) rows belong to the modules
+ * owning those lists (their mergePrecedence, asked through ProfileRules): this file pairs
+ * the elements by key and asks `ctx.precedence`.
  */
 
 /** Who merges, when (the merge's acceptance time), why, and the custom fields' rules. */
@@ -38,20 +42,15 @@ export interface AbsorbContext {
   reasonCode: string;
   /** The update rule id of a custom field by its name (absent: Always, 1). */
   updateRuleOf(fieldName: string): number | null | undefined;
+  /** The consents' and preferences' precedence, as their rule modules decide (ProfileRules). */
+  precedence: AbsorbPrecedence;
 }
 
-/** Custom field update rules (the v4 ids, as libs/config's UpdateRule). */
-const ALWAYS = 1; // and any rule id not known here
-const IF_CURRENT_VALUE_IS_BLANK = 2;
-const IF_NEW_VALUE_IS_NOT_BLANK = 4;
-const NEVER = 5;
-
-const DENIED = 2;
-const REVOKED = 3;
-const NOT_SET = 4;
-const OPT_OUT = 2;
-const DNC_LISTS_ATTRIBUTE = '$DoNotContactLists';
-const DNC_SOURCE = 'donotcontact';
+/** Which consent and which preference of one key the survivor keeps (the K and P rows). */
+export interface AbsorbPrecedence {
+  consent: MergeDecision<StoredConsent>;
+  preference: MergeDecision<StoredPreference>;
+}
 
 /** The survivor's data after absorbing `absorbed` (neither input is changed). */
 export function absorbProfile(
@@ -88,23 +87,32 @@ export function absorbProfile(
     ModifiedBy: ctx.userId,
   };
 
-  result.Consents = mergeConsents(survivor.Consents, absorbed.Consents);
+  result.Consents = mergeConsents(survivor.Consents, absorbed.Consents, ctx);
   result.ProfilePreferences = mergePreferences(
     survivor.ProfilePreferences,
     absorbed.ProfilePreferences,
+    ctx,
   );
-  result.Emails = mergeContacts(survivor.Emails, absorbed.Emails, emailRule, 'EmailPreferences');
+  result.Emails = mergeContacts(
+    survivor.Emails,
+    absorbed.Emails,
+    emailRule,
+    'EmailPreferences',
+    ctx,
+  );
   result.PhoneNumbers = mergeContacts(
     survivor.PhoneNumbers,
     absorbed.PhoneNumbers,
     phoneRule,
     'PhonePreferences',
+    ctx,
   );
   result.Addresses = mergeContacts(
     survivor.Addresses,
     absorbed.Addresses,
     addressRule,
     'AddressPreferences',
+    ctx,
   );
   result.CustomFields = mergeCustomFields(survivor.CustomFields, absorbed.CustomFields, ctx);
   result.Groups = mergeGroups(survivor.Groups, absorbed.Groups);
@@ -129,88 +137,22 @@ export function alternateIdsToMove(absorbed: ProfileData): StoredAlternateId[] {
   return (absorbed.AlternateIds ?? []).filter((pair) => pair.IsActive !== false);
 }
 
-// ---- consents (K1 to K13) ----
-
-/** The consent kept of the survivor's `s` and the absorbed profile's `a` (same type). */
-export function decideConsent(
-  s: StoredConsent | undefined,
-  a: StoredConsent | undefined,
-): StoredConsent | undefined {
-  const sHeld = s && s.IsActive !== false ? s : undefined;
-  const aHeld = a && a.IsActive !== false ? a : undefined;
-  if (!sHeld && !aHeld) return s ?? a; // neither in force: the survivor's record, if any
-  if (!sHeld) return aHeld; // K1 (an inactive consent counts as none)
-  if (!aHeld) return sHeld; // K2
-  const sAnswered = isAnswered(sHeld);
-  const aAnswered = isAnswered(aHeld);
-  if (!sAnswered && aAnswered) return aHeld; // K9
-  if (sAnswered && !aAnswered) return sHeld; // K10
-  const order = compareStamps(editedStamp(sHeld), editedStamp(aHeld));
-  if (order === 0) {
-    // K13: equal stamps: a refusal wins; between two of the same kind, the survivor's.
-    return isRefusal(aHeld) && !isRefusal(sHeld) ? aHeld : sHeld;
-  }
-  return order > 0 ? sHeld : aHeld; // K3 to K8, K11, K12: the more recent decision
-}
-
-function isAnswered(consent: StoredConsent): boolean {
-  return consent.ConsentStatus !== undefined && consent.ConsentStatus !== null
-    ? consent.ConsentStatus !== NOT_SET
-    : false;
-}
-
-function isRefusal(consent: StoredConsent): boolean {
-  return consent.ConsentStatus === DENIED || consent.ConsentStatus === REVOKED;
-}
+// ---- consents and preferences: the rule modules' rows, paired here by key ----
 
 function mergeConsents(
   survivor: readonly StoredConsent[] | undefined,
   absorbed: readonly StoredConsent[] | undefined,
+  ctx: AbsorbContext,
 ): StoredConsent[] {
-  return mergeKeyed(survivor, absorbed, consentRule, decideConsent);
-}
-
-// ---- preferences (P1 to P13) ----
-
-/** The preference kept of the survivor's `s` and the absorbed profile's `a` (same key). */
-export function decidePreference(
-  s: StoredPreference | undefined,
-  a: StoredPreference | undefined,
-): StoredPreference | undefined {
-  const sHeld = s && s.IsActive !== false ? s : undefined;
-  const aHeld = a && a.IsActive !== false ? a : undefined;
-  if (!sHeld && !aHeld) return s ?? a;
-  if (!sHeld) return aHeld; // P1, P10 (an archived preference counts as none)
-  if (!aHeld) return sHeld; // P2, P11
-  const sMark = isDoNotContactMark(sHeld);
-  const aMark = isDoNotContactMark(aHeld);
-  if (sMark && !aMark) return sHeld; // P9
-  if (aMark && !sMark) return aHeld; // P9
-  const order = compareStamps(sHeld.LastModifiedDate, aHeld.LastModifiedDate);
-  if (order === 0) {
-    // P12: equal stamps: an opt-out wins; otherwise the survivor's.
-    return isOptOut(aHeld) && !isOptOut(sHeld) ? aHeld : sHeld;
-  }
-  return order > 0 ? sHeld : aHeld; // P3 to P8, P13: the more recent decision
-}
-
-function isOptOut(preference: StoredPreference): boolean {
-  return preference.PreferenceType === OPT_OUT;
-}
-
-/** The do-not-contact propagation's mark (libs/consents do-not-contact-marks.ts). */
-function isDoNotContactMark(preference: StoredPreference): boolean {
-  return (
-    (preference.PreferenceAttributes ?? []).some((a) => a.Key === DNC_LISTS_ATTRIBUTE) ||
-    (preference.SourceId ?? '').trim().toLowerCase() === DNC_SOURCE
-  );
+  return mergeKeyed(survivor, absorbed, consentRule, ctx.precedence.consent);
 }
 
 function mergePreferences(
   survivor: readonly StoredPreference[] | undefined,
   absorbed: readonly StoredPreference[] | undefined,
+  ctx: AbsorbContext,
 ): StoredPreference[] {
-  return mergeKeyed(survivor, absorbed, preferenceRule, decidePreference);
+  return mergeKeyed(survivor, absorbed, preferenceRule, ctx.precedence.preference);
 }
 
 // ---- contact elements (C1 to C3) ----
@@ -229,6 +171,7 @@ function mergeContacts<E extends MergeableContact>(
   absorbed: readonly E[] | undefined,
   rule: ElementRule,
   preferencesField: ContactPreferencesField,
+  ctx: AbsorbContext,
 ): E[] {
   const merged = mergeKeyed(survivor, absorbed, rule, (s, a) => {
     if (!s || !a) return s ?? a; // C1
@@ -237,13 +180,14 @@ function mergeContacts<E extends MergeableContact>(
     const element = structuredClone(newer);
     element.IsActive = s.IsActive !== false || a.IsActive !== false;
     element.Edited = earlierCreate(newer.Edited, s.Edited, a.Edited);
-    element.Consents = mergeConsents(s.Consents, a.Consents);
+    element.Consents = mergeConsents(s.Consents, a.Consents, ctx);
     setField(
       element,
       preferencesField,
       mergePreferences(
         fieldOf(s, preferencesField) as StoredPreference[] | undefined,
         fieldOf(a, preferencesField) as StoredPreference[] | undefined,
+        ctx,
       ),
     );
     return element;
@@ -274,15 +218,15 @@ function mergeCustomFields(
     if (!sHeld) return aHeld; // CF1: a field the survivor lacks is blank: every rule sets it
     if (!aHeld) return sHeld;
     if ((sHeld.Value ?? '') === (aHeld.Value ?? '')) return sHeld; // CF2
-    const rule = ctx.updateRuleOf(sHeld.Name ?? aHeld.Name) ?? ALWAYS;
+    const rule = ctx.updateRuleOf(sHeld.Name ?? aHeld.Name) ?? UpdateRule.Always;
     const sBlank = isBlank(sHeld.Value);
     const aBlank = isBlank(aHeld.Value);
     const newer = compareStamps(editedStamp(sHeld), editedStamp(aHeld)) >= 0 ? sHeld : aHeld;
     switch (rule) {
-      case IF_CURRENT_VALUE_IS_BLANK: // CF4
-      case NEVER: // CF6
+      case UpdateRule.IfCurrentValueIsBlank: // CF4
+      case UpdateRule.Never: // CF6
         return sBlank ? aHeld : sHeld;
-      case IF_NEW_VALUE_IS_NOT_BLANK: // CF5
+      case UpdateRule.IfNewValueIsNotBlank: // CF5
         if (sBlank !== aBlank) return sBlank ? aHeld : sHeld;
         return newer;
       default: // CF3 (Always, and any rule id not known here)
@@ -356,12 +300,13 @@ function mergeKeyed<E extends object>(
   return result;
 }
 
-function editedStamp(element: { Edited?: Edited }): string | undefined {
+/** When an element was last decided (Edited.ModifiedDate): what the precedence compares. */
+export function editedStamp(element: { Edited?: Edited }): string | undefined {
   return element.Edited?.ModifiedDate;
 }
 
 /** >0 when `s` is more recent, <0 when `a` is, 0 when equal; a missing stamp is oldest. */
-function compareStamps(s: string | undefined, a: string | undefined): number {
+export function compareStamps(s: string | undefined, a: string | undefined): number {
   const sTime = s ? Date.parse(s) : Number.NEGATIVE_INFINITY;
   const aTime = a ? Date.parse(a) : Number.NEGATIVE_INFINITY;
   const left = Number.isNaN(sTime) ? Number.NEGATIVE_INFINITY : sTime;

@@ -178,7 +178,7 @@ describe('profileDataAsOf', () => {
     expect(visible(rebuilt(entries, at(T2)))).toEqual(visible(states[1].data));
     expect(visible(rebuilt(entries, at(T3, -1)))).toEqual(visible(states[1].data));
     // The merge changed the email's preference and consent containers' content in place.
-    const email = rebuilt(entries, at(T2)).Emails[0] as unknown as Item;
+    const email = rebuilt(entries, at(T2)).Emails[0];
     expect(email.EmailPreferences[0].PreferenceAttributes).toEqual([
       { Key: 'Topic', Value: 'News' },
     ]);
@@ -315,7 +315,7 @@ describe('profileDataAsOf', () => {
       container: { list: 'PhoneNumbers', fields: { PhoneNumber: '555-0199', PhoneType: 'Mobile' } },
       snapshot: { ConsentType: 'Sms', ConsentStatus: 1, IsActive: true },
     });
-    const phones = rebuilt([...entries, orphan], at(T2)).PhoneNumbers as unknown as Item[];
+    const phones = rebuilt([...entries, orphan], at(T2)).PhoneNumbers;
     expect(phones[1]).toMatchObject({
       PhoneNumber: '555-0199',
       PhoneNumberNumeric: 5550199,

@@ -1,4 +1,4 @@
-import { applyProfileWrite } from './profile-merge';
+import { applyProfileWrite } from './apply-profile-write';
 import { checkAgainstConfiguration } from './profile-configuration.rules';
 import { ProfileRules } from './profile-rules';
 import type { ProfileRuleModule } from './profile-rules.port';

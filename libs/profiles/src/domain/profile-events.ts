@@ -1,12 +1,13 @@
 import { profileEventKey } from '../keys';
 import { alternateIdRule } from './element-rules';
 import { type DescribedWrite, describeWrite } from './profile-history';
-import type { HistoryContainer } from './profile-history.schema';
+import type { HistoryContainer, HistorySnapshot } from './profile-history.schema';
 import type { ProfileRules } from './profile-rules';
 import type { ProfileWrite } from './profile-write.schema';
 import type { Profile } from './profile.schema';
 
-type Item = Record<string, unknown>;
+/** An event's item: a history snapshot, or the profile's data as a plain copy (profile.*). */
+type Item = HistorySnapshot;
 
 /** The contact type of each contact list (what a subscription's ContactTypes names). */
 const CONTACT_TYPES: Record<string, ProfileEvent['contactType']> = {
@@ -104,12 +105,12 @@ export function profileEvents(
     ...alternateIdEvents(created ? [] : before.data?.AlternateIds, after.data.AlternateIds),
   );
   if (created) {
-    events.push({ type: 'profile.created', data: after.data as unknown as Item });
+    events.push({ type: 'profile.created', data: { ...after.data } });
   } else if (entries.length || items.length) {
     events.push({
       type: write.kind === 'overwrite' ? 'profile.replaced' : 'profile.updated',
-      data: after.data as unknown as Item,
-      previousData: before.data as unknown as Item,
+      data: { ...after.data },
+      previousData: before.data && { ...before.data },
     });
     const wasActive = before.data?.IsActive !== false;
     const isActive = after.data.IsActive !== false;

@@ -24,7 +24,7 @@ export type ContactList = 'Emails' | 'PhoneNumbers' | 'Addresses';
  */
 export interface HistoryContainer {
   list: ContactList;
-  fields: Record<string, unknown>;
+  fields: HistorySnapshot;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import { consentRule, emailRule, preferenceRule } from './element-rules';
 import { compareHistoryEntries, historyEntries, type HistoryEntry } from './profile-history';
 import type { ProfileData } from './profile-data.schema';
-import type { HistoryContainer } from './profile-history.schema';
+import type { HistoryContainer, HistorySnapshot } from './profile-history.schema';
 import { ProfileRules } from './profile-rules';
 import { contactPreferences } from './profile-shape';
 import type {
@@ -447,7 +447,7 @@ describe('compareHistoryEntries', () => {
     seq: number,
     at: string,
     category: HistoryEntry['category'],
-    snapshot: Record<string, unknown> = {},
+    snapshot: HistorySnapshot = {},
     n = 0,
   ): HistoryEntry => historyEntry(category, { seq, n, modifiedAt: at, snapshot });
 

@@ -1,5 +1,5 @@
 import { profileBoundViolations } from './profile-bounds';
-import { findRepeatedElement } from './profile-merge';
+import { findRepeatedElement } from './apply-profile-write';
 import type { ProfileBody } from './profile-shape';
 
 /**

@@ -5,6 +5,7 @@ import { MERGE_HISTORY_CATEGORY } from './profile-history.schema';
 import type { ProfileEvent } from './profile-events';
 import type { PreparedMerge } from './profile-transition';
 import type { ProfileWrite } from './profile-write.schema';
+import { writeBodyOf } from './profile-write-body';
 
 export { MERGE_HISTORY_CATEGORY };
 
@@ -23,7 +24,7 @@ export interface MergeSnapshot {
 }
 
 export function mergeBody(write: ProfileWrite): AbsorbWrite {
-  return JSON.parse(write.body ?? '{}') as AbsorbWrite;
+  return writeBodyOf(write, 'absorb');
 }
 
 /** The merge's own entry, the n-th of its write (after the changes the merge made). */

@@ -1,5 +1,6 @@
 import type { AbsorbContext } from './profile-absorb';
 import type { ProfileData } from './profile-data.schema';
+import { ProfileRules } from './profile-rules';
 import {
   applyAbsorb,
   applyMergedInto,
@@ -14,6 +15,8 @@ const ctx: AbsorbContext = {
   userId: 'merger',
   reasonCode: 'Duplicate',
   updateRuleOf: () => undefined,
+  // No rule module: the steps are checked, not the precedence (profile-absorb.spec.ts).
+  precedence: new ProfileRules([]).mergePrecedence(),
 };
 
 function data(email: string, altId?: string): ProfileData {

@@ -4,7 +4,7 @@ import {
   orderPatchOperations,
   type ProfilePatchOperation,
 } from './profile-patch';
-import type { ProfileData } from './profile-data.schema';
+import { partialData } from '../testing';
 
 describe('profile PATCH operations', () => {
   it('moves replace operations before the first remove, keeping the rest in request order', () => {
@@ -54,7 +54,7 @@ describe('profile PATCH operations', () => {
   });
 
   it('puts back stored inactive elements the patched result does not name, at any depth', () => {
-    const before = {
+    const before = partialData({
       Emails: [
         {
           EmailAddress: 'a@x.com',
@@ -66,16 +66,13 @@ describe('profile PATCH operations', () => {
         { EmailAddress: 'gone@x.com', IsActive: false },
       ],
       ProfileTags: [{ Name: 'old', Key: 'old', IsActive: false }],
-    } as unknown as ProfileData;
-    const after = {
+    });
+    const after = partialData({
       Emails: [{ EmailAddress: 'A@x.com', IsActive: true, EmailPreferences: [] }],
       ProfileTags: [],
-    } as unknown as ProfileData;
-    const kept = keepInactiveElements(before, after) as unknown as Record<string, any>;
-    expect(kept.Emails.map((e: { EmailAddress: string }) => e.EmailAddress)).toEqual([
-      'A@x.com',
-      'gone@x.com',
-    ]);
+    });
+    const kept = keepInactiveElements(before, after);
+    expect(kept.Emails.map((e) => e.EmailAddress)).toEqual(['A@x.com', 'gone@x.com']);
     expect(kept.Emails[0].EmailPreferences).toEqual([
       { ProgramId: 'P', ChannelId: 'Email', FilterId: 'F', IsActive: false },
     ]);

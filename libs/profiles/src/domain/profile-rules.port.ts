@@ -1,3 +1,4 @@
+import type { Filter } from 'mongodb';
 import type { DataRule } from './data-rule';
 import type { ElementRule } from './element-rules';
 import type {
@@ -7,9 +8,9 @@ import type {
   ProfileHistory,
 } from './profile-history.schema';
 import type { ImportFlags } from './profile-write.schema';
-import type { ProfileData } from './profile-data.schema';
+import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
 import type { ContactElement, ElementBody, ProfileBody } from './profile-shape';
-import type { WriteContext } from './profile-merge';
+import type { WriteContext } from './apply-profile-write';
 import type { ProfileView } from './profile-view';
 import type { ProfileVocabulary } from './profile-vocabulary';
 import type { Profile } from './profile.schema';
@@ -24,7 +25,7 @@ export type { ProfileBody } from './profile-shape';
 export type KeyQuery = string[][];
 
 /** One condition of a candidate query (a MongoDB filter on the stored profile document). */
-export type SearchCondition = Record<string, unknown>;
+export type SearchCondition = Filter<Profile>;
 
 /** Criteria of a profile search; a rule module's searches have kinds of their own. */
 export interface SearchCriteriaOf<Kind extends string = string> {
@@ -136,6 +137,32 @@ export type RuleWriteKind = (
 ) => ProfileData | undefined;
 
 /**
+ * Which of the survivor's and the absorbed profile's elements of one key a profile merge
+ * keeps (either side may lack one; undefined keeps none). Pure: time is in the elements.
+ */
+export type MergeDecision<E> = (survivor: E | undefined, absorbed: E | undefined) => E | undefined;
+
+/**
+ * A rule module's rows of the merge's precedence tables (docs/profile-merge.md): the module
+ * that owns a list decides which element a merge keeps; Profiles only pairs them by key.
+ */
+export interface MergePrecedence {
+  /** The K rows: the consent kept of two of the same type in the same container. */
+  consent?: MergeDecision<StoredConsent>;
+  /**
+   * The P rows: the preference kept of two of the same key. `marked` tells a preference
+   * that some module's mark keeps whatever the dates (P9).
+   */
+  preference?(
+    survivor: StoredPreference | undefined,
+    absorbed: StoredPreference | undefined,
+    marked: (preference: StoredPreference) => boolean,
+  ): StoredPreference | undefined;
+  /** Whether a preference is a mark this module's jobs wrote (do-not-contact: P9). */
+  marksPreference?(preference: StoredPreference): boolean;
+}
+
+/**
  * The port through which a rule module (Consents, Preferences) plugs into the profile write
  * pipeline. Profiles owns the aggregate, the ordered writes and their storage; a module
  * owns the meaning of its part of the profile. Every member is pure and deterministic:
@@ -193,4 +220,6 @@ export interface ProfileRuleModule {
   searches?: readonly ProfileSearchRule[];
   /** The history categories the module owns. */
   history?: readonly ProfileHistoryRule[];
+  /** The module's rows of a profile merge's precedence tables. */
+  mergePrecedence?: MergePrecedence;
 }

@@ -1,11 +1,11 @@
 import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
 import { PermanentWriteError } from './permanent-write-error';
-import type { ProfileData } from './profile-data.schema';
-import { applyProfileWrite } from './profile-merge';
+import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
+import { applyProfileWrite } from './apply-profile-write';
 import { ProfileRules } from './profile-rules';
 import type { ProfileRuleModule } from './profile-rules.port';
 import { transitionProfile } from './profile-transition';
-import type { ProfileVocabulary } from './profile-vocabulary';
+import { partialVocabulary } from '../testing';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
 
@@ -16,7 +16,7 @@ import type { ProfileWrite } from './profile-write.schema';
  */
 
 const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
-const vocabulary = {
+const vocabulary = partialVocabulary({
   type: () => ({ IsActive: true }),
   consentType: () => undefined,
   customField: () => undefined,
@@ -27,7 +27,7 @@ const vocabulary = {
   program: () => undefined,
   filter: () => undefined,
   channel: () => undefined,
-} as unknown as ProfileVocabulary;
+});
 
 const stored = (): Profile =>
   ({
@@ -205,5 +205,41 @@ describe('ProfileRules against fake rule modules', () => {
       '2026-03-01T00:00:00.000Z',
     );
     expect(new ProfileRules([due('a', 0)]).nextDue({ ...data, IsActive: false })).toBeUndefined();
+  });
+
+  it("asks a merge's precedence of the module owning the list, with every module's marks", () => {
+    const pref = (FilterId: string): StoredPreference => ({
+      ProgramId: '1',
+      ChannelId: '1',
+      FilterId,
+      IsActive: true,
+    });
+    const seen: string[] = [];
+    const owner: ProfileRuleModule = {
+      name: 'owner',
+      mergePrecedence: {
+        // Keeps the marked side, else the absorbed one: the composition passes `marked` on.
+        preference: (s, a, marked) => {
+          seen.push(`${s?.FilterId}/${a?.FilterId}`);
+          return s && marked(s) ? s : a;
+        },
+      },
+    };
+    const marker: ProfileRuleModule = {
+      name: 'marker',
+      mergePrecedence: { marksPreference: (p) => p.FilterId === 'marked' },
+    };
+    const precedence = new ProfileRules([owner, marker]).mergePrecedence();
+    expect(precedence.preference(pref('marked'), pref('other'))?.FilterId).toBe('marked');
+    expect(precedence.preference(pref('plain'), pref('other'))?.FilterId).toBe('other');
+    expect(seen).toEqual(['marked/other', 'plain/other']);
+    // No module claims consents: the survivor's element, else the absorbed one.
+    const consent: StoredConsent = {
+      ConsentType: 'M',
+      IsActive: true,
+      Edited: { CreateDate: t1.at, CreatedBy: 'u', ModifiedDate: t1.at, ModifiedBy: 'u' },
+    };
+    expect(precedence.consent(undefined, consent)).toBe(consent);
+    expect(() => new ProfileRules([owner, owner])).toThrow("preferences' merge precedence");
   });
 });

@@ -1,8 +1,11 @@
 import { MERGE_HISTORY_CATEGORY } from './profile-history.schema';
-import type { ProfileData } from './profile-data.schema';
-import type { WriteContext } from './profile-merge';
+import type { AbsorbPrecedence } from './profile-absorb';
+import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
+import type { WriteContext } from './apply-profile-write';
 import type { ElementBody } from './profile-shape';
 import type {
+  MergeDecision,
+  MergePrecedence,
   ProfileBody,
   ProfileHistoryRule,
   ProfileRuleModule,
@@ -20,6 +23,8 @@ export class ProfileRules {
   private readonly kinds = new Map<string, RuleWriteKind>();
   private readonly searches = new Map<string, ProfileSearchRule>();
   private readonly histories = new Map<string, ProfileHistoryRule>();
+  private consentPrecedence?: MergeDecision<StoredConsent>;
+  private preferencePrecedence?: MergePrecedence['preference'];
 
   constructor(readonly modules: readonly ProfileRuleModule[]) {
     for (const module of modules) {
@@ -41,7 +46,38 @@ export class ProfileRules {
           );
         this.histories.set(history.category, history);
       }
+      const precedence = module.mergePrecedence;
+      if (precedence?.consent) {
+        if (this.consentPrecedence)
+          throw new Error(`Two rule modules claim the consents' merge precedence (${module.name})`);
+        this.consentPrecedence = precedence.consent;
+      }
+      if (precedence?.preference) {
+        if (this.preferencePrecedence)
+          throw new Error(
+            `Two rule modules claim the preferences' merge precedence (${module.name})`,
+          );
+        this.preferencePrecedence = precedence.preference;
+      }
     }
+  }
+
+  /**
+   * The merge's precedence for consents and preferences, as the modules owning them decide
+   * (docs/profile-merge.md). A list no module claims keeps the survivor's element, else the
+   * absorbed one; a preference is marked (P9) when any module says it wrote it as a mark.
+   */
+  mergePrecedence(): AbsorbPrecedence {
+    const markers = this.modules.flatMap((module) => {
+      const marks = module.mergePrecedence?.marksPreference;
+      return marks ? [marks] : [];
+    });
+    const marked = (preference: StoredPreference) => markers.some((marks) => marks(preference));
+    const preference = this.preferencePrecedence;
+    return {
+      consent: this.consentPrecedence ?? keepSurvivorElement,
+      preference: preference ? (s, a) => preference(s, a, marked) : keepSurvivorElement,
+    };
   }
 
   problems(
@@ -167,4 +203,8 @@ export class ProfileRules {
       MERGE_HISTORY_CATEGORY,
     ];
   }
+}
+
+function keepSurvivorElement<E>(survivor: E | undefined, absorbed: E | undefined): E | undefined {
+  return survivor ?? absorbed;
 }

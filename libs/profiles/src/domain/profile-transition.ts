@@ -1,13 +1,13 @@
 import { applyPatchOperations, PatchRefusedError } from '@app/shared';
 import { type ProfileView, writerView } from './profile-view';
-import { renameGroup, type RenameGroupWrite } from './group-rename';
+import { renameGroup } from './group-rename';
 import { type CurrentNames, withCurrentNames } from './current-names';
 import { checkAgainstConfiguration } from './profile-configuration.rules';
 import type { ProfileVocabulary } from './profile-vocabulary';
 import { checkProfileInput } from './profile-input.rules';
 import type { ProfileRules } from './profile-rules';
 import { PermanentWriteError } from './permanent-write-error';
-import { applyProfileWrite } from './profile-merge';
+import { applyProfileWrite } from './apply-profile-write';
 import { hiddenFrom, scopeViolations } from './profile-scope.rules';
 import {
   keepInactiveElements,
@@ -17,8 +17,10 @@ import {
 } from './profile-patch';
 import type { Profile } from './profile.schema';
 import type { ProfileData } from './profile-data.schema';
+import type { ProfileBody } from './profile-shape';
 import { importRecordApplied, withImportMark } from './import-marks';
 import type { ProfileWrite } from './profile-write.schema';
+import { parseWriteBody } from './profile-write-body';
 import type { ProfileWireFormat } from './profile-wire-format';
 
 /**
@@ -53,10 +55,7 @@ export type PreparedMerge =
       absorbedCreateDate: string | null;
     };
 
-/** Body of an `expire` write: the time (ISO 8601) the expiry job ran as. */
-export interface ExpireWrite {
-  AsOf: string;
-}
+export type { ExpireWrite } from './profile-write-body';
 
 /** How the refusal of a patch outside the writer's scope starts (the api answers 403). */
 export const FORBIDDEN_PATCH = 'Forbidden:';
@@ -93,22 +92,26 @@ function transitionOnce(
   merge?: PreparedMerge,
 ): Profile {
   const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
-  // A body accepted before a rename of a consent type it names: the current name applies.
-  const body = withCurrentNames(
-    write.body ? (JSON.parse(write.body) as Record<string, unknown>) : {},
-    vocabulary,
-  );
-  if (write.kind === 'create' || write.kind === 'merge' || write.kind === 'overwrite') {
-    const problems = checkAgainstConfiguration(body, vocabulary, rules, write.kind, profile.data);
+  const parsed = parseWriteBody(write);
+  if (parsed.kind === 'create' || parsed.kind === 'merge' || parsed.kind === 'overwrite') {
+    // A body accepted before a rename of a consent type it names: the current name applies.
+    parsed.body = withCurrentNames(parsed.body, vocabulary);
+    const problems = checkAgainstConfiguration(
+      parsed.body,
+      vocabulary,
+      rules,
+      parsed.kind,
+      profile.data,
+    );
     // A bulk import's flags, against the profile as it is now (a prior consent may have
     // become one since the record was accepted).
     if (write.importFlags)
-      problems.push(...rules.importProblems(body, profile.data, write.importFlags));
+      problems.push(...rules.importProblems(parsed.body, profile.data, write.importFlags));
     if (problems.length) throw new PermanentWriteError(problems.join('; '));
   }
   const next: Profile = { ...profile, appliedSeq: write.seq, lastFailure: undefined };
 
-  switch (write.kind) {
+  switch (parsed.kind) {
     case 'create':
       if (profile.state !== 'pending') throw new PermanentWriteError('The profile already exists');
       return {
@@ -116,7 +119,7 @@ function transitionOnce(
         state: 'active',
         data: rules.derive(
           undefined,
-          applyProfileWrite(undefined, body, 'overwrite', ctx),
+          applyProfileWrite(undefined, parsed.body, 'overwrite', ctx),
           vocabulary,
           ctx,
         ),
@@ -125,17 +128,19 @@ function transitionOnce(
     case 'overwrite': {
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
-      let data = applyProfileWrite(profile.data, body, write.kind, ctx, write.replace);
-      if (write.kind === 'merge') {
+      let data = applyProfileWrite(profile.data, parsed.body, parsed.kind, ctx, write.replace);
+      if (parsed.kind === 'merge') {
         const view = writerView(write.scope);
-        data = rules.afterMerge(data, body, ctx, (c, element) => hiddenFrom(view, c, element));
+        data = rules.afterMerge(data, parsed.body, ctx, (c, element) =>
+          hiddenFrom(view, c, element),
+        );
         // Collections replaced whole keep what their writer cannot see, as an overwrite does.
         if (write.replace?.length)
           data = keepUnnamedElements(profile.data, data, (collection, element) =>
             hiddenFrom(view, collection, element),
           );
       }
-      if (write.kind === 'overwrite' && write.scope) {
+      if (parsed.kind === 'overwrite' && write.scope) {
         // An overwrite covers what its writer can see: the rest is kept as stored.
         const view = writerView(write.scope);
         data = keepUnnamedElements(profile.data, data, (collection, element) =>
@@ -146,7 +151,7 @@ function transitionOnce(
     }
     case 'remove-tag': {
       if (profile.state === 'deleted' || !profile.data) return next;
-      const key = typeof body.Key === 'string' ? body.Key : '';
+      const key = typeof parsed.body.Key === 'string' ? parsed.body.Key : '';
       const ProfileTags = profile.data.ProfileTags.filter((tag) => tag.Key !== key);
       const Edited = { ...profile.data.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };
       return { ...next, data: { ...profile.data, ProfileTags, Edited } };
@@ -154,18 +159,13 @@ function transitionOnce(
     case 'rename-group':
       // A profile deleted, or no longer in the old group, is left as it is (no failure).
       if (profile.state === 'deleted' || !profile.data) return next;
-      return { ...next, data: renameGroup(profile.data, body as unknown as RenameGroupWrite, ctx) };
+      return { ...next, data: renameGroup(profile.data, parsed.body, ctx) };
     case 'patch': {
       if (profile.state === 'deleted') throw new PermanentWriteError('The profile was deleted');
       if (!profile.data) throw new PermanentWriteError('The profile was never created');
       const view = writerView(write.scope);
       // eslint-disable-next-line prefer-const -- patched takes current names below
-      let { wire, patched } = patchedBody(
-        profile,
-        body.Operations as ProfilePatchOperation[],
-        view,
-        wireFormat,
-      );
+      let { wire, patched } = patchedBody(profile, parsed.body.Operations, view, wireFormat);
       patched = withCurrentNames(patched, vocabulary);
       const problems = checkAgainstConfiguration(
         patched,
@@ -197,7 +197,7 @@ function transitionOnce(
       if (profile.state !== 'active' || !profile.data) return next;
       return {
         ...next,
-        data: rules.expire(profile.data, (body as unknown as ExpireWrite).AsOf, ctx).data,
+        data: rules.expire(profile.data, parsed.body.AsOf, ctx).data,
       };
     case 'merged-into':
       // Decided before the fold (applyMergedInto): the data is kept for the survivor.
@@ -223,7 +223,11 @@ function transitionOnce(
       const apply = rules.writeKind(write.kind);
       if (!apply)
         throw new PermanentWriteError(`No rule module applies writes of kind ${write.kind}`);
-      const data = apply(profile, body, { ...ctx, vocabulary, view: writerView(write.scope) });
+      const data = apply(profile, parsed.body, {
+        ...ctx,
+        vocabulary,
+        view: writerView(write.scope),
+      });
       return data === undefined ? next : { ...next, data };
     }
   }
@@ -240,9 +244,9 @@ function patchedBody(
   operations: ProfilePatchOperation[],
   view: ProfileView,
   wireFormat: ProfileWireFormat,
-): { wire: Record<string, unknown>; patched: Record<string, unknown> } {
+): { wire: ProfileBody; patched: ProfileBody } {
   const wire = wireFormat.render(profile.profileId, profile.data!, view);
-  let patched: Record<string, unknown>;
+  let patched: ProfileBody;
   try {
     // Spec rule 4 (replace before remove) decides the order they apply in.
     patched = applyPatchOperations(

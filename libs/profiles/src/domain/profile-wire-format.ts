@@ -1,4 +1,5 @@
 import type { ProfileData } from './profile-data.schema';
+import type { ProfileBody } from './profile-shape';
 import type { ProfileView } from './profile-view';
 
 /**
@@ -8,8 +9,11 @@ import type { ProfileView } from './profile-view';
  * (`mapping/profile-wire-format.ts`), so the domain imports nothing of the transport.
  */
 export interface ProfileWireFormat {
-  /** The stored profile as a writer with `view` reads it (a plain JSON object). */
-  render(profileId: number, data: ProfileData, view: ProfileView): Record<string, unknown>;
+  /**
+   * The stored profile as a writer with `view` reads it: a plain, unshared JSON copy in the
+   * shape of a body (what a PATCH edits, what the scope compares a body with).
+   */
+  render(profileId: number, data: ProfileData, view: ProfileView): ProfileBody;
   /** What a full profile body breaks of the wire contract (PUT's validation), in words. */
-  validate(body: Record<string, unknown>): string[];
+  validate(body: object): string[];
 }

@@ -8,7 +8,7 @@ import { ProfileDto } from './profile.dto';
  * exactly as the global pipe validates a request body: the ProfileDto rules, unknown
  * fields refused. Returns the messages (empty when the body is valid).
  */
-export function validateProfileBody(body: Record<string, unknown>): string[] {
+export function validateProfileBody(body: object): string[] {
   const instance = plainToInstance(ProfileDto, body);
   const options = {
     whitelist: true,

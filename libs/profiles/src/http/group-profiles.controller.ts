@@ -19,7 +19,7 @@ import {
   SearchGroupProfilesQuery,
 } from '../queries/search-group-profiles/search-group-profiles.query';
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
-import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.query';
+import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.params';
 import { ContactParams, GroupParams, type GroupParts } from './group-profiles.params';
 import { PHONE_NUMBER } from './profile-search.params';
 import { ApiProfileIdParam, ProfileIdParam } from './profile-id.param';

@@ -28,8 +28,8 @@ import { ProfilePatchRequestDto } from '../dto/patch-operation.dto';
 import { ProfileDto, ProfileSubmissionResultDto } from '../dto/profile.dto';
 import { GetProfileByAlternateIdQuery } from '../queries/get-profile-by-alternate-id/get-profile-by-alternate-id.query';
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
-import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.query';
-import { ApiAsOfQuery, AsOfQuery, checkAsOfPermission } from './as-of.query';
+import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from './alternate-id.params';
+import { ApiAsOfQuery, AsOfQuery, checkAsOfPermission } from './as-of.params';
 
 @ApiTags('Profiles')
 @ApiClientIdParam()

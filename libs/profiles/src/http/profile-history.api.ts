@@ -14,7 +14,7 @@ import {
   GetProfileHistoryQuery,
   type HistoryTarget,
 } from '../queries/get-profile-history/get-profile-history.query';
-import { ApiAlternateIdQuery } from './alternate-id.query';
+import { ApiAlternateIdQuery } from './alternate-id.params';
 import { ApiProfileIdParam } from './profile-id.param';
 
 /*

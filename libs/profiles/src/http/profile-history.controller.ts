@@ -5,7 +5,7 @@ import type { ProfileHistoryCategory } from '../domain/profile-history.schema';
 import type { ProfileDto } from '../dto/profile.dto';
 import type { HistoryTarget } from '../queries/get-profile-history/get-profile-history.query';
 import type { AlternateIdPair } from '../services/alternate-id-claims.service';
-import { AlternateIdParams } from './alternate-id.query';
+import { AlternateIdParams } from './alternate-id.params';
 import {
   HISTORY_ENTRY_SHAPE,
   type HistoryRouteText,

@@ -1,3 +1,4 @@
+import type { SearchCondition } from '../domain/profile-rules.port';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
@@ -192,7 +193,7 @@ export class ProfileRepository {
    */
   findSearchCandidates(
     clientId: string,
-    conditions: Record<string, unknown>[],
+    conditions: SearchCondition[],
     afterProfileId: number,
     limit: number,
   ): Promise<Profile[]> {

@@ -1,3 +1,4 @@
+import type { SearchCondition } from '../domain/profile-rules.port';
 import { Injectable } from '@nestjs/common';
 import { PermissionDeniedError } from '@app/shared';
 import type { Profile } from '../domain/profile.schema';
@@ -42,7 +43,7 @@ export class SearchCandidates {
   async page(
     clientId: string,
     query: KeyQuery,
-    conditions: Record<string, unknown>[],
+    conditions: SearchCondition[],
     afterProfileId: number,
     limit: number,
     options: { capped: boolean } = { capped: true },
@@ -81,7 +82,7 @@ export class SearchCandidates {
   async all(
     clientId: string,
     query: KeyQuery,
-    conditions: Record<string, unknown>[],
+    conditions: SearchCondition[],
   ): Promise<Candidate[]> {
     const found: Candidate[] = [];
     for (let after = 0; ;) {
@@ -96,7 +97,7 @@ export class SearchCandidates {
 
   private async fromDatabase(
     clientId: string,
-    conditions: Record<string, unknown>[],
+    conditions: SearchCondition[],
     afterProfileId: number,
     limit: number,
   ): Promise<Candidate[]> {

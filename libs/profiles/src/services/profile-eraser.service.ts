@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { forgetIdempotentAnswers, RedisService } from '@app/shared';
 import { identifiersOf } from '../domain/erased-identifiers';
-import type { EraseWrite } from '../domain/profile-erasure';
+import { writeBodyOf } from '../domain/profile-write-body';
 import type { ProfileWrite } from '../domain/profile-write.schema';
 import type { Profile } from '../domain/profile.schema';
 import { ProfileSettings } from '../profile-settings';
@@ -56,7 +56,7 @@ export class ProfileEraser {
 
   async beforeSave(profile: Profile, write: ProfileWrite): Promise<void> {
     const { clientId, profileId } = profile;
-    const body = (write.body ? JSON.parse(write.body) : {}) as Partial<EraseWrite>;
+    const body = writeBodyOf(write, 'erase');
     const now = new Date();
 
     // 1. The tombstone, from the data still held (a retry finds the same data).

@@ -27,7 +27,7 @@ export interface ImportRecordWrite {
   /** The import's match: the record's alternate id of the MatchValue type. */
   pair: AlternateIdPair;
   /** The record as staged (checked there as a profile body). */
-  body: Record<string, unknown>;
+  body: ProfileDto;
   operation: 'add' | 'delete';
   /** Collections a merge into a stored profile replaces whole (the Refresh* flags). */
   replace: string[];
@@ -69,7 +69,7 @@ export class ProfileImportWrites {
   async conflictKeys(
     clientId: string,
     pair: AlternateIdPair,
-    body: Record<string, unknown>,
+    body: ProfileDto,
   ): Promise<ImportRecordKeys> {
     const keys = this.alternateIdKeys(pair, body);
     const holder = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
@@ -82,14 +82,9 @@ export class ProfileImportWrites {
    * enough to group the records that would create profiles, since a pair nobody holds
    * names no stored profile (createNew finds out which pairs are held).
    */
-  alternateIdKeys(pair: AlternateIdPair, body: Record<string, unknown>): string[] {
+  alternateIdKeys(pair: AlternateIdPair, body: ProfileDto): string[] {
     const keys = [`alt:${alternateIdKey(pair.AlternateIdType, pair.AlternateId)}`];
-    const named = Array.isArray(body.AlternateIds) ? (body.AlternateIds as unknown[]) : [];
-    for (const other of named as {
-      AlternateIdType?: unknown;
-      AlternateId?: unknown;
-      IsActive?: unknown;
-    }[]) {
+    for (const other of body.AlternateIds ?? []) {
       if (other && other.IsActive !== false && typeof other.AlternateId === 'string')
         keys.push(`alt:${alternateIdKey(other.AlternateIdType, other.AlternateId)}`);
     }
@@ -162,7 +157,7 @@ export class ProfileImportWrites {
       return { profileId, created: false };
     }
     const result = await this.upserts.byAlternateId(
-      { ...input, body: record.body as ProfileDto },
+      { ...input, body: record.body },
       record.pair,
       'upsert',
       { ...options, replace: record.replace, flags: record.flags },

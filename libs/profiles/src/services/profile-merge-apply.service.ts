@@ -1,15 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CRASH_POINTS, CrashPoints } from '@app/shared';
-import type { AbsorbWrite, MergedIntoWrite } from '../domain/profile-merge-record.schema';
 import {
   applyAbsorb,
   applyMergedInto,
   type MergeSide,
   refuseWriteOnMerged,
 } from '../domain/profile-merge-steps';
+import { ProfileRules } from '../domain/profile-rules';
 import type { PreparedMerge } from '../domain/profile-transition';
 import type { ProfileVocabulary } from '../domain/profile-vocabulary';
 import type { ProfileWrite } from '../domain/profile-write.schema';
+import type { AbsorbWrite } from '../domain/profile-merge-record.schema';
+import { writeBodyOf } from '../domain/profile-write-body';
 import type { Profile } from '../domain/profile.schema';
 import { AlternateIdClaimRepository } from '../repositories/alternate-id-claim.repository';
 import { ProfileMergeRepository } from '../repositories/profile-merge.repository';
@@ -41,6 +43,7 @@ export class ProfileMergeApply {
     private readonly claims: AlternateIdClaimRepository,
     private readonly intake: ProfileWriteIntake,
     private readonly crashPoints: CrashPoints,
+    private readonly rules: ProfileRules,
   ) {}
 
   /** Undefined for a write that is no merge step (throws MergeRefusal on a merged profile). */
@@ -64,7 +67,7 @@ export class ProfileMergeApply {
    */
   async absorbWait(write: ProfileWrite): Promise<number | undefined> {
     if (write.kind !== 'absorb') return undefined;
-    const body = JSON.parse(write.body ?? '{}') as AbsorbWrite;
+    const body = writeBodyOf(write, 'absorb');
     const absorbed = await this.profiles.findOne(write.clientId, body.AbsorbedProfileId);
     if (absorbed?.state !== 'active') return undefined;
     const record = await this.merges.find(write.clientId, body.AbsorbedProfileId);
@@ -76,18 +79,18 @@ export class ProfileMergeApply {
   async afterSave(steps: { write: ProfileWrite; failure?: string }[]): Promise<void> {
     for (const { write, failure } of steps) {
       if (write.kind === 'merged-into' && failure !== undefined) {
-        const body = JSON.parse(write.body ?? '{}') as MergedIntoWrite;
+        const body = writeBodyOf(write, 'merged-into');
         await this.merges.remove(write.clientId, write.profileId, body.Survivor);
       }
       if (write.kind === 'absorb' && failure === undefined) {
-        const body = JSON.parse(write.body ?? '{}') as AbsorbWrite;
+        const body = writeBodyOf(write, 'absorb');
         await this.merges.markDone(write.clientId, body.AbsorbedProfileId);
       }
     }
   }
 
   private async mergedInto(before: Profile, write: ProfileWrite): Promise<PreparedMerge> {
-    const body = JSON.parse(write.body ?? '{}') as MergedIntoWrite;
+    const body = writeBodyOf(write, 'merged-into');
     const [survivor, survivorRecord] = await Promise.all([
       this.profiles.findOne(write.clientId, body.Survivor),
       this.merges.find(write.clientId, body.Survivor),
@@ -124,7 +127,7 @@ export class ProfileMergeApply {
     write: ProfileWrite,
     vocabulary: ProfileVocabulary,
   ): Promise<PreparedMerge> {
-    const body = JSON.parse(write.body ?? '{}') as AbsorbWrite;
+    const body = writeBodyOf(write, 'absorb');
     const absorbed = await this.profiles.findOne(write.clientId, body.AbsorbedProfileId);
     const decision = applyAbsorb(
       side(before),
@@ -134,6 +137,7 @@ export class ProfileMergeApply {
         userId: body.MergedBy,
         reasonCode: body.ReasonCode,
         updateRuleOf: (name) => vocabulary.customField(name)?.UpdateRuleId,
+        precedence: this.rules.mergePrecedence(),
       },
     );
     if (decision.noop) return { kind: 'absorb', noop: true };

@@ -12,7 +12,7 @@ import { alternateIdKey } from '../domain/element-rules';
 import type { ImportRecordRef } from '../domain/import-marks';
 import { checkAgainstConfiguration } from '../domain/profile-configuration.rules';
 import { checkProfileInput } from '../domain/profile-input.rules';
-import type { WriteMode } from '../domain/profile-merge';
+import type { WriteMode } from '../domain/apply-profile-write';
 import { ProfileRules } from '../domain/profile-rules';
 import { writeScopeViolations } from '../domain/profile-scope.rules';
 import type { CallerScope } from '../domain/profile-view';
@@ -24,6 +24,7 @@ import { ProfileRepository } from '../repositories/profile.repository';
 import { type AlternateIdPair, AlternateIdClaims } from './alternate-id-claims.service';
 import { ExistingProfiles } from './existing-profiles.service';
 import { ProfileWriteIntake } from './profile-write-intake.service';
+import { profileBodyOf } from '../mapping/profile-body.mapper';
 
 /** Upserts that lose a claim race this many times in a row give up (409). */
 const MAX_ROUNDS = 5;
@@ -88,7 +89,7 @@ export class ProfileUpserts {
     mode: WriteMode,
     options: ImportWriteOptions = {},
   ): Promise<ProfileSubmissionResultDto> {
-    const input = body as Record<string, unknown>;
+    const input = profileBodyOf(body);
     const problems = checkProfileInput(input, mode);
     if (problems.length) throw new InvalidInputError(problems.join('; '));
 
@@ -205,15 +206,10 @@ export class ProfileUpserts {
     options: ImportWriteOptions,
   ): Promise<ProfileSubmissionResultDto | null> {
     const input = withPair(body, pair);
-    const problems = checkProfileInput(input as Record<string, unknown>, 'create');
+    const problems = checkProfileInput(profileBodyOf(input), 'create');
     const vocabulary = await this.configuration.vocabulary(clientId);
     problems.push(
-      ...checkAgainstConfiguration(
-        input as Record<string, unknown>,
-        vocabulary,
-        this.rules,
-        'create',
-      ),
+      ...checkAgainstConfiguration(profileBodyOf(input), vocabulary, this.rules, 'create'),
     );
     if (problems.length) throw new InvalidInputError(problems.join('; '));
     const forbidden = writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT);

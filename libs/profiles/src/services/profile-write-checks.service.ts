@@ -7,6 +7,8 @@ import { writeScopeViolations } from '../domain/profile-scope.rules';
 import type { ProfileData } from '../domain/profile-data.schema';
 import type { CallerScope } from '../domain/profile-view';
 import { validateProfileBody } from '../dto/validate-profile-body';
+import type { ProfileDto } from '../dto/profile.dto';
+import { profileBodyOf } from '../mapping/profile-body.mapper';
 import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
 
 /** What the acceptance checks say of one profile body: empty lists when it is accepted. */
@@ -61,8 +63,9 @@ export class ProfileWriteChecks {
           forbidden: [],
         };
       }
-      const input = body as Record<string, unknown>;
-      const invalid = validateProfileBody(input);
+      const invalid = validateProfileBody(body);
+      // Checked against ProfileDto's rules just above: the domain reads it as a body.
+      const input = profileBodyOf(body as ProfileDto);
       if (!invalid.length) invalid.push(...checkProfileInput(input, kind));
       if (!invalid.length) {
         invalid.push(...checkAgainstConfiguration(input, vocabulary, this.rules, kind, stored));

@@ -10,8 +10,13 @@ import { historyEntryKey, profileKey, writeKey } from '../keys';
 import type { ProfileData } from '../domain/profile-data.schema';
 import { historyEntries } from '../domain/profile-history';
 import type { HistoryCategory, ProfileHistory } from '../domain/profile-history.schema';
-import { applyProfileWrite, type WriteContext, type WriteMode } from '../domain/profile-merge';
+import {
+  applyProfileWrite,
+  type WriteContext,
+  type WriteMode,
+} from '../domain/apply-profile-write';
 import type { ProfileRules } from '../domain/profile-rules';
+import type { ProfileVocabulary } from '../domain/profile-vocabulary';
 import { type CallerScope, normaliseScope, type ProfileView } from '../domain/profile-view';
 import type { Profile } from '../domain/profile.schema';
 import type { ProfileWrite, ProfileWriteKind } from '../domain/profile-write.schema';
@@ -28,6 +33,32 @@ export const T2 = '2026-02-01T00:00:00.000Z';
 
 /** Who writes, and when, in data built by storedData. */
 export const STAMP: WriteContext = { at: T1, userId: 'alice' };
+
+/** Every field optional, all the way down (arrays of partial elements). */
+export type DeepPartial<T> = T extends (infer E)[]
+  ? DeepPartial<E>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/**
+ * Stored data as a case states it: only the fields the case is about, as an older or
+ * sparser document reads back from the engine. The field names and value types are still
+ * checked against ProfileData; only their presence is not.
+ */
+export function partialData(fields: DeepPartial<ProfileData>): ProfileData {
+  return fields as ProfileData;
+}
+
+/** A stored profile as a case states it (see partialData). */
+export function partialProfile(fields: DeepPartial<Profile>): Profile {
+  return fields as Profile;
+}
+
+/** The configuration a case needs, its other readers left out (they are not called). */
+export function partialVocabulary(readers: Partial<ProfileVocabulary>): ProfileVocabulary {
+  return readers as ProfileVocabulary;
+}
 
 /** Stored data as the worker builds it (normalised keys derived) from a create's body. */
 export function storedData(body: Record<string, unknown>): ProfileData {

@@ -1,18 +1,23 @@
-import type { CountedStep, Profile, ProfileData } from '@app/profiles';
+import type { CountedStep, Profile, ProfileData, ProfileState } from '@app/profiles';
+import { type DeepPartial, partialProfile } from '@app/profiles/testing';
 import { decodeCountKey, decodeDailyKey, encodeCountKey, encodeDailyKey } from './report-keys';
 import { passDelta, reportSummary, writeEvents } from './report-summary';
 import { currentCounts, dayCounts, daysBetween, type ReportNames } from './report-view';
 import { countsCsv, dailyCsv } from './report-csv';
 
-const profile = (appliedSeq: number, data?: Partial<ProfileData>, state = 'active'): Profile =>
-  ({
+const profile = (
+  appliedSeq: number,
+  data?: DeepPartial<ProfileData>,
+  state: ProfileState = 'active',
+): Profile =>
+  partialProfile({
     _id: `c1|7`,
     clientId: 'c1',
     profileId: 7,
     appliedSeq,
     state,
     ...(data ? { data: { CustomerType: 'Customer', IsActive: true, ...data } } : {}),
-  }) as unknown as Profile;
+  });
 
 const consent = (type: string, status: number, extra: object = {}) => ({
   ConsentType: type,

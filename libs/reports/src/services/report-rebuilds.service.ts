@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JobQueue } from '@app/shared';
 import { REBUILD_REPORTS } from '../worker/report.job-definitions';
-import { ReportCounters } from './report-counters.service';
+import { ReportCountStore } from './report-count-store.service';
 
 /** Queues rebuilds of a client's counts (the operator's, the admin CLI's, a reader's). */
 @Injectable()
@@ -9,7 +9,7 @@ export class ReportRebuilds {
   private readonly logger = new Logger('Reports');
 
   constructor(
-    private readonly counters: ReportCounters,
+    private readonly countStore: ReportCountStore,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -21,7 +21,7 @@ export class ReportRebuilds {
   /** Queues one unless one was asked for recently (a reader found the counts missing). */
   async ensure(clientId: string): Promise<void> {
     try {
-      if (await this.counters.claimRebuildRequest(clientId)) await this.queue(clientId);
+      if (await this.countStore.claimRebuildRequest(clientId)) await this.queue(clientId);
     } catch (error) {
       this.logger.warn(`rebuild of ${clientId}'s counts not queued: ${String(error)}`);
     }

@@ -1,5 +1,5 @@
 import type { ReportStatus } from '../dto/report.dto';
-import type { CountsMeta } from './report-counters.service';
+import type { CountsMeta } from './report-count-store.service';
 
 /** What a report's state says to its reader (ReportCountsDto.Status). */
 export function reportStatus(meta: CountsMeta): ReportStatus {

@@ -1,3 +1,4 @@
+import { ConsentStatus } from '@app/config';
 import { textKey } from '@app/shared';
 import {
   phoneDigits,
@@ -30,8 +31,16 @@ export const DNC_LISTS_ATTRIBUTE = '$DoNotContactLists';
 /** Reason recorded on consents revoked because of a listing (and on the preference). */
 export const DNC_REASON = 'DoNotContact';
 
-const GRANTED = 1;
-const REVOKED = 3;
+/**
+ * Whether a preference is a do-not-contact mark: it names the lists that caused it, or was
+ * written by the do-not-contact propagation (its SourceId). A merge keeps one (P9).
+ */
+export function isDoNotContactMark(preference: StoredPreference): boolean {
+  return (
+    (preference.PreferenceAttributes ?? []).some((a) => a.Key === DNC_LISTS_ATTRIBUTE) ||
+    (preference.SourceId ?? '').trim().toLowerCase() === DNC_REASON.toLowerCase()
+  );
+}
 
 type ContactElement = StoredEmail | StoredPhone;
 
@@ -157,9 +166,9 @@ function list(
       .map((association) => textKey(association.ConsentType)),
   );
   for (const consent of (element.Consents ?? []) as StoredConsent[]) {
-    if (consent.IsActive === false || consent.ConsentStatus !== GRANTED) continue;
+    if (consent.IsActive === false || consent.ConsentStatus !== ConsentStatus.Granted) continue;
     if (!tied.has(textKey(consent.ConsentType))) continue;
-    consent.ConsentStatus = REVOKED;
+    consent.ConsentStatus = ConsentStatus.Revoked;
     consent.ReasonCode = DNC_REASON;
     consent.Edited = { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };
     changed = true;

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { CallerScope } from '../../domain/profile-view';
+import type { ProfileDto } from '../../dto/profile.dto';
 import type { ImportRecordRef } from '../../domain/import-marks';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 
@@ -8,7 +9,7 @@ export interface ImportedProfile {
   /** The id reserved for it (ProfileImportWrites.reserveNewProfileIds). */
   profileId: number;
   pair: AlternateIdPair;
-  body: Record<string, unknown>;
+  body: ProfileDto;
   record: ImportRecordRef;
 }
 

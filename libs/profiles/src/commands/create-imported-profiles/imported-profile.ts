@@ -9,8 +9,8 @@ import type { CallerScope } from '../../domain/profile-view';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import type { ProfileWrite } from '../../domain/profile-write.schema';
 import type { Profile } from '../../domain/profile.schema';
-import type { ProfileDto } from '../../dto/profile.dto';
 import { historyPageKey, profileKey, writeKey } from '../../keys';
+import { profileBodyOf } from '../../mapping/profile-body.mapper';
 import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
 import { HISTORY_PAGE_ENTRIES } from '../../repositories/profile-history.repository';
 import { withPair } from '../../services/profile-upserts.service';
@@ -51,7 +51,7 @@ export function buildImportedProfile(
   rules: ProfileRules,
 ): BuiltProfile | null {
   const { profileId } = imported;
-  const input = withPair(imported.body as ProfileDto, imported.pair) as Record<string, unknown>;
+  const input = profileBodyOf(withPair(imported.body, imported.pair));
   if (
     checkProfileInput(input, 'create').length ||
     checkAgainstConfiguration(input, vocabulary, rules, 'create').length ||

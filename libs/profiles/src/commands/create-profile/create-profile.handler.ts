@@ -12,6 +12,7 @@ import { ProfileWriteIntake } from '../../services/profile-write-intake.service'
 import { toSubmissionResult } from '../submission-result';
 import { CreateProfileCommand } from './create-profile.command';
 import { PROFILE_WIRE_FORMAT } from '../../mapping/profile-wire-format';
+import { profileBodyOf } from '../../mapping/profile-body.mapper';
 
 @CommandHandler(CreateProfileCommand)
 export class CreateProfileHandler implements ICommandHandler<CreateProfileCommand> {
@@ -30,7 +31,7 @@ export class CreateProfileHandler implements ICommandHandler<CreateProfileComman
     scope,
     window,
   }: CreateProfileCommand): Promise<ProfileSubmissionResultDto> {
-    const input = body as Record<string, unknown>;
+    const input = profileBodyOf(body);
     const problems = checkProfileInput(input, 'create');
     const vocabulary = await this.configuration.vocabulary(clientId);
     problems.push(...checkAgainstConfiguration(input, vocabulary, this.rules, 'create'));

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { RequestWindow } from '@app/shared';
 import type { CallerScope } from '../../domain/profile-view';
-import type { WriteMode } from '../../domain/profile-merge';
+import type { WriteMode } from '../../domain/apply-profile-write';
 import type { ProfileDto, ProfileSubmissionResultDto } from '../../dto/profile.dto';
 
 /** Merge (POST by id: only what the body names changes) or overwrite (PUT by id). */

@@ -10,7 +10,7 @@ export class GetProfileAsOfQuery extends Query<ProfileDto> {
   constructor(
     readonly clientId: string,
     readonly profileId: number,
-    /** Writes accepted at or before it are replayed (http/as-of.query.ts parses it). */
+    /** Writes accepted at or before it are replayed (http/as-of.params.ts parses it). */
     readonly asOf: Date,
     readonly view: ProfileView = FULL_VIEW,
   ) {

@@ -5,7 +5,7 @@ import { type Profile, ProfileCountSource } from '@app/profiles';
 import { Clock, JobQueue, LeaseService } from '@app/shared';
 import { reportSummary } from '../../domain/report-summary';
 import { ReportsSettings } from '../../reports-settings';
-import { type RebuildItem, ReportCounters } from '../../services/report-counters.service';
+import { type RebuildItem, ReportCountStore } from '../../services/report-count-store.service';
 import { REBUILD_REPORTS } from '../../worker/report.job-definitions';
 import { RebuildReportsCommand } from './rebuild-reports.command';
 
@@ -31,7 +31,7 @@ export class RebuildReportsHandler implements ICommandHandler<RebuildReportsComm
   private readonly logger = new Logger('ReportsRebuild');
 
   constructor(
-    private readonly counters: ReportCounters,
+    private readonly countStore: ReportCountStore,
     private readonly source: ProfileCountSource,
     private readonly lease: LeaseService,
     private readonly jobs: JobQueue,
@@ -52,13 +52,13 @@ export class RebuildReportsHandler implements ICommandHandler<RebuildReportsComm
       this.slice(clientId, restart),
     );
     if (more) await this.jobs.enqueue(REBUILD_REPORTS, { clientId }, { lane: 'bulk' });
-    else await this.counters.clearRebuildRequest(clientId);
+    else await this.countStore.clearRebuildRequest(clientId);
   }
 
   /** One slice of the rebuild; true when it is not finished. */
   private async slice(clientId: string, restart: boolean): Promise<boolean> {
     const started = Date.now();
-    const begun = await this.counters.startRebuild(clientId, randomUUID(), restart);
+    const begun = await this.countStore.startRebuild(clientId, randomUUID(), restart);
     const { token } = begun;
     let { cursor } = begun;
     for (;;) {
@@ -71,7 +71,7 @@ export class RebuildReportsHandler implements ICommandHandler<RebuildReportsComm
     }
     for (const wait of [0, ...RETRY_DELAYS_MS]) {
       if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
-      const end = await this.counters.finishRebuild(clientId, token, this.clock.now());
+      const end = await this.countStore.finishRebuild(clientId, token, this.clock.now());
       if (end === 'superseded') return false;
       if (end.swapped) {
         this.logger.log(`counts of ${clientId} rebuilt (${cursor} profile ids read)`);
@@ -95,7 +95,7 @@ export class RebuildReportsHandler implements ICommandHandler<RebuildReportsComm
     let items = profiles.map(itemOf);
     for (const wait of [0, ...RETRY_DELAYS_MS.slice(0, 4)]) {
       if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
-      const late = await this.counters.rebuildPage(clientId, token, cursor, items);
+      const late = await this.countStore.rebuildPage(clientId, token, cursor, items);
       if (late === 'superseded') return 'superseded';
       if (!late.length) return 'done';
       const again = await Promise.all(late.map((id) => this.source.one(clientId, id)));

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { currentCounts } from '../../domain/report-view';
 import type { ReportCountsDto } from '../../dto/report.dto';
-import { ReportCounters } from '../../services/report-counters.service';
+import { ReportCountStore } from '../../services/report-count-store.service';
 import { ReportNamesReader } from '../../services/report-names.service';
 import { ReportRebuilds } from '../../services/report-rebuilds.service';
 import { reportStatus } from '../../services/report-status';
@@ -17,14 +17,14 @@ import { GetReportCountsQuery } from './get-report-counts.query';
 @QueryHandler(GetReportCountsQuery)
 export class GetReportCountsHandler implements IQueryHandler<GetReportCountsQuery> {
   constructor(
-    private readonly counters: ReportCounters,
+    private readonly countStore: ReportCountStore,
     private readonly names: ReportNamesReader,
     private readonly rebuilds: ReportRebuilds,
   ) {}
 
   async execute({ clientId, filters }: GetReportCountsQuery): Promise<ReportCountsDto> {
     const [{ counts, meta }, names] = await Promise.all([
-      this.counters.current(clientId),
+      this.countStore.current(clientId),
       this.names.of(clientId),
     ]);
     const status = reportStatus(meta);

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { dayCounts, daysBetween } from '../../domain/report-view';
 import type { ReportSeriesDto } from '../../dto/report.dto';
-import { ReportCounters } from '../../services/report-counters.service';
+import { ReportCountStore } from '../../services/report-count-store.service';
 import { ReportNamesReader } from '../../services/report-names.service';
 import { reportStatus } from '../../services/report-status';
 import { GetReportSeriesQuery } from './get-report-series.query';
@@ -14,15 +14,15 @@ import { GetReportSeriesQuery } from './get-report-series.query';
 @QueryHandler(GetReportSeriesQuery)
 export class GetReportSeriesHandler implements IQueryHandler<GetReportSeriesQuery> {
   constructor(
-    private readonly counters: ReportCounters,
+    private readonly countStore: ReportCountStore,
     private readonly names: ReportNamesReader,
   ) {}
 
   async execute({ clientId, from, to, filters }: GetReportSeriesQuery): Promise<ReportSeriesDto> {
     const days = daysBetween(from, to);
     const [hashes, meta, names] = await Promise.all([
-      this.counters.days(clientId, days),
-      this.counters.meta(clientId),
+      this.countStore.days(clientId, days),
+      this.countStore.meta(clientId),
       this.names.of(clientId),
     ]);
     const channel = filters.channel !== undefined ? names.channel(filters.channel) : undefined;

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@app/shared';
-import { parseAsOf } from './as-of.query';
+import { parseAsOf } from './as-of.params';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const parse = (value: string) => parseAsOf(value, NOW).toISOString();

@@ -4,13 +4,13 @@ import { JobQueue } from '@app/shared';
 import { passDelta } from '../domain/report-summary';
 import { ReportsSettings } from '../reports-settings';
 import { REBUILD_REPORTS } from '../worker/report.job-definitions';
-import { ReportCounters } from './report-counters.service';
+import { ReportCountStore } from './report-count-store.service';
 
 /**
  * The counts kept by the worker's apply step (Profiles' ProfileCounts port;
  * docs/reports.md, "Exactly once"). A pass saves, with the profile, its change of the
  * counts and any earlier change not known to be counted (Profile.countDeltas); after the
- * save one script counts them, each once by sequence number (ReportCounters.apply). A
+ * save one script counts them, each once by sequence number (ReportCountStore.apply). A
  * crash between the save and the count leaves the change on the profile: the next job of
  * the profile counts it (its first pass carries it, or the "nothing to apply" heal path).
  * What the counts already hold of a profile is read when its job loads it, in the same
@@ -19,7 +19,7 @@ import { ReportCounters } from './report-counters.service';
  * counted right before the save instead (counted once: a retry finds it counted).
  */
 @Injectable()
-export class ReportCounts implements ProfileCounts {
+export class ApplyStepCounts implements ProfileCounts {
   private readonly logger = new Logger('Reports');
   /** The appliedSeq the counts held of a profile object when it was loaded or counted. */
   private readonly known = new WeakMap<Profile, number>();
@@ -27,7 +27,7 @@ export class ReportCounts implements ProfileCounts {
   private readonly tombstones = new WeakMap<Profile, CountDelta[]>();
 
   constructor(
-    private readonly counters: ReportCounters,
+    private readonly countStore: ReportCountStore,
     private readonly settings: ReportsSettings,
     private readonly jobs: JobQueue,
   ) {}
@@ -41,7 +41,7 @@ export class ReportCounts implements ProfileCounts {
     const [profile, mark] = await Promise.all([
       read(),
       // Not knowing only makes the pass carry changes that are counted already.
-      this.counters.marks(clientId, [profileId]).then(
+      this.countStore.marks(clientId, [profileId]).then(
         ([value]) => value,
         () => undefined,
       ),
@@ -81,7 +81,7 @@ export class ReportCounts implements ProfileCounts {
       .map((profile) => ({ profileId: profile.profileId, deltas: this.uncounted(profile) }))
       .filter(({ deltas }) => deltas.length);
     if (!items.length) return;
-    const outcome = await this.counters.apply(clientId, items);
+    const outcome = await this.countStore.apply(clientId, items);
     if (outcome.needsRebuild) await this.requestRebuild(clientId);
   }
 
@@ -92,7 +92,7 @@ export class ReportCounts implements ProfileCounts {
   }
 
   private async count(profile: Profile, deltas: CountDelta[]): Promise<void> {
-    const outcome = await this.counters.apply(profile.clientId, [
+    const outcome = await this.countStore.apply(profile.clientId, [
       { profileId: profile.profileId, deltas },
     ]);
     this.known.set(profile, deltas[deltas.length - 1].to);
@@ -107,7 +107,7 @@ export class ReportCounts implements ProfileCounts {
   /** The counts are missing (a new client, a Redis that lost its data): rebuilt once. */
   private async requestRebuild(clientId: string): Promise<void> {
     try {
-      if (!(await this.counters.claimRebuildRequest(clientId))) return;
+      if (!(await this.countStore.claimRebuildRequest(clientId))) return;
       await this.jobs.enqueue(REBUILD_REPORTS, { clientId }, { lane: 'bulk' });
     } catch (error) {
       // The next change asks again once the request lapses.

@@ -193,7 +193,7 @@ export type FinishOutcome = { swapped: true } | { swapped: false; read: number[]
  * configuration, never its number of profiles.
  */
 @Injectable()
-export class ReportCounters {
+export class ReportCountStore {
   constructor(private readonly redis: RedisService) {}
 
   keys(clientId: string): ReportKeys {

@@ -1,4 +1,4 @@
-import { applyProfileWrite, findRepeatedElement } from './profile-merge';
+import { applyProfileWrite, findRepeatedElement } from './apply-profile-write';
 import type { ProfileData } from './profile-data.schema';
 
 const t1 = { at: '2026-01-01T00:00:00.000Z', userId: 'alice' };
