@@ -532,6 +532,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/{clientId}/ConfirmationSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The double opt-in settings: link time to live, sender, message per locale
+         * @description The settings in force (defaults where none were stored: 72 hours, the deployment’s sender, the default template) and the default template.
+         */
+        get: operations["ConfirmationSettingsController_get"];
+        /**
+         * Replace the double opt-in settings
+         * @description Replaced whole; what is omitted takes its default. A template per locale at most; Text and Html must contain {{Link}} (400 naming the template otherwise).
+         */
+        put: operations["ConfirmationSettingsController_replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/ConsentStatus": {
         parameters: {
             query?: never;
@@ -3276,6 +3300,45 @@ export interface components {
             /** @description Event subscriptions held at once (EVENTS_MAX_SUBSCRIPTIONS; at least 1); Used: those the client holds */
             MaxEventSubscriptions: components["schemas"]["ClientQuotaDto"];
         };
+        ConfirmationSettingsDto: {
+            /** @description Hours a confirmation link stays valid; default 72 */
+            TimeToLiveHours?: number | null;
+            /**
+             * @description The sender (From); absent or null: the deployment’s CONFIRMATION_FROM
+             * @example news@example.com
+             */
+            From?: string | null;
+            /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            Templates?: components["schemas"]["ConfirmationTemplateDto"][] | null;
+            readonly Edited?: components["schemas"]["EditedDto"];
+        };
+        ConfirmationSettingsViewDto: {
+            /** @description Hours a confirmation link stays valid; default 72 */
+            TimeToLiveHours?: number;
+            /**
+             * @description The sender (From); absent or null: the deployment’s CONFIRMATION_FROM
+             * @example news@example.com
+             */
+            From?: string | null;
+            /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            Templates?: components["schemas"]["ConfirmationTemplateDto"][];
+            readonly Edited?: components["schemas"]["EditedDto"];
+            /** @description The built-in template */
+            DefaultTemplate: components["schemas"]["ConfirmationTemplateDto"];
+        };
+        ConfirmationTemplateDto: {
+            /**
+             * @description Locale code (en, fr-ca); one template per locale
+             * @example en-us
+             */
+            Locale: string;
+            /** @description The subject. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            Subject: string;
+            /** @description The plain-text body; must contain {{Link}} */
+            Text: string;
+            /** @description The HTML body; must contain {{Link}} */
+            Html: string;
+        };
         ConsentAssociationDto: {
             ConsentType?: string | null;
             ConsentVersion?: string | null;
@@ -3440,6 +3503,8 @@ export interface components {
              * @enum {string|null}
              */
             ChannelId?: "Email" | "Phone" | "SMS" | "Mail" | null;
+            /** @description Default false. True: a grant of this consent on an email address (a consent held by an element of Emails) stays pending until the person confirms it from that mailbox (double opt-in, docs/double-opt-in.md); consents held elsewhere are not affected */
+            RequiresConfirmation?: boolean;
             Attributes?: components["schemas"]["ConsentAttributeDto"][];
             Versions?: components["schemas"]["ConsentVersionDto"][];
             readonly Edited?: components["schemas"]["EditedDto"];
@@ -3459,6 +3524,8 @@ export interface components {
              * @enum {string|null}
              */
             ChannelId?: "Email" | "Phone" | "SMS" | "Mail" | null;
+            /** @description Default false. True: a grant of this consent on an email address (a consent held by an element of Emails) stays pending until the person confirms it from that mailbox (double opt-in, docs/double-opt-in.md); consents held elsewhere are not affected */
+            RequiresConfirmation?: boolean | null;
             Attributes?: components["schemas"]["ConsentAttributeDto"][] | null;
             Versions?: components["schemas"]["ConsentVersionDtoRequest"][] | null;
             readonly Edited?: components["schemas"]["EditedDto"];
@@ -8066,6 +8133,131 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            409: components["responses"]["IdempotencyKeyRunning"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConfirmationSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationSettingsViewDto"];
+                };
+            };
+            /** @description Malformed request; the Message names the field and value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on configuration */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            404: components["responses"]["UnknownClient"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConfirmationSettingsController_replace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer to a request with this key is kept (IDEMPOTENCY_TTL_SECONDS) and a replay with the same method, path and body gets it again (Idempotent-Replayed: true) with no second effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmationSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationSettingsViewDto"];
+                };
+            };
+            /** @description Malformed request; the Message names the field and value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks write permission on configuration */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            404: components["responses"]["UnknownClient"];
             409: components["responses"]["IdempotencyKeyRunning"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

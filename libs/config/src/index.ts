@@ -18,3 +18,4 @@ export * from './consent-types';
 export * from './custom-fields';
 export * from './picklists';
 export * from './consent-status/consent-status';
+export * from './confirmation-settings';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigurationCoreModule } from '../configuration-core.module';
+import { ConfirmationSettingsPersistenceModule } from '../confirmation-settings/confirmation-settings.module';
 import { ConsentTypesModule } from '../consent-types/consent-types.module';
 import { CustomFieldsModule } from '../custom-fields/custom-fields.module';
 import { ProgramsPersistenceModule } from '../programs/programs-persistence.module';
@@ -14,6 +15,7 @@ import { ConfigurationReader } from './configuration-reader.service';
     ConsentTypesModule,
     CustomFieldsModule,
     ProgramsPersistenceModule,
+    ConfirmationSettingsPersistenceModule,
   ],
   providers: [ConfigurationReader],
   exports: [ConfigurationReader],
