@@ -3,6 +3,8 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { ApiAuthSupportModule } from '@app/auth';
 import { BULK_JOBS, BulkWorkerModule } from '@app/bulk';
 import {
+  ConfirmationRequests,
+  ConfirmationRequestsModule,
   CONSENT_JOBS,
   ConsentsWorkerModule,
   DoNotContactMarks,
@@ -56,8 +58,13 @@ export class WorkerModule {
         ObservabilityModule.forWorker(),
         PROFILE_RULES,
         ProfilesWorkerModule.register({
-          hookModules: [DoNotContactMarksModule, EventDeliveryTriggerModule, ReportsWorkerModule],
-          applyHooks: [DoNotContactMarks],
+          hookModules: [
+            DoNotContactMarksModule,
+            ConfirmationRequestsModule,
+            EventDeliveryTriggerModule,
+            ReportsWorkerModule,
+          ],
+          applyHooks: [DoNotContactMarks, ConfirmationRequests],
           eventListeners: [EventDeliveryTrigger],
           erasureListeners: [EventErasureCleanup],
           // The counts the apply step keeps (docs/reports.md).

@@ -28,3 +28,8 @@ export function confirmationKey(
 export function confirmationListKey(clientId: string, profileId: number): TenantKey {
   return tenantKey(clientId, profileId);
 }
+
+/** The lease of one confirmation message's sending (Redis, LeaseService). */
+export function confirmationMailLease(key: TenantKey): string {
+  return `confirmation-mail:${key}`;
+}

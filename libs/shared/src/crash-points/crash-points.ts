@@ -116,6 +116,10 @@ export const CRASH_POINTS = {
   mergeBeforeAbsorbSave: 'merge:before-absorb-save',
   /** Merge step 2: the survivor is saved; the merge record is not closed. */
   mergeAfterAbsorbSave: 'merge:after-absorb-save',
+  /** Worker apply hook: a confirmation and its outbox document are stored; its mail job is not queued. */
+  confirmationAfterOutbox: 'confirmation:after-outbox',
+  /** Confirmation mail: the outbox document is leased; the message is not sent. */
+  confirmationMailBeforeSend: 'confirmation-mail:before-send',
   /** Configuration create: the names are claimed; the entries are not stored. */
   configAfterNameClaims: 'config:after-name-claims',
 } as const;
