@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@app/shared';
 import { verifyConfirmationToken } from '../domain/confirmation-link';
 import type { StoredConfirmation } from '../domain/confirmation.schema';
 import { ConfirmationRepository } from '../repositories/confirmation.repository';
@@ -14,12 +15,13 @@ export class ConfirmationLinks {
   constructor(
     private readonly keys: ConfirmationLinkKeys,
     private readonly confirmations: ConfirmationRepository,
+    private readonly clock: Clock,
   ) {}
 
   async open(
     token: string,
   ): Promise<{ confirmation: StoredConfirmation } | { refused: ConfirmationRefusal }> {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     const verified = verifyConfirmationToken(token, await this.keys.get(), now);
     if ('refused' in verified) return verified;
     const { clientId, profileId, confirmationId } = verified.claims;

@@ -1,5 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ProfileWriteQueue } from '@app/profiles';
+import { Clock } from '@app/shared';
 import {
   CONSENT_CONFIRM_WRITE,
   type ConsentConfirmWrite,
@@ -27,6 +28,7 @@ export class ConfirmConsentHandler implements ICommandHandler<ConfirmConsentComm
   constructor(
     private readonly links: ConfirmationLinks,
     private readonly profiles: ProfileWriteQueue,
+    private readonly clock: Clock,
   ) {}
 
   async execute({ token, request, window }: ConfirmConsentCommand): Promise<ConfirmationPage> {
@@ -39,7 +41,7 @@ export class ConfirmConsentHandler implements ICommandHandler<ConfirmConsentComm
       ConfirmationId: confirmation.confirmationId,
       Evidence: {
         Method: DOUBLE_OPT_IN_METHOD,
-        ConfirmedDate: new Date().toISOString(),
+        ConfirmedDate: this.clock.now().toISOString(),
         LinkId: confirmation.confirmationId,
         IpAddress: request.ipAddress,
         ...(request.userAgent ? { UserAgent: request.userAgent.slice(0, 512) } : {}),

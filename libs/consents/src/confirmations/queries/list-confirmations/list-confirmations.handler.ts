@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ProfileSnapshots } from '@app/profiles';
-import { NotFoundError } from '@app/shared';
+import { Clock, NotFoundError } from '@app/shared';
 import type { ConfirmationListDto } from '../../dto/confirmation.dto';
 import { toConfirmationDto } from '../../mapping/confirmation.mapper';
 import { ConfirmationRepository } from '../../repositories/confirmation.repository';
@@ -11,13 +11,14 @@ export class ListConfirmationsHandler implements IQueryHandler<ListConfirmations
   constructor(
     private readonly profiles: ProfileSnapshots,
     private readonly confirmations: ConfirmationRepository,
+    private readonly clock: Clock,
   ) {}
 
   async execute({ caller, profileId }: ListConfirmationsQuery): Promise<ConfirmationListDto> {
     const profile = await this.profiles.byId(caller.clientId, profileId);
     if (!profile) throw new NotFoundError(`Profile ${profileId} not found`);
     const items = await this.confirmations.list(caller.clientId, profileId);
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     return { Confirmations: items.map((item) => toConfirmationDto(item, now)) };
   }
 }
