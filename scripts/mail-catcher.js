@@ -52,8 +52,7 @@ const smtp = new SMTPServer({
   },
 });
 
-const escape = (value) =>
-  String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = (value) => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function inboxPage() {
   const rows = [...messages]
@@ -85,9 +84,7 @@ const web = http.createServer((request, response) => {
     return;
   }
   if (url.pathname === '/messages') {
-    response
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify(messages));
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(messages));
     return;
   }
   const one = /^\/messages\/(\d+)\/html$/.exec(url.pathname);
@@ -103,7 +100,9 @@ const smtpPort = Number(argument('smtp-port', '1025'));
 const httpPort = Number(argument('http-port', '1080'));
 smtp.listen(smtpPort, '127.0.0.1', () => {
   web.listen(httpPort, '127.0.0.1', () => {
-    process.stdout.write(`mail catcher: smtp 127.0.0.1:${smtpPort}, inbox http://127.0.0.1:${httpPort}/\n`);
+    process.stdout.write(
+      `mail catcher: smtp 127.0.0.1:${smtpPort}, inbox http://127.0.0.1:${httpPort}/\n`,
+    );
   });
 });
 const stop = () => {

@@ -56,6 +56,14 @@ export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
     atLeast: 1,
     meaning: 'the wait after a failed SMTP attempt (doubled after each further one)',
   },
+  {
+    name: 'CONFIRMATION_MAIL_LEASE_MS',
+    type: 'int',
+    default: 60_000,
+    atLeast: 100,
+    meaning:
+      'how long one attempt holds a confirmation message (a sender that died frees it after this)',
+  },
 ] as const);
 
 /** The double opt-in's settings (docs/double-opt-in.md, "Settings"). */
@@ -66,6 +74,7 @@ export class ConfirmationMailSettings {
   readonly baseUrl: string;
   readonly maxAttempts: number;
   readonly backoffMs: number;
+  readonly leaseMs: number;
 
   constructor(env: EnvReader) {
     const read = env.read(CONFIRMATION_SETTINGS);
@@ -77,5 +86,6 @@ export class ConfirmationMailSettings {
       `http://${env.text('HOST', '127.0.0.1')}:${env.text('PORT', '3000')}`;
     this.maxAttempts = read.CONFIRMATION_MAIL_ATTEMPTS;
     this.backoffMs = read.CONFIRMATION_MAIL_BACKOFF_MS;
+    this.leaseMs = read.CONFIRMATION_MAIL_LEASE_MS;
   }
 }

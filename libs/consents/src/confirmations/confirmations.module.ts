@@ -50,7 +50,7 @@ const shared = [
     ),
   ],
   providers: shared,
-  exports: shared,
+  exports: [...shared, ConfigurationReaderModule],
 })
 export class ConfirmationsPersistenceModule {}
 

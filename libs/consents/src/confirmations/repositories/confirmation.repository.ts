@@ -56,7 +56,8 @@ export class ConfirmationRepository {
     const list = await this.lists.findStoredById<StoredConfirmationList>(listKey);
     if (!list?.ids.includes(confirmation.confirmationId)) {
       // Only the profile's apply step writes the list (one writer, under the profile lease).
-      const ids = [...(list?.ids ?? []), confirmation.confirmationId].slice(-CONFIRMATIONS_LISTED);
+      const all = [...(list?.ids ?? []), confirmation.confirmationId];
+      const ids = all.slice(-CONFIRMATIONS_LISTED);
       await this.lists
         .replaceOne(
           { _id: listKey },
@@ -64,6 +65,12 @@ export class ConfirmationRepository {
           { upsert: true },
         )
         .exec();
+      // The collection holds what the lists name: a confirmation dropped from its list goes.
+      for (const dropped of all.slice(0, all.length - ids.length)) {
+        const key = confirmationKey(confirmation.clientId, confirmation.profileId, dropped);
+        await this.confirmations.deleteOne({ _id: key }).exec();
+        await this.outbox.deleteOne({ _id: key }).exec();
+      }
     }
     await this.insertIgnoringDuplicate(() =>
       this.outbox.create({

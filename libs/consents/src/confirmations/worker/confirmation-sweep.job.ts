@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  Clock,
   HandlesJob,
   type JobCounts,
   type JobHandler,
@@ -25,10 +26,14 @@ export class ConfirmationSweepJob implements JobHandler<ScheduledRunPayload, Job
   constructor(
     private readonly confirmations: ConfirmationRepository,
     private readonly jobs: JobQueue,
+    private readonly clock: Clock,
   ) {}
 
   async handle(): Promise<JobCounts> {
-    const due = await this.confirmations.dueOutbox(new Date(Date.now() - LOST_AFTER_MS), PER_RUN);
+    const due = await this.confirmations.dueOutbox(
+      new Date(this.clock.now().getTime() - LOST_AFTER_MS),
+      PER_RUN,
+    );
     for (const doc of due) {
       await this.jobs.enqueue(CONFIRMATION_MAIL, {
         clientId: doc.clientId,

@@ -15,9 +15,6 @@ import { ConfirmationMessages } from '../services/confirmation-messages.service'
 import { MailTransport } from '../services/mail-transport.service';
 import { CONFIRMATION_MAIL, type ConfirmationMailPayload } from './confirmation.job-definitions';
 
-/** How long one attempt may hold a message (an SMTP exchange is seconds). */
-const MAIL_LEASE_MS = 60_000;
-
 /**
  * Sends a confirmation's message from the outbox (docs/double-opt-in.md, "Outbox"): under a
  * lease per message (one sender at a time), skipped when the outbox says it was sent (the
@@ -42,7 +39,7 @@ export class SendConfirmationMailJob implements JobHandler<ConfirmationMailPaylo
 
   async handle({ clientId, profileId, confirmationId }: ConfirmationMailPayload): Promise<void> {
     const name = confirmationMailLease(confirmationKey(clientId, profileId, confirmationId));
-    const token = await this.leases.acquire(name, MAIL_LEASE_MS);
+    const token = await this.leases.acquire(name, this.settings.leaseMs);
     // Another attempt holds it: it sends, or its lease ends and the sweep queues it again.
     if (!token) return;
     try {
