@@ -34,7 +34,7 @@ export const SCRIPT_SETTINGS = defineSettings('scripts', [
     type: 'int',
     default: 0,
     documentedDefault: 'free port',
-    meaning: "SMTP port of the embedded mail catcher under npm start, when SMTP_URL is unset",
+    meaning: 'SMTP port of the embedded mail catcher under npm start, when SMTP_URL is unset',
   },
   {
     name: 'WITH_BROWSER',

@@ -3347,7 +3347,10 @@ export interface components {
         ConfirmationDto: {
             /** @description The confirmation id (the link id recorded as evidence) */
             Id: string;
-            /** @enum {string} */
+            /**
+             * @description Pending: waits for the person (the link works); Confirmed: the person confirmed, the consent is Granted; Expired: ExpiresDate passed unconfirmed; Cancelled: a later write denied, revoked or deactivated the consent, or removed the address
+             * @enum {string}
+             */
             State: "Pending" | "Confirmed" | "Expired" | "Cancelled";
             EmailAddress: string;
             ConsentType: string;

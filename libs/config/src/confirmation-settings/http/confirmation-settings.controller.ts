@@ -1,4 +1,6 @@
 import { Body, Get, Put } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
+import type { BodyExamples } from '@app/shared';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { type Caller, CurrentCaller } from '@app/auth';
 import { ConfigController, ConfigRead, ConfigWrite } from '../../common/config-route.decorators';
@@ -8,6 +10,24 @@ import {
   ConfirmationSettingsViewDto,
 } from '../dto/confirmation-settings.dto';
 import { GetConfirmationSettingsQuery } from '../queries/get-confirmation-settings/get-confirmation-settings.query';
+
+const SETTINGS_EXAMPLES: BodyExamples<ConfirmationSettingsDto> = {
+  germanAndEnglish: {
+    summary: 'Links valid for 48 hours, a sender, a German template (others take the default)',
+    value: {
+      TimeToLiveHours: 48,
+      From: 'newsletter@example.com',
+      Templates: [
+        {
+          Locale: 'de',
+          Subject: 'Bitte bestätigen: {{ConsentName}}',
+          Text: '{{ConsentLanguage}}\n\nBestätigen (bis {{ExpiresAt}}): {{Link}}',
+          Html: '<p>{{ConsentLanguage}}</p><p><a href="{{Link}}">Bestätigen</a></p>',
+        },
+      ],
+    },
+  },
+};
 
 /** The client's double opt-in settings (docs/double-opt-in.md). */
 @ConfigController(':clientId/ConfirmationSettings', { tag: 'Configuration: double opt-in' })
@@ -37,6 +57,7 @@ export class ConfirmationSettingsController {
       'Text and Html must contain {{Link}} (400 naming the template otherwise).',
     ok: ConfirmationSettingsViewDto,
   })
+  @ApiBody({ type: ConfirmationSettingsDto, examples: SETTINGS_EXAMPLES })
   replace(
     @CurrentCaller() caller: Caller,
     @Body() body: ConfirmationSettingsDto,

@@ -5,7 +5,11 @@ export class ConfirmationDto {
   @ApiProperty({ description: 'The confirmation id (the link id recorded as evidence)' })
   Id: string;
 
-  @ApiProperty({ enum: ['Pending', 'Confirmed', 'Expired', 'Cancelled'] })
+  @ApiProperty({
+    enum: ['Pending', 'Confirmed', 'Expired', 'Cancelled'],
+    description:
+      'Pending: waits for the person (the link works); Confirmed: the person confirmed, the consent is Granted; Expired: ExpiresDate passed unconfirmed; Cancelled: a later write denied, revoked or deactivated the consent, or removed the address',
+  })
   State: string;
 
   @ApiProperty() EmailAddress: string;
