@@ -6513,6 +6513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                     "text/html": string;
                 };
             };
@@ -6522,6 +6523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                     "text/html": string;
                 };
             };
@@ -6531,6 +6533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                     "text/html": string;
                 };
             };
@@ -6567,6 +6570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                     "text/html": string;
                 };
             };
@@ -6576,6 +6580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                     "text/html": string;
                 };
             };
@@ -6585,6 +6590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                     "text/html": string;
                 };
             };

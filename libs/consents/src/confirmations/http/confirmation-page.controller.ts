@@ -10,15 +10,21 @@ import {
   ApiParam,
   ApiProduces,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type RequestWindow, WriteWindow } from '@app/shared';
+import { ErrorDto, type RequestWindow, WriteWindow } from '@app/shared';
 import { ConfirmConsentCommand } from '../commands/confirm-consent/confirm-consent.command';
 import { CONFIRM_ROUTE } from '../domain/confirmation-paths';
 import { GetConfirmationQuestionQuery } from '../queries/get-confirmation-question/get-confirmation-question.query';
 import type { ConfirmationPage } from '../views/confirmation-page.view';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
+/** A refusal is a page, or {"Message"} when Fastify refuses the request first. */
+const HTML_OR_ERROR = {
+  ...HTML,
+  'application/json': { schema: { $ref: getSchemaPath(ErrorDto) } },
+};
 
 function send(reply: FastifyReply, page: ConfirmationPage): void {
   void reply.status(page.status).headers(page.headers).send(page.body);
@@ -39,14 +45,17 @@ function send(reply: FastifyReply, page: ConfirmationPage): void {
 @ApiProduces('text/html')
 @ApiForbiddenResponse({
   description: 'The link is altered or incomplete: a page, nothing recorded',
-  content: HTML,
+  content: HTML_OR_ERROR,
 })
 @ApiGoneResponse({
   description:
     'The link expired, was already used, or its request was withdrawn: a page, nothing recorded',
-  content: HTML,
+  content: HTML_OR_ERROR,
 })
-@ApiNotFoundResponse({ description: 'The request no longer exists: a page', content: HTML })
+@ApiNotFoundResponse({
+  description: 'The request no longer exists: a page',
+  content: HTML_OR_ERROR,
+})
 @Controller()
 export class ConfirmationPageController {
   constructor(
