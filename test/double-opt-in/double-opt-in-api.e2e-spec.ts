@@ -1,3 +1,5 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import {
@@ -253,6 +255,30 @@ describe('Double opt-in: the API grant path', () => {
     const refused = await request(app.http).post(link).type('form').send('').expect(410);
     expect(refused.text).toContain('withdrawn');
     expect(emailConsent(await profiles.complete(id)).ConsentStatus).toBe(2);
+  });
+
+  it("forgets an erased profile's confirmations (they hold its address); its link is refused", async () => {
+    const email = address();
+    const { id, link } = await pendingGrant(email);
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Profile/${id}/Erasure`)
+      .set('Authorization', auth)
+      .send({ ReasonCode: 'GDPR-ART17' })
+      .expect(202);
+    await eventually(async () => {
+      const res = await request(app.http)
+        .get(`/Profiles/v4/${tenant.clientId}/Profile/${id}/Erasure`)
+        .set('Authorization', auth);
+      return res.status === 200 ? true : undefined;
+    });
+    const db = app.api.get<Connection>(getConnectionToken()).db!;
+    for (const name of [
+      'consent_confirmations',
+      'consent_confirmation_lists',
+      'confirmation_outbox',
+    ])
+      expect(JSON.stringify(await db.collection(name).find({}).toArray())).not.toContain(email);
+    await request(app.http).get(link).expect(404);
   });
 
   it('refuses RequiresConfirmation on a consent type that is not an Email one', async () => {

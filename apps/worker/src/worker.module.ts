@@ -66,7 +66,7 @@ export class WorkerModule {
           ],
           applyHooks: [DoNotContactMarks, ConfirmationRequests],
           eventListeners: [EventDeliveryTrigger],
-          erasureListeners: [EventErasureCleanup],
+          erasureListeners: [EventErasureCleanup, ConfirmationRequests],
           // The counts the apply step keeps (docs/reports.md).
           counts: ReportCounts,
         }),

@@ -109,6 +109,18 @@ export class ConfirmationRepository {
     await this.outbox.deleteOne({ _id: doc._id }).exec();
   }
 
+  /** Everything kept of a profile's confirmations (an erasure): its list, each one, its outbox. */
+  async deleteProfile(clientId: string, profileId: number): Promise<void> {
+    const listKey = confirmationListKey(clientId, profileId);
+    const list = await this.lists.findStoredById<StoredConfirmationList>(listKey);
+    for (const id of list?.ids ?? []) {
+      const key = confirmationKey(clientId, profileId, id);
+      await this.outbox.deleteOne({ _id: key }).exec();
+      await this.confirmations.deleteOne({ _id: key }).exec();
+    }
+    await this.lists.deleteOne({ _id: listKey }).exec();
+  }
+
   /** The outbox documents due at `now` (the sweep: messages whose job was lost). */
   async dueOutbox(now: Date, limit: number): Promise<ConfirmationOutboxDoc[]> {
     const docs = await this.outbox

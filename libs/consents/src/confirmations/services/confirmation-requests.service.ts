@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigurationReader } from '@app/config';
-import type { AppliedWrite, ProfileApplyHook, ProfileData, StoredConsent } from '@app/profiles';
+import type {
+  AppliedWrite,
+  ProfileApplyHook,
+  ProfileData,
+  ProfileErasureListener,
+  StoredConsent,
+} from '@app/profiles';
 import { CRASH_POINTS, CrashPoints, JobQueue, textKey } from '@app/shared';
 import { confirmationKey } from '../../keys';
 import type { StoredConfirmation } from '../domain/confirmation.schema';
@@ -34,10 +40,11 @@ function emailConsents(data: ProfileData | undefined): Map<string, EmailConsent>
  * the consent rules held gets its confirmation, its outbox document and its mail job; a
  * pending confirmation the write ended is recorded Confirmed (the confirm write) or
  * Cancelled (a denial, revocation, deactivation or removal). A retry of the write finds the
- * same ids and inserts nothing twice.
+ * same ids and inserts nothing twice. An erasure deletes the profile's confirmations (they
+ * hold its address).
  */
 @Injectable()
-export class ConfirmationRequests implements ProfileApplyHook {
+export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureListener {
   constructor(
     private readonly confirmations: ConfirmationRepository,
     private readonly configuration: ConfigurationReader,
@@ -64,6 +71,10 @@ export class ConfirmationRequests implements ProfileApplyHook {
       if (next?.PendingConfirmation?.Id === pending.Id) continue;
       await this.close(write, pending.Id, next);
     }
+  }
+
+  profileErased(clientId: string, profileId: number): Promise<void> {
+    return this.confirmations.deleteProfile(clientId, profileId);
   }
 
   private async request(
