@@ -49,6 +49,8 @@ const globalCollections = [
   'libs/auth/src/repositories/oauth-client.repository.ts',
   // The service's generated consent-receipt signing key (docs/receipts.md).
   'libs/consents/src/receipts/repositories/receipt-key.repository.ts',
+  // The deployment's generated double opt-in link key (docs/double-opt-in.md).
+  'libs/consents/src/confirmations/repositories/confirmation-link-key.repository.ts',
 ];
 
 // The libs in their order (README, "Code layout"): a lib imports only libs of an earlier

@@ -22,6 +22,21 @@ export const SCRIPT_SETTINGS = defineSettings('scripts', [
       "the folder of npm start's and npm run admin's local data: the embedded engine's and Redis's files, the generated JWT_SECRET, and runtime.json (where npm run admin finds the running stack)",
   },
   {
+    name: 'MAIL_CATCHER_PORT',
+    type: 'int',
+    default: 0,
+    documentedDefault: 'free port',
+    meaning:
+      "port of the embedded mail catcher's web inbox under npm start, when SMTP_URL is unset (scripts/mail-catcher.js)",
+  },
+  {
+    name: 'MAIL_CATCHER_SMTP_PORT',
+    type: 'int',
+    default: 0,
+    documentedDefault: 'free port',
+    meaning: 'SMTP port of the embedded mail catcher under npm start, when SMTP_URL is unset',
+  },
+  {
     name: 'WITH_BROWSER',
     type: 'text',
     meaning: "1: scripts/setup.sh also installs Debian's chromium (the browser tests need it)",

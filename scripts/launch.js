@@ -5,7 +5,14 @@
 const { spawn } = require('node:child_process');
 const { API_NODE_FLAGS } = require('./lib/api-node-flags');
 const path = require('node:path');
-const { ROOT, startFerretdb, startRedis, stop, waitForPort } = require('./lib/engines');
+const {
+  ROOT,
+  startFerretdb,
+  startMailCatcher,
+  startRedis,
+  stop,
+  waitForPort,
+} = require('./lib/engines');
 const { DATA_DIR, jwtSecret, readRuntime, writeRuntime, clearRuntime } = require('./lib/runtime');
 
 const PORT = Number(process.env.PORT || 3000);
@@ -85,8 +92,24 @@ async function main() {
     log(`redis-server: ${redisUrl}`);
   }
 
+  // Double opt-in messages: to SMTP_URL when set, else to the embedded mail catcher.
+  let smtpUrl = process.env.SMTP_URL;
+  let inboxUrl;
+  if (!smtpUrl) {
+    const catcher = await startMailCatcher({
+      smtpPort: Number(process.env.MAIL_CATCHER_SMTP_PORT) || undefined,
+      httpPort: Number(process.env.MAIL_CATCHER_PORT) || undefined,
+      logFile: path.join(DATA_DIR, 'mail-catcher.log'),
+    });
+    engines.push(catcher.child);
+    smtpUrl = catcher.smtpUrl;
+    inboxUrl = catcher.inboxUrl;
+    log(`mail catcher: ${smtpUrl}, inbox ${inboxUrl}`);
+  }
+
   const env = {
     ...process.env,
+    SMTP_URL: smtpUrl,
     PORT: String(PORT),
     HOST,
     MONGODB_URI: mongodbUri,
@@ -117,6 +140,7 @@ async function main() {
   Base URL:   ${origin}/Profiles/v4
   Token URL:  ${origin}/oauth2/v1/token
   API docs:   ${origin}/Profiles/v4/docs  (OpenAPI: ${origin}/Profiles/v4/docs-json)
+  Mail inbox: ${inboxUrl ?? `none (messages go to SMTP_URL)`}  (double opt-in messages: docs/double-opt-in.md)
 
   Create credentials and make the first requests (in another shell): README.md, "First requests"
     npm run -s admin -- create-client --client-id demo --user-id alice

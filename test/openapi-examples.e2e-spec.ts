@@ -239,6 +239,9 @@ describe('The request-body examples of the OpenAPI document', () => {
     const [groups] = await sendExamples('ProgramGroupsController_create');
     const programGroupId = (groups.body.ProgramGroups as { Id: number }[])[0].Id;
     await sendExamples('ProgramGroupsController_update', { params: { programGroupId } });
+
+    const [confirmation] = await sendExamples('ConfirmationSettingsController_replace');
+    expect(confirmation.body).toMatchObject({ TimeToLiveHours: 48 });
   });
 
   it('of the Data API and what refers to profiles are accepted', async () => {

@@ -81,6 +81,33 @@ async function startRedis({ dir, port, logFile, persist = true }) {
   return { url: `redis://127.0.0.1:${port}`, child };
 }
 
+/**
+ * Starts the embedded mail catcher (scripts/mail-catcher.js: smtp-server and a web inbox)
+ * on free loopback ports; resolves { smtpUrl, inboxUrl, child }.
+ */
+async function startMailCatcher({ smtpPort, httpPort, logFile } = {}) {
+  smtpPort = smtpPort || (await freePort());
+  httpPort = httpPort || (await freePort());
+  const out = logFile ? fs.openSync(logFile, 'a') : 'ignore';
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'scripts', 'mail-catcher.js'),
+      '--smtp-port',
+      String(smtpPort),
+      '--http-port',
+      String(httpPort),
+    ],
+    { stdio: ['ignore', out, out] },
+  );
+  await waitForPort(httpPort, child, 'mail catcher');
+  return {
+    smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+    inboxUrl: `http://127.0.0.1:${httpPort}/`,
+    child,
+  };
+}
+
 /** Runs redis-cli with `args`; resolves its output. */
 function redisCli(args) {
   return new Promise((resolve, reject) => {
@@ -199,6 +226,7 @@ module.exports = {
   redisCli,
   spawnClusterNode,
   startFerretdb,
+  startMailCatcher,
   startRedis,
   startRedisCluster,
   stop,

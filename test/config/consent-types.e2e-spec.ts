@@ -99,6 +99,7 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
       IsActive: true,
       IsDefault: true,
       ChannelId: 'Email',
+      RequiresConfirmation: false,
       Attributes: [
         { Key: 'Source', Value: 'Web' },
         { Key: 'Region', Value: null },
@@ -137,6 +138,7 @@ describe('Consent types: /{clientId}/ConsentTypes, versions and their events', (
       IsActive: true,
       IsDefault: false,
       ChannelId: null,
+      RequiresConfirmation: false,
       Attributes: [],
       Versions: [],
       Edited: edited,

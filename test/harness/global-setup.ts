@@ -37,5 +37,10 @@ export default async function globalSetup(): Promise<void> {
   } else {
     process.env.TEST_REDIS_URL = process.env.REDIS_URL;
   }
+  // Double opt-in messages go to an embedded mail catcher the tests read (its inbox's JSON).
+  const catcher = await engines.startMailCatcher({ logFile: join(dir, 'mail-catcher.log') });
+  started.push(catcher.child);
+  process.env.TEST_SMTP_URL = catcher.smtpUrl;
+  process.env.TEST_MAIL_INBOX_URL = catcher.inboxUrl;
   Object.assign(globalThis, { __pcpEngines: started, __pcpTestDir: dir });
 }

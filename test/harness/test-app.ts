@@ -65,6 +65,9 @@ export async function startTestApp(
     CONSENT_EXPIRY_INTERVAL_MS: '0',
     CONSENT_VERSION_INTERVAL_MS: '0',
     DNC_PROPAGATION_INTERVAL_MS: '0',
+    CONFIRMATION_SWEEP_INTERVAL_MS: '0',
+    // Double opt-in messages: the mail catcher the global setup started.
+    ...(process.env.TEST_SMTP_URL ? { SMTP_URL: process.env.TEST_SMTP_URL } : {}),
     // Bull starts an `every` schedule on the interval's wall-clock boundary: on at 10 minutes,
     // they ran in whichever test spanned a boundary (a scan in the hot-path test).
     BULK_IMPORT_CLEANUP_INTERVAL_MS: '0',

@@ -1,6 +1,6 @@
 import { AUTH_SETTINGS } from '@app/auth';
 import { BULK_JOBS, BULK_SETTINGS } from '@app/bulk';
-import { CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
+import { CONFIRMATION_SETTINGS, CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
 import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
 import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
 import { REPORT_JOBS, REPORTS_SETTINGS } from '@app/reports';
@@ -21,6 +21,7 @@ export const WORKER_SETTINGS: readonly SettingsDeclaration[] = [
   AUTH_SETTINGS,
   PROFILE_SETTINGS,
   CONSENT_SETTINGS,
+  CONFIRMATION_SETTINGS,
   BULK_SETTINGS,
   EVENTS_SETTINGS,
   REPORTS_SETTINGS,

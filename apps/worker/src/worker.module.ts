@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ApiAuthSupportModule } from '@app/auth';
 import { BULK_JOBS, BulkWorkerModule } from '@app/bulk';
 import {
+  ConfirmationRequests,
+  ConfirmationRequestsModule,
   CONSENT_JOBS,
   ConsentsWorkerModule,
   DoNotContactMarks,
@@ -42,10 +44,15 @@ export class WorkerModule {
         ObservabilityModule.forWorker(),
         PROFILE_RULES,
         ProfilesWorkerModule.register({
-          hookModules: [DoNotContactMarksModule, EventDeliveryTriggerModule, ReportsWorkerModule],
-          applyHooks: [DoNotContactMarks],
+          hookModules: [
+            DoNotContactMarksModule,
+            ConfirmationRequestsModule,
+            EventDeliveryTriggerModule,
+            ReportsWorkerModule,
+          ],
+          applyHooks: [DoNotContactMarks, ConfirmationRequests],
           eventListeners: [EventDeliveryTrigger],
-          erasureListeners: [EventErasureCleanup],
+          erasureListeners: [EventErasureCleanup, ConfirmationRequests],
           // The counts the apply step keeps (docs/reports.md).
           counts: ApplyStepCounts,
         }),

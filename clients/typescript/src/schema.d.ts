@@ -84,6 +84,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/Confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The confirmation page of a link (HTML, for the person)
+         * @description Shows what is asked (the consent and its text, the address) and one button that posts to the same URL. Records nothing.
+         */
+        get: operations["ConfirmationPageController_page"];
+        put?: never;
+        /**
+         * Confirm (the button of the confirmation page)
+         * @description Queues the grant as an ordinary write (applied by the worker in the profile's write order), recorded with the confirmation time, the link id, the request's IP address and User-Agent as evidence. A link confirms once.
+         */
+        post: operations["ConfirmationPageController_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/Jobs/Status": {
         parameters: {
             query?: never;
@@ -525,6 +549,30 @@ export interface paths {
          * @description Same as PUT /{clientId}/Filters/{filterId}/RequiredPreferenceConsents. Replaces the filter's RequiredPreferenceConsents with the list of the body (an empty list clears it). Each TypeName must name an active consent type (case-insensitive; stored as the consent type spells it) and appear once; a type the filter already requires is kept as is. When a consent type is deactivated it is removed from every filter; reactivating it does not restore the requirement. Answers 200 with the new list.
          */
         put: operations["ConfigRoutesController_replaceRequiredConsents"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/ConfirmationSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The double opt-in settings: link time to live, sender, message per locale
+         * @description The settings in force (defaults where none were stored: 72 hours, the deployment’s sender, the default template) and the default template.
+         */
+        get: operations["ConfirmationSettingsController_get"];
+        /**
+         * Replace the double opt-in settings
+         * @description Replaced whole; what is omitted takes its default. A template per locale at most; Text and Html must contain {{Link}} (400 naming the template otherwise).
+         */
+        put: operations["ConfirmationSettingsController_replace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2056,6 +2104,26 @@ export interface paths {
         patch: operations["ProfileController_patch"];
         trace?: never;
     };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/Confirmations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The profile's double opt-in confirmations
+         * @description Each grant of a consent type requiring confirmation, on an email address, with its state (Pending, Confirmed, Expired, Cancelled) and its message (Queued, Sent, Failed). Newest first, the last 20. Never the link: only the person confirms, from the message.
+         */
+        get: operations["ConfirmationsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/Profile/{profileId}/ConsentChain": {
         parameters: {
             query?: never;
@@ -3276,6 +3344,90 @@ export interface components {
             /** @description Event subscriptions held at once (EVENTS_MAX_SUBSCRIPTIONS; at least 1); Used: those the client holds */
             MaxEventSubscriptions: components["schemas"]["ClientQuotaDto"];
         };
+        ConfirmationDto: {
+            /** @description The confirmation id (the link id recorded as evidence) */
+            Id: string;
+            /**
+             * @description Pending: waits for the person (the link works); Confirmed: the person confirmed, the consent is Granted; Expired: ExpiresDate passed unconfirmed; Cancelled: a later write denied, revoked or deactivated the consent, or removed the address
+             * @enum {string}
+             */
+            State: "Pending" | "Confirmed" | "Expired" | "Cancelled";
+            EmailAddress: string;
+            ConsentType: string;
+            ConsentVersion?: string;
+            Locale?: string;
+            /**
+             * Format: date-time
+             * @description When the grant was accepted
+             */
+            RequestedDate: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working
+             */
+            ExpiresDate: string;
+            /** Format: date-time */
+            ConfirmedDate?: string;
+            /**
+             * Format: date-time
+             * @description When it was confirmed or cancelled
+             */
+            ClosedDate?: string;
+            /**
+             * @description The message: Queued (owed, retried with backoff), Sent, Failed (given up)
+             * @enum {string}
+             */
+            MailState: "Queued" | "Sent" | "Failed";
+            /** @description SMTP attempts so far */
+            MailAttempts: number;
+            /** Format: date-time */
+            MailSentDate?: string;
+            /** @description The SMTP server's last refusal or error */
+            MailLastError?: string;
+        };
+        ConfirmationListDto: {
+            /** @description Newest first; the last 20 at most */
+            Confirmations: components["schemas"]["ConfirmationDto"][];
+        };
+        ConfirmationSettingsDto: {
+            /** @description Hours a confirmation link stays valid; default 72 */
+            TimeToLiveHours?: number | null;
+            /**
+             * @description The sender (From); absent or null: the deployment’s CONFIRMATION_FROM
+             * @example news@example.com
+             */
+            From?: string | null;
+            /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            Templates?: components["schemas"]["ConfirmationTemplateDto"][] | null;
+            readonly Edited?: components["schemas"]["EditedDto"];
+        };
+        ConfirmationSettingsViewDto: {
+            /** @description Hours a confirmation link stays valid; default 72 */
+            TimeToLiveHours?: number;
+            /**
+             * @description The sender (From); absent or null: the deployment’s CONFIRMATION_FROM
+             * @example news@example.com
+             */
+            From?: string | null;
+            /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            Templates?: components["schemas"]["ConfirmationTemplateDto"][];
+            readonly Edited?: components["schemas"]["EditedDto"];
+            /** @description The built-in template */
+            DefaultTemplate: components["schemas"]["ConfirmationTemplateDto"];
+        };
+        ConfirmationTemplateDto: {
+            /**
+             * @description Locale code (en, fr-ca); one template per locale
+             * @example en-us
+             */
+            Locale: string;
+            /** @description The subject. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            Subject: string;
+            /** @description The plain-text body; must contain {{Link}} */
+            Text: string;
+            /** @description The HTML body; must contain {{Link}} */
+            Html: string;
+        };
         ConsentAssociationDto: {
             ConsentType?: string | null;
             ConsentVersion?: string | null;
@@ -3318,6 +3470,21 @@ export interface components {
             /** @description The chains of the profiles merged into this one, and into those, in merge order (empty: none) */
             Absorbed: components["schemas"]["AbsorbedChainReportDto"][];
         };
+        ConsentConfirmationDto: {
+            /**
+             * @description The collection method
+             * @enum {string}
+             */
+            Method: "DoubleOptIn";
+            /** Format: date-time */
+            ConfirmedDate: string;
+            /** @description The confirmation (link) id */
+            LinkId: string;
+            /** @description The IP address of the confirming request */
+            IpAddress?: string;
+            /** @description The User-Agent of the confirming request */
+            UserAgent?: string;
+        };
         ConsentCountDto: {
             /** @description The consent type's current name */
             ConsentType: string;
@@ -3355,8 +3522,21 @@ export interface components {
             readonly Expired?: boolean;
             readonly Edited?: components["schemas"]["EditedDto"];
             readonly UpdatedVersionPending?: boolean;
+            /** @description Present while a grant of a consent type requiring confirmation waits for the person (the consent keeps its status until then) */
+            readonly PendingConfirmation?: components["schemas"]["ConsentPendingConfirmationDto"];
+            /** @description Present when the grant was confirmed from the mailbox: the evidence */
+            readonly Confirmation?: components["schemas"]["ConsentConfirmationDto"];
             /** @default true */
             IsActive?: boolean | null;
+        };
+        ConsentPendingConfirmationDto: {
+            /** @description The confirmation (GET .../Profile/{id}/Confirmations) */
+            Id: string;
+            /**
+             * Format: date-time
+             * @description When the grant was accepted
+             */
+            RequestedDate: string;
         };
         ConsentReceiptDto: {
             Receipt: components["schemas"]["ReceiptStatementDto"];
@@ -3440,6 +3620,8 @@ export interface components {
              * @enum {string|null}
              */
             ChannelId?: "Email" | "Phone" | "SMS" | "Mail" | null;
+            /** @description Default false. True: a grant of this consent on an email address (a consent held by an element of Emails) stays pending until the person confirms it from that mailbox (double opt-in, docs/double-opt-in.md); consents held elsewhere are not affected */
+            RequiresConfirmation?: boolean;
             Attributes?: components["schemas"]["ConsentAttributeDto"][];
             Versions?: components["schemas"]["ConsentVersionDto"][];
             readonly Edited?: components["schemas"]["EditedDto"];
@@ -3459,6 +3641,8 @@ export interface components {
              * @enum {string|null}
              */
             ChannelId?: "Email" | "Phone" | "SMS" | "Mail" | null;
+            /** @description Default false. True: a grant of this consent on an email address (a consent held by an element of Emails) stays pending until the person confirms it from that mailbox (double opt-in, docs/double-opt-in.md); consents held elsewhere are not affected */
+            RequiresConfirmation?: boolean | null;
             Attributes?: components["schemas"]["ConsentAttributeDto"][] | null;
             Versions?: components["schemas"]["ConsentVersionDtoRequest"][] | null;
             readonly Edited?: components["schemas"]["EditedDto"];
@@ -3852,11 +4036,11 @@ export interface components {
         };
         DecisionReasonDto: {
             /**
-             * @description PendingWrite (Note): a write of the profile is accepted and not applied yet; ProfileNotFound: no profile has the id or alternate id; ProfileInactive: the profile is inactive; NoProfile: no active profile holds the bare email address or phone number; ElementNotFound: the profile has no such contact element; ElementInactive: the element is inactive; DoNotContact: a do-not-contact list holds the value; ProgramInactive / FilterInactive: the program or filter is inactive; NoPreference: no preference of the program on the channel; PreferenceArchived: the preference is archived; OptedIn (Allow): an opt-in (PreferenceType 1); OptedOut: an opt-out (PreferenceType 2); GpcOptOut: an opt-out recorded from a Global Privacy Control signal; PreferenceTypeUnset: the preference has no PreferenceType; PreferenceExpired: past its ExpirationDate; ConsentGranted (Allow): a required consent is Granted; ConsentMissing: a required consent is not held; ConsentDenied / ConsentRevoked / ConsentNotSet: a required consent has that status; ConsentExpired: a required consent is expired
+             * @description PendingWrite (Note): a write of the profile is accepted and not applied yet; ProfileNotFound: no profile has the id or alternate id; ProfileInactive: the profile is inactive; NoProfile: no active profile holds the bare email address or phone number; ElementNotFound: the profile has no such contact element; ElementInactive: the element is inactive; DoNotContact: a do-not-contact list holds the value; ProgramInactive / FilterInactive: the program or filter is inactive; NoPreference: no preference of the program on the channel; PreferenceArchived: the preference is archived; OptedIn (Allow): an opt-in (PreferenceType 1); OptedOut: an opt-out (PreferenceType 2); GpcOptOut: an opt-out recorded from a Global Privacy Control signal; PreferenceTypeUnset: the preference has no PreferenceType; PreferenceExpired: past its ExpirationDate; ConsentGranted (Allow): a required consent is Granted; ConsentMissing: a required consent is not held; ConsentDenied / ConsentRevoked / ConsentNotSet: a required consent has that status; ConsentExpired: a required consent is expired; AwaitingConfirmation: a required consent was granted and awaits the person's confirmation from their mailbox (double opt-in, docs/double-opt-in.md)
              * @example OptedIn
              * @enum {string}
              */
-            Code: "PendingWrite" | "ProfileNotFound" | "ProfileInactive" | "NoProfile" | "ElementNotFound" | "ElementInactive" | "DoNotContact" | "ProgramInactive" | "FilterInactive" | "NoPreference" | "PreferenceArchived" | "OptedIn" | "OptedOut" | "GpcOptOut" | "PreferenceTypeUnset" | "PreferenceExpired" | "ConsentGranted" | "ConsentMissing" | "ConsentDenied" | "ConsentRevoked" | "ConsentNotSet" | "ConsentExpired";
+            Code: "PendingWrite" | "ProfileNotFound" | "ProfileInactive" | "NoProfile" | "ElementNotFound" | "ElementInactive" | "DoNotContact" | "ProgramInactive" | "FilterInactive" | "NoPreference" | "PreferenceArchived" | "OptedIn" | "OptedOut" | "GpcOptOut" | "PreferenceTypeUnset" | "PreferenceExpired" | "ConsentGranted" | "ConsentMissing" | "ConsentDenied" | "ConsentRevoked" | "ConsentNotSet" | "ConsentExpired" | "AwaitingConfirmation";
             /**
              * @description Allow: permits the contact; Deny: forbids it; Note: informs only
              * @example Allow
@@ -6300,6 +6484,120 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    ConfirmationPageController_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link token from the message: client, profile, confirmation, expiry and an HMAC-SHA-256 signature with the deployment key */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link is altered or incomplete: a page, nothing recorded */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            /** @description The request no longer exists: a page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired, was already used, or its request was withdrawn: a page, nothing recorded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConfirmationPageController_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link token from the message: client, profile, confirmation, expiry and an HMAC-SHA-256 signature with the deployment key */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmed: a page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link is altered or incomplete: a page, nothing recorded */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            /** @description The request no longer exists: a page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired, was already used, or its request was withdrawn: a page, nothing recorded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     JobStatusController_status: {
         parameters: {
             query?: never;
@@ -8066,6 +8364,131 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            409: components["responses"]["IdempotencyKeyRunning"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConfirmationSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationSettingsViewDto"];
+                };
+            };
+            /** @description Malformed request; the Message names the field and value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on configuration */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            404: components["responses"]["UnknownClient"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConfirmationSettingsController_replace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer to a request with this key is kept (IDEMPOTENCY_TTL_SECONDS) and a replay with the same method, path and body gets it again (Idempotent-Replayed: true) with no second effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmationSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationSettingsViewDto"];
+                };
+            };
+            /** @description Malformed request; the Message names the field and value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks write permission on configuration */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            404: components["responses"]["UnknownClient"];
             409: components["responses"]["IdempotencyKeyRunning"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -15467,6 +15890,65 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConfirmationsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
+                profileId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationListDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks read permission on profiles */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client, unknown or deleted profile */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigurationCoreModule } from './configuration-core.module';
+import { ConfirmationSettingsModule } from './confirmation-settings/confirmation-settings.module';
 import { ConsentStatusController } from './consent-status/consent-status.controller';
 import { ConsentTypesModule } from './consent-types/consent-types.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
@@ -16,6 +17,7 @@ import { TypesModule } from './types/types.module';
     CustomFieldsModule,
     PicklistsModule,
     ProgramsModule,
+    ConfirmationSettingsModule,
   ],
   controllers: [ConsentStatusController],
 })

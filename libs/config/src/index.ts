@@ -19,3 +19,4 @@ export * from './custom-fields';
 export * from './picklists';
 export * from './consent-status/consent-status';
 export { UpdateRule } from './custom-fields/domain/update-rules';
+export * from './confirmation-settings';

@@ -65,3 +65,8 @@ export function consentTypeRenamedEventId(
 ): TenantKey {
   return tenantKey(clientId, `consent-type-renamed`, typeId, revision);
 }
+
+/** A client's double opt-in settings (one document per client). */
+export function confirmationSettingsKey(clientId: string): TenantKey {
+  return tenantKey(clientId, 'confirmation-settings');
+}

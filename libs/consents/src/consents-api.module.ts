@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConfirmationsApiModule } from './confirmations/confirmations.module';
 import { DoNotContactApiModule } from './do-not-contact/do-not-contact.module';
 import { ConsentSearchController } from './http/consent-search.controller';
 import { ConsentHistoryController } from './http/consent-history.controller';
@@ -10,7 +11,7 @@ import { ConsentReceiptsModule } from './receipts/receipts.module';
  * consent receipts (receipts/, docs/receipts.md).
  */
 @Module({
-  imports: [DoNotContactApiModule, ConsentReceiptsModule],
+  imports: [DoNotContactApiModule, ConsentReceiptsModule, ConfirmationsApiModule],
   controllers: [ConsentHistoryController, ConsentSearchController],
 })
 export class ConsentsApiModule {}

@@ -3,6 +3,7 @@ import { ConsentTypesCoreModule, ProgramsPersistenceModule } from '@app/config';
 import { ProfilePortsModule } from '@app/profiles';
 import { settingsProvider } from '@app/shared';
 import { ConsentSettings } from './consent-settings';
+import { ConfirmationsWorkerModule } from './confirmations/confirmations.module';
 import { NotifyConsentVersionsHandler } from './consent-versions/commands/notify-consent-versions/notify-consent-versions.handler';
 import { PropagateDoNotContactHandler } from './do-not-contact/commands/propagate-do-not-contact/propagate-do-not-contact.handler';
 import { DoNotContactPersistenceModule } from './do-not-contact/do-not-contact.module';
@@ -32,6 +33,7 @@ export class DoNotContactMarksModule {}
     ConsentTypesCoreModule,
     DoNotContactPersistenceModule,
     DoNotContactMarksModule,
+    ConfirmationsWorkerModule,
   ],
   providers: [
     settingsProvider(ConsentSettings),

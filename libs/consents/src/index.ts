@@ -17,3 +17,10 @@ export { CONSENT_SETTINGS } from './consent-settings';
 export * from './domain/consent-transitions';
 export * from './domain/consent-expiry';
 export * from './domain/consent-write';
+export { CONFIRMATION_SETTINGS } from './confirmations/confirmation-settings';
+export { ConfirmationRequests } from './confirmations/services/confirmation-requests.service';
+export { ConfirmationRequestsModule } from './confirmations/confirmations.module';
+export {
+  CONFIRMATION_MAIL,
+  CONFIRMATION_SWEEP,
+} from './confirmations/worker/confirmation.job-definitions';

@@ -14,3 +14,22 @@ export function dncListKey(clientId: string, listId: number): TenantKey {
 export function dncEntryKey(clientId: string, listId: number, key: string): TenantKey {
   return tenantKey(clientId, listId, key);
 }
+
+/** A double opt-in confirmation of a profile (consent_confirmations, confirmation_outbox). */
+export function confirmationKey(
+  clientId: string,
+  profileId: number,
+  confirmationId: string,
+): TenantKey {
+  return tenantKey(clientId, profileId, confirmationId);
+}
+
+/** The list of a profile's confirmations (consent_confirmation_lists). */
+export function confirmationListKey(clientId: string, profileId: number): TenantKey {
+  return tenantKey(clientId, profileId);
+}
+
+/** The lease of one confirmation message's sending (Redis, LeaseService). */
+export function confirmationMailLease(key: TenantKey): string {
+  return `confirmation-mail:${key}`;
+}

@@ -38,6 +38,8 @@ export type {
   ProfileData,
   StoredAddress,
   StoredConsent,
+  StoredConfirmationEvidence,
+  StoredPendingConfirmation,
   StoredConsentAssociation,
   StoredEmail,
   StoredPhone,
@@ -103,6 +105,7 @@ export type { HistorySnapshot, ProfileHistory } from './domain/profile-history.s
 export { compareHistoryEntries, historyEntries } from './domain/profile-history';
 export { profileEvents, type ProfileEvent } from './domain/profile-events';
 export { historyItemInContainer, toHistoryEdited } from './mapping/profile-history.mapper';
+export { confirmationFields } from './mapping/profile.mapper';
 export type { ConsentAssociationDto, ConsentDto } from './dto/consent.dto';
 export type { PreferenceDto } from './dto/preference.dto';
 export type { AddressDto, EmailDto, PhoneDto } from './dto/contact.dto';

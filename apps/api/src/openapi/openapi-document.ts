@@ -51,6 +51,11 @@ export const OPENAPI_TAGS: TagObject[] = [
     description: 'Programs, their filters and program groups (preference configuration).',
   },
   {
+    name: 'Configuration: double opt-in',
+    description:
+      'Consents that count only once the person confirms them from their mailbox: the link time to live, the sender and the message per locale (docs/double-opt-in.md).',
+  },
+  {
     name: 'Do-not-contact lists',
     description: 'Email addresses and phone numbers not to contact.',
   },

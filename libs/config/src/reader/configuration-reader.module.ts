@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigurationCoreModule } from '../configuration-core.module';
+import { ConfirmationSettingsPersistenceModule } from '../confirmation-settings/confirmation-settings.module';
 import { ConsentTypesCoreModule } from '../consent-types/consent-types.module';
 import { CustomFieldsCoreModule } from '../custom-fields/custom-fields.module';
 import { ProgramsPersistenceModule } from '../programs/programs-persistence.module';
@@ -18,6 +19,7 @@ import { ConfigurationReader } from './configuration-reader.service';
     ConsentTypesCoreModule,
     CustomFieldsCoreModule,
     ProgramsPersistenceModule,
+    ConfirmationSettingsPersistenceModule,
   ],
   providers: [ConfigurationReader],
   exports: [ConfigurationReader],

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigBookkeeping } from '../common/config-bookkeeping.repository';
+import type { ConfirmationSettings } from '../confirmation-settings/domain/confirmation-template';
+import { toConfirmationSettings } from '../confirmation-settings/mapping/confirmation-settings.mapper';
+import { ConfirmationSettingsRepository } from '../confirmation-settings/repositories/confirmation-settings.repository';
 import { ConsentTypeCatalog } from '../consent-types/services/consent-type-catalog.service';
 import { CustomFieldCatalog } from '../custom-fields/services/custom-field-catalog.service';
 import { ProgramRepository } from '../programs/repositories/program.repository';
@@ -23,6 +26,10 @@ const MAX_CACHED_CLIENTS = 1000;
 export class ConfigurationReader {
   private readonly cache = new Map<string, ClientVocabulary>();
   private readonly presentations = new Map<string, ClientPresentation>();
+  private readonly confirmations = new Map<
+    string,
+    { stamp: string; settings: ConfirmationSettings }
+  >();
 
   constructor(
     private readonly bookkeeping: ConfigBookkeeping,
@@ -30,6 +37,7 @@ export class ConfigurationReader {
     private readonly consentTypes: ConsentTypeCatalog,
     private readonly customFields: CustomFieldCatalog,
     private readonly programs: ProgramRepository,
+    private readonly confirmationSettings: ConfirmationSettingsRepository,
   ) {}
 
   /**
@@ -86,5 +94,22 @@ export class ConfigurationReader {
       this.presentations.delete(this.presentations.keys().next().value as string);
     }
     return presentation;
+  }
+
+  /**
+   * The client's double opt-in settings (defaults where none are stored), cached per client
+   * under the same stamp check as the vocabulary.
+   */
+  async confirmation(clientId: string): Promise<ConfirmationSettings> {
+    const stamp = await this.bookkeeping.currentStamp(clientId);
+    const cached = this.confirmations.get(clientId);
+    if (cached?.stamp === stamp) return cached.settings;
+    const settings = toConfirmationSettings(await this.confirmationSettings.find(clientId));
+    this.confirmations.delete(clientId);
+    this.confirmations.set(clientId, { stamp, settings });
+    if (this.confirmations.size > MAX_CACHED_CLIENTS) {
+      this.confirmations.delete(this.confirmations.keys().next().value as string);
+    }
+    return settings;
   }
 }

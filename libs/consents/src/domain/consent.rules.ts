@@ -13,9 +13,13 @@ import {
   type ProfileBody,
   type ProfileData,
   PROFILE_COLLECTIONS,
+  type ProfileVocabulary,
   type StoredConsent,
+  type StoredEmail,
   type WriteContext,
 } from '@app/profiles';
+import { textKey } from '@app/shared';
+import { holdForConfirmation } from '../confirmations/domain/confirmation-hold';
 import { consentTransitionRefusal, isConsentStatus } from './consent-transitions';
 import { type ConsentTypeTerms, settleConsent } from './consent-write';
 
@@ -138,7 +142,12 @@ export const consentDataRule: DataRule = (before, after, vocabulary, ctx) => {
 
   const result = { ...after, Consents: settle(after.Consents, before?.Consents) };
   if (Array.isArray(result.Emails))
-    result.Emails = settleContacts(result.Emails, before?.Emails, PROFILE_COLLECTIONS.Emails);
+    result.Emails = holdUnconfirmedGrants(
+      settleContacts(result.Emails, before?.Emails, PROFILE_COLLECTIONS.Emails),
+      before?.Emails,
+      vocabulary,
+      ctx.at,
+    );
   if (Array.isArray(result.PhoneNumbers))
     result.PhoneNumbers = settleContacts(
       result.PhoneNumbers,
@@ -153,6 +162,35 @@ export const consentDataRule: DataRule = (before, after, vocabulary, ctx) => {
     );
   return result;
 };
+
+/**
+ * The consents of each email address with grants of types requiring confirmation held
+ * until the person confirms them (double opt-in, confirmations/domain/confirmation-hold.ts).
+ */
+function holdUnconfirmedGrants(
+  emails: StoredEmail[],
+  storedEmails: readonly StoredEmail[] | undefined,
+  vocabulary: ProfileVocabulary,
+  at: string,
+): StoredEmail[] {
+  return emails.map((email) => {
+    if (!Array.isArray(email.Consents)) return email;
+    const storedConsents = matching(storedEmails, PROFILE_COLLECTIONS.Emails, email)?.Consents;
+    const emailKey = textKey(email.EmailAddress);
+    return {
+      ...email,
+      Consents: email.Consents.map((consent) =>
+        holdForConfirmation(
+          matching(storedConsents, consentRule, consent),
+          consent,
+          consent.ConsentType ? vocabulary.consentType(consent.ConsentType) : undefined,
+          emailKey,
+          at,
+        ),
+      ),
+    };
+  });
+}
 
 /** The element of `list` with the key of `element` under `rule`, if any. */
 function matching<E extends ElementBody>(

@@ -1,12 +1,14 @@
 import {
   canSeeConsentType,
   compareHistoryEntries,
+  confirmationFields,
   type ConsentDto,
   consentRule,
   type HistoryChange,
   type HistorySnapshot,
   historyItemInContainer,
   type ProfileHistoryRule,
+  type StoredConsent,
   toHistoryEdited,
 } from '@app/profiles';
 
@@ -37,6 +39,8 @@ function toHistoryConsent(item: HistorySnapshot): ConsentDto {
     Expired: (item.Expired as boolean | undefined) ?? false,
     Edited: toHistoryEdited(item.Edited),
     UpdatedVersionPending: (item.UpdatedVersionPending as boolean | undefined) ?? false,
+    // The evidence of a confirmed grant (double opt-in), as stored with the consent.
+    ...confirmationFields(item as Pick<StoredConsent, 'PendingConfirmation' | 'Confirmation'>),
     IsActive: item.IsActive !== false,
   };
 }

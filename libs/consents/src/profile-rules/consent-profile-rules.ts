@@ -17,6 +17,12 @@ import {
   isDoNotContactMark,
 } from '../do-not-contact/domain/do-not-contact-marks';
 import { CONSENT_HISTORY } from '../history/consent-history';
+import {
+  applyConfirmation,
+  CONSENT_CONFIRM_WRITE,
+  type ConsentConfirmWrite,
+} from '../confirmations/domain/confirmation-hold';
+import { settleConsent } from '../domain/consent-write';
 import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-attribute-search';
 
 /**
@@ -44,6 +50,18 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
       const ConsentType =
         ctx.vocabulary.consentTypeName(pending.ConsentType) ?? pending.ConsentType;
       return markVersionPending(profile.data, { ...pending, ConsentType }, ctx).data;
+    },
+    [CONSENT_CONFIRM_WRITE]: (profile, body, ctx) => {
+      // A profile deleted meanwhile has nothing to confirm (no failure).
+      if (profile.state !== 'active' || !profile.data) return undefined;
+      const confirm = body as ConsentConfirmWrite;
+      const terms = ctx.vocabulary.consentType(confirm.ConsentType);
+      return applyConfirmation(
+        profile.data,
+        confirm,
+        (stored, granted) => settleConsent(stored, granted, terms, ctx.at),
+        ctx,
+      );
     },
     'dnc-apply': (profile, body, ctx) => {
       // A profile deleted meanwhile has nothing to mark (no failure).

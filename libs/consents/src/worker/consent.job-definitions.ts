@@ -1,4 +1,8 @@
 import { defineScheduledJob } from '@app/shared';
+import {
+  CONFIRMATION_MAIL,
+  CONFIRMATION_SWEEP,
+} from '../confirmations/worker/confirmation.job-definitions';
 
 /** Scheduled: the configuration's outbox (new consent versions, consent-type renames). */
 export const CONSENT_VERSION_NOTIFICATION = defineScheduledJob({
@@ -21,4 +25,9 @@ export const DO_NOT_CONTACT_PROPAGATION = defineScheduledJob({
 });
 
 /** Every job of the consents module, for the apps to hand to QueueModule. */
-export const CONSENT_JOBS = [CONSENT_VERSION_NOTIFICATION, DO_NOT_CONTACT_PROPAGATION];
+export const CONSENT_JOBS = [
+  CONSENT_VERSION_NOTIFICATION,
+  DO_NOT_CONTACT_PROPAGATION,
+  CONFIRMATION_MAIL,
+  CONFIRMATION_SWEEP,
+];

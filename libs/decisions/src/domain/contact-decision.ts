@@ -55,7 +55,8 @@ export type ReasonCode =
   | 'ConsentDenied'
   | 'ConsentRevoked'
   | 'ConsentNotSet'
-  | 'ConsentExpired';
+  | 'ConsentExpired'
+  | 'AwaitingConfirmation';
 
 /** Allow: the reason permits contact; Deny: it forbids it; Note: it informs only. */
 export type ReasonEffect = 'Allow' | 'Deny' | 'Note';
@@ -569,6 +570,14 @@ function preferenceReasons(
           effect: 'Allow',
           message: `${label} granted on version ${consent.ConsentVersion ?? '(none)'}${consent.ExpirationDate ? `, until ${consent.ExpirationDate}` : ''}${consent.UpdatedVersionPending ? '; a newer version awaits re-consent' : ''}`,
         });
+    } else if (consent.PendingConfirmation) {
+      // A grant held for the person's confirmation (double opt-in) does not count yet.
+      reasons.push({
+        ...at,
+        code: 'AwaitingConfirmation',
+        effect: 'Deny',
+        message: `The ${label} consent was granted on ${consent.PendingConfirmation.RequestedDate} and awaits the person's confirmation from their mailbox`,
+      });
     } else if (consent.ConsentStatus === ConsentStatus.Denied) {
       reasons.push({
         ...at,

@@ -20,7 +20,8 @@ const REASON_CODE_MEANINGS =
   'GpcOptOut: an opt-out recorded from a Global Privacy Control signal; PreferenceTypeUnset: the preference has no PreferenceType; ' +
   'PreferenceExpired: past its ExpirationDate; ConsentGranted (Allow): a required consent is Granted; ' +
   'ConsentMissing: a required consent is not held; ConsentDenied / ConsentRevoked / ConsentNotSet: a required consent has that status; ' +
-  'ConsentExpired: a required consent is expired';
+  'ConsentExpired: a required consent is expired; ' +
+  "AwaitingConfirmation: a required consent was granted and awaits the person's confirmation from their mailbox (double opt-in, docs/double-opt-in.md)";
 
 export const REASON_CODES = [
   'PendingWrite',
@@ -45,6 +46,7 @@ export const REASON_CODES = [
   'ConsentRevoked',
   'ConsentNotSet',
   'ConsentExpired',
+  'AwaitingConfirmation',
 ] as const;
 
 export class ContactQuestionDto {

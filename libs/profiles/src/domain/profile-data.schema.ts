@@ -15,6 +15,34 @@ export class Edited {
 }
 const EditedSchema = SchemaFactory.createForClass(Edited);
 
+/**
+ * A grant waiting for the person's confirmation from their mailbox (double opt-in,
+ * docs/double-opt-in.md): set by the consent rules instead of the grant, never by a writer.
+ */
+@Schema({ _id: false })
+export class StoredPendingConfirmation {
+  /** The confirmation's id (consent_confirmations: `<client>|<profile>|<Id>`). */
+  @Prop() Id: string;
+  @Prop() RequestedDate: string;
+  /** The version and locale the grant named (what the confirmation grants). */
+  @Prop() ConsentVersion?: string;
+  @Prop() Locale?: string;
+}
+const PendingConfirmationSchema = SchemaFactory.createForClass(StoredPendingConfirmation);
+
+/** The evidence of a confirmed grant (double opt-in): how, when, from where. */
+@Schema({ _id: false })
+export class StoredConfirmationEvidence {
+  /** The collection method: `DoubleOptIn` (confirmed from the mailbox). */
+  @Prop() Method: string;
+  @Prop() ConfirmedDate: string;
+  /** The confirmation (link) id. */
+  @Prop() LinkId: string;
+  @Prop() IpAddress?: string;
+  @Prop() UserAgent?: string;
+}
+const ConfirmationEvidenceSchema = SchemaFactory.createForClass(StoredConfirmationEvidence);
+
 @Schema({ _id: false })
 export class StoredConsent {
   @Prop() ConsentType?: string;
@@ -27,6 +55,8 @@ export class StoredConsent {
   @Prop() SourceId?: string;
   @Prop() Expired?: boolean;
   @Prop() UpdatedVersionPending?: boolean;
+  @Prop({ type: PendingConfirmationSchema }) PendingConfirmation?: StoredPendingConfirmation;
+  @Prop({ type: ConfirmationEvidenceSchema }) Confirmation?: StoredConfirmationEvidence;
   /** ConsentType trimmed, spaces folded, lower-cased (see consentRule). */
   @Prop() Key?: string;
   @Prop({ default: true }) IsActive: boolean;

@@ -21,6 +21,8 @@ export interface ProfileVocabulary extends PreferenceVocabulary, CurrentNames {
         Versions: { ConsentVersion: string; IsActive: boolean; ExpirationInDays?: number }[];
         /** The most recent version (what a new consent without a version gets). */
         LatestVersion?: string | null;
+        /** A grant on an email address waits for the person's confirmation (double opt-in). */
+        RequiresConfirmation?: boolean;
       }
     | undefined;
   customField(name: string): { IsActive: boolean; UpdateRuleId?: number } | undefined;

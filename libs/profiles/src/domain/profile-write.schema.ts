@@ -35,6 +35,8 @@ export type ProfileWriteKind =
   | 'consent-version-pending'
   // A consent type renamed: the profile's consents take its current name (domain/current-names.ts).
   | 'rename-consent-type'
+  // A held grant confirmed from the person's mailbox (double opt-in; libs/consents confirmations).
+  | 'consent-confirm'
   // A profile merge (docs/profile-merge.md): on the absorbed profile, then on the survivor
   // (domain/profile-merge-steps.ts; bodies MergedIntoWrite and AbsorbWrite).
   | 'merged-into'

@@ -1,7 +1,34 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CONSENT_STATUS_DESCRIPTION, CONSENT_STATUS_VALUES } from '@app/config';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
+
+/** A grant waiting for the person's confirmation from their mailbox (docs/double-opt-in.md). */
+export class ConsentPendingConfirmationDto {
+  @ApiProperty({ description: 'The confirmation (GET .../Profile/{id}/Confirmations)' })
+  Id: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the grant was accepted' })
+  RequestedDate: string;
+}
+
+/** The evidence of a grant confirmed from the mailbox (docs/double-opt-in.md). */
+export class ConsentConfirmationDto {
+  @ApiProperty({ enum: ['DoubleOptIn'], description: 'The collection method' })
+  Method: string;
+
+  @ApiProperty({ format: 'date-time' })
+  ConfirmedDate: string;
+
+  @ApiProperty({ description: 'The confirmation (link) id' })
+  LinkId: string;
+
+  @ApiPropertyOptional({ description: 'The IP address of the confirming request' })
+  IpAddress?: string;
+
+  @ApiPropertyOptional({ description: 'The User-Agent of the confirming request' })
+  UserAgent?: string;
+}
 
 export class ConsentDto {
   @OptionalText(100, { description: 'Name of an active consent type' })
@@ -45,6 +72,19 @@ export class ConsentDto {
 
   @ReadOnlyField({ type: Boolean })
   UpdatedVersionPending?: boolean;
+
+  @ReadOnlyField({
+    type: () => ConsentPendingConfirmationDto,
+    description:
+      'Present while a grant of a consent type requiring confirmation waits for the person (the consent keeps its status until then)',
+  })
+  PendingConfirmation?: ConsentPendingConfirmationDto;
+
+  @ReadOnlyField({
+    type: () => ConsentConfirmationDto,
+    description: 'Present when the grant was confirmed from the mailbox: the evidence',
+  })
+  Confirmation?: ConsentConfirmationDto;
 
   @OptionalBoolean({ default: true })
   IsActive?: boolean;

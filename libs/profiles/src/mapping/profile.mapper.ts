@@ -135,7 +135,32 @@ function toConsent(consent: StoredConsent): ConsentDto {
     Expired: consent.Expired ?? false,
     Edited: toEdited(consent.Edited),
     UpdatedVersionPending: consent.UpdatedVersionPending ?? false,
+    ...confirmationFields(consent),
     IsActive: true,
+  };
+}
+
+/** A consent's double opt-in fields, when it has them (docs/double-opt-in.md). */
+export function confirmationFields(
+  consent: Pick<StoredConsent, 'PendingConfirmation' | 'Confirmation'>,
+): Pick<ConsentDto, 'PendingConfirmation' | 'Confirmation'> {
+  const pending = consent.PendingConfirmation;
+  const evidence = consent.Confirmation;
+  return {
+    ...(pending
+      ? { PendingConfirmation: { Id: pending.Id, RequestedDate: pending.RequestedDate } }
+      : {}),
+    ...(evidence
+      ? {
+          Confirmation: {
+            Method: evidence.Method,
+            ConfirmedDate: evidence.ConfirmedDate,
+            LinkId: evidence.LinkId,
+            ...(evidence.IpAddress ? { IpAddress: evidence.IpAddress } : {}),
+            ...(evidence.UserAgent ? { UserAgent: evidence.UserAgent } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -121,6 +121,10 @@ export const CRASH_POINTS = {
    * stored; the next page is not read.
    */
   indexRebuildAfterCheckpoint: 'index-rebuild:after-checkpoint',
+  /** Worker apply hook: a confirmation and its outbox document are stored; its mail job is not queued. */
+  confirmationAfterOutbox: 'confirmation:after-outbox',
+  /** Confirmation mail: the outbox document is leased; the message is not sent. */
+  confirmationMailBeforeSend: 'confirmation-mail:before-send',
   /** Configuration create: the names are claimed; the entries are not stored. */
   configAfterNameClaims: 'config:after-name-claims',
 } as const;

@@ -9,13 +9,25 @@ export function versionKeyOf(version: string): string {
   return textKey(version);
 }
 
-/** Attribute keys are unique within a type (case-insensitive); 400 messages. */
+/**
+ * Attribute keys are unique within a type (case-insensitive); a type requiring confirmation
+ * is an Email one (the message goes to the address holding the consent); 400 messages.
+ */
 export function consentTypeProblems(
-  type: { Attributes?: { Key: string }[] | null },
+  type: {
+    Attributes?: { Key: string }[] | null;
+    ChannelId?: string | null;
+    RequiresConfirmation?: boolean;
+  },
   path: string,
 ): string[] {
   const at = path ? `${path}.` : '';
   const problems: string[] = [];
+  if (type.RequiresConfirmation && type.ChannelId !== 'Email')
+    problems.push(
+      `Invalid ${at}RequiresConfirmation (value true): only a consent type with ChannelId Email ` +
+        `can require confirmation (ChannelId is ${JSON.stringify(type.ChannelId ?? null)})`,
+    );
   const seen = new Map<string, number>();
   (type.Attributes ?? []).forEach((attribute, index) => {
     const key = textKey(attribute.Key);

@@ -70,6 +70,11 @@ export class StoredConsentType {
   @Prop({ type: Boolean, default: false }) IsDefault: boolean;
   /** Contact element channel the type is bound to; absent: profile-only. */
   @Prop({ type: String }) ChannelId?: ConsentChannel;
+  /**
+   * A grant on an email address counts only once the person confirms it from that mailbox
+   * (double opt-in, docs/double-opt-in.md); absent: false.
+   */
+  @Prop({ type: Boolean }) RequiresConfirmation?: boolean;
   @Prop({ type: [ConsentAttributeSchema], default: [] }) Attributes: StoredConsentAttribute[];
   @Prop({ type: [ConsentVersionSchema], default: [] }) Versions: StoredConsentVersion[];
   @Prop({ type: StoredEditedSchema }) Edited: StoredEdited;

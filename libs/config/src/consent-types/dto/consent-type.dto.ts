@@ -122,6 +122,14 @@ export class ConsentTypeDto {
   @IsIn(CONSENT_CHANNELS)
   ChannelId?: ConsentChannel | null;
 
+  @OptionalBoolean({
+    description:
+      'Default false. True: a grant of this consent on an email address (a consent held by an ' +
+      'element of Emails) stays pending until the person confirms it from that mailbox (double ' +
+      'opt-in, docs/double-opt-in.md); consents held elsewhere are not affected',
+  })
+  RequiresConfirmation?: boolean;
+
   @NestedArray(() => ConsentAttributeDto)
   Attributes?: ConsentAttributeDto[];
 

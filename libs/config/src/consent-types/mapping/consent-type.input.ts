@@ -52,6 +52,7 @@ export function toStoredConsentType(
     IsActive: dto.IsActive ?? true,
     IsDefault: dto.IsDefault ?? false,
     ChannelId: orUndefined(dto.ChannelId),
+    ...(dto.RequiresConfirmation ? { RequiresConfirmation: true } : {}),
     Attributes: (dto.Attributes ?? []).map((attribute) => ({
       Key: attribute.Key.trim(),
       Value: orUndefined(attribute.Value),

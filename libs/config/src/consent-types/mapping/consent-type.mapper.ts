@@ -37,6 +37,7 @@ export function toConsentTypeDto(
     IsActive: type.IsActive !== false,
     IsDefault: type.IsDefault === true,
     ChannelId: orNull(type.ChannelId),
+    RequiresConfirmation: type.RequiresConfirmation === true,
     Attributes: type.Attributes.map((attribute) => ({
       Key: attribute.Key,
       Value: orNull(attribute.Value) as string,
@@ -74,6 +75,8 @@ export function hasLocalizedFields(type: ConsentTypeDto): boolean {
  */
 export interface ConsentTypeDetails extends ConsentTypeSummary {
   IsDefault: boolean;
+  /** A grant on an email address waits for the person's confirmation (double opt-in). */
+  RequiresConfirmation: boolean;
   Versions: {
     ConsentVersion: string;
     IsActive: boolean;
@@ -95,6 +98,7 @@ export function toConsentTypeDetails(type: StoredConsentType): ConsentTypeDetail
     IsActive: type.IsActive !== false,
     IsDefault: type.IsDefault === true,
     ...(type.ChannelId ? { ChannelId: type.ChannelId } : {}),
+    RequiresConfirmation: type.RequiresConfirmation === true,
     Versions: type.Versions.map((version) => ({
       ConsentVersion: version.ConsentVersion,
       IsActive: version.IsActive !== false,

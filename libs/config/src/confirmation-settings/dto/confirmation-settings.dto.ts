@@ -1,0 +1,65 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsOptional } from 'class-validator';
+import {
+  EditedDto,
+  NestedArray,
+  OptionalInt,
+  OptionalText,
+  ReadOnlyField,
+  RequiredText,
+} from '@app/shared';
+import { LocaleCode } from '../../common/localized-field.dto';
+
+const PLACEHOLDERS =
+  'Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the ' +
+  'locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), ' +
+  '{{ExpiresAt}}; in Html they are HTML-escaped.';
+
+/** The confirmation message in one locale. */
+export class ConfirmationTemplateDto {
+  @LocaleCode({ description: 'Locale code (en, fr-ca); one template per locale' })
+  Locale: string;
+
+  @RequiredText(256, { description: `The subject. ${PLACEHOLDERS}` })
+  Subject: string;
+
+  @RequiredText(20000, { description: 'The plain-text body; must contain {{Link}}' })
+  Text: string;
+
+  @RequiredText(50000, { description: 'The HTML body; must contain {{Link}}' })
+  Html: string;
+}
+
+/** A client's double opt-in settings (docs/double-opt-in.md). */
+export class ConfirmationSettingsDto {
+  @OptionalInt(1, {
+    maximum: 24 * 30,
+    description: 'Hours a confirmation link stays valid; default 72',
+  })
+  TimeToLiveHours?: number;
+
+  @OptionalText(256, {
+    nullable: true,
+    example: 'news@example.com',
+    description: 'The sender (From); absent or null: the deployment’s CONFIRMATION_FROM',
+  })
+  @IsOptional()
+  @IsEmail({}, { message: 'must be an email address' })
+  From?: string | null;
+
+  @NestedArray(() => ConfirmationTemplateDto, {
+    description:
+      'The message per locale; a locale without one gets its language’s, else the client’s ' +
+      `"en" one, else the default (English) template. ${PLACEHOLDERS}`,
+  })
+  Templates?: ConfirmationTemplateDto[];
+
+  @ReadOnlyField({ type: () => EditedDto })
+  Edited?: EditedDto;
+}
+
+/** GET's answer: the settings in force (defaults filled in) and the default template. */
+export class ConfirmationSettingsViewDto extends ConfirmationSettingsDto {
+  @ApiProperty({ type: () => ConfirmationTemplateDto, description: 'The built-in template' })
+  DefaultTemplate: ConfirmationTemplateDto;
+}

@@ -1,0 +1,83 @@
+import { Module } from '@nestjs/common';
+import { ConfigurationReaderModule } from '@app/config';
+import { ProfilePortsModule } from '@app/profiles';
+import { mongooseFeatures, settingsProvider } from '@app/shared';
+import { ConfirmConsentHandler } from './commands/confirm-consent/confirm-consent.handler';
+import { ConfirmationMailSettings } from './confirmation-settings';
+import {
+  ConfirmationLinkKeyDoc,
+  ConfirmationLinkKeyDocSchema,
+} from './domain/confirmation-key.schema';
+import {
+  ConfirmationListSchema,
+  ConfirmationOutboxDoc,
+  ConfirmationOutboxSchema,
+  ConfirmationSchema,
+  StoredConfirmation,
+  StoredConfirmationList,
+} from './domain/confirmation.schema';
+import { ConfirmationPageController } from './http/confirmation-page.controller';
+import { ConfirmationsController } from './http/confirmations.controller';
+import { GetConfirmationQuestionHandler } from './queries/get-confirmation-question/get-confirmation-question.handler';
+import { ListConfirmationsHandler } from './queries/list-confirmations/list-confirmations.handler';
+import { ConfirmationRepository } from './repositories/confirmation.repository';
+import { ConfirmationLinkKeyRepository } from './repositories/confirmation-link-key.repository';
+import { ConfirmationLinkKeys } from './services/confirmation-link-keys.service';
+import { ConfirmationLinks } from './services/confirmation-links.service';
+import { ConfirmationMessages } from './services/confirmation-messages.service';
+import { ConfirmationRequests } from './services/confirmation-requests.service';
+import { MailTransport } from './services/mail-transport.service';
+import { ConfirmationSweepJob } from './worker/confirmation-sweep.job';
+import { SendConfirmationMailJob } from './worker/send-confirmation-mail.job';
+
+const shared = [
+  settingsProvider(ConfirmationMailSettings),
+  ConfirmationRepository,
+  ConfirmationLinkKeyRepository,
+  ConfirmationLinkKeys,
+  ConfirmationMessages,
+];
+
+/** The confirmations' collections, settings, link keys and messages (api and worker). */
+@Module({
+  imports: [
+    ConfigurationReaderModule,
+    mongooseFeatures(
+      [StoredConfirmation, ConfirmationSchema],
+      [StoredConfirmationList, ConfirmationListSchema],
+      [ConfirmationOutboxDoc, ConfirmationOutboxSchema],
+      [ConfirmationLinkKeyDoc, ConfirmationLinkKeyDocSchema],
+    ),
+  ],
+  providers: shared,
+  exports: [...shared, ConfigurationReaderModule],
+})
+export class ConfirmationsPersistenceModule {}
+
+/** The apply hook (worker): held grants get their confirmation, outbox and mail job. */
+@Module({
+  imports: [ConfirmationsPersistenceModule],
+  providers: [ConfirmationRequests],
+  exports: [ConfirmationRequests],
+})
+export class ConfirmationRequestsModule {}
+
+/** The api's routes: a profile's confirmations, and the person's confirmation page. */
+@Module({
+  imports: [ConfirmationsPersistenceModule, ProfilePortsModule],
+  controllers: [ConfirmationsController, ConfirmationPageController],
+  providers: [
+    ConfirmationLinks,
+    ListConfirmationsHandler,
+    GetConfirmationQuestionHandler,
+    ConfirmConsentHandler,
+  ],
+})
+export class ConfirmationsApiModule {}
+
+/** The worker's jobs: sending from the outbox, and its sweep. */
+@Module({
+  imports: [ConfirmationsPersistenceModule],
+  providers: [MailTransport, SendConfirmationMailJob, ConfirmationSweepJob],
+})
+export class ConfirmationsWorkerModule {}

@@ -1,0 +1,151 @@
+import { ConsentStatus } from '@app/config';
+import type { ProfileData, StoredConsent } from '@app/profiles';
+import {
+  applyConfirmation,
+  confirmationIdOf,
+  holdForConfirmation,
+  type ConsentConfirmWrite,
+} from './confirmation-hold';
+
+const AT = '2026-12-02T10:00:00.000Z';
+const REQUIRED = { RequiresConfirmation: true };
+const consent = (fields: Partial<StoredConsent> = {}): StoredConsent => ({
+  ConsentType: 'News',
+  IsActive: true,
+  Edited: { CreateDate: AT, CreatedBy: 'u', ModifiedDate: AT, ModifiedBy: 'u' },
+  ...fields,
+});
+
+describe('holdForConfirmation', () => {
+  it('holds a new grant as NotSet with a pending mark derived from the write', () => {
+    const held = holdForConfirmation(
+      undefined,
+      consent({ ConsentStatus: ConsentStatus.Granted, ConsentDate: AT, ConsentVersion: '1.0' }),
+      REQUIRED,
+      'pat@example.com',
+      AT,
+    );
+    expect(held.ConsentStatus).toBe(ConsentStatus.NotSet);
+    expect(held.ConsentDate).toBeUndefined();
+    expect(held.PendingConfirmation).toEqual({
+      Id: confirmationIdOf(AT, 'pat@example.com', 'News'),
+      RequestedDate: AT,
+      ConsentVersion: '1.0',
+    });
+    // The same write retried: the same id.
+    expect(confirmationIdOf(AT, 'pat@example.com', 'news ')).toBe(held.PendingConfirmation!.Id);
+  });
+
+  it('keeps a stored status while the grant waits, and does not start a second confirmation', () => {
+    const stored = consent({
+      ConsentStatus: ConsentStatus.Revoked,
+      ConsentDate: '2026-01-01T00:00:00.000Z',
+      PendingConfirmation: { Id: 'first', RequestedDate: '2026-12-01T00:00:00.000Z' },
+    });
+    const held = holdForConfirmation(
+      stored,
+      consent({ ConsentStatus: ConsentStatus.Granted }),
+      REQUIRED,
+      'pat@example.com',
+      AT,
+    );
+    expect(held.ConsentStatus).toBe(ConsentStatus.Revoked);
+    expect(held.ConsentDate).toBe('2026-01-01T00:00:00.000Z');
+    expect(held.PendingConfirmation?.Id).toBe('first');
+  });
+
+  it('lets a grant through for a type without confirmation, and a writer cannot set the marks', () => {
+    const written = consent({
+      ConsentStatus: ConsentStatus.Granted,
+      PendingConfirmation: { Id: 'forged', RequestedDate: AT },
+      Confirmation: { Method: 'DoubleOptIn', ConfirmedDate: AT, LinkId: 'forged' },
+    });
+    const settled = holdForConfirmation(undefined, written, {}, 'pat@example.com', AT);
+    expect(settled.ConsentStatus).toBe(ConsentStatus.Granted);
+    expect(settled.PendingConfirmation).toBeUndefined();
+    expect(settled.Confirmation).toBeUndefined();
+    // With confirmation required, a forged evidence does not let the grant through either.
+    const held = holdForConfirmation(undefined, written, REQUIRED, 'pat@example.com', AT);
+    expect(held.ConsentStatus).toBe(ConsentStatus.NotSet);
+    expect(held.Confirmation).toBeUndefined();
+  });
+
+  it('cancels a pending confirmation on a denial, a revocation or a deactivation', () => {
+    const stored = consent({
+      ConsentStatus: ConsentStatus.NotSet,
+      PendingConfirmation: { Id: 'p', RequestedDate: AT },
+    });
+    for (const written of [
+      consent({ ConsentStatus: ConsentStatus.Denied }),
+      consent({ ConsentStatus: ConsentStatus.Revoked }),
+      consent({ ConsentStatus: ConsentStatus.NotSet, IsActive: false }),
+    ])
+      expect(
+        holdForConfirmation(stored, written, REQUIRED, 'a@b.c', AT).PendingConfirmation,
+      ).toBeUndefined();
+    // A write that leaves the consent as it is keeps the confirmation pending.
+    expect(
+      holdForConfirmation(
+        stored,
+        consent({ ConsentStatus: ConsentStatus.NotSet }),
+        REQUIRED,
+        'a@b.c',
+        AT,
+      ).PendingConfirmation?.Id,
+    ).toBe('p');
+  });
+});
+
+describe('applyConfirmation', () => {
+  const data = (pendingId: string): ProfileData =>
+    ({
+      Emails: [
+        {
+          EmailAddress: 'Pat@Example.com',
+          IsActive: true,
+          Consents: [
+            consent({
+              ConsentStatus: ConsentStatus.NotSet,
+              PendingConfirmation: { Id: pendingId, RequestedDate: AT, ConsentVersion: '2.0' },
+            }),
+          ],
+        },
+      ],
+    }) as unknown as ProfileData;
+  const write = (ConfirmationId: string): ConsentConfirmWrite => ({
+    EmailAddress: 'pat@example.com',
+    ConsentType: 'NEWS',
+    ConfirmationId,
+    Evidence: {
+      Method: 'DoubleOptIn',
+      ConfirmedDate: '2026-12-02T11:00:00.000Z',
+      LinkId: ConfirmationId,
+      IpAddress: '127.0.0.1',
+      UserAgent: 'UA',
+    },
+  });
+  const settle = (_stored: StoredConsent, granted: StoredConsent) => ({ ...granted });
+  const ctx = { at: '2026-12-02T11:00:01.000Z', userId: 'person:double-opt-in' };
+
+  it('grants the held consent with its evidence and clears the mark', () => {
+    const next = applyConfirmation(data('abc'), write('abc'), settle, ctx)!;
+    const granted = next.Emails[0].Consents[0];
+    expect(granted).toMatchObject({
+      ConsentStatus: ConsentStatus.Granted,
+      ConsentDate: '2026-12-02T11:00:00.000Z',
+      ConsentVersion: '2.0',
+      Confirmation: {
+        Method: 'DoubleOptIn',
+        LinkId: 'abc',
+        IpAddress: '127.0.0.1',
+        UserAgent: 'UA',
+      },
+    });
+    expect(granted.PendingConfirmation).toBeUndefined();
+    expect(granted.Edited.ModifiedBy).toBe('person:double-opt-in');
+  });
+
+  it('changes nothing for a confirmation the consent no longer waits for (used, replaced)', () => {
+    expect(applyConfirmation(data('other'), write('abc'), settle, ctx)).toBeUndefined();
+  });
+});

@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import { ConsentStatus } from '@app/config';
+import type {
+  ProfileData,
+  StoredConsent,
+  StoredConfirmationEvidence,
+  WriteContext,
+} from '@app/profiles';
+import { textKey } from '@app/shared';
+
+/*
+ * Double opt-in in the write path (docs/double-opt-in.md): pure, run by the consent rules
+ * in the worker's fold (so the order of writes and "a refused write never applies" hold
+ * as for any consent). A grant of a consent type requiring confirmation, on an email
+ * address, is held: the consent keeps what it had (NotSet when new) and carries a
+ * PendingConfirmation mark; the confirmation write (`consent-confirm`) applies the grant.
+ */
+
+/** What the hold needs of the consent's type. */
+export interface ConfirmationTerms {
+  RequiresConfirmation?: boolean;
+}
+
+/** The collection method recorded with a confirmed grant. */
+export const DOUBLE_OPT_IN_METHOD = 'DoubleOptIn';
+
+/**
+ * The confirmation id of a grant: derived from the write (its time), the address and the
+ * type, so a retried write makes the same id (and the apply hook the same documents).
+ */
+export function confirmationIdOf(at: string, emailKey: string, consentType: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([at, emailKey, textKey(consentType)]))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/**
+ * The consent of an email address after a write settled it: what a writer cannot set
+ * (PendingConfirmation, Confirmation) comes from the stored consent; a new grant of a type
+ * requiring confirmation is held; a denial, revocation or deactivation cancels a pending one.
+ */
+export function holdForConfirmation(
+  stored: StoredConsent | undefined,
+  settled: StoredConsent,
+  terms: ConfirmationTerms | undefined,
+  emailKey: string,
+  at: string,
+): StoredConsent {
+  const consent: StoredConsent = { ...settled };
+  const storedActive = stored && stored.IsActive !== false ? stored : undefined;
+  setOrDelete(consent, 'PendingConfirmation', storedActive?.PendingConfirmation);
+  setOrDelete(consent, 'Confirmation', stored?.Confirmation);
+  if (!terms?.RequiresConfirmation) return consent;
+
+  const granting =
+    consent.IsActive !== false &&
+    consent.ConsentStatus === ConsentStatus.Granted &&
+    storedActive?.ConsentStatus !== ConsentStatus.Granted;
+  if (granting) {
+    // The grant waits: the consent stays as it was (NotSet for a new one).
+    const pending = storedActive?.PendingConfirmation ?? {
+      Id: confirmationIdOf(at, emailKey, consent.ConsentType ?? ''),
+      RequestedDate: at,
+      ...(consent.ConsentVersion ? { ConsentVersion: consent.ConsentVersion } : {}),
+      ...(consent.Locale ? { Locale: consent.Locale } : {}),
+    };
+    const kept: StoredConsent = storedActive
+      ? { ...storedActive, Edited: consent.Edited }
+      : {
+          ...consent,
+          ConsentStatus: ConsentStatus.NotSet,
+          Expired: false,
+        };
+    if (!storedActive) {
+      delete kept.ConsentDate;
+      delete kept.ExpirationDate;
+    }
+    kept.PendingConfirmation = pending;
+    if (stored?.Confirmation) kept.Confirmation = stored.Confirmation;
+    else delete kept.Confirmation;
+    return kept;
+  }
+  const cancelled =
+    consent.IsActive === false ||
+    consent.ConsentStatus === ConsentStatus.Denied ||
+    consent.ConsentStatus === ConsentStatus.Revoked;
+  if (cancelled) delete consent.PendingConfirmation;
+  return consent;
+}
+
+/** The system write kind that applies a confirmed grant. */
+export const CONSENT_CONFIRM_WRITE = 'consent-confirm';
+
+/** What a confirmation write carries (the `consent-confirm` write kind's body). */
+export interface ConsentConfirmWrite {
+  /** The email address (as stored) holding the consent. */
+  EmailAddress: string;
+  ConsentType: string;
+  ConfirmationId: string;
+  Evidence: StoredConfirmationEvidence;
+}
+
+function setOrDelete<K extends 'PendingConfirmation' | 'Confirmation'>(
+  target: StoredConsent,
+  field: K,
+  value: StoredConsent[K],
+): void {
+  if (value === undefined || value === null) delete target[field];
+  else target[field] = value;
+}
+
+/**
+ * The `consent-confirm` write: the held grant applied, dated at the confirmation, with its
+ * evidence; or undefined (nothing changes) when the consent no longer waits for this
+ * confirmation (used, cancelled, the address removed): a link applies at most once.
+ */
+export function applyConfirmation(
+  data: ProfileData,
+  write: ConsentConfirmWrite,
+  settle: (stored: StoredConsent, granted: StoredConsent) => StoredConsent,
+  ctx: WriteContext,
+): ProfileData | undefined {
+  const emailKey = textKey(write.EmailAddress);
+  const typeKey = textKey(write.ConsentType);
+  let applied = false;
+  const Emails = (data.Emails ?? []).map((email) => {
+    if (email.IsActive === false || textKey(email.EmailAddress) !== emailKey) return email;
+    const Consents = email.Consents.map((consent) => {
+      const pending = consent.PendingConfirmation;
+      if (
+        consent.IsActive === false ||
+        textKey(consent.ConsentType ?? '') !== typeKey ||
+        pending?.Id !== write.ConfirmationId
+      )
+        return consent;
+      applied = true;
+      const granted: StoredConsent = {
+        ...consent,
+        ConsentStatus: ConsentStatus.Granted,
+        ConsentDate: write.Evidence.ConfirmedDate,
+        ...(pending.ConsentVersion ? { ConsentVersion: pending.ConsentVersion } : {}),
+        ...(pending.Locale ? { Locale: pending.Locale } : {}),
+        Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
+      };
+      const settled = settle(consent, granted);
+      delete settled.PendingConfirmation;
+      settled.Confirmation = { ...write.Evidence, Method: DOUBLE_OPT_IN_METHOD };
+      return settled;
+    });
+    return { ...email, Consents };
+  });
+  return applied ? { ...data, Emails } : undefined;
+}

@@ -1,0 +1,84 @@
+import type { TenantKey } from '@app/shared';
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+
+/** Where a confirmation stands (docs/double-opt-in.md, "States"). */
+export type ConfirmationState = 'Pending' | 'Confirmed' | 'Expired' | 'Cancelled';
+
+/** Where its message stands. */
+export type ConfirmationMailState = 'Queued' | 'Sent' | 'Failed';
+
+@Schema({ _id: false })
+export class StoredConfirmationMail {
+  @Prop({ type: String, required: true }) State: ConfirmationMailState;
+  @Prop({ type: Number, default: 0 }) Attempts: number;
+  @Prop({ type: String }) SentDate?: string;
+  @Prop({ type: String }) LastError?: string;
+}
+const ConfirmationMailSchema = SchemaFactory.createForClass(StoredConfirmationMail);
+
+@Schema({ _id: false })
+export class StoredConfirmationRequest {
+  @Prop({ type: String }) IpAddress?: string;
+  @Prop({ type: String }) UserAgent?: string;
+}
+const ConfirmationRequestSchema = SchemaFactory.createForClass(StoredConfirmationRequest);
+
+/**
+ * One double opt-in confirmation: `_id` confirmationKey(client, profile, id). Inserted by
+ * the worker's apply hook with the write that held the grant (the same `_id` on a retry),
+ * read and updated by `_id` only.
+ */
+@Schema({ collection: 'consent_confirmations', versionKey: false })
+export class StoredConfirmation {
+  @Prop({ type: String }) _id: TenantKey;
+  @Prop({ type: String, required: true }) clientId: string;
+  @Prop({ type: Number, required: true }) profileId: number;
+  @Prop({ type: String, required: true }) confirmationId: string;
+  @Prop({ type: String, required: true }) EmailAddress: string;
+  @Prop({ type: String, required: true }) ConsentType: string;
+  @Prop({ type: String }) ConsentVersion?: string;
+  @Prop({ type: String }) Locale?: string;
+  @Prop({ type: String, required: true }) State: ConfirmationState;
+  @Prop({ type: String, required: true }) RequestedDate: string;
+  @Prop({ type: String, required: true }) ExpiresDate: string;
+  @Prop({ type: String }) ConfirmedDate?: string;
+  @Prop({ type: String }) ClosedDate?: string;
+  /** The confirming request (evidence), once confirmed. */
+  @Prop({ type: ConfirmationRequestSchema }) Request?: StoredConfirmationRequest;
+  @Prop({ type: ConfirmationMailSchema, required: true }) Mail: StoredConfirmationMail;
+}
+export const ConfirmationSchema = SchemaFactory.createForClass(StoredConfirmation);
+// No secondary index: by `_id` only.
+
+/** The confirmations of one profile, newest last (at most CONFIRMATIONS_LISTED). */
+@Schema({ collection: 'consent_confirmation_lists', versionKey: false })
+export class StoredConfirmationList {
+  @Prop({ type: String }) _id: TenantKey;
+  @Prop({ type: String, required: true }) clientId: string;
+  @Prop({ type: [String], default: [] }) ids: string[];
+}
+export const ConfirmationListSchema = SchemaFactory.createForClass(StoredConfirmationList);
+
+/** How many confirmations a profile's list keeps (older ones are dropped with the list). */
+export const CONFIRMATIONS_LISTED = 20;
+
+/**
+ * A message to send: `_id` confirmationKey(client, profile, id), inserted with its
+ * confirmation, deleted once sent or given up (so the collection holds only what is
+ * owed). `sentAt` is the send marker: set right after the SMTP server accepted the
+ * message, so a retry after a death does not send it again.
+ */
+@Schema({ collection: 'confirmation_outbox', versionKey: false })
+export class ConfirmationOutboxDoc {
+  @Prop({ type: String }) _id: TenantKey;
+  @Prop({ type: String, required: true }) clientId: string;
+  @Prop({ type: Number, required: true }) profileId: number;
+  @Prop({ type: String, required: true }) confirmationId: string;
+  @Prop({ type: Date, required: true }) createdAt: Date;
+  @Prop({ type: Number, default: 0 }) attempts: number;
+  /** Not before this instant (the backoff after a failed attempt). */
+  @Prop({ type: Date, required: true }) dueAt: Date;
+  @Prop({ type: Date }) sentAt?: Date;
+}
+export const ConfirmationOutboxSchema = SchemaFactory.createForClass(ConfirmationOutboxDoc);
+// No secondary index: by `_id`, and the outbox sweep reads the whole (small) collection.

@@ -1,0 +1,51 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** One double opt-in confirmation of a profile (docs/double-opt-in.md). */
+export class ConfirmationDto {
+  @ApiProperty({ description: 'The confirmation id (the link id recorded as evidence)' })
+  Id: string;
+
+  @ApiProperty({
+    enum: ['Pending', 'Confirmed', 'Expired', 'Cancelled'],
+    description:
+      'Pending: waits for the person (the link works); Confirmed: the person confirmed, the consent is Granted; Expired: ExpiresDate passed unconfirmed; Cancelled: a later write denied, revoked or deactivated the consent, or removed the address',
+  })
+  State: string;
+
+  @ApiProperty() EmailAddress: string;
+  @ApiProperty() ConsentType: string;
+  @ApiPropertyOptional() ConsentVersion?: string;
+  @ApiPropertyOptional() Locale?: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the grant was accepted' })
+  RequestedDate: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the link stops working' })
+  ExpiresDate: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  ConfirmedDate?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When it was confirmed or cancelled' })
+  ClosedDate?: string;
+
+  @ApiProperty({
+    enum: ['Queued', 'Sent', 'Failed'],
+    description: 'The message: Queued (owed, retried with backoff), Sent, Failed (given up)',
+  })
+  MailState: string;
+
+  @ApiProperty({ description: 'SMTP attempts so far' })
+  MailAttempts: number;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  MailSentDate?: string;
+
+  @ApiPropertyOptional({ description: "The SMTP server's last refusal or error" })
+  MailLastError?: string;
+}
+
+export class ConfirmationListDto {
+  @ApiProperty({ type: [ConfirmationDto], description: 'Newest first; the last 20 at most' })
+  Confirmations: ConfirmationDto[];
+}

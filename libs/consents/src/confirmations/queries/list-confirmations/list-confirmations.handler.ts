@@ -1,0 +1,24 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ProfileSnapshots } from '@app/profiles';
+import { Clock, NotFoundError } from '@app/shared';
+import type { ConfirmationListDto } from '../../dto/confirmation.dto';
+import { toConfirmationDto } from '../../mapping/confirmation.mapper';
+import { ConfirmationRepository } from '../../repositories/confirmation.repository';
+import { ListConfirmationsQuery } from './list-confirmations.query';
+
+@QueryHandler(ListConfirmationsQuery)
+export class ListConfirmationsHandler implements IQueryHandler<ListConfirmationsQuery> {
+  constructor(
+    private readonly profiles: ProfileSnapshots,
+    private readonly confirmations: ConfirmationRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ caller, profileId }: ListConfirmationsQuery): Promise<ConfirmationListDto> {
+    const profile = await this.profiles.byId(caller.clientId, profileId);
+    if (!profile) throw new NotFoundError(`Profile ${profileId} not found`);
+    const items = await this.confirmations.list(caller.clientId, profileId);
+    const now = this.clock.now().getTime();
+    return { Confirmations: items.map((item) => toConfirmationDto(item, now)) };
+  }
+}

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { acrossTenants, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
+import type { Model } from 'mongoose';
+import { confirmationKey, confirmationListKey } from '../../keys';
+import {
+  ConfirmationOutboxDoc,
+  CONFIRMATIONS_LISTED,
+  StoredConfirmation,
+  StoredConfirmationList,
+} from '../domain/confirmation.schema';
+
+/**
+ * The confirmations, their per-profile lists and the outbox; every read and write by `_id`
+ * but the outbox sweep's (a scheduled job over a collection that holds only what is owed).
+ */
+@Injectable()
+export class ConfirmationRepository {
+  private readonly confirmations: TenantScopedModel<StoredConfirmation>;
+  private readonly lists: TenantScopedModel<StoredConfirmationList>;
+  private readonly outbox: TenantScopedModel<ConfirmationOutboxDoc>;
+
+  constructor(
+    @InjectModel(StoredConfirmation.name) confirmations: Model<StoredConfirmation>,
+    @InjectModel(StoredConfirmationList.name) lists: Model<StoredConfirmationList>,
+    @InjectModel(ConfirmationOutboxDoc.name) outbox: Model<ConfirmationOutboxDoc>,
+  ) {
+    this.confirmations = new TenantScopedModel(confirmations);
+    this.lists = new TenantScopedModel(lists);
+    this.outbox = new TenantScopedModel(outbox);
+  }
+
+  find(clientId: string, profileId: number, id: string): Promise<StoredConfirmation | null> {
+    return this.confirmations.findStoredById(confirmationKey(clientId, profileId, id));
+  }
+
+  /** The profile's confirmations, newest first (at most CONFIRMATIONS_LISTED). */
+  async list(clientId: string, profileId: number): Promise<StoredConfirmation[]> {
+    const list = await this.lists.findStoredById<StoredConfirmationList>(
+      confirmationListKey(clientId, profileId),
+    );
+    const found = await Promise.all(
+      [...(list?.ids ?? [])].reverse().map((id) => this.find(clientId, profileId, id)),
+    );
+    return found.filter((item): item is StoredConfirmation => item !== null);
+  }
+
+  /**
+   * A new confirmation with its message owed: the confirmation, its place in the profile's
+   * list and its outbox document. Each step is idempotent (the same `_id`s on a retry of
+   * the write), so a death anywhere in between is repaired by the retry.
+   */
+  async insertRequested(confirmation: StoredConfirmation, dueAt: Date): Promise<void> {
+    await this.insertIgnoringDuplicate(() => this.confirmations.create(confirmation));
+    const listKey = confirmationListKey(confirmation.clientId, confirmation.profileId);
+    const list = await this.lists.findStoredById<StoredConfirmationList>(listKey);
+    if (!list?.ids.includes(confirmation.confirmationId)) {
+      // Only the profile's apply step writes the list (one writer, under the profile lease).
+      const all = [...(list?.ids ?? []), confirmation.confirmationId];
+      const ids = all.slice(-CONFIRMATIONS_LISTED);
+      await this.lists
+        .replaceOne(
+          { _id: listKey },
+          { _id: listKey, clientId: confirmation.clientId, ids },
+          { upsert: true },
+        )
+        .exec();
+      // The collection holds what the lists name: a confirmation dropped from its list goes.
+      for (const dropped of all.slice(0, all.length - ids.length)) {
+        const key = confirmationKey(confirmation.clientId, confirmation.profileId, dropped);
+        await this.confirmations.deleteOne({ _id: key }).exec();
+        await this.outbox.deleteOne({ _id: key }).exec();
+      }
+    }
+    await this.insertIgnoringDuplicate(() =>
+      this.outbox.create({
+        _id: confirmation._id,
+        clientId: confirmation.clientId,
+        profileId: confirmation.profileId,
+        confirmationId: confirmation.confirmationId,
+        createdAt: dueAt,
+        attempts: 0,
+        dueAt,
+      }),
+    );
+  }
+
+  async update(
+    confirmation: StoredConfirmation,
+    changes: Partial<Omit<StoredConfirmation, '_id' | 'clientId'>>,
+  ): Promise<void> {
+    await this.confirmations.updateOne({ _id: confirmation._id }, { $set: changes }).exec();
+  }
+
+  findOutbox(confirmation: {
+    _id: StoredConfirmation['_id'];
+  }): Promise<ConfirmationOutboxDoc | null> {
+    return this.outbox.findStoredById(confirmation._id);
+  }
+
+  async updateOutbox(
+    doc: ConfirmationOutboxDoc,
+    changes: Partial<Pick<ConfirmationOutboxDoc, 'attempts' | 'dueAt' | 'sentAt'>>,
+  ): Promise<void> {
+    await this.outbox.updateOne({ _id: doc._id }, { $set: changes }).exec();
+  }
+
+  async deleteOutbox(doc: ConfirmationOutboxDoc): Promise<void> {
+    await this.outbox.deleteOne({ _id: doc._id }).exec();
+  }
+
+  /** Everything kept of a profile's confirmations (an erasure): its list, each one, its outbox. */
+  async deleteProfile(clientId: string, profileId: number): Promise<void> {
+    const listKey = confirmationListKey(clientId, profileId);
+    const list = await this.lists.findStoredById<StoredConfirmationList>(listKey);
+    for (const id of list?.ids ?? []) {
+      const key = confirmationKey(clientId, profileId, id);
+      await this.outbox.deleteOne({ _id: key }).exec();
+      await this.confirmations.deleteOne({ _id: key }).exec();
+    }
+    await this.lists.deleteOne({ _id: listKey }).exec();
+  }
+
+  /** The outbox documents due at `now` (the sweep: messages whose job was lost). */
+  async dueOutbox(now: Date, limit: number): Promise<ConfirmationOutboxDoc[]> {
+    const docs = await this.outbox
+      .find(acrossTenants({ dueAt: { $lte: now } }))
+      .limit(limit)
+      .lean<ConfirmationOutboxDoc[]>()
+      .exec();
+    return docs;
+  }
+
+  private async insertIgnoringDuplicate(insert: () => Promise<unknown>): Promise<void> {
+    try {
+      await insert();
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+}

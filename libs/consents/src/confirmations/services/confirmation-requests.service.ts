@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigurationReader } from '@app/config';
+import type {
+  AppliedWrite,
+  ProfileApplyHook,
+  ProfileData,
+  ProfileErasureListener,
+  StoredConsent,
+} from '@app/profiles';
+import { CRASH_POINTS, CrashPoints, JobQueue, textKey } from '@app/shared';
+import { confirmationKey } from '../../keys';
+import type { StoredConfirmation } from '../domain/confirmation.schema';
+import { ConfirmationRepository } from '../repositories/confirmation.repository';
+import { CONFIRMATION_MAIL } from '../worker/confirmation.job-definitions';
+
+/** A consent of an email address, with the address (as stored). */
+interface EmailConsent {
+  emailAddress: string;
+  consent: StoredConsent;
+}
+
+/** Every active consent of the profile's email addresses, by `<address key>|<type key>`. */
+function emailConsents(data: ProfileData | undefined): Map<string, EmailConsent> {
+  const found = new Map<string, EmailConsent>();
+  for (const email of data?.Emails ?? []) {
+    if (email.IsActive === false) continue;
+    for (const consent of email.Consents ?? []) {
+      if (consent.IsActive === false) continue;
+      found.set(`${textKey(email.EmailAddress)}|${textKey(consent.ConsentType ?? '')}`, {
+        emailAddress: email.EmailAddress,
+        consent,
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * The worker's side of double opt-in (the apply hook, before the profile's save): a grant
+ * the consent rules held gets its confirmation, its outbox document and its mail job; a
+ * pending confirmation the write ended is recorded Confirmed (the confirm write) or
+ * Cancelled (a denial, revocation, deactivation or removal). A retry of the write finds the
+ * same ids and inserts nothing twice. An erasure deletes the profile's confirmations (they
+ * hold its address).
+ */
+@Injectable()
+export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureListener {
+  constructor(
+    private readonly confirmations: ConfirmationRepository,
+    private readonly configuration: ConfigurationReader,
+    private readonly jobs: JobQueue,
+    private readonly crashPoints: CrashPoints,
+  ) {}
+
+  async beforeSave(
+    write: AppliedWrite,
+    before: ProfileData | undefined,
+    after: ProfileData | undefined,
+  ): Promise<void> {
+    const was = emailConsents(before);
+    const now = emailConsents(after);
+    for (const [key, { emailAddress, consent }] of now) {
+      const pending = consent.PendingConfirmation;
+      if (pending && was.get(key)?.consent.PendingConfirmation?.Id !== pending.Id)
+        await this.request(write, emailAddress, consent);
+    }
+    for (const [key, { consent }] of was) {
+      const pending = consent.PendingConfirmation;
+      if (!pending) continue;
+      const next = now.get(key)?.consent;
+      if (next?.PendingConfirmation?.Id === pending.Id) continue;
+      await this.close(write, pending.Id, next);
+    }
+  }
+
+  profileErased(clientId: string, profileId: number): Promise<void> {
+    return this.confirmations.deleteProfile(clientId, profileId);
+  }
+
+  private async request(
+    write: AppliedWrite,
+    emailAddress: string,
+    consent: StoredConsent,
+  ): Promise<void> {
+    const pending = consent.PendingConfirmation!;
+    const settings = await this.configuration.confirmation(write.clientId);
+    const requested = Date.parse(pending.RequestedDate);
+    const confirmation: StoredConfirmation = {
+      _id: confirmationKey(write.clientId, write.profileId, pending.Id),
+      clientId: write.clientId,
+      profileId: write.profileId,
+      confirmationId: pending.Id,
+      EmailAddress: emailAddress,
+      ConsentType: consent.ConsentType ?? '',
+      ...(pending.ConsentVersion ? { ConsentVersion: pending.ConsentVersion } : {}),
+      ...(pending.Locale ? { Locale: pending.Locale } : {}),
+      State: 'Pending',
+      RequestedDate: pending.RequestedDate,
+      ExpiresDate: new Date(requested + settings.TimeToLiveHours * 3_600_000).toISOString(),
+      Mail: { State: 'Queued', Attempts: 0 },
+    };
+    await this.confirmations.insertRequested(confirmation, new Date());
+    await this.crashPoints.at(CRASH_POINTS.confirmationAfterOutbox);
+    await this.jobs.enqueue(CONFIRMATION_MAIL, {
+      clientId: write.clientId,
+      profileId: write.profileId,
+      confirmationId: pending.Id,
+    });
+  }
+
+  private async close(
+    write: AppliedWrite,
+    confirmationId: string,
+    next: StoredConsent | undefined,
+  ): Promise<void> {
+    const confirmation = await this.confirmations.find(
+      write.clientId,
+      write.profileId,
+      confirmationId,
+    );
+    if (!confirmation || confirmation.State !== 'Pending') return;
+    const evidence = next?.Confirmation;
+    if (evidence?.LinkId === confirmationId) {
+      await this.confirmations.update(confirmation, {
+        State: 'Confirmed',
+        ConfirmedDate: evidence.ConfirmedDate,
+        ClosedDate: evidence.ConfirmedDate,
+        Request: {
+          ...(evidence.IpAddress ? { IpAddress: evidence.IpAddress } : {}),
+          ...(evidence.UserAgent ? { UserAgent: evidence.UserAgent } : {}),
+        },
+      });
+      return;
+    }
+    await this.confirmations.update(confirmation, {
+      State: 'Cancelled',
+      ClosedDate: new Date().toISOString(),
+    });
+  }
+}

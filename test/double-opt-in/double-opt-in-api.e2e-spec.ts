@@ -1,0 +1,294 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import {
+  configureTestTenant,
+  localized,
+  testPreference,
+  type TestPrograms,
+} from '../harness/configuration';
+import { createTestTenant, type TestTenant } from '../harness/session';
+import { eventually, startTestApp, type TestApp } from '../harness/test-app';
+import { profileClient } from '../jobs/job-helpers';
+import { firstMailTo, linkPathOf, mailTo } from './mail-inbox';
+
+type Body = Record<string, any>;
+
+/*
+ * Double opt-in through the API (docs/double-opt-in.md), end to end on the real engine,
+ * Redis, worker and SMTP (the harness's mail catcher): a grant becomes a pending
+ * confirmation, the message is sent, the GET of its link confirms nothing, the POST does,
+ * and the consent is Granted with its evidence in history. Links altered, expired, used or
+ * withdrawn are refused with a page.
+ */
+describe('Double opt-in: the API grant path', () => {
+  let app: TestApp;
+  let tenant: TestTenant;
+  let auth: string;
+  let profiles: ReturnType<typeof profileClient>;
+  let programs: TestPrograms;
+  const HOUR = 3600 * 1000;
+  const NEWSLETTER = 'Newsletter DOI';
+
+  const address = () => `doi-${randomBytes(5).toString('hex')}@example.com`;
+  const grantBody = (email: string, status = 1) => ({
+    Emails: [
+      {
+        EmailAddress: email,
+        Consents: [{ ConsentType: NEWSLETTER, ConsentStatus: status, Locale: 'en-us' }],
+        // An opt-in to the newsletter: the decision then turns on the consent alone.
+        EmailPreferences: [testPreference(programs.newsletter.email)],
+      },
+    ],
+  });
+  const emailConsent = (profile: Body) => profile.Emails[0].Consents[0] as Body;
+  const confirmations = async (id: number): Promise<Body[]> => {
+    const res = await request(app.http)
+      .get(`/Profiles/v4/${tenant.clientId}/Profile/${id}/Confirmations`)
+      .set('Authorization', auth)
+      .expect(200);
+    return res.body.Confirmations as Body[];
+  };
+  const decision = async (id: number): Promise<Body> =>
+    (
+      await request(app.http)
+        .get(`/Profiles/v4/${tenant.clientId}/ContactDecision`)
+        .query({
+          profileId: id,
+          channelId: 'Email',
+          programId: programs.newsletter.email.ProgramId,
+          consentType: NEWSLETTER,
+        })
+        .set('Authorization', auth)
+        .expect(200)
+    ).body;
+  const codes = (answer: Body) => (answer.Reasons as Body[]).map((r) => `${r.Effect}:${r.Code}`);
+
+  /** A profile whose grant waits, and the link of its message. */
+  async function pendingGrant(email: string): Promise<{ id: number; link: string }> {
+    const id = await profiles.create(grantBody(email));
+    await profiles.complete(id);
+    const mail = await firstMailTo(email);
+    return { id, link: linkPathOf(mail) };
+  }
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    tenant = await createTestTenant(app);
+    ({ programs } = await configureTestTenant(app, tenant));
+    auth = await tenant.bearer();
+    profiles = profileClient(app, tenant);
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/ConsentTypes`)
+      .set('Authorization', auth)
+      .send({
+        ConsentTypes: [
+          {
+            TypeName: NEWSLETTER,
+            ChannelId: 'Email',
+            RequiresConfirmation: true,
+            LocalizedFields: localized(NEWSLETTER),
+            Versions: [
+              {
+                ConsentVersion: '1.0',
+                LocalizedFields: [
+                  {
+                    Locale: 'en-us',
+                    Name: NEWSLETTER,
+                    ConsentLanguage: 'Send me the weekly newsletter',
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      })
+      .expect(201);
+  });
+  afterAll(() => app?.close());
+
+  it('holds a grant until the person confirms it from the message: GET confirms nothing, POST does', async () => {
+    const email = address();
+    const id = await profiles.create(grantBody(email));
+    const held = await profiles.complete(id);
+    // The consent stays as it was (NotSet, a new one), marked pending.
+    expect(emailConsent(held)).toMatchObject({ ConsentType: NEWSLETTER, ConsentStatus: 4 });
+    const pendingId = emailConsent(held).PendingConfirmation.Id as string;
+    expect(pendingId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(emailConsent(held).Confirmation).toBeUndefined();
+
+    const [listed] = await confirmations(id);
+    expect(listed).toMatchObject({
+      Id: pendingId,
+      State: 'Pending',
+      EmailAddress: email,
+      ConsentType: NEWSLETTER,
+    });
+    expect(Date.parse(listed.ExpiresDate) - Date.parse(listed.RequestedDate)).toBe(72 * HOUR);
+
+    const mail = await firstMailTo(email);
+    expect(mail.subject).toBe(`Please confirm: ${NEWSLETTER}`);
+    expect(mail.text).toContain('Send me the weekly newsletter');
+    expect(mail.html).toContain('Send me the weekly newsletter');
+    const link = linkPathOf(mail);
+    expect(mail.html).toContain(link);
+    // The message went out once; no API answer carries the link.
+    expect(
+      await eventually(async () =>
+        (await confirmations(id))[0].MailState === 'Sent' ? true : undefined,
+      ),
+    ).toBe(true);
+    const token = link.split('/').pop()!;
+    expect(JSON.stringify(await confirmations(id))).not.toContain(token);
+    expect(JSON.stringify(await profiles.get(id))).not.toContain(token);
+
+    expect(codes(await decision(id))).toContain('Deny:AwaitingConfirmation');
+
+    // A mail scanner prefetching the link: a page with one button, nothing recorded.
+    const page = await request(app.http).get(link).expect(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.text).toContain('Send me the weekly newsletter');
+    expect(page.text).toMatch(
+      /<form method="post" action="[^"]+">\s*<button type="submit">Confirm<\/button>/,
+    );
+    expect(page.text.match(/<button/g)).toHaveLength(1);
+    expect(emailConsent(await profiles.complete(id)).ConsentStatus).toBe(4);
+    expect((await confirmations(id))[0].State).toBe('Pending');
+
+    const confirmed = await request(app.http)
+      .post(link)
+      .set('User-Agent', 'DOI-Test/1.0')
+      .type('form')
+      .send('')
+      .expect(200);
+    expect(confirmed.text).toContain('confirmed');
+
+    const granted = emailConsent(
+      await eventually(async () => {
+        const profile = await profiles.complete(id);
+        return emailConsent(profile).ConsentStatus === 1 ? profile : undefined;
+      }),
+    );
+    expect(granted.PendingConfirmation).toBeUndefined();
+    expect(granted.Confirmation).toMatchObject({
+      Method: 'DoubleOptIn',
+      LinkId: pendingId,
+      UserAgent: 'DOI-Test/1.0',
+      IpAddress: expect.any(String),
+    });
+    expect(granted.ConsentDate).toBe(granted.Confirmation.ConfirmedDate);
+
+    // The evidence is in the consent's history (and so in its receipt chain).
+    const history = (
+      await request(app.http)
+        .get(`/Profiles/v4/${tenant.clientId}/Profile/${id}/History/Consents`)
+        .set('Authorization', auth)
+        .expect(200)
+    ).body as Body[];
+    const grantedEntry = history
+      .map((entry) => entry.Emails?.[0]?.Consents?.[0] as Body | undefined)
+      .find((consent) => consent?.ConsentStatus === 1);
+    expect(grantedEntry?.Confirmation).toMatchObject({
+      Method: 'DoubleOptIn',
+      LinkId: pendingId,
+      UserAgent: 'DOI-Test/1.0',
+    });
+
+    const [closed] = await eventually(async () => {
+      const list = await confirmations(id);
+      return list[0].State === 'Confirmed' ? list : undefined;
+    });
+    expect(closed.ConfirmedDate).toBe(granted.Confirmation.ConfirmedDate);
+    expect(codes(await decision(id))).toContain('Allow:ConsentGranted');
+
+    // Single use: the link is refused from now on, and still one message.
+    const again = await request(app.http).post(link).type('form').send('').expect(410);
+    expect(again.text).toContain('already used');
+    expect((await request(app.http).get(link).expect(410)).text).toContain('already used');
+    expect(await mailTo(email)).toHaveLength(1);
+  });
+
+  it('refuses an altered link with a page, and records nothing', async () => {
+    const email = address();
+    const { id, link } = await pendingGrant(email);
+    const signature = link.slice(-43);
+    const flipped = signature[0] === 'A' ? 'B' : 'A';
+    const altered = `${link.slice(0, -43)}${flipped}${signature.slice(1)}`;
+    const refused = await request(app.http).post(altered).type('form').send('').expect(403);
+    expect(refused.text).toContain('not valid');
+    await request(app.http).get(altered).expect(403);
+    // Another profile's id under the same signature is refused too.
+    const parts = link.split('.');
+    parts[1] = String(Number(parts[1]) + 1);
+    await request(app.http).get(parts.join('.')).expect(403);
+    expect(emailConsent(await profiles.complete(id)).ConsentStatus).toBe(4);
+    expect((await confirmations(id))[0].State).toBe('Pending');
+  });
+
+  it('refuses an expired link (410) and lists the confirmation Expired', async () => {
+    const email = address();
+    const { id, link } = await pendingGrant(email);
+    app.advance(73 * HOUR);
+    try {
+      const refused = await request(app.http).post(link).type('form').send('').expect(410);
+      expect(refused.text).toContain('expired');
+      expect((await confirmations(id))[0].State).toBe('Expired');
+    } finally {
+      app.advance(-73 * HOUR);
+    }
+    expect(emailConsent(await profiles.complete(id)).ConsentStatus).toBe(4);
+  });
+
+  it('cancels a pending confirmation when the consent is denied meanwhile', async () => {
+    const email = address();
+    const { id, link } = await pendingGrant(email);
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Profile/${id}`)
+      .set('Authorization', auth)
+      .send(grantBody(email, 2))
+      .expect(202);
+    const denied = emailConsent(await profiles.complete(id));
+    expect(denied.ConsentStatus).toBe(2);
+    expect(denied.PendingConfirmation).toBeUndefined();
+    expect((await confirmations(id))[0].State).toBe('Cancelled');
+    const refused = await request(app.http).post(link).type('form').send('').expect(410);
+    expect(refused.text).toContain('withdrawn');
+    expect(emailConsent(await profiles.complete(id)).ConsentStatus).toBe(2);
+  });
+
+  it("forgets an erased profile's confirmations (they hold its address); its link is refused", async () => {
+    const email = address();
+    const { id, link } = await pendingGrant(email);
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Profile/${id}/Erasure`)
+      .set('Authorization', auth)
+      .send({ ReasonCode: 'GDPR-ART17' })
+      .expect(202);
+    await eventually(async () => {
+      const res = await request(app.http)
+        .get(`/Profiles/v4/${tenant.clientId}/Profile/${id}/Erasure`)
+        .set('Authorization', auth);
+      return res.status === 200 ? true : undefined;
+    });
+    const db = app.api.get<Connection>(getConnectionToken()).db!;
+    for (const name of [
+      'consent_confirmations',
+      'consent_confirmation_lists',
+      'confirmation_outbox',
+    ])
+      expect(JSON.stringify(await db.collection(name).find({}).toArray())).not.toContain(email);
+    await request(app.http).get(link).expect(404);
+  });
+
+  it('refuses RequiresConfirmation on a consent type that is not an Email one', async () => {
+    const res = await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/ConsentTypes`)
+      .set('Authorization', auth)
+      .send({
+        ConsentTypes: [{ TypeName: 'Phone DOI', ChannelId: 'Phone', RequiresConfirmation: true }],
+      })
+      .expect(400);
+    expect(res.body.Message).toContain('RequiresConfirmation (value true)');
+  });
+});
