@@ -23,9 +23,9 @@ export function firstMailTo(address: string): Promise<CaughtMail> {
   return eventually(async () => (await mailTo(address))[0]);
 }
 
-/** The confirmation link's path (/Profiles/v4/Confirm/<token>) in a message's text. */
+/** The confirmation link's path (/Confirm/<token>) in a message's text. */
 export function linkPathOf(mail: CaughtMail): string {
-  const match = /https?:\/\/[^/\s]+(\/Profiles\/v4\/Confirm\/[A-Za-z0-9._-]+)/.exec(mail.text);
+  const match = /https?:\/\/[^/\s]+(\/Confirm\/[A-Za-z0-9._-]+)/.exec(mail.text);
   if (!match) throw new Error(`no confirmation link in: ${mail.text}`);
   return match[1];
 }

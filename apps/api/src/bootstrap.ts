@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Settings } from '@app/shared';
+import { CONFIRM_ROUTE } from '@app/consents';
 import { CENTRE_ROUTE, GPC_WELL_KNOWN_PATH, UNSUBSCRIBE_ROUTE } from '@app/preference-centre';
 import { ApiModule } from './api.module';
 import { API_PREFIX, closeHttpApp, createHttpApp, type HttpAppSpec } from './http/http-app';
@@ -15,7 +16,8 @@ function apiSpec(settings: Settings): HttpAppSpec {
   return {
     name: 'api',
     module: ApiModule.register(settings),
-    unprefixed: [TOKEN_PATH, QUEUE_DASHBOARD_PATH, GPC_WELL_KNOWN_PATH],
+    // The double opt-in link's page: a public path of its own (confirmation-paths.ts).
+    unprefixed: [TOKEN_PATH, QUEUE_DASHBOARD_PATH, GPC_WELL_KNOWN_PATH, CONFIRM_ROUTE],
     // Forms: the token endpoint, and the preference centre's page and one-click unsubscribe.
     formRoutes: [
       `/${TOKEN_PATH}`,

@@ -24,6 +24,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The confirmation page of a link (HTML, for the person)
+         * @description Shows what is asked (the consent and its text, the address) and one button that posts to the same URL. Records nothing.
+         */
+        get: operations["ConfirmationPageController_page"];
+        put?: never;
+        /**
+         * Confirm (the button of the confirmation page)
+         * @description Queues the grant as an ordinary write (applied by the worker in the profile's write order), recorded with the confirmation time, the link id, the request's IP address and User-Agent as evidence. A link confirms once.
+         */
+        post: operations["ConfirmationPageController_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/Async/{clientId}/Export/{accessToken}/Status": {
         parameters: {
             query?: never;
@@ -78,30 +102,6 @@ export interface paths {
         get: operations["ClientQuotasController_quotas"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/Profiles/v4/Confirm/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The confirmation page of a link (HTML, for the person)
-         * @description Shows what is asked (the consent and its text, the address) and one button that posts to the same URL. Records nothing.
-         */
-        get: operations["ConfirmationPageController_page"];
-        put?: never;
-        /**
-         * Confirm (the button of the confirmation page)
-         * @description Queues the grant as an ordinary write (applied by the worker in the profile's write order), recorded with the confirmation time, the link id, the request's IP address and User-Agent as evidence. A link confirms once.
-         */
-        post: operations["ConfirmationPageController_confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6276,6 +6276,120 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    ConfirmationPageController_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link token from the message: client, profile, confirmation, expiry and an HMAC-SHA-256 signature with the deployment key */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link is altered or incomplete: a page, nothing recorded */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            /** @description The request no longer exists: a page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired, was already used, or its request was withdrawn: a page, nothing recorded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConfirmationPageController_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link token from the message: client, profile, confirmation, expiry and an HMAC-SHA-256 signature with the deployment key */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmed: a page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link is altered or incomplete: a page, nothing recorded */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            /** @description The request no longer exists: a page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired, was already used, or its request was withdrawn: a page, nothing recorded */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     AsyncExportController_status: {
         parameters: {
             query?: never;
@@ -6478,120 +6592,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    ConfirmationPageController_page: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The link token from the message: client, profile, confirmation, expiry and an HMAC-SHA-256 signature with the deployment key */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The page */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The link is altered or incomplete: a page, nothing recorded */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                    "text/html": string;
-                };
-            };
-            /** @description The request no longer exists: a page */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                    "text/html": string;
-                };
-            };
-            /** @description The link expired, was already used, or its request was withdrawn: a page, nothing recorded */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                    "text/html": string;
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    ConfirmationPageController_confirm: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The link token from the message: client, profile, confirmation, expiry and an HMAC-SHA-256 signature with the deployment key */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Confirmed: a page */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            /** @description The link is altered or incomplete: a page, nothing recorded */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                    "text/html": string;
-                };
-            };
-            /** @description The request no longer exists: a page */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                    "text/html": string;
-                };
-            };
-            /** @description The link expired, was already used, or its request was withdrawn: a page, nothing recorded */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                    "text/html": string;
                 };
             };
             429: components["responses"]["TooManyRequests"];

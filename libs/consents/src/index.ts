@@ -18,6 +18,7 @@ export * from './domain/consent-transitions';
 export * from './domain/consent-expiry';
 export * from './domain/consent-write';
 export { CONFIRMATION_SETTINGS } from './confirmations/confirmation-settings';
+export { CONFIRM_ROUTE } from './confirmations/domain/confirmation-paths';
 export { ConfirmationRequests } from './confirmations/services/confirmation-requests.service';
 export { ConfirmationRequestsModule } from './confirmations/confirmations.module';
 export {

@@ -97,6 +97,11 @@ export const OPENAPI_TAGS: TagObject[] = [
       'May we contact this person, here, for this, now? Allowed or not, with every reason and the history entry that proves it; one question or a batch of up to 1,000 (docs/decisions.md).',
   },
   {
+    name: 'Double opt-in',
+    description:
+      "Consents that count only once the person confirms them from their own mailbox: the client's confirmation settings, a profile's confirmations and their states, and the public page of the link the message carries (docs/double-opt-in.md).",
+  },
+  {
     name: 'Preference centre',
     description:
       "The person's own page: signed, expiring links an operator makes for a profile, the HTML page behind them (public: the signature is the credential), its form and RFC 8058 one-click unsubscribe (docs/preference-centre.md).",

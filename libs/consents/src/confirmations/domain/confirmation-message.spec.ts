@@ -5,7 +5,7 @@ const facts = {
   ConsentName: 'News <weekly>',
   ConsentLanguage: 'I agree & more',
   EmailAddress: 'pat@example.com',
-  Link: 'https://x.example/Profiles/v4/Confirm/t',
+  Link: 'https://x.example/Confirm/t',
   ExpiresAt: '2026-12-05T10:00:00.000Z',
 };
 
