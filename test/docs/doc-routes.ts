@@ -54,6 +54,8 @@ const OUTSIDE_PREFIX = [
   '/metrics',
   '/.well-known/',
   '/admin/',
+  // The double opt-in link's page (libs/consents, confirmation-paths.ts).
+  '/Confirm/',
 ];
 
 const METHOD = `(?:${HTTP_METHODS.join('|')})`;
