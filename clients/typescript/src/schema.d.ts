@@ -3389,7 +3389,7 @@ export interface components {
             /** @description Newest first; the last 20 at most */
             Confirmations: components["schemas"]["ConfirmationDto"][];
         };
-        ConfirmationSettingsDto: {
+        ConfirmationSettingsRequestDto: {
             /** @description Hours a confirmation link stays valid; default 72 */
             TimeToLiveHours?: number | null;
             /**
@@ -3399,7 +3399,6 @@ export interface components {
             From?: string | null;
             /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
             Templates?: components["schemas"]["ConfirmationTemplateDto"][] | null;
-            readonly Edited?: components["schemas"]["EditedDto"];
         };
         ConfirmationSettingsViewDto: {
             /** @description Hours a confirmation link stays valid; default 72 */
@@ -8444,7 +8443,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConfirmationSettingsDto"];
+                "application/json": components["schemas"]["ConfirmationSettingsRequestDto"];
             };
         };
         responses: {

@@ -113,6 +113,9 @@ async function buildHttpApp(
     // is matched case-insensitively (the spec writes both /Profiles/v4 and /profiles/v4).
     rewriteUrl: (req: { url?: string }) =>
       (req.url ?? '/').replace(/^\/profiles\/v[24](?=\/|$|\?)/i, '/Profiles/v4'),
+    // A path parameter may be a double opt-in link's token (up to 400 characters, with a
+    // long client id); Fastify's default of 100 refused longer ones.
+    maxParamLength: 500,
     // What Fastify and Node refuse before any route runs, in the service's error shape.
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,

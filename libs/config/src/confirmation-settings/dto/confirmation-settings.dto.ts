@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { IsEmail, IsOptional } from 'class-validator';
 import {
   EditedDto,
@@ -15,6 +15,9 @@ const PLACEHOLDERS =
   'locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), ' +
   '{{ExpiresAt}}; in Html they are HTML-escaped.';
 
+/** What Text and Html must contain (the service refuses a template without it: 400). */
+const LINK_PATTERN = '\\{\\{Link\\}\\}';
+
 /** The confirmation message in one locale. */
 export class ConfirmationTemplateDto {
   @LocaleCode({ description: 'Locale code (en, fr-ca); one template per locale' })
@@ -23,10 +26,16 @@ export class ConfirmationTemplateDto {
   @RequiredText(256, { description: `The subject. ${PLACEHOLDERS}` })
   Subject: string;
 
-  @RequiredText(20000, { description: 'The plain-text body; must contain {{Link}}' })
+  @RequiredText(20000, {
+    description: 'The plain-text body; must contain {{Link}}',
+    pattern: LINK_PATTERN,
+  })
   Text: string;
 
-  @RequiredText(50000, { description: 'The HTML body; must contain {{Link}}' })
+  @RequiredText(50000, {
+    description: 'The HTML body; must contain {{Link}}',
+    pattern: LINK_PATTERN,
+  })
   Html: string;
 }
 
@@ -57,6 +66,14 @@ export class ConfirmationSettingsDto {
   @ReadOnlyField({ type: () => EditedDto })
   Edited?: EditedDto;
 }
+
+/**
+ * PUT's body: the settings without `Edited`, which the service sets (a PUT that sends it is
+ * refused as an unknown field, as its schema says).
+ */
+export class ConfirmationSettingsRequestDto extends OmitType(ConfirmationSettingsDto, [
+  'Edited',
+] as const) {}
 
 /** GET's answer: the settings in force (defaults filled in) and the default template. */
 export class ConfirmationSettingsViewDto extends ConfirmationSettingsDto {

@@ -6,12 +6,12 @@ import { type Caller, CurrentCaller } from '@app/auth';
 import { ConfigController, ConfigRead, ConfigWrite } from '../../common/config-route.decorators';
 import { ReplaceConfirmationSettingsCommand } from '../commands/replace-confirmation-settings/replace-confirmation-settings.command';
 import {
-  ConfirmationSettingsDto,
+  ConfirmationSettingsRequestDto,
   ConfirmationSettingsViewDto,
 } from '../dto/confirmation-settings.dto';
 import { GetConfirmationSettingsQuery } from '../queries/get-confirmation-settings/get-confirmation-settings.query';
 
-const SETTINGS_EXAMPLES: BodyExamples<ConfirmationSettingsDto> = {
+const SETTINGS_EXAMPLES: BodyExamples<ConfirmationSettingsRequestDto> = {
   germanAndEnglish: {
     summary: 'Links valid for 48 hours, a sender, a German template (others take the default)',
     value: {
@@ -57,10 +57,10 @@ export class ConfirmationSettingsController {
       'Text and Html must contain {{Link}} (400 naming the template otherwise).',
     ok: ConfirmationSettingsViewDto,
   })
-  @ApiBody({ type: ConfirmationSettingsDto, examples: SETTINGS_EXAMPLES })
+  @ApiBody({ type: ConfirmationSettingsRequestDto, examples: SETTINGS_EXAMPLES })
   replace(
     @CurrentCaller() caller: Caller,
-    @Body() body: ConfirmationSettingsDto,
+    @Body() body: ConfirmationSettingsRequestDto,
   ): Promise<ConfirmationSettingsViewDto> {
     return this.commands.execute(
       new ReplaceConfirmationSettingsCommand(caller.clientId, caller.userId, body),
