@@ -3393,7 +3393,7 @@ export interface components {
             /** @description Hours a confirmation link stays valid; default 72 */
             TimeToLiveHours?: number | null;
             /**
-             * @description The sender (From); absent or null: the deployment’s CONFIRMATION_FROM
+             * @description The sender (From): an address, or a name and an address (`"News" <news@example.com>`); absent or null: the deployment’s CONFIRMATION_FROM
              * @example news@example.com
              */
             From?: string | null;
@@ -3404,7 +3404,7 @@ export interface components {
             /** @description Hours a confirmation link stays valid; default 72 */
             TimeToLiveHours?: number;
             /**
-             * @description The sender (From); absent or null: the deployment’s CONFIRMATION_FROM
+             * @description The sender (From): an address, or a name and an address (`"News" <news@example.com>`); absent or null: the deployment’s CONFIRMATION_FROM
              * @example news@example.com
              */
             From?: string | null;

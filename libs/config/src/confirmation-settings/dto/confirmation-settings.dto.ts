@@ -1,5 +1,5 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
-import { IsEmail, IsOptional } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
 import {
   EditedDto,
   NestedArray,
@@ -50,10 +50,14 @@ export class ConfirmationSettingsDto {
   @OptionalText(256, {
     nullable: true,
     example: 'news@example.com',
-    description: 'The sender (From); absent or null: the deployment’s CONFIRMATION_FROM',
+    // Checked for its '@' only: nodemailer takes `news@example.com` and
+    // `"News" <news@example.com>` alike, and refuses what is no address when sending.
+    pattern: '@',
+    description:
+      'The sender (From): an address, or a name and an address (`"News" <news@example.com>`); absent or null: the deployment’s CONFIRMATION_FROM',
   })
   @IsOptional()
-  @IsEmail({}, { message: 'must be an email address' })
+  @Matches(/@/, { message: 'must hold an email address' })
   From?: string | null;
 
   @NestedArray(() => ConfirmationTemplateDto, {
