@@ -1,5 +1,9 @@
 import request from 'supertest';
-import { CONSENT_VERSION_NOTIFICATION, DO_NOT_CONTACT_PROPAGATION } from '@app/consents';
+import {
+  CONFIRMATION_SWEEP,
+  CONSENT_VERSION_NOTIFICATION,
+  DO_NOT_CONTACT_PROPAGATION,
+} from '@app/consents';
 import { BULK_EXPORT_EXPIRY, BULK_IMPORT_CLEANUP } from '@app/bulk';
 import { CONSENT_EXPIRY } from '@app/profiles';
 import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
@@ -248,6 +252,7 @@ describe('Scheduled job: consent and preference expiry', () => {
       EXPIRY.name,
       CONSENT_VERSION_NOTIFICATION.name,
       DO_NOT_CONTACT_PROPAGATION.name,
+      CONFIRMATION_SWEEP.name,
       BULK_IMPORT_CLEANUP.name,
       BULK_EXPORT_EXPIRY.name,
     ]);
