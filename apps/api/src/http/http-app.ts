@@ -115,7 +115,8 @@ async function buildHttpApp(
       (req.url ?? '/').replace(/^\/profiles\/v[24](?=\/|$|\?)/i, '/Profiles/v4'),
     // A path parameter may be a double opt-in link's token (up to 400 characters, with a
     // long client id); Fastify's default of 100 refused longer ones.
-    maxParamLength: 500,
+    // (A router option: Fastify 5 deprecates it at the top level, FSTDEP022.)
+    routerOptions: { maxParamLength: 500 },
     // What Fastify and Node refuse before any route runs, in the service's error shape.
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,

@@ -130,8 +130,9 @@ export class IdempotencyGuard implements CanActivate {
           const answer = answerOf(fingerprint, reply, payload);
           await durable.keep(clientId, start.attempt, answer).catch(() => undefined);
         } else {
-          // Answered an error before committing: it never commits; a resend runs at once.
-          void durable.abandon(clientId, start.attempt).catch(() => undefined);
+          // Answered an error before committing: it never commits. Voided before the answer
+          // leaves, so a resend that follows the answer runs at once (not 409).
+          await durable.abandon(clientId, start.attempt).catch(() => undefined);
         }
       };
       return true;
