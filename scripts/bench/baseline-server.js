@@ -16,7 +16,9 @@
 //   POST /token      parses the same form body (client credentials), then signs the same HS256
 //                    token: the limit of the token endpoint (a request's body is read by any
 //                    server that answers it).
-// Env: PORT, REDIS_URL, JWT_SECRET, QUEUE_PREFIX, MONGODB_URI (the engine, for /accept-durable).
+// Env: PORT, REDIS_URL, JWT_SECRET, QUEUE_PREFIX, MONGODB_URI (the engine, for /accept-durable),
+// REDIS_CLUSTER_NODES (a Redis Cluster, as the service takes it: cluster clients, and Bull's
+// queue under a hash-tagged prefix, its documented way on a cluster).
 const Fastify = require('fastify');
 const Queue = require('bull');
 const Redis = require('ioredis');
@@ -28,13 +30,40 @@ const Ajv = require('ajv');
 const addFormats = require('ajv-formats');
 const { MongoClient } = require('mongodb');
 
-const { PORT, REDIS_URL, QUEUE_PREFIX = 'baseline', MONGODB_URI } = process.env;
+const {
+  PORT,
+  REDIS_URL,
+  QUEUE_PREFIX = 'baseline',
+  MONGODB_URI,
+  REDIS_CLUSTER_NODES,
+} = process.env;
+const CLUSTER_NODES = REDIS_CLUSTER_NODES ? REDIS_CLUSTER_NODES.split(',') : null;
+
+/** A connection to the Redis the service uses: one server, or a cluster client. */
+function connect(options = {}) {
+  return CLUSTER_NODES
+    ? new Redis.Cluster(CLUSTER_NODES, { enableAutoPipelining: true, ...options })
+    : new Redis(REDIS_URL, options);
+}
+
+/** Bull's queue: from the URL on one Redis; on a cluster, cluster connections and a tag. */
+function makeQueue() {
+  if (!CLUSTER_NODES) return new Queue('baseline', REDIS_URL, { prefix: QUEUE_PREFIX });
+  return new Queue('baseline', {
+    prefix: `{${QUEUE_PREFIX}}`,
+    createClient: (type) =>
+      connect({
+        enableReadyCheck: false,
+        ...(type === 'client' ? {} : { maxRetriesPerRequest: null }),
+      }),
+  });
+}
 // A KeyObject, as the service uses: a string key costs a failed PEM parse per call.
 const JWT_SECRET = createSecretKey(Buffer.from(process.env.JWT_SECRET, 'utf8'));
 
 async function main() {
-  const redis = new Redis(REDIS_URL);
-  const queue = new Queue('baseline', REDIS_URL, { prefix: QUEUE_PREFIX });
+  const redis = connect();
+  const queue = makeQueue();
   const app = Fastify({ logger: false });
 
   app.get('/get/:key', async (request, reply) => {

@@ -13,6 +13,9 @@
 //                      (the durable one: schema validation, engine insert, Bull `add`)
 //   --root=<dir>       run that checkout's build against these baselines (e.g. the work tree
 //                      of an older commit that `npm run bench:compare` made in .bench/<sha>)
+//   --redis=cluster    a local Redis Cluster (three masters, a replica each) instead of one
+//                      redis-server, for the service and the baselines alike: the redis CPU
+//                      column sums the six nodes, Redis memory sums the masters (issue 41)
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -20,7 +23,15 @@ const { randomUUID, createHmac } = require('node:crypto');
 const autocannon = require('autocannon');
 const Redis = require('ioredis');
 const { MongoClient } = require('mongodb');
-const { ROOT, freePort, startFerretdb, startRedis, stop, waitForPort } = require('../lib/engines');
+const {
+  ROOT,
+  freePort,
+  startFerretdb,
+  startRedis,
+  startRedisCluster,
+  stop,
+  waitForPort,
+} = require('../lib/engines');
 const { cpuMs } = require('../lib/proc-cpu');
 const { startNode } = require('../lib/node-process');
 const seed = require('./seed');
@@ -32,6 +43,7 @@ const args = Object.fromEntries(
   }),
 );
 const QUICK = Boolean(args.quick);
+const CLUSTER = args.redis === 'cluster';
 const SIZES = String(args.sizes || (QUICK ? '1000,3000' : '1000,100000'))
   .split(',')
   .map(Number);
@@ -113,11 +125,12 @@ async function main() {
   // The engine's and Redis's logs are kept (in the OS temp dir) when the run fails.
   const logs = { engine: path.join(dir, 'engine.log'), redis: path.join(dir, 'redis.log') };
   const engine = await startFerretdb({ dataDir: path.join(dir, 'engine'), logFile: logs.engine });
-  const redisServer = await startRedis({
-    dir: path.join(dir, 'redis'),
-    persist: false,
-    logFile: logs.redis,
-  });
+  // One redis-server, or a Redis Cluster: { url, nodes (cluster only), children }.
+  const redisServer = CLUSTER
+    ? await startRedisCluster({ dir: path.join(dir, 'redis') })
+    : await startRedis({ dir: path.join(dir, 'redis'), persist: false, logFile: logs.redis });
+  const redisChildren = CLUSTER ? redisServer.children : [redisServer.child];
+  const clusterEnv = CLUSTER ? { REDIS_CLUSTER_NODES: redisServer.nodes } : {};
   let failed = true;
   const apiPort = await freePort();
   const basePort = await freePort();
@@ -126,6 +139,7 @@ async function main() {
     PORT: String(apiPort),
     MONGODB_URI: `${engine.uri}bench`,
     REDIS_URL: redisServer.url,
+    ...clusterEnv,
     JWT_SECRET: jwtSecret,
     QUEUE_PREFIX: 'bench',
     LOG_LEVEL: 'error',
@@ -134,7 +148,7 @@ async function main() {
     RATE_LIMIT_READS_PER_SECOND: '1000000',
     RATE_LIMIT_WRITES_PER_SECOND: '1000000',
   };
-  const children = [engine.child, redisServer.child];
+  const children = [engine.child, ...redisChildren];
   const rows = [];
   // The scenarios issue 40's goals are read from (the last size's rows).
   const goals = {};
@@ -149,6 +163,7 @@ async function main() {
       {
         PORT: String(basePort),
         REDIS_URL: redisServer.url,
+        ...clusterEnv,
         JWT_SECRET: jwtSecret,
         MONGODB_URI: `${engine.uri}bench`,
       },
@@ -159,7 +174,9 @@ async function main() {
     const baseOrigin = `http://127.0.0.1:${basePort}`;
     const mongo = await MongoClient.connect(engine.uri);
     const db = mongo.db('bench');
-    const redis = new Redis(redisServer.url);
+    const redis = CLUSTER
+      ? new Redis.Cluster(redisServer.nodes.split(','), { enableAutoPipelining: true })
+      : new Redis(redisServer.url);
 
     // A worker applies the template profile; it is restarted after each seeding.
     let worker = await startNode(
@@ -203,7 +220,9 @@ async function main() {
       };
       disk.push(sizeFigures);
 
-      const procs = { api, worker, engine: engine.child, redis: redisServer.child, baseline };
+      // The redis column: the one server, or the cluster's six nodes summed (proc-cpu.js).
+      const redisProc = { pid: redisChildren.map((child) => child.pid) };
+      const procs = { api, worker, engine: engine.child, redis: redisProc, baseline };
       // Seeded profiles only (the template, id 1, has alternate id and email of its own).
       const ids = Array.from(
         { length: WORKING_SET },
@@ -509,9 +528,12 @@ async function main() {
   report(rows, growth, disk, goals);
 }
 
-/** Redis's `used_memory` (INFO memory), in bytes. */
+/** Redis's `used_memory` (INFO memory), in bytes: a cluster's masters summed. */
 async function usedMemory(redis) {
-  return Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1]);
+  const nodes = CLUSTER ? redis.nodes('master') : [redis];
+  let bytes = 0;
+  for (const node of nodes) bytes += Number(/used_memory:(\d+)/.exec(await node.info('memory'))[1]);
+  return bytes;
 }
 
 function report(rows, growth, disk, goals) {
@@ -528,6 +550,11 @@ function report(rows, growth, disk, goals) {
     .trim()
     .slice(0, 70);
   console.log(`build: ${RUN_ROOT} (${build})`);
+  console.log(
+    CLUSTER
+      ? 'Redis: a local Redis Cluster, three masters with a replica each (redis CPU: the six nodes)'
+      : 'Redis: one redis-server',
+  );
   console.log(
     `${CONNECTIONS} connections, ${SECONDS} s per run; CPU ms per request: api worker engine redis baseline`,
   );

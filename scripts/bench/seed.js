@@ -234,10 +234,12 @@ async function seedProfiles({ db, tenant, from, to }) {
 }
 
 async function readSeqs(redis, clientId, ids) {
-  const pipeline = redis.pipeline();
-  for (const id of ids) pipeline.hmget(`bench:pm:{${clientId}|${id}}`, 'v', 'acc');
-  const results = await pipeline.exec();
-  return results.map(([, [v, acc]]) => ({ v: Number(v ?? 0), acc: Number(acc ?? 0) }));
+  // Not a pipeline: on a Redis Cluster one pipeline's keys must share a slot (the client
+  // pipelines these commands itself, autopipelining).
+  const results = await Promise.all(
+    ids.map((id) => redis.hmget(`bench:pm:{${clientId}|${id}}`, 'v', 'acc')),
+  );
+  return results.map(([v, acc]) => ({ v: Number(v ?? 0), acc: Number(acc ?? 0) }));
 }
 
 /** Until every accepted write of these profiles is applied (read model: acc <= v). */

@@ -5,7 +5,9 @@ const fs = require('node:fs');
 
 const TICK_MS = 1000 / 100; // USER_HZ
 
+/** `pid` may be a list (the nodes of a Redis Cluster): their CPU summed. */
 function cpuMs(pid) {
+  if (Array.isArray(pid)) return pid.reduce((sum, one) => sum + cpuMs(one), 0);
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
