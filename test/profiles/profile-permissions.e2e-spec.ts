@@ -192,6 +192,32 @@ describe('Profile permissions (user-group scope)', () => {
     expect(names(search.body[0].Consents)).toEqual(['Marketing']);
   });
 
+  it("a group's scope redefined applies to its users' next requests", async () => {
+    const profileId = await created({
+      ...fullProfile(),
+      AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'scope-redefined' }],
+    });
+    await admin.defineUserGroup(tenant.clientId, 'Redefined', [
+      { area: 'profiles', access: 'read' },
+      { area: 'consents', access: 'read' },
+    ]);
+    await admin.addUser({ clientId: tenant.clientId, userId: 'redefined', group: 'Redefined' });
+    const user = tenant.signed({ userId: 'redefined' });
+    // Twice: the api keeps what it made of the caller (its normalised scope) between requests.
+    expect(names((await get(profileId, user)).Consents)).toEqual(['Marketing', 'Terms']);
+    expect(names((await get(profileId, user)).Consents)).toEqual(['Marketing', 'Terms']);
+    await admin.defineUserGroup(
+      tenant.clientId,
+      'Redefined',
+      [
+        { area: 'profiles', access: 'read' },
+        { area: 'consents', access: 'read' },
+      ],
+      { consentTypes: ['Terms'] },
+    );
+    expect(names((await get(profileId, user)).Consents)).toEqual(['Terms']);
+  });
+
   it('implied preferences are returned only with implied=true', async () => {
     const profileId = await created({
       ...fullProfile(),

@@ -86,9 +86,23 @@ export function normaliseScope(scope: CallerScope | undefined): NormalisedScope 
   };
 }
 
+/**
+ * Each caller's normalised scope, made once: a caller is frozen and kept by the auth cache
+ * for as long as its user and client are (a changed group makes a new caller), and every
+ * GET, search and decision built these Sets again. Read-only, like the caller.
+ */
+const normalisedScopes = new WeakMap<Caller, NormalisedScope | undefined>();
+
+function normalisedScopeOf(caller: Caller): NormalisedScope | undefined {
+  if (normalisedScopes.has(caller)) return normalisedScopes.get(caller);
+  const scope = normaliseScope(scopeOf(caller));
+  normalisedScopes.set(caller, scope);
+  return scope;
+}
+
 /** The view of a caller's retrieval; `implied` is the query flag (default false). */
 export function viewOf(caller: Caller, options: { implied?: boolean } = {}): ProfileView {
-  return { implied: options.implied ?? false, scope: normaliseScope(scopeOf(caller)) };
+  return { implied: options.implied ?? false, scope: normalisedScopeOf(caller) };
 }
 
 /** A string that is equal for two views exactly when they show the same (cache keys). */
