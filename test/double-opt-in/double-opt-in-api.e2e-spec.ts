@@ -2,6 +2,8 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { CONFIRMATION_EXPIRY } from '@app/consents';
+import { RedisService } from '@app/shared';
 import {
   configureTestTenant,
   localized,
@@ -10,7 +12,7 @@ import {
 } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
-import { profileClient } from '../jobs/job-helpers';
+import { profileClient, runJob } from '../jobs/job-helpers';
 import { firstMailTo, linkPathOf, mailTo } from './mail-inbox';
 
 type Body = Record<string, any>;
@@ -238,6 +240,63 @@ describe('Double opt-in: the API grant path', () => {
       app.advance(-73 * HOUR);
     }
     expect(emailConsent(await profiles.complete(id)).ConsentStatus).toBe(4);
+  });
+
+  it('expires a pending confirmation with the scheduled job: Expired recorded, the mark and AwaitingConfirmation gone', async () => {
+    const email = address();
+    const { id, link } = await pendingGrant(email);
+    const pendingId = emailConsent(await profiles.complete(id)).PendingConfirmation.Id as string;
+    // Within its time to live the job leaves it.
+    await runJob(app, CONFIRMATION_EXPIRY);
+    expect(emailConsent(await profiles.complete(id)).PendingConfirmation?.Id).toBe(pendingId);
+
+    app.advance(73 * HOUR);
+    try {
+      const run = await runJob(app, CONFIRMATION_EXPIRY);
+      expect(run.counts?.confirmations).toBeGreaterThanOrEqual(1);
+      const expired = emailConsent(
+        await eventually(async () => {
+          const profile = await profiles.complete(id);
+          return emailConsent(profile).PendingConfirmation ? undefined : profile;
+        }),
+      );
+      // The grant never applied: the consent stays NotSet, without the mark.
+      expect(expired).toMatchObject({ ConsentStatus: 4 });
+      expect(expired.Confirmation).toBeUndefined();
+      expect(expired.Edited.ModifiedBy).toBe('system:confirmation-expiry');
+      expect(codes(await decision(id))).not.toContain('Deny:AwaitingConfirmation');
+      await request(app.http).post(link).type('form').send('').expect(410);
+    } finally {
+      app.advance(-73 * HOUR);
+    }
+    // Recorded, not only decided when read: with the clock back it is still Expired.
+    const [listed] = await confirmations(id);
+    expect(listed).toMatchObject({
+      Id: pendingId,
+      State: 'Expired',
+      ClosedDate: listed.ExpiresDate,
+    });
+    expect(await mailTo(email)).toHaveLength(1);
+  });
+
+  it('finds due confirmations again after Redis lost the expiry index (rebuilt from the engine)', async () => {
+    const email = address();
+    const { id } = await pendingGrant(email);
+    const redis = app.api.get(RedisService, { strict: false });
+    await redis.client.del(
+      redis.key('confirmation-expiry'),
+      redis.key('confirmation-expiry', 'built'),
+    );
+    app.advance(73 * HOUR);
+    try {
+      await runJob(app, CONFIRMATION_EXPIRY);
+      await eventually(async () =>
+        emailConsent(await profiles.complete(id)).PendingConfirmation ? undefined : true,
+      );
+    } finally {
+      app.advance(-73 * HOUR);
+    }
+    expect((await confirmations(id))[0].State).toBe('Expired');
   });
 
   it('cancels a pending confirmation when the consent is denied meanwhile', async () => {

@@ -25,8 +25,10 @@ import { ConfirmationLinkKeyRepository } from './repositories/confirmation-link-
 import { ConfirmationLinkKeys } from './services/confirmation-link-keys.service';
 import { ConfirmationLinks } from './services/confirmation-links.service';
 import { ConfirmationMessages } from './services/confirmation-messages.service';
+import { ConfirmationExpiryIndex } from './services/confirmation-expiry-index.service';
 import { ConfirmationRequests } from './services/confirmation-requests.service';
 import { MailTransport } from './services/mail-transport.service';
+import { ConfirmationExpiryJob } from './worker/confirmation-expiry.job';
 import { ConfirmationSweepJob } from './worker/confirmation-sweep.job';
 import { SendConfirmationMailJob } from './worker/send-confirmation-mail.job';
 
@@ -36,6 +38,7 @@ const shared = [
   ConfirmationLinkKeyRepository,
   ConfirmationLinkKeys,
   ConfirmationMessages,
+  ConfirmationExpiryIndex,
 ];
 
 /** The confirmations' collections, settings, link keys and messages (api and worker). */
@@ -75,9 +78,9 @@ export class ConfirmationRequestsModule {}
 })
 export class ConfirmationsApiModule {}
 
-/** The worker's jobs: sending from the outbox, and its sweep. */
+/** The worker's jobs: sending from the outbox, its sweep, and the expiry of pending ones. */
 @Module({
-  imports: [ConfirmationsPersistenceModule],
-  providers: [MailTransport, SendConfirmationMailJob, ConfirmationSweepJob],
+  imports: [ConfirmationsPersistenceModule, ProfilePortsModule],
+  providers: [MailTransport, SendConfirmationMailJob, ConfirmationSweepJob, ConfirmationExpiryJob],
 })
 export class ConfirmationsWorkerModule {}
