@@ -299,6 +299,78 @@ describe('Double opt-in: the API grant path', () => {
     expect((await confirmations(id))[0].State).toBe('Expired');
   });
 
+  const resend = (id: number, confirmationId: string) =>
+    request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Profile/${id}/Confirmations/${confirmationId}/Resend`)
+      .set('Authorization', auth);
+  /** A resend once the message before it is no longer being sent (409 until then). */
+  const resendOnceSent = (id: number, confirmationId: string) =>
+    eventually(async () => {
+      const res = await resend(id, confirmationId);
+      return res.status === 409 && /still being sent/.test(res.body.Message) ? undefined : res;
+    });
+
+  it("sends a pending confirmation's message again with the same link, up to the per-address limit (429, nothing sent)", async () => {
+    const email = address();
+    const { id, link } = await pendingGrant(email);
+    const [pending] = await confirmations(id);
+    const [first] = await mailTo(email);
+
+    const again = await resendOnceSent(id, pending.Id);
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ Id: pending.Id, State: 'Pending', MailResends: 1 });
+    expect(JSON.stringify(again.body)).not.toContain(link.split('/').pop()!);
+    const second = await eventually(async () =>
+      (await mailTo(email)).find((mail) => mail.messageId !== first.messageId),
+    );
+    // The same confirmation and link, as a new message (its own Message-ID).
+    expect(linkPathOf(second)).toBe(link);
+    expect(second.subject).toBe(first.subject);
+
+    // The default limit, 3 an hour per address: two more, then 429.
+    for (const count of [3, 4]) {
+      expect((await resendOnceSent(id, pending.Id)).status).toBe(202);
+      await eventually(async () => ((await mailTo(email)).length === count ? true : undefined));
+    }
+    const refused = await resendOnceSent(id, pending.Id);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body.Message).toContain(`at most 3 per hour`);
+    // Nothing queued: the last message stays Sent, three resends, four messages.
+    expect((await confirmations(id))[0]).toMatchObject({ MailState: 'Sent', MailResends: 3 });
+    expect(await mailTo(email)).toHaveLength(4);
+
+    // The link still confirms, once.
+    await request(app.http).post(link).type('form').send('').expect(200);
+    await eventually(async () =>
+      emailConsent(await profiles.complete(id)).ConsentStatus === 1 ? true : undefined,
+    );
+  });
+
+  it('refuses to resend a confirmation that is not pending (409 naming its state) or unknown (404)', async () => {
+    const email = address();
+    const { id } = await pendingGrant(email);
+    const [pending] = await confirmations(id);
+    app.advance(73 * HOUR);
+    try {
+      const expired = await resend(id, pending.Id).expect(409);
+      expect(expired.body.Message).toContain(`Confirmation ${pending.Id} is Expired`);
+    } finally {
+      app.advance(-73 * HOUR);
+    }
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Profile/${id}`)
+      .set('Authorization', auth)
+      .send(grantBody(email, 2))
+      .expect(202);
+    await profiles.complete(id);
+    const cancelled = await resend(id, pending.Id).expect(409);
+    expect(cancelled.body.Message).toContain(`Confirmation ${pending.Id} is Cancelled`);
+    const unknown = await resend(id, 'NoSuchConfirmation').expect(404);
+    expect(unknown.body.Message).toContain('NoSuchConfirmation');
+    expect(await mailTo(email)).toHaveLength(1);
+  });
+
   it('cancels a pending confirmation when the consent is denied meanwhile', async () => {
     const email = address();
     const { id, link } = await pendingGrant(email);

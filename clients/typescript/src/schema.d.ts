@@ -2124,6 +2124,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/Confirmations/{confirmationId}/Resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a pending confirmation's message again
+         * @description The same confirmation and the same link, queued again through the outbox (the answer shows MailState Queued; the list shows when it is Sent). Only for a Pending confirmation whose message is no longer being sent, and at most CONFIRMATION_RESEND_LIMIT_PER_HOUR times an hour per address (default 3). Never the link.
+         */
+        post: operations["ConfirmationsController_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/Profiles/v4/{clientId}/Profile/{profileId}/ConsentChain": {
         parameters: {
             query?: never;
@@ -3384,6 +3404,8 @@ export interface components {
             MailSentDate?: string;
             /** @description The SMTP server's last refusal or error */
             MailLastError?: string;
+            /** @description How many times the message was sent again (POST .../Resend) */
+            MailResends?: number;
         };
         ConfirmationListDto: {
             /** @description Newest first; the last 20 at most */
@@ -15949,6 +15971,93 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ConfirmationsController_resend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer to a request with this key is kept (IDEMPOTENCY_TTL_SECONDS) and a replay with the same method, path and body gets it again (Idempotent-Replayed: true) with no second effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
+                profileId: number;
+                /** @description The confirmation id (Id in the list) */
+                confirmationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message is queued again */
+            202: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks write permission on profiles */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client, unknown or deleted profile */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The confirmation is not Pending (Confirmed, Expired or Cancelled: the message names it), or its message is still being sent */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            422: components["responses"]["IdempotencyKeyReused"];
+            /** @description Too many resends to this address (CONFIRMATION_RESEND_LIMIT_PER_HOUR); nothing is sent; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -3,6 +3,7 @@ import { ConfigurationReaderModule } from '@app/config';
 import { ProfilePortsModule } from '@app/profiles';
 import { mongooseFeatures, settingsProvider } from '@app/shared';
 import { ConfirmConsentHandler } from './commands/confirm-consent/confirm-consent.handler';
+import { ResendConfirmationHandler } from './commands/resend-confirmation/resend-confirmation.handler';
 import { ConfirmationMailSettings } from './confirmation-settings';
 import {
   ConfirmationLinkKeyDoc,
@@ -27,6 +28,7 @@ import { ConfirmationLinks } from './services/confirmation-links.service';
 import { ConfirmationMessages } from './services/confirmation-messages.service';
 import { ConfirmationExpiryIndex } from './services/confirmation-expiry-index.service';
 import { ConfirmationRequests } from './services/confirmation-requests.service';
+import { ConfirmationResendLimit } from './services/confirmation-resend-limit.service';
 import { MailTransport } from './services/mail-transport.service';
 import { ConfirmationExpiryJob } from './worker/confirmation-expiry.job';
 import { ConfirmationSweepJob } from './worker/confirmation-sweep.job';
@@ -74,6 +76,8 @@ export class ConfirmationRequestsModule {}
     ListConfirmationsHandler,
     GetConfirmationQuestionHandler,
     ConfirmConsentHandler,
+    ConfirmationResendLimit,
+    ResendConfirmationHandler,
   ],
 })
 export class ConfirmationsApiModule {}

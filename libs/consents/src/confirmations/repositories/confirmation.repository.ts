@@ -113,6 +113,36 @@ export class ConfirmationRepository {
     );
   }
 
+  /**
+   * A pending confirmation's message owed again (a resend): its Mail state Queued with one
+   * more resend, and a new outbox document (the sender's lease and send marker as for the
+   * first). `owed` when a message is still owed (nothing added); `gone` when the
+   * confirmation went meanwhile (an erasure: the outbox document is taken back).
+   */
+  async requestResend(
+    confirmation: StoredConfirmation,
+    dueAt: Date,
+  ): Promise<'queued' | 'owed' | 'gone'> {
+    if (await this.findOutbox(confirmation)) return 'owed';
+    await this.update(confirmation, {
+      Mail: { State: 'Queued', Attempts: 0, Resends: (confirmation.Mail.Resends ?? 0) + 1 },
+    });
+    await this.insertIgnoringDuplicate(() =>
+      this.outbox.create({
+        _id: confirmation._id,
+        clientId: confirmation.clientId,
+        profileId: confirmation.profileId,
+        confirmationId: confirmation.confirmationId,
+        createdAt: dueAt,
+        attempts: 0,
+        dueAt,
+      }),
+    );
+    if (await this.findByKey(confirmation._id)) return 'queued';
+    await this.outbox.deleteOne({ _id: confirmation._id }).exec();
+    return 'gone';
+  }
+
   async update(
     confirmation: StoredConfirmation,
     changes: Partial<Omit<StoredConfirmation, '_id' | 'clientId'>>,
