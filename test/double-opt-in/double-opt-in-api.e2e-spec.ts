@@ -1,6 +1,8 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { CONFIRMATION_EXPIRY } from '@app/consents';
 import { RedisService } from '@app/shared';
@@ -76,7 +78,8 @@ describe('Double opt-in: the API grant path', () => {
   }
 
   beforeAll(async () => {
-    app = await startTestApp();
+    // Event deliveries go to a local receiver (the consent.confirmed test).
+    app = await startTestApp({ env: { EVENTS_ALLOW_PRIVATE_TARGETS: 'true' } });
     tenant = await createTestTenant(app);
     ({ programs } = await configureTestTenant(app, tenant));
     auth = await tenant.bearer();
@@ -209,6 +212,89 @@ describe('Double opt-in: the API grant path', () => {
     expect(again.text).toContain('already used');
     expect((await request(app.http).get(link).expect(410)).text).toContain('already used');
     expect(await mailTo(email)).toHaveLength(1);
+  });
+
+  it('announces a confirmation to a subscription to consent.confirmed, with its id and time', async () => {
+    const deliveries: Body[] = [];
+    const receiver = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      req.on('end', () => {
+        const body = JSON.parse(raw) as Body;
+        if (body.Type === 'SubscriptionValidation')
+          return res
+            .writeHead(200, { 'Content-Type': 'application/json' })
+            .end(JSON.stringify({ Challenge: body.Challenge }));
+        deliveries.push(body);
+        return res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    let subscriptionId: string | undefined;
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const sub = await request(app.http)
+        .post(`/Profiles/v4/${tenant.clientId}/Events/Subscriptions`)
+        .set('Authorization', auth)
+        .send({
+          Name: 'confirmations',
+          State: 'Active',
+          Url: `http://127.0.0.1:${port}/hook`,
+          Subscriptions: [{ Entity: 'Consent', EventType: 'consent.confirmed' }],
+        })
+        .expect(201);
+      subscriptionId = sub.body.SubscriptionId as string;
+      await eventually(async () => {
+        const got = await request(app.http)
+          .get(`/Profiles/v4/${tenant.clientId}/Events/Subscriptions/${subscriptionId}`)
+          .set('Authorization', auth);
+        return got.body.ValidationStatus === 'Validated' ? true : undefined;
+      });
+
+      const email = address();
+      const { id, link } = await pendingGrant(email);
+      const [pending] = await confirmations(id);
+      await request(app.http)
+        .post(link)
+        .set('User-Agent', 'DOI-Events/1.0')
+        .type('form')
+        .send('')
+        .expect(200);
+      const granted = emailConsent(
+        await eventually(async () => {
+          const profile = await profiles.complete(id);
+          return emailConsent(profile).ConsentStatus === 1 ? profile : undefined;
+        }),
+      );
+      const [event] = await eventually(async () => {
+        const mine = deliveries.filter((delivery) => delivery.ProfileId === id);
+        return mine.length ? mine : undefined;
+      });
+      expect(event).toMatchObject({
+        EventType: 'consent.confirmed',
+        ProfileId: id,
+        Data: {
+          ConsentType: NEWSLETTER,
+          ConsentStatus: 1,
+          Confirmation: {
+            Method: 'DoubleOptIn',
+            LinkId: pending.Id,
+            ConfirmedDate: granted.Confirmation.ConfirmedDate,
+            UserAgent: 'DOI-Events/1.0',
+          },
+        },
+      });
+      // Only the confirmation: the held grant's own writes announced nothing to it.
+      expect(deliveries.filter((delivery) => delivery.ProfileId === id)).toHaveLength(1);
+    } finally {
+      // The later tests' confirmations are not delivered to a closed receiver.
+      if (subscriptionId)
+        await request(app.http)
+          .delete(`/Profiles/v4/${tenant.clientId}/Events/Subscriptions/${subscriptionId}`)
+          .set('Authorization', auth);
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it('refuses an altered link with a page, and records nothing', async () => {
