@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { type Permission, TenantAdminService } from '@app/auth';
 import { CONFIRMATION_EXPIRY } from '@app/consents';
 import { RedisService } from '@app/shared';
 import {
@@ -12,7 +13,7 @@ import {
   testPreference,
   type TestPrograms,
 } from '../harness/configuration';
-import { createTestTenant, type TestTenant } from '../harness/session';
+import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient, runJob } from '../jobs/job-helpers';
 import { firstMailTo, linkPathOf, mailTo } from './mail-inbox';
@@ -454,6 +455,56 @@ describe('Double opt-in: the API grant path', () => {
     expect(cancelled.body.Message).toContain(`Confirmation ${pending.Id} is Cancelled`);
     const unknown = await resend(id, 'NoSuchConfirmation').expect(404);
     expect(unknown.body.Message).toContain('NoSuchConfirmation');
+    expect(await mailTo(email)).toHaveLength(1);
+  });
+
+  it("lists and resends only the confirmations of the consent types in the caller's scope", async () => {
+    const admin = app.api.get(TenantAdminService);
+    const groups: [string, Permission[], { consentTypes: string[] }?][] = [
+      [
+        'Newsletter desk',
+        [
+          { area: 'profiles', access: 'write' },
+          { area: 'consents', access: 'read' },
+        ],
+        { consentTypes: [NEWSLETTER] },
+      ],
+      [
+        'Terms desk',
+        [
+          { area: 'profiles', access: 'write' },
+          { area: 'consents', access: 'read' },
+        ],
+        { consentTypes: ['Terms'] },
+      ],
+      ['No consents', [{ area: 'profiles', access: 'write' }]],
+    ];
+    const bearers: Record<string, string> = {};
+    for (const [name, permissions, scope] of groups) {
+      await admin.defineUserGroup(tenant.clientId, name, permissions, scope);
+      const userId = `doi-${name.toLowerCase().replace(/ /g, '-')}`;
+      await admin.addUser({ clientId: tenant.clientId, userId, group: name });
+      bearers[name] = await fetchBearer(app, tenant, userId);
+    }
+    const listAs = async (group: string, id: number) =>
+      (
+        await request(app.http)
+          .get(`/Profiles/v4/${tenant.clientId}/Profile/${id}/Confirmations`)
+          .set('Authorization', bearers[group])
+          .expect(200)
+      ).body.Confirmations as Body[];
+
+    const email = address();
+    const { id } = await pendingGrant(email);
+    const [pending] = await confirmations(id);
+    expect((await listAs('Newsletter desk', id)).map((item) => item.Id)).toEqual([pending.Id]);
+    expect(await listAs('Terms desk', id)).toEqual([]);
+    expect(await listAs('No consents', id)).toEqual([]);
+    // Outside its scope a confirmation is not known to the caller: 404, nothing sent.
+    const hidden = await resend(id, pending.Id).set('Authorization', bearers['Terms desk']);
+    expect(hidden.status).toBe(404);
+    const none = await resend(id, pending.Id).set('Authorization', bearers['No consents']);
+    expect(none.status).toBe(404);
     expect(await mailTo(email)).toHaveLength(1);
   });
 

@@ -32,7 +32,7 @@ export class ConfirmationsController {
   @ApiOperation({
     summary: "The profile's double opt-in confirmations",
     description:
-      'Each grant of a consent type requiring confirmation, on an email address, with its state (Pending, Confirmed, Expired, Cancelled) and its message (Queued, Sent, Failed). Newest first, the last 20. Never the link: only the person confirms, from the message.',
+      'Each grant of a consent type requiring confirmation, on an email address, with its state (Pending, Confirmed, Expired, Cancelled) and its message (Queued, Sent, Failed). Newest first, the last 20; only those of the consent types the user group may see (none without read permission on consents). Never the link: only the person confirms, from the message.',
   })
   @ApiProfileIdParam()
   @ApiOkResponse({ type: ConfirmationListDto })
@@ -49,7 +49,7 @@ export class ConfirmationsController {
   @ApiOperation({
     summary: "Sends a pending confirmation's message again",
     description:
-      'The same confirmation and the same link, queued again through the outbox (the answer shows MailState Queued; the list shows when it is Sent). Only for a Pending confirmation whose message is no longer being sent, and at most CONFIRMATION_RESEND_LIMIT_PER_HOUR times an hour per address (default 3). Never the link.',
+      'The same confirmation and the same link, queued again through the outbox (the answer shows MailState Queued; the list shows when it is Sent). Only for a Pending confirmation whose message is no longer being sent, of a consent type the user group may see (else 404), and at most CONFIRMATION_RESEND_LIMIT_PER_HOUR times an hour per address (default 3). Never the link.',
   })
   @ApiProfileIdParam()
   @ApiParam({ name: 'confirmationId', description: 'The confirmation id (Id in the list)' })

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ProfileSnapshots } from '@app/profiles';
+import { canSeeConsentType, ProfileSnapshots, viewOf } from '@app/profiles';
 import { Clock, ConflictError, JobQueue, NotFoundError } from '@app/shared';
 import type { ConfirmationDto } from '../../dto/confirmation.dto';
 import { toConfirmationDto } from '../../mapping/confirmation.mapper';
@@ -33,7 +33,8 @@ export class ResendConfirmationHandler implements ICommandHandler<ResendConfirma
     if (!(await this.profiles.byId(clientId, profileId)))
       throw new NotFoundError(`Profile ${profileId} not found`);
     const confirmation = await this.confirmations.find(clientId, profileId, confirmationId);
-    if (!confirmation)
+    // One of a consent type outside the caller's scope is not known to it (as in the list).
+    if (!confirmation || !canSeeConsentType(viewOf(caller), confirmation.ConsentType))
       throw new NotFoundError(`Confirmation ${confirmationId} of profile ${profileId} not found`);
     const now = this.clock.now();
     const { State } = toConfirmationDto(confirmation, now.getTime());
