@@ -201,6 +201,29 @@ describe('Double opt-in: the API grant path', () => {
       UserAgent: 'DOI-Test/1.0',
     });
 
+    // The standard receipts of the grant name the double opt-in with its evidence.
+    const receipts = `/Profiles/v4/${tenant.clientId}/Profile/${id}/ConsentReceipts`;
+    const entries = (await request(app.http).get(receipts).set('Authorization', auth).expect(200))
+      .body.Entries as Body[];
+    const grantEntry = entries.filter((entry) => entry.ConsentType === NEWSLETTER).pop()!;
+    const kantara = (
+      await request(app.http)
+        .get(`${receipts}/${grantEntry.EntryId}/Kantara`)
+        .set('Authorization', auth)
+        .expect(200)
+    ).body as Body;
+    const method = kantara.Receipt.collectionMethod as string;
+    expect(method).toMatch(/^DoubleOptIn: confirmed from the person's mailbox at /);
+    for (const evidence of [granted.Confirmation.ConfirmedDate, pendingId, 'DOI-Test/1.0'])
+      expect(method).toContain(evidence);
+    const iso = (
+      await request(app.http)
+        .get(`${receipts}/${grantEntry.EntryId}/ISO27560`)
+        .set('Authorization', auth)
+        .expect(200)
+    ).body as Body;
+    expect(iso.Record['dpv:hasConsentStatus']['dpv:hasIndicationMethod']).toBe(method);
+
     const [closed] = await eventually(async () => {
       const list = await confirmations(id);
       return list[0].State === 'Confirmed' ? list : undefined;

@@ -4993,7 +4993,7 @@ export interface components {
              */
             consentTimestamp: number;
             /**
-             * @description The consent's SourceId, else the writer (Profiles API, or the service's own job)
+             * @description A grant confirmed by double opt-in: DoubleOptIn with its evidence (confirmation time, confirmation id, the confirming request's address and user agent); else the consent's SourceId, else the writer (Profiles API, or the service's own job)
              * @example Profiles API
              */
             collectionMethod: string;
