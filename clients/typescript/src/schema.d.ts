@@ -5535,10 +5535,10 @@ export interface components {
             /** @description Acceptance order within the profile, from 1 */
             Sequence: number;
             /**
-             * @description What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), consent-version-pending (a new consent version marks consents UpdatedVersionPending), rename-consent-type (a consent type's new name written on its consents)
+             * @description What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), consent-version-pending (a new consent version marks consents UpdatedVersionPending), rename-consent-type (a consent type's new name written on its consents), consent-confirm (a held grant confirmed from the person's mailbox: double opt-in), consent-confirmation-expire (a pending confirmation past its time to live: its mark cleared)
              * @enum {string}
              */
-            Operation: "create" | "merge" | "overwrite" | "patch" | "delete" | "erase" | "remove-tag" | "rename-group" | "archive-preferences" | "dnc-apply" | "expire" | "consent-version-pending" | "rename-consent-type";
+            Operation: "create" | "merge" | "overwrite" | "patch" | "delete" | "erase" | "remove-tag" | "rename-group" | "archive-preferences" | "dnc-apply" | "expire" | "consent-version-pending" | "rename-consent-type" | "consent-confirm" | "consent-confirmation-expire";
             /**
              * @description Pending Update: accepted and queued, not applied yet; Complete: applied; Failed: refused when applied (FailureReason says why)
              * @enum {string}
