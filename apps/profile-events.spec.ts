@@ -169,6 +169,32 @@ describe('profileEvents', () => {
     expect(write(after, { CustomerType: 'Customer' }, 'merge', 2).events).toEqual([]);
   });
 
+  it('a consent-confirm write: the consent updated, then consent.confirmed with its evidence', () => {
+    const { after: before } = created();
+    const data = JSON.parse(JSON.stringify(before.data)) as NonNullable<Profile['data']>;
+    data.Emails[0].Consents[0].Confirmation = {
+      Method: 'DoubleOptIn',
+      ConfirmedDate: T2,
+      LinkId: 'link-1',
+      IpAddress: '127.0.0.1',
+    };
+    const after = JSON.parse(JSON.stringify(profileAt(data, 2))) as Profile;
+    const events = profileEvents(before, after, historyWrite(2, 'consent-confirm', T2), rules);
+    expect(events.map((event) => event.type)).toEqual([
+      'profile.updated',
+      'consent.elementassociation.updated',
+      'consent.confirmed',
+    ]);
+    expect(events[2]).toMatchObject({
+      consentType: 'Email',
+      contactType: 'Email',
+      data: { ConsentType: 'Email', Confirmation: { LinkId: 'link-1', ConfirmedDate: T2 } },
+    });
+    // The same change by another write (a merge carrying the consent over) confirms nothing.
+    const merged = profileEvents(before, after, historyWrite(2, 'merge', T2), rules);
+    expect(merged.map((event) => event.type)).not.toContain('consent.confirmed');
+  });
+
   it('a delete: profile.deleted naming only the profile id; the same write gives the same events', () => {
     const { after } = created();
     const deleted = { ...after, state: 'deleted' as const, data: undefined, appliedSeq: 2 };

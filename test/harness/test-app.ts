@@ -66,6 +66,7 @@ export async function startTestApp(
     CONSENT_VERSION_INTERVAL_MS: '0',
     DNC_PROPAGATION_INTERVAL_MS: '0',
     CONFIRMATION_SWEEP_INTERVAL_MS: '0',
+    CONFIRMATION_EXPIRY_INTERVAL_MS: '0',
     // Double opt-in messages: the mail catcher the global setup started.
     ...(process.env.TEST_SMTP_URL ? { SMTP_URL: process.env.TEST_SMTP_URL } : {}),
     // Bull starts an `every` schedule on the interval's wall-clock boundary: on at 10 minutes,

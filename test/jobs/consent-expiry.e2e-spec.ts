@@ -1,5 +1,6 @@
 import request from 'supertest';
 import {
+  CONFIRMATION_EXPIRY,
   CONFIRMATION_SWEEP,
   CONSENT_VERSION_NOTIFICATION,
   DO_NOT_CONTACT_PROPAGATION,
@@ -253,6 +254,7 @@ describe('Scheduled job: consent and preference expiry', () => {
       CONSENT_VERSION_NOTIFICATION.name,
       DO_NOT_CONTACT_PROPAGATION.name,
       CONFIRMATION_SWEEP.name,
+      CONFIRMATION_EXPIRY.name,
       BULK_IMPORT_CLEANUP.name,
       BULK_EXPORT_EXPIRY.name,
     ]);

@@ -2113,11 +2113,31 @@ export interface paths {
         };
         /**
          * The profile's double opt-in confirmations
-         * @description Each grant of a consent type requiring confirmation, on an email address, with its state (Pending, Confirmed, Expired, Cancelled) and its message (Queued, Sent, Failed). Newest first, the last 20. Never the link: only the person confirms, from the message.
+         * @description Each grant of a consent type requiring confirmation, on an email address, with its state (Pending, Confirmed, Expired, Cancelled) and its message (Queued, Sent, Failed). Newest first, the last 20; only those of the consent types the user group may see (none without read permission on consents). Never the link: only the person confirms, from the message.
          */
         get: operations["ConfirmationsController_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/Profiles/v4/{clientId}/Profile/{profileId}/Confirmations/{confirmationId}/Resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a pending confirmation's message again
+         * @description The same confirmation and the same link, queued again through the outbox (the answer shows MailState Queued; the list shows when it is Sent). Only for a Pending confirmation whose message is no longer being sent, of a consent type the user group may see (else 404), and at most CONFIRMATION_RESEND_LIMIT_PER_HOUR times an hour per address (default 3). Never the link.
+         */
+        post: operations["ConfirmationsController_resend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3384,6 +3404,8 @@ export interface components {
             MailSentDate?: string;
             /** @description The SMTP server's last refusal or error */
             MailLastError?: string;
+            /** @description How many times the message was sent again (POST .../Resend) */
+            MailResends?: number;
         };
         ConfirmationListDto: {
             /** @description Newest first; the last 20 at most */
@@ -4275,7 +4297,7 @@ export interface components {
              * @description An event type of the Entity (profile.* for Profile, preference.* for Preference, consent.* for Consent, contacts.* for Contacts, standardfield.* for StandardField, customfield.updated for CustomField), or * for every event type of the Entity
              * @enum {string}
              */
-            EventType: "profile.created" | "profile.replaced" | "profile.deactivated" | "profile.reactivated" | "profile.deleted" | "profile.updated" | "profile.merged" | "preference.added" | "preference.updated" | "preference.archived" | "consent.added" | "consent.updated" | "consent.deactivated" | "consent.elementassociation.created" | "consent.elementassociation.updated" | "consent.elementassociation.deactivated" | "consent.filterassociation.created" | "consent.filterassociation.updated" | "contacts.alternateid.added" | "contacts.phone.updated" | "contacts.email.updated" | "contacts.address.updated" | "contacts.alternateid.updated" | "contacts.customertype.updated" | "standardfield.defaultlocale.updated" | "standardfield.firstname.updated" | "standardfield.middlename.updated" | "standardfield.lastname.updated" | "customfield.updated" | "*";
+            EventType: "profile.created" | "profile.replaced" | "profile.deactivated" | "profile.reactivated" | "profile.deleted" | "profile.updated" | "profile.merged" | "preference.added" | "preference.updated" | "preference.archived" | "consent.added" | "consent.updated" | "consent.deactivated" | "consent.elementassociation.created" | "consent.elementassociation.updated" | "consent.elementassociation.deactivated" | "consent.filterassociation.created" | "consent.filterassociation.updated" | "consent.confirmed" | "contacts.alternateid.added" | "contacts.phone.updated" | "contacts.email.updated" | "contacts.address.updated" | "contacts.alternateid.updated" | "contacts.customertype.updated" | "standardfield.defaultlocale.updated" | "standardfield.firstname.updated" | "standardfield.middlename.updated" | "standardfield.lastname.updated" | "customfield.updated" | "*";
             /** @description Preference and Consent only: FilterIds of the configuration (as strings, e.g. "12"), or ["AllFilters"]. Absent: all (as the wildcard). The wildcard must stand alone */
             Filters?: string[] | null;
             /** @description Consent only: consent type names of the configuration, or ["AllConsents"]. Absent: all (as the wildcard). The wildcard must stand alone */
@@ -4971,7 +4993,7 @@ export interface components {
              */
             consentTimestamp: number;
             /**
-             * @description The consent's SourceId, else the writer (Profiles API, or the service's own job)
+             * @description A grant confirmed by double opt-in: DoubleOptIn with its evidence (confirmation time, confirmation id, the confirming request's address and user agent); else the consent's SourceId, else the writer (Profiles API, or the service's own job)
              * @example Profiles API
              */
             collectionMethod: string;
@@ -5513,10 +5535,10 @@ export interface components {
             /** @description Acceptance order within the profile, from 1 */
             Sequence: number;
             /**
-             * @description What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), consent-version-pending (a new consent version marks consents UpdatedVersionPending), rename-consent-type (a consent type's new name written on its consents)
+             * @description What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), consent-version-pending (a new consent version marks consents UpdatedVersionPending), rename-consent-type (a consent type's new name written on its consents), consent-confirm (a held grant confirmed from the person's mailbox: double opt-in), consent-confirmation-expire (a pending confirmation past its time to live: its mark cleared)
              * @enum {string}
              */
-            Operation: "create" | "merge" | "overwrite" | "patch" | "delete" | "erase" | "remove-tag" | "rename-group" | "archive-preferences" | "dnc-apply" | "expire" | "consent-version-pending" | "rename-consent-type";
+            Operation: "create" | "merge" | "overwrite" | "patch" | "delete" | "erase" | "remove-tag" | "rename-group" | "archive-preferences" | "dnc-apply" | "expire" | "consent-version-pending" | "rename-consent-type" | "consent-confirm" | "consent-confirmation-expire";
             /**
              * @description Pending Update: accepted and queued, not applied yet; Complete: applied; Failed: refused when applied (FailureReason says why)
              * @enum {string}
@@ -15952,6 +15974,93 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    ConfirmationsController_resend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first successful answer to a request with this key is kept (IDEMPOTENCY_TTL_SECONDS) and a replay with the same method, path and body gets it again (Idempotent-Replayed: true) with no second effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The caller's client (tenant) id; any other client id answers 404 as an unknown client */
+                clientId: string;
+                /** @description Profile id (1 to 2147483647): the ProfileId a create answered */
+                profileId: number;
+                /** @description The confirmation id (Id in the list) */
+                confirmationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message is queued again */
+            202: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    Location: components["headers"]["Location"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfirmationDto"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Authorization missing or invalid: {"Message": "..."} with a WWW-Authenticate header naming the scheme and realm */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The user group lacks write permission on profiles */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown client, unknown or deleted profile */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The confirmation is not Pending (Confirmed, Expired or Cancelled: the message names it), or its message is still being sent */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            422: components["responses"]["IdempotencyKeyReused"];
+            /** @description Too many resends to this address (CONFIRMATION_RESEND_LIMIT_PER_HOUR); nothing is sent; Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     ConsentReceiptsController_verify: {
         parameters: {
             query?: never;
@@ -16508,7 +16617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileEventsDto"];
                 };
             };
-            /** @description Invalid profileId, StartAt, EndAt (StartAt after EndAt), EventType (one of: profile.created, profile.replaced, profile.deactivated, profile.reactivated, profile.deleted, profile.updated, profile.merged, preference.added, preference.updated, preference.archived, consent.added, consent.updated, consent.deactivated, consent.elementassociation.created, consent.elementassociation.updated, consent.elementassociation.deactivated, consent.filterassociation.created, consent.filterassociation.updated, contacts.alternateid.added, contacts.phone.updated, contacts.email.updated, contacts.address.updated, contacts.alternateid.updated, contacts.customertype.updated, standardfield.defaultlocale.updated, standardfield.firstname.updated, standardfield.middlename.updated, standardfield.lastname.updated, customfield.updated), limit or offset; the Message names it */
+            /** @description Invalid profileId, StartAt, EndAt (StartAt after EndAt), EventType (one of: profile.created, profile.replaced, profile.deactivated, profile.reactivated, profile.deleted, profile.updated, profile.merged, preference.added, preference.updated, preference.archived, consent.added, consent.updated, consent.deactivated, consent.elementassociation.created, consent.elementassociation.updated, consent.elementassociation.deactivated, consent.filterassociation.created, consent.filterassociation.updated, consent.confirmed, contacts.alternateid.added, contacts.phone.updated, contacts.email.updated, contacts.address.updated, contacts.alternateid.updated, contacts.customertype.updated, standardfield.defaultlocale.updated, standardfield.firstname.updated, standardfield.middlename.updated, standardfield.lastname.updated, customfield.updated), limit or offset; the Message names it */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -22,6 +22,7 @@ export { CONFIRM_ROUTE } from './confirmations/domain/confirmation-paths';
 export { ConfirmationRequests } from './confirmations/services/confirmation-requests.service';
 export { ConfirmationRequestsModule } from './confirmations/confirmations.module';
 export {
+  CONFIRMATION_EXPIRY,
   CONFIRMATION_MAIL,
   CONFIRMATION_SWEEP,
 } from './confirmations/worker/confirmation.job-definitions';

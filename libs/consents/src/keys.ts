@@ -33,3 +33,11 @@ export function confirmationListKey(clientId: string, profileId: number): Tenant
 export function confirmationMailLease(key: TenantKey): string {
   return `confirmation-mail:${key}`;
 }
+
+/**
+ * The resend count of an address of a client (Redis, under the `confirmation-resend`
+ * prefix): hash-tagged, so the key family's keys are `<prefix>:confirmation-resend:{<tag>}`.
+ */
+export function confirmationResendKey(clientId: string, emailKey: string): string {
+  return `{${tenantKey(clientId, emailKey)}}`;
+}

@@ -64,6 +64,14 @@ export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
     meaning:
       'how long one attempt holds a confirmation message (a sender that died frees it after this)',
   },
+  {
+    name: 'CONFIRMATION_RESEND_LIMIT_PER_HOUR',
+    type: 'int',
+    default: 3,
+    atLeast: 1,
+    meaning:
+      'resends of confirmation messages to one address of a client per hour (counted in Redis; while Redis is unreachable, per process)',
+  },
 ] as const);
 
 /** The double opt-in's settings (docs/double-opt-in.md, "Settings"). */
@@ -75,6 +83,7 @@ export class ConfirmationMailSettings {
   readonly maxAttempts: number;
   readonly backoffMs: number;
   readonly leaseMs: number;
+  readonly resendsPerHour: number;
 
   constructor(env: EnvReader) {
     const read = env.read(CONFIRMATION_SETTINGS);
@@ -87,5 +96,6 @@ export class ConfirmationMailSettings {
     this.maxAttempts = read.CONFIRMATION_MAIL_ATTEMPTS;
     this.backoffMs = read.CONFIRMATION_MAIL_BACKOFF_MS;
     this.leaseMs = read.CONFIRMATION_MAIL_LEASE_MS;
+    this.resendsPerHour = read.CONFIRMATION_RESEND_LIMIT_PER_HOUR;
   }
 }

@@ -3,6 +3,7 @@ import { ConfigurationReaderModule } from '@app/config';
 import { ProfilePortsModule } from '@app/profiles';
 import { mongooseFeatures, settingsProvider } from '@app/shared';
 import { ConfirmConsentHandler } from './commands/confirm-consent/confirm-consent.handler';
+import { ResendConfirmationHandler } from './commands/resend-confirmation/resend-confirmation.handler';
 import { ConfirmationMailSettings } from './confirmation-settings';
 import {
   ConfirmationLinkKeyDoc,
@@ -25,8 +26,11 @@ import { ConfirmationLinkKeyRepository } from './repositories/confirmation-link-
 import { ConfirmationLinkKeys } from './services/confirmation-link-keys.service';
 import { ConfirmationLinks } from './services/confirmation-links.service';
 import { ConfirmationMessages } from './services/confirmation-messages.service';
+import { ConfirmationExpiryIndex } from './services/confirmation-expiry-index.service';
 import { ConfirmationRequests } from './services/confirmation-requests.service';
+import { ConfirmationResendLimit } from './services/confirmation-resend-limit.service';
 import { MailTransport } from './services/mail-transport.service';
+import { ConfirmationExpiryJob } from './worker/confirmation-expiry.job';
 import { ConfirmationSweepJob } from './worker/confirmation-sweep.job';
 import { SendConfirmationMailJob } from './worker/send-confirmation-mail.job';
 
@@ -36,6 +40,7 @@ const shared = [
   ConfirmationLinkKeyRepository,
   ConfirmationLinkKeys,
   ConfirmationMessages,
+  ConfirmationExpiryIndex,
 ];
 
 /** The confirmations' collections, settings, link keys and messages (api and worker). */
@@ -71,13 +76,15 @@ export class ConfirmationRequestsModule {}
     ListConfirmationsHandler,
     GetConfirmationQuestionHandler,
     ConfirmConsentHandler,
+    ConfirmationResendLimit,
+    ResendConfirmationHandler,
   ],
 })
 export class ConfirmationsApiModule {}
 
-/** The worker's jobs: sending from the outbox, and its sweep. */
+/** The worker's jobs: sending from the outbox, its sweep, and the expiry of pending ones. */
 @Module({
-  imports: [ConfirmationsPersistenceModule],
-  providers: [MailTransport, SendConfirmationMailJob, ConfirmationSweepJob],
+  imports: [ConfirmationsPersistenceModule, ProfilePortsModule],
+  providers: [MailTransport, SendConfirmationMailJob, ConfirmationSweepJob, ConfirmationExpiryJob],
 })
 export class ConfirmationsWorkerModule {}

@@ -19,8 +19,11 @@ import {
 import { CONSENT_HISTORY } from '../history/consent-history';
 import {
   applyConfirmation,
+  CONFIRMATION_EXPIRE_WRITE,
   CONSENT_CONFIRM_WRITE,
+  type ConfirmationExpireWrite,
   type ConsentConfirmWrite,
+  expirePendingConfirmation,
 } from '../confirmations/domain/confirmation-hold';
 import { settleConsent } from '../domain/consent-write';
 import { CONSENT_ATTRIBUTE_SEARCH, consentSearchKeys } from '../search/consent-attribute-search';
@@ -62,6 +65,11 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
         (stored, granted) => settleConsent(stored, granted, terms, ctx.at),
         ctx,
       );
+    },
+    [CONFIRMATION_EXPIRE_WRITE]: (profile, body, ctx) => {
+      // A profile deleted meanwhile has nothing to expire (no failure).
+      if (profile.state !== 'active' || !profile.data) return undefined;
+      return expirePendingConfirmation(profile.data, body as ConfirmationExpireWrite, ctx);
     },
     'dnc-apply': (profile, body, ctx) => {
       // A profile deleted meanwhile has nothing to mark (no failure).

@@ -1,5 +1,6 @@
 import { defineScheduledJob } from '@app/shared';
 import {
+  CONFIRMATION_EXPIRY,
   CONFIRMATION_MAIL,
   CONFIRMATION_SWEEP,
 } from '../confirmations/worker/confirmation.job-definitions';
@@ -30,4 +31,5 @@ export const CONSENT_JOBS = [
   DO_NOT_CONTACT_PROPAGATION,
   CONFIRMATION_MAIL,
   CONFIRMATION_SWEEP,
+  CONFIRMATION_EXPIRY,
 ];

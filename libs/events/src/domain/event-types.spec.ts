@@ -9,8 +9,8 @@ import {
 } from './event-types';
 
 describe('event types', () => {
-  it('lists the 28 event types of the notes and profile.merged, each under its entity', () => {
-    expect(EVENT_TYPE_NAMES).toHaveLength(29);
+  it('lists the 28 event types of the notes, profile.merged and consent.confirmed, each under its entity', () => {
+    expect(EVENT_TYPE_NAMES).toHaveLength(30);
     expect(eventTypesOf('Profile')).toEqual([
       'profile.created',
       'profile.replaced',
@@ -25,7 +25,7 @@ describe('event types', () => {
       'preference.updated',
       'preference.archived',
     ]);
-    expect(eventTypesOf('Consent')).toHaveLength(8);
+    expect(eventTypesOf('Consent')).toHaveLength(9);
     expect(eventTypesOf('Contacts')).toHaveLength(6);
     expect(eventTypesOf('StandardField')).toHaveLength(4);
     expect(eventTypesOf('CustomField')).toEqual(['customfield.updated']);

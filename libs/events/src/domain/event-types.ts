@@ -39,6 +39,9 @@ export const EVENT_TYPES = {
   'consent.elementassociation.deactivated': 'Consent',
   'consent.filterassociation.created': 'Consent',
   'consent.filterassociation.updated': 'Consent',
+  // A held grant confirmed from the person's mailbox (double opt-in, docs/double-opt-in.md):
+  // data the consent with its Confirmation (LinkId: the confirmation id, ConfirmedDate).
+  'consent.confirmed': 'Consent',
   'contacts.alternateid.added': 'Contacts',
   'contacts.phone.updated': 'Contacts',
   'contacts.email.updated': 'Contacts',

@@ -98,6 +98,7 @@ export function profileEvents(
         entry.snapshot,
         previous[k],
         created,
+        write.kind === 'consent-confirm',
       ),
     );
   });
@@ -148,6 +149,7 @@ function itemEvents(
   data: Item,
   previousData: Item | undefined,
   created: boolean,
+  confirming: boolean,
 ): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
   const deactivated = data.IsActive === false && previousData?.IsActive !== false;
   const contactType = CONTACT_TYPES[container?.list ?? list ?? ''];
@@ -163,7 +165,12 @@ function itemEvents(
     const type = container
       ? `consent.elementassociation.${kind === 'added' ? 'created' : kind}`
       : `consent.${kind}`;
-    return [{ type, consentType, ...about }];
+    const events = [{ type, consentType, ...about }];
+    // The consent-confirm write applied a held grant (double opt-in): its own event too.
+    const confirmation = linkIdOf(data);
+    if (confirming && confirmation && confirmation !== linkIdOf(previousData))
+      events.push({ type: 'consent.confirmed', consentType, ...about });
+    return events;
   }
   if (list?.endsWith('Preferences')) {
     const filterId = text(data.FilterId);
@@ -272,6 +279,11 @@ function valueAt(item: Item | undefined, path: string[]): unknown {
 
 function asItems(value: unknown): Item[] {
   return Array.isArray(value) ? (value as Item[]) : [];
+}
+
+/** The confirmation id a consent's double opt-in evidence names. */
+function linkIdOf(consent: Item | undefined): string | undefined {
+  return text(valueAt(consent, ['Confirmation', 'LinkId']));
 }
 
 function text(value: unknown): string | undefined {

@@ -29,7 +29,11 @@ export interface RemoveTagWrite {
 
 /** The write kinds a rule module owns (Consents, Preferences): their bodies are theirs. */
 export type RuleModuleWriteKind =
-  'archive-preferences' | 'dnc-apply' | 'consent-version-pending' | 'consent-confirm';
+  | 'archive-preferences'
+  | 'dnc-apply'
+  | 'consent-version-pending'
+  | 'consent-confirm'
+  | 'consent-confirmation-expire';
 
 /** The body of each write kind. */
 export type ParsedWrite =

@@ -37,6 +37,8 @@ export type ProfileWriteKind =
   | 'rename-consent-type'
   // A held grant confirmed from the person's mailbox (double opt-in; libs/consents confirmations).
   | 'consent-confirm'
+  // A pending confirmation past its time to live: its mark cleared (the confirmation-expiry job).
+  | 'consent-confirmation-expire'
   // A profile merge (docs/profile-merge.md): on the absorbed profile, then on the survivor
   // (domain/profile-merge-steps.ts; bodies MergedIntoWrite and AbsorbWrite).
   | 'merged-into'

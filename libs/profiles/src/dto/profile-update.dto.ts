@@ -24,13 +24,17 @@ export class ProfileUpdateDto {
       'expire',
       'consent-version-pending',
       'rename-consent-type',
+      'consent-confirm',
+      'consent-confirmation-expire',
     ],
     description:
       'What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), ' +
       'remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, ' +
       'dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), ' +
       'consent-version-pending (a new consent version marks consents UpdatedVersionPending), ' +
-      "rename-consent-type (a consent type's new name written on its consents)",
+      "rename-consent-type (a consent type's new name written on its consents), " +
+      "consent-confirm (a held grant confirmed from the person's mailbox: double opt-in), " +
+      'consent-confirmation-expire (a pending confirmation past its time to live: its mark cleared)',
   })
   Operation: string;
 

@@ -1,10 +1,13 @@
 import type { ProfileData } from '../domain/profile-data.schema';
+import type { ProfileWriteKind } from '../domain/profile-write.schema';
 
 /** The write being applied, as an apply hook sees it. */
 export interface AppliedWrite {
   clientId: string;
   profileId: number;
   seq: number;
+  /** Absent for a bulk import's records (each a create). */
+  kind?: ProfileWriteKind;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ProfileData, StoredConsent } from '@app/profiles';
 import {
   applyConfirmation,
   confirmationIdOf,
+  expirePendingConfirmation,
   holdForConfirmation,
   type ConsentConfirmWrite,
 } from './confirmation-hold';
@@ -147,5 +148,40 @@ describe('applyConfirmation', () => {
 
   it('changes nothing for a confirmation the consent no longer waits for (used, replaced)', () => {
     expect(applyConfirmation(data('other'), write('abc'), settle, ctx)).toBeUndefined();
+  });
+});
+
+describe('expirePendingConfirmation', () => {
+  const data = (pendingId: string): ProfileData =>
+    ({
+      Emails: [
+        {
+          EmailAddress: 'Pat@Example.com',
+          IsActive: true,
+          Consents: [
+            consent({
+              ConsentStatus: ConsentStatus.Revoked,
+              ConsentDate: '2026-01-01T00:00:00.000Z',
+              PendingConfirmation: { Id: pendingId, RequestedDate: AT },
+            }),
+          ],
+        },
+      ],
+    }) as unknown as ProfileData;
+  const write = { EmailAddress: 'pat@example.com', ConsentType: 'NEWS', ConfirmationId: 'abc' };
+  const ctx = { at: '2026-12-05T11:00:00.000Z', userId: 'system:confirmation-expiry' };
+
+  it('clears the mark and keeps the consent as it was (the grant never applied)', () => {
+    const expired = expirePendingConfirmation(data('abc'), write, ctx)!.Emails[0].Consents[0];
+    expect(expired.PendingConfirmation).toBeUndefined();
+    expect(expired).toMatchObject({
+      ConsentStatus: ConsentStatus.Revoked,
+      ConsentDate: '2026-01-01T00:00:00.000Z',
+    });
+    expect(expired.Edited.ModifiedBy).toBe('system:confirmation-expiry');
+  });
+
+  it('changes nothing when the consent waits for another confirmation or none', () => {
+    expect(expirePendingConfirmation(data('other'), write, ctx)).toBeUndefined();
   });
 });

@@ -152,3 +152,50 @@ export function applyConfirmation(
   });
   return applied ? { ...data, Emails } : undefined;
 }
+
+/** The system write kind that ends a pending confirmation past its time to live. */
+export const CONFIRMATION_EXPIRE_WRITE = 'consent-confirmation-expire';
+
+/** What an expiry write carries (the `consent-confirmation-expire` write kind's body). */
+export interface ConfirmationExpireWrite {
+  /** The email address (as stored) holding the consent. */
+  EmailAddress: string;
+  ConsentType: string;
+  ConfirmationId: string;
+}
+
+/**
+ * The `consent-confirmation-expire` write: the consent's PendingConfirmation mark of this
+ * confirmation cleared, the consent otherwise as it was (the grant never applied); or
+ * undefined (nothing changes) when the consent no longer waits for it (confirmed,
+ * cancelled or asked again meanwhile: the writes of a profile apply in order).
+ */
+export function expirePendingConfirmation(
+  data: ProfileData,
+  write: ConfirmationExpireWrite,
+  ctx: WriteContext,
+): ProfileData | undefined {
+  const emailKey = textKey(write.EmailAddress);
+  const typeKey = textKey(write.ConsentType);
+  let applied = false;
+  const Emails = (data.Emails ?? []).map((email) => {
+    if (email.IsActive === false || textKey(email.EmailAddress) !== emailKey) return email;
+    const Consents = email.Consents.map((consent) => {
+      if (
+        consent.IsActive === false ||
+        textKey(consent.ConsentType ?? '') !== typeKey ||
+        consent.PendingConfirmation?.Id !== write.ConfirmationId
+      )
+        return consent;
+      applied = true;
+      const expired: StoredConsent = {
+        ...consent,
+        Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
+      };
+      delete expired.PendingConfirmation;
+      return expired;
+    });
+    return { ...email, Consents };
+  });
+  return applied ? { ...data, Emails } : undefined;
+}

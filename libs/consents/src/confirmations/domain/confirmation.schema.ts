@@ -13,6 +13,8 @@ export class StoredConfirmationMail {
   @Prop({ type: Number, default: 0 }) Attempts: number;
   @Prop({ type: String }) SentDate?: string;
   @Prop({ type: String }) LastError?: string;
+  /** How many times the message was asked for again (each one a new Message-ID). */
+  @Prop({ type: Number }) Resends?: number;
 }
 const ConfirmationMailSchema = SchemaFactory.createForClass(StoredConfirmationMail);
 

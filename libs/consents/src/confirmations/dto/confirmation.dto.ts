@@ -43,6 +43,11 @@ export class ConfirmationDto {
 
   @ApiPropertyOptional({ description: "The SMTP server's last refusal or error" })
   MailLastError?: string;
+
+  @ApiPropertyOptional({
+    description: 'How many times the message was sent again (POST .../Resend)',
+  })
+  MailResends?: number;
 }
 
 export class ConfirmationListDto {

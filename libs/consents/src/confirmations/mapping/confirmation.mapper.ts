@@ -22,5 +22,6 @@ export function toConfirmationDto(item: StoredConfirmation, now: number): Confir
     MailAttempts: item.Mail.Attempts,
     ...(item.Mail.SentDate ? { MailSentDate: item.Mail.SentDate } : {}),
     ...(item.Mail.LastError ? { MailLastError: item.Mail.LastError } : {}),
+    ...(item.Mail.Resends ? { MailResends: item.Mail.Resends } : {}),
   };
 }

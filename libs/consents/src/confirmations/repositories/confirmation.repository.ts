@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { acrossTenants, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
+import { acrossTenants, isDuplicateKeyError, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { confirmationKey, confirmationListKey } from '../../keys';
 import {
@@ -12,7 +12,8 @@ import {
 
 /**
  * The confirmations, their per-profile lists and the outbox; every read and write by `_id`
- * but the outbox sweep's (a scheduled job over a collection that holds only what is owed).
+ * but the outbox sweep's (a scheduled job over a collection that holds only what is owed)
+ * and the expiry index's rebuild (once per loss of Redis).
  */
 @Injectable()
 export class ConfirmationRepository {
@@ -31,7 +32,34 @@ export class ConfirmationRepository {
   }
 
   find(clientId: string, profileId: number, id: string): Promise<StoredConfirmation | null> {
-    return this.confirmations.findStoredById(confirmationKey(clientId, profileId, id));
+    return this.findByKey(confirmationKey(clientId, profileId, id));
+  }
+
+  findByKey(key: TenantKey): Promise<StoredConfirmation | null> {
+    return this.confirmations.findStoredById(key);
+  }
+
+  /**
+   * Every pending confirmation's `_id` and expiry, in pages (the expiry index's rebuild
+   * after Redis lost it: one pass with a cursor, no filter, once per loss).
+   */
+  async *pendingExpiries(
+    pageSize: number,
+  ): AsyncGenerator<Pick<StoredConfirmation, '_id' | 'ExpiresDate'>[]> {
+    let page: Pick<StoredConfirmation, '_id' | 'ExpiresDate'>[] = [];
+    const cursor = this.confirmations
+      .find(acrossTenants(), { _id: 1, State: 1, ExpiresDate: 1 })
+      .lean<StoredConfirmation>()
+      .batchSize(pageSize)
+      .cursor();
+    for await (const confirmation of cursor) {
+      if (confirmation.State === 'Pending') page.push(confirmation);
+      if (page.length >= pageSize) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length) yield page;
   }
 
   /** The profile's confirmations, newest first (at most CONFIRMATIONS_LISTED). */
@@ -83,6 +111,36 @@ export class ConfirmationRepository {
         dueAt,
       }),
     );
+  }
+
+  /**
+   * A pending confirmation's message owed again (a resend): its Mail state Queued with one
+   * more resend, and a new outbox document (the sender's lease and send marker as for the
+   * first). `owed` when a message is still owed (nothing added); `gone` when the
+   * confirmation went meanwhile (an erasure: the outbox document is taken back).
+   */
+  async requestResend(
+    confirmation: StoredConfirmation,
+    dueAt: Date,
+  ): Promise<'queued' | 'owed' | 'gone'> {
+    if (await this.findOutbox(confirmation)) return 'owed';
+    await this.update(confirmation, {
+      Mail: { State: 'Queued', Attempts: 0, Resends: (confirmation.Mail.Resends ?? 0) + 1 },
+    });
+    await this.insertIgnoringDuplicate(() =>
+      this.outbox.create({
+        _id: confirmation._id,
+        clientId: confirmation.clientId,
+        profileId: confirmation.profileId,
+        confirmationId: confirmation.confirmationId,
+        createdAt: dueAt,
+        attempts: 0,
+        dueAt,
+      }),
+    );
+    if (await this.findByKey(confirmation._id)) return 'queued';
+    await this.outbox.deleteOne({ _id: confirmation._id }).exec();
+    return 'gone';
   }
 
   async update(

@@ -45,8 +45,11 @@ export class ConfirmationMessages {
       ...message,
       from: settings.From ?? this.settings.from,
       to: confirmation.EmailAddress,
-      // The same id on every attempt: a receiving system can tell a repeat from a new message.
-      messageId: `<${confirmation.confirmationId}.${confirmation.profileId}@confirmations.invalid>`,
+      // The same id on every attempt: a receiving system can tell a repeat from a new message
+      // (a resend is a new message: its own id).
+      messageId: `<${confirmation.confirmationId}.${confirmation.profileId}${
+        confirmation.Mail.Resends ? `.r${confirmation.Mail.Resends}` : ''
+      }@confirmations.invalid>`,
     };
   }
 

@@ -9,8 +9,10 @@ import type {
 } from '@app/profiles';
 import { CRASH_POINTS, CrashPoints, JobQueue, textKey } from '@app/shared';
 import { confirmationKey } from '../../keys';
+import { CONFIRMATION_EXPIRE_WRITE } from '../domain/confirmation-hold';
 import type { StoredConfirmation } from '../domain/confirmation.schema';
 import { ConfirmationRepository } from '../repositories/confirmation.repository';
+import { ConfirmationExpiryIndex } from './confirmation-expiry-index.service';
 import { CONFIRMATION_MAIL } from '../worker/confirmation.job-definitions';
 
 /** A consent of an email address, with the address (as stored). */
@@ -38,8 +40,8 @@ function emailConsents(data: ProfileData | undefined): Map<string, EmailConsent>
 /**
  * The worker's side of double opt-in (the apply hook, before the profile's save): a grant
  * the consent rules held gets its confirmation, its outbox document and its mail job; a
- * pending confirmation the write ended is recorded Confirmed (the confirm write) or
- * Cancelled (a denial, revocation, deactivation or removal). A retry of the write finds the
+ * pending confirmation the write ended is recorded Confirmed (the confirm write), Expired
+ * (the expiry job's write) or Cancelled (a denial, revocation, deactivation or removal). A retry of the write finds the
  * same ids and inserts nothing twice. An erasure deletes the profile's confirmations (they
  * hold its address).
  */
@@ -47,6 +49,7 @@ function emailConsents(data: ProfileData | undefined): Map<string, EmailConsent>
 export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureListener {
   constructor(
     private readonly confirmations: ConfirmationRepository,
+    private readonly expiryIndex: ConfirmationExpiryIndex,
     private readonly configuration: ConfigurationReader,
     private readonly jobs: JobQueue,
     private readonly crashPoints: CrashPoints,
@@ -99,6 +102,8 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
       ExpiresDate: new Date(requested + settings.TimeToLiveHours * 3_600_000).toISOString(),
       Mail: { State: 'Queued', Attempts: 0 },
     };
+    // Indexed first: a death before the insert leaves a member the expiry job drops.
+    await this.expiryIndex.add([confirmation]);
     await this.confirmations.insertRequested(confirmation, new Date());
     await this.crashPoints.at(CRASH_POINTS.confirmationAfterOutbox);
     await this.jobs.enqueue(CONFIRMATION_MAIL, {
@@ -119,6 +124,7 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
       confirmationId,
     );
     if (!confirmation || confirmation.State !== 'Pending') return;
+    await this.expiryIndex.remove(confirmation._id);
     const evidence = next?.Confirmation;
     if (evidence?.LinkId === confirmationId) {
       await this.confirmations.update(confirmation, {
@@ -129,6 +135,13 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
           ...(evidence.IpAddress ? { IpAddress: evidence.IpAddress } : {}),
           ...(evidence.UserAgent ? { UserAgent: evidence.UserAgent } : {}),
         },
+      });
+      return;
+    }
+    if (write.kind === CONFIRMATION_EXPIRE_WRITE) {
+      await this.confirmations.update(confirmation, {
+        State: 'Expired',
+        ClosedDate: confirmation.ExpiresDate,
       });
       return;
     }

@@ -11,8 +11,7 @@ export const CONFIRMATION_MAIL = defineJob<ConfirmationMailPayload>({ name: 'con
 
 /**
  * Scheduled: outbox documents whose message is due and whose job was lost (a lost Redis,
- * a worker killed mid-send) get a job again; and pending confirmations past their time
- * to live are recorded Expired.
+ * a worker killed mid-send) get a job again.
  */
 export const CONFIRMATION_SWEEP = defineScheduledJob({
   name: 'confirmation-sweep',
@@ -21,5 +20,19 @@ export const CONFIRMATION_SWEEP = defineScheduledJob({
     defaultMs: 30_000,
     meaning:
       'interval of the scheduled double opt-in sweep (lost confirmation messages); 0 turns it off',
+  },
+});
+
+/**
+ * Scheduled: pending confirmations past their time to live are recorded Expired and their
+ * consent's PendingConfirmation mark is cleared (a queued profile write).
+ */
+export const CONFIRMATION_EXPIRY = defineScheduledJob({
+  name: 'confirmation-expiry',
+  interval: {
+    env: 'CONFIRMATION_EXPIRY_INTERVAL_MS',
+    defaultMs: 60_000,
+    meaning:
+      'interval of the scheduled double opt-in expiry job (pending confirmations past their time to live); 0 turns it off',
   },
 });

@@ -92,7 +92,7 @@ export class SendConfirmationMailJob implements JobHandler<ConfirmationMailPaylo
     );
     if (attempts >= this.settings.maxAttempts) {
       await this.confirmations.update(confirmation, {
-        Mail: { State: 'Failed', Attempts: attempts, LastError },
+        Mail: { ...confirmation.Mail, State: 'Failed', Attempts: attempts, LastError },
       });
       await this.confirmations.deleteOutbox(outbox);
       return;
@@ -103,7 +103,7 @@ export class SendConfirmationMailJob implements JobHandler<ConfirmationMailPaylo
       dueAt: new Date(Date.now() + delayMs),
     });
     await this.confirmations.update(confirmation, {
-      Mail: { State: 'Queued', Attempts: attempts, LastError },
+      Mail: { ...confirmation.Mail, State: 'Queued', Attempts: attempts, LastError },
     });
     await this.jobs.enqueue(
       CONFIRMATION_MAIL,

@@ -29,6 +29,16 @@ export const UNDETERMINED_LANGUAGE = 'und';
 /** The writer of the bulk import: it carries the persons' own answers, as an API write does. */
 const BULK_IMPORT_USER = 'system:bulk-import';
 
+/** A grant confirmed from the person's mailbox (double opt-in): the entry's evidence. */
+export interface ConsentConfirmationFacts {
+  method: string;
+  confirmedDate: string;
+  /** The confirmation (link) id. */
+  linkId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
 /** The contact element a consent is attached to (absent: the profile's own consent). */
 export interface ConsentContainerFacts {
   list: 'Emails' | 'PhoneNumbers' | 'Addresses';
@@ -63,6 +73,8 @@ export interface ConsentFacts {
   /** True when the service itself decided the change (expiry, do-not-contact, versions). */
   byService: boolean;
   container: ConsentContainerFacts | null;
+  /** The double opt-in evidence of a grant it confirmed (docs/double-opt-in.md, "Evidence"). */
+  confirmation: ConsentConfirmationFacts | null;
   /** BCP 47 tag: the consent's Locale, the profile's DefaultLocale, the version's first locale. */
   language: string;
   /** The consent type's name, description and the version's text, in `language` when it has one. */
@@ -141,6 +153,20 @@ export function consentFacts(sources: ConsentFactsSources): ConsentFacts {
     if (value !== null) attributes[name] = value.trim();
   }
   const status = Number(snapshot.ConsentStatus);
+  const evidence = (snapshot.Confirmation ?? {}) as Record<string, unknown>;
+  const confirmedDate = text(evidence.ConfirmedDate);
+  const linkId = text(evidence.LinkId);
+  // The evidence stays with the consent after a revocation: it names how the grant came.
+  const confirmation: ConsentConfirmationFacts | null =
+    status === Number(ConsentStatus.Granted) && confirmedDate && linkId
+      ? {
+          method: text(evidence.Method) ?? 'DoubleOptIn',
+          confirmedDate,
+          linkId,
+          ipAddress: text(evidence.IpAddress),
+          userAgent: text(evidence.UserAgent),
+        }
+      : null;
   return {
     clientId: sources.clientId,
     profileId: sources.profileId,
@@ -164,6 +190,7 @@ export function consentFacts(sources: ConsentFactsSources): ConsentFacts {
     container: entry.container
       ? { list: entry.container.list, fields: entry.container.fields }
       : null,
+    confirmation,
     language,
     title: versionTexts?.Name ?? typeTexts?.Name ?? type?.TypeName ?? consentType,
     description: text(versionTexts?.Description) ?? text(typeTexts?.Description),
@@ -173,8 +200,16 @@ export function consentFacts(sources: ConsentFactsSources): ConsentFacts {
   };
 }
 
-/** What the writer named as the source, else the write's path: the Profiles API. */
+/**
+ * A grant confirmed by double opt-in names it with its evidence; else what the writer named
+ * as the source, else the write's path: the Profiles API.
+ */
 export function collectionMethod(facts: ConsentFacts): string {
+  const confirmation = facts.confirmation;
+  if (confirmation) {
+    const request = [confirmation.ipAddress, confirmation.userAgent].filter(Boolean).join(', ');
+    return `${confirmation.method}: confirmed from the person's mailbox at ${confirmation.confirmedDate} (confirmation ${confirmation.linkId}${request ? `; request from ${request}` : ''})`;
+  }
   if (facts.sourceId) return facts.sourceId;
   if (facts.byService) return `recorded by the service (${facts.recordedBy})`;
   return 'Profiles API';

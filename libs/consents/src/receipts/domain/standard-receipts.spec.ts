@@ -74,6 +74,8 @@ function sources(entry: ProfileHistory, more: Partial<ConsentFactsSources> = {})
   } as ConsentFactsSources;
 }
 
+const EMAIL_CONTAINER = { list: 'Emails', fields: { EmailAddress: 'pat@example.com' } };
+
 describe('standard receipts of a consent entry', () => {
   it('fills the Kantara receipt v1.1 from the entry, the consent type and the profile', () => {
     const entry = consentEntry({});
@@ -135,6 +137,28 @@ describe('standard receipts of a consent entry', () => {
     expect(state({ ConsentStatus: 1, IsActive: false })).toBe('dpv:ConsentRevoked');
     expect(state({ ConsentStatus: 1, Expired: true })).toBe('dpv:ConsentExpired');
     expect(state({ ConsentStatus: 4 })).toBe('dpv:ConsentUnknown');
+  });
+
+  it('names a double opt-in with its evidence as the collection method of a confirmed grant, in both', () => {
+    const Confirmation = {
+      Method: 'DoubleOptIn',
+      ConfirmedDate: '2026-03-01T09:59:00.000Z',
+      LinkId: 'AbCdEfGhIjKlMnOpQrStUv',
+      IpAddress: '203.0.113.9',
+      UserAgent: 'Mail/1.0',
+    };
+    const method =
+      "DoubleOptIn: confirmed from the person's mailbox at 2026-03-01T09:59:00.000Z (confirmation AbCdEfGhIjKlMnOpQrStUv; request from 203.0.113.9, Mail/1.0)";
+    const granted = consentFacts(
+      sources(consentEntry({ SourceId: 'signup-form', Confirmation }, EMAIL_CONTAINER)),
+    );
+    expect(kantaraReceipt(granted, new Date()).collectionMethod).toBe(method);
+    expect(iso27560Record(granted)['dpv:hasConsentStatus']['dpv:hasIndicationMethod']).toBe(method);
+    // A later revocation keeps the evidence on the consent, but was not collected by it.
+    const revoked = consentFacts(
+      sources(consentEntry({ ConsentStatus: 3, SourceId: 'signup-form', Confirmation })),
+    );
+    expect(kantaraReceipt(revoked, new Date()).collectionMethod).toBe('signup-form');
   });
 
   it('builds the ISO/IEC TS 27560 record as JSON-LD with DPV terms', () => {

@@ -118,7 +118,8 @@ export class KantaraReceiptDto {
   consentTimestamp: number;
   @ApiProperty({
     example: 'Profiles API',
-    description: "The consent's SourceId, else the writer (Profiles API, or the service's own job)",
+    description:
+      "A grant confirmed by double opt-in: DoubleOptIn with its evidence (confirmation time, confirmation id, the confirming request's address and user agent); else the consent's SourceId, else the writer (Profiles API, or the service's own job)",
   })
   collectionMethod: string;
   @ApiProperty({

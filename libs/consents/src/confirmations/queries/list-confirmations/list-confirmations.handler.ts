@@ -1,11 +1,16 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ProfileSnapshots } from '@app/profiles';
+import { canSeeConsentType, ProfileSnapshots, viewOf } from '@app/profiles';
 import { Clock, NotFoundError } from '@app/shared';
 import type { ConfirmationListDto } from '../../dto/confirmation.dto';
 import { toConfirmationDto } from '../../mapping/confirmation.mapper';
 import { ConfirmationRepository } from '../../repositories/confirmation.repository';
 import { ListConfirmationsQuery } from './list-confirmations.query';
 
+/**
+ * A profile's confirmations as the caller's user group may see them: only those of the
+ * consent types in its scope, none without read access to consents (as the profile's GET
+ * shows its consents).
+ */
 @QueryHandler(ListConfirmationsQuery)
 export class ListConfirmationsHandler implements IQueryHandler<ListConfirmationsQuery> {
   constructor(
@@ -17,7 +22,10 @@ export class ListConfirmationsHandler implements IQueryHandler<ListConfirmations
   async execute({ caller, profileId }: ListConfirmationsQuery): Promise<ConfirmationListDto> {
     const profile = await this.profiles.byId(caller.clientId, profileId);
     if (!profile) throw new NotFoundError(`Profile ${profileId} not found`);
-    const items = await this.confirmations.list(caller.clientId, profileId);
+    const view = viewOf(caller);
+    const items = (await this.confirmations.list(caller.clientId, profileId)).filter((item) =>
+      canSeeConsentType(view, item.ConsentType),
+    );
     const now = this.clock.now().getTime();
     return { Confirmations: items.map((item) => toConfirmationDto(item, now)) };
   }
