@@ -1,3 +1,6 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { profileKey } from '../../libs/profiles/src/keys';
 import { testPreference } from '../harness/configuration';
 import { eventually } from '../harness/test-app';
 import { countsSettle } from '../reports/report-helpers';
@@ -112,6 +115,17 @@ describe('Profile merge: contact decisions, export and erasure', () => {
       .get('/Profile/Email?emailAddress=erase.me@example.com')
       .expect(200);
     expect(search.body).toEqual([]);
+    // GET answers 404 from the erasure's first step, before its save commits it (and the
+    // counts follow the save): waited for, so that the next test's counts start settled.
+    const profiles = suite.app.api.get<Connection>(getConnectionToken()).collection('profiles');
+    for (const id of [survivor, absorbed]) {
+      await eventually(async () => {
+        const stored = await profiles.findOne({
+          _id: profileKey(suite.tenant.clientId, id),
+        } as object);
+        return stored?.state === 'deleted' ? true : undefined;
+      });
+    }
   });
 
   it('counts the person once in the reports: the absorbed profile leaves the counts, its consents count on the survivor', async () => {
