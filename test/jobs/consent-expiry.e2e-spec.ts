@@ -179,15 +179,22 @@ describe('Scheduled job: consent and preference expiry', () => {
     // Created "now" (the moved clock is only the jobs'): due after 10 more days.
     app.advance(15 * DAY_MS);
 
+    const before = new Set((await jobRuns(app, EXPIRY)).map((run) => run._id));
     const partial = await runJob(app, EXPIRY, { maxPages: 1 });
     expect(partial.outcome).toBe('ok');
     expect(partial.counts!.candidates).toBe(2);
     expect(partial.counts!.profiles).toBeLessThan(3);
 
     // The tenant's other profiles may be due too (when this test runs alone): what counts is
-    // that the rest came in the next run and each of these three got exactly one expire write.
+    // that the rest came in a later run and each of these three got exactly one expire write.
+    // The later run is this one, or the worker's own hourly run when the clock's hour turned
+    // in between (Bull's repeats fall on whole hours): both count.
     const rest = await runJob(app, EXPIRY);
-    expect(rest.counts!.profiles).toBeGreaterThan(0);
+    expect(rest.outcome).toBe('ok');
+    const later = (await jobRuns(app, EXPIRY)).filter(
+      (run) => !before.has(run._id) && run._id !== partial._id,
+    );
+    expect(later.reduce((sum, run) => sum + (run.counts?.profiles ?? 0), 0)).toBeGreaterThan(0);
     for (const id of ids) {
       await eventually(async () => {
         const profile = await profiles.complete(id);
