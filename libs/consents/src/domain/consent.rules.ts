@@ -146,7 +146,7 @@ export const consentDataRule: DataRule = (before, after, vocabulary, ctx) => {
       settleContacts(result.Emails, before?.Emails, PROFILE_COLLECTIONS.Emails),
       before?.Emails,
       vocabulary,
-      ctx.at,
+      ctx,
     );
   if (Array.isArray(result.PhoneNumbers))
     result.PhoneNumbers = settleContacts(
@@ -171,7 +171,7 @@ function holdUnconfirmedGrants(
   emails: StoredEmail[],
   storedEmails: readonly StoredEmail[] | undefined,
   vocabulary: ProfileVocabulary,
-  at: string,
+  ctx: WriteContext,
 ): StoredEmail[] {
   return emails.map((email) => {
     if (!Array.isArray(email.Consents)) return email;
@@ -185,7 +185,8 @@ function holdUnconfirmedGrants(
           consent,
           consent.ConsentType ? vocabulary.consentType(consent.ConsentType) : undefined,
           emailKey,
-          at,
+          ctx.at,
+          ctx.confirmationsCarried === true,
         ),
       ),
     };

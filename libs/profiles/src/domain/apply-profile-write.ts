@@ -21,6 +21,13 @@ import {
 export interface WriteContext {
   at: string;
   userId: string;
+  /**
+   * The write's consents may carry their Confirmation (double opt-in evidence), which the
+   * consent rules then keep: a merge's absorbed profile (evidence it stored) or a bulk
+   * import's record (a confirmation made elsewhere, checked when the record was accepted).
+   * Never for a Data API write: there Confirmation is read-only.
+   */
+  confirmationsCarried?: boolean;
 }
 
 export type WriteMode = 'merge' | 'overwrite';

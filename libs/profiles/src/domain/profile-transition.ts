@@ -210,7 +210,11 @@ function transitionOnce(
       if (merge.noop) return next;
       return {
         ...next,
-        data: rules.derive(profile.data, merge.data, vocabulary, ctx),
+        // The absorbed profile's consents keep their evidence (a confirmed grant is not held again).
+        data: rules.derive(profile.data, merge.data, vocabulary, {
+          ...ctx,
+          confirmationsCarried: true,
+        }),
         absorbed: merge.absorbed,
       };
     case 'rename-consent-type':
