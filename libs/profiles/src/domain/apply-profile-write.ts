@@ -1,4 +1,5 @@
 import {
+  consentRule,
   CUSTOMER_NAME_FIELDS,
   ElementRule,
   PROFILE_COLLECTIONS,
@@ -112,6 +113,9 @@ function applyElement(
   const element: ElementBody = {};
   if (existing && mode === 'merge') Object.assign(element, structuredClone(existing));
   for (const field of rule.fields) assignIfPresent(element, input, field);
+  // Read-only for a writer: only a write that may carry it (WriteContext) brings one.
+  if (rule === consentRule && ctx.confirmationsCarried)
+    assignIfPresent(element, input, 'Confirmation');
   if (rule.activatable) setField(element, 'IsActive', fieldOf(element, 'IsActive') ?? true);
   for (const [collection, nestedRule] of Object.entries(rule.nested)) {
     const storedNested = listOf(fieldOf(existing, collection)) ?? [];

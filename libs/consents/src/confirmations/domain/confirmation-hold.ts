@@ -52,8 +52,14 @@ export function holdForConfirmation(
 ): StoredConsent {
   const consent: StoredConsent = { ...settled };
   const storedActive = stored && stored.IsActive !== false ? stored : undefined;
+  // Carried evidence is new evidence: one equal to the stored consent's is what a merge of
+  // the stored consent kept (a record restating nothing), not a confirmation of this grant.
   const evidence =
-    carried && consent.IsActive !== false && consent.ConsentStatus === ConsentStatus.Granted
+    carried &&
+    consent.IsActive !== false &&
+    consent.ConsentStatus === ConsentStatus.Granted &&
+    settled.Confirmation &&
+    !sameEvidence(settled.Confirmation, stored?.Confirmation)
       ? settled.Confirmation
       : undefined;
   if (evidence) {
@@ -100,6 +106,22 @@ export function holdForConfirmation(
     consent.ConsentStatus === ConsentStatus.Revoked;
   if (cancelled) delete consent.PendingConfirmation;
   return consent;
+}
+
+const EVIDENCE_FIELDS = [
+  'Method',
+  'ConfirmedDate',
+  'LinkId',
+  'IpAddress',
+  'UserAgent',
+  'Evidence',
+] as const satisfies readonly (keyof StoredConfirmationEvidence)[];
+
+function sameEvidence(
+  a: StoredConfirmationEvidence,
+  b: StoredConfirmationEvidence | undefined,
+): boolean {
+  return !!b && EVIDENCE_FIELDS.every((field) => (a[field] ?? null) === (b[field] ?? null));
 }
 
 /** The system write kind that applies a confirmed grant. */
