@@ -3493,18 +3493,23 @@ export interface components {
         };
         ConsentConfirmationDto: {
             /**
-             * @description The collection method
-             * @enum {string}
+             * @description The collection method (`DoubleOptIn` for a confirmation from the mailbox)
+             * @example DoubleOptIn
              */
-            Method: "DoubleOptIn";
-            /** Format: date-time */
+            Method: string;
+            /**
+             * Format: date-time
+             * @description When the person confirmed (not in the future)
+             */
             ConfirmedDate: string;
-            /** @description The confirmation (link) id */
-            LinkId: string;
+            /** @description The confirmation (link) id; from an import, the other system's, if any */
+            LinkId?: string;
             /** @description The IP address of the confirming request */
             IpAddress?: string;
             /** @description The User-Agent of the confirming request */
             UserAgent?: string;
+            /** @description Free text evidence of a confirmation made elsewhere (a bulk import's record) */
+            Evidence?: string;
         };
         ConsentCountDto: {
             /** @description The consent type's current name */
@@ -3545,7 +3550,7 @@ export interface components {
             readonly UpdatedVersionPending?: boolean;
             /** @description Present while a grant of a consent type requiring confirmation waits for the person (the consent keeps its status until then) */
             readonly PendingConfirmation?: components["schemas"]["ConsentPendingConfirmationDto"];
-            /** @description Present when the grant was confirmed from the mailbox: the evidence */
+            /** @description Present when the grant was confirmed (from the mailbox, or elsewhere as a bulk import stated): the evidence. Read-only here; a bulk import record may state it */
             readonly Confirmation?: components["schemas"]["ConsentConfirmationDto"];
             /** @default true */
             IsActive?: boolean | null;

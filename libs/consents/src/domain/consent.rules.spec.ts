@@ -11,6 +11,7 @@ import {
   consentDataRule,
   consentTransitionProblems,
   priorConsentProblems,
+  statedConfirmationProblems,
 } from './consent.rules';
 
 const at = '2026-03-01T10:00:00.000Z';
@@ -391,5 +392,58 @@ describe('priorConsentProblems (a bulk import without AllowPriorConsents)', () =
     };
     expect(priorConsentProblems(body, dated())).toEqual([]);
     expect(priorConsentProblems(body, undefined)).toEqual([]);
+  });
+});
+
+describe('statedConfirmationProblems (a bulk import record stating a confirmation)', () => {
+  const NOW = Date.parse('2026-12-02T12:00:00.000Z');
+  const stated = { Method: 'DoubleOptIn', ConfirmedDate: '2026-12-01T12:00:00.000Z' };
+  const withConsent = (consent: object, list: 'Emails' | 'PhoneNumbers' = 'Emails') => ({
+    [list]: [
+      list === 'Emails'
+        ? { EmailAddress: 'pat@example.com', Consents: [consent] }
+        : { PhoneNumber: '+15550100', Consents: [consent] },
+    ],
+  });
+
+  it('accepts a grant of an email address confirmed in the past, and a consent stating none', () => {
+    expect(
+      statedConfirmationProblems(
+        withConsent({ ConsentType: 'News', ConsentStatus: 1, Confirmation: stated }),
+        NOW,
+      ),
+    ).toEqual([]);
+    expect(
+      statedConfirmationProblems(withConsent({ ConsentType: 'News', ConsentStatus: 2 }), NOW),
+    ).toEqual([]);
+  });
+
+  it('refuses a future ConfirmedDate, a consent that is not a grant, and another container', () => {
+    expect(
+      statedConfirmationProblems(
+        withConsent({
+          ConsentType: 'News',
+          ConsentStatus: 1,
+          Confirmation: { ...stated, ConfirmedDate: '2026-12-03T00:00:00.000Z' },
+        }),
+        NOW,
+      ),
+    ).toEqual([
+      'Emails[0].Consents[0].Confirmation.ConfirmedDate (value "2026-12-03T00:00:00.000Z"): must not be in the future',
+    ]);
+    expect(
+      statedConfirmationProblems(
+        withConsent({ ConsentType: 'News', ConsentStatus: 3, Confirmation: stated }),
+        NOW,
+      ),
+    ).toEqual([
+      'Emails[0].Consents[0].Confirmation (ConsentType "News"): stated only with a grant, ConsentStatus 1 (value 3)',
+    ]);
+    expect(
+      statedConfirmationProblems(
+        withConsent({ ConsentType: 'Sms', ConsentStatus: 1, Confirmation: stated }, 'PhoneNumbers'),
+        NOW,
+      )[0],
+    ).toMatch(/^PhoneNumbers\[0\]\.Consents\[0\]\.Confirmation: a confirmation is stated only/);
   });
 });

@@ -110,6 +110,38 @@ export function priorConsentProblems(body: ProfileBody, current?: ProfileData): 
 }
 
 /**
+ * One message per consent of a bulk import's record whose stated Confirmation (a
+ * confirmation made elsewhere, docs/bulk.md) cannot be recorded: stated elsewhere than on a
+ * consent of an email address, with a consent that is not an active grant, or confirmed
+ * after `now` (ms). Its shape (Method, ConfirmedDate, lengths) is the DTO's to check.
+ */
+export function statedConfirmationProblems(body: ProfileBody, now: number): string[] {
+  const problems: string[] = [];
+  forEachSentConsent(body, undefined, (consent, _previous, path) => {
+    const stated = consent.Confirmation;
+    if (stated === undefined || stated === null) return;
+    if (!path.startsWith('Emails[')) {
+      problems.push(
+        `${path}.Confirmation: a confirmation is stated only on a consent of an email address (Emails[].Consents[])`,
+      );
+      return;
+    }
+    if (consent.IsActive === false || consent.ConsentStatus !== ConsentStatus.Granted) {
+      problems.push(
+        `${path}.Confirmation (ConsentType ${JSON.stringify(consent.ConsentType)}): stated only with a grant, ConsentStatus 1 (value ${JSON.stringify(consent.ConsentStatus ?? null)}${consent.IsActive === false ? ', IsActive false' : ''})`,
+      );
+    }
+    const confirmed = Date.parse(String(stated.ConfirmedDate));
+    if (!Number.isNaN(confirmed) && confirmed > now) {
+      problems.push(
+        `${path}.Confirmation.ConfirmedDate (value ${JSON.stringify(stated.ConfirmedDate)}): must not be in the future`,
+      );
+    }
+  });
+  return problems;
+}
+
+/**
  * The data rule of consents: every consent of the profile after a write, settled against
  * the consent of its type stored before in the same container (see `settleConsent`).
  */
@@ -146,7 +178,7 @@ export const consentDataRule: DataRule = (before, after, vocabulary, ctx) => {
       settleContacts(result.Emails, before?.Emails, PROFILE_COLLECTIONS.Emails),
       before?.Emails,
       vocabulary,
-      ctx.at,
+      ctx,
     );
   if (Array.isArray(result.PhoneNumbers))
     result.PhoneNumbers = settleContacts(
@@ -171,7 +203,7 @@ function holdUnconfirmedGrants(
   emails: StoredEmail[],
   storedEmails: readonly StoredEmail[] | undefined,
   vocabulary: ProfileVocabulary,
-  at: string,
+  ctx: WriteContext,
 ): StoredEmail[] {
   return emails.map((email) => {
     if (!Array.isArray(email.Consents)) return email;
@@ -185,7 +217,8 @@ function holdUnconfirmedGrants(
           consent,
           consent.ConsentType ? vocabulary.consentType(consent.ConsentType) : undefined,
           emailKey,
-          at,
+          ctx.at,
+          ctx.confirmationsCarried === true,
         ),
       ),
     };

@@ -5,6 +5,7 @@ import {
   consentDataRule,
   consentTransitionProblems,
   priorConsentProblems,
+  statedConfirmationProblems,
 } from '../domain/consent.rules';
 import {
   type ConsentVersionPendingWrite,
@@ -41,6 +42,7 @@ export const CONSENT_PROFILE_RULES: ProfileRuleModule = {
   problems: (body, _vocabulary, _kind, current) => consentTransitionProblems(body, current),
   importProblems: (body, current, { allowPriorConsents }) =>
     allowPriorConsents ? [] : priorConsentProblems(body, current),
+  importRecordProblems: statedConfirmationProblems,
   derive: consentDataRule,
   afterMerge: applyPreserveConsents,
   expire: expireConsents,

@@ -1,4 +1,5 @@
 import {
+  consentRule,
   CUSTOMER_NAME_FIELDS,
   ElementRule,
   PROFILE_COLLECTIONS,
@@ -21,6 +22,13 @@ import {
 export interface WriteContext {
   at: string;
   userId: string;
+  /**
+   * The write's consents may carry their Confirmation (double opt-in evidence), which the
+   * consent rules then keep: a merge's absorbed profile (evidence it stored) or a bulk
+   * import's record (a confirmation made elsewhere, checked when the record was accepted).
+   * Never for a Data API write: there Confirmation is read-only.
+   */
+  confirmationsCarried?: boolean;
 }
 
 export type WriteMode = 'merge' | 'overwrite';
@@ -105,6 +113,9 @@ function applyElement(
   const element: ElementBody = {};
   if (existing && mode === 'merge') Object.assign(element, structuredClone(existing));
   for (const field of rule.fields) assignIfPresent(element, input, field);
+  // Read-only for a writer: only a write that may carry it (WriteContext) brings one.
+  if (rule === consentRule && ctx.confirmationsCarried)
+    assignIfPresent(element, input, 'Confirmation');
   if (rule.activatable) setField(element, 'IsActive', fieldOf(element, 'IsActive') ?? true);
   for (const [collection, nestedRule] of Object.entries(rule.nested)) {
     const storedNested = listOf(fieldOf(existing, collection)) ?? [];

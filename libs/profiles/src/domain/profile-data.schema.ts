@@ -30,16 +30,21 @@ export class StoredPendingConfirmation {
 }
 const PendingConfirmationSchema = SchemaFactory.createForClass(StoredPendingConfirmation);
 
-/** The evidence of a confirmed grant (double opt-in): how, when, from where. */
+/**
+ * The evidence of a confirmed grant (double opt-in): how, when, from where. Set by a
+ * confirmation from the mailbox, or stated by a bulk import's record (a confirmation made
+ * elsewhere: LinkId only if that system gave one, Evidence its free text).
+ */
 @Schema({ _id: false })
 export class StoredConfirmationEvidence {
   /** The collection method: `DoubleOptIn` (confirmed from the mailbox). */
   @Prop() Method: string;
   @Prop() ConfirmedDate: string;
   /** The confirmation (link) id. */
-  @Prop() LinkId: string;
+  @Prop() LinkId?: string;
   @Prop() IpAddress?: string;
   @Prop() UserAgent?: string;
+  @Prop() Evidence?: string;
 }
 const ConfirmationEvidenceSchema = SchemaFactory.createForClass(StoredConfirmationEvidence);
 

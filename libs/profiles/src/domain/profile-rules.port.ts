@@ -190,6 +190,12 @@ export interface ProfileRuleModule {
     current: ProfileData | undefined,
     flags: ImportFlags,
   ): string[];
+  /**
+   * Problems of what only a bulk import's record may state (a consent's Confirmation made
+   * elsewhere), checked when the record is staged, `now` in ms (the record becomes an
+   * exception of the import). A Data API write never states these: they are read-only there.
+   */
+  importRecordProblems?(body: ProfileBody, now: number): string[];
   /** Derives the stored values of the module's part after a write merged. */
   derive?: DataRule;
   /**

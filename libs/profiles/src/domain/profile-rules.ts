@@ -100,6 +100,11 @@ export class ProfileRules {
     return this.modules.flatMap((module) => module.importProblems?.(body, current, flags) ?? []);
   }
 
+  /** The modules' importRecordProblems (see ProfileRuleModule). */
+  importRecordProblems(body: ProfileBody, now: number): string[] {
+    return this.modules.flatMap((module) => module.importRecordProblems?.(body, now) ?? []);
+  }
+
   derive(
     before: ProfileData | undefined,
     after: ProfileData,

@@ -7,7 +7,7 @@ import type { ProfileVocabulary } from './profile-vocabulary';
 import { checkProfileInput } from './profile-input.rules';
 import type { ProfileRules } from './profile-rules';
 import { PermanentWriteError } from './permanent-write-error';
-import { applyProfileWrite } from './apply-profile-write';
+import { applyProfileWrite, type WriteContext } from './apply-profile-write';
 import { hiddenFrom, scopeViolations } from './profile-scope.rules';
 import {
   keepInactiveElements,
@@ -91,7 +91,12 @@ function transitionOnce(
   rules: ProfileRules,
   merge?: PreparedMerge,
 ): Profile {
-  const ctx = { at: write.acceptedAt.toISOString(), userId: write.userId };
+  const ctx: WriteContext = {
+    at: write.acceptedAt.toISOString(),
+    userId: write.userId,
+    // A bulk import's record may state a confirmation made elsewhere (checked at its Stage).
+    ...(write.importRecord ? { confirmationsCarried: true } : {}),
+  };
   const parsed = parseWriteBody(write);
   if (parsed.kind === 'create' || parsed.kind === 'merge' || parsed.kind === 'overwrite') {
     // A body accepted before a rename of a consent type it names: the current name applies.
@@ -210,7 +215,11 @@ function transitionOnce(
       if (merge.noop) return next;
       return {
         ...next,
-        data: rules.derive(profile.data, merge.data, vocabulary, ctx),
+        // The absorbed profile's consents keep their evidence (a confirmed grant is not held again).
+        data: rules.derive(profile.data, merge.data, vocabulary, {
+          ...ctx,
+          confirmationsCarried: true,
+        }),
         absorbed: merge.absorbed,
       };
     case 'rename-consent-type':

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CONSENT_STATUS_DESCRIPTION, CONSENT_STATUS_VALUES } from '@app/config';
-import { IsIn, IsISO8601, IsOptional } from 'class-validator';
-import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField } from '@app/shared';
+import { IsIn, IsIP, IsISO8601, IsOptional } from 'class-validator';
+import { EditedDto, OptionalBoolean, OptionalText, ReadOnlyField, RequiredText } from '@app/shared';
 
 /** A grant waiting for the person's confirmation from their mailbox (docs/double-opt-in.md). */
 export class ConsentPendingConfirmationDto {
@@ -12,22 +12,43 @@ export class ConsentPendingConfirmationDto {
   RequestedDate: string;
 }
 
-/** The evidence of a grant confirmed from the mailbox (docs/double-opt-in.md). */
+/**
+ * The evidence of a confirmed grant (docs/double-opt-in.md): from the mailbox (double opt-in
+ * here), or stated by a bulk import's record for a confirmation made elsewhere. Read-only
+ * through the Data API (a value sent is checked for its shape and ignored); only a bulk
+ * import's record may state one (docs/bulk.md).
+ */
 export class ConsentConfirmationDto {
-  @ApiProperty({ enum: ['DoubleOptIn'], description: 'The collection method' })
+  @RequiredText(50, {
+    example: 'DoubleOptIn',
+    description: 'The collection method (`DoubleOptIn` for a confirmation from the mailbox)',
+  })
   Method: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the person confirmed (not in the future)',
+  })
+  @IsISO8601()
   ConfirmedDate: string;
 
-  @ApiProperty({ description: 'The confirmation (link) id' })
-  LinkId: string;
+  @OptionalText(100, {
+    description: "The confirmation (link) id; from an import, the other system's, if any",
+  })
+  LinkId?: string;
 
   @ApiPropertyOptional({ description: 'The IP address of the confirming request' })
+  @IsOptional()
+  @IsIP()
   IpAddress?: string;
 
-  @ApiPropertyOptional({ description: 'The User-Agent of the confirming request' })
+  @OptionalText(512, { description: 'The User-Agent of the confirming request' })
   UserAgent?: string;
+
+  @OptionalText(512, {
+    description: "Free text evidence of a confirmation made elsewhere (a bulk import's record)",
+  })
+  Evidence?: string;
 }
 
 export class ConsentDto {
@@ -82,7 +103,8 @@ export class ConsentDto {
 
   @ReadOnlyField({
     type: () => ConsentConfirmationDto,
-    description: 'Present when the grant was confirmed from the mailbox: the evidence',
+    description:
+      'Present when the grant was confirmed (from the mailbox, or elsewhere as a bulk import stated): the evidence. Read-only here; a bulk import record may state it',
   })
   Confirmation?: ConsentConfirmationDto;
 

@@ -155,9 +155,10 @@ export function confirmationFields(
           Confirmation: {
             Method: evidence.Method,
             ConfirmedDate: evidence.ConfirmedDate,
-            LinkId: evidence.LinkId,
+            ...(evidence.LinkId ? { LinkId: evidence.LinkId } : {}),
             ...(evidence.IpAddress ? { IpAddress: evidence.IpAddress } : {}),
             ...(evidence.UserAgent ? { UserAgent: evidence.UserAgent } : {}),
+            ...(evidence.Evidence ? { Evidence: evidence.Evidence } : {}),
           },
         }
       : {}),

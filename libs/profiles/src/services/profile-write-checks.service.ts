@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigurationReader } from '@app/config';
+import { Clock } from '@app/shared';
 import { checkAgainstConfiguration } from '../domain/profile-configuration.rules';
 import { checkProfileInput } from '../domain/profile-input.rules';
 import { ProfileRules } from '../domain/profile-rules';
@@ -35,6 +36,7 @@ export class ProfileWriteChecks {
   constructor(
     private readonly configuration: ConfigurationReader,
     private readonly rules: ProfileRules,
+    private readonly clock: Clock,
   ) {}
 
   /** True when the client's configuration has an active alternate id type of this name. */
@@ -47,15 +49,18 @@ export class ProfileWriteChecks {
    * A checker of `kind` bodies for the client's current configuration and this writer;
    * with `stored` (a merge of a known profile, e.g. the preference centre's), the checks
    * that depend on the stored values (consent transitions) run against it, as a POST by
-   * id's acceptance does.
+   * id's acceptance does. `importRecords`: the bodies are a bulk import's records, which may
+   * state what a Data API write cannot (a consent's Confirmation), checked here as of now.
    */
   async checkerFor(
     clientId: string,
     kind: 'create' | 'merge' | 'overwrite',
     scope: CallerScope | undefined,
     stored?: ProfileData,
+    importRecords = false,
   ): Promise<ProfileBodyChecker> {
     const vocabulary = await this.configuration.vocabulary(clientId);
+    const now = this.clock.now().getTime();
     return (body) => {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         return {
@@ -70,6 +75,8 @@ export class ProfileWriteChecks {
       if (!invalid.length) {
         invalid.push(...checkAgainstConfiguration(input, vocabulary, this.rules, kind, stored));
       }
+      if (!invalid.length && importRecords)
+        invalid.push(...this.rules.importRecordProblems(input, now));
       const forbidden = invalid.length
         ? []
         : writeScopeViolations(input, scope, PROFILE_WIRE_FORMAT);

@@ -77,7 +77,9 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
         `AccessToken ${accessToken} is ${job.status}: records can be staged only before Execute`,
       );
     }
-    const check = checkReadable(await this.checks.checkerFor(clientId, 'merge', scope));
+    const check = checkReadable(
+      await this.checks.checkerFor(clientId, 'merge', scope, undefined, true),
+    );
     // Records arrive as an array or a stream (NDJSON): checked a slice at a time (a full
     // profile takes milliseconds of CPU; the event loop turns between slices, so other
     // requests run), staged records written a chunk at a time as chunks fill, exception

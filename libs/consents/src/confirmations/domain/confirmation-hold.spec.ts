@@ -71,6 +71,26 @@ describe('holdForConfirmation', () => {
     expect(held.Confirmation).toBeUndefined();
   });
 
+  it('applies a grant carrying its Confirmation when the write may carry it, holds it otherwise', () => {
+    const evidence = { Method: 'DoubleOptIn', ConfirmedDate: AT, LinkId: 'abc' };
+    const written = consent({ ConsentStatus: ConsentStatus.Granted, Confirmation: evidence });
+    const carried = holdForConfirmation(undefined, written, REQUIRED, 'pat@example.com', AT, true);
+    expect(carried.ConsentStatus).toBe(ConsentStatus.Granted);
+    expect(carried.Confirmation).toEqual(evidence);
+    expect(carried.PendingConfirmation).toBeUndefined();
+    // Through the API (nothing carried) the same consent is held and its Confirmation dropped.
+    const held = holdForConfirmation(undefined, written, REQUIRED, 'pat@example.com', AT);
+    expect(held.ConsentStatus).toBe(ConsentStatus.NotSet);
+    expect(held.Confirmation).toBeUndefined();
+    expect(held.PendingConfirmation).toBeDefined();
+    // Carried without a Confirmation: held as today.
+    const bare = consent({ ConsentStatus: ConsentStatus.Granted });
+    expect(
+      holdForConfirmation(undefined, bare, REQUIRED, 'pat@example.com', AT, true)
+        .PendingConfirmation,
+    ).toBeDefined();
+  });
+
   it('cancels a pending confirmation on a denial, a revocation or a deactivation', () => {
     const stored = consent({
       ConsentStatus: ConsentStatus.NotSet,

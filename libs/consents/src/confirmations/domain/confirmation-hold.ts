@@ -39,6 +39,8 @@ export function confirmationIdOf(at: string, emailKey: string, consentType: stri
  * The consent of an email address after a write settled it: what a writer cannot set
  * (PendingConfirmation, Confirmation) comes from the stored consent; a new grant of a type
  * requiring confirmation is held; a denial, revocation or deactivation cancels a pending one.
+ * `carried`: the write may carry a grant's Confirmation (a merge's absorbed profile, a bulk
+ * import's record; see WriteContext): such a grant is already confirmed, so it applies.
  */
 export function holdForConfirmation(
   stored: StoredConsent | undefined,
@@ -46,9 +48,26 @@ export function holdForConfirmation(
   terms: ConfirmationTerms | undefined,
   emailKey: string,
   at: string,
+  carried = false,
 ): StoredConsent {
   const consent: StoredConsent = { ...settled };
   const storedActive = stored && stored.IsActive !== false ? stored : undefined;
+  // Carried evidence is new evidence: one equal to the stored consent's is what a merge of
+  // the stored consent kept (a record restating nothing), not a confirmation of this grant.
+  const evidence =
+    carried &&
+    consent.IsActive !== false &&
+    consent.ConsentStatus === ConsentStatus.Granted &&
+    settled.Confirmation &&
+    !sameEvidence(settled.Confirmation, stored?.Confirmation)
+      ? settled.Confirmation
+      : undefined;
+  if (evidence) {
+    // Confirmed elsewhere: its evidence travels with it; a pending request it supersedes ends.
+    consent.Confirmation = evidence;
+    delete consent.PendingConfirmation;
+    return consent;
+  }
   setOrDelete(consent, 'PendingConfirmation', storedActive?.PendingConfirmation);
   setOrDelete(consent, 'Confirmation', stored?.Confirmation);
   if (!terms?.RequiresConfirmation) return consent;
@@ -87,6 +106,22 @@ export function holdForConfirmation(
     consent.ConsentStatus === ConsentStatus.Revoked;
   if (cancelled) delete consent.PendingConfirmation;
   return consent;
+}
+
+const EVIDENCE_FIELDS = [
+  'Method',
+  'ConfirmedDate',
+  'LinkId',
+  'IpAddress',
+  'UserAgent',
+  'Evidence',
+] as const satisfies readonly (keyof StoredConfirmationEvidence)[];
+
+function sameEvidence(
+  a: StoredConfirmationEvidence,
+  b: StoredConfirmationEvidence | undefined,
+): boolean {
+  return !!b && EVIDENCE_FIELDS.every((field) => (a[field] ?? null) === (b[field] ?? null));
 }
 
 /** The system write kind that applies a confirmed grant. */

@@ -29,14 +29,19 @@ export const UNDETERMINED_LANGUAGE = 'und';
 /** The writer of the bulk import: it carries the persons' own answers, as an API write does. */
 const BULK_IMPORT_USER = 'system:bulk-import';
 
-/** A grant confirmed from the person's mailbox (double opt-in): the entry's evidence. */
+/**
+ * A confirmed grant (double opt-in): the entry's evidence, from the person's mailbox or
+ * stated by a bulk import's record (a confirmation made elsewhere).
+ */
 export interface ConsentConfirmationFacts {
   method: string;
   confirmedDate: string;
-  /** The confirmation (link) id. */
-  linkId: string;
+  /** The confirmation (link) id; a stated confirmation may have none. */
+  linkId: string | null;
   ipAddress: string | null;
   userAgent: string | null;
+  /** A stated confirmation's free text evidence. */
+  evidence: string | null;
 }
 
 /** The contact element a consent is attached to (absent: the profile's own consent). */
@@ -158,13 +163,14 @@ export function consentFacts(sources: ConsentFactsSources): ConsentFacts {
   const linkId = text(evidence.LinkId);
   // The evidence stays with the consent after a revocation: it names how the grant came.
   const confirmation: ConsentConfirmationFacts | null =
-    status === Number(ConsentStatus.Granted) && confirmedDate && linkId
+    status === Number(ConsentStatus.Granted) && confirmedDate
       ? {
           method: text(evidence.Method) ?? 'DoubleOptIn',
           confirmedDate,
           linkId,
           ipAddress: text(evidence.IpAddress),
           userAgent: text(evidence.UserAgent),
+          evidence: text(evidence.Evidence),
         }
       : null;
   return {
@@ -208,7 +214,16 @@ export function collectionMethod(facts: ConsentFacts): string {
   const confirmation = facts.confirmation;
   if (confirmation) {
     const request = [confirmation.ipAddress, confirmation.userAgent].filter(Boolean).join(', ');
-    return `${confirmation.method}: confirmed from the person's mailbox at ${confirmation.confirmedDate} (confirmation ${confirmation.linkId}${request ? `; request from ${request}` : ''})`;
+    const details = [
+      confirmation.linkId ? `confirmation ${confirmation.linkId}` : '',
+      request ? `request from ${request}` : '',
+      confirmation.evidence ? `evidence: ${confirmation.evidence}` : '',
+    ].filter(Boolean);
+    // A double opt-in is a confirmation from the mailbox, whichever system sent the link (this
+    // one, or another as a bulk import's record states); another method is named as it is.
+    const where =
+      confirmation.method === 'DoubleOptIn' ? "confirmed from the person's mailbox" : 'confirmed';
+    return `${confirmation.method}: ${where} at ${confirmation.confirmedDate}${details.length ? ` (${details.join('; ')})` : ''}`;
   }
   if (facts.sourceId) return facts.sourceId;
   if (facts.byService) return `recorded by the service (${facts.recordedBy})`;

@@ -161,6 +161,26 @@ describe('standard receipts of a consent entry', () => {
     expect(kantaraReceipt(revoked, new Date()).collectionMethod).toBe('signup-form');
   });
 
+  it('names a confirmation a bulk import stated (no link id, free evidence, another method)', () => {
+    const method = (Confirmation: Record<string, string>) =>
+      kantaraReceipt(
+        consentFacts(sources(consentEntry({ Confirmation }, EMAIL_CONTAINER))),
+        new Date(),
+      ).collectionMethod;
+    expect(
+      method({
+        Method: 'DoubleOptIn',
+        ConfirmedDate: '2026-01-15T08:30:00.000Z',
+        Evidence: 'previous provider',
+      }),
+    ).toBe(
+      "DoubleOptIn: confirmed from the person's mailbox at 2026-01-15T08:30:00.000Z (evidence: previous provider)",
+    );
+    expect(method({ Method: 'PaperForm', ConfirmedDate: '2026-01-15T08:30:00.000Z' })).toBe(
+      'PaperForm: confirmed at 2026-01-15T08:30:00.000Z',
+    );
+  });
+
   it('builds the ISO/IEC TS 27560 record as JSON-LD with DPV terms', () => {
     const entry = consentEntry(
       { ConsentStatus: 3, ExpirationDate: '2027-03-01T00:00:00.000Z', Locale: 'en-us' },
