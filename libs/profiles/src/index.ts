@@ -77,6 +77,7 @@ export {
   type CallerScope,
   type ProfileView,
   scopeOf,
+  viewKey,
   writerView,
 } from './domain/profile-view';
 // The `{profileId}` path parameter, for the routes of other modules under a profile.

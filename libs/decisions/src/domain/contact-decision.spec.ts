@@ -95,6 +95,27 @@ const codes = (result: ReturnType<typeof decide>) =>
   result.reasons.map((reason) => `${reason.effect}:${reason.code}`);
 
 describe('decideForProfile', () => {
+  it('reports when the answer changes with time alone: the earliest future expiry it compared', () => {
+    const SOONER = '2026-09-01T00:00:00.000Z';
+    const allowed = decide({
+      Emails: [
+        email({
+          Consents: [{ ConsentType: 'Marketing', ConsentStatus: 1, ExpirationDate: SOONER }],
+          EmailPreferences: [pref(72, { ExpirationDate: LATER })],
+        }),
+      ],
+    });
+    expect(allowed.allowed).toBe(true);
+    expect(allowed.changesAt).toBe(Date.parse(SOONER));
+    // Past expiries, and answers with no expiry, never change with time alone.
+    const expired = decide({
+      Emails: [email({ EmailPreferences: [pref(71, { ExpirationDate: EARLIER })] })],
+    });
+    expect(codes(expired)).toEqual(['Deny:PreferenceExpired']);
+    expect(expired.changesAt).toBe(Infinity);
+    expect(decide({ Emails: [email({ EmailPreferences: [pref(71)] })] }).changesAt).toBe(Infinity);
+  });
+
   it('allows an active, unexpired opt-in and names its history entry', () => {
     const preference = pref(71, { ExpirationDate: LATER });
     const element = email({ EmailPreferences: [preference] });

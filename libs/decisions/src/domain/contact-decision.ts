@@ -122,6 +122,12 @@ export interface DecisionReason {
 export interface ProfileDecision {
   allowed: boolean;
   reasons: DecisionReason[];
+  /**
+   * The first time (ms) after `now` at which the same inputs give another answer: the
+   * earliest future expiry the rules compared (a preference's or a consent's
+   * ExpirationDate); Infinity when none. Until then the answer may be reused.
+   */
+  changesAt: number;
 }
 
 /** What the decision needs of the client's configuration. */
@@ -229,6 +235,14 @@ export function decideForProfile(
 ): ProfileDecision {
   const { profileId, data, refs } = profile;
   const reasons: DecisionReason[] = [];
+  let changesAt = Infinity;
+  const nowMs = now.getTime();
+  /** Whether `time` (ms) has come; a time still to come is when the answer may change. */
+  const reached = (time: number): boolean => {
+    if (time <= nowMs) return true;
+    if (time < changesAt) changesAt = time;
+    return false;
+  };
   const reason = (entry: Omit<DecisionReason, 'profileId'>) => {
     reasons.push({ profileId, ...entry });
     return entry;
@@ -245,6 +259,7 @@ export function decideForProfile(
   const answer = (): ProfileDecision => ({
     allowed: !reasons.some((r) => r.effect === 'Deny') && reasons.some((r) => r.effect === 'Allow'),
     reasons,
+    changesAt,
   });
 
   if (data.IsActive === false) {
@@ -384,7 +399,7 @@ export function decideForProfile(
       contact,
       refOf,
       profileRef: (item) => refs[itemRefKey('Consents', item)] ?? null,
-      now,
+      reached,
     }),
   );
   const allows = perPreference.find((own) => own.every((r) => r.effect !== 'Deny'));
@@ -402,7 +417,8 @@ interface PreferenceContext {
   /** The entry of a preference or consent of the question's holder (element or profile). */
   refOf: (list: string, item: ElementBody) => string | null;
   profileRef: (item: ElementBody) => string | null;
-  now: Date;
+  /** Whether a time (ms) has come (decideForProfile's: it notes the times still to come). */
+  reached: (time: number) => boolean;
 }
 
 function preferenceReasons(
@@ -448,7 +464,7 @@ function preferenceReasons(
     });
   } else if (
     textKey(preference.PreferenceStatus) === 'expired' ||
-    (!Number.isNaN(expiry) && expiry <= ctx.now.getTime())
+    (!Number.isNaN(expiry) && ctx.reached(expiry))
   ) {
     reasons.push({
       ...base,
@@ -556,7 +572,7 @@ function preferenceReasons(
     const until = Date.parse(String(consent.ExpirationDate));
     const label = JSON.stringify(name);
     if (consent.ConsentStatus === ConsentStatus.Granted) {
-      if (consent.Expired === true || (!Number.isNaN(until) && until <= ctx.now.getTime()))
+      if (consent.Expired === true || (!Number.isNaN(until) && ctx.reached(until)))
         reasons.push({
           ...at,
           code: 'ConsentExpired',

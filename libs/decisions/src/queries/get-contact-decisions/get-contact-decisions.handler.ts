@@ -1,10 +1,12 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ConfigurationReader } from '@app/config';
+import { type ClientVocabulary, ConfigurationReader } from '@app/config';
 import {
   MergedProfileError,
   mergedMessage,
   parseHistoryRefs,
+  type ProfileData,
   type ProfileSnapshot,
+  type ProfileView,
 } from '@app/profiles';
 import { Clock, NotFoundError } from '@app/shared';
 import {
@@ -17,6 +19,7 @@ import type { ContactQuestion } from '../../domain/contact-question';
 import type { ContactDecisionDto } from '../../dto/contact-decision.dto';
 import { type DecisionAnswer, toContactDecisionDto } from '../../mapping/contact-decision.mapper';
 import { GetContactDecisionsQuery } from './get-contact-decisions.query';
+import { type DecisionInputs, DecisionRenderings } from './decision-renderings';
 import { checkQuestions, checkQuestionsInView } from './question-checks';
 import { QuestionListings } from './question-listings.service';
 import { QuestionSubjects } from './question-subjects.service';
@@ -36,6 +39,8 @@ import { QuestionSubjects } from './question-subjects.service';
 export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecisionsQuery> {
   /** Parsed history references by the (frozen, shared) text the read model holds. */
   private readonly refsCache = new Map<string, ReturnType<typeof parseHistoryRefs>>();
+  /** The GET's answers, reused while their inputs and time allow (DecisionRenderings). */
+  private readonly renderings = new DecisionRenderings();
 
   constructor(
     private readonly configuration: ConfigurationReader,
@@ -63,10 +68,19 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
     const subjects = await this.subjects.subjectsOf(clientId, questions, readAhead);
     const survivors = await this.subjects.survivorsOf(clientId, questions, subjects);
     if (single && subjects[0] === null) throw notFoundError(questions[0], survivors.get(0));
+    const now = this.clock.now();
+
+    // The GET's one question about one profile: its answer as kept, when nothing changed.
+    const kept = single
+      ? await this.keptInputs(questions[0], subjects[0], view, vocabulary, listsStamp)
+      : undefined;
+    if (kept) {
+      const dto = this.renderings.find(kept.data, kept.inputs, now.getTime());
+      if (dto) return [dto];
+    }
     const listingsOf = await this.listings.listingsOf(clientId, questions, subjects, listsStamp);
 
-    const now = this.clock.now();
-    const answers = questions.map((question, index): DecisionAnswer => {
+    const answers = questions.map((question, index): DecisionAnswer & { changesAt?: number } => {
       const found = subjects[index];
       if (found === null) {
         return {
@@ -85,10 +99,12 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
       }
       const reasons: DecisionReason[] = [];
       let allowed = true;
+      let changesAt = Infinity;
       for (const snapshot of found) {
         const decision = this.decide(question, snapshot, vocabulary, listingsOf, now);
         allowed &&= decision.allowed;
         reasons.push(...decision.reasons);
+        changesAt = Math.min(changesAt, decision.changesAt);
       }
       if (question.target.kind === 'value' && !found.length) {
         // Nobody holds the value: no preference allows it; the lists may still hold it.
@@ -113,9 +129,44 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
             historyEntryId: null,
           });
       }
-      return { question, profileIds: found.map((s) => s.profileId), allowed, reasons };
+      return { question, profileIds: found.map((s) => s.profileId), allowed, reasons, changesAt };
     });
+    if (kept) {
+      const [{ changesAt, ...answer }] = answers;
+      const dto = toContactDecisionDto(answer, view);
+      return [this.renderings.keep(kept.data, kept.inputs, dto, changesAt ?? Infinity)];
+    }
     return answers.map((answer) => toContactDecisionDto(answer, view));
+  }
+
+  /**
+   * What the single question's answer is kept under, when it can be: one profile found with
+   * its data (a bare value held by several, or a profile being created, is decided afresh),
+   * and the lists' stamp known (a failed read of it is left to listingsOf to report).
+   */
+  private async keptInputs(
+    question: ContactQuestion,
+    found: ProfileSnapshot[] | null,
+    view: ProfileView,
+    vocabulary: ClientVocabulary,
+    listsStamp: Promise<string | null>,
+  ): Promise<{ data: ProfileData; inputs: DecisionInputs } | undefined> {
+    if (found?.length !== 1 || !found[0].data) return undefined;
+    const stamp = await listsStamp.then(
+      (value) => ({ value }),
+      () => undefined,
+    );
+    if (!stamp) return undefined;
+    return {
+      data: found[0].data,
+      inputs: {
+        question,
+        view,
+        acceptedSeq: found[0].acceptedSeq,
+        configurationStamp: vocabulary.stamp,
+        listsStamp: stamp.value,
+      },
+    };
   }
 
   private decide(
@@ -139,6 +190,7 @@ export class GetContactDecisionsHandler implements IQueryHandler<GetContactDecis
             historyEntryId: null,
           },
         ],
+        changesAt: Infinity,
       };
     }
     const profile: DecisionProfile = {
