@@ -130,7 +130,10 @@ async function main() {
     ? await startRedisCluster({ dir: path.join(dir, 'redis') })
     : await startRedis({ dir: path.join(dir, 'redis'), persist: false, logFile: logs.redis });
   const redisChildren = CLUSTER ? redisServer.children : [redisServer.child];
-  const clusterEnv = CLUSTER ? { REDIS_CLUSTER_NODES: redisServer.nodes } : {};
+  // With replicas, as docs/scaling.md advises: acceptance waits for one (READ_MODEL_WAIT_REPLICAS).
+  const clusterEnv = CLUSTER
+    ? { REDIS_CLUSTER_NODES: redisServer.nodes, READ_MODEL_WAIT_REPLICAS: '1' }
+    : {};
   let failed = true;
   const apiPort = await freePort();
   const basePort = await freePort();

@@ -161,6 +161,8 @@ async function startCluster(stack, dir) {
   stack.redisNodes = nodes;
   stack.env.REDIS_URL = cluster.url;
   stack.env.REDIS_CLUSTER_NODES = cluster.nodes;
+  // As docs/scaling.md advises with replicas: an accepted write's record survives a failover.
+  stack.env.READ_MODEL_WAIT_REPLICAS = '1';
   stack.failoverMaster = async () => {
     const live = nodes.filter((node) => alive(node.child));
     const masters = (await clusterNodes(live[0].port)).filter(

@@ -49,6 +49,22 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
       "how long a profile's read model stays in Redis after its last write or rebuild (0: for ever); a GET after that rebuilds it from the engine",
   },
   {
+    name: 'READ_MODEL_WAIT_REPLICAS',
+    type: 'int',
+    default: 0,
+    atLeast: 0,
+    meaning:
+      "replicas of the read model's Redis node that must hold an accepted write's record before its 202 (Redis WAIT): 1 with replicas, so that a failover cannot lose it and make GET answer Complete while the write waits; 0: not waited for",
+  },
+  {
+    name: 'READ_MODEL_WAIT_TIMEOUT_MS',
+    type: 'int',
+    default: 100,
+    atLeast: 1,
+    meaning:
+      'how long an acceptance waits for those replicas; past it the write is answered all the same, and counted in pcp_read_model_unreplicated_writes_total',
+  },
+  {
     name: 'SEARCH_INDEX_REBUILD_PARTITION',
     type: 'int',
     default: 10000,
@@ -94,6 +110,10 @@ export class ProfileSettings {
    * ever): Redis holds the working set's read models, not every profile's.
    */
   readonly readModelTtlSeconds: number;
+  /** Replicas that must acknowledge an accepted write's record (Redis WAIT; 0: none). */
+  readonly readModelWaitReplicas: number;
+  /** How long an acceptance waits for them (then answers all the same, and counts it). */
+  readonly readModelWaitTimeoutMs: number;
   /**
    * Mixed into each client's stored erasure secret for the hashes of erased identifiers
    * (docs/data-subject.md); unset: the stored secret alone. Changing it makes earlier
@@ -110,6 +130,8 @@ export class ProfileSettings {
     this.scheduledJobBatchSize = read.SCHEDULED_JOB_BATCH_SIZE;
     this.searchCandidateLimit = read.SEARCH_CANDIDATE_LIMIT;
     this.readModelTtlSeconds = read.READ_MODEL_TTL_SECONDS;
+    this.readModelWaitReplicas = read.READ_MODEL_WAIT_REPLICAS;
+    this.readModelWaitTimeoutMs = read.READ_MODEL_WAIT_TIMEOUT_MS;
     this.searchIndexRebuildPartition = read.SEARCH_INDEX_REBUILD_PARTITION;
     this.searchIndexRebuildPage = read.SEARCH_INDEX_REBUILD_PAGE;
     this.erasureHashPepper = read.ERASURE_HASH_PEPPER;

@@ -1,6 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { deepFreeze, RedisScript, RedisService } from '@app/shared';
+import { deepFreeze, Metrics, RedisScript, RedisService } from '@app/shared';
 import type { ProfileData } from '../domain/profile-data.schema';
 import type { Profile, ProfileState } from '../domain/profile.schema';
 import { readModelKey } from '../keys';
@@ -206,11 +206,18 @@ export class ProfileReadModel {
   /** The entries' time to live in ms (0: none), passed to every script that writes one. */
   private readonly ttlMs: number;
 
+  /** Replicas an acceptance's record waits for, and how long (READ_MODEL_WAIT_*). */
+  private readonly waitReplicas: number;
+  private readonly waitTimeoutMs: number;
+
   constructor(
     private readonly redis: RedisService,
     settings: ProfileSettings,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.ttlMs = settings.readModelTtlSeconds * 1000;
+    this.waitReplicas = settings.readModelWaitReplicas;
+    this.waitTimeoutMs = settings.readModelWaitTimeoutMs;
   }
 
   /** Whether Redis is connected (readers rebuilding an entry skip storing it otherwise). */
@@ -346,14 +353,23 @@ export class ProfileReadModel {
     profileId: number,
     seq: number,
   ): Promise<number | null> {
-    const ahead = Number(
-      await SCRIPTS.acceptedAhead.run(
+    const key = this.key(clientId, profileId);
+    let ahead: number;
+    if (this.waitReplicas > 0) {
+      // Held by a replica before the 202, so a failover keeps it (docs/scaling.md, Redis).
+      const { result, acknowledged } = await SCRIPTS.acceptedAhead.runReplicated(
         this.redis.client,
-        this.key(clientId, profileId),
+        this.waitReplicas,
+        this.waitTimeoutMs,
+        key,
         seq,
         this.ttlMs,
-      ),
-    );
+      );
+      if (acknowledged < this.waitReplicas) this.metrics?.unreplicatedWrite();
+      ahead = Number(result);
+    } else {
+      ahead = Number(await SCRIPTS.acceptedAhead.run(this.redis.client, key, seq, this.ttlMs));
+    }
     return ahead < 0 ? null : ahead;
   }
 

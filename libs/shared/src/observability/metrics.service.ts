@@ -45,6 +45,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly unreplicatedWrites = new Counter({
+    name: 'pcp_read_model_unreplicated_writes_total',
+    help: 'Accepted writes whose record in the read model fewer than READ_MODEL_WAIT_REPLICAS replicas acknowledged within READ_MODEL_WAIT_TIMEOUT_MS (a failover then may lose it: GET could answer Complete until the write applies)',
+    registers: [this.registry],
+  });
+
   /** One answered HTTP request; `route` is the route template, never the concrete path. */
   httpRequest(method: string, route: string, status: number, seconds: number): void {
     this.httpDuration.observe({ method, route, status: String(status) }, seconds);
@@ -56,6 +62,10 @@ export class Metrics {
 
   writeFailed(kind: string): void {
     this.writesFailed.inc({ kind });
+  }
+
+  unreplicatedWrite(): void {
+    this.unreplicatedWrites.inc();
   }
 
   scheduledRun(job: string, outcome: ScheduledRunOutcome): void {

@@ -34,4 +34,35 @@ export class RedisScript {
       return client.eval(this.lua, ...(args as [number, ...(string | number)[]]));
     }
   }
+
+  /**
+   * `run`, then Redis's `WAIT replicas timeoutMs` on the same connection (one pipeline: on
+   * a cluster it goes to the node of the script's keys): answers the script's result and how
+   * many replicas acknowledged it (and every earlier write of the connection) in time.
+   */
+  async runReplicated(
+    client: RedisClient,
+    replicas: number,
+    timeoutMs: number,
+    ...keysAndArgs: (string | number)[]
+  ): Promise<{ result: unknown; acknowledged: number }> {
+    const args = (
+      this.numberOfKeys === null ? keysAndArgs : [this.numberOfKeys, ...keysAndArgs]
+    ) as [number, ...(string | number)[]];
+    const send = async (loaded: boolean) => {
+      const pipeline = client.pipeline();
+      if (loaded) pipeline.evalsha(this.sha, ...args);
+      else pipeline.eval(this.lua, ...args);
+      pipeline.wait(replicas, timeoutMs);
+      return (await pipeline.exec()) ?? [];
+    };
+    let [[scriptError, result] = [null, null], [waitError, acknowledged] = [null, 0]] =
+      await send(true);
+    if (scriptError && String(scriptError.message).includes('NOSCRIPT'))
+      [[scriptError, result] = [null, null], [waitError, acknowledged] = [null, 0]] =
+        await send(false);
+    if (scriptError) throw scriptError;
+    if (waitError) throw waitError;
+    return { result, acknowledged: Number(acknowledged) };
+  }
 }
