@@ -132,7 +132,10 @@ async function main() {
   const redisChildren = CLUSTER ? redisServer.children : [redisServer.child];
   // With replicas, as docs/scaling.md advises: acceptance waits for one (READ_MODEL_WAIT_REPLICAS).
   const clusterEnv = CLUSTER
-    ? { REDIS_CLUSTER_NODES: redisServer.nodes, READ_MODEL_WAIT_REPLICAS: '1' }
+    ? {
+        REDIS_CLUSTER_NODES: redisServer.nodes,
+        READ_MODEL_WAIT_REPLICAS: process.env.READ_MODEL_WAIT_REPLICAS ?? '1',
+      }
     : {};
   let failed = true;
   const apiPort = await freePort();
