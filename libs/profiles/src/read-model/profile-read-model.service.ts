@@ -120,6 +120,9 @@ const SCRIPTS = {
   startJob: new RedisScript(START_JOB, 2),
 };
 
+/** Accepted writes a process keeps to record once Redis is back (about 100 B each). */
+const MAX_OWED_NOTES = 100_000;
+
 /** Entries per PUBLISH_MANY call: Redis runs each call alone, briefly. */
 const PUBLISH_MANY_ENTRIES = 250;
 
@@ -206,6 +209,15 @@ export class ProfileReadModel {
   /** The entries' time to live in ms (0: none), passed to every script that writes one. */
   private readonly ttlMs: number;
 
+  /**
+   * Accepted writes whose record could not reach Redis (down, or the command failed), by
+   * entry key with the highest such seq: recorded as soon as Redis is ready again, so that a
+   * Redis back with its data (its entries as they were before) does not make GET answer
+   * Complete while they wait. Bounded: past MAX_OWED_NOTES the worker's job start records
+   * them (ApplyProfileWrites, from the engine), once its sweep after the outage queued them.
+   */
+  private readonly owed = new Map<string, { clientId: string; profileId: number; seq: number }>();
+
   /** Replicas an acceptance's record waits for, and how long (READ_MODEL_WAIT_*). */
   private readonly waitReplicas: number;
   private readonly waitTimeoutMs: number;
@@ -218,6 +230,44 @@ export class ProfileReadModel {
     this.ttlMs = settings.readModelTtlSeconds * 1000;
     this.waitReplicas = settings.readModelWaitReplicas;
     this.waitTimeoutMs = settings.readModelWaitTimeoutMs;
+    // Sent before any command issued after the reconnection: the records come first.
+    this.redis.client.on('ready', () => void this.recordOwed());
+  }
+
+  /**
+   * An accepted write `seq` whose record (`noteAcceptedAhead`) did not reach Redis: recorded
+   * once Redis is ready again. false when too many are owed already (logged).
+   */
+  oweAccepted(clientId: string, profileId: number, seq: number): boolean {
+    const key = this.key(clientId, profileId);
+    const known = this.owed.get(key);
+    if (known) {
+      known.seq = Math.max(known.seq, seq);
+      return true;
+    }
+    if (this.owed.size >= MAX_OWED_NOTES) {
+      this.logger.warn(`more than ${MAX_OWED_NOTES} accepted writes await their record in Redis`);
+      return false;
+    }
+    this.owed.set(key, { clientId, profileId, seq });
+    return true;
+  }
+
+  /** Records the owed acceptances (those that fail again stay owed until the next ready). */
+  private async recordOwed(): Promise<void> {
+    if (!this.owed.size) return;
+    const owed = [...this.owed.values()];
+    this.owed.clear();
+    await Promise.all(
+      owed.map(({ clientId, profileId, seq }) =>
+        this.noteAccepted(clientId, profileId, seq).catch(() =>
+          this.oweAccepted(clientId, profileId, seq),
+        ),
+      ),
+    );
+    this.logger.log(
+      `recorded ${owed.length} accepted writes owed to Redis since it was unreachable`,
+    );
   }
 
   /** Whether Redis is connected (readers rebuilding an entry skip storing it otherwise). */

@@ -155,15 +155,17 @@ export class ProfileWriteIntake {
     for (;;) {
       let ahead: number | null = null;
       try {
-        // Redis down: skipped rather than waited for (GET reads the database meanwhile).
+        // Redis down: skipped rather than waited for (GET reads the database meanwhile),
+        // and recorded once Redis is back (a Redis back with its data must not say Complete).
         if (this.readModel.available)
           ahead = await this.readModel.noteAcceptedAhead(
             write.clientId,
             write.profileId,
             stored.seq,
           );
+        else this.readModel.oweAccepted(write.clientId, write.profileId, stored.seq);
       } catch (error) {
-        // GET may show the previous version as Complete until the worker applies this write.
+        this.readModel.oweAccepted(write.clientId, write.profileId, stored.seq);
         this.logger.warn(`could not record ${stored._id} in the read model: ${String(error)}`);
       }
       // A new profile's create is its seq 1: nothing can lie below it.

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { HandlesJob, JobHandler } from '@app/shared';
+import { HandlesJob, JobHandler, RedisService } from '@app/shared';
 import { ApplyProfileWritesCommand } from '../commands/apply-profile-writes/apply-profile-writes.command';
 import { SweepPendingWritesCommand } from '../commands/sweep-pending-writes/sweep-pending-writes.command';
 import { RecoverLostRedisCommand } from '../commands/recover-lost-redis/recover-lost-redis.command';
@@ -70,14 +70,25 @@ export class PendingWriteSweeper implements OnApplicationBootstrap, OnApplicatio
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly sweeps = new OneAtATime(this.logger, 'sweep');
   private readonly recoveries = new OneAtATime(this.logger, 'recovery after a loss of Redis');
+  private readonly catchUps = new OneAtATime(this.logger, 'sweep after Redis came back');
   private readonly indexRebuilds = new OneAtATime(this.logger, 'search key index rebuild');
 
   constructor(
     private readonly commands: CommandBus,
     private readonly settings: ProfileSettings,
+    private readonly redis: RedisService,
   ) {}
 
   onApplicationBootstrap(): void {
+    // Redis back after an outage (with its data or without): the writes accepted meanwhile
+    // found no queue, so every waiting one is queued now rather than after STALE_WRITE_MS.
+    let lost = false;
+    this.redis.client.on('close', () => (lost = true));
+    this.redis.client.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      void this.catchUps.run(() => this.commands.execute(new SweepPendingWritesCommand(true)));
+    });
     this.timers.push(
       setInterval(() => void this.sweep(), this.settings.sweepIntervalMs),
       setInterval(() => void this.recover(), REDIS_EPOCH_CHECK_MS),
