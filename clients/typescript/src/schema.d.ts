@@ -3393,6 +3393,10 @@ export interface components {
              * @description When it was confirmed or cancelled
              */
             ClosedDate?: string;
+            /** @description Why it was cancelled, when a profile merge cancelled it (the survivor kept its own consent) */
+            ClosedReason?: string;
+            /** @description Taken over from this absorbed profile by a profile merge: its link (sent for that profile) confirms here */
+            MergedFrom?: number;
             /**
              * @description The message: Queued (owed, retried with backoff), Sent, Failed (given up)
              * @enum {string}
