@@ -7,8 +7,32 @@ import { compareStamps, editedStamp, type StoredConsent } from '@app/profiles';
  * the merge through the rule port (CONSENT_PROFILE_RULES.mergePrecedence).
  */
 
-/** The consent kept of the survivor's `s` and the absorbed profile's `a` (same type). */
+/**
+ * The consent kept of the survivor's `s` and the absorbed profile's `a` (same type), with
+ * the absorbed profile's pending confirmation (double opt-in) when the survivor takes it
+ * over: only when the survivor has no state of its own for the consent (none, or NotSet
+ * without a pending confirmation of its own), so the person's link still confirms, on the
+ * survivor. Otherwise the survivor's answer (or its own request) stands and the absorbed
+ * request is not kept: the merge records it Cancelled (docs/double-opt-in.md, "Merges").
+ */
 export function decideConsent(
+  s: StoredConsent | undefined,
+  a: StoredConsent | undefined,
+): StoredConsent | undefined {
+  const kept = decideStatus(s, a);
+  const sHeld = s && s.IsActive !== false ? s : undefined;
+  const request = a && a.IsActive !== false ? a.PendingConfirmation : undefined;
+  if (!kept || !request) return kept;
+  const sHasState = sHeld !== undefined && (isAnswered(sHeld) || !!sHeld.PendingConfirmation);
+  if (!sHasState) return { ...kept, PendingConfirmation: request };
+  if (kept.PendingConfirmation?.Id !== request.Id) return kept;
+  const withoutRequest: StoredConsent = { ...kept };
+  delete withoutRequest.PendingConfirmation;
+  return withoutRequest;
+}
+
+/** K1 to K13: which consent's decision the survivor keeps. */
+function decideStatus(
   s: StoredConsent | undefined,
   a: StoredConsent | undefined,
 ): StoredConsent | undefined {

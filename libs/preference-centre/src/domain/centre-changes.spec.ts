@@ -269,3 +269,54 @@ describe('the merge body of the changes', () => {
     });
   });
 });
+
+describe('consents held for confirmation (double opt-in)', () => {
+  const held = (PendingConfirmation?: { Id: string; RequestedDate: string }) =>
+    buildCentrePage(
+      partialData({
+        Emails: [
+          {
+            EmailAddress: 'pat@example.com',
+            Consents: [
+              {
+                ConsentType: 'News',
+                ConsentStatus: 4,
+                IsActive: true,
+                ...(PendingConfirmation ? { PendingConfirmation } : {}),
+              },
+            ],
+          },
+        ],
+      }),
+      presentation,
+      NOW,
+    );
+  const tick = (page: ReturnType<typeof held>) => {
+    const [consent] = page.consents;
+    return changesOfForm(page, {
+      [FIELD.consentShown]: consent.id,
+      [FIELD.consent(consent.id)]: '1',
+    });
+  };
+
+  it('shows a grant waiting for its confirmation unticked, with the masked address', () => {
+    const [consent] = held({ Id: 'c1', RequestedDate: NOW.toISOString() }).consents;
+    expect(consent).toMatchObject({
+      granted: false,
+      awaitingConfirmation: { address: 'p***@example.com' },
+    });
+    expect(held().consents[0].awaitingConfirmation).toBeUndefined();
+  });
+
+  it('grants a ticked consent (and says which), but not again while its confirmation is pending', () => {
+    const page = held();
+    const granted = tick(page);
+    expect(granted.grantedConsents).toEqual([page.consents[0].id]);
+    expect(granted.body?.Emails?.[0].Consents).toEqual([
+      expect.objectContaining({ ConsentType: 'News', ConsentStatus: 1 }),
+    ]);
+    const pending = tick(held({ Id: 'c1', RequestedDate: NOW.toISOString() }));
+    expect(pending).toMatchObject({ body: null, consents: 0 });
+    expect(pending.grantedConsents).toBeUndefined();
+  });
+});

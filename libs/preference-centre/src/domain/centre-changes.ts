@@ -38,6 +38,8 @@ export interface CentreChanges {
    * until the person confirms them.
    */
   needsConfirmation?: CentreChoice[];
+  /** The ids of the consents the body grants (a type requiring confirmation holds them). */
+  grantedConsents?: string[];
 }
 
 /** Form field names: the choices and consents the page showed, and what is ticked. */
@@ -208,14 +210,23 @@ export function changesOfForm(
   if (needsConfirmation.length)
     return { body: null, preferences: 0, consents: 0, needsConfirmation };
   const consentShown = new Set(values(form, FIELD.consentShown));
+  const grantedConsents: string[] = [];
   for (const consent of page.consents) {
     if (!consentShown.has(consent.id)) continue;
     const wanted = first(form, FIELD.consent(consent.id)) !== undefined;
-    if (wanted === consent.granted) continue;
+    // Ticked while its confirmation is pending: the grant is asked for already (its link
+    // was sent); asking again would change nothing.
+    if (wanted === consent.granted || (wanted && consent.awaitingConfirmation)) continue;
     containerOf(containers, consent.contact).consents.push(consentWrite(consent, wanted));
+    if (wanted) grantedConsents.push(consent.id);
     consents++;
   }
-  return { body: toBody(containers), preferences, consents };
+  return {
+    body: toBody(containers),
+    preferences,
+    consents,
+    ...(grantedConsents.length ? { grantedConsents } : {}),
+  };
 }
 
 function consentWrite(consent: CentreConsent, granted: boolean): ConsentDto {

@@ -85,6 +85,11 @@ export interface CentreConsent extends CentreConsentText {
   contact: ContactRef;
   status: number;
   granted: boolean;
+  /**
+   * A grant held for the person's confirmation from their mailbox (double opt-in,
+   * docs/double-opt-in.md): the address the link went to, masked (`a***@example.com`).
+   */
+  awaitingConfirmation?: { address: string };
 }
 
 export interface CentrePage {
@@ -170,6 +175,16 @@ export function contactElements(data: ProfileData): Element[] {
     consents: data.Consents ?? [],
   });
   return elements;
+}
+
+/**
+ * An email address as the page names it where the person may not be its owner (anyone with
+ * the link sees the page): the first character of the local part, `***`, the domain.
+ */
+export function maskedAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${address[0]}***${address.slice(at)}`;
 }
 
 function elementKey(contact: ContactRef): string[] {
@@ -325,6 +340,7 @@ export function buildCentrePage(
       const type = consentTypeOf(presentation, consent.ConsentType);
       if (type && !type.IsActive) continue;
       const status = consent.ConsentStatus ?? 4;
+      const granted = status === 1 && consent.Expired !== true;
       consents.push({
         id: choiceId([
           'consent',
@@ -333,7 +349,10 @@ export function buildCentrePage(
         ]),
         contact: element.contact,
         status,
-        granted: status === 1 && consent.Expired !== true,
+        granted,
+        ...(consent.PendingConfirmation && !granted
+          ? { awaitingConfirmation: { address: maskedAddress(element.contact.label) } }
+          : {}),
         ...consentText(type, consent.ConsentType, consent.ConsentVersion, chain),
       });
     }

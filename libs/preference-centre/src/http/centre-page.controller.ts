@@ -48,7 +48,13 @@ const HTML_OR_ERROR = {
   ...HTML,
   'application/json': { schema: { $ref: getSchemaPath(ErrorDto) } },
 };
-const NOTICES = new Set<Notice>(['saved', 'pending', 'unsubscribed', 'unchanged']);
+const NOTICES = new Set<Notice>([
+  'saved',
+  'awaiting-confirmation',
+  'pending',
+  'unsubscribed',
+  'unchanged',
+]);
 const CLIENT_PARAM = {
   name: 'clientId',
   description: "The client (tenant) id the link was made for (it is part of the link's signature)",
@@ -137,13 +143,13 @@ export class CentrePageController {
   @ApiOperation({
     summary: 'The preference centre page of a profile (HTML, for the person)',
     description:
-      "Public: no API credential, the link's signature (s) is checked instead (constant-time), then its expiry. Shows the programs, filters, channels and frequencies that apply to the profile (the channels of its active contact elements, Solicit at profile level), named in the profile's DefaultLocale (then en-US, then the configured name), the current choices, and the consents the profile holds with the consent type's text and version. notice=saved|pending|unsubscribed|unchanged shows the outcome of a save (PRG). Sent with a Content-Security-Policy, no-store and no-referrer. With Sec-GPC: 1 (Global Privacy Control) and programs the client marked SaleOrShare, the page says the signal was received and, the first time (or for what is newly marked), opts the person out of those programs as an ordinary merge write (SourceId GlobalPrivacyControl, attribute $GlobalPrivacyControl OptOut), waited for up to SYNC_WRITE_TIMEOUT_MS; a later view with the signal writes nothing.",
+      "Public: no API credential, the link's signature (s) is checked instead (constant-time), then its expiry. Shows the programs, filters, channels and frequencies that apply to the profile (the channels of its active contact elements, Solicit at profile level), named in the profile's DefaultLocale (then en-US, then the configured name), the current choices, and the consents the profile holds with the consent type's text and version. notice=saved|awaiting-confirmation|pending|unsubscribed|unchanged shows the outcome of a save (PRG). A consent whose grant waits for the person's confirmation (double opt-in) is shown unticked with the (masked) address the confirmation link went to. Sent with a Content-Security-Policy, no-store and no-referrer. With Sec-GPC: 1 (Global Privacy Control) and programs the client marked SaleOrShare, the page says the signal was received and, the first time (or for what is newly marked), opts the person out of those programs as an ordinary merge write (SourceId GlobalPrivacyControl, attribute $GlobalPrivacyControl OptOut), waited for up to SYNC_WRITE_TIMEOUT_MS; a later view with the signal writes nothing.",
   })
   @LinkQuery()
   @PageLinkSecurity()
   @ApiTextQuery('notice', {
     description:
-      'The outcome of the previous save to announce: saved, pending, unsubscribed or unchanged',
+      'The outcome of the previous save to announce: saved, awaiting-confirmation (saved; a consent granted waits for the confirmation link sent to its email address), pending, unsubscribed or unchanged',
     example: 'saved',
   })
   @GpcHeader()
@@ -167,7 +173,12 @@ export class CentrePageController {
           new SaveCentreChoicesCommand(clientId, profileId, { kind: 'gpc' }, null),
         );
         if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
-        gpc = outcome.status === 'confirm' ? 'unchanged' : outcome.status;
+        gpc =
+          outcome.status === 'confirm'
+            ? 'unchanged'
+            : outcome.status === 'awaiting-confirmation'
+              ? 'saved'
+              : outcome.status;
         page = await this.pageOf(clientId, profileId);
         if (!page) return send(reply, renderRefusedLink('gone'));
       }
@@ -193,7 +204,7 @@ export class CentrePageController {
   @ApiOperation({
     summary: "Save the person's choices from the preference centre page",
     description:
-      "The page's form (application/x-www-form-urlencoded), behind the same signed link. action=save: every choice the form showed (shown=<id>) becomes an opt-in when in.<id> is sent and an opt-out when not, freq.<id> its frequency; every consent shown (consentShown=<id>) Granted when consent.<id> is sent, Revoked when not; only what differs from the profile is written. action=unsubscribe-all: an opt-out of every choice the page shows. The change is an ordinary merge write (checked as POST by id is, queued, applied by the worker, in the history under the user PreferenceCentre), waited for up to SYNC_WRITE_TIMEOUT_MS; then 303 See Other back to the page with notice=saved (or pending, unchanged, unsubscribed). A change the checks refuse answers 400 with the page and the reasons. With Sec-GPC: 1, an opt-in of a program marked SaleOrShare is not written at once: 200 with a confirmation page that posts the form again with gpcConfirm=1 (opt in anyway: recorded with the attribute $GlobalPrivacyControl OptInConfirmed) or gpcConfirm=0 (save the other changes only).",
+      "The page's form (application/x-www-form-urlencoded), behind the same signed link. action=save: every choice the form showed (shown=<id>) becomes an opt-in when in.<id> is sent and an opt-out when not, freq.<id> its frequency; every consent shown (consentShown=<id>) Granted when consent.<id> is sent, Revoked when not; only what differs from the profile is written. action=unsubscribe-all: an opt-out of every choice the page shows. The change is an ordinary merge write (checked as POST by id is, queued, applied by the worker, in the history under the user PreferenceCentre), waited for up to SYNC_WRITE_TIMEOUT_MS; then 303 See Other back to the page with notice=saved (or pending, unchanged, unsubscribed; awaiting-confirmation when a consent it granted is of a type requiring confirmation on an email address: the grant waits for the link sent to that address, docs/double-opt-in.md). A change the checks refuse answers 400 with the page and the reasons. With Sec-GPC: 1, an opt-in of a program marked SaleOrShare is not written at once: 200 with a confirmation page that posts the form again with gpcConfirm=1 (opt in anyway: recorded with the attribute $GlobalPrivacyControl OptInConfirmed) or gpcConfirm=0 (save the other changes only).",
   })
   @LinkQuery()
   @PageLinkSecurity()

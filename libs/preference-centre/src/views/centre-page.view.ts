@@ -10,9 +10,10 @@ import { layout, type Markup, markup, newNonce, pageHeaders, type RenderedPage }
  */
 
 /** What the page says after a redirect (PRG): saved, or received and not applied yet. */
-export type Notice = 'saved' | 'pending' | 'unsubscribed' | 'unchanged';
+export type Notice = 'saved' | 'awaiting-confirmation' | 'pending' | 'unsubscribed' | 'unchanged';
 
-const NOTICES: Record<Notice, string> = {
+/** The notices' words ('awaiting-confirmation' names the consents: see noticeText). */
+const NOTICES: Record<Exclude<Notice, 'awaiting-confirmation'>, string> = {
   saved: 'Your choices have been saved.',
   pending: 'Your choices have been received and will show here in a moment.',
   unsubscribed: 'You have been unsubscribed from everything listed on this page.',
@@ -126,9 +127,31 @@ ${marked ? markup`<p class="hint" id="gpc-${choice.id}">Sells or shares your per
 `;
 }
 
+/**
+ * The notice of a save: one that granted a consent held for confirmation names where the
+ * link went (the page as it is now: once confirmed, the plain "saved").
+ */
+function noticeText(page: CentrePage, notice: Notice): Markup | string {
+  const waiting = page.consents.filter((consent) => consent.awaitingConfirmation);
+  if (notice !== 'awaiting-confirmation') return NOTICES[notice];
+  if (!waiting.length) return NOTICES.saved;
+  const items = waiting.map(
+    (consent, i) =>
+      markup`${i ? '; ' : ''}<strong>${consent.label}</strong> (link sent to ${consent.awaitingConfirmation!.address})`,
+  );
+  return markup`Your choices have been saved. Awaiting your confirmation: ${items}. A consent counts once you confirm it from the message we sent.`;
+}
+
+/** The line of a grant waiting for the person's confirmation (double opt-in). */
+function awaitingLine(consent: CentreConsent, id: string): Markup | string {
+  if (!consent.awaitingConfirmation) return '';
+  return markup`<p class="awaiting" id="${id}-awaiting"><strong>Awaiting your confirmation.</strong> We sent a confirmation link to ${consent.awaitingConfirmation.address}; the consent counts once you confirm.</p>`;
+}
+
 function consentRow(consent: CentreConsent): Markup {
   const id = `consent-${consent.id}`;
   const checked = consent.granted ? markup` checked` : '';
+  const describedBy = consent.awaitingConfirmation ? `${id}-text ${id}-awaiting` : `${id}-text`;
   const where = consent.contact.label
     ? markup` <span class="contact">(${consent.contact.label})</span>`
     : '';
@@ -137,9 +160,10 @@ function consentRow(consent: CentreConsent): Markup {
     : '';
   return markup`<div class="choice">
 <input type="hidden" name="${FIELD.consentShown}" value="${consent.id}">
-<input type="checkbox" id="${id}" name="${FIELD.consent(consent.id)}" value="1"${checked} aria-describedby="${id}-text">
+<input type="checkbox" id="${id}" name="${FIELD.consent(consent.id)}" value="1"${checked} aria-describedby="${describedBy}">
 <label for="${id}">${consent.label}${where}</label>
 <p class="consent-text" id="${id}-text">${consent.text ?? ''}${version}</p>
+${awaitingLine(consent, id)}
 </div>
 `;
 }
@@ -154,7 +178,7 @@ export function renderCentrePage(
   const greeting = page.greetingName ? markup`Hello ${page.greetingName}. ` : '';
   const nothing = !page.programs.length && !page.consents.length;
   const notice = options.notice
-    ? markup`<div class="notice" role="status">${NOTICES[options.notice]}</div>`
+    ? markup`<div class="notice" role="status">${noticeText(page, options.notice)}</div>`
     : '';
   const errors = options.errors?.length
     ? markup`<div class="error" role="alert"><p>Your choices could not be saved:</p><ul>${options.errors.map((e) => markup`<li>${e}</li>`)}</ul></div>`

@@ -42,6 +42,7 @@ a:focus-visible, input:focus-visible, select:focus-visible, button:focus-visible
 .notice { border-left: 4px solid var(--ok); background: #eef8f1; padding: .75rem 1rem; margin: 1rem 0; }
 .error { border-left: 4px solid var(--focus); background: #fdeeee; padding: .75rem 1rem; margin: 1rem 0; }
 .consent-text { margin: .25rem 0 0 1.75rem; color: var(--muted); font-size: .9rem; }
+.awaiting { flex-basis: 100%; margin: .25rem 0 0 1.75rem; border-left: 4px solid #8a5a00; background: #fff6e0; padding: .5rem .75rem; font-size: .9rem; }
 .actions { display: flex; gap: 1rem; flex-wrap: wrap; margin-top: 1.5rem; }
 .dirty { min-height: 1.5rem; color: var(--muted); }
 `;

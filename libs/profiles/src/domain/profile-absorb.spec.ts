@@ -423,6 +423,26 @@ describe('absorbProfile: consents (per type, per container)', () => {
     expect(kept(sDenied, consent(REVOKED, NEW))).toBe(sDenied);
   });
 
+  it("K14: the absorbed profile's pending confirmation: taken over only where the survivor has no state of its own", () => {
+    const request = { Id: 'absorbed', RequestedDate: NEW };
+    const a = consent(NOT_SET, NEW, { PendingConfirmation: request });
+    // None, or NotSet without a request of its own: the survivor takes the request over.
+    expect(kept(undefined, a)?.PendingConfirmation).toEqual(request);
+    expect(kept(consent(NOT_SET, OLD), a)?.PendingConfirmation).toEqual(request);
+    // An answer of the survivor's (any date) or its own request: the absorbed one is dropped.
+    for (const s of [
+      consent(GRANTED, OLD),
+      consent(DENIED, OLD),
+      consent(NOT_SET, OLD, { PendingConfirmation: { Id: 'own', RequestedDate: OLD } }),
+    ])
+      expect(kept(s, a)?.PendingConfirmation?.Id).not.toBe('absorbed');
+    // A refusal on the absorbed profile that wins (K8) does not bring its request along.
+    const aDenied = consent(DENIED, NEW, { PendingConfirmation: request });
+    const result = kept(consent(GRANTED, OLD), aDenied);
+    expect(result).toMatchObject({ ConsentStatus: DENIED });
+    expect(result?.PendingConfirmation).toBeUndefined();
+  });
+
   it('applies per container: profile consents and each contact element separately', () => {
     const merged = absorbProfile(
       profile({

@@ -8,6 +8,8 @@ export interface AppliedWrite {
   seq: number;
   /** Absent for a bulk import's records (each a create). */
   kind?: ProfileWriteKind;
+  /** A merge's `absorb` that applies (not a no-op): the profile it absorbs. */
+  absorbedProfileId?: number;
 }
 
 /**

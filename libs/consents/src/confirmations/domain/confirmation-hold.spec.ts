@@ -91,6 +91,43 @@ describe('holdForConfirmation', () => {
     ).toBeDefined();
   });
 
+  it("keeps a merge's carried request where the survivor had no state of its own, and only there", () => {
+    const request = { Id: 'absorbed', RequestedDate: '2026-12-01T00:00:00.000Z' };
+    const absorbed = consent({ ConsentStatus: ConsentStatus.NotSet, PendingConfirmation: request });
+    // Nothing of the survivor's, or NotSet without a request: the request is taken over.
+    for (const stored of [undefined, consent({ ConsentStatus: ConsentStatus.NotSet })]) {
+      const kept = holdForConfirmation(stored, absorbed, REQUIRED, 'pat@example.com', AT, true);
+      expect(kept).toMatchObject({
+        ConsentStatus: ConsentStatus.NotSet,
+        PendingConfirmation: request,
+      });
+    }
+    // The survivor's own request stays; a survivor's answer is not overridden by a mark.
+    const own = { Id: 'own', RequestedDate: AT };
+    const ownKept = holdForConfirmation(
+      consent({ ConsentStatus: ConsentStatus.NotSet, PendingConfirmation: own }),
+      absorbed,
+      REQUIRED,
+      'pat@example.com',
+      AT,
+      true,
+    );
+    expect(ownKept.PendingConfirmation).toEqual(own);
+    const granted = holdForConfirmation(
+      consent({ ConsentStatus: ConsentStatus.Granted }),
+      absorbed,
+      REQUIRED,
+      'pat@example.com',
+      AT,
+      true,
+    );
+    expect(granted.PendingConfirmation).toBeUndefined();
+    // Not a write that may carry one: a writer cannot set the mark.
+    expect(
+      holdForConfirmation(undefined, absorbed, REQUIRED, 'pat@example.com', AT).PendingConfirmation,
+    ).toBeUndefined();
+  });
+
   it('cancels a pending confirmation on a denial, a revocation or a deactivation', () => {
     const stored = consent({
       ConsentStatus: ConsentStatus.NotSet,

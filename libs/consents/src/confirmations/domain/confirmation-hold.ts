@@ -68,8 +68,18 @@ export function holdForConfirmation(
     delete consent.PendingConfirmation;
     return consent;
   }
-  setOrDelete(consent, 'PendingConfirmation', storedActive?.PendingConfirmation);
+  // A merge's survivor taking over the absorbed profile's request (decideConsent keeps it
+  // only where the survivor has no state of its own): the link still confirms, here.
+  const takenOver =
+    carried &&
+    consent.IsActive !== false &&
+    !storedActive?.PendingConfirmation &&
+    (storedActive?.ConsentStatus ?? ConsentStatus.NotSet) === ConsentStatus.NotSet
+      ? settled.PendingConfirmation
+      : undefined;
+  setOrDelete(consent, 'PendingConfirmation', takenOver ?? storedActive?.PendingConfirmation);
   setOrDelete(consent, 'Confirmation', stored?.Confirmation);
+  if (takenOver) return consent;
   if (!terms?.RequiresConfirmation) return consent;
 
   const granting =

@@ -48,6 +48,15 @@ export class StoredConfirmation {
   /** The confirming request (evidence), once confirmed. */
   @Prop({ type: ConfirmationRequestSchema }) Request?: StoredConfirmationRequest;
   @Prop({ type: ConfirmationMailSchema, required: true }) Mail: StoredConfirmationMail;
+  /** Why it was closed when the reason is not its state's own (a merge cancelled it). */
+  @Prop({ type: String }) ClosedReason?: string;
+  /**
+   * A merge's survivor took it over (docs/double-opt-in.md, "Merges"): this profile's
+   * record only points there (its link, which names this profile, reads the survivor's).
+   */
+  @Prop({ type: Number }) MovedTo?: number;
+  /** On the survivor's record: the absorbed profile it was taken over from. */
+  @Prop({ type: Number }) MergedFrom?: number;
 }
 export const ConfirmationSchema = SchemaFactory.createForClass(StoredConfirmation);
 // No secondary index: by `_id` only.

@@ -29,6 +29,18 @@ export class ConfirmationDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'When it was confirmed or cancelled' })
   ClosedDate?: string;
 
+  @ApiPropertyOptional({
+    description:
+      'Why it was cancelled, when a profile merge cancelled it (the survivor kept its own consent)',
+  })
+  ClosedReason?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Taken over from this absorbed profile by a profile merge: its link (sent for that profile) confirms here',
+  })
+  MergedFrom?: number;
+
   @ApiProperty({
     enum: ['Queued', 'Sent', 'Failed'],
     description: 'The message: Queued (owed, retried with backoff), Sent, Failed (given up)',

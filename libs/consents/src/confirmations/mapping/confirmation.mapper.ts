@@ -18,6 +18,8 @@ export function toConfirmationDto(item: StoredConfirmation, now: number): Confir
     ExpiresDate: item.ExpiresDate,
     ...(item.ConfirmedDate ? { ConfirmedDate: item.ConfirmedDate } : {}),
     ...(item.ClosedDate ? { ClosedDate: item.ClosedDate } : {}),
+    ...(item.ClosedReason ? { ClosedReason: item.ClosedReason } : {}),
+    ...(item.MergedFrom !== undefined ? { MergedFrom: item.MergedFrom } : {}),
     MailState: item.Mail.State,
     MailAttempts: item.Mail.Attempts,
     ...(item.Mail.SentDate ? { MailSentDate: item.Mail.SentDate } : {}),

@@ -35,8 +35,33 @@ export class ConfirmationRepository {
     return this.findByKey(confirmationKey(clientId, profileId, id));
   }
 
-  findByKey(key: TenantKey): Promise<StoredConfirmation | null> {
-    return this.confirmations.findStoredById(key);
+  /**
+   * The confirmation under `key`; one a merge's survivor took over is read where it moved
+   * (one more read by `_id`), so its link, its message and the expiry index reach it there.
+   */
+  async findByKey(key: TenantKey): Promise<StoredConfirmation | null> {
+    const found = await this.confirmations.findStoredById<StoredConfirmation>(key);
+    if (found?.MovedTo === undefined || found.MovedTo === null) return found;
+    return this.confirmations.findStoredById<StoredConfirmation>(
+      confirmationKey(found.clientId, found.MovedTo, found.confirmationId),
+    );
+  }
+
+  /** The record itself, not where a merge moved it (what the merge reads of the absorbed). */
+  findOwn(clientId: string, profileId: number, id: string): Promise<StoredConfirmation | null> {
+    return this.confirmations.findStoredById(confirmationKey(clientId, profileId, id));
+  }
+
+  /**
+   * A merge's survivor takes a pending confirmation over (docs/double-opt-in.md, "Merges"):
+   * its copy under the survivor, in the survivor's list, then the absorbed record pointing
+   * at it. Each step idempotent, in that order: a death in between is repaired by the
+   * absorb's retry, and the link reads the absorbed record until it points.
+   */
+  async moveToSurvivor(absorbed: StoredConfirmation, copy: StoredConfirmation): Promise<void> {
+    await this.insertIgnoringDuplicate(() => this.confirmations.create(copy));
+    await this.addToList(copy);
+    await this.update(absorbed, { MovedTo: copy.profileId });
   }
 
   /**
@@ -63,13 +88,24 @@ export class ConfirmationRepository {
   }
 
   /** The profile's confirmations, newest first (at most CONFIRMATIONS_LISTED). */
-  async list(clientId: string, profileId: number): Promise<StoredConfirmation[]> {
+  list(clientId: string, profileId: number): Promise<StoredConfirmation[]> {
+    return this.listed(clientId, profileId, (id) => this.find(clientId, profileId, id));
+  }
+
+  /** The profile's own records, moved ones included as they are (what a merge reads). */
+  listOwn(clientId: string, profileId: number): Promise<StoredConfirmation[]> {
+    return this.listed(clientId, profileId, (id) => this.findOwn(clientId, profileId, id));
+  }
+
+  private async listed(
+    clientId: string,
+    profileId: number,
+    read: (id: string) => Promise<StoredConfirmation | null>,
+  ): Promise<StoredConfirmation[]> {
     const list = await this.lists.findStoredById<StoredConfirmationList>(
       confirmationListKey(clientId, profileId),
     );
-    const found = await Promise.all(
-      [...(list?.ids ?? [])].reverse().map((id) => this.find(clientId, profileId, id)),
-    );
+    const found = await Promise.all([...(list?.ids ?? [])].reverse().map(read));
     return found.filter((item): item is StoredConfirmation => item !== null);
   }
 
@@ -80,6 +116,22 @@ export class ConfirmationRepository {
    */
   async insertRequested(confirmation: StoredConfirmation, dueAt: Date): Promise<void> {
     await this.insertIgnoringDuplicate(() => this.confirmations.create(confirmation));
+    await this.addToList(confirmation);
+    await this.insertIgnoringDuplicate(() =>
+      this.outbox.create({
+        _id: confirmation._id,
+        clientId: confirmation.clientId,
+        profileId: confirmation.profileId,
+        confirmationId: confirmation.confirmationId,
+        createdAt: dueAt,
+        attempts: 0,
+        dueAt,
+      }),
+    );
+  }
+
+  /** Its place in the profile's list (the oldest dropped past CONFIRMATIONS_LISTED go). */
+  private async addToList(confirmation: StoredConfirmation): Promise<void> {
     const listKey = confirmationListKey(confirmation.clientId, confirmation.profileId);
     const list = await this.lists.findStoredById<StoredConfirmationList>(listKey);
     if (!list?.ids.includes(confirmation.confirmationId)) {
@@ -100,17 +152,6 @@ export class ConfirmationRepository {
         await this.outbox.deleteOne({ _id: key }).exec();
       }
     }
-    await this.insertIgnoringDuplicate(() =>
-      this.outbox.create({
-        _id: confirmation._id,
-        clientId: confirmation.clientId,
-        profileId: confirmation.profileId,
-        confirmationId: confirmation.confirmationId,
-        createdAt: dueAt,
-        attempts: 0,
-        dueAt,
-      }),
-    );
   }
 
   /**

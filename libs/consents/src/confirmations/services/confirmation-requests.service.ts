@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigurationReader } from '@app/config';
+import { ConfigurationReader, ConsentStatus } from '@app/config';
 import type {
   AppliedWrite,
   ProfileApplyHook,
@@ -37,6 +37,15 @@ function emailConsents(data: ProfileData | undefined): Map<string, EmailConsent>
   return found;
 }
 
+/** What the survivor kept instead of an absorbed request (the cancellation's reason). */
+function mergeOutcome(kept: StoredConsent | undefined): string {
+  if (!kept) return 'which does not hold the consent';
+  if (kept.PendingConfirmation)
+    return `whose consent waits for its own confirmation ${kept.PendingConfirmation.Id}`;
+  const status = ConsentStatus[kept.ConsentStatus ?? ConsentStatus.NotSet] ?? 'NotSet';
+  return `whose consent is ${status}`;
+}
+
 /**
  * The worker's side of double opt-in (the apply hook, before the profile's save): a grant
  * the consent rules held gets its confirmation, its outbox document and its mail job; a
@@ -62,9 +71,17 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
   ): Promise<void> {
     const was = emailConsents(before);
     const now = emailConsents(after);
+    const takenOver =
+      write.absorbedProfileId === undefined
+        ? new Set<string>()
+        : await this.absorbRequests(write, write.absorbedProfileId, now);
     for (const [key, { emailAddress, consent }] of now) {
       const pending = consent.PendingConfirmation;
-      if (pending && was.get(key)?.consent.PendingConfirmation?.Id !== pending.Id)
+      if (
+        pending &&
+        !takenOver.has(pending.Id) &&
+        was.get(key)?.consent.PendingConfirmation?.Id !== pending.Id
+      )
         await this.request(write, emailAddress, consent);
     }
     for (const [key, { consent }] of was) {
@@ -74,6 +91,60 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
       if (next?.PendingConfirmation?.Id === pending.Id) continue;
       await this.close(write, pending.Id, next);
     }
+  }
+
+  /**
+   * A merge's absorbed profile's pending confirmations (docs/double-opt-in.md, "Merges"):
+   * one whose request the survivor's consent now carries (decideConsent: the survivor had
+   * no state of its own for it) is taken over, so its link confirms on the survivor with no
+   * second message; every other is recorded Cancelled with the reason (its link is
+   * refused as withdrawn). Answers the ids taken over. A retry finds them moved already.
+   */
+  private async absorbRequests(
+    write: AppliedWrite,
+    absorbedId: number,
+    now: Map<string, EmailConsent>,
+  ): Promise<Set<string>> {
+    const carried = new Map<string, EmailConsent>();
+    for (const entry of now.values())
+      if (entry.consent.PendingConfirmation)
+        carried.set(entry.consent.PendingConfirmation.Id, entry);
+    const takenOver = new Set<string>();
+    for (const confirmation of await this.confirmations.listOwn(write.clientId, absorbedId)) {
+      if (confirmation.State !== 'Pending') continue;
+      const id = confirmation.confirmationId;
+      const survivor = carried.get(id);
+      if (confirmation.MovedTo !== undefined && confirmation.MovedTo !== null) {
+        takenOver.add(id);
+        continue;
+      }
+      if (survivor) {
+        takenOver.add(id);
+        const copy: StoredConfirmation = {
+          ...confirmation,
+          _id: confirmationKey(write.clientId, write.profileId, id),
+          profileId: write.profileId,
+          EmailAddress: survivor.emailAddress,
+          MergedFrom: absorbedId,
+        };
+        // Indexed first, as a new request is: a death before the insert leaves a member
+        // the expiry job drops.
+        await this.expiryIndex.add([copy]);
+        await this.confirmations.moveToSurvivor(confirmation, copy);
+        await this.expiryIndex.remove(confirmation._id);
+        continue;
+      }
+      const kept = now.get(
+        `${textKey(confirmation.EmailAddress)}|${textKey(confirmation.ConsentType)}`,
+      )?.consent;
+      await this.expiryIndex.remove(confirmation._id);
+      await this.confirmations.update(confirmation, {
+        State: 'Cancelled',
+        ClosedDate: new Date().toISOString(),
+        ClosedReason: `Profile ${absorbedId} was merged into profile ${write.profileId}, ${mergeOutcome(kept)}`,
+      });
+    }
+    return takenOver;
   }
 
   profileErased(clientId: string, profileId: number): Promise<void> {

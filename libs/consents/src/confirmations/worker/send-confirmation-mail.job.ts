@@ -43,8 +43,14 @@ export class SendConfirmationMailJob implements JobHandler<ConfirmationMailPaylo
     // Another attempt holds it: it sends, or its lease ends and the sweep queues it again.
     if (!token) return;
     try {
+      // The confirmation where it is now (a merge's survivor may have taken it over); the
+      // message owed where it was queued.
       const confirmation = await this.confirmations.find(clientId, profileId, confirmationId);
-      const outbox = confirmation && (await this.confirmations.findOutbox(confirmation));
+      const outbox =
+        confirmation &&
+        (await this.confirmations.findOutbox({
+          _id: confirmationKey(clientId, profileId, confirmationId),
+        }));
       if (!confirmation || !outbox) return;
       if (outbox.sentAt) return this.finishSent(confirmation, outbox, outbox.sentAt);
       // Nothing to ask for any more (confirmed, cancelled, expired meanwhile).
@@ -108,9 +114,9 @@ export class SendConfirmationMailJob implements JobHandler<ConfirmationMailPaylo
     await this.jobs.enqueue(
       CONFIRMATION_MAIL,
       {
-        clientId: confirmation.clientId,
-        profileId: confirmation.profileId,
-        confirmationId: confirmation.confirmationId,
+        clientId: outbox.clientId,
+        profileId: outbox.profileId,
+        confirmationId: outbox.confirmationId,
       },
       { delayMs },
     );

@@ -17,6 +17,11 @@ export type CentreSubmission =
 /** How a submission ended. */
 export type CentreSaveOutcome =
   | { status: 'saved' | 'pending' | 'unchanged' }
+  /**
+   * Saved, and a consent it granted waits for the person's confirmation from their mailbox
+   * (double opt-in): it counts once they confirm.
+   */
+  | { status: 'awaiting-confirmation' }
   | { status: 'refused'; problems: string[] }
   | { status: 'gone' }
   /** Opt-ins of sale or sharing under the signal, not confirmed yet: nothing written. */

@@ -88,11 +88,36 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
       );
       if (result.status === 'failed')
         return { status: 'refused', problems: [result.reason ?? 'The change was refused'] };
-      return { status: result.status === 'applied' ? 'saved' : 'pending' };
+      if (result.status === 'pending') return { status: 'pending' };
+      return (await this.awaitingConfirmation(clientId, profileId, changes.grantedConsents))
+        ? { status: 'awaiting-confirmation' }
+        : { status: 'saved' };
     } catch (error) {
       if (error instanceof NotFoundError) return { status: 'gone' };
       throw error;
     }
+  }
+
+  /**
+   * Whether a consent the write granted was held for confirmation (double opt-in): read from
+   * the profile as the write left it (the read model), so the answer says what was applied,
+   * not what the configuration predicts.
+   */
+  private async awaitingConfirmation(
+    clientId: string,
+    profileId: number,
+    granted: readonly string[] | undefined,
+  ): Promise<boolean> {
+    if (!granted?.length) return false;
+    const [snapshot, presentation] = await Promise.all([
+      this.profiles.byId(clientId, profileId),
+      this.configuration.presentation(clientId),
+    ]);
+    if (!snapshot?.data) return false;
+    const page = buildCentrePage(snapshot.data, presentation, this.clock.now());
+    return page.consents.some(
+      (consent) => consent.awaitingConfirmation && granted.includes(consent.id),
+    );
   }
 
   /**

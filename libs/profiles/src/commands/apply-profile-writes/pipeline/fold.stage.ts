@@ -56,8 +56,13 @@ export class FoldStage {
           if (write.kind === 'patch') await this.claimPatchedPairs(before, folded.next);
           // Follow-up writes of the rule modules, queued behind this write before its save
           // (a death after the save loses none).
+          // An absorb names the profile it absorbs (what that profile's requests become).
+          const applied =
+            merge?.kind === 'absorb' && !merge.noop
+              ? { ...write, absorbedProfileId: merge.absorbedProfileId }
+              : write;
           for (const hook of this.applyHooks)
-            await hook.beforeSave(write, folded.named.data, folded.next.data);
+            await hook.beforeSave(applied, folded.named.data, folded.next.data);
           // An erasure removes what the profile holds before the save that commits it.
           if (write.kind === 'erase') await this.eraser.beforeSave(before, write);
           step = { write, before, folded };
