@@ -5,6 +5,7 @@ import type { Settings } from '../settings/settings';
 import { defineJob, defineScheduledJob, type JobDefinition } from './job-definition';
 import { HandlesJob } from './job-handler.decorator';
 import type { JobQueue } from './job-queue.service';
+import { JobQueues } from './job-queues';
 import type { JobRunLog } from './job-run-log.repository';
 import { JobRunner } from './job-runner.service';
 import type { LeaseService } from './lease.service';
@@ -84,9 +85,8 @@ function runner(jobs: JobDefinition<unknown>[], handlerClasses: (new () => objec
   } as unknown as DiscoveryService;
   const settings = { workerConcurrency: 2, env: {} } as unknown as Settings;
   const jobRunner = new JobRunner(
-    main.queue,
+    new JobQueues([{ name: 'jobs', queue: main.queue, fair: {} as TenantFairQueue }], ['jobs']),
     {} as JobQueue,
-    {} as TenantFairQueue,
     discovery,
     new Reflector(),
     settings,
