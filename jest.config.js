@@ -1,8 +1,9 @@
-// Five projects: fast unit tests beside the code, end-to-end suites in test/ that run against
+// Six projects: fast unit tests beside the code, end-to-end suites in test/ that run against
 // the real engine and a real Redis started once by the global setup, the contract run
 // (schemathesis against the OpenAPI document; `bash scripts/setup-schemathesis.sh` first, as
-// `npm test` does), and the suites that exercise Redis again on a real Redis Cluster.
-// `npx jest --selectProjects unit e2e` leaves the contract and the cluster out.
+// `npm test` does), the suites run again against the lifted apps (decisions, events worker),
+// and the suites that exercise Redis again on a real Redis Cluster.
+// `npx jest --selectProjects unit e2e` leaves the contract, the lifted and the cluster out.
 const { availableParallelism } = require('node:os');
 const moduleNameMapper = {
   '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)$':
@@ -27,6 +28,13 @@ const CLUSTER_SUITES = [
   'bulk/bulk-import-new-profiles',
   'reports/reports',
   'profiles/profile-merge',
+];
+// What runs again with the deliveries lifted (e2e-lifted-events): subscriptions and their
+// handshakes, deliveries with their order, retries, dead letters, pauses and crashes.
+const LIFTED_EVENTS_SUITES = [
+  'event-subscriptions',
+  'event-subscription-handshakes',
+  'event-deliveries',
 ];
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
@@ -91,6 +99,22 @@ module.exports = {
       moduleNameMapper,
       modulePathIgnorePatterns,
       setupFiles: ['<rootDir>/test/harness/lifted-env.ts'],
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+    },
+    {
+      // The event deliveries' suites again, with the events queue served by the lifted
+      // events worker (apps/events-worker; docs/scaling.md, "Lifted apps") and the workers
+      // leaving it (EVENTS_DELIVERY=lifted): the libs serve it unchanged.
+      displayName: 'e2e-lifted-events',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      testMatch: LIFTED_EVENTS_SUITES.map((suite) => `<rootDir>/test/events/${suite}.e2e-spec.ts`),
+      transform,
+      moduleNameMapper,
+      modulePathIgnorePatterns,
+      setupFiles: ['<rootDir>/test/harness/lifted-events-env.ts'],
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
     },

@@ -6,8 +6,9 @@
 //   - the settings a process cannot start without are given, with one value for every
 //     process (a token one api signs, every api checks: JWT_SECRET; one database, one Redis,
 //     one key prefix);
-//   - two api and two worker replicas, each built from its Dockerfile target with its
-//     healthcheck's port set (the worker's listener is off unless WORKER_HEALTH_PORT is set);
+//   - two api, worker and events-worker replicas, each built from its Dockerfile target with
+//     its healthcheck's port set (a worker's listener is off unless WORKER_HEALTH_PORT is
+//     set), and the worker leaving the events queue to the events-worker (EVENTS_DELIVERY);
 //   - the proxy, MongoDB as a replica set and Redis with AOF are there.
 // Prints one line per problem and exits 1, or a summary and 0.
 const fs = require('node:fs');
@@ -40,6 +41,7 @@ function check(project) {
   for (const [name, target, port] of [
     ['api', 'api', 'PORT'],
     ['worker', 'worker', 'WORKER_HEALTH_PORT'],
+    ['events-worker', 'events-worker', 'WORKER_HEALTH_PORT'],
   ]) {
     const service = services[name];
     if (!service) {
@@ -62,8 +64,10 @@ function check(project) {
       problems.push(`${name}: not built from deploy/Dockerfile's target ${target}`);
   }
   for (const [variable, set] of Object.entries(values)) {
-    if (set.size > 1) problems.push(`${variable} differs between the api and the worker`);
+    if (set.size > 1) problems.push(`${variable} differs between the api and the workers`);
   }
+  if (services['events-worker'] && services.worker?.environment?.EVENTS_DELIVERY !== 'lifted')
+    problems.push('worker: EVENTS_DELIVERY must be lifted beside the events-worker');
   const uri = services.api?.environment?.MONGODB_URI ?? '';
   if (!/[?&]replicaSet=/.test(uri)) problems.push('MONGODB_URI names no replicaSet');
   const redis = (services.redis?.command ?? []).join(' ');

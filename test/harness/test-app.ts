@@ -2,12 +2,15 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { getQueueToken } from '@nestjs/bull';
-import type { Queue } from 'bull';
-import { Clock, JOBS_QUEUE, Settings } from '@app/shared';
+import { EVENTS_QUEUE } from '@app/events';
+import { Clock, JobQueues, JobRunner, Settings } from '@app/shared';
 import { closeApiApp, createApiApp } from '../../apps/api/src/bootstrap';
 import { closeWorkerApp, createWorkerApp } from '../../apps/worker/src/bootstrap';
 import { closeDecisionsApp, createDecisionsApp } from '../../apps/decisions/src/bootstrap';
+import {
+  closeEventsWorkerApp,
+  createEventsWorkerApp,
+} from '../../apps/events-worker/src/bootstrap';
 
 export interface TestApp {
   api: NestFastifyApplication;
@@ -15,6 +18,14 @@ export interface TestApp {
   settings: Settings;
   /** Worker processes of this app (several may run; each is a real Bull consumer). */
   workers: INestApplicationContext[];
+  /**
+   * The e2e-lifted project (TEST_LIFTED_EVENTS): the lifted events worker
+   * (apps/events-worker), which alone serves the events queue; the workers run with
+   * EVENTS_DELIVERY=lifted. Undefined otherwise, or while stopped.
+   */
+  eventsWorker?: INestApplicationContext;
+  startEventsWorker(): Promise<INestApplicationContext>;
+  stopEventsWorker(): Promise<void>;
   startWorker(): Promise<INestApplicationContext>;
   stopWorker(worker: INestApplicationContext): Promise<void>;
   /**
@@ -49,6 +60,7 @@ export async function startTestApp(
   }
   liveApis++;
   const id = randomBytes(6).toString('hex');
+  const liftedEvents = process.env.TEST_LIFTED_EVENTS === '1';
   const settings = new Settings({
     MONGODB_URI: `${process.env.TEST_MONGODB_BASE}test_${id}`,
     REDIS_URL: process.env.TEST_REDIS_URL,
@@ -77,6 +89,8 @@ export async function startTestApp(
     OPERATOR_TOKEN: `test-operator-${id}`,
     // Closing waits for running jobs and requests at most this long.
     SHUTDOWN_GRACE_MS: '5000',
+    // The e2e-lifted project: the events queue is the lifted events worker's.
+    ...(liftedEvents ? { EVENTS_DELIVERY: 'lifted' } : {}),
     ...options.env,
   });
   let api: NestFastifyApplication;
@@ -105,9 +119,12 @@ export async function startTestApp(
   }
   const workers: INestApplicationContext[] = [];
   const clocks = () =>
-    [api, ...(decisions ? [decisions] : []), ...workers].map((nest) =>
-      nest.get(Clock, { strict: false }),
-    );
+    [
+      api,
+      ...(decisions ? [decisions] : []),
+      ...workers,
+      ...(app.eventsWorker ? [app.eventsWorker] : []),
+    ].map((nest) => nest.get(Clock, { strict: false }));
   const app: TestApp = {
     api,
     http: decisions
@@ -115,12 +132,31 @@ export async function startTestApp(
       : (api.getHttpServer() as Server),
     settings,
     workers,
+    async startEventsWorker() {
+      if (app.eventsWorker) throw new Error('startEventsWorker: one is running');
+      const eventsWorker = await createEventsWorkerApp(settings);
+      eventsWorker.get(Clock, { strict: false }).advance(api.get(Clock, { strict: false }).offset);
+      await eventsWorker.init();
+      app.eventsWorker = eventsWorker;
+      return eventsWorker;
+    },
+    async stopEventsWorker() {
+      const eventsWorker = app.eventsWorker;
+      app.eventsWorker = undefined;
+      if (eventsWorker) await closeEventsWorkerApp(eventsWorker, settings);
+    },
     async startWorker() {
       const worker = await createWorkerApp(settings);
       // A worker started later keeps the time the test set.
       worker.get(Clock, { strict: false }).advance(api.get(Clock, { strict: false }).offset);
       await worker.init();
       workers.push(worker);
+      // Lifted: a worker that took the events queue's work would deliver in the events
+      // worker's place, and the suites would prove nothing of the lifted app.
+      const served = worker.get(JobRunner, { strict: false }).servedQueues;
+      if (liftedEvents && served.includes(EVENTS_QUEUE)) {
+        throw new Error(`the worker serves ${served.join(', ')} with the deliveries lifted`);
+      }
       return worker;
     },
     async stopWorker(worker) {
@@ -130,7 +166,9 @@ export async function startTestApp(
     },
     async killWorker(worker) {
       workers.splice(workers.indexOf(worker), 1);
-      await worker.get<Queue>(getQueueToken(JOBS_QUEUE)).close(true);
+      for (const { queue } of worker.get(JobQueues, { strict: false }).lines) {
+        await queue.close(true);
+      }
       await worker.close();
     },
     setNow(at) {
@@ -141,12 +179,14 @@ export async function startTestApp(
     },
     async close() {
       for (const worker of [...workers]) await app.stopWorker(worker);
+      await app.stopEventsWorker();
       if (decisions) await closeDecisionsApp(decisions, settings);
       await closeApiApp(api, settings);
       liveApis--;
     },
   };
   for (let i = 0; i < (options.workers ?? 1); i++) await app.startWorker();
+  if (liftedEvents) await app.startEventsWorker();
   return app;
 }
 

@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import {
   defineJob,
   HandlesJob,
+  JobQueues,
   JobRunner,
   type JobQueue,
   type JobRunLog,
@@ -52,9 +53,8 @@ describe('a worker starting before its queue connection is ready', () => {
       getProviders: () => handlers.map((metatype) => ({ metatype, instance: new metatype() })),
     } as unknown as DiscoveryService;
     const runner = new JobRunner(
-      queue,
+      new JobQueues([{ name: 'jobs', queue, fair: {} as TenantFairQueue }], ['jobs']),
       {} as JobQueue,
-      {} as TenantFairQueue,
       discovery,
       new Reflector(),
       new Settings({ MONGODB_URI: 'mongodb://unused/x', REDIS_URL: process.env.TEST_REDIS_URL }),

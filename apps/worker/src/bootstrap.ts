@@ -1,4 +1,4 @@
-import { INestApplicationContext } from '@nestjs/common';
+import { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   createNestLogger,
@@ -14,13 +14,25 @@ import { WorkerModule } from './worker.module';
 const tracings = new WeakMap<INestApplicationContext, () => Promise<void>>();
 
 /** Builds the worker (a Nest application context, no HTTP); used by main.ts and tests. */
-export async function createWorkerApp(settings = new Settings()): Promise<INestApplicationContext> {
+export function createWorkerApp(settings = new Settings()): Promise<INestApplicationContext> {
+  return createJobProcess('worker', WorkerModule.register(settings), settings);
+}
+
+/**
+ * A process that only runs jobs (the worker, the lifted events worker: apps/events-worker),
+ * logging and tracing as `name`; closed by closeWorkerApp.
+ */
+export async function createJobProcess(
+  name: string,
+  module: DynamicModule,
+  settings: Settings,
+): Promise<INestApplicationContext> {
   // Only with an OTLP endpoint (docs/operations.md, "Tracing"): each job then runs in a span.
-  const stopTracing = await startTracing(settings.env, 'worker');
+  const stopTracing = await startTracing(settings.env, name);
   try {
-    const app = await NestFactory.createApplicationContext(WorkerModule.register(settings), {
+    const app = await NestFactory.createApplicationContext(module, {
       // JSON lines through pino at LOG_LEVEL (libs/shared/src/observability/logging.ts).
-      logger: createNestLogger(createRootLogger(settings, 'worker')),
+      logger: createNestLogger(createRootLogger(settings, name)),
       abortOnError: false,
     });
     if (stopTracing) tracings.set(app, stopTracing);
@@ -32,7 +44,7 @@ export async function createWorkerApp(settings = new Settings()): Promise<INestA
 }
 
 /**
- * Closes a worker built by createWorkerApp in order: its readiness answers 503 (shutting
+ * Closes a worker built by createWorkerApp (or createJobProcess) in order: its readiness answers 503 (shutting
  * down), it takes no new job, the running ones
  * finish (up to `settings.shutdownGraceMs`; one still running is handed back to another
  * worker), then the modules close their connections. Nest's own shutdown hooks would close

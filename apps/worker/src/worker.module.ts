@@ -18,28 +18,32 @@ import {
 } from '@app/events';
 import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
 import { REPORT_JOBS, ApplyStepCounts, ReportsWorkerModule } from '@app/reports';
-import { ObservabilityModule, QueueModule, Settings } from '@app/shared';
+import { JOBS_QUEUE, ObservabilityModule, QueueModule, Settings } from '@app/shared';
 import { processFoundation } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
-import { WORKER_SETTINGS } from './worker-settings';
+import { eventsDeliveryLifted, WORKER_SETTINGS } from './worker-settings';
 
-/** The background process: job handlers only, no HTTP. Scales apart from the api. */
+/**
+ * The background process: job handlers only, no HTTP. Scales apart from the api. With
+ * EVENTS_DELIVERY=lifted it serves the `jobs` queue only and leaves the events queue
+ * (deliveries, redeliveries, replays, handshakes) to the events worker (apps/events-worker):
+ * it still queues deliveries after each saved write (EventDeliveryTrigger), and moves event
+ * items queued in `jobs` before the events queue existed over to it (JobRunner).
+ */
 @Module({})
 export class WorkerModule {
   static register(settings: Settings): DynamicModule {
+    const lifted = eventsDeliveryLifted(settings);
     return {
       module: WorkerModule,
       imports: [
         ...processFoundation(WORKER_SETTINGS, settings),
         // The configuration areas the worker reads bring controllers whose guards read these.
         ApiAuthSupportModule,
-        QueueModule.forWorker([
-          ...PROFILE_JOBS,
-          ...CONSENT_JOBS,
-          ...BULK_JOBS,
-          ...EVENT_JOBS,
-          ...REPORT_JOBS,
-        ]),
+        QueueModule.forWorker(
+          [...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS, ...REPORT_JOBS],
+          lifted ? { serve: [JOBS_QUEUE] } : {},
+        ),
         // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
         ObservabilityModule.forWorker(),
         PROFILE_RULES,
@@ -58,7 +62,7 @@ export class WorkerModule {
         }),
         ConsentsWorkerModule,
         BulkWorkerModule,
-        EventsWorkerModule,
+        ...(lifted ? [] : [EventsWorkerModule]),
       ],
     };
   }

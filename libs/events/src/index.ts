@@ -4,4 +4,4 @@ export * from './events-worker.module';
 export { EVENTS_SETTINGS, EventsSettings } from './events-settings';
 export { EventDeliveryTrigger } from './services/event-delivery-trigger.service';
 export { EventErasureCleanup } from './services/event-erasure-cleanup.service';
-export { EVENT_JOBS } from './worker/event.job-definitions';
+export { EVENT_JOBS, EVENTS_QUEUE } from './worker/event.job-definitions';

@@ -22,6 +22,7 @@ export * from './queue/queue.constants';
 export * from './queue/job-definition';
 export * from './queue/queue.module';
 export * from './queue/job-queue.service';
+export * from './queue/job-queues';
 export { type FairItem, FAIR_WEIGHTS, TenantFairQueue } from './queue/tenant-fair-queue';
 export * from './queue/lease.service';
 export { JobRunner } from './queue/job-runner.service';

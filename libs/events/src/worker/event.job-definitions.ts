@@ -1,5 +1,12 @@
 import { defineJob, type JobDefinition, type TracedPayload } from '@app/shared';
 
+/**
+ * The queue every job of the events module waits in (a Bull queue and a fair queue of its
+ * own): the work that talks to subscribers' receivers, which a worker can serve apart from
+ * the profiles' writes (the lifted events worker, apps/events-worker; docs/scaling.md).
+ */
+export const EVENTS_QUEUE = 'events';
+
 /** What an event-subscription-validate job carries: the handshake and which attempt this is. */
 export interface ValidateEventSubscriptionPayload {
   clientId: string;
@@ -17,6 +24,7 @@ export interface ValidateEventSubscriptionPayload {
 export const VALIDATE_EVENT_SUBSCRIPTION = defineJob<ValidateEventSubscriptionPayload>({
   name: 'event-subscription-validate',
   tenantOf: ({ clientId }) => clientId,
+  queue: EVENTS_QUEUE,
 });
 
 /**
@@ -39,6 +47,7 @@ export interface DeliverProfileEventsPayload extends TracedPayload {
 export const DELIVER_PROFILE_EVENTS = defineJob<DeliverProfileEventsPayload>({
   name: 'event-delivery',
   tenantOf: ({ clientId }) => clientId,
+  queue: EVENTS_QUEUE,
 });
 
 /** What an event-redelivery job carries: a dead letter to send again. */
@@ -52,6 +61,7 @@ export interface RedeliverEventPayload {
 export const REDELIVER_EVENT = defineJob<RedeliverEventPayload>({
   name: 'event-redelivery',
   tenantOf: ({ clientId }) => clientId,
+  queue: EVENTS_QUEUE,
 });
 
 /** What an event-replay job carries: the subscription set Active again. */
@@ -67,6 +77,7 @@ export interface ReplayPausedEventsPayload {
 export const REPLAY_PAUSED_EVENTS = defineJob<ReplayPausedEventsPayload>({
   name: 'event-replay',
   tenantOf: ({ clientId }) => clientId,
+  queue: EVENTS_QUEUE,
 });
 
 /** Every job of the events module, for the apps to hand to QueueModule. */

@@ -10,7 +10,7 @@ import { Settings } from '../settings/settings';
  * touch every key of a queue together and name some inside Lua, so the queue's keys share
  * one hash tag: the prefix `<QUEUE_PREFIX>:{<QUEUE_PREFIX>:bull}` (a hash-tagged prefix is
  * Bull's documented way on a cluster), on one Redis too. Bull closes only the connections it made itself, so the ones made
- * here for a cluster are closed when its queue closes (`closeWith`).
+ * here for a cluster are closed when its queues have closed (`closeWith`).
  */
 @Injectable()
 export class BullConnections {
@@ -42,11 +42,15 @@ export class BullConnections {
     };
   }
 
-  /** Closes the connections made for `queue` once Bull has closed it. */
-  closeWith(queue: Queue): true {
-    queue.once('close', () => {
-      for (const client of this.made.splice(0)) client.disconnect();
-    });
+  /** Closes the connections made for `queues` once Bull has closed every one of them. */
+  closeWith(queues: readonly Queue[]): true {
+    let open = queues.length;
+    for (const queue of queues) {
+      queue.once('close', () => {
+        if (--open > 0) return;
+        for (const client of this.made.splice(0)) client.disconnect();
+      });
+    }
     return true;
   }
 }

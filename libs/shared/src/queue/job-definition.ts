@@ -1,7 +1,7 @@
 import { EnvReader } from '../settings/env-reader';
 import { defineSettings, type IntSpec, type SettingsDeclaration } from '../settings/setting-spec';
 import type { Settings } from '../settings/settings';
-import type { ScheduledRunPayload } from './queue.constants';
+import { JOBS_QUEUE, type ScheduledRunPayload } from './queue.constants';
 
 /** The environment variable holding a schedule's interval in ms, and its default. */
 export interface IntervalSetting {
@@ -29,6 +29,12 @@ export interface JobDefinition<P = unknown> {
   tenantOf?(payload: P): string;
   /** A scheduled job (a Bull repeatable job): its interval's variable; 0 turns it off. */
   readonly interval?: IntervalSetting;
+  /**
+   * The queue it waits in (a Bull queue and its own fair queue), when not `jobs`: a worker
+   * serves whole queues, so work another process takes (the event deliveries, for the
+   * lifted events worker) has a queue of its own.
+   */
+  readonly queue?: string;
   /** Never set: carries the payload type. */
   readonly payloadType?: P;
 }
@@ -46,6 +52,11 @@ export function defineScheduledJob(
   definition: Omit<ScheduledJobDefinition, 'payloadType' | 'tenantOf'>,
 ): ScheduledJobDefinition {
   return definition;
+}
+
+/** The queue a job waits in (JobDefinition.queue, default `jobs`). */
+export function queueOf(job: JobDefinition<unknown>): string {
+  return job.queue ?? JOBS_QUEUE;
 }
 
 export function isScheduled(job: JobDefinition<unknown>): job is ScheduledJobDefinition {

@@ -1,29 +1,20 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import { withTraceCarrier } from '../observability/tracing';
-import { isScheduled, type JobDefinition } from './job-definition';
+import { isScheduled, type JobDefinition, queueOf } from './job-definition';
+import { JobQueues, type QueueLine } from './job-queues';
 import {
   DEFAULT_JOB_OPTIONS,
   type JobLane,
   JOBS_QUEUE,
   SCHEDULED_JOB_OPTIONS,
 } from './queue.constants';
-import {
-  type FairItem,
-  TENANT_TURN_JOB,
-  TenantFairQueue,
-  type TenantTurnPayload,
-} from './tenant-fair-queue';
+import { type FairItem, TENANT_TURN_JOB, type TenantTurnPayload } from './tenant-fair-queue';
 
-/** The producer side of our queue: the only place that knows it is Bull. */
+/** The producer side of our queues: the only place that knows they are Bull's. */
 @Injectable()
 export class JobQueue {
-  constructor(
-    @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
-    private readonly fair: TenantFairQueue,
-  ) {}
+  constructor(private readonly queues: JobQueues) {}
 
   /**
    * Adds a job of `job`'s definition. Enqueuing a scheduled job runs it once now, besides its schedule
@@ -32,7 +23,7 @@ export class JobQueue {
    * `delayMs`: the job becomes runnable only after that time. A tenant's job (its
    * definition names the tenant) waits in the tenant's fair queue, in the weight class
    * `lane` (default interactive); a delayed one waits in Bull until it is due and then runs
-   * as the next turn.
+   * as the next turn. The job goes to the queue its definition names (`jobs` by default).
    */
   async enqueue<P>(
     job: JobDefinition<P>,
@@ -40,7 +31,8 @@ export class JobQueue {
     options: { timeoutMs?: number; delayMs?: number; lane?: JobLane } = {},
   ): Promise<void> {
     const { name } = job;
-    if (options.timeoutMs !== undefined && this.queue.client.status !== 'ready') {
+    const line = this.queues.line(queueOf(job));
+    if (options.timeoutMs !== undefined && line.queue.client.status !== 'ready') {
       // Disconnected: the command would only wait in the client's queue until the timeout.
       throw new Error(`enqueue of ${name}: Redis is not connected`);
     }
@@ -48,6 +40,7 @@ export class JobQueue {
     const traced = withTraceCarrier(payload);
     const added = job.tenantOf
       ? this.enqueueFair(
+          line,
           {
             id: randomUUID(),
             job: name,
@@ -57,7 +50,7 @@ export class JobQueue {
           },
           options.delayMs,
         )
-      : this.queue.add(name, traced, {
+      : line.queue.add(name, traced, {
           ...(isScheduled(job) ? SCHEDULED_JOB_OPTIONS : DEFAULT_JOB_OPTIONS),
           ...(options.delayMs ? { delay: options.delayMs } : {}),
         });
@@ -84,29 +77,34 @@ export class JobQueue {
    * its own turn (it is one profile's retry, not new work to share out). When the turn cannot
    * be added the item is taken out again, so that an error means "not queued".
    */
-  private async enqueueFair(item: FairItem, delayMs: number | undefined): Promise<void> {
+  private async enqueueFair(
+    { name, queue, fair }: QueueLine,
+    item: FairItem,
+    delayMs: number | undefined,
+  ): Promise<void> {
     if (delayMs) {
       const turn: TenantTurnPayload = { item };
-      await this.queue.add(TENANT_TURN_JOB, turn, { ...DEFAULT_JOB_OPTIONS, delay: delayMs });
+      await queue.add(TENANT_TURN_JOB, turn, { ...DEFAULT_JOB_OPTIONS, delay: delayMs });
       return;
     }
-    await this.fair.push(item);
+    await fair.push(item);
     try {
-      await this.addTurns(1);
+      await this.addTurns(1, name);
     } catch (error) {
-      await this.fair.remove(item).catch(() => undefined);
+      await fair.remove(item).catch(() => undefined);
       throw error;
     }
   }
 
-  /** `count` turns, each taking the ring's next item when it runs. */
-  async addTurns(count: number): Promise<void> {
+  /** `count` turns of the queue `queueName`, each taking its ring's next item when it runs. */
+  async addTurns(count: number, queueName: string = JOBS_QUEUE): Promise<void> {
+    const { queue } = this.queues.line(queueName);
     const turn: TenantTurnPayload = {};
     if (count === 1) {
-      await this.queue.add(TENANT_TURN_JOB, turn, DEFAULT_JOB_OPTIONS);
+      await queue.add(TENANT_TURN_JOB, turn, DEFAULT_JOB_OPTIONS);
       return;
     }
-    await this.queue.addBulk(
+    await queue.addBulk(
       Array.from({ length: count }, () => ({
         name: TENANT_TURN_JOB,
         data: turn,

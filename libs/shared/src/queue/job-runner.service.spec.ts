@@ -5,6 +5,7 @@ import type { Settings } from '../settings/settings';
 import { defineJob, defineScheduledJob, type JobDefinition } from './job-definition';
 import { HandlesJob } from './job-handler.decorator';
 import type { JobQueue } from './job-queue.service';
+import { JobQueues } from './job-queues';
 import type { JobRunLog } from './job-run-log.repository';
 import { JobRunner } from './job-runner.service';
 import type { LeaseService } from './lease.service';
@@ -21,6 +22,12 @@ const WRITE = defineJob<{ id: number; clientId: string }>({
   tenantOf: ({ clientId }) => clientId,
 });
 const PING = defineJob<{ url: string }>({ name: 'ping' });
+/** A tenant's job of a queue of its own (as the event deliveries wait in `events`). */
+const NOTIFY = defineJob<{ clientId: string }>({
+  name: 'notify',
+  tenantOf: ({ clientId }) => clientId,
+  queue: 'notices',
+});
 const NIGHTLY = defineScheduledJob({
   name: 'nightly',
   interval: { env: 'NIGHTLY_INTERVAL_MS', defaultMs: 0 },
@@ -77,16 +84,32 @@ function fakeQueue() {
   return { queue: queue as unknown as Queue, processed };
 }
 
-function runner(jobs: JobDefinition<unknown>[], handlerClasses: (new () => object)[]) {
+@Injectable()
+@HandlesJob(NOTIFY)
+class NotifyJob {
+  handle = async () => undefined;
+}
+
+function runner(
+  jobs: JobDefinition<unknown>[],
+  handlerClasses: (new () => object)[],
+  served: string[] = ['jobs'],
+) {
   const main = fakeQueue();
+  const notices = fakeQueue();
   const discovery = {
     getProviders: () => handlerClasses.map((metatype) => ({ metatype, instance: new metatype() })),
   } as unknown as DiscoveryService;
   const settings = { workerConcurrency: 2, env: {} } as unknown as Settings;
   const jobRunner = new JobRunner(
-    main.queue,
+    new JobQueues(
+      [
+        { name: 'jobs', queue: main.queue, fair: {} as TenantFairQueue },
+        { name: 'notices', queue: notices.queue, fair: {} as TenantFairQueue },
+      ],
+      served,
+    ),
     {} as JobQueue,
-    {} as TenantFairQueue,
     discovery,
     new Reflector(),
     settings,
@@ -94,7 +117,7 @@ function runner(jobs: JobDefinition<unknown>[], handlerClasses: (new () => objec
     {} as LeaseService,
     jobs,
   );
-  return { jobRunner, main: main.processed };
+  return { jobRunner, main: main.processed, notices: notices.processed };
 }
 
 describe('JobRunner', () => {
@@ -118,6 +141,25 @@ describe('JobRunner', () => {
     await expect(processor({ id: 2, name: 'write', data: {}, attemptsMade: 0 })).rejects.toThrow(
       'No handler for job "write"',
     );
+  });
+
+  it('serves only the queues it is told to: a job of another queue needs no handler', () => {
+    const lifted = runner([WRITE, NOTIFY], [WriteJob], ['jobs']);
+    lifted.jobRunner.onApplicationBootstrap();
+    lifted.jobRunner.onApplicationShutdown();
+    expect(lifted.jobRunner.servedQueues).toEqual(['jobs']);
+    expect(lifted.main.map(({ name }) => name)).toEqual(['*']);
+    expect(lifted.notices).toEqual([]);
+
+    const both = runner([WRITE, NOTIFY], [WriteJob, NotifyJob], ['jobs', 'notices']);
+    both.jobRunner.onApplicationBootstrap();
+    both.jobRunner.onApplicationShutdown();
+    // Each queue its own processor: `notices` has turns only (2 loops).
+    expect(both.notices.map(({ name, concurrency }) => ({ name, concurrency }))).toEqual([
+      { name: '*', concurrency: 2 },
+    ]);
+    const alone = runner([WRITE, NOTIFY], [WriteJob], ['jobs', 'notices']);
+    expect(() => alone.jobRunner.onApplicationBootstrap()).toThrow('No handler for job "notify"');
   });
 
   it('refuses to start when a defined job has no handler', () => {

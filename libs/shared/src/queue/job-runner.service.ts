@@ -1,4 +1,3 @@
-import { InjectQueue } from '@nestjs/bull';
 import {
   Inject,
   Injectable,
@@ -8,7 +7,7 @@ import {
   Optional,
 } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
-import type { Job, Queue } from 'bull';
+import type { Job } from 'bull';
 import { Metrics } from '../observability/metrics.service';
 import { recordDependencyError } from '../observability/process-metrics';
 import { runInJobSpan } from '../observability/tracing';
@@ -18,19 +17,20 @@ import {
   isScheduled,
   JOB_DEFINITIONS,
   type JobDefinition,
+  queueOf,
   type ScheduledJobDefinition,
 } from './job-definition';
 import { JOB_HANDLER_METADATA, JobHandler } from './job-handler.decorator';
 import { JobQueue } from './job-queue.service';
+import { JobQueues, type QueueLine } from './job-queues';
 import { JobRunLog } from './job-run-log.repository';
 import { LeaseService } from './lease.service';
-import { JobCounts, JOBS_QUEUE, SCHEDULED_JOB_OPTIONS } from './queue.constants';
+import { JobCounts, SCHEDULED_JOB_OPTIONS } from './queue.constants';
 import {
   FAIR_IDLE_TOP_UP_MS,
   FAIR_RUNNING_RENEW_MS,
   type FairItem,
   TENANT_TURN_JOB,
-  TenantFairQueue,
   type TenantTurnPayload,
 } from './tenant-fair-queue';
 
@@ -44,7 +44,8 @@ const SCHEDULE_REFRESH_MS = 60000;
  * app) to the one provider decorated with `@HandlesJob(definition)`. It refuses to start
  * when a defined job has no handler or two, or a handler's job is not defined, so a job can
  * never sit in Redis with nobody to run it. It also registers the schedules of the
- * scheduled jobs and records every scheduled run in `job_runs`.
+ * scheduled jobs and records every scheduled run in `job_runs`. It serves the queues the app
+ * tells it to (QueueModule.forWorker's `serve`): only the jobs waiting in those need a handler.
  */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -55,9 +56,8 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   private handlers = new Map<string, JobHandler<unknown, void | JobCounts>>();
 
   constructor(
-    @InjectQueue(JOBS_QUEUE) private readonly queue: Queue,
+    private readonly queues: JobQueues,
     private readonly jobQueue: JobQueue,
-    private readonly fair: TenantFairQueue,
     private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,
     private readonly settings: Settings,
@@ -79,8 +79,35 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       handlers.set(name, wrapper.instance as JobHandler<unknown, void | JobCounts>);
     }
     this.handlers = handlers;
+    const served = this.queues.served;
+    for (const line of served) this.serve(line, this.runsOf(line, handlers));
+    // A ring with work that no turn takes (an item whose turn was never added) gets turns.
+    this.topUp = setInterval(() => void this.topUpTurns(), FAIR_IDLE_TOP_UP_MS / 2);
+    this.topUp.unref();
+    // Not awaited: a worker starts (and applies writes once Redis is back) without Redis.
+    const register = () =>
+      void this.registerSchedules().catch((error: unknown) =>
+        this.logger.warn(`registering the schedules failed, retrying: ${String(error)}`),
+      );
+    register();
+    this.refresh = setInterval(register, SCHEDULE_REFRESH_MS);
+    this.logger.log(
+      `Processing jobs of ${served.map(({ name }) => name).join(', ')}: ${[...handlers.keys()].join(', ')}`,
+    );
+  }
+
+  /** The names of the queues this worker takes jobs from. */
+  get servedQueues(): string[] {
+    return this.queues.served.map(({ name }) => name);
+  }
+
+  /** What runs each job of `line`'s queue, by name: its plain jobs and its fair queue's turns. */
+  private runsOf(
+    line: QueueLine,
+    handlers: ReadonlyMap<string, JobHandler<unknown, void | JobCounts>>,
+  ): Map<string, (run: Job) => Promise<unknown>> {
     const runs = new Map<string, (run: Job) => Promise<unknown>>();
-    for (const job of this.jobs) {
+    for (const job of this.jobs.filter((candidate) => queueOf(candidate) === line.name)) {
       const handler = handlers.get(job.name);
       if (!handler) throw new Error(`No handler for job "${job.name}"`);
       // A tenant's jobs run as turns of the fair queue (below), not under their own name.
@@ -94,19 +121,8 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
         ),
       );
     }
-    runs.set(TENANT_TURN_JOB, (run) => this.runTurn(run));
-    this.serve(runs);
-    // A ring with work that no turn takes (an item whose turn was never added) gets turns.
-    this.topUp = setInterval(() => void this.topUpTurns(), FAIR_IDLE_TOP_UP_MS / 2);
-    this.topUp.unref();
-    // Not awaited: a worker starts (and applies writes once Redis is back) without Redis.
-    const register = () =>
-      void this.registerSchedules().catch((error: unknown) =>
-        this.logger.warn(`registering the schedules failed, retrying: ${String(error)}`),
-      );
-    register();
-    this.refresh = setInterval(register, SCHEDULE_REFRESH_MS);
-    this.logger.log(`Processing jobs: ${[...handlers.keys()].join(', ')}`);
+    runs.set(TENANT_TURN_JOB, (run) => this.runTurn(line, run));
+    return runs;
   }
 
   /**
@@ -133,9 +149,12 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    * while Bull recorded a job's outcome (the job is then retried as stalled). Logged: left
    * unhandled, it would end the process.
    */
-  private serve(runs: ReadonlyMap<string, (job: Job) => Promise<unknown>>): void {
-    this.catchWorkerNaming();
-    this.queue
+  private serve(
+    { queue }: QueueLine,
+    runs: ReadonlyMap<string, (job: Job) => Promise<unknown>>,
+  ): void {
+    this.catchWorkerNaming(queue);
+    queue
       .process('*', this.settings.workerConcurrency * runs.size, async (job: Job) => {
         try {
           const run = runs.get(job.name);
@@ -166,8 +185,8 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    * rejection ends the process (exit code 1 instead of a clean stop). Bull 4.16.5, the last
    * release, still does. The naming is kept as it is; its failure is only logged.
    */
-  private catchWorkerNaming(): void {
-    const queue = this.queue as Queue & { setWorkerName?: () => Promise<void> };
+  private catchWorkerNaming(bullQueue: QueueLine['queue']): void {
+    const queue = bullQueue as QueueLine['queue'] & { setWorkerName?: () => Promise<void> };
     const setWorkerName = queue.setWorkerName?.bind(queue);
     if (!setWorkerName) return;
     queue.setWorkerName = () =>
@@ -184,21 +203,21 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    * costs one Bull job per item, not two (each taken item is still this turn's `taken` key,
    * so a retry after a crash resumes the one that was running).
    */
-  private async runTurn(run: Job<TenantTurnPayload>): Promise<void> {
+  private async runTurn(line: QueueLine, run: Job<TenantTurnPayload>): Promise<void> {
     const turnId = String(run.id);
     const own = run.data.item;
-    let item = own ?? (await this.fair.take(turnId));
+    let item = own ?? (await line.fair.take(turnId));
     let owned = own !== undefined;
     while (item) {
-      if (!(await this.runItem(run, turnId, item, owned))) return;
+      if (!(await this.runItem(line, run, turnId, item, owned))) return;
       owned = false;
       // Stopping: the owed turn goes back to the queue for another worker. After a failure
       // too: a retried turn's attempts count for every item it takes, so it takes no more.
       if (this.stopRequested || run.attemptsMade > 0) {
-        await this.addOwedTurn();
+        await this.addOwedTurn(line);
         return;
       }
-      item = await this.fair.take(turnId);
+      item = await line.fair.take(turnId);
     }
   }
 
@@ -207,12 +226,16 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    * takes (a turn whose item failed on its last attempt adds it back to the queue instead).
    */
   private async runItem(
+    line: QueueLine,
     run: Job<TenantTurnPayload>,
     turnId: string,
     item: FairItem,
     own: boolean,
   ): Promise<boolean> {
+    const { fair } = line;
     const handler = this.handlers.get(item.job);
+    // An item queued before its job got a queue of its own (an upgrade): moved there.
+    const moved = this.jobs.find((job) => job.name === item.job && queueOf(job) !== line.name);
     let finished = false;
     let owed = false;
     // Its running mark kept while it runs: a killed worker's marks lapse in seconds.
@@ -220,7 +243,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       ? undefined
       : setInterval(
           () =>
-            void this.fair
+            void fair
               .renew(turnId, item)
               .catch((error: unknown) =>
                 this.logger.warn(
@@ -230,28 +253,32 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
           FAIR_RUNNING_RENEW_MS,
         );
     try {
-      // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
-      if (!handler) throw new Error(`No handler for job "${item.job}"`);
-      // The item's payload carries the queuing span's context (`trace`) when tracing is on.
-      await runInJobSpan(item.job, { ...run, data: item.payload }, () =>
-        handler.handle(item.payload),
-      );
+      if (moved) {
+        await this.jobQueue.enqueue(moved, item.payload, { lane: item.lane });
+      } else {
+        // A job no lib of this worker defines (a newer api's?): failed, so that it is seen.
+        if (!handler) throw new Error(`No handler for job "${item.job}"`);
+        // The item's payload carries the queuing span's context (`trace`) when tracing is on.
+        await runInJobSpan(item.job, { ...run, data: item.payload }, () =>
+          handler.handle(item.payload),
+        );
+      }
       finished = true;
     } finally {
       clearInterval(renewal);
       // A delayed item ran outside the ring's count. Failed with attempts left, the turn
       // keeps its item (and its place) for Bull's retry.
       const lastAttempt = run.attemptsMade + 1 >= (run.opts.attempts ?? 1);
-      if (!own && (finished || lastAttempt)) owed = await this.finishTurn(turnId, item);
-      if (owed && !finished) await this.addOwedTurn();
+      if (!own && (finished || lastAttempt)) owed = await this.finishTurn(line, turnId, item);
+      if (owed && !finished) await this.addOwedTurn(line);
     }
     return owed;
   }
 
   /** The item's tenant place freed; true when a turn is owed to a capped tenant's work. */
-  private async finishTurn(turnId: string, item: FairItem): Promise<boolean> {
+  private async finishTurn(line: QueueLine, turnId: string, item: FairItem): Promise<boolean> {
     try {
-      return await this.fair.done(turnId, item);
+      return await line.fair.done(turnId, item);
     } catch (error) {
       // Its running mark expires; a lost owed turn is made up by the idle top-up.
       this.logger.warn(`finishing the turn of ${item.job} failed: ${String(error)}`);
@@ -260,9 +287,9 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /** An owed turn this process does not take itself, added back to the queue. */
-  private async addOwedTurn(): Promise<void> {
+  private async addOwedTurn(line: QueueLine): Promise<void> {
     try {
-      await this.jobQueue.addTurns(1);
+      await this.jobQueue.addTurns(1, line.name);
     } catch (error) {
       // The idle top-up makes it up (the ring has work no turn takes).
       this.logger.warn(`adding an owed turn failed: ${String(error)}`);
@@ -270,12 +297,14 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   private async topUpTurns(): Promise<void> {
-    if (this.stopRequested) return;
-    try {
-      const idle = (await this.fair.idleEntries()) + (await this.fair.reclaimOwed());
-      if (idle > 0) await this.jobQueue.addTurns(idle);
-    } catch (error) {
-      this.logger.warn(`topping up the fair queue's turns failed: ${String(error)}`);
+    for (const { name, fair } of this.queues.served) {
+      if (this.stopRequested) return;
+      try {
+        const idle = (await fair.idleEntries()) + (await fair.reclaimOwed());
+        if (idle > 0) await this.jobQueue.addTurns(idle, name);
+      } catch (error) {
+        this.logger.warn(`topping up the fair queue's turns of ${name} failed: ${String(error)}`);
+      }
     }
   }
 
@@ -292,7 +321,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       // Local pause: this process takes no new job and waits for its active ones.
-      this.queue.pause(true).then(() => true),
+      Promise.all(this.queues.served.map(({ queue }) => queue.pause(true))).then(() => true),
       new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(false), graceMs);
       }),
@@ -312,17 +341,23 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
    * (the setting changed) is removed first.
    */
   private async registerSchedules(): Promise<void> {
-    const existing = await this.queue.getRepeatableJobs();
-    for (const job of this.jobs.filter((job): job is ScheduledJobDefinition => isScheduled(job))) {
-      const { name } = job;
-      const every = intervalOf(job, this.settings);
-      for (const repeat of existing) {
-        if (repeat.name === name && Number(repeat.every) !== every) {
-          await this.queue.removeRepeatableByKey(repeat.key);
+    for (const { name: queueName, queue } of this.queues.served) {
+      const scheduled = this.jobs.filter(
+        (job): job is ScheduledJobDefinition => isScheduled(job) && queueOf(job) === queueName,
+      );
+      if (!scheduled.length) continue;
+      const existing = await queue.getRepeatableJobs();
+      for (const job of scheduled) {
+        const { name } = job;
+        const every = intervalOf(job, this.settings);
+        for (const repeat of existing) {
+          if (repeat.name === name && Number(repeat.every) !== every) {
+            await queue.removeRepeatableByKey(repeat.key);
+          }
         }
-      }
-      if (every > 0) {
-        await this.queue.add(name, {}, { ...SCHEDULED_JOB_OPTIONS, repeat: { every } });
+        if (every > 0) {
+          await queue.add(name, {}, { ...SCHEDULED_JOB_OPTIONS, repeat: { every } });
+        }
       }
     }
   }

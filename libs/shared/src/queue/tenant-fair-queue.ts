@@ -335,10 +335,13 @@ export class TenantFairQueue {
   /**
    * `<prefix>:{<prefix>:fair}:...`: every key of the fair queue in one slot (one node of a
    * cluster), because TAKE walks the ring and reaches each tenant's list and running set by a
-   * name it builds from a prefix, and PUSH and DONE touch the ring with a tenant's keys.
+   * name it builds from a prefix, and PUSH and DONE touch the ring with a tenant's keys. The
+   * fair queue of another Bull queue than `jobs` (JobDefinition.queue) is a ring of its own,
+   * `{<prefix>:<queue>-fair}`, in a slot of its own.
    */
   private key(...parts: string[]): string {
-    let key = pinnedKey(this.settings.queuePrefix, 'fair');
+    const family = this.queue.name === JOBS_QUEUE ? 'fair' : `${this.queue.name}-fair`;
+    let key = pinnedKey(this.settings.queuePrefix, family);
     for (const part of parts) key += ':' + part;
     return key;
   }
