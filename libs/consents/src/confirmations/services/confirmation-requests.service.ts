@@ -1,36 +1,61 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigurationReader } from '@app/config';
-import type {
-  AppliedWrite,
-  ProfileApplyHook,
-  ProfileData,
-  ProfileErasureListener,
-  StoredConsent,
+import {
+  type AppliedWrite,
+  preferenceKey,
+  type ProfileApplyHook,
+  type ProfileData,
+  type ProfileErasureListener,
+  type StoredConsent,
+  type StoredConfirmationEvidence,
 } from '@app/profiles';
 import { CRASH_POINTS, CrashPoints, JobQueue, textKey } from '@app/shared';
 import { confirmationKey } from '../../keys';
-import { CONFIRMATION_EXPIRE_WRITE } from '../domain/confirmation-hold';
+import { isExpireWrite } from '../domain/confirmation-subject';
 import type { StoredConfirmation } from '../domain/confirmation.schema';
 import { ConfirmationRepository } from '../repositories/confirmation.repository';
 import { ConfirmationExpiryIndex } from './confirmation-expiry-index.service';
 import { CONFIRMATION_MAIL } from '../worker/confirmation.job-definitions';
 
-/** A consent of an email address, with the address (as stored). */
-interface EmailConsent {
+/**
+ * What an email address holds that a confirmation may be about: a consent, or a preference
+ * (a program's opt-in), with the address (as stored) and the fields the confirmation records.
+ */
+interface EmailHeld {
   emailAddress: string;
-  consent: StoredConsent;
+  held: Pick<StoredConsent, 'PendingConfirmation' | 'Confirmation'>;
+  subject: Pick<StoredConfirmation, 'ConsentType' | 'Preference'>;
 }
 
-/** Every active consent of the profile's email addresses, by `<address key>|<type key>`. */
-function emailConsents(data: ProfileData | undefined): Map<string, EmailConsent> {
-  const found = new Map<string, EmailConsent>();
+/**
+ * Every active consent and preference of the profile's active email addresses, by
+ * `<address key>|consent|<type key>` and `<address key>|preference|<preference key>`.
+ */
+function emailHeld(data: ProfileData | undefined): Map<string, EmailHeld> {
+  const found = new Map<string, EmailHeld>();
   for (const email of data?.Emails ?? []) {
     if (email.IsActive === false) continue;
+    const address = textKey(email.EmailAddress);
     for (const consent of email.Consents ?? []) {
       if (consent.IsActive === false) continue;
-      found.set(`${textKey(email.EmailAddress)}|${textKey(consent.ConsentType ?? '')}`, {
+      found.set(`${address}|consent|${textKey(consent.ConsentType ?? '')}`, {
         emailAddress: email.EmailAddress,
-        consent,
+        held: consent,
+        subject: { ConsentType: consent.ConsentType ?? '' },
+      });
+    }
+    for (const preference of email.EmailPreferences ?? []) {
+      if (preference.IsActive === false) continue;
+      found.set(`${address}|preference|${preferenceKey(preference)}`, {
+        emailAddress: email.EmailAddress,
+        held: preference,
+        subject: {
+          Preference: {
+            ProgramId: preference.ProgramId ?? '',
+            ChannelId: preference.ChannelId ?? '',
+            FilterId: preference.FilterId ?? '',
+          },
+        },
       });
     }
   }
@@ -39,10 +64,11 @@ function emailConsents(data: ProfileData | undefined): Map<string, EmailConsent>
 
 /**
  * The worker's side of double opt-in (the apply hook, before the profile's save): a grant
- * the consent rules held gets its confirmation, its outbox document and its mail job; a
- * pending confirmation the write ended is recorded Confirmed (the confirm write), Expired
- * (the expiry job's write) or Cancelled (a denial, revocation, deactivation or removal). A retry of the write finds the
- * same ids and inserts nothing twice. An erasure deletes the profile's confirmations (they
+ * the consent rules held (or an opt-in the preference rules held) gets its confirmation, its
+ * outbox document and its mail job; a pending confirmation the write ended is recorded
+ * Confirmed (the confirm write), Expired (the expiry job's write) or Cancelled (a denial,
+ * revocation, opt-out, deactivation or removal). A retry of the write finds the same ids and
+ * inserts nothing twice. An erasure deletes the profile's confirmations (they
  * hold its address).
  */
 @Injectable()
@@ -60,19 +86,19 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
     before: ProfileData | undefined,
     after: ProfileData | undefined,
   ): Promise<void> {
-    const was = emailConsents(before);
-    const now = emailConsents(after);
-    for (const [key, { emailAddress, consent }] of now) {
-      const pending = consent.PendingConfirmation;
-      if (pending && was.get(key)?.consent.PendingConfirmation?.Id !== pending.Id)
-        await this.request(write, emailAddress, consent);
+    const was = emailHeld(before);
+    const now = emailHeld(after);
+    for (const [key, item] of now) {
+      const pending = item.held.PendingConfirmation;
+      if (pending && was.get(key)?.held.PendingConfirmation?.Id !== pending.Id)
+        await this.request(write, item);
     }
-    for (const [key, { consent }] of was) {
-      const pending = consent.PendingConfirmation;
+    for (const [key, { held }] of was) {
+      const pending = held.PendingConfirmation;
       if (!pending) continue;
-      const next = now.get(key)?.consent;
+      const next = now.get(key)?.held;
       if (next?.PendingConfirmation?.Id === pending.Id) continue;
-      await this.close(write, pending.Id, next);
+      await this.close(write, pending.Id, next?.Confirmation);
     }
   }
 
@@ -82,10 +108,9 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
 
   private async request(
     write: AppliedWrite,
-    emailAddress: string,
-    consent: StoredConsent,
+    { emailAddress, held, subject }: EmailHeld,
   ): Promise<void> {
-    const pending = consent.PendingConfirmation!;
+    const pending = held.PendingConfirmation!;
     const settings = await this.configuration.confirmation(write.clientId);
     const requested = Date.parse(pending.RequestedDate);
     const confirmation: StoredConfirmation = {
@@ -94,7 +119,7 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
       profileId: write.profileId,
       confirmationId: pending.Id,
       EmailAddress: emailAddress,
-      ConsentType: consent.ConsentType ?? '',
+      ...subject,
       ...(pending.ConsentVersion ? { ConsentVersion: pending.ConsentVersion } : {}),
       ...(pending.Locale ? { Locale: pending.Locale } : {}),
       State: 'Pending',
@@ -116,7 +141,7 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
   private async close(
     write: AppliedWrite,
     confirmationId: string,
-    next: StoredConsent | undefined,
+    evidence: StoredConfirmationEvidence | undefined,
   ): Promise<void> {
     const confirmation = await this.confirmations.find(
       write.clientId,
@@ -125,7 +150,6 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
     );
     if (!confirmation || confirmation.State !== 'Pending') return;
     await this.expiryIndex.remove(confirmation._id);
-    const evidence = next?.Confirmation;
     if (evidence?.LinkId === confirmationId) {
       await this.confirmations.update(confirmation, {
         State: 'Confirmed',
@@ -138,7 +162,7 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
       });
       return;
     }
-    if (write.kind === CONFIRMATION_EXPIRE_WRITE) {
+    if (isExpireWrite(write.kind)) {
       await this.confirmations.update(confirmation, {
         State: 'Expired',
         ClosedDate: confirmation.ExpiresDate,
