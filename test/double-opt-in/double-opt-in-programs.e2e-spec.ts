@@ -114,6 +114,7 @@ describe('Double opt-in: a program requiring confirmation', () => {
 
     // A mail scanner prefetching the link: a page, nothing recorded.
     const page = await request(app.http).get(link).expect(200);
+    expect(page.text).toContain('<h1>Confirm your subscription</h1>');
     expect(page.text).toContain(LETTERS);
     expect(page.text).toContain(LETTERS_TEXT);
     const prefetched = emailPreference(await profiles.complete(id));
@@ -121,12 +122,13 @@ describe('Double opt-in: a program requiring confirmation', () => {
     expect(prefetched.PendingConfirmation.Id).toBe(pendingId);
     expect((await confirmations(id))[0].State).toBe('Pending');
 
-    await request(app.http)
+    const answer = await request(app.http)
       .post(link)
       .set('User-Agent', 'DOI-Program-Test/1.0')
       .type('form')
       .send('')
       .expect(200);
+    expect(answer.text).toContain('Your subscription is recorded.');
     const confirmed = emailPreference(
       await eventually(async () => {
         const profile = await profiles.complete(id);

@@ -48,6 +48,6 @@ export class ConfirmConsentHandler implements ICommandHandler<ConfirmConsentComm
       userId: CONFIRMATION_USER,
       window,
     });
-    return renderConfirmed();
+    return renderConfirmed(confirmation.Preference ? 'subscription' : 'consent');
   }
 }
