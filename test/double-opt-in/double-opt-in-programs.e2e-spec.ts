@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { CONFIRMATION_EXPIRY } from '@app/consents';
 import {
   configureTestTenant,
   testPreference,
@@ -8,7 +9,7 @@ import {
 } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
-import { itemsWith, profileClient } from '../jobs/job-helpers';
+import { itemsWith, profileClient, runJob } from '../jobs/job-helpers';
 import { firstMailTo, linkPathOf, mailTo } from './mail-inbox';
 
 type Body = Record<string, any>;
@@ -18,7 +19,8 @@ type Body = Record<string, any>;
  * engine, Redis, worker and SMTP (the harness's mail catcher): an opt-in on an Email filter
  * of a program requiring confirmation is held (no PreferenceType, a pending mark), one
  * message goes out, the GET of its link changes nothing, the POST applies the opt-in with
- * its evidence in history; an opt-out cancels it; a program without the setting is as before.
+ * its evidence in history; an opt-out cancels it; the expiry job ends it; a program without
+ * the setting is as before.
  */
 describe('Double opt-in: a program requiring confirmation', () => {
   let app: TestApp;
@@ -187,6 +189,33 @@ describe('Double opt-in: a program requiring confirmation', () => {
       'withdrawn',
     );
     expect(emailPreference(await profiles.complete(id)).PreferenceType).toBe(2);
+  });
+
+  it('expires a pending opt-in with the scheduled job: Expired recorded, the mark and AwaitingConfirmation gone', async () => {
+    const HOUR = 3600 * 1000;
+    const email = address();
+    const id = await profiles.create(optInBody(email, letters));
+    const pendingId = emailPreference(await profiles.complete(id)).PendingConfirmation.Id as string;
+    const link = linkPathOf(await firstMailTo(email));
+    app.advance(73 * HOUR);
+    try {
+      await runJob(app, CONFIRMATION_EXPIRY);
+      const expired = emailPreference(
+        await eventually(async () => {
+          const profile = await profiles.complete(id);
+          return emailPreference(profile).PendingConfirmation ? undefined : profile;
+        }),
+      );
+      // The opt-in never applied: still no PreferenceType, without the mark.
+      expect(expired.PreferenceType).toBeUndefined();
+      expect(expired.Confirmation).toBeUndefined();
+      expect(await profiles.operations(id)).toEqual(['create', 'preference-confirmation-expire']);
+      expect(codes(await decision(id, letters))).toEqual(['Deny:PreferenceTypeUnset']);
+      await request(app.http).post(link).type('form').send('').expect(410);
+    } finally {
+      app.advance(-73 * HOUR);
+    }
+    expect((await confirmations(id))[0]).toMatchObject({ Id: pendingId, State: 'Expired' });
   });
 
   it('applies an opt-in to a program without the setting at once, as before', async () => {
