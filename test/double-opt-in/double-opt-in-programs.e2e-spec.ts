@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { type Permission, TenantAdminService } from '@app/auth';
 import { CONFIRMATION_EXPIRY } from '@app/consents';
 import {
   configureTestTenant,
@@ -7,7 +8,7 @@ import {
   type TestFilter,
   type TestPrograms,
 } from '../harness/configuration';
-import { createTestTenant, type TestTenant } from '../harness/session';
+import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { itemsWith, profileClient, runJob } from '../jobs/job-helpers';
 import { firstMailTo, linkPathOf, mailTo } from './mail-inbox';
@@ -216,6 +217,56 @@ describe('Double opt-in: a program requiring confirmation', () => {
       app.advance(-73 * HOUR);
     }
     expect((await confirmations(id))[0]).toMatchObject({ Id: pendingId, State: 'Expired' });
+  });
+
+  it("lists and resends an opt-in's confirmation only to user groups that see its program", async () => {
+    const admin = app.api.get(TenantAdminService);
+    const permissions: Permission[] = [
+      { area: 'profiles', access: 'write' },
+      { area: 'preferences', access: 'read' },
+    ];
+    const bearers: Record<string, string> = {};
+    for (const [name, programIds] of [
+      ['Letters desk', [letters.ProgramId]],
+      ['Newsletter desk', [programs.newsletter.email.ProgramId]],
+    ] as const) {
+      await admin.defineUserGroup(tenant.clientId, name, permissions, {
+        programs: [...programIds],
+      });
+      const userId = `doi-${name.toLowerCase().replace(/ /g, '-')}`;
+      await admin.addUser({ clientId: tenant.clientId, userId, group: name });
+      bearers[name] = await fetchBearer(app, tenant, userId);
+    }
+    const email = address();
+    const id = await profiles.create(optInBody(email, letters));
+    await profiles.complete(id);
+    await firstMailTo(email);
+    const [pending] = await eventually(async () => {
+      const list = await confirmations(id);
+      return list[0]?.MailState === 'Sent' ? list : undefined;
+    });
+    const base = `/Profiles/v4/${tenant.clientId}/Profile/${id}/Confirmations`;
+    const listAs = async (group: string) =>
+      (await request(app.http).get(base).set('Authorization', bearers[group]).expect(200)).body
+        .Confirmations as Body[];
+    expect((await listAs('Letters desk')).map((item) => item.Id)).toEqual([pending.Id]);
+    expect(await listAs('Newsletter desk')).toEqual([]);
+    // Outside its scope the confirmation is not known to the caller: 404, nothing sent.
+    await request(app.http)
+      .post(`${base}/${pending.Id}/Resend`)
+      .set('Authorization', bearers['Newsletter desk'])
+      .expect(404);
+    expect(await mailTo(email)).toHaveLength(1);
+    // Within it, the message goes out again with the same link.
+    await request(app.http)
+      .post(`${base}/${pending.Id}/Resend`)
+      .set('Authorization', bearers['Letters desk'])
+      .expect(202);
+    const [first, second] = await eventually(async () => {
+      const mails = await mailTo(email);
+      return mails.length === 2 ? mails : undefined;
+    });
+    expect(linkPathOf(second)).toBe(linkPathOf(first));
   });
 
   it('applies an opt-in to a program without the setting at once, as before', async () => {
