@@ -68,6 +68,8 @@ describe('Programs: create and list, by locale and by type', () => {
         Description: 'Monthly news',
         ProgramType: 'Marketing',
         IsActive: true,
+        // Double opt-in is off unless chosen (docs/double-opt-in.md).
+        RequiresConfirmation: false,
         CustomProperties: [{ Key: 'Jurisdiction', Value: 'EU' }],
         Locales: [{ ID: 'en-us', DisplayTags: [{ Key: 'Title', Value: 'Newsletter' }] }],
         Filters: [
@@ -95,6 +97,7 @@ describe('Programs: create and list, by locale and by type', () => {
             ],
             PreferenceAttributes: [{ ID: 'Source', DisplayOrder: 1, IsRequired: true }],
             RequiredPreferenceConsents: [],
+            RequiresConfirmation: false,
             IsActive: true,
           },
           expect.objectContaining({ Name: 'News by text', ChannelID: 'Text/SMS', IsActive: true }),

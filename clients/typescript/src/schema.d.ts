@@ -3368,12 +3368,15 @@ export interface components {
             /** @description The confirmation id (the link id recorded as evidence) */
             Id: string;
             /**
-             * @description Pending: waits for the person (the link works); Confirmed: the person confirmed, the consent is Granted; Expired: ExpiresDate passed unconfirmed; Cancelled: a later write denied, revoked or deactivated the consent, or removed the address
+             * @description Pending: waits for the person (the link works); Confirmed: the person confirmed, the consent is Granted (the opt-in applied); Expired: ExpiresDate passed unconfirmed; Cancelled: a later write denied, revoked or deactivated the consent (opted out of or archived the preference), or removed the address
              * @enum {string}
              */
             State: "Pending" | "Confirmed" | "Expired" | "Cancelled";
             EmailAddress: string;
-            ConsentType: string;
+            /** @description A grant's confirmation: the consent type */
+            ConsentType?: string;
+            /** @description An opt-in's confirmation: the preference (a program's filter requiring confirmation) */
+            Preference?: components["schemas"]["ConfirmationPreferenceDto"];
             ConsentVersion?: string;
             Locale?: string;
             /**
@@ -3415,6 +3418,14 @@ export interface components {
             /** @description Newest first; the last 20 at most */
             Confirmations: components["schemas"]["ConfirmationDto"][];
         };
+        ConfirmationPreferenceDto: {
+            /** @example 7 */
+            ProgramId: string;
+            /** @example Email */
+            ChannelId: string;
+            /** @example 12 */
+            FilterId: string;
+        };
         ConfirmationSettingsRequestDto: {
             /** @description Hours a confirmation link stays valid; default 72 */
             TimeToLiveHours?: number | null;
@@ -3423,7 +3434,7 @@ export interface components {
              * @example news@example.com
              */
             From?: string | null;
-            /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}, {{ProgramName}}; in Html they are HTML-escaped. For a program’s opt-in, {{ProgramName}} and {{ConsentName}} are the program’s name and {{ConsentLanguage}} the filter’s description (else the program’s); for a consent, {{ProgramName}} is the consent’s name. */
             Templates?: components["schemas"]["ConfirmationTemplateDto"][] | null;
         };
         ConfirmationSettingsViewDto: {
@@ -3434,7 +3445,7 @@ export interface components {
              * @example news@example.com
              */
             From?: string | null;
-            /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            /** @description The message per locale; a locale without one gets its language’s, else the client’s "en" one, else the default (English) template. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}, {{ProgramName}}; in Html they are HTML-escaped. For a program’s opt-in, {{ProgramName}} and {{ConsentName}} are the program’s name and {{ConsentLanguage}} the filter’s description (else the program’s); for a consent, {{ProgramName}} is the consent’s name. */
             Templates?: components["schemas"]["ConfirmationTemplateDto"][];
             readonly Edited?: components["schemas"]["EditedDto"];
             /** @description The built-in template */
@@ -3446,7 +3457,7 @@ export interface components {
              * @example en-us
              */
             Locale: string;
-            /** @description The subject. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}; in Html they are HTML-escaped. */
+            /** @description The subject. Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), {{ExpiresAt}}, {{ProgramName}}; in Html they are HTML-escaped. For a program’s opt-in, {{ProgramName}} and {{ConsentName}} are the program’s name and {{ConsentLanguage}} the filter’s description (else the program’s); for a consent, {{ProgramName}} is the consent’s name. */
             Subject: string;
             /** @description The plain-text body; must contain {{Link}} */
             Text: string;
@@ -4066,7 +4077,7 @@ export interface components {
         };
         DecisionReasonDto: {
             /**
-             * @description PendingWrite (Note): a write of the profile is accepted and not applied yet; ProfileNotFound: no profile has the id or alternate id; ProfileInactive: the profile is inactive; NoProfile: no active profile holds the bare email address or phone number; ElementNotFound: the profile has no such contact element; ElementInactive: the element is inactive; DoNotContact: a do-not-contact list holds the value; ProgramInactive / FilterInactive: the program or filter is inactive; NoPreference: no preference of the program on the channel; PreferenceArchived: the preference is archived; OptedIn (Allow): an opt-in (PreferenceType 1); OptedOut: an opt-out (PreferenceType 2); GpcOptOut: an opt-out recorded from a Global Privacy Control signal; PreferenceTypeUnset: the preference has no PreferenceType; PreferenceExpired: past its ExpirationDate; ConsentGranted (Allow): a required consent is Granted; ConsentMissing: a required consent is not held; ConsentDenied / ConsentRevoked / ConsentNotSet: a required consent has that status; ConsentExpired: a required consent is expired; AwaitingConfirmation: a required consent was granted and awaits the person's confirmation from their mailbox (double opt-in, docs/double-opt-in.md)
+             * @description PendingWrite (Note): a write of the profile is accepted and not applied yet; ProfileNotFound: no profile has the id or alternate id; ProfileInactive: the profile is inactive; NoProfile: no active profile holds the bare email address or phone number; ElementNotFound: the profile has no such contact element; ElementInactive: the element is inactive; DoNotContact: a do-not-contact list holds the value; ProgramInactive / FilterInactive: the program or filter is inactive; NoPreference: no preference of the program on the channel; PreferenceArchived: the preference is archived; OptedIn (Allow): an opt-in (PreferenceType 1); OptedOut: an opt-out (PreferenceType 2); GpcOptOut: an opt-out recorded from a Global Privacy Control signal; PreferenceTypeUnset: the preference has no PreferenceType; PreferenceExpired: past its ExpirationDate; ConsentGranted (Allow): a required consent is Granted; ConsentMissing: a required consent is not held; ConsentDenied / ConsentRevoked / ConsentNotSet: a required consent has that status; ConsentExpired: a required consent is expired; AwaitingConfirmation: a required consent was granted, or the preference opted in on a filter requiring confirmation, and awaits the person's confirmation from their mailbox (double opt-in, docs/double-opt-in.md)
              * @example OptedIn
              * @enum {string}
              */
@@ -4604,6 +4615,8 @@ export interface components {
             FrequencyLocales?: components["schemas"]["FrequencyLocaleDto"][] | null;
             PreferenceAttributes?: components["schemas"]["PreferenceAttributeRefDto"][] | null;
             RequiredPreferenceConsents?: components["schemas"]["RequiredPreferenceConsentDto"][] | null;
+            /** @description Default false. True: an opt-in (PreferenceType 1) on this filter stays pending until the person confirms it from the mailbox of the email address holding it (double opt-in, docs/double-opt-in.md). Only on a filter with ChannelID Email */
+            RequiresConfirmation?: boolean | null;
             /** @description Default true */
             IsActive?: boolean | null;
         };
@@ -5387,6 +5400,10 @@ export interface components {
              */
             PreferenceType?: 1 | 2 | null;
             PreferenceAttributes?: components["schemas"]["PreferenceAttributeDto"][] | null;
+            /** @description Present while an opt-in on a filter requiring confirmation waits for the person (double opt-in, docs/double-opt-in.md): the preference keeps its PreferenceType until then (none when new) */
+            readonly PendingConfirmation?: components["schemas"]["ConsentPendingConfirmationDto"];
+            /** @description Present when the opt-in was confirmed from the mailbox: the evidence */
+            readonly Confirmation?: components["schemas"]["ConsentConfirmationDto"];
             /** @description Only in the preference history and in bulk export rows (false: archived or removed); refused in a request */
             readonly IsActive?: boolean;
         };
@@ -5544,10 +5561,10 @@ export interface components {
             /** @description Acceptance order within the profile, from 1 */
             Sequence: number;
             /**
-             * @description What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), consent-version-pending (a new consent version marks consents UpdatedVersionPending), rename-consent-type (a consent type's new name written on its consents), consent-confirm (a held grant confirmed from the person's mailbox: double opt-in), consent-confirmation-expire (a pending confirmation past its time to live: its mark cleared)
+             * @description What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), remove-tag (a tag deleted from the account), rename-group (a group renamed), archive-preferences, dnc-apply (a do-not-contact listing applied), expire (the consent expiry job), consent-version-pending (a new consent version marks consents UpdatedVersionPending), rename-consent-type (a consent type's new name written on its consents), consent-confirm (a held grant confirmed from the person's mailbox: double opt-in), consent-confirmation-expire (a pending confirmation past its time to live: its mark cleared), preference-confirm (a held opt-in confirmed from the person's mailbox: double opt-in), preference-confirmation-expire (a pending opt-in's confirmation past its time to live: its mark cleared)
              * @enum {string}
              */
-            Operation: "create" | "merge" | "overwrite" | "patch" | "delete" | "erase" | "remove-tag" | "rename-group" | "archive-preferences" | "dnc-apply" | "expire" | "consent-version-pending" | "rename-consent-type" | "consent-confirm" | "consent-confirmation-expire";
+            Operation: "create" | "merge" | "overwrite" | "patch" | "delete" | "erase" | "remove-tag" | "rename-group" | "archive-preferences" | "dnc-apply" | "expire" | "consent-version-pending" | "rename-consent-type" | "consent-confirm" | "consent-confirmation-expire" | "preference-confirm" | "preference-confirmation-expire";
             /**
              * @description Pending Update: accepted and queued, not applied yet; Complete: applied; Failed: refused when applied (FailureReason says why)
              * @enum {string}
@@ -5584,6 +5601,8 @@ export interface components {
             ProgramType: "Transactional" | "Marketing" | "Informational" | "Consent" | "Do Not Contact (DNC)" | "DNC" | "Do Not Contact";
             /** @description Default true */
             IsActive?: boolean | null;
+            /** @description Default false. True: an opt-in (PreferenceType 1) on any of the program's Email filters (EmailPreferences) stays pending until the person confirms it from that mailbox (double opt-in, docs/double-opt-in.md); its other channels are not affected. Only on a program with a filter whose ChannelID is Email */
+            RequiresConfirmation?: boolean | null;
             CustomProperties?: components["schemas"]["CustomPropertyDto"][] | null;
             Locales?: components["schemas"]["TextTagLocaleDto"][] | null;
             Filters?: components["schemas"]["FilterDto"][] | null;

@@ -28,6 +28,14 @@ export { ProfileRules } from './domain/profile-rules';
 export { compareStamps, editedStamp } from './domain/profile-absorb';
 export type { DataRule } from './domain/data-rule';
 export { PermanentWriteError } from './domain/permanent-write-error';
+export {
+  confirmationIdOf,
+  type ConfirmedPreference,
+  PREFERENCE_CONFIRM_WRITE,
+  PREFERENCE_CONFIRMATION_EXPIRE_WRITE,
+  type PreferenceConfirmationExpireWrite,
+  type PreferenceConfirmWrite,
+} from './domain/confirmation-writes';
 export type {
   PreferenceFilter,
   PreferenceVocabulary,

@@ -178,5 +178,9 @@ function toVocabularyFilter(
     ),
     AttributeIds: filter.PreferenceAttributes.map((a) => a.ID),
     DefaultPreferenceValue: filter.DefaultPreferenceValue,
+    // Double opt-in: set on the filter, or on its program for every Email filter of it.
+    RequiresConfirmation:
+      filter.ChannelID === 'Email' &&
+      (filter.RequiresConfirmation === true || program.RequiresConfirmation === true),
   };
 }

@@ -448,6 +448,14 @@ function preferenceReasons(
       effect: 'Deny',
       message: `Opted out on ${filter} by a Global Privacy Control signal (the person's browser sent Sec-GPC: 1; the program counts as a sale or sharing)`,
     });
+  } else if (preference.PreferenceType !== 1 && preference.PendingConfirmation) {
+    // An opt-in held for the person's confirmation (double opt-in) does not count yet.
+    reasons.push({
+      ...base,
+      code: 'AwaitingConfirmation',
+      effect: 'Deny',
+      message: `The opt-in on ${filter} was asked for on ${preference.PendingConfirmation.RequestedDate} and awaits the person's confirmation from their mailbox`,
+    });
   } else if (preference.PreferenceType === 2) {
     reasons.push({
       ...base,

@@ -21,7 +21,7 @@ const REASON_CODE_MEANINGS =
   'PreferenceExpired: past its ExpirationDate; ConsentGranted (Allow): a required consent is Granted; ' +
   'ConsentMissing: a required consent is not held; ConsentDenied / ConsentRevoked / ConsentNotSet: a required consent has that status; ' +
   'ConsentExpired: a required consent is expired; ' +
-  "AwaitingConfirmation: a required consent was granted and awaits the person's confirmation from their mailbox (double opt-in, docs/double-opt-in.md)";
+  "AwaitingConfirmation: a required consent was granted, or the preference opted in on a filter requiring confirmation, and awaits the person's confirmation from their mailbox (double opt-in, docs/double-opt-in.md)";
 
 export const REASON_CODES = [
   'PendingWrite',

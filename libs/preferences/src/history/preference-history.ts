@@ -3,6 +3,7 @@ import {
   canSeeConsentType,
   canSeeProgram,
   type ConsentAssociationDto,
+  confirmationFields,
   contactPreferences,
   type HistoryChange,
   type HistorySnapshot,
@@ -11,6 +12,7 @@ import {
   preferenceRule,
   type ProfileHistoryRule,
   type ProfileView,
+  type StoredPreference,
 } from '@app/profiles';
 
 const text = (item: HistorySnapshot, field: string) => item[field] as string | undefined;
@@ -71,6 +73,8 @@ function toHistoryPreference(item: HistorySnapshot, view: ProfileView): HistoryP
       Key: attribute.Key as string,
       Value: attribute.Value as string | undefined,
     })),
+    // Double opt-in: the pending mark, then the confirmation's evidence.
+    ...confirmationFields(item as Pick<StoredPreference, 'PendingConfirmation' | 'Confirmation'>),
     IsActive: item.IsActive !== false,
   };
 }

@@ -16,15 +16,16 @@ export class Edited {
 const EditedSchema = SchemaFactory.createForClass(Edited);
 
 /**
- * A grant waiting for the person's confirmation from their mailbox (double opt-in,
- * docs/double-opt-in.md): set by the consent rules instead of the grant, never by a writer.
+ * A grant (or an opt-in) waiting for the person's confirmation from their mailbox (double
+ * opt-in, docs/double-opt-in.md): set by the consent (preference) rules instead of the
+ * grant, never by a writer.
  */
 @Schema({ _id: false })
 export class StoredPendingConfirmation {
   /** The confirmation's id (consent_confirmations: `<client>|<profile>|<Id>`). */
   @Prop() Id: string;
   @Prop() RequestedDate: string;
-  /** The version and locale the grant named (what the confirmation grants). */
+  /** The version and locale the grant named (what the confirmation grants); not on an opt-in. */
   @Prop() ConsentVersion?: string;
   @Prop() Locale?: string;
 }
@@ -105,6 +106,10 @@ export class StoredPreference {
   @Prop() PreferenceType?: number;
   @Prop({ type: [PreferenceAttributeSchema], default: undefined })
   PreferenceAttributes?: StoredPreferenceAttribute[];
+  /** An opt-in held for the person's confirmation (double opt-in): set by the preference rules. */
+  @Prop({ type: PendingConfirmationSchema }) PendingConfirmation?: StoredPendingConfirmation;
+  /** The evidence of a confirmed opt-in (double opt-in). */
+  @Prop({ type: ConfirmationEvidenceSchema }) Confirmation?: StoredConfirmationEvidence;
   /** Archived preferences are inactive: kept, never returned. */
   @Prop({ default: true }) IsActive: boolean;
 }

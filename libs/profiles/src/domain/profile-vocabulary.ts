@@ -62,6 +62,11 @@ export interface PreferenceFilter {
   AttributeIds?: string[];
   /** The PreferenceType (1 opt-in, 2 opt-out) a preference written without one gets. */
   DefaultPreferenceValue?: number;
+  /**
+   * An opt-in on this Email filter waits for the person's confirmation (double opt-in): set
+   * on the filter or on its program.
+   */
+  RequiresConfirmation?: boolean;
 }
 
 /** The part of the configuration port the preference rules use. */

@@ -33,7 +33,9 @@ export type RuleModuleWriteKind =
   | 'dnc-apply'
   | 'consent-version-pending'
   | 'consent-confirm'
-  | 'consent-confirmation-expire';
+  | 'consent-confirmation-expire'
+  | 'preference-confirm'
+  | 'preference-confirmation-expire';
 
 /** The body of each write kind. */
 export type ParsedWrite =

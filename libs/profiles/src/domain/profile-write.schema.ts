@@ -39,6 +39,9 @@ export type ProfileWriteKind =
   | 'consent-confirm'
   // A pending confirmation past its time to live: its mark cleared (the confirmation-expiry job).
   | 'consent-confirmation-expire'
+  // An opt-in held for confirmation, confirmed / past its time to live (libs/preferences).
+  | 'preference-confirm'
+  | 'preference-confirmation-expire'
   // A profile merge (docs/profile-merge.md): on the absorbed profile, then on the survivor
   // (domain/profile-merge-steps.ts; bodies MergedIntoWrite and AbsorbWrite).
   | 'merged-into'

@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ConsentAssociationDto } from './consent.dto';
+import {
+  ConsentAssociationDto,
+  ConsentConfirmationDto,
+  ConsentPendingConfirmationDto,
+} from './consent.dto';
 import { NestedArray, OptionalText, ReadOnlyField } from '@app/shared';
 
 export class PreferenceAttributeDto {
@@ -86,6 +90,19 @@ export class PreferenceDto {
 
   @NestedArray(() => PreferenceAttributeDto)
   PreferenceAttributes?: PreferenceAttributeDto[];
+
+  @ReadOnlyField({
+    type: () => ConsentPendingConfirmationDto,
+    description:
+      'Present while an opt-in on a filter requiring confirmation waits for the person (double opt-in, docs/double-opt-in.md): the preference keeps its PreferenceType until then (none when new)',
+  })
+  PendingConfirmation?: ConsentPendingConfirmationDto;
+
+  @ReadOnlyField({
+    type: () => ConsentConfirmationDto,
+    description: 'Present when the opt-in was confirmed from the mailbox: the evidence',
+  })
+  Confirmation?: ConsentConfirmationDto;
 
   // Documentation only (no validation decorator): a request that sends it is refused as an
   // unknown field, as before; only the preference history and bulk export rows answer it.

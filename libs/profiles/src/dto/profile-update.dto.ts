@@ -26,6 +26,8 @@ export class ProfileUpdateDto {
       'rename-consent-type',
       'consent-confirm',
       'consent-confirmation-expire',
+      'preference-confirm',
+      'preference-confirmation-expire',
     ],
     description:
       'What the write does: create, merge (POST), overwrite (PUT), patch (JSON Patch), delete, erase (data-subject erasure), ' +
@@ -34,7 +36,9 @@ export class ProfileUpdateDto {
       'consent-version-pending (a new consent version marks consents UpdatedVersionPending), ' +
       "rename-consent-type (a consent type's new name written on its consents), " +
       "consent-confirm (a held grant confirmed from the person's mailbox: double opt-in), " +
-      'consent-confirmation-expire (a pending confirmation past its time to live: its mark cleared)',
+      'consent-confirmation-expire (a pending confirmation past its time to live: its mark cleared), ' +
+      "preference-confirm (a held opt-in confirmed from the person's mailbox: double opt-in), " +
+      "preference-confirmation-expire (a pending opt-in's confirmation past its time to live: its mark cleared)",
   })
   Operation: string;
 

@@ -197,6 +197,7 @@ function toPreference(preference: StoredPreference, view: ProfileView): Preferen
       Key: attribute.Key,
       Value: attribute.Value,
     })),
+    ...confirmationFields(preference),
   };
 }
 

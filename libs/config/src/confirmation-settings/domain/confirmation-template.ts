@@ -20,8 +20,9 @@ export const DEFAULT_CONFIRMATION_TTL_HOURS = 72;
 
 /**
  * The default message (English). Placeholders, replaced when the message is built:
- * `{{ConsentName}}`, `{{ConsentLanguage}}`, `{{EmailAddress}}`, `{{Link}}`, `{{ExpiresAt}}`
- * (HTML-escaped in Html).
+ * `{{ConsentName}}`, `{{ConsentLanguage}}`, `{{EmailAddress}}`, `{{Link}}`, `{{ExpiresAt}}`,
+ * `{{ProgramName}}` (HTML-escaped in Html). For a program's opt-in, ConsentName and
+ * ProgramName are the program's name and ConsentLanguage its filter's text.
  */
 export const DEFAULT_CONFIRMATION_TEMPLATE: ConfirmationTemplate = {
   Locale: 'en',

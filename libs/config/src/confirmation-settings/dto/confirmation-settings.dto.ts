@@ -13,7 +13,9 @@ import { LocaleCode } from '../../common/localized-field.dto';
 const PLACEHOLDERS =
   'Placeholders: {{ConsentName}}, {{ConsentLanguage}} (the version’s consent language in the ' +
   'locale), {{EmailAddress}}, {{Link}} (the confirmation link; a message must carry it), ' +
-  '{{ExpiresAt}}; in Html they are HTML-escaped.';
+  '{{ExpiresAt}}, {{ProgramName}}; in Html they are HTML-escaped. For a program’s opt-in, ' +
+  '{{ProgramName}} and {{ConsentName}} are the program’s name and {{ConsentLanguage}} the ' +
+  'filter’s description (else the program’s); for a consent, {{ProgramName}} is the consent’s name.';
 
 /** What Text and Html must contain (the service refuses a template without it: 400). */
 const LINK_PATTERN = '\\{\\{Link\\}\\}';

@@ -80,6 +80,8 @@ export class StoredFilter {
   PreferenceAttributes: StoredPreferenceAttributeRef[];
   @Prop({ type: [RequiredConsentSchema], default: [] })
   RequiredPreferenceConsents: StoredRequiredConsent[];
+  /** An opt-in on this (Email) filter waits for the person's confirmation (double opt-in). */
+  @Prop({ type: Boolean }) RequiresConfirmation?: boolean;
   @Prop({ default: true }) IsActive: boolean;
 }
 const FilterSchema = SchemaFactory.createForClass(StoredFilter);
@@ -98,6 +100,8 @@ export class StoredProgram {
   @Prop() Description?: string;
   @Prop({ required: true }) ProgramType: string;
   @Prop({ default: true }) IsActive: boolean;
+  /** An opt-in on any of its Email filters waits for the person's confirmation (double opt-in). */
+  @Prop({ type: Boolean }) RequiresConfirmation?: boolean;
   @Prop({ type: [StoredKeyValueSchema], default: [] }) CustomProperties: StoredKeyValue[];
   @Prop({ type: [TextTagLocaleSchema], default: [] }) Locales: StoredTextTagLocale[];
   @Prop({ type: [FilterSchema], default: [] }) Filters: StoredFilter[];

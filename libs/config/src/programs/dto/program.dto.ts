@@ -175,6 +175,14 @@ export class FilterDto {
   @NestedArray(() => RequiredPreferenceConsentDto)
   RequiredPreferenceConsents?: RequiredPreferenceConsentDto[];
 
+  @OptionalBoolean({
+    description:
+      'Default false. True: an opt-in (PreferenceType 1) on this filter stays pending until the ' +
+      'person confirms it from the mailbox of the email address holding it (double opt-in, ' +
+      'docs/double-opt-in.md). Only on a filter with ChannelID Email',
+  })
+  RequiresConfirmation?: boolean;
+
   @OptionalBoolean({ description: 'Default true' })
   IsActive?: boolean;
 }
@@ -202,6 +210,15 @@ export class ProgramDto {
 
   @OptionalBoolean({ description: 'Default true' })
   IsActive?: boolean;
+
+  @OptionalBoolean({
+    description:
+      "Default false. True: an opt-in (PreferenceType 1) on any of the program's Email filters " +
+      '(EmailPreferences) stays pending until the person confirms it from that mailbox (double ' +
+      'opt-in, docs/double-opt-in.md); its other channels are not affected. Only on a program ' +
+      'with a filter whose ChannelID is Email',
+  })
+  RequiresConfirmation?: boolean;
 
   @NestedArray(() => CustomPropertyDto)
   CustomProperties?: CustomPropertyDto[];

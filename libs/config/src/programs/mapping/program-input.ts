@@ -67,7 +67,15 @@ function checkCustomProperties(
 /** Problems (400) of one filter body; `path` names it (`Filters[0]`, or '' for a PATCH). */
 export function checkFilterInput(filter: FilterDto, path: string): string[] {
   const at = (field: string) => prefixed(path, field);
+  const channel = canonicalChannel(filter.ChannelID);
   const problems = [
+    // The message goes to the email address holding the opt-in: other channels have none.
+    ...(filter.RequiresConfirmation && channel !== 'Email'
+      ? [
+          `Invalid ${at('RequiresConfirmation')} (value true): only a filter with ChannelID Email ` +
+            `can require confirmation (ChannelID is ${JSON.stringify(filter.ChannelID ?? null)})`,
+        ]
+      : []),
     ...checkCustomProperties(filter.CustomProperties, at('CustomProperties')),
     ...checkLocales(filter.Locales, at('Locales')),
     ...repeats(filter.FrequencyLocales, at('FrequencyLocales'), 'ID', (locale) => locale.ID),
@@ -95,7 +103,23 @@ export function checkFilterInput(filter: FilterDto, path: string): string[] {
 /** Problems (400) of one program body and its filters. */
 export function checkProgramInput(program: ProgramDto, path: string): string[] {
   const at = (field: string) => prefixed(path, field);
+  const emailFilter = (program.Filters ?? []).some(
+    (filter) => canonicalChannel(filter.ChannelID) === 'Email',
+  );
   return [
+    // Only opt-ins on Email filters are held: a program without one would hold nothing.
+    ...(program.RequiresConfirmation && !emailFilter
+      ? [
+          `Invalid ${at('RequiresConfirmation')} (value true): only a program with a filter ` +
+            `whose ChannelID is Email can require confirmation (it has ${
+              (program.Filters ?? []).length
+                ? (program.Filters ?? [])
+                    .map((filter) => JSON.stringify(filter.ChannelID))
+                    .join(', ')
+                : 'no filters'
+            })`,
+        ]
+      : []),
     ...checkCustomProperties(program.CustomProperties, at('CustomProperties')),
     ...checkLocales(program.Locales, at('Locales')),
     ...(program.Filters ?? []).flatMap((filter, index) =>
@@ -187,6 +211,7 @@ export function toStoredFilter(
       IsRequired: attribute.IsRequired ?? undefined,
     })),
     RequiredPreferenceConsents: requiredConsents,
+    ...(filter.RequiresConfirmation ? { RequiresConfirmation: true } : {}),
   };
 }
 
@@ -195,11 +220,18 @@ export function toStoredProgramFields(
   program: ProgramDto,
 ): Pick<
   StoredProgram,
-  'Name' | 'Description' | 'ProgramType' | 'IsActive' | 'CustomProperties' | 'Locales'
+  | 'Name'
+  | 'Description'
+  | 'ProgramType'
+  | 'IsActive'
+  | 'RequiresConfirmation'
+  | 'CustomProperties'
+  | 'Locales'
 > {
   return {
     ...toStoredEntryFields(program),
     ProgramType: canonicalProgramType(program.ProgramType) as string,
+    RequiresConfirmation: program.RequiresConfirmation === true ? true : undefined,
     Locales: toStoredLocales(program.Locales),
   };
 }

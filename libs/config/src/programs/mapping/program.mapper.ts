@@ -74,6 +74,7 @@ export function toFilterDto(filter: StoredFilter, programId: number): FilterDto 
       IsRequired: attribute.IsRequired,
     })),
     RequiredPreferenceConsents: toRequiredConsentDtos(filter),
+    RequiresConfirmation: filter.RequiresConfirmation === true,
     IsActive: filter.IsActive !== false,
   };
 }
@@ -89,6 +90,7 @@ export function toProgramDto(program: StoredProgram, filterIndexes?: number[]): 
     Description: program.Description,
     ProgramType: program.ProgramType,
     IsActive: program.IsActive !== false,
+    RequiresConfirmation: program.RequiresConfirmation === true,
     CustomProperties: toKeyValueDtos(program.CustomProperties),
     Locales: toTextTagLocaleDtos(program.Locales),
     Filters: filters.map((filter) => toFilterDto(filter, program.programId)),

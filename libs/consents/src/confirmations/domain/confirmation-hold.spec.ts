@@ -1,8 +1,7 @@
 import { ConsentStatus } from '@app/config';
-import type { ProfileData, StoredConsent } from '@app/profiles';
+import { confirmationIdOf, type ProfileData, type StoredConsent } from '@app/profiles';
 import {
   applyConfirmation,
-  confirmationIdOf,
   expirePendingConfirmation,
   holdForConfirmation,
   type ConsentConfirmWrite,

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { ConsentStatus } from '@app/config';
-import type {
-  ProfileData,
-  StoredConsent,
-  StoredConfirmationEvidence,
-  WriteContext,
+import {
+  confirmationIdOf,
+  type ProfileData,
+  type StoredConsent,
+  type StoredConfirmationEvidence,
+  type WriteContext,
 } from '@app/profiles';
 import { textKey } from '@app/shared';
 
@@ -23,17 +23,6 @@ export interface ConfirmationTerms {
 
 /** The collection method recorded with a confirmed grant. */
 export const DOUBLE_OPT_IN_METHOD = 'DoubleOptIn';
-
-/**
- * The confirmation id of a grant: derived from the write (its time), the address and the
- * type, so a retried write makes the same id (and the apply hook the same documents).
- */
-export function confirmationIdOf(at: string, emailKey: string, consentType: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify([at, emailKey, textKey(consentType)]))
-    .digest('base64url')
-    .slice(0, 22);
-}
 
 /**
  * The consent of an email address after a write settled it: what a writer cannot set

@@ -3,6 +3,7 @@ import { fillConfirmationTemplate } from './confirmation-message';
 
 const facts = {
   ConsentName: 'News <weekly>',
+  ProgramName: 'Letters & notes',
   ConsentLanguage: 'I agree & more',
   EmailAddress: 'pat@example.com',
   Link: 'https://x.example/Confirm/t',
@@ -18,6 +19,20 @@ describe('confirmation messages', () => {
     expect(message.html).toContain('I agree &amp; more');
     expect(message.html).toContain(`href="${facts.Link}"`);
     expect(message.html).not.toContain('{{');
+  });
+
+  it('fill {{ProgramName}} (a program opt-in’s name), escaped in the HTML', () => {
+    const message = fillConfirmationTemplate(
+      {
+        Locale: 'en',
+        Subject: 'Join {{ProgramName}}',
+        Text: '{{Link}}',
+        Html: '<b>{{ProgramName}}</b>',
+      },
+      facts,
+    );
+    expect(message.subject).toBe('Join Letters & notes');
+    expect(message.html).toBe('<b>Letters &amp; notes</b>');
   });
 
   it('take the locale’s template, else its language’s, else the client’s en, else the default', () => {

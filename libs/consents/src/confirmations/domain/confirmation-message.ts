@@ -2,7 +2,10 @@ import type { ConfirmationTemplate } from '@app/config';
 
 /** What a confirmation message says, before the template is filled in. */
 export interface ConfirmationMessageFacts {
+  /** The consent's name; for a program's opt-in, the program's. */
   ConsentName: string;
+  /** The program's name (an opt-in); for a consent, the consent's name. */
+  ProgramName: string;
   ConsentLanguage: string;
   EmailAddress: string;
   Link: string;
@@ -15,7 +18,8 @@ export interface ConfirmationMessage {
   html: string;
 }
 
-const PLACEHOLDER = /\{\{(ConsentName|ConsentLanguage|EmailAddress|Link|ExpiresAt)\}\}/g;
+const PLACEHOLDER =
+  /\{\{(ConsentName|ConsentLanguage|EmailAddress|Link|ExpiresAt|ProgramName)\}\}/g;
 
 function escapeHtml(text: string): string {
   return text

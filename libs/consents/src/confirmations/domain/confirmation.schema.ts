@@ -25,8 +25,18 @@ export class StoredConfirmationRequest {
 }
 const ConfirmationRequestSchema = SchemaFactory.createForClass(StoredConfirmationRequest);
 
+/** The preference an opt-in confirmation is about (its key fields, as stored). */
+@Schema({ _id: false })
+export class StoredConfirmationPreference {
+  @Prop({ type: String, required: true }) ProgramId: string;
+  @Prop({ type: String, required: true }) ChannelId: string;
+  @Prop({ type: String, required: true }) FilterId: string;
+}
+const ConfirmationPreferenceSchema = SchemaFactory.createForClass(StoredConfirmationPreference);
+
 /**
- * One double opt-in confirmation: `_id` confirmationKey(client, profile, id). Inserted by
+ * One double opt-in confirmation: `_id` confirmationKey(client, profile, id). It confirms a
+ * consent's grant (ConsentType) or a program's opt-in (Preference). Inserted by
  * the worker's apply hook with the write that held the grant (the same `_id` on a retry),
  * read and updated by `_id` only.
  */
@@ -37,7 +47,10 @@ export class StoredConfirmation {
   @Prop({ type: Number, required: true }) profileId: number;
   @Prop({ type: String, required: true }) confirmationId: string;
   @Prop({ type: String, required: true }) EmailAddress: string;
-  @Prop({ type: String, required: true }) ConsentType: string;
+  /** The consent type of a grant's confirmation; absent on an opt-in's. */
+  @Prop({ type: String }) ConsentType?: string;
+  /** The preference of an opt-in's confirmation; absent on a grant's. */
+  @Prop({ type: ConfirmationPreferenceSchema }) Preference?: StoredConfirmationPreference;
   @Prop({ type: String }) ConsentVersion?: string;
   @Prop({ type: String }) Locale?: string;
   @Prop({ type: String, required: true }) State: ConfirmationState;

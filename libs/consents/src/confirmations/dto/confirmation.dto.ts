@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** One double opt-in confirmation of a profile (docs/double-opt-in.md). */
+/** The preference an opt-in's confirmation is about (its key, as stored). */
+export class ConfirmationPreferenceDto {
+  @ApiProperty({ example: '7' }) ProgramId: string;
+  @ApiProperty({ example: 'Email' }) ChannelId: string;
+  @ApiProperty({ example: '12' }) FilterId: string;
+}
+
+/**
+ * One double opt-in confirmation of a profile (docs/double-opt-in.md): of a consent's grant
+ * (ConsentType) or of a program's opt-in (Preference).
+ */
 export class ConfirmationDto {
   @ApiProperty({ description: 'The confirmation id (the link id recorded as evidence)' })
   Id: string;
@@ -8,12 +18,21 @@ export class ConfirmationDto {
   @ApiProperty({
     enum: ['Pending', 'Confirmed', 'Expired', 'Cancelled'],
     description:
-      'Pending: waits for the person (the link works); Confirmed: the person confirmed, the consent is Granted; Expired: ExpiresDate passed unconfirmed; Cancelled: a later write denied, revoked or deactivated the consent, or removed the address',
+      'Pending: waits for the person (the link works); Confirmed: the person confirmed, the consent is Granted (the opt-in applied); Expired: ExpiresDate passed unconfirmed; Cancelled: a later write denied, revoked or deactivated the consent (opted out of or archived the preference), or removed the address',
   })
   State: string;
 
   @ApiProperty() EmailAddress: string;
-  @ApiProperty() ConsentType: string;
+  @ApiPropertyOptional({ description: "A grant's confirmation: the consent type" })
+  ConsentType?: string;
+
+  @ApiPropertyOptional({
+    type: () => ConfirmationPreferenceDto,
+    description:
+      "An opt-in's confirmation: the preference (a program's filter requiring confirmation)",
+  })
+  Preference?: ConfirmationPreferenceDto;
+
   @ApiPropertyOptional() ConsentVersion?: string;
   @ApiPropertyOptional() Locale?: string;
 

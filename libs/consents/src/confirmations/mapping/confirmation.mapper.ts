@@ -11,7 +11,16 @@ export function toConfirmationDto(item: StoredConfirmation, now: number): Confir
     Id: item.confirmationId,
     State: expired ? 'Expired' : item.State,
     EmailAddress: item.EmailAddress,
-    ConsentType: item.ConsentType,
+    ...(item.ConsentType ? { ConsentType: item.ConsentType } : {}),
+    ...(item.Preference
+      ? {
+          Preference: {
+            ProgramId: item.Preference.ProgramId,
+            ChannelId: item.Preference.ChannelId,
+            FilterId: item.Preference.FilterId,
+          },
+        }
+      : {}),
     ...(item.ConsentVersion ? { ConsentVersion: item.ConsentVersion } : {}),
     ...(item.Locale ? { Locale: item.Locale } : {}),
     RequestedDate: item.RequestedDate,

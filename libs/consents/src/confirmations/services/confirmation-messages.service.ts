@@ -36,6 +36,7 @@ export class ConfirmationMessages {
     const texts = await this.texts(confirmation);
     const message = fillConfirmationTemplate(templateFor(settings, confirmation.Locale), {
       ConsentName: texts.consentName,
+      ProgramName: texts.consentName,
       ConsentLanguage: texts.consentLanguage,
       EmailAddress: confirmation.EmailAddress,
       Link: link,
@@ -53,14 +54,31 @@ export class ConfirmationMessages {
     };
   }
 
-  /** The consent's name and text in the confirmation's locale (else the first one). */
+  /**
+   * The consent's name and text in the confirmation's locale (else the first one); for a
+   * program's opt-in, the program's name and its filter's description (else the program's).
+   */
   async texts(
     confirmation: StoredConfirmation,
   ): Promise<{ consentName: string; consentLanguage: string }> {
     const presentation = await this.configuration.presentation(confirmation.clientId);
+    if (confirmation.Preference) {
+      const { ProgramId, FilterId } = confirmation.Preference;
+      const program = presentation.programs.find((p) => String(p.Id) === ProgramId);
+      const filter = program?.Filters.find((f) => String(f.Id) === FilterId);
+      const name = program?.Name ?? `Program ${ProgramId}`;
+      return {
+        consentName: name,
+        consentLanguage:
+          filter?.Description ??
+          program?.Description ??
+          `${name}${filter ? ` (${filter.Name})` : ''} by email`,
+      };
+    }
+    const consentType = confirmation.ConsentType ?? '';
     const locale = (confirmation.Locale ?? '').toLowerCase();
     const type = presentation.consentTypes.find(
-      (candidate) => candidate.TypeName.toLowerCase() === confirmation.ConsentType.toLowerCase(),
+      (candidate) => candidate.TypeName.toLowerCase() === consentType.toLowerCase(),
     );
     const version =
       type?.Versions.find((v) => v.ConsentVersion === confirmation.ConsentVersion) ??
@@ -71,9 +89,8 @@ export class ConfirmationMessages {
       fields?.[0];
     const versionText = byLocale(version?.LocalizedFields);
     return {
-      consentName: byLocale(type?.LocalizedFields)?.Name ?? confirmation.ConsentType,
-      consentLanguage:
-        versionText?.ConsentLanguage ?? versionText?.Name ?? confirmation.ConsentType,
+      consentName: byLocale(type?.LocalizedFields)?.Name ?? consentType,
+      consentLanguage: versionText?.ConsentLanguage ?? versionText?.Name ?? consentType,
     };
   }
 }

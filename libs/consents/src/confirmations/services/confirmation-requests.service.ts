@@ -1,57 +1,100 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigurationReader, ConsentStatus } from '@app/config';
-import type {
-  AppliedWrite,
-  ProfileApplyHook,
-  ProfileData,
-  ProfileErasureListener,
-  StoredConsent,
+import {
+  type AppliedWrite,
+  preferenceKey,
+  type ProfileApplyHook,
+  type ProfileData,
+  type ProfileErasureListener,
+  type StoredConsent,
+  type StoredConfirmationEvidence,
 } from '@app/profiles';
 import { CRASH_POINTS, CrashPoints, JobQueue, textKey } from '@app/shared';
 import { confirmationKey } from '../../keys';
-import { CONFIRMATION_EXPIRE_WRITE } from '../domain/confirmation-hold';
+import { isExpireWrite } from '../domain/confirmation-subject';
 import type { StoredConfirmation } from '../domain/confirmation.schema';
 import { ConfirmationRepository } from '../repositories/confirmation.repository';
 import { ConfirmationExpiryIndex } from './confirmation-expiry-index.service';
 import { CONFIRMATION_MAIL } from '../worker/confirmation.job-definitions';
 
-/** A consent of an email address, with the address (as stored). */
-interface EmailConsent {
+/**
+ * What an email address holds that a confirmation may be about: a consent, or a preference
+ * (a program's opt-in), with the address (as stored) and the fields the confirmation records.
+ */
+interface EmailHeld {
   emailAddress: string;
-  consent: StoredConsent;
+  held: Pick<StoredConsent, 'PendingConfirmation' | 'Confirmation'>;
+  subject: Pick<StoredConfirmation, 'ConsentType' | 'Preference'>;
+  /** Its state in words, for a merge's cancellation reason ("whose consent is Denied"). */
+  state: string;
 }
 
-/** Every active consent of the profile's email addresses, by `<address key>|<type key>`. */
-function emailConsents(data: ProfileData | undefined): Map<string, EmailConsent> {
-  const found = new Map<string, EmailConsent>();
+/**
+ * Every active consent and preference of the profile's active email addresses, by
+ * `<address key>|consent|<type key>` and `<address key>|preference|<preference key>`.
+ */
+function emailHeld(data: ProfileData | undefined): Map<string, EmailHeld> {
+  const found = new Map<string, EmailHeld>();
   for (const email of data?.Emails ?? []) {
     if (email.IsActive === false) continue;
+    const address = textKey(email.EmailAddress);
     for (const consent of email.Consents ?? []) {
       if (consent.IsActive === false) continue;
-      found.set(`${textKey(email.EmailAddress)}|${textKey(consent.ConsentType ?? '')}`, {
+      found.set(`${address}|consent|${textKey(consent.ConsentType ?? '')}`, {
         emailAddress: email.EmailAddress,
-        consent,
+        held: consent,
+        subject: { ConsentType: consent.ConsentType ?? '' },
+        state: `consent is ${ConsentStatus[consent.ConsentStatus ?? ConsentStatus.NotSet] ?? 'NotSet'}`,
+      });
+    }
+    for (const preference of email.EmailPreferences ?? []) {
+      if (preference.IsActive === false) continue;
+      found.set(`${address}|preference|${preferenceKey(preference)}`, {
+        emailAddress: email.EmailAddress,
+        held: preference,
+        subject: {
+          Preference: {
+            ProgramId: preference.ProgramId ?? '',
+            ChannelId: preference.ChannelId ?? '',
+            FilterId: preference.FilterId ?? '',
+          },
+        },
+        state:
+          preference.PreferenceType === 1
+            ? 'preference is an opt-in'
+            : preference.PreferenceType === 2
+              ? 'preference is an opt-out'
+              : 'preference is neither an opt-in nor an opt-out',
       });
     }
   }
   return found;
 }
 
+/** The key emailHeld files a confirmation's subject under, on its address. */
+function heldKey(confirmation: StoredConfirmation): string {
+  const address = textKey(confirmation.EmailAddress);
+  return confirmation.Preference
+    ? `${address}|preference|${preferenceKey(confirmation.Preference)}`
+    : `${address}|consent|${textKey(confirmation.ConsentType ?? '')}`;
+}
+
 /** What the survivor kept instead of an absorbed request (the cancellation's reason). */
-function mergeOutcome(kept: StoredConsent | undefined): string {
-  if (!kept) return 'which does not hold the consent';
-  if (kept.PendingConfirmation)
-    return `whose consent waits for its own confirmation ${kept.PendingConfirmation.Id}`;
-  const status = ConsentStatus[kept.ConsentStatus ?? ConsentStatus.NotSet] ?? 'NotSet';
-  return `whose consent is ${status}`;
+function mergeOutcome(kept: EmailHeld | undefined, confirmation: StoredConfirmation): string {
+  if (!kept) return `which does not hold the ${confirmation.Preference ? 'preference' : 'consent'}`;
+  const [kind] = kept.state.split(' ');
+  if (kept.held.PendingConfirmation)
+    return `whose ${kind} waits for its own confirmation ${kept.held.PendingConfirmation.Id}`;
+  return `whose ${kept.state}`;
 }
 
 /**
  * The worker's side of double opt-in (the apply hook, before the profile's save): a grant
- * the consent rules held gets its confirmation, its outbox document and its mail job; a
- * pending confirmation the write ended is recorded Confirmed (the confirm write), Expired
- * (the expiry job's write) or Cancelled (a denial, revocation, deactivation or removal). A retry of the write finds the
- * same ids and inserts nothing twice. An erasure deletes the profile's confirmations (they
+ * the consent rules held (or an opt-in the preference rules held) gets its confirmation, its
+ * outbox document and its mail job; a pending confirmation the write ended is recorded
+ * Confirmed (the confirm write), Expired (the expiry job's write) or Cancelled (a denial,
+ * revocation, opt-out, deactivation or removal). A retry of the write finds the same ids and
+ * inserts nothing twice. An erasure deletes the profile's confirmations (they
  * hold its address).
  */
 @Injectable()
@@ -69,27 +112,27 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
     before: ProfileData | undefined,
     after: ProfileData | undefined,
   ): Promise<void> {
-    const was = emailConsents(before);
-    const now = emailConsents(after);
+    const was = emailHeld(before);
+    const now = emailHeld(after);
     const takenOver =
       write.absorbedProfileId === undefined
         ? new Set<string>()
         : await this.absorbRequests(write, write.absorbedProfileId, now);
-    for (const [key, { emailAddress, consent }] of now) {
-      const pending = consent.PendingConfirmation;
+    for (const [key, item] of now) {
+      const pending = item.held.PendingConfirmation;
       if (
         pending &&
         !takenOver.has(pending.Id) &&
-        was.get(key)?.consent.PendingConfirmation?.Id !== pending.Id
+        was.get(key)?.held.PendingConfirmation?.Id !== pending.Id
       )
-        await this.request(write, emailAddress, consent);
+        await this.request(write, item);
     }
-    for (const [key, { consent }] of was) {
-      const pending = consent.PendingConfirmation;
+    for (const [key, { held }] of was) {
+      const pending = held.PendingConfirmation;
       if (!pending) continue;
-      const next = now.get(key)?.consent;
+      const next = now.get(key)?.held;
       if (next?.PendingConfirmation?.Id === pending.Id) continue;
-      await this.close(write, pending.Id, next);
+      await this.close(write, pending.Id, next?.Confirmation);
     }
   }
 
@@ -103,12 +146,11 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
   private async absorbRequests(
     write: AppliedWrite,
     absorbedId: number,
-    now: Map<string, EmailConsent>,
+    now: Map<string, EmailHeld>,
   ): Promise<Set<string>> {
-    const carried = new Map<string, EmailConsent>();
+    const carried = new Map<string, EmailHeld>();
     for (const entry of now.values())
-      if (entry.consent.PendingConfirmation)
-        carried.set(entry.consent.PendingConfirmation.Id, entry);
+      if (entry.held.PendingConfirmation) carried.set(entry.held.PendingConfirmation.Id, entry);
     const takenOver = new Set<string>();
     for (const confirmation of await this.confirmations.listOwn(write.clientId, absorbedId)) {
       if (confirmation.State !== 'Pending') continue;
@@ -134,14 +176,12 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
         await this.expiryIndex.remove(confirmation._id);
         continue;
       }
-      const kept = now.get(
-        `${textKey(confirmation.EmailAddress)}|${textKey(confirmation.ConsentType)}`,
-      )?.consent;
+      const kept = now.get(heldKey(confirmation));
       await this.expiryIndex.remove(confirmation._id);
       await this.confirmations.update(confirmation, {
         State: 'Cancelled',
         ClosedDate: new Date().toISOString(),
-        ClosedReason: `Profile ${absorbedId} was merged into profile ${write.profileId}, ${mergeOutcome(kept)}`,
+        ClosedReason: `Profile ${absorbedId} was merged into profile ${write.profileId}, ${mergeOutcome(kept, confirmation)}`,
       });
     }
     return takenOver;
@@ -153,10 +193,9 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
 
   private async request(
     write: AppliedWrite,
-    emailAddress: string,
-    consent: StoredConsent,
+    { emailAddress, held, subject }: EmailHeld,
   ): Promise<void> {
-    const pending = consent.PendingConfirmation!;
+    const pending = held.PendingConfirmation!;
     const settings = await this.configuration.confirmation(write.clientId);
     const requested = Date.parse(pending.RequestedDate);
     const confirmation: StoredConfirmation = {
@@ -165,7 +204,7 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
       profileId: write.profileId,
       confirmationId: pending.Id,
       EmailAddress: emailAddress,
-      ConsentType: consent.ConsentType ?? '',
+      ...subject,
       ...(pending.ConsentVersion ? { ConsentVersion: pending.ConsentVersion } : {}),
       ...(pending.Locale ? { Locale: pending.Locale } : {}),
       State: 'Pending',
@@ -187,7 +226,7 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
   private async close(
     write: AppliedWrite,
     confirmationId: string,
-    next: StoredConsent | undefined,
+    evidence: StoredConfirmationEvidence | undefined,
   ): Promise<void> {
     const confirmation = await this.confirmations.find(
       write.clientId,
@@ -196,7 +235,6 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
     );
     if (!confirmation || confirmation.State !== 'Pending') return;
     await this.expiryIndex.remove(confirmation._id);
-    const evidence = next?.Confirmation;
     if (evidence?.LinkId === confirmationId) {
       await this.confirmations.update(confirmation, {
         State: 'Confirmed',
@@ -209,7 +247,7 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
       });
       return;
     }
-    if (write.kind === CONFIRMATION_EXPIRE_WRITE) {
+    if (isExpireWrite(write.kind)) {
       await this.confirmations.update(confirmation, {
         State: 'Expired',
         ClosedDate: confirmation.ExpiresDate,

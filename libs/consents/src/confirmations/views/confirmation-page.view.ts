@@ -57,17 +57,22 @@ function page(status: number, title: string, content: Markup): ConfirmationPage 
   };
 }
 
+/** What the person confirms: a consent, or a subscription (a program's opt-in). */
+export type ConfirmedSubject = 'consent' | 'subscription';
+
 /** The GET: what is asked and one button; nothing is recorded by showing it. */
 export function renderConfirmationQuestion(facts: {
   consentName: string;
   consentLanguage: string;
   emailAddress: string;
   action: string;
+  subject: ConfirmedSubject;
 }): ConfirmationPage {
+  const title = `Confirm your ${facts.subject}`;
   return page(
     200,
-    'Confirm your consent',
-    markup`<h1>Confirm your consent</h1>
+    title,
+    markup`<h1>${title}</h1>
 <p>For <b>${facts.emailAddress}</b>: ${facts.consentName}</p>
 <blockquote>${facts.consentLanguage}</blockquote>
 <form method="post" action="${facts.action}">
@@ -77,13 +82,13 @@ export function renderConfirmationQuestion(facts: {
   );
 }
 
-/** The POST's answer once the grant is queued. */
-export function renderConfirmed(): ConfirmationPage {
+/** The POST's answer once the grant (the opt-in) is queued. */
+export function renderConfirmed(subject: ConfirmedSubject): ConfirmationPage {
   return page(
     200,
     'Thank you: confirmed',
     markup`<h1>Thank you: confirmed</h1>
-<p role="status">Your consent is recorded.</p>`,
+<p role="status">Your ${subject} is recorded.</p>`,
   );
 }
 

@@ -7,10 +7,7 @@ import {
   type JobHandler,
   type ScheduledRunPayload,
 } from '@app/shared';
-import {
-  CONFIRMATION_EXPIRE_WRITE,
-  type ConfirmationExpireWrite,
-} from '../domain/confirmation-hold';
+import { expireWriteOf } from '../domain/confirmation-subject';
 import { ConfirmationRepository } from '../repositories/confirmation.repository';
 import { ConfirmationExpiryIndex } from '../services/confirmation-expiry-index.service';
 import { CONFIRMATION_EXPIRY } from './confirmation.job-definitions';
@@ -27,7 +24,7 @@ const REBUILD_PAGE = 500;
 /**
  * Pending confirmations past their time to live (docs/double-opt-in.md, "States"): each
  * due one, found through the ConfirmationExpiryIndex and read by `_id`, gets the write
- * `consent-confirmation-expire` queued like any profile write (so it applies in the
+ * `consent-confirmation-expire` (`preference-confirmation-expire` for an opt-in) queued like any profile write (so it applies in the
  * profile's write order: a confirmation applied before it wins); applying it clears the
  * consent's mark and records the confirmation Expired (the apply hook).
  */
@@ -60,15 +57,11 @@ export class ConfirmationExpiryJob implements JobHandler<ScheduledRunPayload, Jo
           continue;
         }
         if (confirmation?.State === 'Pending') {
-          const body: ConfirmationExpireWrite = {
-            EmailAddress: confirmation.EmailAddress,
-            ConsentType: confirmation.ConsentType,
-            ConfirmationId: confirmation.confirmationId,
-          };
+          const { kind, body } = expireWriteOf(confirmation);
           await this.profiles.queue({
             clientId: confirmation.clientId,
             profileId: confirmation.profileId,
-            kind: CONFIRMATION_EXPIRE_WRITE,
+            kind,
             body,
             userId: CONFIRMATION_EXPIRY_USER,
             window: null,

@@ -1,11 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ProfileWriteQueue } from '@app/profiles';
 import { Clock } from '@app/shared';
-import {
-  CONSENT_CONFIRM_WRITE,
-  type ConsentConfirmWrite,
-  DOUBLE_OPT_IN_METHOD,
-} from '../../domain/confirmation-hold';
+import { DOUBLE_OPT_IN_METHOD } from '../../domain/confirmation-hold';
+import { confirmWriteOf } from '../../domain/confirmation-subject';
 import { ConfirmationLinks } from '../../services/confirmation-links.service';
 import {
   type ConfirmationPage,
@@ -18,8 +15,9 @@ import { ConfirmConsentCommand } from './confirm-consent.command';
 export const CONFIRMATION_USER = 'person:double-opt-in';
 
 /**
- * Queues the `consent-confirm` write with the request's evidence. The worker applies it only
- * while the consent still waits for this confirmation, so a link grants at most once
+ * Queues the `consent-confirm` write (`preference-confirm` for a program's opt-in) with the
+ * request's evidence. The worker applies it only while the consent (preference) still waits
+ * for this confirmation, so a link grants at most once
  * (a repeated POST after that is answered "already used"; one racing the first is a write
  * that changes nothing).
  */
@@ -35,26 +33,21 @@ export class ConfirmConsentHandler implements ICommandHandler<ConfirmConsentComm
     const opened = await this.links.open(token);
     if ('refused' in opened) return renderConfirmationRefused(opened.refused);
     const { confirmation } = opened;
-    const body: ConsentConfirmWrite = {
-      EmailAddress: confirmation.EmailAddress,
-      ConsentType: confirmation.ConsentType,
-      ConfirmationId: confirmation.confirmationId,
-      Evidence: {
-        Method: DOUBLE_OPT_IN_METHOD,
-        ConfirmedDate: this.clock.now().toISOString(),
-        LinkId: confirmation.confirmationId,
-        IpAddress: request.ipAddress,
-        ...(request.userAgent ? { UserAgent: request.userAgent.slice(0, 512) } : {}),
-      },
-    };
+    const { kind, body } = confirmWriteOf(confirmation, {
+      Method: DOUBLE_OPT_IN_METHOD,
+      ConfirmedDate: this.clock.now().toISOString(),
+      LinkId: confirmation.confirmationId,
+      IpAddress: request.ipAddress,
+      ...(request.userAgent ? { UserAgent: request.userAgent.slice(0, 512) } : {}),
+    });
     await this.profiles.queue({
       clientId: confirmation.clientId,
       profileId: confirmation.profileId,
-      kind: CONSENT_CONFIRM_WRITE,
+      kind,
       body,
       userId: CONFIRMATION_USER,
       window,
     });
-    return renderConfirmed();
+    return renderConfirmed(confirmation.Preference ? 'subscription' : 'consent');
   }
 }

@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { canSeeConsentType, ProfileSnapshots, viewOf } from '@app/profiles';
+import { ProfileSnapshots, viewOf } from '@app/profiles';
 import { Clock, ConflictError, JobQueue, NotFoundError } from '@app/shared';
+import { canSeeConfirmation } from '../../domain/confirmation-subject';
 import type { ConfirmationDto } from '../../dto/confirmation.dto';
 import { toConfirmationDto } from '../../mapping/confirmation.mapper';
 import { ConfirmationRepository } from '../../repositories/confirmation.repository';
@@ -33,8 +34,8 @@ export class ResendConfirmationHandler implements ICommandHandler<ResendConfirma
     if (!(await this.profiles.byId(clientId, profileId)))
       throw new NotFoundError(`Profile ${profileId} not found`);
     const confirmation = await this.confirmations.find(clientId, profileId, confirmationId);
-    // One of a consent type outside the caller's scope is not known to it (as in the list).
-    if (!confirmation || !canSeeConsentType(viewOf(caller), confirmation.ConsentType))
+    // One of a consent type (program) outside the caller's scope is not known to it (as in the list).
+    if (!confirmation || !canSeeConfirmation(viewOf(caller), confirmation))
       throw new NotFoundError(`Confirmation ${confirmationId} of profile ${profileId} not found`);
     const now = this.clock.now();
     const { State } = toConfirmationDto(confirmation, now.getTime());

@@ -26,6 +26,7 @@ export class GetConfirmationQuestionHandler implements IQueryHandler<GetConfirma
       consentLanguage: texts.consentLanguage,
       emailAddress: confirmation.EmailAddress,
       action,
+      subject: confirmation.Preference ? 'subscription' : 'consent',
     });
   }
 }
