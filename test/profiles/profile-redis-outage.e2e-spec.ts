@@ -10,62 +10,73 @@ import { eventually, startTestApp, TestApp } from '../harness/test-app';
 const engines = require('../../scripts/lib/engines.js');
 
 /**
+ * An app on a Redis of its own, which a test stops and starts again on the same port and
+ * files: empty again (`persist` false, a lost Redis) or with its data (an AOF file).
+ */
+function appOnOwnRedis(persist: boolean, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'pcp-redis-outage-'));
+  const own = {
+    app: undefined as unknown as TestApp,
+    port: 0,
+    child: undefined as unknown,
+    stopRedis: () => engines.stop(own.child),
+    startRedis: async () => {
+      own.child = (await engines.startRedis({ dir, port: own.port, persist })).child;
+    },
+  };
+  beforeAll(async () => {
+    own.port = await engines.freePort();
+    await own.startRedis();
+    own.app = await startTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${own.port}`, ...env } });
+  });
+  afterAll(async () => {
+    await own.app.close();
+    await own.stopRedis();
+  });
+  return own;
+}
+
+/** A configured tenant with one applied profile: its routes, and GET of that profile. */
+async function profileOf(app: TestApp) {
+  const tenant = await createTestTenant(app);
+  await configureTestTenant(app, tenant);
+  const auth = await tenant.bearer();
+  const base = `/Profiles/v4/${tenant.clientId}/Profile`;
+  const created = await request(app.http)
+    .post(base)
+    .set('Authorization', auth)
+    .send({ CustomerType: 'Customer' })
+    .expect(202);
+  const id = created.body.ProfileId as number;
+  const get = () => request(app.http).get(`${base}/${id}`).set('Authorization', auth).expect(200);
+  await eventually(async () => ((await get()).body.UpdateStatus === 'Complete' ? true : undefined));
+  const merge = (body: object) =>
+    request(app.http).post(`${base}/${id}`).set('Authorization', auth).send(body).expect(202);
+  return { get, merge };
+}
+
+/**
  * Redis is not the record: with Redis down, writes are still accepted (the database
  * holds them) and answered promptly; once Redis is back, the sweeper carries them.
  */
 describe('Profile writes while Redis is down', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pcp-redis-outage-'));
-  let redis: { url: string; child: unknown };
-  let port: number;
-  let app: TestApp;
-
-  beforeAll(async () => {
-    port = await engines.freePort();
-    redis = await engines.startRedis({ dir, port, persist: false });
-    app = await startTestApp({ env: { REDIS_URL: redis.url } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await engines.stop(redis.child);
-  });
+  const own = appOnOwnRedis(false);
 
   it('accepts a write with 202 while Redis is down and applies it after Redis returns', async () => {
-    const tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
-    const auth = await tenant.bearer();
-    const base = `/Profiles/v4/${tenant.clientId}/Profile`;
-    const created = await request(app.http)
-      .post(base)
-      .set('Authorization', auth)
-      .send({ CustomerType: 'Customer' })
-      .expect(202);
-    const id = created.body.ProfileId;
-    await eventually(async () => {
-      const res = await request(app.http).get(`${base}/${id}`).set('Authorization', auth);
-      return res.body.UpdateStatus === 'Complete' ? true : undefined;
-    });
-
-    await engines.stop(redis.child);
+    const profile = await profileOf(own.app);
+    await own.stopRedis();
     const started = Date.now();
-    await request(app.http)
-      .post(`${base}/${id}`)
-      .set('Authorization', auth)
-      .send({ DefaultLocale: 'nl-nl' })
-      .expect(202);
+    await profile.merge({ DefaultLocale: 'nl-nl' });
     // Bounded by the enqueue timeout, not by Redis coming back.
     expect(Date.now() - started).toBeLessThan(10000);
-    const pending = await request(app.http)
-      .get(`${base}/${id}`)
-      .set('Authorization', auth)
-      .expect(200);
-    expect(pending.body.UpdateStatus).toBe('Pending Update');
+    expect((await profile.get()).body.UpdateStatus).toBe('Pending Update');
 
-    redis = await engines.startRedis({ dir, port, persist: false });
-    const profile = await eventually(async () => {
-      const res = await request(app.http).get(`${base}/${id}`).set('Authorization', auth);
-      return res.body.UpdateStatus === 'Complete' ? res.body : undefined;
+    await own.startRedis();
+    const applied = await eventually(async () => {
+      const { body } = await profile.get();
+      return body.UpdateStatus === 'Complete' ? body : undefined;
     }, 60000);
-    expect(profile?.DefaultLocale).toBe('nl-nl');
+    expect(applied.DefaultLocale).toBe('nl-nl');
   });
 });
 
@@ -77,52 +88,20 @@ describe('Profile writes while Redis is down', () => {
  * without waiting STALE_WRITE_MS (here far longer than the test).
  */
 describe('Profile writes while Redis is down, Redis back with its data', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pcp-redis-kept-'));
-  let redis: { url: string; child: unknown };
-  let port: number;
-  let app: TestApp;
-
-  beforeAll(async () => {
-    port = await engines.freePort();
-    redis = await engines.startRedis({ dir, port, persist: true });
-    app = await startTestApp({ env: { REDIS_URL: redis.url, STALE_WRITE_MS: '600000' } });
-  });
-  afterAll(async () => {
-    await app.close();
-    await engines.stop(redis.child);
-  });
+  const own = appOnOwnRedis(true, { STALE_WRITE_MS: '600000' });
 
   it('answers Pending Update for a write accepted while Redis was down, then applies it', async () => {
-    const tenant = await createTestTenant(app);
-    await configureTestTenant(app, tenant);
-    const auth = await tenant.bearer();
-    const base = `/Profiles/v4/${tenant.clientId}/Profile`;
-    const get = (id: number) =>
-      request(app.http).get(`${base}/${id}`).set('Authorization', auth).expect(200);
-    const created = await request(app.http)
-      .post(base)
-      .set('Authorization', auth)
-      .send({ CustomerType: 'Customer' })
-      .expect(202);
-    const id = created.body.ProfileId;
-    await eventually(async () =>
-      (await get(id)).body.UpdateStatus === 'Complete' ? true : undefined,
-    );
-
-    await engines.stop(redis.child);
-    await request(app.http)
-      .post(`${base}/${id}`)
-      .set('Authorization', auth)
-      .send({ DefaultLocale: 'nl-nl' })
-      .expect(202);
-    redis = await engines.startRedis({ dir, port, persist: true });
+    const profile = await profileOf(own.app);
+    await own.stopRedis();
+    await profile.merge({ DefaultLocale: 'nl-nl' });
+    await own.startRedis();
 
     // Every answer from here on: Pending Update, or Complete with the write applied.
     const falseComplete: unknown[] = [];
-    let profile: { DefaultLocale?: string } | undefined;
+    let applied: { DefaultLocale?: string } | undefined;
     try {
-      profile = await eventually(async () => {
-        const { body } = await get(id);
+      applied = await eventually(async () => {
+        const { body } = await profile.get();
         if (body.UpdateStatus !== 'Complete') return undefined;
         if (body.DefaultLocale !== 'nl-nl') falseComplete.push(body);
         return body.DefaultLocale === 'nl-nl' ? body : undefined;
@@ -130,6 +109,6 @@ describe('Profile writes while Redis is down, Redis back with its data', () => {
     } finally {
       expect(falseComplete).toEqual([]);
     }
-    expect(profile?.DefaultLocale).toBe('nl-nl');
+    expect(applied?.DefaultLocale).toBe('nl-nl');
   });
 });

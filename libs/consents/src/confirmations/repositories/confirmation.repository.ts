@@ -117,7 +117,12 @@ export class ConfirmationRepository {
   async insertRequested(confirmation: StoredConfirmation, dueAt: Date): Promise<void> {
     await this.insertIgnoringDuplicate(() => this.confirmations.create(confirmation));
     await this.addToList(confirmation);
-    await this.insertIgnoringDuplicate(() =>
+    await this.queueMessage(confirmation, dueAt);
+  }
+
+  /** The confirmation's outbox document (its message owed), once: a retry finds it there. */
+  private queueMessage(confirmation: StoredConfirmation, dueAt: Date): Promise<void> {
+    return this.insertIgnoringDuplicate(() =>
       this.outbox.create({
         _id: confirmation._id,
         clientId: confirmation.clientId,
@@ -168,17 +173,7 @@ export class ConfirmationRepository {
     await this.update(confirmation, {
       Mail: { State: 'Queued', Attempts: 0, Resends: (confirmation.Mail.Resends ?? 0) + 1 },
     });
-    await this.insertIgnoringDuplicate(() =>
-      this.outbox.create({
-        _id: confirmation._id,
-        clientId: confirmation.clientId,
-        profileId: confirmation.profileId,
-        confirmationId: confirmation.confirmationId,
-        createdAt: dueAt,
-        attempts: 0,
-        dueAt,
-      }),
-    );
+    await this.queueMessage(confirmation, dueAt);
     if (await this.findByKey(confirmation._id)) return 'queued';
     await this.outbox.deleteOne({ _id: confirmation._id }).exec();
     return 'gone';
