@@ -7,16 +7,12 @@ import request from 'supertest';
 import { type Permission, TenantAdminService } from '@app/auth';
 import { CONFIRMATION_EXPIRY } from '@app/consents';
 import { RedisService } from '@app/shared';
-import {
-  configureTestTenant,
-  localized,
-  testPreference,
-  type TestPrograms,
-} from '../harness/configuration';
+import { configureTestTenant, testPreference, type TestPrograms } from '../harness/configuration';
 import { createTestTenant, fetchBearer, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient, runJob } from '../jobs/job-helpers';
 import { firstMailTo, linkPathOf, mailTo } from './mail-inbox';
+import { createConsentTypeRequiringConfirmation } from './confirmation-consent-type';
 
 type Body = Record<string, any>;
 
@@ -85,32 +81,13 @@ describe('Double opt-in: the API grant path', () => {
     ({ programs } = await configureTestTenant(app, tenant));
     auth = await tenant.bearer();
     profiles = profileClient(app, tenant);
-    await request(app.http)
-      .post(`/Profiles/v4/${tenant.clientId}/ConsentTypes`)
-      .set('Authorization', auth)
-      .send({
-        ConsentTypes: [
-          {
-            TypeName: NEWSLETTER,
-            ChannelId: 'Email',
-            RequiresConfirmation: true,
-            LocalizedFields: localized(NEWSLETTER),
-            Versions: [
-              {
-                ConsentVersion: '1.0',
-                LocalizedFields: [
-                  {
-                    Locale: 'en-us',
-                    Name: NEWSLETTER,
-                    ConsentLanguage: 'Send me the weekly newsletter',
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      })
-      .expect(201);
+    await createConsentTypeRequiringConfirmation(
+      app,
+      tenant.clientId,
+      auth,
+      NEWSLETTER,
+      'Send me the weekly newsletter',
+    );
   });
   afterAll(() => app?.close());
 

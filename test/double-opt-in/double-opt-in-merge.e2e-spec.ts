@@ -2,11 +2,12 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { configureTestTenant, localized } from '../harness/configuration';
+import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient } from '../jobs/job-helpers';
 import { firstMailTo, linkPathOf, mailTo } from './mail-inbox';
+import { createConsentTypeRequiringConfirmation } from './confirmation-consent-type';
 
 type Body = Record<string, any>;
 
@@ -82,28 +83,13 @@ describe('Double opt-in: a merge absorbing a pending confirmation', () => {
     await configureTestTenant(app, tenant);
     auth = await tenant.bearer();
     profiles = profileClient(app, tenant);
-    await request(app.http)
-      .post(`${base()}/ConsentTypes`)
-      .set('Authorization', auth)
-      .send({
-        ConsentTypes: [
-          {
-            TypeName: NEWSLETTER,
-            ChannelId: 'Email',
-            RequiresConfirmation: true,
-            LocalizedFields: localized(NEWSLETTER),
-            Versions: [
-              {
-                ConsentVersion: '1.0',
-                LocalizedFields: [
-                  { Locale: 'en-us', Name: NEWSLETTER, ConsentLanguage: 'Send me the news' },
-                ],
-              },
-            ],
-          },
-        ],
-      })
-      .expect(201);
+    await createConsentTypeRequiringConfirmation(
+      app,
+      tenant.clientId,
+      auth,
+      NEWSLETTER,
+      'Send me the news',
+    );
   });
   afterAll(() => app?.close());
 

@@ -3,11 +3,12 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { CONFIRMATION_SWEEP } from '@app/consents';
 import { CRASH_POINTS, type CrashPointName, CrashPoints } from '@app/shared';
-import { configureTestTenant, localized } from '../harness/configuration';
+import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';
 import { profileClient, runJob } from '../jobs/job-helpers';
 import { mailTo } from './mail-inbox';
+import { createConsentTypeRequiringConfirmation } from './confirmation-consent-type';
 
 type Body = Record<string, any>;
 
@@ -60,26 +61,7 @@ describe('Double opt-in: the outbox under a worker kill', () => {
     await configureTestTenant(app, tenant);
     auth = await tenant.bearer();
     profiles = profileClient(app, tenant);
-    await request(app.http)
-      .post(`/Profiles/v4/${tenant.clientId}/ConsentTypes`)
-      .set('Authorization', auth)
-      .send({
-        ConsentTypes: [
-          {
-            TypeName: NEWSLETTER,
-            ChannelId: 'Email',
-            RequiresConfirmation: true,
-            LocalizedFields: localized(NEWSLETTER),
-            Versions: [
-              {
-                ConsentVersion: '1.0',
-                LocalizedFields: [{ Locale: 'en-us', Name: NEWSLETTER, ConsentLanguage: 'Yes' }],
-              },
-            ],
-          },
-        ],
-      })
-      .expect(201);
+    await createConsentTypeRequiringConfirmation(app, tenant.clientId, auth, NEWSLETTER, 'Yes');
   });
   afterEach(() => {
     for (const process of [app.api, ...app.workers]) process.get(CrashPoints).disarmAll();
