@@ -37,8 +37,11 @@ function normalise(text: string): string {
   return textKey(text);
 }
 
+/** A query string as Fastify parses it: each name's value, or its values when repeated. */
+export type CriteriaQuery = Readonly<Record<string, string | string[] | undefined>>;
+
 /** The criteria of a raw query object (as Fastify parses it). */
-export function parseCriteria(query: Record<string, unknown>): Criterion[] {
+export function parseCriteria(query: CriteriaQuery): Criterion[] {
   const criteria: Criterion[] = [];
   for (const [rawKey, rawValue] of Object.entries(query)) {
     const key = normalise(rawKey);

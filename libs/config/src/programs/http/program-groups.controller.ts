@@ -1,3 +1,4 @@
+import type { CriteriaQuery } from '../domain/custom-property-matching';
 import { Body, Get, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
@@ -54,7 +55,7 @@ export class ProgramGroupsController {
   @ApiCriteriaQuery(CRITERIA_EXAMPLE)
   includeMatching(
     @CurrentCaller() caller: Caller,
-    @RawQuery() query: Record<string, unknown>,
+    @RawQuery() query: CriteriaQuery,
   ): Promise<ProgramGroupTreeListDto> {
     return this.queries.execute(
       new GetMatchingProgramGroupsQuery(caller.clientId, query, 'matching'),
@@ -70,7 +71,7 @@ export class ProgramGroupsController {
   @ApiCriteriaQuery(CRITERIA_EXAMPLE)
   includeAll(
     @CurrentCaller() caller: Caller,
-    @RawQuery() query: Record<string, unknown>,
+    @RawQuery() query: CriteriaQuery,
   ): Promise<ProgramGroupTreeListDto> {
     return this.queries.execute(new GetMatchingProgramGroupsQuery(caller.clientId, query, 'all'));
   }

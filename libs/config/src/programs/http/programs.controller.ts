@@ -1,3 +1,4 @@
+import type { CriteriaQuery } from '../domain/custom-property-matching';
 import { Body, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiParam, ApiQuery } from '@nestjs/swagger';
@@ -81,7 +82,7 @@ export class ProgramsController {
   @ApiCriteriaQuery(CRITERIA_EXAMPLE)
   includeMatching(
     @CurrentCaller() caller: Caller,
-    @RawQuery() query: Record<string, unknown>,
+    @RawQuery() query: CriteriaQuery,
   ): Promise<ProgramListDto> {
     return this.queries.execute(new GetMatchingProgramsQuery(caller.clientId, query, 'matching'));
   }
@@ -95,7 +96,7 @@ export class ProgramsController {
   @ApiCriteriaQuery(CRITERIA_EXAMPLE)
   includeAll(
     @CurrentCaller() caller: Caller,
-    @RawQuery() query: Record<string, unknown>,
+    @RawQuery() query: CriteriaQuery,
   ): Promise<ProgramListDto> {
     return this.queries.execute(new GetMatchingProgramsQuery(caller.clientId, query, 'all'));
   }

@@ -93,11 +93,14 @@ function contactElements(
   );
 }
 
-function preferencesOf(element: ContactElement, channel: DncApplyWrite['Channel']) {
-  const holder = element as unknown as Record<string, StoredPreference[] | undefined>;
-  const field = channel === 'Email' ? 'EmailPreferences' : 'PhonePreferences';
-  holder[field] ??= [];
-  return holder[field];
+/** The element's preferences of the channel (an email's, or a phone's), created empty if none. */
+function preferencesOf(
+  element: ContactElement,
+  channel: DncApplyWrite['Channel'],
+): StoredPreference[] {
+  // elementsHolding took the element from the channel's list (Emails, or PhoneNumbers).
+  if (channel === 'Email') return ((element as StoredEmail).EmailPreferences ??= []);
+  return ((element as StoredPhone).PhonePreferences ??= []);
 }
 
 const isDncPreference = (preference: StoredPreference, filter: DncApplyWrite['Filter']) =>

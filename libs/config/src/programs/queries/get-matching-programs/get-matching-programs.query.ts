@@ -1,3 +1,4 @@
+import type { CriteriaQuery } from '../../domain/custom-property-matching';
 import { Query } from '@nestjs/cqrs';
 import type { MatchMode } from '../../domain/custom-property-matching';
 import type { ProgramListDto } from '../../dto/program.dto';
@@ -6,7 +7,7 @@ import type { ProgramListDto } from '../../dto/program.dto';
 export class GetMatchingProgramsQuery extends Query<ProgramListDto> {
   constructor(
     readonly clientId: string,
-    readonly query: Record<string, unknown>,
+    readonly query: CriteriaQuery,
     readonly mode: MatchMode,
   ) {
     super();
