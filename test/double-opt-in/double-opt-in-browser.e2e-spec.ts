@@ -35,6 +35,8 @@ describe('Double opt-in from the preference centre, in a browser', () => {
   const NEWSLETTER = 'Newsletter DOI browser';
   const CONSENT_NAME = 'Weekly newsletter';
   const CONSENT_TEXT = 'Send me the weekly newsletter by email.';
+  const LETTERS = 'Letters DOI browser';
+  const LETTERS_FILTER = 'Letters by email';
 
   const address = () => `ann-${randomBytes(4).toString('hex')}@example.com`;
   const consentOf = (profile: Body) => profile.Emails[0].Consents[0] as Body;
@@ -105,6 +107,21 @@ describe('Double opt-in from the preference centre, in a browser', () => {
                 ],
               },
             ],
+          },
+        ],
+      })
+      .expect(201);
+    // A program whose opt-ins on Email require confirmation (docs/double-opt-in.md, "Programs").
+    await request(app.http)
+      .post(`/Profiles/v4/${tenant.clientId}/Programs`)
+      .set('Authorization', await tenant.bearer())
+      .send({
+        Programs: [
+          {
+            Name: LETTERS,
+            ProgramType: 'Marketing',
+            RequiresConfirmation: true,
+            Filters: [{ Name: LETTERS_FILTER, ChannelID: 'Email' }],
           },
         ],
       })
@@ -222,6 +239,57 @@ describe('Double opt-in from the preference centre, in a browser', () => {
       ConsentStatus: 1,
       Confirmation: { Method: 'DoubleOptIn', LinkId: held.PendingConfirmation.Id },
     });
+    expect(await mailTo(email)).toHaveLength(1);
+    await page.context().close();
+  });
+
+  it('ticks a program requiring confirmation, shows it awaiting, and shows it subscribed once the person confirms', async () => {
+    const email = address();
+    const masked = `${email[0]}***@example.com`;
+    const id = await profileWithConsent(email);
+    const links = await createLinks(app, tenant, id);
+    const centreUrl = origin + pathOf(links.Url as string);
+    const lettersBox = (page: Page) =>
+      page.getByRole('checkbox', { name: new RegExp(`^${LETTERS_FILTER} `) });
+    /** Saves the form and answers the notice the save redirected to. */
+    const save = async (page: Page) => {
+      await Promise.all([
+        page.waitForURL(/notice=/),
+        page.getByRole('button', { name: 'Save my choices' }).click(),
+      ]);
+      return new URL(page.url()).searchParams.get('notice');
+    };
+
+    const page = await newPage();
+    expect((await page.goto(centreUrl))?.status()).toBe(200);
+    await lettersBox(page).check();
+    expect(await save(page)).toBe('awaiting-confirmation');
+    // Read from the profile as the write left it: held, so not shown as subscribed.
+    await expect(page.getByRole('status').first().textContent()).resolves.toBe(
+      `Your choices have been saved. Awaiting your confirmation: ${LETTERS}: ${LETTERS_FILTER} (link sent to ${masked}). A subscription counts once you confirm it from the message we sent.`,
+    );
+    expect(await lettersBox(page).isChecked()).toBe(false);
+    const describedBy = (await lettersBox(page).getAttribute('aria-describedby'))!.split(' ');
+    const awaiting = page.locator(`#${describedBy.find((part) => part.endsWith('-awaiting'))}`);
+    await expect(awaiting.textContent()).resolves.toBe(
+      `Awaiting your confirmation. We sent a confirmation link to ${masked}; your subscription to ${LETTERS} counts once you confirm.`,
+    );
+    const held = (await profiles.complete(id)).Emails[0].EmailPreferences[0] as Body;
+    expect(held.PreferenceType).toBeUndefined();
+    expect(held.PendingConfirmation).toMatchObject({ Id: expect.any(String) });
+
+    // Ticked again while it waits: nothing written, no second message.
+    await lettersBox(page).check();
+    expect(await save(page)).toBe('unchanged');
+    const link = linkPathOf(await firstMailTo(email));
+
+    // Confirmed from the message: the centre shows it subscribed, without the line.
+    await request(app.http).post(link).type('form').send('').expect(200);
+    await eventually(async () => {
+      await page.goto(centreUrl);
+      return (await lettersBox(page).isChecked()) ? true : undefined;
+    });
+    expect(await page.locator('.awaiting').count()).toBe(0);
     expect(await mailTo(email)).toHaveLength(1);
     await page.context().close();
   });

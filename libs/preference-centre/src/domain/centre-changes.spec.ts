@@ -311,12 +311,57 @@ describe('consents held for confirmation (double opt-in)', () => {
   it('grants a ticked consent (and says which), but not again while its confirmation is pending', () => {
     const page = held();
     const granted = tick(page);
-    expect(granted.grantedConsents).toEqual([page.consents[0].id]);
+    expect(granted.asked).toEqual([page.consents[0].id]);
     expect(granted.body?.Emails?.[0].Consents).toEqual([
       expect.objectContaining({ ConsentType: 'News', ConsentStatus: 1 }),
     ]);
     const pending = tick(held({ Id: 'c1', RequestedDate: NOW.toISOString() }));
     expect(pending).toMatchObject({ body: null, consents: 0 });
-    expect(pending.grantedConsents).toBeUndefined();
+    expect(pending.asked).toBeUndefined();
+  });
+});
+
+describe('opt-ins held for confirmation (double opt-in)', () => {
+  const pending = { Id: 'p1', RequestedDate: NOW.toISOString() };
+  // The hold keeps what was stored (nothing: no PreferenceType) and adds the mark.
+  const held = (PendingConfirmation?: typeof pending) =>
+    buildCentrePage(
+      partialData({
+        Emails: [
+          {
+            EmailAddress: 'pat@example.com',
+            EmailPreferences: PendingConfirmation
+              ? [{ ProgramId: '2', ChannelId: 'Email', FilterId: '21', PendingConfirmation }]
+              : [],
+          },
+        ],
+      }),
+      presentation,
+      NOW,
+    );
+  const news = (page: CentrePage) => page.programs.find((p) => p.programId === 2)!.choices[0];
+  const tick = (page: CentrePage) => {
+    const choice = news(page);
+    return changesOfForm(page, { [FIELD.shown]: choice.id, [FIELD.optIn(choice.id)]: '1' });
+  };
+
+  it('shows an opt-in waiting for its confirmation unticked, with the masked address', () => {
+    expect(news(held(pending))).toMatchObject({
+      optedIn: false,
+      awaitingConfirmation: { address: 'p***@example.com' },
+    });
+    expect(news(held()).awaitingConfirmation).toBeUndefined();
+  });
+
+  it('asks for a ticked opt-in (and says which), but not again while its confirmation is pending', () => {
+    const page = held();
+    const asked = tick(page);
+    expect(asked.asked).toEqual([news(page).id]);
+    expect(asked.body?.Emails?.[0].EmailPreferences).toEqual([
+      expect.objectContaining({ ProgramId: '2', FilterId: '21', PreferenceType: 1 }),
+    ]);
+    const again = tick(held(pending));
+    expect(again).toMatchObject({ body: null, preferences: 0 });
+    expect(again.asked).toBeUndefined();
   });
 });

@@ -38,8 +38,11 @@ export interface CentreChanges {
    * until the person confirms them.
    */
   needsConfirmation?: CentreChoice[];
-  /** The ids of the consents the body grants (a type requiring confirmation holds them). */
-  grantedConsents?: string[];
+  /**
+   * The ids of the consents the body grants and of the choices it opts in to: a consent type,
+   * a filter or a program requiring confirmation holds them (double opt-in).
+   */
+  asked?: string[];
 }
 
 /** Form field names: the choices and consents the page showed, and what is ticked. */
@@ -182,6 +185,7 @@ export function changesOfForm(
   const answer = first(form, FIELD.gpcConfirm);
   const containers = new Map<string, ContainerChanges>();
   const needsConfirmation: CentreChoice[] = [];
+  const asked: string[] = [];
   let preferences = 0;
   let consents = 0;
   for (const program of page.programs) {
@@ -193,6 +197,9 @@ export function changesOfForm(
       const frequencyChanged =
         wanted && frequencyId !== undefined && frequencyId !== choice.frequencyId;
       if (wanted === choice.optedIn && !frequencyChanged) continue;
+      // Ticked while its confirmation is pending: the opt-in is asked for already (its link
+      // was sent); asking again would change nothing.
+      if (wanted && choice.awaitingConfirmation && !frequencyChanged) continue;
       const optsInToSale = signal.gpc && choice.saleOrShare && wanted && !choice.optedIn;
       if (optsInToSale && answer === '0') continue;
       if (optsInToSale && answer !== '1') needsConfirmation.push(choice);
@@ -204,13 +211,13 @@ export function changesOfForm(
           optsInToSale ? GPC_VALUES.optInConfirmed : ownChangeMark(choice, wanted),
         ),
       );
+      if (wanted && !choice.optedIn) asked.push(choice.id);
       preferences++;
     }
   }
   if (needsConfirmation.length)
     return { body: null, preferences: 0, consents: 0, needsConfirmation };
   const consentShown = new Set(values(form, FIELD.consentShown));
-  const grantedConsents: string[] = [];
   for (const consent of page.consents) {
     if (!consentShown.has(consent.id)) continue;
     const wanted = first(form, FIELD.consent(consent.id)) !== undefined;
@@ -218,14 +225,14 @@ export function changesOfForm(
     // was sent); asking again would change nothing.
     if (wanted === consent.granted || (wanted && consent.awaitingConfirmation)) continue;
     containerOf(containers, consent.contact).consents.push(consentWrite(consent, wanted));
-    if (wanted) grantedConsents.push(consent.id);
+    if (wanted) asked.push(consent.id);
     consents++;
   }
   return {
     body: toBody(containers),
     preferences,
     consents,
-    ...(grantedConsents.length ? { grantedConsents } : {}),
+    ...(asked.length ? { asked } : {}),
   };
 }
 

@@ -63,6 +63,8 @@ export interface CentreChoice {
   saleOrShare: boolean;
   /** How the stored preference records a Global Privacy Control signal, if it does. */
   gpc?: GpcValue;
+  /** An opt-in held for the person's confirmation (its filter or program requires one). */
+  awaitingConfirmation?: AwaitingConfirmation;
 }
 
 export interface CentreProgram {
@@ -79,17 +81,22 @@ export interface CentreConsentText {
   text?: string;
 }
 
+/**
+ * A grant or an opt-in held for the person's confirmation from their mailbox (double opt-in,
+ * docs/double-opt-in.md): the address the link went to, masked (`a***@example.com`).
+ */
+export interface AwaitingConfirmation {
+  address: string;
+}
+
 /** A consent the profile holds, with its type's text in the version held. */
 export interface CentreConsent extends CentreConsentText {
   id: string;
   contact: ContactRef;
   status: number;
   granted: boolean;
-  /**
-   * A grant held for the person's confirmation from their mailbox (double opt-in,
-   * docs/double-opt-in.md): the address the link went to, masked (`a***@example.com`).
-   */
-  awaitingConfirmation?: { address: string };
+  /** A grant held for the person's confirmation. */
+  awaitingConfirmation?: AwaitingConfirmation;
 }
 
 export interface CentrePage {
@@ -185,6 +192,21 @@ export function maskedAddress(address: string): string {
   const at = address.lastIndexOf('@');
   if (at < 1) return '***';
   return `${address[0]}***${address.slice(at)}`;
+}
+
+/**
+ * What a consent or preference carrying `PendingConfirmation` shows while it is not in effect
+ * (granted, opted in): where its link went. Once confirmed (or expired: the mark cleared) the
+ * page shows it as it shows any other.
+ */
+function awaitingOf(
+  held: Pick<StoredConsent | StoredPreference, 'PendingConfirmation'> | undefined,
+  inEffect: boolean,
+  contact: ContactRef,
+): { awaitingConfirmation?: AwaitingConfirmation } {
+  return held?.PendingConfirmation && !inEffect
+    ? { awaitingConfirmation: { address: maskedAddress(contact.label) } }
+    : {};
 }
 
 function elementKey(contact: ContactRef): string[] {
@@ -300,6 +322,7 @@ export function buildCentrePage(
         if (!channelsOf(element.contact.list).includes(filter.ChannelId)) continue;
         const current = storedPreference(element.preferences, program.Id, filter);
         const frequencyId = current?.FrequencyId?.trim() || undefined;
+        const optedIn = isOptedIn(current, now);
         choices.push({
           id: choiceId(['choice', ...elementKey(element.contact), program.Id, filter.Id]),
           programId: program.Id,
@@ -308,7 +331,7 @@ export function buildCentrePage(
           contact: element.contact,
           label: tags.name,
           ...(tags.description ? { description: tags.description } : {}),
-          optedIn: isOptedIn(current, now),
+          optedIn,
           ...(current ? { current } : {}),
           frequencies,
           ...(frequencyId ? { frequencyId } : {}),
@@ -320,6 +343,7 @@ export function buildCentrePage(
           ...(current && gpcValueOf(current.PreferenceAttributes)
             ? { gpc: gpcValueOf(current.PreferenceAttributes) }
             : {}),
+          ...awaitingOf(current, optedIn, element.contact),
         });
       }
     }
@@ -350,9 +374,7 @@ export function buildCentrePage(
         contact: element.contact,
         status,
         granted,
-        ...(consent.PendingConfirmation && !granted
-          ? { awaitingConfirmation: { address: maskedAddress(element.contact.label) } }
-          : {}),
+        ...awaitingOf(consent, granted, element.contact),
         ...consentText(type, consent.ConsentType, consent.ConsentVersion, chain),
       });
     }

@@ -1,4 +1,10 @@
-import type { CentreChoice, CentreConsent, CentrePage } from '../domain/centre-page';
+import type {
+  AwaitingConfirmation,
+  CentreChoice,
+  CentreConsent,
+  CentrePage,
+  CentreProgram,
+} from '../domain/centre-page';
 import { type CentreForm, FIELD } from '../domain/centre-changes';
 import { layout, type Markup, markup, newNonce, pageHeaders, type RenderedPage } from './html';
 
@@ -12,7 +18,7 @@ import { layout, type Markup, markup, newNonce, pageHeaders, type RenderedPage }
 /** What the page says after a redirect (PRG): saved, or received and not applied yet. */
 export type Notice = 'saved' | 'awaiting-confirmation' | 'pending' | 'unsubscribed' | 'unchanged';
 
-/** The notices' words ('awaiting-confirmation' names the consents: see noticeText). */
+/** The notices' words ('awaiting-confirmation' names what waits: see noticeText). */
 const NOTICES: Record<Exclude<Notice, 'awaiting-confirmation'>, string> = {
   saved: 'Your choices have been saved.',
   pending: 'Your choices have been received and will show here in a moment.',
@@ -98,7 +104,7 @@ ${what}
 `;
 }
 
-function choiceRow(choice: CentreChoice, gpc: boolean): Markup {
+function choiceRow(program: CentreProgram, choice: CentreChoice, gpc: boolean): Markup {
   const checkbox = `opt-${choice.id}`;
   const channel = CHANNEL_NAMES[choice.channel] ?? choice.channel;
   const where = choice.contact.label ? `${channel}: ${choice.contact.label}` : channel;
@@ -107,6 +113,7 @@ function choiceRow(choice: CentreChoice, gpc: boolean): Markup {
     choice.description ? `desc-${choice.id}` : '',
     choice.requiredConsents.length ? `req-${choice.id}` : '',
     marked ? `gpc-${choice.id}` : '',
+    choice.awaitingConfirmation ? `${checkbox}-awaiting` : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -123,29 +130,52 @@ ${frequencySelect(choice)}
 ${description}
 ${requiredConsents(choice)}
 ${marked ? markup`<p class="hint" id="gpc-${choice.id}">Sells or shares your personal information: your Global Privacy Control signal opts you out of it.</p>` : ''}
+${awaitingLine(choice.awaitingConfirmation, checkbox, markup`your subscription to <strong>${program.label}</strong>`)}
 </div>
 `;
 }
 
 /**
- * The notice of a save: one that granted a consent held for confirmation names where the
- * link went (the page as it is now: once confirmed, the plain "saved").
+ * The notice of a save: one that granted a consent or asked for an opt-in held for
+ * confirmation names where each link went (the page as it is now: once confirmed, the plain
+ * "saved").
  */
 function noticeText(page: CentrePage, notice: Notice): Markup | string {
-  const waiting = page.consents.filter((consent) => consent.awaitingConfirmation);
   if (notice !== 'awaiting-confirmation') return NOTICES[notice];
+  const consents = page.consents.filter((consent) => consent.awaitingConfirmation);
+  const choices = page.programs.flatMap((program) =>
+    program.choices
+      .filter((choice) => choice.awaitingConfirmation)
+      .map((choice) => ({ label: `${program.label}: ${choice.label}`, held: choice })),
+  );
+  const waiting = [
+    ...consents.map((consent) => ({ label: consent.label, held: consent })),
+    ...choices,
+  ];
   if (!waiting.length) return NOTICES.saved;
   const items = waiting.map(
-    (consent, i) =>
-      markup`${i ? '; ' : ''}<strong>${consent.label}</strong> (link sent to ${consent.awaitingConfirmation!.address})`,
+    ({ label, held }, i) =>
+      markup`${i ? '; ' : ''}<strong>${label}</strong> (link sent to ${held.awaitingConfirmation!.address})`,
   );
-  return markup`Your choices have been saved. Awaiting your confirmation: ${items}. A consent counts once you confirm it from the message we sent.`;
+  const counts = !choices.length
+    ? 'A consent counts'
+    : !consents.length
+      ? 'A subscription counts'
+      : 'Each counts';
+  return markup`Your choices have been saved. Awaiting your confirmation: ${items}. ${counts} once you confirm it from the message we sent.`;
 }
 
-/** The line of a grant waiting for the person's confirmation (double opt-in). */
-function awaitingLine(consent: CentreConsent, id: string): Markup | string {
-  if (!consent.awaitingConfirmation) return '';
-  return markup`<p class="awaiting" id="${id}-awaiting"><strong>Awaiting your confirmation.</strong> We sent a confirmation link to ${consent.awaitingConfirmation.address}; the consent counts once you confirm.</p>`;
+/**
+ * The line of a grant or an opt-in waiting for the person's confirmation (double opt-in),
+ * `${id}-awaiting`; `what` names what counts once confirmed.
+ */
+function awaitingLine(
+  awaiting: AwaitingConfirmation | undefined,
+  id: string,
+  what: Markup | string,
+): Markup | string {
+  if (!awaiting) return '';
+  return markup`<p class="awaiting" id="${id}-awaiting"><strong>Awaiting your confirmation.</strong> We sent a confirmation link to ${awaiting.address}; ${what} counts once you confirm.</p>`;
 }
 
 function consentRow(consent: CentreConsent): Markup {
@@ -163,7 +193,7 @@ function consentRow(consent: CentreConsent): Markup {
 <input type="checkbox" id="${id}" name="${FIELD.consent(consent.id)}" value="1"${checked} aria-describedby="${describedBy}">
 <label for="${id}">${consent.label}${where}</label>
 <p class="consent-text" id="${id}-text">${consent.text ?? ''}${version}</p>
-${awaitingLine(consent, id)}
+${awaitingLine(consent.awaitingConfirmation, id, 'the consent')}
 </div>
 `;
 }
@@ -187,7 +217,7 @@ export function renderCentrePage(
     (program) => markup`<fieldset>
 <legend>${program.label}</legend>
 ${program.description ? markup`<p class="hint">${program.description}</p>` : ''}
-${program.choices.map((choice) => choiceRow(choice, options.gpc !== undefined))}</fieldset>
+${program.choices.map((choice) => choiceRow(program, choice, options.gpc !== undefined))}</fieldset>
 `,
   );
   const consents = page.consents.length

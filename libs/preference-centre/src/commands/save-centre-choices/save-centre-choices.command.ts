@@ -18,8 +18,8 @@ export type CentreSubmission =
 export type CentreSaveOutcome =
   | { status: 'saved' | 'pending' | 'unchanged' }
   /**
-   * Saved, and a consent it granted waits for the person's confirmation from their mailbox
-   * (double opt-in): it counts once they confirm.
+   * Saved, and a consent it granted or an opt-in it asked for waits for the person's
+   * confirmation from their mailbox (double opt-in): it counts once they confirm.
    */
   | { status: 'awaiting-confirmation' }
   | { status: 'refused'; problems: string[] }

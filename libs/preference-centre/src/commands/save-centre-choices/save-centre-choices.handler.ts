@@ -89,7 +89,7 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
       if (result.status === 'failed')
         return { status: 'refused', problems: [result.reason ?? 'The change was refused'] };
       if (result.status === 'pending') return { status: 'pending' };
-      return (await this.awaitingConfirmation(clientId, profileId, changes.grantedConsents))
+      return (await this.awaitingConfirmation(clientId, profileId, changes.asked))
         ? { status: 'awaiting-confirmation' }
         : { status: 'saved' };
     } catch (error) {
@@ -99,24 +99,25 @@ export class SaveCentreChoicesHandler implements ICommandHandler<SaveCentreChoic
   }
 
   /**
-   * Whether a consent the write granted was held for confirmation (double opt-in): read from
-   * the profile as the write left it (the read model), so the answer says what was applied,
-   * not what the configuration predicts.
+   * Whether a consent the write granted or an opt-in it asked for was held for confirmation
+   * (double opt-in): read from the profile as the write left it (the read model), so the
+   * answer says what was applied, not what the configuration predicts.
    */
   private async awaitingConfirmation(
     clientId: string,
     profileId: number,
-    granted: readonly string[] | undefined,
+    asked: readonly string[] | undefined,
   ): Promise<boolean> {
-    if (!granted?.length) return false;
+    if (!asked?.length) return false;
     const [snapshot, presentation] = await Promise.all([
       this.profiles.byId(clientId, profileId),
       this.configuration.presentation(clientId),
     ]);
     if (!snapshot?.data) return false;
     const page = buildCentrePage(snapshot.data, presentation, this.clock.now());
-    return page.consents.some(
-      (consent) => consent.awaitingConfirmation && granted.includes(consent.id),
+    const choices = page.programs.flatMap((program) => program.choices);
+    return [...page.consents, ...choices].some(
+      (held) => held.awaitingConfirmation && asked.includes(held.id),
     );
   }
 
