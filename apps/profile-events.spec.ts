@@ -195,6 +195,30 @@ describe('profileEvents', () => {
     expect(merged.map((event) => event.type)).not.toContain('consent.confirmed');
   });
 
+  it('a preference-confirm write: the preference updated, then preference.confirmed with its evidence', () => {
+    const { after: before } = created();
+    const data = JSON.parse(JSON.stringify(before.data)) as NonNullable<Profile['data']>;
+    data.ProfilePreferences[0].Confirmation = {
+      Method: 'DoubleOptIn',
+      ConfirmedDate: T2,
+      LinkId: 'link-2',
+    };
+    const after = JSON.parse(JSON.stringify(profileAt(data, 2))) as Profile;
+    const events = profileEvents(before, after, historyWrite(2, 'preference-confirm', T2), rules);
+    expect(events.map((event) => event.type)).toEqual([
+      'profile.updated',
+      'preference.updated',
+      'preference.confirmed',
+    ]);
+    expect(events[2]).toMatchObject({
+      filterId: 'Weekly',
+      data: { FilterId: 'Weekly', Confirmation: { LinkId: 'link-2', ConfirmedDate: T2 } },
+    });
+    // The same change by another write (a merge carrying the preference over) confirms nothing.
+    const merged = profileEvents(before, after, historyWrite(2, 'merge', T2), rules);
+    expect(merged.map((event) => event.type)).not.toContain('preference.confirmed');
+  });
+
   it('a delete: profile.deleted naming only the profile id; the same write gives the same events', () => {
     const { after } = created();
     const deleted = { ...after, state: 'deleted' as const, data: undefined, appliedSeq: 2 };

@@ -9,8 +9,8 @@ import {
 } from './event-types';
 
 describe('event types', () => {
-  it('lists the 28 event types of the notes, profile.merged and consent.confirmed, each under its entity', () => {
-    expect(EVENT_TYPE_NAMES).toHaveLength(30);
+  it('lists the 28 event types of the notes, profile.merged, consent.confirmed and preference.confirmed, each under its entity', () => {
+    expect(EVENT_TYPE_NAMES).toHaveLength(31);
     expect(eventTypesOf('Profile')).toEqual([
       'profile.created',
       'profile.replaced',
@@ -24,6 +24,7 @@ describe('event types', () => {
       'preference.added',
       'preference.updated',
       'preference.archived',
+      'preference.confirmed',
     ]);
     expect(eventTypesOf('Consent')).toHaveLength(9);
     expect(eventTypesOf('Contacts')).toHaveLength(6);

@@ -31,6 +31,9 @@ export const EVENT_TYPES = {
   'preference.added': 'Preference',
   'preference.updated': 'Preference',
   'preference.archived': 'Preference',
+  // A held opt-in confirmed from the person's mailbox (double opt-in of a program,
+  // docs/double-opt-in.md): data the preference with its Confirmation.
+  'preference.confirmed': 'Preference',
   'consent.added': 'Consent',
   'consent.updated': 'Consent',
   'consent.deactivated': 'Consent',

@@ -3,6 +3,7 @@ import { alternateIdRule } from './element-rules';
 import { type DescribedWrite, describeWrite } from './profile-history';
 import type { HistoryContainer, HistorySnapshot } from './profile-history.schema';
 import type { ProfileRules } from './profile-rules';
+import { PREFERENCE_CONFIRM_WRITE } from './confirmation-writes';
 import type { ProfileWrite } from './profile-write.schema';
 import type { Profile } from './profile.schema';
 
@@ -98,7 +99,7 @@ export function profileEvents(
         entry.snapshot,
         previous[k],
         created,
-        write.kind === 'consent-confirm',
+        write.kind,
       ),
     );
   });
@@ -149,7 +150,7 @@ function itemEvents(
   data: Item,
   previousData: Item | undefined,
   created: boolean,
-  confirming: boolean,
+  writeKind: ProfileWrite['kind'],
 ): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
   const deactivated = data.IsActive === false && previousData?.IsActive !== false;
   const contactType = CONTACT_TYPES[container?.list ?? list ?? ''];
@@ -167,8 +168,7 @@ function itemEvents(
       : `consent.${kind}`;
     const events = [{ type, consentType, ...about }];
     // The consent-confirm write applied a held grant (double opt-in): its own event too.
-    const confirmation = linkIdOf(data);
-    if (confirming && confirmation && confirmation !== linkIdOf(previousData))
+    if (writeKind === 'consent-confirm' && newlyConfirmed(data, previousData))
       events.push({ type: 'consent.confirmed', consentType, ...about });
     return events;
   }
@@ -177,6 +177,10 @@ function itemEvents(
     const kind = !previousData ? 'added' : deactivated ? 'archived' : 'updated';
     return [
       { type: `preference.${kind}`, filterId, ...about },
+      // The preference-confirm write applied a held opt-in (double opt-in): its own event too.
+      ...(writeKind === PREFERENCE_CONFIRM_WRITE && newlyConfirmed(data, previousData)
+        ? [{ type: 'preference.confirmed', filterId, ...about }]
+        : []),
       ...filterAssociationEvents(data, previousData, filterId, contactType),
     ];
   }
@@ -281,9 +285,15 @@ function asItems(value: unknown): Item[] {
   return Array.isArray(value) ? (value as Item[]) : [];
 }
 
-/** The confirmation id a consent's double opt-in evidence names. */
-function linkIdOf(consent: Item | undefined): string | undefined {
-  return text(valueAt(consent, ['Confirmation', 'LinkId']));
+/** The confirmation id a consent's or preference's double opt-in evidence names. */
+function linkIdOf(item: Item | undefined): string | undefined {
+  return text(valueAt(item, ['Confirmation', 'LinkId']));
+}
+
+/** Whether the item now carries the evidence of a confirmation it did not carry before. */
+function newlyConfirmed(data: Item, previousData: Item | undefined): boolean {
+  const confirmation = linkIdOf(data);
+  return confirmation !== undefined && confirmation !== linkIdOf(previousData);
 }
 
 function text(value: unknown): string | undefined {
