@@ -65,6 +65,14 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
       'how long an acceptance waits for those replicas; past it the write is answered all the same, and counted in pcp_read_model_unreplicated_writes_total',
   },
   {
+    name: 'REDIS_REPAIR_WINDOW_MS',
+    type: 'int',
+    default: 60000,
+    atLeast: 0,
+    meaning:
+      "how far back a worker re-derives, from the engine, the search keys, read models and due expiries of the profiles it saved when a Redis node failed over or came back (longer than the cluster's cluster-node-timeout plus a few seconds; 0: not kept)",
+  },
+  {
     name: 'SEARCH_INDEX_REBUILD_PARTITION',
     type: 'int',
     default: 10000,
@@ -115,6 +123,11 @@ export class ProfileSettings {
   /** How long an acceptance waits for them (then answers all the same, and counts it). */
   readonly readModelWaitTimeoutMs: number;
   /**
+   * How long a worker remembers the profiles it saved (RecentSaves), to derive their data in
+   * Redis again after a failover or a restart of Redis from its files (0: not kept).
+   */
+  readonly redisRepairWindowMs: number;
+  /**
    * Mixed into each client's stored erasure secret for the hashes of erased identifiers
    * (docs/data-subject.md); unset: the stored secret alone. Changing it makes earlier
    * tombstones' hashes unmatchable.
@@ -132,6 +145,7 @@ export class ProfileSettings {
     this.readModelTtlSeconds = read.READ_MODEL_TTL_SECONDS;
     this.readModelWaitReplicas = read.READ_MODEL_WAIT_REPLICAS;
     this.readModelWaitTimeoutMs = read.READ_MODEL_WAIT_TIMEOUT_MS;
+    this.redisRepairWindowMs = read.REDIS_REPAIR_WINDOW_MS;
     this.searchIndexRebuildPartition = read.SEARCH_INDEX_REBUILD_PARTITION;
     this.searchIndexRebuildPage = read.SEARCH_INDEX_REBUILD_PAGE;
     this.erasureHashPepper = read.ERASURE_HASH_PEPPER;

@@ -25,6 +25,8 @@ import {
 import { ApplyProfileWritesJob, PendingWriteSweeper } from './worker/profile-write.jobs';
 import { ProfileEventNotifier } from './services/profile-event-notifier.service';
 import { ProfileEraser } from './services/profile-eraser.service';
+import { RecentSaves } from './services/recent-saves';
+import { RepairRecentSavesHandler } from './commands/repair-recent-saves/repair-recent-saves.handler';
 import {
   PROFILE_ERASURE_LISTENERS,
   type ProfileErasureListener,
@@ -78,6 +80,8 @@ export class ProfilesWorkerModule {
         WriteStarts,
         SweepPendingWritesHandler,
         RecoverLostRedisHandler,
+        RecentSaves,
+        RepairRecentSavesHandler,
         RebuildSearchKeyIndexHandler,
         KeyIndexRebuildPlan,
         ProfileEventNotifier,

@@ -4,6 +4,7 @@ import { identifiersOf } from '../domain/erased-identifiers';
 import { writeBodyOf } from '../domain/profile-write-body';
 import type { ProfileWrite } from '../domain/profile-write.schema';
 import type { Profile } from '../domain/profile.schema';
+import { RecentSaves } from './recent-saves';
 import { ProfileSettings } from '../profile-settings';
 import { ProfileReadModel } from '../read-model/profile-read-model.service';
 import { ProfileErasureRepository } from '../repositories/profile-erasure.repository';
@@ -51,6 +52,7 @@ export class ProfileEraser {
     private readonly redis: RedisService,
     private readonly settings: ProfileSettings,
     private readonly writeKeys: WriteKeys,
+    private readonly recentSaves: RecentSaves,
     @Inject(PROFILE_ERASURE_LISTENERS) private readonly listeners: ProfileErasureListener[],
   ) {}
 
@@ -86,6 +88,7 @@ export class ProfileEraser {
       ...(profile.createdAt ? { createdAt: profile.createdAt } : {}),
     };
     await this.readModel.publish(tombstone);
+    this.recentSaves.note(clientId, profileId);
 
     // 3. Search keys (removed now rather than after the save: nothing must stay behind).
     await this.keyIndex.afterSave(profile, tombstone);

@@ -19,8 +19,9 @@ return {1, ARGV[1]}`,
  * written when it is missing. A Redis that restarted empty has none, and the first worker
  * to look writes a new one and is the one that recovers (RecoverLostRedis): the others
  * find the new id and do nothing. A Redis that lost only part of its data (a failover to a
- * replica that missed the last writes) keeps the key and is not noticed here; the sweeper's
- * STALE_WRITE_MS covers it.
+ * replica that missed the last writes) keeps the key and is not noticed here: the sweeper's
+ * STALE_WRITE_MS covers its lost jobs, and each worker's RepairRecentSaves the derived data of
+ * the profiles it saved in those moments.
  */
 @Injectable()
 export class RedisEpoch {

@@ -20,6 +20,9 @@ export interface RedisConnectionOptions {
   connectionName?: string;
 }
 
+/** How often a cluster client reads the slot map again (one CLUSTER SLOTS). */
+const SLOTS_REFRESH_INTERVAL_MS = 5000;
+
 /**
  * A new connection to the Redis the settings name: REDIS_URL's, or with REDIS_CLUSTER_NODES
  * an ioredis `Cluster` seeded with those nodes and REDIS_URL's (the URL's password, user
@@ -33,6 +36,11 @@ export function connectRedis(settings: Settings, options: RedisConnectionOptions
   const url = new URL(settings.redisUrl);
   const seed = { host: url.hostname, port: Number(url.port || 6379) };
   return new Cluster([seed, ...settings.redisClusterNodes], {
+    // After a failover a batch of commands to several slots of the old master fails with
+    // MOVED and is not retried, nor does it refresh the slot map (ioredis retries a
+    // pipeline only when every command got the same redirection), so the map is refreshed
+    // on a timer too: a stale map lasts at most this long.
+    slotsRefreshInterval: SLOTS_REFRESH_INTERVAL_MS,
     enableOfflineQueue,
     enableReadyCheck,
     lazyConnect,

@@ -9,6 +9,7 @@ import { ProfileKeyIndex } from '../../search-index/profile-key-index.service';
 import { AlternateIdClaims } from '../../services/alternate-id-claims.service';
 import type { AlternateIdPair } from '../../services/alternate-id-claims.service';
 import { ProfileWriteIntake } from '../../services/profile-write-intake.service';
+import { RecentSaves } from '../../services/recent-saves';
 import type { ImportedProfileOutcome } from './create-imported-profiles.command';
 
 /**
@@ -28,6 +29,7 @@ export class ImportedProfileFinisher {
     private readonly keyIndex: ProfileKeyIndex,
     private readonly intake: ProfileWriteIntake,
     private readonly metrics: Metrics,
+    private readonly recentSaves: RecentSaves,
   ) {}
 
   /**
@@ -37,6 +39,7 @@ export class ImportedProfileFinisher {
    * candidate anyway).
    */
   async indexAll(profiles: Profile[]): Promise<void> {
+    for (const profile of profiles) this.recentSaves.note(profile.clientId, profile.profileId);
     await this.keyIndex.beforeCreateMany(profiles);
     await this.expiryIndex.add(profiles.filter((profile) => profile.state === 'active'));
   }

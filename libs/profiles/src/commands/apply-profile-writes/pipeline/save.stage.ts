@@ -7,6 +7,7 @@ import { ProfileReadModel } from '../../../read-model/profile-read-model.service
 import { ProfileRepository } from '../../../repositories/profile.repository';
 import { ProfileKeyIndex } from '../../../search-index/profile-key-index.service';
 import { ProfileEventNotifier } from '../../../services/profile-event-notifier.service';
+import { RecentSaves } from '../../../services/recent-saves';
 import { PROFILE_COUNTS, type ProfileCounts } from '../../../services/profile-counts.port';
 import { type LeaseHold, LeaseLostError } from './lease-hold';
 
@@ -38,6 +39,7 @@ export class SaveStage {
     private readonly keyIndex: ProfileKeyIndex,
     private readonly eventNotifier: ProfileEventNotifier,
     private readonly crashPoints: CrashPoints,
+    private readonly recentSaves: RecentSaves,
     @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
   ) {}
 
@@ -110,6 +112,8 @@ export class SaveStage {
    * Answers what the publication read of `acc` (undefined: it failed).
    */
   async publish(profile: Profile): Promise<number | null | undefined> {
+    // Remembered for a repair, should a Redis node lose these last moments (a failover).
+    this.recentSaves.note(profile.clientId, profile.profileId);
     try {
       return await this.readModel.publish(profile);
     } catch (error) {
