@@ -8,7 +8,7 @@
 //
 //   node scripts/bench/search-index-memory.js --sizes=100000,1000000 [--sample=10]
 //
-// `--sample=N`: MEMORY USAGE of every Nth key per kind (1: every key), scaled up by N.
+// `--sample=N`: MEMORY USAGE of every Nth key per kind (1: every key), scaled up to all.
 require('../lib/ts-require');
 require('reflect-metadata');
 const os = require('node:os');
@@ -74,9 +74,18 @@ async function byKind(redis) {
     const sampled = [];
     for (const key of keys) {
       const kind = kindOf(key);
-      const k = kinds.get(kind) ?? { keys: 0, bytes: 0, members: 0, encodings: new Map() };
+      const k = kinds.get(kind) ?? {
+        keys: 0,
+        sampled: 0,
+        bytes: 0,
+        members: 0,
+        encodings: new Map(),
+      };
       kinds.set(kind, k);
-      if (k.keys++ % SAMPLE === 0) sampled.push([k, key]);
+      if (k.keys++ % SAMPLE === 0) {
+        k.sampled++;
+        sampled.push([k, key]);
+      }
     }
     const answers = await Promise.all(
       sampled.map(async ([k, key]) => {
@@ -90,11 +99,16 @@ async function byKind(redis) {
       }),
     );
     for (const [k, bytes, members, encoding] of answers) {
-      k.bytes += Number(bytes) * SAMPLE;
-      k.members += members * SAMPLE;
+      k.bytes += Number(bytes);
+      k.members += members;
       k.encodings.set(encoding, (k.encodings.get(encoding) ?? 0) + 1);
     }
   } while (cursor !== '0');
+  // The sampled keys' sums scaled to every key of their kind.
+  for (const k of kinds.values()) {
+    k.bytes = Math.round((k.bytes * k.keys) / k.sampled);
+    k.members = Math.round((k.members * k.keys) / k.sampled);
+  }
   return kinds;
 }
 
