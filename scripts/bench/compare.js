@@ -22,8 +22,8 @@
 //   --base <ref>          the commit to compare with (required; a branch, tag or sha)
 //   --head <ref>          compare with that commit's build instead of this checkout's (both
 //                         in work trees: e.g. to find which commit of a range cost what)
-//   --scenarios=a,b       of: get, get-signed, alt, email, decision, token, accept, apply
-//                         (default: all)
+//   --scenarios=a,b       of: get, get-signed, alt, email, name, partial, decision, token,
+//                         accept, apply (default: all)
 //   --base-env=K=V,K2=V2  more environment for the base's api and worker (likewise
 //   --head-env=K=V        --head-env): compares a setting, e.g. `--base HEAD --head-env
 //                         NODE_OPTIONS=--max-semi-space-size=16` (one build, two settings)
@@ -41,7 +41,18 @@ const { cpuMs } = require('../lib/proc-cpu');
 const { startServiceStack } = require('../lib/service-stack');
 const seed = require('./seed');
 
-const SCENARIOS = ['get', 'get-signed', 'alt', 'email', 'decision', 'token', 'accept', 'apply'];
+const SCENARIOS = [
+  'get',
+  'get-signed',
+  'alt',
+  'email',
+  'name',
+  'partial',
+  'decision',
+  'token',
+  'accept',
+  'apply',
+];
 
 function parseArgs(argv) {
   const parsed = {};
@@ -188,6 +199,20 @@ function scenarioOptions(scenario, side) {
       );
     case 'email':
       return get(() => `${base}/Profile/Email?emailAddress=${seed.email(pick())}`);
+    case 'name':
+      // Seeded names (seed.js): a unique first name, one of 997 last names.
+      return get(() => {
+        const id = pick();
+        return `${base}/Profile/Name?firstName=First${id}&lastName=Last${id % 997}`;
+      });
+    case 'partial':
+      // Its runs' keys: "fir", "irs", "rst" are every profile's, the digits' fewer. Ids of
+      // three digits or more: a shorter one's runs match more than 50 profiles (a 403).
+      return get(() => {
+        let id = pick();
+        while (id < 100) id = pick();
+        return `${base}/Profile/PartialName?firstName=First${id}`;
+      });
     case 'decision':
       return get(
         () =>
@@ -382,6 +407,8 @@ const NAMES = {
   'get-signed': 'GET profile (CUSTOMAUTH3)',
   alt: 'GET by alternate id',
   email: 'search by email',
+  name: 'search by name',
+  partial: 'search by partial name',
   decision: 'contact decision by id',
   token: 'token endpoint',
   accept: 'write acceptance (POST merge)',

@@ -88,6 +88,14 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
     meaning: "profile ids the search key index's rebuild reads between two checkpoints",
   },
   {
+    name: 'SEARCH_INDEX_SET_SPLIT',
+    type: 'int',
+    default: 500,
+    atLeast: 1,
+    meaning:
+      "profile ids a search key's Redis set holds before it is split into parts by id range (each part then stays within Redis's small-set encoding, set-max-intset-entries 512 by default); a lower server setting only costs memory",
+  },
+  {
     name: 'ERASURE_HASH_PEPPER',
     type: 'text',
     secret: true,
@@ -113,6 +121,8 @@ export class ProfileSettings {
   readonly searchIndexRebuildPartition: number;
   /** Profile ids the rebuild reads between two checkpoints of its partition. */
   readonly searchIndexRebuildPage: number;
+  /** Ids a search key's set holds before it is split by id range (key-set-encoding.ts). */
+  readonly searchIndexSetSplit: number;
   /**
    * How long a read model lives after its last write, publication or rebuild (0: for
    * ever): Redis holds the working set's read models, not every profile's.
@@ -148,6 +158,7 @@ export class ProfileSettings {
     this.redisRepairWindowMs = read.REDIS_REPAIR_WINDOW_MS;
     this.searchIndexRebuildPartition = read.SEARCH_INDEX_REBUILD_PARTITION;
     this.searchIndexRebuildPage = read.SEARCH_INDEX_REBUILD_PAGE;
+    this.searchIndexSetSplit = read.SEARCH_INDEX_SET_SPLIT;
     this.erasureHashPepper = read.ERASURE_HASH_PEPPER;
   }
 }

@@ -1,32 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { RedisScript, RedisService } from '@app/shared';
+import { RedisService } from '@app/shared';
 import { ProfileRules } from '../domain/profile-rules';
 import type { Profile } from '../domain/profile.schema';
+import { ProfileSettings } from '../profile-settings';
+import { ADD_IDS, idsOfReply, READ_IDS, REMOVE_IDS, type StoredIds } from './key-set-encoding';
 import { type KeyQuery, searchKeysOf } from './search-keys';
 
-/**
- * SADD of many sets in one call: KEYS the sets; ARGV per set its member count, then its
- * members. Atomic like a MULTI of the SADDs, and idempotent.
- */
-const SADD_MANY = new RedisScript(
-  `
-local at = 1
-for i = 1, #KEYS do
-  local n = tonumber(ARGV[at])
-  for from = at + 1, at + n, 1000 do
-    redis.call('SADD', KEYS[i], unpack(ARGV, from, math.min(from + 999, at + n)))
-  end
-  at = at + n + 1
-end
-return #KEYS`,
-  null,
-);
-/** Keys and arguments per SADD_MANY call: Redis runs each call alone, briefly. */
-const SADD_MANY_ARGS = 20000;
+/** Keys and arguments per ADD_IDS call: Redis runs each call alone, briefly. */
+const ADD_IDS_ARGS = 20000;
 
 /**
- * The search key index: per client and key (search-keys.ts) a Redis set of the ids of the
- * profiles holding it, so an exact-match search reads its candidates, not every profile.
+ * The search key index: per client and key (search-keys.ts) the ids of the profiles holding
+ * it, kept compactly (key-set-encoding.ts: a small set of ids, or one split into intset parts
+ * by id range), so an exact-match search reads its candidates, not every profile.
  * Maintained by the worker in the same step as each save: keys the new version adds are
  * added before the save (a crash never leaves a saved profile missing from the index),
  * keys it drops are removed after (a crash leaves a stale member, which the search's exact
@@ -40,19 +26,20 @@ export class ProfileKeyIndex {
   constructor(
     private readonly redis: RedisService,
     private readonly rules: ProfileRules,
+    private readonly settings: ProfileSettings,
   ) {}
 
   /** Before the save of `after`: its keys that `before` lacks. */
   async beforeSave(before: Profile, after: Profile): Promise<void> {
     const had = searchKeysOf(liveData(before), this.rules);
     const added = [...searchKeysOf(liveData(after), this.rules)].filter((key) => !had.has(key));
-    await this.apply('sadd', after.clientId, after.profileId, added);
+    await this.add(new Map(added.map((key) => [this.key(after.clientId, key), [after.profileId]])));
   }
 
   /**
    * Before the first save of new profiles (a bulk import's batch): all their keys, one SADD
    * per key for all the profiles holding it (the keys of names' character runs are shared
-   * by many profiles), sent as a few script calls (SADD_MANY) rather than a command per key:
+   * by many profiles), sent as a few script calls (ADD_IDS) rather than a command per key:
    * a batch holds thousands of keys, and the client's cost per command was most of this
    * step's CPU.
    */
@@ -62,7 +49,7 @@ export class ProfileKeyIndex {
 
   /**
    * Every key of each profile (its live data), the index's rebuild's page included: the
-   * sets SADD_MANY takes, one call per slot and a few thousand arguments.
+   * sets ADD_IDS takes, one call per slot and a few thousand arguments.
    */
   async addAll(
     profiles: Pick<Profile, 'clientId' | 'profileId' | 'state' | 'data'>[],
@@ -76,6 +63,12 @@ export class ProfileKeyIndex {
         else holders.set(redisKey, [profile.profileId]);
       }
     }
+    await this.add(holders);
+  }
+
+  /** The ids of each set added (ADD_IDS), one call per slot and a few thousand arguments. */
+  private async add(holders: Map<string, number[]>): Promise<void> {
+    const limit = this.settings.searchIndexSetSplit;
     const calls: Promise<unknown>[] = [];
     // A call takes sets of one slot (on a cluster; on one Redis any).
     for (const group of this.redis.sameSlotGroups([...holders], ([key]) => key)) {
@@ -83,14 +76,14 @@ export class ProfileKeyIndex {
       let args: (string | number)[] = [];
       const send = () => {
         if (!keys.length) return;
-        calls.push(SADD_MANY.run(this.redis.client, keys.length, ...keys, ...args));
+        calls.push(ADD_IDS.run(this.redis.client, keys.length, ...keys, limit, ...args));
         keys = [];
         args = [];
       };
       for (const [key, ids] of group) {
         keys.push(key);
         args.push(ids.length, ...ids);
-        if (keys.length + args.length >= SADD_MANY_ARGS) send();
+        if (keys.length + args.length >= ADD_IDS_ARGS) send();
       }
       send();
     }
@@ -101,7 +94,12 @@ export class ProfileKeyIndex {
   async afterSave(before: Profile, after: Profile): Promise<void> {
     const has = searchKeysOf(liveData(after), this.rules);
     const dropped = [...searchKeysOf(liveData(before), this.rules)].filter((key) => !has.has(key));
-    await this.apply('srem', after.clientId, after.profileId, dropped);
+    // Sent at once (auto-pipelined): the sets are in different slots.
+    await Promise.all(
+      dropped.map((key) =>
+        REMOVE_IDS.run(this.redis.client, this.key(after.clientId, key), after.profileId),
+      ),
+    );
   }
 
   /**
@@ -111,13 +109,13 @@ export class ProfileKeyIndex {
   async candidates(clientId: string, query: KeyQuery): Promise<number[] | null> {
     if (!query.length) return null;
     if (!this.redis.available || !(await this.isBuilt())) return null;
-    let ids: Set<string> | undefined;
+    let ids: Set<number> | undefined;
     for (const group of query) {
       const members = await this.union(group.map((key) => this.key(clientId, key)));
       ids = ids ? new Set(members.filter((id) => ids!.has(id))) : new Set(members);
       if (!ids.size) break;
     }
-    return [...(ids ?? [])].map(Number).sort((a, b) => a - b);
+    return [...(ids ?? [])].sort((a, b) => a - b);
   }
 
   async isBuilt(): Promise<boolean> {
@@ -129,26 +127,17 @@ export class ProfileKeyIndex {
     return this.redis.key('kx', 'built');
   }
 
-  private async apply(
-    op: 'sadd' | 'srem',
-    clientId: string,
-    profileId: number,
-    keys: string[],
-  ): Promise<void> {
-    if (!keys.length) return;
-    // Sent at once (auto-pipelined), not as a pipeline: the sets are in different slots.
-    await Promise.all(keys.map((key) => this.redis.client[op](this.key(clientId, key), profileId)));
+  /** The ids of any of the keys: one script call each, sent at once (auto-pipelined). */
+  private async union(keys: string[]): Promise<number[]> {
+    const answers = await Promise.all(
+      keys.map(async (key) =>
+        idsOfReply((await READ_IDS.run(this.redis.client, key)) as StoredIds),
+      ),
+    );
+    return answers.length === 1 ? answers[0] : [...new Set(answers.flat())];
   }
 
-  /** SUNION of the sets, one command per slot they are in (one on a single Redis). */
-  private async union(keys: string[]): Promise<string[]> {
-    const groups = this.redis.sameSlotGroups(keys, (key) => key);
-    if (groups.length === 1) return this.redis.client.sunion(...groups[0]);
-    const answers = await Promise.all(groups.map((group) => this.redis.client.sunion(...group)));
-    return [...new Set(answers.flat())];
-  }
-
-  /** `<prefix>:kx:{<client>:<key>}`: each set in a slot of its own. */
+  /** `<prefix>:kx:{<client>:<key>}`: each key (with its parts) in a slot of its own. */
   private key(clientId: string, key: string): string {
     return this.redis.tagged('kx', clientId + ':' + key);
   }
