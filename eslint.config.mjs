@@ -69,7 +69,7 @@ const LIB_RANKS = [
 // Profiles' internals, which no app may import); the merge's spec checks the precedence
 // tables (K and P rows, owned by those modules' mergePrecedence) the same way.
 const libOrderExceptions = [
-  'libs/profiles/src/commands/apply-profile-writes/pipeline/fold.spec.ts',
+  'libs/profiles/src/apply/apply-profile-writes/pipeline/fold.spec.ts',
   'libs/profiles/src/domain/profile-absorb.spec.ts',
 ];
 const libOrder = LIB_RANKS.flatMap((rank, r) =>

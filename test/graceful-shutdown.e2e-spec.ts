@@ -3,7 +3,7 @@ import request from 'supertest';
 import { HealthChecks, onTermination } from '@app/shared';
 import { closeApiApp } from '../apps/api/src/bootstrap';
 import { closeWorkerApp } from '../apps/worker/src/bootstrap';
-import { ProfileRepository } from '../libs/profiles/src/repositories/profile.repository';
+import { ProfileRepository } from '../libs/profiles/src/persistence/profile.repository';
 import { configureTestTenant } from './harness/configuration';
 import { createTestTenant, type TestTenant } from './harness/session';
 import { eventually, startTestApp, type TestApp } from './harness/test-app';

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { AuthSettings } from '@app/auth';
 import { redirectLogs } from '@app/shared';
-import { ProfileWriteIntake } from '../libs/profiles/src/services/profile-write-intake.service';
+import { ProfileWriteIntake } from '../libs/profiles/src/intake/profile-write-intake.service';
 import { configureTestTenant } from './harness/configuration';
 import { createTestTenant, requestToken, type TestTenant } from './harness/session';
 import { eventually, startTestApp, type TestApp } from './harness/test-app';

@@ -20,7 +20,7 @@ const { RedisService } = require('../../libs/shared/src/redis/redis.service');
 const { ProfileRules } = require('../../libs/profiles/src/domain/profile-rules');
 const {
   ProfileKeyIndex,
-} = require('../../libs/profiles/src/search-index/profile-key-index.service');
+} = require('../../libs/profiles/src/read/search/profile-key-index.service');
 
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { RedisService } from '@app/shared';
-import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
+import { ProfileReadModel } from '../../libs/profiles/src/read/profile-read-model.service';
 import { createConfiguredTenantWithin } from '../harness/configuration';
 import { startFreezableProxy, type FreezableProxy } from '../harness/freezable-proxy';
 import { createTestTenant, TestTenant } from '../harness/session';

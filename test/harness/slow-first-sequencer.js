@@ -18,7 +18,7 @@ const LONGEST_FIRST = [
   'test/profiles/tenant-fairness.e2e-spec.ts',
   'test/data-subject/data-subject.e2e-spec.ts',
   'test/quotas.e2e-spec.ts',
-  'libs/profiles/src/dto/compiled-validation.spec.ts',
+  'libs/profiles/src/wire/compiled-validation.spec.ts',
   'test/bulk/bulk-export-runs.e2e-spec.ts',
   'test/settings.e2e-spec.ts',
   'test/events/event-subscription-handshakes.e2e-spec.ts',

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
-import { ProfileRepository } from '../../libs/profiles/src/repositories/profile.repository';
+import { ProfileReadModel } from '../../libs/profiles/src/read/profile-read-model.service';
+import { ProfileRepository } from '../../libs/profiles/src/persistence/profile.repository';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, TestTenant } from '../harness/session';
 import { eventually, startTestApp, TestApp } from '../harness/test-app';

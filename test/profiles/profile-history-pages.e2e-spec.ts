@@ -6,7 +6,7 @@ import { ProfileHistoryDoc } from '../../libs/profiles/src/domain/profile-histor
 import {
   HISTORY_PAGE_ENTRIES,
   ProfileHistoryRepository,
-} from '../../libs/profiles/src/repositories/profile-history.repository';
+} from '../../libs/profiles/src/persistence/profile-history.repository';
 import { startTestApp, type TestApp } from '../harness/test-app';
 
 /**

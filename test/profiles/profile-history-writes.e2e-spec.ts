@@ -6,8 +6,8 @@ import { tenantKey } from '@app/shared';
 import { eventually } from '../harness/test-app';
 import type { HistoryEntry } from '../../libs/profiles/src/domain/profile-history';
 import type { Profile } from '../../libs/profiles/src/domain/profile.schema';
-import { trustedTail } from '../../libs/profiles/src/commands/apply-profile-writes/pipeline/record.stage';
-import { ProfileHistoryRepository } from '../../libs/profiles/src/repositories/profile-history.repository';
+import { trustedTail } from '../../libs/profiles/src/apply/apply-profile-writes/pipeline/record.stage';
+import { ProfileHistoryRepository } from '../../libs/profiles/src/persistence/profile-history.repository';
 import { useHistorySuite } from './history-helpers';
 
 /**

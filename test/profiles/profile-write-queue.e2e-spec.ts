@@ -11,8 +11,8 @@ import {
   RedisService,
   TenantFairQueue,
 } from '@app/shared';
-import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
-import { ProfileRepository } from '../../libs/profiles/src/repositories/profile.repository';
+import { ProfileReadModel } from '../../libs/profiles/src/read/profile-read-model.service';
+import { ProfileRepository } from '../../libs/profiles/src/persistence/profile.repository';
 import { configureTestTenant } from '../harness/configuration';
 import { recordEngineCommands } from '../harness/engine-commands';
 import { createTestTenant, TestTenant } from '../harness/session';

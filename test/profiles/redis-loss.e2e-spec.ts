@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { LeaseService, RedisService } from '@app/shared';
 import { profileLeaseKey, readModelKey } from '../../libs/profiles/src/keys';
-import { ProfileReadModel } from '../../libs/profiles/src/read-model/profile-read-model.service';
-import { ProfileRepository } from '../../libs/profiles/src/repositories/profile.repository';
+import { ProfileReadModel } from '../../libs/profiles/src/read/profile-read-model.service';
+import { ProfileRepository } from '../../libs/profiles/src/persistence/profile.repository';
 import { configureTestTenant } from '../harness/configuration';
 import { createTestTenant, type TestTenant } from '../harness/session';
 import { eventually, startTestApp, type TestApp } from '../harness/test-app';

@@ -5,7 +5,7 @@ import { CRASH_POINTS, CrashPoints, leaseKey, RedisService } from '@app/shared';
 import {
   KeyIndexRebuildPlan,
   type RebuildPartition,
-} from '../../libs/profiles/src/search-index/key-index-rebuild-plan';
+} from '../../libs/profiles/src/read/search/key-index-rebuild-plan';
 import { configureTestTenant } from '../harness/configuration';
 import { type EngineCommand, recordEngineCommands } from '../harness/engine-commands';
 import { deleteRedisKeys } from '../harness/redis-keys';

@@ -1,9 +1,9 @@
 import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import { RedisService } from '@app/shared';
-import { RebuildSearchKeyIndexCommand } from '../../libs/profiles/src/commands/rebuild-search-key-index/rebuild-search-key-index.command';
+import { RebuildSearchKeyIndexCommand } from '../../libs/profiles/src/read/search/rebuild-search-key-index/rebuild-search-key-index.command';
 import type { Profile } from '../../libs/profiles/src/domain/profile.schema';
-import { ProfileKeyIndex } from '../../libs/profiles/src/search-index/profile-key-index.service';
+import { ProfileKeyIndex } from '../../libs/profiles/src/read/search/profile-key-index.service';
 import { configureTestTenant } from '../harness/configuration';
 import { describeCommand, recordEngineCommands } from '../harness/engine-commands';
 import { createTestTenant, type TestTenant } from '../harness/session';

@@ -27,32 +27,32 @@ import {
   ProfileErasure,
   ProfileErasureSchema,
 } from './domain/profile-erasure.schema';
-import { ProfileErasureRepository } from './repositories/profile-erasure.repository';
-import { ErasedIdentifiers } from './services/erased-identifiers.service';
+import { ProfileErasureRepository } from './persistence/profile-erasure.repository';
+import { ErasedIdentifiers } from './erasure/erased-identifiers.service';
 import { PendingProfile, PendingProfileSchema } from './domain/pending-profile.schema';
-import { ProfileReadModel } from './read-model/profile-read-model.service';
-import { ExpiryIndex } from './read-model/expiry-index.service';
-import { ProfileKeyIndex } from './search-index/profile-key-index.service';
-import { RedisEpoch } from './services/redis-epoch.service';
-import { SearchCandidates } from './search-index/search-candidates.service';
-import { PendingProfileRepository } from './repositories/pending-profile.repository';
-import { AlternateIdClaimRepository } from './repositories/alternate-id-claim.repository';
-import { ProfileRepository } from './repositories/profile.repository';
-import { ProfileWriteRepository } from './repositories/profile-write.repository';
-import { ProfileHistoryRepository } from './repositories/profile-history.repository';
-import { ProfileEventRepository } from './repositories/profile-event.repository';
-import { TagRepository } from './repositories/tag.repository';
-import { AlternateIdClaims } from './services/alternate-id-claims.service';
-import { ExistingProfiles } from './services/existing-profiles.service';
-import { ProfileUpserts } from './services/profile-upserts.service';
-import { ProfileEventRecorder } from './services/profile-event-recorder.service';
-import { ProfileWriteIntake } from './services/profile-write-intake.service';
-import { WriteFates } from './services/write-fates.service';
-import { WriteKeys } from './services/write-keys.service';
-import { WriteKeyRepository } from './repositories/write-key.repository';
-import { ApplyJobScheduler } from './services/apply-job-scheduler';
+import { ProfileReadModel } from './read/profile-read-model.service';
+import { ExpiryIndex } from './intake/expiry/expiry-index.service';
+import { ProfileKeyIndex } from './read/search/profile-key-index.service';
+import { RedisEpoch } from './read/redis-loss/redis-epoch.service';
+import { SearchCandidates } from './read/search/search-candidates.service';
+import { PendingProfileRepository } from './persistence/pending-profile.repository';
+import { AlternateIdClaimRepository } from './persistence/alternate-id-claim.repository';
+import { ProfileRepository } from './persistence/profile.repository';
+import { ProfileWriteRepository } from './persistence/profile-write.repository';
+import { ProfileHistoryRepository } from './persistence/profile-history.repository';
+import { ProfileEventRepository } from './persistence/profile-event.repository';
+import { TagRepository } from './persistence/tag.repository';
+import { AlternateIdClaims } from './persistence/alternate-id-claims.service';
+import { ExistingProfiles } from './persistence/existing-profiles.service';
+import { ProfileUpserts } from './intake/profile-upserts.service';
+import { ProfileEventRecorder } from './apply/profile-event-recorder.service';
+import { ProfileWriteIntake } from './intake/profile-write-intake.service';
+import { WriteFates } from './apply/write-fates.service';
+import { WriteKeys } from './intake/write-keys.service';
+import { WriteKeyRepository } from './persistence/write-key.repository';
+import { ApplyJobScheduler } from './intake/apply-job-scheduler';
 import { ProfileMergeRecord, ProfileMergeRecordSchema } from './domain/profile-merge-record.schema';
-import { ProfileMergeRepository } from './repositories/profile-merge.repository';
+import { ProfileMergeRepository } from './persistence/profile-merge.repository';
 
 const providers = [
   ProfileRepository,

@@ -1,42 +1,35 @@
 import { DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
-import { ApplyProfileWritesHandler } from './commands/apply-profile-writes/apply-profile-writes.handler';
-import { WriteStarts } from './commands/apply-profile-writes/write-starts';
-import { ApplyPipeline } from './commands/apply-profile-writes/pipeline/apply-pipeline';
-import { AfterApplyStage } from './commands/apply-profile-writes/pipeline/after-apply.stage';
-import { FoldStage } from './commands/apply-profile-writes/pipeline/fold.stage';
-import { ProfileMergeApply } from './services/profile-merge-apply.service';
-import { LoadStage } from './commands/apply-profile-writes/pipeline/load.stage';
-import { RecordStage } from './commands/apply-profile-writes/pipeline/record.stage';
-import { SaveStage } from './commands/apply-profile-writes/pipeline/save.stage';
-import { CreateImportedProfilesHandler } from './commands/create-imported-profiles/create-imported-profiles.handler';
-import { ImportedProfileFinisher } from './commands/create-imported-profiles/imported-profile-finisher.service';
-import { ImportedProfileSlices } from './commands/create-imported-profiles/imported-profile-slices.service';
-import { PrepareImportedProfilesHandler } from './commands/create-imported-profiles/prepare-imported-profiles.handler';
-import { SweepPendingWritesHandler } from './commands/sweep-pending-writes/sweep-pending-writes.handler';
-import { RecoverLostRedisHandler } from './commands/recover-lost-redis/recover-lost-redis.handler';
-import { RebuildSearchKeyIndexHandler } from './commands/rebuild-search-key-index/rebuild-search-key-index.handler';
-import { KeyIndexRebuildPlan } from './search-index/key-index-rebuild-plan';
+import { ApplyProfileWritesHandler } from './apply/apply-profile-writes/apply-profile-writes.handler';
+import { WriteStarts } from './apply/apply-profile-writes/write-starts';
+import { ApplyPipeline } from './apply/apply-profile-writes/pipeline/apply-pipeline';
+import { AfterApplyStage } from './apply/apply-profile-writes/pipeline/after-apply.stage';
+import { FoldStage } from './apply/apply-profile-writes/pipeline/fold.stage';
+import { ProfileMergeApply } from './merge/profile-merge-apply.service';
+import { LoadStage } from './apply/apply-profile-writes/pipeline/load.stage';
+import { RecordStage } from './apply/apply-profile-writes/pipeline/record.stage';
+import { SaveStage } from './apply/apply-profile-writes/pipeline/save.stage';
+import { CreateImportedProfilesHandler } from './apply/import/create-imported-profiles.handler';
+import { ImportedProfileFinisher } from './apply/import/imported-profile-finisher.service';
+import { ImportedProfileSlices } from './apply/import/imported-profile-slices.service';
+import { PrepareImportedProfilesHandler } from './apply/import/prepare-imported-profiles.handler';
+import { SweepPendingWritesHandler } from './apply/sweep-pending-writes/sweep-pending-writes.handler';
+import { RecoverLostRedisHandler } from './read/redis-loss/recover-lost-redis/recover-lost-redis.handler';
+import { RebuildSearchKeyIndexHandler } from './read/search/rebuild-search-key-index/rebuild-search-key-index.handler';
+import { KeyIndexRebuildPlan } from './read/search/key-index-rebuild-plan';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
-import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './services/profile-apply-hook';
-import {
-  PROFILE_EVENT_LISTENERS,
-  type ProfileEventListener,
-} from './services/profile-event-listener';
-import { ApplyProfileWritesJob, PendingWriteSweeper } from './worker/profile-write.jobs';
-import { ProfileEventNotifier } from './services/profile-event-notifier.service';
-import { ProfileEraser } from './services/profile-eraser.service';
-import { RecentSaves } from './services/recent-saves';
-import { RepairRecentSavesHandler } from './commands/repair-recent-saves/repair-recent-saves.handler';
+import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './ports/profile-apply-hook';
+import { PROFILE_EVENT_LISTENERS, type ProfileEventListener } from './ports/profile-event-listener';
+import { ApplyProfileWritesJob, PendingWriteSweeper } from './apply/profile-write.jobs';
+import { ProfileEventNotifier } from './apply/profile-event-notifier.service';
+import { ProfileEraser } from './erasure/profile-eraser.service';
+import { RecentSaves } from './read/redis-loss/recent-saves';
+import { RepairRecentSavesHandler } from './read/redis-loss/repair-recent-saves/repair-recent-saves.handler';
 import {
   PROFILE_ERASURE_LISTENERS,
   type ProfileErasureListener,
-} from './services/profile-erasure-listener';
-import { ScheduledJobsModule } from './worker/scheduled-jobs.module';
-import {
-  NoProfileCounts,
-  PROFILE_COUNTS,
-  type ProfileCounts,
-} from './services/profile-counts.port';
+} from './ports/profile-erasure-listener';
+import { ScheduledJobsModule } from './intake/expiry/scheduled-jobs.module';
+import { NoProfileCounts, PROFILE_COUNTS, type ProfileCounts } from './ports/profile-counts.port';
 
 /** The worker side of profiles: applies queued writes, sweeps for lost ones, expiry. */
 @Module({})

@@ -7,7 +7,7 @@ import { transitionProfile } from './profile-transition';
 import { ProfileRules } from './profile-rules';
 import type { Profile } from './profile.schema';
 import type { ProfileWrite } from './profile-write.schema';
-import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
+import { PROFILE_WIRE_FORMAT } from '../wire/profile-wire-format';
 
 const NO_RULES = new ProfileRules([]);
 

@@ -7,7 +7,7 @@ import type { ProfileData, StoredAlternateId } from './profile-data.schema';
  * The decisions of the two queued writes of a profile merge (docs/profile-merge.md, "The
  * crash-safe sequence"), pure so that every re-application after a crash decides the same:
  * `merged-into` applied on the absorbed profile A, `absorb` applied on the survivor S.
- * Wired into the worker's fold by services/profile-merge-apply.service.ts.
+ * Wired into the worker's fold by merge/profile-merge-apply.service.ts.
  */
 
 /** What the merge steps read of a profile (the stored Profile plus the merge marks). */

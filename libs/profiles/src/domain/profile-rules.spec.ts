@@ -1,4 +1,4 @@
-import { PROFILE_WIRE_FORMAT } from '../mapping/profile-wire-format';
+import { PROFILE_WIRE_FORMAT } from '../wire/profile-wire-format';
 import { PermanentWriteError } from './permanent-write-error';
 import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
 import { applyProfileWrite } from './apply-profile-write';

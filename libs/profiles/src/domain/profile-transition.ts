@@ -37,7 +37,7 @@ export { PermanentWriteError };
 
 /**
  * What a merge step's write needs that only I/O can read (the survivor and its records, the
- * absorbed profile), decided before the fold by services/profile-merge-apply.service.ts with
+ * absorbed profile), decided before the fold by merge/profile-merge-apply.service.ts with
  * the pure steps of profile-merge-steps.ts.
  */
 export type PreparedMerge =

@@ -6,7 +6,7 @@ import type { ProfileView } from './profile-view';
  * The port through which profile rules see the wire shape of a profile: a PATCH applies
  * its operations to the profile as the writer sees it on the wire, and the user-group
  * scope compares a body with that shape. The mapping layer implements it
- * (`mapping/profile-wire-format.ts`), so the domain imports nothing of the transport.
+ * (`wire/profile-wire-format.ts`), so the domain imports nothing of the transport.
  */
 export interface ProfileWireFormat {
   /**

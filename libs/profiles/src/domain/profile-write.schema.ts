@@ -62,7 +62,7 @@ export interface ImportRecordRef {
 export interface WriteAttemptRef {
   key: string;
   attempt: number;
-  /** The key store's period its records are in (repositories/write-key.repository.ts). */
+  /** The key store's period its records are in (persistence/write-key.repository.ts). */
   bucket: number;
 }
 
@@ -100,7 +100,7 @@ export class ProfileWrite {
   @Prop({ type: Object, default: undefined }) importFlags?: ImportFlags;
   /**
    * The `Idempotency-Key` attempt that wrote this record: such a write is applied only once
-   * its attempt committed (services/write-fates.service.ts); an attempt that never committed
+   * its attempt committed (apply/write-fates.service.ts); an attempt that never committed
    * (its request was answered with an error, or its api died first) is voided, not applied.
    */
   @Prop({ type: Object, default: undefined }) idempotency?: WriteAttemptRef;
@@ -123,4 +123,4 @@ export class ProfileWrite {
 
 export const ProfileWriteSchema = SchemaFactory.createForClass(ProfileWrite);
 // No secondary index: every write is addressed by `_id` from its profile's appliedSeq
-// (repositories/profile-write.repository.ts); the sweeper reads pending_profiles instead.
+// (persistence/profile-write.repository.ts); the sweeper reads pending_profiles instead.

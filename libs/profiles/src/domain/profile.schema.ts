@@ -93,7 +93,7 @@ export class Profile {
   @Prop({ type: [Object], default: undefined }) importMarks?: ImportRecordRef[];
   /**
    * What the passes saved since the reports last counted this profile changed in its
-   * client's counts (services/profile-counts.port.ts): counted once after the save, by
+   * client's counts (ports/profile-counts.port.ts): counted once after the save, by
    * sequence number, so a crash between the save and the count is healed by the next job.
    */
   @Prop({ type: [Object], default: undefined }) countDeltas?: CountDelta[];
