@@ -23,6 +23,29 @@ const noTransport = {
   message: 'domain code imports nothing from http/, dto/ or mapping/ (nor the HTTP framework)',
 };
 
+// libs/profiles is split by flow (intake/, apply/, read/, merge/, erasure/) over wire/,
+// persistence/ and domain/; domain/ stands under all of them and imports none.
+const noProfileFlows = {
+  group: [
+    '**/intake/*',
+    '**/apply/*',
+    '**/read/*',
+    '**/merge/*',
+    '**/erasure/*',
+    '**/wire/*',
+    '**/persistence/*',
+    '**/ports/*',
+  ],
+  message: "profiles' domain imports no flow, wire/, persistence/ or ports/: they import it",
+};
+// Other libs, the apps and the tests reach profiles through @app/profiles (its ports/), a
+// unit test also through the fixtures of @app/profiles/testing; an e2e suite that drives an
+// internal imports it by relative path (docs/architecture.md, "Layout").
+const noProfileInternals = {
+  group: ['@app/profiles/*', '!@app/profiles/testing'],
+  message: 'import @app/profiles (its ports/ only), or the fixtures of @app/profiles/testing',
+};
+
 // Composite keys (`<client>|...`) are built in each lib's keys.ts only: one place per lib
 // says how a tenant's documents are addressed.
 const keyTemplates = {
@@ -33,12 +56,10 @@ const keyTemplates = {
 // Tenant scope as a type: a repository keeps a tenant-scoped collection's model only wrapped
 // in TenantScopedModel, whose queries take a TenantFilter (the client id or a TenantKey) or
 // an explicit acrossTenants(...).
-const rawModels = ['TSParameterProperty', 'PropertyDefinition > TSTypeAnnotation'].map(
-  (where) => ({
-    selector: `${where} TSTypeReference[typeName.name='Model']`,
-    message: 'keep a model only wrapped: new TenantScopedModel(model) (tenant-scope.ts)',
-  }),
-);
+const rawModels = ['TSParameterProperty', 'PropertyDefinition > TSTypeAnnotation'].map((where) => ({
+  selector: `${where} TSTypeReference[typeName.name='Model']`,
+  message: 'keep a model only wrapped: new TenantScopedModel(model) (tenant-scope.ts)',
+}));
 // The collections that belong to no tenant: job runs, revoked tokens (by jti), OAuth
 // clients (looked up by their id before the tenant is known), the receipt signing key;
 // and the wrapper itself.
@@ -74,7 +95,9 @@ const libOrderExceptions = [
 ];
 const libOrder = LIB_RANKS.flatMap((rank, r) =>
   rank.map((lib) => {
-    const later = LIB_RANKS.slice(r).flat().filter((other) => other !== lib);
+    const later = LIB_RANKS.slice(r)
+      .flat()
+      .filter((other) => other !== lib);
     return {
       files: [`libs/${lib}/**/*.ts`],
       ignores: libOrderExceptions,
@@ -87,6 +110,7 @@ const libOrder = LIB_RANKS.flatMap((rank, r) =>
                 group: later.flatMap((other) => [`@app/${other}`, `@app/${other}/*`]),
                 message: `libs/${lib} comes before it in the lib order (shared < auth < config < profiles < consents, preferences < the feature libs): import only earlier libs`,
               },
+              ...(lib === 'profiles' ? [] : [noProfileInternals]),
             ],
           },
         ],
@@ -154,7 +178,26 @@ export default tseslint.config(
     files: globalCollections,
     rules: { 'no-restricted-syntax': ['error', keyTemplates] },
   },
+  {
+    files: ['libs/profiles/src/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noModelInjection],
+          patterns: [noForeignRepositories, noTransport, noProfileFlows],
+        },
+      ],
+    },
+  },
   ...libOrder,
+  {
+    files: ['apps/**/*.ts', 'test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noProfileInternals] }],
+    },
+  },
   {
     // Tests read JSON response bodies, which are untyped by nature.
     files: ['**/*.spec.ts', 'test/**/*.ts'],

@@ -105,4 +105,29 @@ describe('the lib order', () => {
     expect(earlier.stdout).not.toContain('lib order');
     expect(earlier.status).toBe(0);
   });
+
+  it("keeps profiles' flows behind its ports, and its domain under its flows", () => {
+    const deep = lint(
+      'libs/bulk/src/order-probe.ts',
+      "import { ProfileReadModel } from '@app/profiles/read/profile-read-model.service';\nexport const probe = ProfileReadModel;\n",
+    );
+    expect(deep.status).toBe(1);
+    expect(deep.stdout).toContain('import @app/profiles (its ports/ only)');
+    const fromApp = lint(
+      'apps/api/src/order-probe.ts',
+      "import type { Profile } from '@app/profiles/domain/profile.schema';\nexport type Probe = Profile;\n",
+    );
+    expect(fromApp.status).toBe(1);
+    const fixtures = lint(
+      'libs/bulk/src/order-probe.spec.ts',
+      "import { partialData } from '@app/profiles/testing';\nexport const probe = partialData;\n",
+    );
+    expect(fixtures.status).toBe(0);
+    const domainUp = lint(
+      'libs/profiles/src/domain/order-probe.ts',
+      "import { ProfileReadModel } from '../read/profile-read-model.service';\nexport const probe = ProfileReadModel;\n",
+    );
+    expect(domainUp.status).toBe(1);
+    expect(domainUp.stdout).toContain("profiles' domain imports no flow");
+  });
 });

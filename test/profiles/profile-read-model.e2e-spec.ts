@@ -1,7 +1,7 @@
 import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import request from 'supertest';
-import { Profile } from '@app/profiles/domain/profile.schema';
+import { Profile } from '../../libs/profiles/src/domain/profile.schema';
 import { RedisService } from '@app/shared';
 import { configureTestTenant, type TestPrograms } from '../harness/configuration';
 import { fullProfileBodyOn } from '../harness/profile-fixtures';

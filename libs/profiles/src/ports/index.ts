@@ -1,4 +1,9 @@
-// Public surface of @app/profiles: other libs import nothing deeper.
+// The ports of @app/profiles, all that its index.ts exports (other libs and apps import
+// nothing deeper): the Nest modules and what the apps hand to Nest, the rule port and the
+// aggregate's types a rule module reads, the search and history routes other modules extend,
+// the services of ProfilePortsModule, and the apply's hook and listener ports. What is only a
+// port is declared in this folder; the rule port and the aggregate's types stay in domain/,
+// whose fold uses them, and are re-exported here.
 export * from '../profiles-api.module';
 export * from '../profiles-worker.module';
 export * from '../profile-rules.module';
