@@ -29,7 +29,9 @@ static_log=$(mktemp)
 static_pid=$!
 echo "[test] static checks (build, typecheck, lint, lint:deploy, openapi:lint) run beside Jest; their output follows Jest's"
 
-npx --no-install jest "$@"
+# The JSON results give the compact list of failures printed last (scripts/test-failures.js).
+jest_results=$(mktemp)
+npx --no-install jest --json --outputFile="$jest_results" "$@"
 jest_status=$?
 
 wait "$static_pid"
@@ -41,6 +43,8 @@ if [ "$static_status" -ne 0 ]; then
   echo "[test] static checks failed (status $static_status)" >&2
 fi
 if [ "$jest_status" -ne 0 ]; then
+  node scripts/test-failures.js "$jest_results"
   echo "[test] Jest failed (status $jest_status)" >&2
 fi
+rm -f "$jest_results"
 [ "$jest_status" -eq 0 ] && [ "$static_status" -eq 0 ]
