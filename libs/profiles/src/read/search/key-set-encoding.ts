@@ -144,6 +144,8 @@ return 1`,
 /**
  * The ids held by at least one key of every group (an AND of ORs), as integers. KEYS the
  * bases, the groups' keys one group after the other; ARGV each group's number of keys.
+ * With a last key more than the groups take (one Redis: any keys together), that key is
+ * the index's `built` marker: null while it is missing, in the same round trip.
  * The smallest group (a plain set's size; a split key's parts count as 256 ids each, so
  * after any plain set) is read whole, and the other groups only asked, part by part, which
  * of those candidates they hold (SMISMEMBER): a partial name's runs shared by most
@@ -151,8 +153,11 @@ return 1`,
  */
 export const QUERY_IDS = new RedisScript(
   `${COMMON}
-local groups = {}
 local at = 1
+for g = 1, #ARGV do at = at + tonumber(ARGV[g]) end
+if at <= #KEYS and redis.call('EXISTS', KEYS[at]) == 0 then return false end
+local groups = {}
+at = 1
 for g = 1, #ARGV do
   local group = {size = 0, keys = {}}
   for i = at, at + tonumber(ARGV[g]) - 1 do

@@ -107,16 +107,21 @@ export class ProfileKeyIndex {
    * null while the index is not built (the caller reads the database instead).
    */
   async candidates(clientId: string, query: KeyQuery): Promise<number[] | null> {
-    if (!query.length) return null;
-    if (!this.redis.available || !(await this.isBuilt())) return null;
+    if (!query.length || !this.redis.available) return null;
     const groups = query.map((group) => group.map((key) => this.key(clientId, key)));
-    if (!this.redis.cluster) return (await this.query(groups)).sort((a, b) => a - b);
+    if (!this.redis.cluster) {
+      // One call, the built marker with the keys (one Redis takes any keys together).
+      return (await this.query(groups, this.builtKey()))?.sort((a, b) => a - b) ?? null;
+    }
+    if (!(await this.isBuilt())) return null;
     // A cluster: each key in a slot of its own, so one call per group and slot, sent at
     // once (auto-pipelined), and the intersection here.
     const answers = await Promise.all(
       groups.map((keys) =>
         Promise.all(
-          this.redis.sameSlotGroups(keys, (key) => key).map((same) => this.query([same])),
+          this.redis
+            .sameSlotGroups(keys, (key) => key)
+            .map(async (same) => (await this.query([same])) ?? []),
         ),
       ),
     );
@@ -132,11 +137,15 @@ export class ProfileKeyIndex {
     return this.redis.key('kx', 'built');
   }
 
-  /** The ids held by a key of every group (QUERY_IDS: the groups' keys share a slot). */
-  private async query(groups: string[][]): Promise<number[]> {
-    const keys = groups.flat();
+  /**
+   * The ids held by a key of every group (QUERY_IDS: the groups' keys share a slot); null
+   * when `builtKey` is given and missing.
+   */
+  private async query(groups: string[][], builtKey?: string): Promise<number[] | null> {
+    const keys = builtKey ? [...groups.flat(), builtKey] : groups.flat();
     const counts = groups.map((group) => group.length);
-    return (await QUERY_IDS.run(this.redis.client, keys.length, ...keys, ...counts)) as number[];
+    return (await QUERY_IDS.run(this.redis.client, keys.length, ...keys, ...counts)) as
+      number[] | null;
   }
 
   /** `<prefix>:kx:{<client>:<key>}`: each key (with its parts) in a slot of its own. */
