@@ -181,12 +181,17 @@ describe('Searches through the search key index', () => {
       9, 130, 131, 70000,
     ]);
     expect(await index.candidates(clientId, [['tag:crowd'], ['tag:none']])).toEqual([]);
+    // Two plain sets: the smaller read, the other asked which of its ids it holds.
+    await index.addAll([131, 999].map((id) => holder(id, ['duo'])));
+    expect(await index.candidates(clientId, [['tag:pair'], ['tag:duo']])).toEqual([131]);
+    expect(await index.candidates(clientId, [['tag:duo'], ['tag:crowd']])).toEqual([131]);
     expect(await index.candidates(clientId, [['tag:pair', 'tag:few']])).toEqual([
       4, 9, 130, 131, 200, 70000, 70001,
     ]);
     for (const [id, tag] of [
       ...[4, 9, 130, 70000, 70001].map((id) => [id, 'few'] as const),
       ...[130, 131, 200].map((id) => [id, 'pair'] as const),
+      ...[131, 999].map((id) => [id, 'duo'] as const),
     ]) {
       await index.afterSave(holder(id, [tag]), holder(id, []));
     }
