@@ -161,8 +161,9 @@ at = 1
 for g = 1, #ARGV do
   local group = {size = 0, keys = {}}
   for i = at, at + tonumber(ARGV[g]) - 1 do
-    local shift = shiftOf(KEYS[i]) or 0
+    -- A split base holds its flag and at least one part: a set of one id or none is plain.
     local count = redis.call('SCARD', KEYS[i])
+    local shift = count > 1 and shiftOf(KEYS[i]) or 0
     local key = {name = KEYS[i], shift = shift}
     group.keys[#group.keys + 1] = key
     if shift == 0 then group.size = group.size + count
