@@ -174,13 +174,14 @@ for g = 1, #ARGV do
 end
 table.sort(groups, function(a, b) return a.size < b.size end)
 
--- The smallest group's ids, each once.
-local ids, seen = {}, {}
+-- The smallest group's ids, each once (a key's own ids are distinct: no check for one key).
+local ids, seen = {}, #groups[1].keys > 1 and {} or nil
 local function hold(id)
-  if not seen[id] then
+  if seen then
+    if seen[id] then return end
     seen[id] = true
-    ids[#ids + 1] = id
   end
+  ids[#ids + 1] = id
 end
 for _, key in ipairs(groups[1].keys) do
   if key.shift == 0 then
