@@ -169,6 +169,33 @@ describe('Searches through the search key index', () => {
     const all = [5, 6, 7, 8, 9, 40, 41, ...dense, 300, 1000, 70000];
     expect(await found()).toEqual(all);
 
+    // With other keys: a plain set and the split one, in every group (AND) or any (OR).
+    await index.addAll([4, 9, 130, 70000, 70001].map((id) => holder(id, ['few'])));
+    expect(await layout(redis.tagged('kx', `${clientId}:tag:few`))).not.toBeNull();
+    await index.addAll([130, 131, 200].map((id) => holder(id, ['pair'])));
+    expect(await index.candidates(clientId, [['tag:crowd'], ['tag:few']])).toEqual([9, 130, 70000]);
+    expect(await index.candidates(clientId, [['tag:pair'], ['tag:crowd'], ['tag:few']])).toEqual([
+      130,
+    ]);
+    expect(await index.candidates(clientId, [['tag:crowd'], ['tag:pair', 'tag:few']])).toEqual([
+      9, 130, 131, 70000,
+    ]);
+    expect(await index.candidates(clientId, [['tag:crowd'], ['tag:none']])).toEqual([]);
+    // Two plain sets: the smaller read, the other asked which of its ids it holds.
+    await index.addAll([131, 999].map((id) => holder(id, ['duo'])));
+    expect(await index.candidates(clientId, [['tag:pair'], ['tag:duo']])).toEqual([131]);
+    expect(await index.candidates(clientId, [['tag:duo'], ['tag:crowd']])).toEqual([131]);
+    expect(await index.candidates(clientId, [['tag:pair', 'tag:few']])).toEqual([
+      4, 9, 130, 131, 200, 70000, 70001,
+    ]);
+    for (const [id, tag] of [
+      ...[4, 9, 130, 70000, 70001].map((id) => [id, 'few'] as const),
+      ...[130, 131, 200].map((id) => [id, 'pair'] as const),
+      ...[131, 999].map((id) => [id, 'duo'] as const),
+    ]) {
+      await index.afterSave(holder(id, [tag]), holder(id, []));
+    }
+
     // Removed ids are gone; an emptied part leaves its base, the last one the key.
     await index.afterSave(holder(70000, ['crowd']), holder(70000, []));
     expect(await found()).toEqual(all.filter((id) => id !== 70000));

@@ -142,37 +142,115 @@ return 1`,
 );
 
 /**
- * One key's ids as stored: `[0, ids]` for plain ids, `[s, hi, offsets, hi, offsets, ...]`
- * for a base split in ranges of 2^s (decoded by `idsOfReply`).
+ * The ids held by at least one key of every group (an AND of ORs), as integers. KEYS the
+ * bases, the groups' keys one group after the other; ARGV each group's number of keys.
+ * With a last key more than the groups take (one Redis: any keys together), that key is
+ * the index's `built` marker: null while it is missing, in the same round trip.
+ * The smallest group (a plain set's size; a split key's parts count as 256 ids each, so
+ * after any plain set) is read whole, and the other groups only asked, part by part, which
+ * of those candidates they hold (SMISMEMBER): a partial name's runs shared by most
+ * profiles ("fir") are never read, and the api receives only the answer.
  */
-export const READ_IDS = new RedisScript(
+export const QUERY_IDS = new RedisScript(
   `${COMMON}
-local key = KEYS[1]
-local shift = shiftOf(key)
-if not shift then return {0, redis.call('SMEMBERS', key)} end
-local reply = {shift}
-for _, hi in ipairs(redis.call('SMEMBERS', key)) do
-  if tonumber(hi) >= 0 then
-    reply[#reply + 1] = hi
-    reply[#reply + 1] = redis.call('SMEMBERS', key .. ':' .. hi)
+local at = 1
+for g = 1, #ARGV do at = at + tonumber(ARGV[g]) end
+if at <= #KEYS and redis.call('EXISTS', KEYS[at]) == 0 then return false end
+local groups = {}
+at = 1
+for g = 1, #ARGV do
+  local group = {size = 0, keys = {}}
+  for i = at, at + tonumber(ARGV[g]) - 1 do
+    -- A split base holds its flag and at least one part: a set of one id or none is plain.
+    local count = redis.call('SCARD', KEYS[i])
+    local shift = count > 1 and shiftOf(KEYS[i]) or 0
+    local key = {name = KEYS[i], shift = shift}
+    group.keys[#group.keys + 1] = key
+    if shift == 0 then group.size = group.size + count
+    else group.size = group.size + (count - 1) * 256 end
+  end
+  at = at + tonumber(ARGV[g])
+  groups[#groups + 1] = group
+end
+table.sort(groups, function(a, b) return a.size < b.size end)
+
+-- The smallest group's ids, each once (a key's own ids are distinct: no check for one key).
+local ids, seen = {}, #groups[1].keys > 1 and {} or nil
+local function hold(id)
+  if seen then
+    if seen[id] then return end
+    seen[id] = true
+  end
+  ids[#ids + 1] = id
+end
+for _, key in ipairs(groups[1].keys) do
+  if key.shift == 0 then
+    for _, id in ipairs(redis.call('SMEMBERS', key.name)) do hold(tonumber(id)) end
+  else
+    for _, id in ipairs(idsOf(key.name, key.shift, false)) do hold(id) end
   end
 end
-return reply`,
-  1,
+
+-- Marks found[position of a member] for the members the set holds, a batch at a time
+-- (positions nil: the members are ids themselves, in order).
+local function ask(set, members, positions, found)
+  for from = 1, #members, 1000 do
+    local answers = redis.call('SMISMEMBER', set, unpack(members, from, math.min(from + 999, #members)))
+    for j = 1, #answers do
+      if answers[j] == 1 then found[positions and positions[from + j - 1] or from + j - 1] = true end
+    end
+  end
+end
+
+for g = 2, #groups do
+  if #ids == 0 then break end
+  local found = {}
+  for _, key in ipairs(groups[g].keys) do
+    if key.shift == 0 then
+      ask(key.name, ids, nil, found)
+    else
+      local size = 2 ^ key.shift
+      local parts, order = {}, {}
+      for j = 1, #ids do
+        local hi = math.floor(ids[j] / size)
+        local part = parts[hi]
+        if not part then
+          part = {offsets = {}, positions = {}}
+          parts[hi] = part
+          order[#order + 1] = hi
+        end
+        part.offsets[#part.offsets + 1] = ids[j] - hi * size
+        part.positions[#part.positions + 1] = j
+      end
+      for _, hi in ipairs(order) do
+        ask(key.name .. ':' .. hi, parts[hi].offsets, parts[hi].positions, found)
+      end
+    end
+  end
+  local kept = {}
+  for j = 1, #ids do
+    if found[j] then kept[#kept + 1] = ids[j] end
+  end
+  ids = kept
+end
+return ids`,
+  null,
 );
 
-/** What READ_IDS answers. */
-export type StoredIds = [0, string[]] | [number, ...(string | string[])[]];
-
-/** The profile ids of a READ_IDS answer, as the numbers they are. */
-export function idsOfReply(reply: StoredIds): number[] {
-  const [shift] = reply;
-  if (shift === 0) return (reply[1] as string[]).map(Number);
-  const size = 2 ** shift;
-  const ids: number[] = [];
-  for (let at = 1; at + 1 < reply.length; at += 2) {
-    const start = Number(reply[at]) * size;
-    for (const offset of reply[at + 1] as string[]) ids.push(start + Number(offset));
+/**
+ * On a cluster, where a group's keys are in slots of their own: the ids in every group,
+ * given each group's QUERY_IDS answers (one per slot of its keys), ascending.
+ */
+export function idsInEveryGroup(groups: number[][][]): number[] {
+  const unions = groups.map((answers) =>
+    answers.length === 1 ? answers[0] : [...new Set(answers.flat())],
+  );
+  unions.sort((a, b) => a.length - b.length);
+  let ids = unions[0] ?? [];
+  for (const other of unions.slice(1)) {
+    if (!ids.length) break;
+    const held = new Set(other);
+    ids = ids.filter((id) => held.has(id));
   }
-  return ids;
+  return ids.sort((a, b) => a - b);
 }

@@ -3,7 +3,7 @@ import { RedisService } from '@app/shared';
 import { ProfileRules } from '../../domain/profile-rules';
 import type { Profile } from '../../domain/profile.schema';
 import { ProfileSettings } from '../../profile-settings';
-import { ADD_IDS, idsOfReply, READ_IDS, REMOVE_IDS, type StoredIds } from './key-set-encoding';
+import { ADD_IDS, idsInEveryGroup, QUERY_IDS, REMOVE_IDS } from './key-set-encoding';
 import { type KeyQuery, searchKeysOf } from './search-keys';
 
 /** Keys and arguments per ADD_IDS call: Redis runs each call alone, briefly. */
@@ -107,15 +107,25 @@ export class ProfileKeyIndex {
    * null while the index is not built (the caller reads the database instead).
    */
   async candidates(clientId: string, query: KeyQuery): Promise<number[] | null> {
-    if (!query.length) return null;
-    if (!this.redis.available || !(await this.isBuilt())) return null;
-    let ids: Set<number> | undefined;
-    for (const group of query) {
-      const members = await this.union(group.map((key) => this.key(clientId, key)));
-      ids = ids ? new Set(members.filter((id) => ids!.has(id))) : new Set(members);
-      if (!ids.size) break;
+    if (!query.length || !this.redis.available) return null;
+    const groups = query.map((group) => group.map((key) => this.key(clientId, key)));
+    if (!this.redis.cluster) {
+      // One call, the built marker with the keys (one Redis takes any keys together).
+      return (await this.query(groups, this.builtKey()))?.sort((a, b) => a - b) ?? null;
     }
-    return [...(ids ?? [])].sort((a, b) => a - b);
+    if (!(await this.isBuilt())) return null;
+    // A cluster: each key in a slot of its own, so one call per group and slot, sent at
+    // once (auto-pipelined), and the intersection here.
+    const answers = await Promise.all(
+      groups.map((keys) =>
+        Promise.all(
+          this.redis
+            .sameSlotGroups(keys, (key) => key)
+            .map(async (same) => (await this.query([same])) ?? []),
+        ),
+      ),
+    );
+    return idsInEveryGroup(answers);
   }
 
   async isBuilt(): Promise<boolean> {
@@ -127,14 +137,15 @@ export class ProfileKeyIndex {
     return this.redis.key('kx', 'built');
   }
 
-  /** The ids of any of the keys: one script call each, sent at once (auto-pipelined). */
-  private async union(keys: string[]): Promise<number[]> {
-    const answers = await Promise.all(
-      keys.map(async (key) =>
-        idsOfReply((await READ_IDS.run(this.redis.client, key)) as StoredIds),
-      ),
-    );
-    return answers.length === 1 ? answers[0] : [...new Set(answers.flat())];
+  /**
+   * The ids held by a key of every group (QUERY_IDS: the groups' keys share a slot); null
+   * when `builtKey` is given and missing.
+   */
+  private async query(groups: string[][], builtKey?: string): Promise<number[] | null> {
+    const keys = builtKey ? [...groups.flat(), builtKey] : groups.flat();
+    const counts = groups.map((group) => group.length);
+    return (await QUERY_IDS.run(this.redis.client, keys.length, ...keys, ...counts)) as
+      number[] | null;
   }
 
   /** `<prefix>:kx:{<client>:<key>}`: each key (with its parts) in a slot of its own. */
