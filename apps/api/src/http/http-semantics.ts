@@ -1,6 +1,6 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { STREAMED_MEDIA_TYPES } from '@app/shared';
+import { routeOptionsOf, STREAMED_MEDIA_TYPES } from '@app/shared';
 
 type Router = ReturnType<typeof FindMyWay>;
 
@@ -45,7 +45,7 @@ export function installHttpSemantics(
   fastify.addHook('onRequest', (request, reply, done) => {
     const allowed = request.is404
       ? allowedMethods(routes, shadowing, request.url)
-      : shadowing.allowedInstead(request.method, request.routeOptions.url, request.url);
+      : shadowing.allowedInstead(request.method, routeOptionsOf(request).url, request.url);
     // The method serves the path but for a trailing slash (Fastify tells them apart): a 404.
     const wrongMethod = allowed?.length && !(request.is404 && allowed.includes(request.method));
     if (wrongMethod) {
@@ -186,7 +186,7 @@ function hasBody(request: FastifyRequest): boolean {
 /** Why the request's body is refused for its media type, or null. */
 function mediaTypeRefusal(request: FastifyRequest, formRoutes: Set<string>): string | null {
   if (!BODY_METHODS.has(request.method) || !hasBody(request)) return null;
-  const route = request.routeOptions.url;
+  const route = routeOptionsOf(request).url;
   if (route !== undefined && formRoutes.has(route)) return null;
   const header = request.headers['content-type'];
   const mediaType = header?.split(';')[0].trim();
@@ -194,7 +194,7 @@ function mediaTypeRefusal(request: FastifyRequest, formRoutes: Set<string>): str
     return 'A request body needs a Content-Type header: send application/json';
   }
   if (JSON_MEDIA_TYPE.test(mediaType)) return null;
-  const streamed = (request.routeOptions.config as { [STREAMED_MEDIA_TYPES]?: string[] })?.[
+  const streamed = (routeOptionsOf(request).config as { [STREAMED_MEDIA_TYPES]?: string[] })?.[
     STREAMED_MEDIA_TYPES
   ];
   if (streamed?.includes(mediaType.toLowerCase())) return null;
