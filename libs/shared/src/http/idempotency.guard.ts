@@ -232,12 +232,14 @@ function replayOf(answer: StoredKeyAnswer | CommittedAnswer): RecordedAnswer {
 
 /** The api's hook that keeps (or releases) the key a request claimed, with what is sent. */
 export function installIdempotencyHook(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request: ClaimingRequest, reply, payload) => {
+  // With `done`, not async: a request that claimed no key (every read) costs no promise.
+  fastify.addHook('onSend', (request: ClaimingRequest, reply, payload, done) => {
     const settle = request[SETTLE];
-    if (settle) {
-      request[SETTLE] = undefined;
-      await settle(reply, payload);
-    }
-    return payload;
+    if (!settle) return done(null, payload);
+    request[SETTLE] = undefined;
+    settle(reply, payload).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   });
 }
