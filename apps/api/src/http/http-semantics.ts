@@ -93,6 +93,12 @@ function allowedMethods(routes: Router, shadowing: ShadowingRoutes, url: string)
   return allowed;
 }
 
+/** A literal route that may shadow a parametric one: its pattern and its segments. */
+interface Shadowing {
+  pattern: string;
+  segments: string[];
+}
+
 /**
  * Routes with a literal segment where another route of the same shape has a parameter
  * (`.../Programs/IncludeAll` beside `.../Programs/:programId`). A request the parametric
@@ -103,8 +109,8 @@ function allowedMethods(routes: Router, shadowing: ShadowingRoutes, url: string)
 class ShadowingRoutes {
   /** Route pattern → the methods registered for it. */
   private readonly methods = new Map<string, Set<string>>();
-  /** `METHOD pattern` → the literal routes that may shadow it (computed on first use). */
-  private readonly candidates = new Map<string, { pattern: string; segments: string[] }[]>();
+  /** Method → pattern → the literal routes that may shadow it (computed on first use). */
+  private readonly candidates = new Map<string, Map<string, Shadowing[]>>();
 
   add(method: string, url: string): void {
     const key = trimSlash(url);
@@ -117,9 +123,11 @@ class ShadowingRoutes {
   /** The methods of the literal route the request's path is, or null. */
   allowedInstead(method: string, route: string | undefined, url: string): string[] | null {
     if (route === undefined || !route.includes(':')) return null;
-    const key = `${method} ${route}`;
-    let candidates = this.candidates.get(key);
-    if (!candidates) this.candidates.set(key, (candidates = this.shadowing(method, route)));
+    // Maps by method, then pattern: no key string made per request.
+    let ofMethod = this.candidates.get(method);
+    if (!ofMethod) this.candidates.set(method, (ofMethod = new Map()));
+    let candidates = ofMethod.get(route);
+    if (!candidates) ofMethod.set(route, (candidates = this.shadowing(method, route)));
     if (!candidates.length) return null;
     const segments = trimSlash(pathOf(url)).split('/');
     for (const candidate of candidates) {
@@ -142,10 +150,10 @@ class ShadowingRoutes {
    * for at least one segment that is literal there and a parameter in `route` (and none the
    * other way round).
    */
-  private shadowing(method: string, route: string): { pattern: string; segments: string[] }[] {
+  private shadowing(method: string, route: string): Shadowing[] {
     const own = trimSlash(route).split('/');
     if (own.some((segment) => segment.includes('*'))) return [];
-    const found: { pattern: string; segments: string[] }[] = [];
+    const found: Shadowing[] = [];
     for (const [pattern, methods] of this.methods) {
       if (methods.has(method)) continue;
       const segments = pattern.split('/');
