@@ -7,6 +7,7 @@ import {
   JOBS_QUEUE,
   OPERATOR_BROWSER_CHALLENGE,
   operatorRefusal,
+  routeOptionsOf,
   type Settings,
 } from '@app/shared';
 
@@ -51,7 +52,7 @@ function pathOf(url: string): string {
 
 function isDashboardRequest(request: FastifyRequest): boolean {
   // The route a request matched (however its path was encoded), or else its path.
-  const route = request.routeOptions.url ?? pathOf(request.url);
+  const route = routeOptionsOf(request).url ?? pathOf(request.url);
   return route === BASE || route.startsWith(`${BASE}/`);
 }
 

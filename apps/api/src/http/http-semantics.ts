@@ -1,6 +1,6 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { STREAMED_MEDIA_TYPES } from '@app/shared';
+import { routeOptionsOf, STREAMED_MEDIA_TYPES } from '@app/shared';
 
 type Router = ReturnType<typeof FindMyWay>;
 
@@ -45,7 +45,7 @@ export function installHttpSemantics(
   fastify.addHook('onRequest', (request, reply, done) => {
     const allowed = request.is404
       ? allowedMethods(routes, shadowing, request.url)
-      : shadowing.allowedInstead(request.method, request.routeOptions.url, request.url);
+      : shadowing.allowedInstead(request.method, routeOptionsOf(request).url, request.url);
     // The method serves the path but for a trailing slash (Fastify tells them apart): a 404.
     const wrongMethod = allowed?.length && !(request.is404 && allowed.includes(request.method));
     if (wrongMethod) {
@@ -93,6 +93,12 @@ function allowedMethods(routes: Router, shadowing: ShadowingRoutes, url: string)
   return allowed;
 }
 
+/** A literal route that may shadow a parametric one: its pattern and its segments. */
+interface Shadowing {
+  pattern: string;
+  segments: string[];
+}
+
 /**
  * Routes with a literal segment where another route of the same shape has a parameter
  * (`.../Programs/IncludeAll` beside `.../Programs/:programId`). A request the parametric
@@ -103,8 +109,8 @@ function allowedMethods(routes: Router, shadowing: ShadowingRoutes, url: string)
 class ShadowingRoutes {
   /** Route pattern → the methods registered for it. */
   private readonly methods = new Map<string, Set<string>>();
-  /** `METHOD pattern` → the literal routes that may shadow it (computed on first use). */
-  private readonly candidates = new Map<string, { pattern: string; segments: string[] }[]>();
+  /** Method → pattern → the literal routes that may shadow it (computed on first use). */
+  private readonly candidates = new Map<string, Map<string, Shadowing[]>>();
 
   add(method: string, url: string): void {
     const key = trimSlash(url);
@@ -117,9 +123,11 @@ class ShadowingRoutes {
   /** The methods of the literal route the request's path is, or null. */
   allowedInstead(method: string, route: string | undefined, url: string): string[] | null {
     if (route === undefined || !route.includes(':')) return null;
-    const key = `${method} ${route}`;
-    let candidates = this.candidates.get(key);
-    if (!candidates) this.candidates.set(key, (candidates = this.shadowing(method, route)));
+    // Maps by method, then pattern: no key string made per request.
+    let ofMethod = this.candidates.get(method);
+    if (!ofMethod) this.candidates.set(method, (ofMethod = new Map()));
+    let candidates = ofMethod.get(route);
+    if (!candidates) ofMethod.set(route, (candidates = this.shadowing(method, route)));
     if (!candidates.length) return null;
     const segments = trimSlash(pathOf(url)).split('/');
     for (const candidate of candidates) {
@@ -142,10 +150,10 @@ class ShadowingRoutes {
    * for at least one segment that is literal there and a parameter in `route` (and none the
    * other way round).
    */
-  private shadowing(method: string, route: string): { pattern: string; segments: string[] }[] {
+  private shadowing(method: string, route: string): Shadowing[] {
     const own = trimSlash(route).split('/');
     if (own.some((segment) => segment.includes('*'))) return [];
-    const found: { pattern: string; segments: string[] }[] = [];
+    const found: Shadowing[] = [];
     for (const [pattern, methods] of this.methods) {
       if (methods.has(method)) continue;
       const segments = pattern.split('/');
@@ -186,7 +194,7 @@ function hasBody(request: FastifyRequest): boolean {
 /** Why the request's body is refused for its media type, or null. */
 function mediaTypeRefusal(request: FastifyRequest, formRoutes: Set<string>): string | null {
   if (!BODY_METHODS.has(request.method) || !hasBody(request)) return null;
-  const route = request.routeOptions.url;
+  const route = routeOptionsOf(request).url;
   if (route !== undefined && formRoutes.has(route)) return null;
   const header = request.headers['content-type'];
   const mediaType = header?.split(';')[0].trim();
@@ -194,7 +202,7 @@ function mediaTypeRefusal(request: FastifyRequest, formRoutes: Set<string>): str
     return 'A request body needs a Content-Type header: send application/json';
   }
   if (JSON_MEDIA_TYPE.test(mediaType)) return null;
-  const streamed = (request.routeOptions.config as { [STREAMED_MEDIA_TYPES]?: string[] })?.[
+  const streamed = (routeOptionsOf(request).config as { [STREAMED_MEDIA_TYPES]?: string[] })?.[
     STREAMED_MEDIA_TYPES
   ];
   if (streamed?.includes(mediaType.toLowerCase())) return null;

@@ -5,8 +5,9 @@ import {
   parseCustomAuthHeader,
   parseIssuedTimestamp,
   type CustomAuthFailure,
+  type ParsedCustomAuthHeader,
 } from '../domain/custom-auth';
-import { type Caller, callerOf } from '../domain/tenant';
+import { type Caller, callerOf, type TenantClient, type TenantUser } from '../domain/tenant';
 import { clientNotFoundEmpty, customAuthError } from '../auth-errors';
 import { AuthCache } from './auth-cache.service';
 import { AuthSettings } from '../auth-settings';
@@ -14,8 +15,12 @@ import { AuthSettings } from '../auth-settings';
 /** Verified headers one process remembers before it starts over (bounded memory). */
 const MAX_VERIFIED_HEADERS = 10000;
 
-/** What a verified header established: its issued time, under the key it was checked with. */
+/** A header as parsed when it is valid. */
+type ParsedCredentials = Extract<ParsedCustomAuthHeader, { ok: true }>;
+
+/** What a verified header established: its parse and issued time, under the key it was checked with. */
 interface VerifiedHeader {
+  parsed: ParsedCredentials;
   issued: number;
   apiHashKey: string;
 }
@@ -26,9 +31,9 @@ export class CustomAuthService {
   /**
    * Headers whose signature this process has verified, by client id and exact text: a
    * caller signs with a timestamp of one-second precision and may send one header for many
-   * requests, and the HMAC and the ISO 8601 parse were a seventh of a GET's CPU. Valid only
-   * under the APIHashKey it was checked with (a rotated key checks afresh); the time window
-   * and the user are still checked on every request.
+   * requests, and the HMAC, the ISO 8601 parse and the header's parse were a seventh of a
+   * GET's CPU. Valid only under the APIHashKey it was checked with (a rotated key checks
+   * afresh); the time window and the user are still checked on every request.
    */
   private readonly verified = new Map<string, VerifiedHeader>();
 
@@ -39,40 +44,72 @@ export class CustomAuthService {
 
   /**
    * The caller, or an ApiError: 401 per failure, 404 with no body for an unknown client.
-   * `pathClientId` is the `{clientId}` segment exactly as in the URL.
+   * `pathClientId` is the `{clientId}` segment exactly as in the URL. Answered without a
+   * promise when the client and the user are warm in the AuthCache (the usual case).
    */
-  async authenticate(
+  authenticate(
     authorization: string | undefined,
     pathClientId: string | undefined,
     now = Date.now(),
-  ): Promise<Caller> {
-    const parsed = parseCustomAuthHeader(authorization);
+  ): Caller | Promise<Caller> {
+    const memoKey = `${pathClientId}\n${authorization}`;
+    const known = pathClientId === undefined ? undefined : this.verified.get(memoKey);
+    const parsed = known ? known.parsed : parseCustomAuthHeader(authorization);
     if (
       !parsed.ok &&
       (parsed.failure === 'missing-header' || parsed.failure === 'invalid-scheme')
     ) {
       throw this.failure(parsed.failure, parsed.schemeAsSent);
     }
-    const schemeAsSent = parsed.ok ? parsed.credentials.schemeAsSent : parsed.schemeAsSent;
-    const fail = (failure: CustomAuthFailure) => this.failure(failure, schemeAsSent);
+    if (pathClientId === undefined) throw this.failure('generic', schemeAsSentOf(parsed));
+    if (parsed.ok) {
+      // Warm: the client and the user without a promise or a Redis command.
+      const warm = this.cache.warm(pathClientId, parsed.credentials.userId);
+      if (warm) {
+        if (!warm.client) throw clientNotFoundEmpty();
+        const valid = this.checkSignature(parsed, pathClientId, memoKey, known, warm.client, now);
+        return this.admitted(valid, warm.client, warm.user, parsed);
+      }
+    }
+    return this.authenticateCold(parsed, pathClientId, memoKey, known, now);
+  }
 
-    if (pathClientId === undefined) throw fail('generic');
-    // Warm (the usual case): the client and the user without a promise or a Redis command.
-    const warm = parsed.ok ? this.cache.warm(pathClientId, parsed.credentials.userId) : null;
-    const stamps = warm ? undefined : await this.cache.stamps(pathClientId);
-    const client = warm ? warm.client : await this.cache.client(pathClientId, stamps ?? null);
+  /** `authenticate` with the client, the user and their stamps looked up. */
+  private async authenticateCold(
+    parsed: ParsedCustomAuthHeader,
+    pathClientId: string,
+    memoKey: string,
+    known: VerifiedHeader | undefined,
+    now: number,
+  ): Promise<Caller> {
+    const stamps = await this.cache.stamps(pathClientId);
+    const client = await this.cache.client(pathClientId, stamps);
     if (!client) throw clientNotFoundEmpty();
     if (stamps === null) await this.cache.establish(client.clientId);
-    if (!parsed.ok) throw fail('generic');
+    if (!parsed.ok) throw this.failure('generic', parsed.schemeAsSent);
+    const valid = this.checkSignature(parsed, pathClientId, memoKey, known, client, now);
+    const user = await this.cache.user(client.clientId, parsed.credentials.userId, stamps);
+    return this.admitted(valid, client, user, parsed);
+  }
 
+  /**
+   * Whether the signature is the client's (remembered per header and key); throws for a
+   * timestamp that is malformed or outside the client's window.
+   */
+  private checkSignature(
+    parsed: ParsedCredentials,
+    pathClientId: string,
+    memoKey: string,
+    known: VerifiedHeader | undefined,
+    client: TenantClient,
+    now: number,
+  ): boolean {
     const credentials = parsed.credentials;
-    const memoKey = `${pathClientId}\n${authorization}`;
-    const known = this.verified.get(memoKey);
     const remembered = known?.apiHashKey === client.apiHashKey;
     const issued = remembered ? known.issued : parseIssuedTimestamp(credentials.timestamp);
-    if (issued === null) throw fail('invalid-timestamp');
+    if (issued === null) throw this.failure('invalid-timestamp', credentials.schemeAsSent);
     const timing = checkIssuedTime(issued, now, client.customAuthWindowSeconds);
-    if (timing !== 'ok') throw fail(timing);
+    if (timing !== 'ok') throw this.failure(timing, credentials.schemeAsSent);
 
     const signatureValid =
       remembered ||
@@ -88,16 +125,29 @@ export class CustomAuthService {
       );
     if (signatureValid && !remembered) {
       if (this.verified.size >= MAX_VERIFIED_HEADERS) this.verified.clear();
-      this.verified.set(memoKey, { issued, apiHashKey: client.apiHashKey });
+      this.verified.set(memoKey, { parsed, issued, apiHashKey: client.apiHashKey });
     }
-    const user = warm
-      ? warm.user
-      : await this.cache.user(client.clientId, credentials.userId, stamps ?? null);
-    if (!signatureValid || !user || !user.isActive) throw fail('generic');
+    return signatureValid;
+  }
+
+  /** The caller of a valid signature by an active user; else the generic 401. */
+  private admitted(
+    signatureValid: boolean,
+    client: TenantClient,
+    user: TenantUser | null,
+    parsed: ParsedCredentials,
+  ): Caller {
+    if (!signatureValid || !user || !user.isActive) {
+      throw this.failure('generic', parsed.credentials.schemeAsSent);
+    }
     return callerOf(client, user);
   }
 
   private failure(failure: CustomAuthFailure, schemeAsSent?: string) {
     return customAuthError(failure, this.settings.authRealm, schemeAsSent);
   }
+}
+
+function schemeAsSentOf(parsed: ParsedCustomAuthHeader): string | undefined {
+  return parsed.ok ? parsed.credentials.schemeAsSent : parsed.schemeAsSent;
 }

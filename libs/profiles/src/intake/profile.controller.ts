@@ -40,8 +40,8 @@ import { ProfileDto, ProfileSubmissionResultDto } from '../wire/profile.dto';
 import { GetProfileUpdatesQuery } from '../read/get-profile-updates/get-profile-updates.query';
 import { GetProfileQuery } from '../read/get-profile/get-profile.query';
 import { GetProfileAsOfQuery } from '../read/get-profile-as-of/get-profile-as-of.query';
-import { ApiAsOfQuery, AsOfQuery, checkAsOfPermission } from './as-of.params';
-import { BooleanQuery } from '../wire/alternate-id.params';
+import { ApiAsOfQuery, checkAsOfPermission } from './as-of.params';
+import { ProfileRead, type ProfileReadParams } from './profile-read.params';
 import { ApiProfileIdParam, ProfileIdParam } from '../wire/profile-id.param';
 import { ProfileEtag, ProfileIfMatch } from './profile-etag';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
@@ -88,9 +88,7 @@ export class ProfileController {
   @ApiAsOfQuery()
   get(
     @CurrentCaller() caller: Caller,
-    @ProfileIdParam() profileId: number,
-    @BooleanQuery('implied') implied: boolean,
-    @AsOfQuery() asOf: Date | undefined,
+    @ProfileRead() { profileId, implied, asOf }: ProfileReadParams,
   ): Promise<ProfileDto> {
     const view = viewOf(caller, { implied });
     if (asOf) checkAsOfPermission(caller);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { withRouteConfig } from '../http/route-config';
+import { routeOptionsOf, withRouteConfig } from '../http/route-config';
 import type { Settings } from '../settings/settings';
 import {
   deadlineError,
@@ -64,10 +64,10 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
   const deadlineOfRoute = (config: DeadlineConfig | undefined): number =>
     config?.[DEADLINE_MS] ?? (config?.waitsForWorker ? long : short);
   installRequestWindows(fastify, (request) =>
-    deadlineOfRoute(request.routeOptions.config as DeadlineConfig | undefined),
+    deadlineOfRoute(routeOptionsOf(request).config as DeadlineConfig | undefined),
   );
   fastify.addHook('onRequest', (request, reply, done) => {
-    const config = request.routeOptions.config as DeadlineConfig | undefined;
+    const config = routeOptionsOf(request).config as DeadlineConfig | undefined;
     inFlight.set(reply, Date.now() + deadlineOfRoute(config));
     done();
   });
@@ -100,7 +100,7 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
         }
       }
       inFlight.delete(reply);
-      const deadline = deadlineOfRoute(reply.request.routeOptions.config as DeadlineConfig);
+      const deadline = deadlineOfRoute(routeOptionsOf(reply.request).config as DeadlineConfig);
       const error = deadlineError(deadline);
       void reply.status(503).headers(error.headers).send({ Message: error.message });
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
+import { routeOptionsOf } from '../http/route-config';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -134,7 +135,7 @@ export function installRequestWindows(
 ): void {
   fastify.addHook('onRequest', (request: WindowedRequest, _reply, done) => {
     if (!WRITE_METHODS.has(request.method)) return done();
-    const config = request.routeOptions.config as { durableIdempotency?: boolean } | undefined;
+    const config = routeOptionsOf(request).config as { durableIdempotency?: boolean } | undefined;
     const window = new RequestWindow(
       deadlineOf(request),
       { aborted: () => request.raw.socket?.destroyed ?? false },

@@ -10,6 +10,8 @@ import { redisSharedCount, SharedWindowCounter } from './shared-window-counter';
 export type RouteClass = 'read' | 'write';
 
 const WINDOW_SECONDS = 1;
+/** Client keys and limits' headers kept at most (started over when full). */
+const MAX_KEPT = 10_000;
 
 /** The quota of each route class. */
 export const ROUTE_CLASS_QUOTA: { readonly [routeClass in RouteClass]: QuotaName } = {
@@ -28,6 +30,13 @@ export const ROUTE_CLASS_QUOTA: { readonly [routeClass in RouteClass]: QuotaName
 @Injectable()
 export class ClientRateLimits implements OnModuleInit, OnModuleDestroy {
   private readonly counters: { readonly [routeClass in RouteClass]: SharedWindowCounter };
+  /** Each client's counter key, by route class (see countedKey). */
+  private readonly keys: { readonly [routeClass in RouteClass]: Map<string, string> } = {
+    read: new Map(),
+    write: new Map(),
+  };
+  /** The fixed header values of each limit in use (see fixedHeaders). */
+  private readonly byLimit = new Map<number, { limit: string; policy: string }>();
   /** The process-wide defaults, by route class. */
   readonly defaults: { readonly [routeClass in RouteClass]: number };
 
@@ -67,13 +76,16 @@ export class ClientRateLimits implements OnModuleInit, OnModuleDestroy {
     limit: number,
   ): Record<string, string> | ApiError {
     if (limit <= 0) return {};
-    const { count, msLeft } = this.counters[routeClass].count(this.key(clientId, routeClass));
+    const { count, msLeft } = this.counters[routeClass].count(
+      this.countedKey(clientId, routeClass),
+    );
     const resetSeconds = Math.max(1, Math.ceil(msLeft / 1000));
+    const fixed = this.fixedHeaders(limit);
     const headers = {
-      'RateLimit-Limit': String(limit),
+      'RateLimit-Limit': fixed.limit,
       'RateLimit-Remaining': String(Math.max(0, limit - count)),
       'RateLimit-Reset': String(resetSeconds),
-      'RateLimit-Policy': `${limit};w=${WINDOW_SECONDS}`,
+      'RateLimit-Policy': fixed.policy,
     };
     if (count <= limit) return headers;
     return new ApiError(
@@ -99,5 +111,28 @@ export class ClientRateLimits implements OnModuleInit, OnModuleDestroy {
 
   private key(clientId: string, routeClass: RouteClass): string {
     return this.redis.key('rate', routeClass, clientId);
+  }
+
+  /** `key`, made once per client and class: `check` runs on every request. */
+  private countedKey(clientId: string, routeClass: RouteClass): string {
+    const keys = this.keys[routeClass];
+    let key = keys.get(clientId);
+    if (key === undefined) {
+      // Only authenticated callers' own client ids reach `check`: few, and each one once.
+      if (keys.size >= MAX_KEPT) keys.clear();
+      keys.set(clientId, (key = this.key(clientId, routeClass)));
+    }
+    return key;
+  }
+
+  /** The header values that depend on the limit alone, made once per limit. */
+  private fixedHeaders(limit: number): { limit: string; policy: string } {
+    let fixed = this.byLimit.get(limit);
+    if (fixed === undefined) {
+      if (this.byLimit.size >= MAX_KEPT) this.byLimit.clear();
+      fixed = { limit: String(limit), policy: `${limit};w=${WINDOW_SECONDS}` };
+      this.byLimit.set(limit, fixed);
+    }
+    return fixed;
   }
 }

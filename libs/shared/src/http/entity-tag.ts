@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { withRouteConfig } from './route-config';
+import { routeOptionsOf, withRouteConfig } from './route-config';
 
 /** Route config flag of a GET whose 200 answers carry an `ETag` (see `EntityTagged`). */
 const ENTITY_TAGGED = 'entityTagged';
@@ -45,7 +45,7 @@ export const EntityTagged = (): MethodDecorator => withRouteConfig({ [ENTITY_TAG
 
 export function installEntityTags(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    const config = request.routeOptions.config as { [ENTITY_TAGGED]?: boolean } | undefined;
+    const config = routeOptionsOf(request).config as { [ENTITY_TAGGED]?: boolean } | undefined;
     if (!config?.[ENTITY_TAGGED] || reply.statusCode !== 200 || typeof payload !== 'string') {
       return done(null, payload);
     }

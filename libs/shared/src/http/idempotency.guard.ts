@@ -12,6 +12,7 @@ import { ApiError, RecordedAnswer } from '../errors/api-error';
 import { RedisService } from '../redis/redis.service';
 import { Settings } from '../settings/settings';
 import { StreamedBody } from './streamed-body';
+import { routeOptionsOf } from './route-config';
 import { type CommittedAnswer, requestWindowOf } from '../deadline/request-window';
 import {
   DURABLE_IDEMPOTENCY,
@@ -103,7 +104,7 @@ export class IdempotencyGuard implements CanActivate {
     }
     const redisKey = this.redis.key('idem', clientId, key);
     const fingerprint = createHash('sha256')
-      .update(`${request.method} ${request.routeOptions.url} ${request.url}\n`)
+      .update(`${request.method} ${routeOptionsOf(request).url} ${request.url}\n`)
       // A streamed body is not read twice: its length stands for it (documented).
       .update(
         request.body instanceof StreamedBody
@@ -113,7 +114,7 @@ export class IdempotencyGuard implements CanActivate {
       .digest('base64url');
     const ttl = this.settings.idempotencyTtlSeconds;
     const window = requestWindowOf(request);
-    const config = request.routeOptions.config as { durableIdempotency?: boolean } | undefined;
+    const config = routeOptionsOf(request).config as { durableIdempotency?: boolean } | undefined;
     if (this.durable && window && config?.durableIdempotency) {
       const start = await this.durable.begin(clientId, key, fingerprint, window.deadlineMs);
       if (start.kind === 'mismatch')
@@ -231,12 +232,14 @@ function replayOf(answer: StoredKeyAnswer | CommittedAnswer): RecordedAnswer {
 
 /** The api's hook that keeps (or releases) the key a request claimed, with what is sent. */
 export function installIdempotencyHook(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request: ClaimingRequest, reply, payload) => {
+  // With `done`, not async: a request that claimed no key (every read) costs no promise.
+  fastify.addHook('onSend', (request: ClaimingRequest, reply, payload, done) => {
     const settle = request[SETTLE];
-    if (settle) {
-      request[SETTLE] = undefined;
-      await settle(reply, payload);
-    }
-    return payload;
+    if (!settle) return done(null, payload);
+    request[SETTLE] = undefined;
+    settle(reply, payload).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { withRouteConfig } from './route-config';
+import { routeOptionsOf, withRouteConfig } from './route-config';
 
 /** Where a created or accepted resource is, relative to the api's base (prefix + client). */
 export interface ResourceLocation {
@@ -43,7 +43,7 @@ export function LocationHeader(locate: Locate): MethodDecorator {
 
 export function installLocationHeaders(fastify: FastifyInstance): void {
   fastify.addHook('preSerialization', (request, reply, payload, done) => {
-    const config = request.routeOptions.config as { [LOCATE]?: Locate } | undefined;
+    const config = routeOptionsOf(request).config as { [LOCATE]?: Locate } | undefined;
     const locate = config?.[LOCATE];
     if (!locate || reply.statusCode >= 300) return done(null, payload);
     const base = baseOf(request);

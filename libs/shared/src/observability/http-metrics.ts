@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { routeOptionsOf } from '../http/route-config';
 import { Metrics } from './metrics.service';
 
 /** The route label of a request no route matched (a 404 or 405 of an unknown path). */
@@ -21,7 +22,7 @@ export class HttpMetrics {
     fastify.addHook('onResponse', (request, reply, done) => {
       metrics.httpRequest(
         request.method,
-        request.routeOptions.url ?? UNMATCHED_ROUTE,
+        routeOptionsOf(request).url ?? UNMATCHED_ROUTE,
         reply.statusCode,
         reply.elapsedTime / 1000,
       );

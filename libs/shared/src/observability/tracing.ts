@@ -23,6 +23,7 @@ import {
   ATTR_URL_SCHEME,
 } from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { routeOptionsOf } from '../http/route-config';
 import { EnvReader } from '../settings/env-reader';
 import { requestIdOfRequest } from './logging';
 import { OBSERVABILITY_PATHS } from './observability-paths';
@@ -332,7 +333,7 @@ export function installRequestTracing(fastify: FastifyInstance): void {
   const runtime = state;
   if (!runtime) return;
   fastify.addHook('onRequest', (request: TracedRequest, _reply, done) => {
-    const route = request.routeOptions.url;
+    const route = routeOptionsOf(request).url;
     if (route !== undefined && UNTRACED_ROUTES.has(route)) return done();
     const parent = runtime.propagator.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter);
     const span = runtime.tracer.startSpan(
