@@ -1,19 +1,22 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthCoreModule } from './auth-core.module';
 import { ApiAuthGuard } from './http/api-auth.guard';
+import { BearerJwtStrategy } from './http/bearer-jwt.strategy';
 import { ClientQuotasController } from './http/client-quotas.controller';
+import { CustomAuth3Strategy } from './http/customauth3.strategy';
 import { TokenController } from './http/token.controller';
 import { GetClientQuotasHandler } from './queries/get-client-quotas/get-client-quotas.handler';
 import { ScopeConsentTypeRenamedHandler } from './services/consent-type-renamed.handler';
 
 /**
- * Global: provides `ApiAuthGuard` and what it needs (the Bearer and CUSTOMAUTH3 checks), so
- * a controller in any module can use `@ApiAuth(...)` without importing auth internals.
+ * Global: registers the two passport strategies once and provides what `ApiAuthGuard`
+ * needs, so a controller in any module can use `@ApiAuth(...)` without importing auth
+ * internals.
  */
 @Global()
 @Module({
   imports: [AuthCoreModule],
-  providers: [ApiAuthGuard],
+  providers: [BearerJwtStrategy, CustomAuth3Strategy, ApiAuthGuard],
   exports: [ApiAuthGuard, AuthCoreModule],
 })
 export class AuthGuardModule {}

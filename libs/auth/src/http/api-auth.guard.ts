@@ -1,13 +1,14 @@
 import { type CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
 import { clientNotFound, customAuthError, permissionDenied } from '../auth-errors';
 import { bearerTokenOf } from '../domain/access-token';
 import { grants, type PermissionAccess, type PermissionArea } from '../domain/permissions';
 import type { Caller } from '../domain/tenant';
+import { BEARER_STRATEGY } from './bearer-jwt.strategy';
 import { CALLER_PROPERTY, type CallerRequest } from './caller-request';
+import { CUSTOMAUTH3_STRATEGY } from './customauth3.strategy';
 import { AuthSettings } from '../auth-settings';
-import { BearerAuthService } from '../services/bearer-auth.service';
-import { CustomAuthService } from '../services/custom-auth.service';
 
 /** Metadata key of the permission an operation needs (set by `@ApiAuth`). */
 export const REQUIRED_PERMISSION = 'auth:required-permission';
@@ -22,45 +23,42 @@ export interface RequiredPermission {
  * the `{clientId}` path segment must be the caller's own client, else 404 as for an unknown
  * client (tenants never learn of each other). Then checks the permission of `@ApiAuth`.
  *
- * The header names its scheme, so that scheme's check runs alone: the same answers as the
- * chain [Bearer, CUSTOMAUTH3] (Bearer declines any other header, and CUSTOMAUTH3 answers
- * "invalid scheme" for a header of neither). The checks are called directly, not through
- * passport, whose per-request strategy objects, closures and promises cost a GET a few per
- * cent of its CPU; with the caller warm in the AuthCache the guard answers without a
- * promise.
+ * The header names its scheme, so passport runs that scheme's strategy alone: the same
+ * answers as the chain [Bearer, CUSTOMAUTH3] (Bearer declines any other header, and
+ * CUSTOMAUTH3 answers "invalid scheme" for a header of neither), without trying Bearer
+ * first on every signed request.
+ *
+ * Both schemes stay passport strategies (`@nestjs/passport` with `passport-custom`, the
+ * project's fixed auth stack), though calling the checks directly saved a signed GET about
+ * a tenth of its CPU (docs/benchmarks.md, 2026-12-03): the checks themselves answer without
+ * a promise when the caller is warm, and passport's per-request objects are the price of one
+ * auth framework for every scheme a client may add.
  */
 @Injectable()
 export class ApiAuthGuard implements CanActivate {
   /** Each operation's required permission (null: none), read once from its metadata. */
   private readonly requiredOf = new WeakMap<object, RequiredPermission | null>();
+  private readonly bearer: CanActivate;
+  private readonly signed: CanActivate;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly settings: AuthSettings,
-    private readonly bearer: BearerAuthService,
-    private readonly signed: CustomAuthService,
-  ) {}
+  ) {
+    this.bearer = passportGuardOf(BEARER_STRATEGY, settings.authRealm);
+    this.signed = passportGuardOf(CUSTOMAUTH3_STRATEGY, settings.authRealm);
+  }
 
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<CallerRequest>();
     const authorization = request.headers.authorization;
     if (!authorization?.trim()) {
       throw customAuthError('missing-header', this.settings.authRealm);
     }
-    const token = bearerTokenOf(authorization);
-    const caller =
-      token === null
-        ? this.signed.authenticate(authorization, request.params?.clientId)
-        : this.bearer.authenticate(token);
-    if (caller instanceof Promise) {
-      return caller.then((found) => this.admit(context, request, found));
-    }
-    return this.admit(context, request, caller);
-  }
+    const scheme = bearerTokenOf(authorization) === null ? this.signed : this.bearer;
+    await scheme.canActivate(context);
+    const caller = request.caller as Caller;
 
-  /** Keeps the caller on the request if it may run the operation on the path's client. */
-  private admit(context: ExecutionContext, request: CallerRequest, caller: Caller): true {
-    request[CALLER_PROPERTY] = caller;
     const pathClientId = request.params?.clientId;
     if (pathClientId !== undefined && pathClientId !== caller.clientId) {
       throw clientNotFound(pathClientId);
@@ -87,3 +85,22 @@ export class ApiAuthGuard implements CanActivate {
     return required;
   }
 }
+
+/** The passport guard of one strategy: the caller on `request.caller`, our errors as they are. */
+function passportGuardOf(strategy: string, realm: string): CanActivate {
+  class PassportSchemeGuard extends AuthGuard(strategy) {
+    override getAuthenticateOptions(): { session: boolean; property: string } {
+      return AUTHENTICATE_OPTIONS;
+    }
+
+    /** Our ApiErrors pass unchanged; a declining strategy means no usable scheme. */
+    override handleRequest<TUser = Caller>(error: unknown, user: unknown): TUser {
+      if (error) throw error;
+      if (!user) throw customAuthError('invalid-scheme', realm);
+      return user as TUser;
+    }
+  }
+  return new PassportSchemeGuard();
+}
+
+const AUTHENTICATE_OPTIONS = { session: false, property: CALLER_PROPERTY };

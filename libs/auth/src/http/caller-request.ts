@@ -4,5 +4,5 @@ import type { Caller } from '../domain/tenant';
 /** Request property the guard stores the authenticated caller under. */
 export const CALLER_PROPERTY = 'caller';
 
-/** The Fastify request as the auth guard and decorators see it. */
+/** The Fastify request as the auth strategies and decorators see it. */
 export type CallerRequest = FastifyRequest<{ Params: { clientId?: string } }> & { caller?: Caller };
