@@ -4,7 +4,6 @@ export { AuthCoreModule } from './auth-core.module';
 export { AUTH_SETTINGS, AuthSettings, ApiAuthSupportModule } from './auth-settings';
 export { ApiAuth, ApiClientIdParam } from './http/api-auth.decorator';
 export { ApiAuthGuard } from './http/api-auth.guard';
-export { declarePassportRequestFields } from './http/passport-request-fields';
 export { CurrentCaller } from './http/current-caller.decorator';
 export type { Caller } from './domain/tenant';
 export {

@@ -21,7 +21,6 @@ import {
   Settings,
   startTracing,
 } from '@app/shared';
-import { declarePassportRequestFields } from '@app/auth';
 import { readFileSync } from 'node:fs';
 import { installBodyParsers, installRouteBodyLimits } from './body-parsers';
 import { installHttpSemantics } from './http-semantics';
@@ -125,8 +124,6 @@ async function buildHttpApp(
 
   // Default server generics: this app serves HTTP/1.1 (with or without TLS).
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  // What passport writes on each request it authenticates, there from the request's start.
-  declarePassportRequestFields(fastify);
   // Before all: every request, a refused one too, gets its id (X-Request-Id) and log line.
   const logger = createRootLogger(settings, spec.name);
   installRequestLogging(fastify, logger);
