@@ -1,6 +1,6 @@
 import { type CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import passport from 'passport';
+import { AuthGuard } from '@nestjs/passport';
 import { clientNotFound, customAuthError, permissionDenied } from '../auth-errors';
 import { bearerTokenOf } from '../domain/access-token';
 import { grants, type PermissionAccess, type PermissionArea } from '../domain/permissions';
@@ -38,50 +38,27 @@ export interface RequiredPermission {
 export class ApiAuthGuard implements CanActivate {
   /** Each operation's required permission (null: none), read once from its metadata. */
   private readonly requiredOf = new WeakMap<object, RequiredPermission | null>();
+  private readonly bearer: CanActivate;
+  private readonly signed: CanActivate;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly settings: AuthSettings,
-  ) {}
+  ) {
+    this.bearer = passportGuardOf(BEARER_STRATEGY, settings.authRealm);
+    this.signed = passportGuardOf(CUSTOMAUTH3_STRATEGY, settings.authRealm);
+  }
 
-  canActivate(context: ExecutionContext): Promise<boolean> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<CallerRequest>();
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<CallerRequest>();
     const authorization = request.headers.authorization;
     if (!authorization?.trim()) {
       throw customAuthError('missing-header', this.settings.authRealm);
     }
-    const strategy = bearerTokenOf(authorization) === null ? CUSTOMAUTH3_STRATEGY : BEARER_STRATEGY;
-    return this.authenticate(strategy, request, http.getResponse()).then((caller) =>
-      this.admit(context, request, caller),
-    );
-  }
+    const scheme = bearerTokenOf(authorization) === null ? this.signed : this.bearer;
+    await scheme.canActivate(context);
+    const caller = request.caller as Caller;
 
-  /**
-   * Runs one passport strategy on the request, as `@nestjs/passport`'s `AuthGuard` does
-   * (`passport.authenticate` with a callback, no session) without its per-request option
-   * merging and extra promises: the caller, or the strategy's ApiError as it is.
-   */
-  private authenticate(
-    strategy: string,
-    request: CallerRequest,
-    response: unknown,
-  ): Promise<Caller> {
-    const realm = this.settings.authRealm;
-    return new Promise<Caller>((resolve, reject) => {
-      const verified = (error: unknown, user: Caller | false | undefined): void => {
-        if (error) reject(error);
-        // A declining strategy means no usable scheme.
-        else if (!user) reject(customAuthError('invalid-scheme', realm));
-        else resolve(user);
-      };
-      passport.authenticate(strategy, AUTHENTICATE_OPTIONS, verified)(request, response, reject);
-    });
-  }
-
-  /** Keeps the caller on the request if it may run the operation on the path's client. */
-  private admit(context: ExecutionContext, request: CallerRequest, caller: Caller): true {
-    request[CALLER_PROPERTY] = caller;
     const pathClientId = request.params?.clientId;
     if (pathClientId !== undefined && pathClientId !== caller.clientId) {
       throw clientNotFound(pathClientId);
@@ -109,4 +86,21 @@ export class ApiAuthGuard implements CanActivate {
   }
 }
 
-const AUTHENTICATE_OPTIONS = { session: false };
+/** The passport guard of one strategy: the caller on `request.caller`, our errors as they are. */
+function passportGuardOf(strategy: string, realm: string): CanActivate {
+  class PassportSchemeGuard extends AuthGuard(strategy) {
+    override getAuthenticateOptions(): { session: boolean; property: string } {
+      return AUTHENTICATE_OPTIONS;
+    }
+
+    /** Our ApiErrors pass unchanged; a declining strategy means no usable scheme. */
+    override handleRequest<TUser = Caller>(error: unknown, user: unknown): TUser {
+      if (error) throw error;
+      if (!user) throw customAuthError('invalid-scheme', realm);
+      return user as TUser;
+    }
+  }
+  return new PassportSchemeGuard();
+}
+
+const AUTHENTICATE_OPTIONS = { session: false, property: CALLER_PROPERTY };
