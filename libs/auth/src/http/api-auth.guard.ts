@@ -29,10 +29,9 @@ export interface RequiredPermission {
  * first on every signed request.
  *
  * Both schemes stay passport strategies (`@nestjs/passport` with `passport-custom`, the
- * project's fixed auth stack), though calling the checks directly saved a signed GET about
- * a tenth of its CPU (docs/benchmarks.md, 2026-12-03): the checks themselves answer without
- * a promise when the caller is warm, and passport's per-request objects are the price of one
- * auth framework for every scheme a client may add.
+ * project's fixed auth stack), though calling the checks directly saved a GET 6-9 % of its
+ * CPU (docs/benchmarks.md, "passport kept"): passport's per-request middleware, strategy
+ * object and promises are the price of one auth framework for every scheme.
  */
 @Injectable()
 export class ApiAuthGuard implements CanActivate {
