@@ -14,6 +14,7 @@ import type {
   StoredPreferenceAttribute,
   StoredProfileTag,
 } from './profile-data.schema';
+import type { StandardField } from './profile-history.schema';
 import { type BodyOf, type ElementBody, fieldOf } from './profile-shape';
 import { phoneDigits } from './text';
 
@@ -277,7 +278,7 @@ export const PROFILE_COLLECTIONS: Record<string, ElementRule> = {
 };
 
 /** The profile's standard fields (CustomerName is merged field by field). */
-export const PROFILE_FIELDS: FieldOf<ProfileData>[] = [
+export const PROFILE_FIELDS: Exclude<StandardField, 'CustomerName'>[] = [
   'IsActive',
   'RegistrationConfirmed',
   'CustomerType',
