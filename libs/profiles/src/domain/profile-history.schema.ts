@@ -194,7 +194,7 @@ export function isStandardEntry(entry: ProfileHistory): entry is HistoryEntryOf<
 export function isCustomFieldEntry(
   entry: ProfileHistory,
 ): entry is HistoryEntryOf<StoredCustomField> {
-  return entry.list === 'CustomFields';
+  return entry.category === 'customField' || entry.list === 'CustomFields';
 }
 
 /** An entry of a contact element itself (not of a preference or consent inside one). */
