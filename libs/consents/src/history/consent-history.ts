@@ -5,6 +5,7 @@ import {
   type ConsentDto,
   consentRule,
   type HistoryChange,
+  type HistoryEntryOf,
   historyItemInContainer,
   isConsentEntry,
   type ProfileHistory,
@@ -44,9 +45,14 @@ function toHistoryConsent(item: StoredConsent): ConsentDto {
   };
 }
 
-/** The consent an entry of this category holds (entries of other lists hold none). */
+/** Whether an entry holds a consent: one of this category (or of the Consents list). */
+function holdsConsent(entry: ProfileHistory): entry is HistoryEntryOf<StoredConsent> {
+  return entry.category === CONSENT_HISTORY_CATEGORY || isConsentEntry(entry);
+}
+
+/** The consent an entry holds (an entry of another category holds none). */
 function consentOf(entry: ProfileHistory): StoredConsent | undefined {
-  return isConsentEntry(entry) ? entry.snapshot : undefined;
+  return holdsConsent(entry) ? entry.snapshot : undefined;
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -71,7 +77,11 @@ export const CONSENT_HISTORY: ProfileHistoryRule = {
   ],
   canSee: (view, entry) => canSeeConsentType(view, consentOf(entry)?.ConsentType),
   toEntry: (entry) =>
-    historyItemInContainer(entry, 'Consents', isConsentEntry(entry) ? toHistoryConsent(entry.snapshot) : {}),
+    historyItemInContainer(
+      entry,
+      'Consents',
+      holdsConsent(entry) ? toHistoryConsent(entry.snapshot) : {},
+    ),
   compare: (a, b) =>
     collator.compare(
       String(consentOf(a)?.ConsentType ?? ''),

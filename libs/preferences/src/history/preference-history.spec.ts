@@ -260,6 +260,7 @@ describe('PREFERENCE_HISTORY.toEntry', () => {
             { ConsentType: 'Hidden', ConsentVersion: '1.0' } as StoredConsentAssociation,
           ],
           Key: 'p1|email|weekly',
+          IsActive: true,
         } as StoredPreference,
       }),
       view,

@@ -6,9 +6,11 @@ import {
   confirmationFields,
   contactPreferences,
   type HistoryChange,
+  type HistoryEntryOf,
   historyItemInContainer,
   isPreferenceEntry,
   type PreferenceDto,
+  type ProfileHistory,
   preferenceRule,
   type ProfileHistoryRule,
   type ProfileView,
@@ -45,6 +47,11 @@ function toConsentAssociation(item: StoredConsentAssociation): ConsentAssociatio
     Locale: item.Locale,
     ReasonCode: item.ReasonCode,
   };
+}
+
+/** Whether an entry holds a preference: one of this category (or of a preference list). */
+function holdsPreference(entry: ProfileHistory): entry is HistoryEntryOf<StoredPreference> {
+  return entry.category === PREFERENCE_HISTORY_CATEGORY || isPreferenceEntry(entry);
 }
 
 /** A preference snapshot → its wire form, with the associations the view may see. */
@@ -106,11 +113,11 @@ export const PREFERENCE_HISTORY: ProfileHistoryRule = {
     ),
   ],
   canSee: (view, entry) =>
-    canSeeProgram(view, isPreferenceEntry(entry) ? entry.snapshot.ProgramId : undefined),
+    canSeeProgram(view, holdsPreference(entry) ? entry.snapshot.ProgramId : undefined),
   toEntry: (entry, view) =>
     historyItemInContainer(
       entry,
       entry.list ?? 'ProfilePreferences',
-      isPreferenceEntry(entry) ? toHistoryPreference(entry.snapshot, view) : {},
+      holdsPreference(entry) ? toHistoryPreference(entry.snapshot, view) : {},
     ),
 };

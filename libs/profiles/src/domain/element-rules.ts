@@ -1,7 +1,6 @@
 import { textKey } from '@app/shared';
 import { preferenceKey } from './preference-key';
 import type {
-  ProfileData,
   StoredAddress,
   StoredAlternateId,
   StoredConsent,

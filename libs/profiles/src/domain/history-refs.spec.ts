@@ -39,7 +39,11 @@ describe('history references', () => {
     const refs = parseHistoryRefs(
       withHistoryRefs(undefined, data, [
         entry(0, { category: 'standard', snapshot: { IsActive: true } }),
-        entry(1, { category: 'contact', list: 'Emails', snapshot: { ...email } as HistorySnapshot }),
+        entry(1, {
+          category: 'contact',
+          list: 'Emails',
+          snapshot: { ...email } as HistorySnapshot,
+        }),
         entry(2, {
           category: 'preference',
           list: 'EmailPreferences',

@@ -8,7 +8,7 @@ import {
   PROFILE_COLLECTIONS,
 } from './element-rules';
 import type { CurrentNames } from './current-names';
-import type { ProfileData } from './profile-data.schema';
+import type { Edited, ProfileData } from './profile-data.schema';
 import { STANDARD_FIELDS } from './profile-history';
 import {
   type AddressSnapshot,
@@ -188,8 +188,8 @@ class Rebuild {
   }
 
   result(last: ProfileHistory): ProfileData {
-    const created = this.standard.Edited;
-    const writer = this.writers.get(last.seq) ?? this.lastWriter ?? created?.ModifiedBy;
+    const created: Partial<Edited> = this.standard.Edited ?? {};
+    const writer = this.writers.get(last.seq) ?? this.lastWriter ?? created.ModifiedBy;
     const standard = clone(this.standard);
     return {
       ...standard,
@@ -200,8 +200,8 @@ class Rebuild {
       PreservePreferences: standard.PreservePreferences!,
       // As the creation's entry stamped them (absent there: absent here too).
       Edited: {
-        CreateDate: created?.CreateDate!,
-        CreatedBy: created?.CreatedBy!,
+        CreateDate: created.CreateDate!,
+        CreatedBy: created.CreatedBy!,
         ModifiedDate: last.modifiedAt,
         ModifiedBy: writer!,
       },
@@ -308,7 +308,10 @@ class Rebuild {
 }
 
 /** The named fields of an item, those it has (copies). */
-function pick<T extends object, K extends keyof T>(item: T, fields: readonly K[]): Partial<Pick<T, K>> {
+function pick<T extends object, K extends keyof T>(
+  item: T,
+  fields: readonly K[],
+): Partial<Pick<T, K>> {
   const result: Partial<Pick<T, K>> = {};
   for (const field of fields) if (item[field] !== undefined) result[field] = clone(item[field]);
   return result;

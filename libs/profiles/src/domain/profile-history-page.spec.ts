@@ -18,7 +18,11 @@ describe('history entries as stored in a page', () => {
     list: 'Emails',
     container: { list: 'Emails', fields: { EmailAddress: `a${n}@example.com` } },
     // A field no stored shape has: the page keeps whatever the entry holds.
-    snapshot: { EmailAddress: `a${n}@example.com`, IsActive: n === 1, Note: 'ü"\n' } as HistorySnapshot,
+    snapshot: {
+      EmailAddress: `a${n}@example.com`,
+      IsActive: n === 1,
+      Note: 'ü"\n',
+    } as HistorySnapshot,
   }));
 
   it('stores each entry as its JSON text and reads it back unchanged', () => {

@@ -459,7 +459,8 @@ describe('compareHistoryEntries', () => {
     category: HistoryEntry['category'],
     snapshot: Partial<StoredConsent> = {},
     n = 0,
-  ): HistoryEntry => historyEntry(category, { seq, n, modifiedAt: at, snapshot: snapshot as HistorySnapshot });
+  ): HistoryEntry =>
+    historyEntry(category, { seq, n, modifiedAt: at, snapshot: snapshot as HistorySnapshot });
 
   it('orders by modified date, then write', () => {
     const sorted = [entry(3, T2, 'standard'), entry(2, T1, 'standard'), entry(1, T1, 'standard')]

@@ -278,7 +278,10 @@ function asItems<E>(value: readonly E[] | undefined): readonly E[] {
 }
 
 /** The named fields of a stored item (a standard-fields snapshot), those it has. */
-function pick<T extends object, K extends keyof T>(item: T, fields: readonly K[]): Partial<Pick<T, K>> {
+function pick<T extends object, K extends keyof T>(
+  item: T,
+  fields: readonly K[],
+): Partial<Pick<T, K>> {
   const result: Partial<Pick<T, K>> = {};
   for (const field of fields) {
     if (item[field] !== undefined) result[field] = item[field];
@@ -287,7 +290,10 @@ function pick<T extends object, K extends keyof T>(item: T, fields: readonly K[]
 }
 
 /** The fields naming a contact element on the wire (identity fields are text). */
-function identityOf(element: ContactElement, fields: readonly ContactIdentityField[]): ContactIdentity {
+function identityOf(
+  element: ContactElement,
+  fields: readonly ContactIdentityField[],
+): ContactIdentity {
   const identity: ContactIdentity = {};
   for (const field of fields) {
     const value = fieldOf(element, field);

@@ -37,7 +37,10 @@ export function absorbedLinks(history: ChainedProfileHistory): AbsorbedChainLink
   return history.entries
     .map(({ entry }) => entry)
     .filter(isMergeEntry)
-    .map(({ snapshot }) => ({ profileId: snapshot.AbsorbedProfileId, head: snapshot.AbsorbedHead }));
+    .map(({ snapshot }) => ({
+      profileId: snapshot.AbsorbedProfileId,
+      head: snapshot.AbsorbedHead,
+    }));
 }
 
 /**

@@ -4,7 +4,6 @@ import {
   type ContactIdentity,
   historyEntryId,
   type HistoryEntryOf,
-  isConsentEntry as holdsConsent,
   type ProfileHistory,
   type StoredConsent,
 } from '@app/profiles';
@@ -253,5 +252,6 @@ export function presentedConsentType(
 
 /** Whether a history entry can have standard receipts: a chained consent entry. */
 export function isConsentEntry(entry: ProfileHistory): entry is HistoryEntryOf<StoredConsent> {
-  return entry.category === 'consent' && typeof entry.hash === 'string' && holdsConsent(entry);
+  // The consent category's entries hold a consent (libs/consents records them).
+  return entry.category === 'consent' && typeof entry.hash === 'string';
 }

@@ -89,7 +89,11 @@ describe('ownHistoryPart', () => {
       PhoneNumbers: [{ PhoneNumber: '555', PhoneType: 'Mobile', IsActive: false }],
     });
     const email = ownHistoryPart(
-      entry({ category: 'contact', list: 'Emails', snapshot: { EmailAddress: 'a@b.c' } as HistorySnapshot }),
+      entry({
+        category: 'contact',
+        list: 'Emails',
+        snapshot: { EmailAddress: 'a@b.c' } as HistorySnapshot,
+      }),
     );
     expect(email).toEqual({ Emails: [{ EmailAddress: 'a@b.c', IsActive: true }] });
     const address = ownHistoryPart(
@@ -179,7 +183,8 @@ describe('canSeeHistoryEntry', () => {
   };
 
   it('applies the user group scope to custom fields', () => {
-    const field = (Name: string) => entry({ category: 'customField', snapshot: { Name } as HistorySnapshot });
+    const field = (Name: string) =>
+      entry({ category: 'customField', snapshot: { Name } as HistorySnapshot });
     expect(canSeeHistoryEntry(scoped, field('TIER'))).toBe(true);
     expect(canSeeHistoryEntry(scoped, field('Hidden'))).toBe(false);
     expect(canSeeHistoryEntry({ implied: false }, field('Hidden'))).toBe(true);
@@ -195,7 +200,11 @@ describe('canSeeHistoryEntry', () => {
       expect(
         canSeeHistoryEntry(
           view,
-          entry({ category: 'contact', list: 'Emails', snapshot: { EmailAddress: 'a@b.c' } as HistorySnapshot }),
+          entry({
+            category: 'contact',
+            list: 'Emails',
+            snapshot: { EmailAddress: 'a@b.c' } as HistorySnapshot,
+          }),
         ),
       ).toBe(true);
     }
