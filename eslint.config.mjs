@@ -74,6 +74,21 @@ const globalCollections = [
   'libs/consents/src/confirmations/repositories/confirmation-link-key.repository.ts',
 ];
 
+// Domain code has typed seams (issue 42): its data has a declared shape, never a bag of
+// fields, and no double cast steps around the compiler.
+const untypedSeams = [
+  {
+    selector:
+      "TSTypeReference[typeName.name='Record'][typeArguments.params.0.type='TSStringKeyword'][typeArguments.params.1.type='TSUnknownKeyword']",
+    message: 'domain code types its data: no Record<string, unknown> (name the shape)',
+  },
+  {
+    selector:
+      "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+    message: 'domain code builds values the compiler accepts: no `as unknown as`',
+  },
+];
+
 // The libs in their order (README, "Code layout"): a lib imports only libs of an earlier
 // rank, so each can be lifted with what it stands on. Libs of one rank never import each
 // other. The apps compose them all.
@@ -173,6 +188,11 @@ export default tseslint.config(
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
     ignores: ['**/keys.ts', '**/*.spec.ts'],
     rules: { 'no-restricted-syntax': ['error', keyTemplates, ...rawModels] },
+  },
+  {
+    files: ['libs/**/domain/**/*.ts', 'apps/**/domain/**/*.ts'],
+    ignores: ['**/keys.ts', '**/*.spec.ts'],
+    rules: { 'no-restricted-syntax': ['error', keyTemplates, ...rawModels, ...untypedSeams] },
   },
   {
     files: globalCollections,

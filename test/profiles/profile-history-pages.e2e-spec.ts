@@ -2,7 +2,11 @@ import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import { tenantKey } from '@app/shared';
 import type { Connection } from 'mongoose';
 import type { HistoryEntry } from '../../libs/profiles/src/domain/profile-history';
-import { ProfileHistoryDoc } from '../../libs/profiles/src/domain/profile-history.schema';
+import type { StoredCustomField } from '../../libs/profiles/src/domain/profile-data.schema';
+import {
+  type HistorySnapshot,
+  ProfileHistoryDoc,
+} from '../../libs/profiles/src/domain/profile-history.schema';
 import {
   HISTORY_PAGE_ENTRIES,
   ProfileHistoryRepository,
@@ -66,13 +70,13 @@ describe.each([
       n,
       category: 'standard',
       modifiedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
-      snapshot: { Field: `f${n}`, Value: `${seq}.${n}${tag}` },
+      snapshot: { Field: `f${n}`, Value: `${seq}.${n}${tag}` } as HistorySnapshot,
     }));
 
   const listed = async (appliedSeq: number) =>
     (await history.list(clientId, profileId, counted.pages, 'standard', appliedSeq)).map(
       (entry) =>
-        `${entry.seq}.${entry.n}${String(entry.snapshot.Value).slice(String(`${entry.seq}.${entry.n}`).length)}`,
+        `${entry.seq}.${entry.n}${String((entry.snapshot as StoredCustomField).Value).slice(String(`${entry.seq}.${entry.n}`).length)}`,
     );
 
   const pageDocs = async () => {

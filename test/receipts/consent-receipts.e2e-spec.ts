@@ -15,6 +15,7 @@ import {
   parseSigningKey,
   receiptProblems,
 } from '../../libs/consents/src/receipts/domain/receipt';
+import type { StoredConsent } from '../../libs/profiles/src/domain/profile-data.schema';
 
 type Entry = Record<string, any>;
 
@@ -273,7 +274,8 @@ describe('Consent receipts', () => {
     const statement = copy();
     statement.Receipt.IssuedAt = '2020-01-01T00:00:00.000Z';
     const entry = copy();
-    entry.Entry.snapshot.ConsentStatus = entry.Entry.snapshot.ConsentStatus === 1 ? 3 : 1;
+    const consent = entry.Entry.snapshot as StoredConsent;
+    consent.ConsentStatus = consent.ConsentStatus === 1 ? 3 : 1;
     const proof = copy();
     (proof.Proof[0] as Entry).modifiedAt = '2020-01-01T00:00:00.000Z';
     expect(proof.Proof[0]).toMatchObject({ seq: Number(first.EntryId.split('.')[0]) });

@@ -1,4 +1,10 @@
-import { normaliseScope, type ProfileHistory, ProfileRules, type ProfileView } from '@app/profiles';
+import {
+  normaliseScope,
+  type ProfileHistory,
+  ProfileRules,
+  type ProfileView,
+  type StoredConsent,
+} from '@app/profiles';
 import {
   historyEntry,
   historyRecorder,
@@ -9,6 +15,9 @@ import {
 } from '@app/profiles/testing';
 import { CONSENT_PROFILE_RULES } from '../profile-rules/consent-profile-rules';
 import { CONSENT_HISTORY, CONSENT_HISTORY_CATEGORY } from './consent-history';
+
+/** The consent a consent entry holds. */
+const consentOf = (entry: ProfileHistory) => entry.snapshot as StoredConsent;
 
 const apply = historyRecorder(new ProfileRules([CONSENT_PROFILE_RULES]));
 
@@ -78,8 +87,8 @@ describe('consent history: what a write records', () => {
       ['consent', 'Consents', 'Emails', false],
     ]);
     const consent = entries[1];
-    expect(consent.snapshot.ConsentType).toBe('Email');
-    expect(consent.snapshot.Edited).toMatchObject({ ModifiedDate: T2, ModifiedBy: 'bob' });
+    expect(consentOf(consent).ConsentType).toBe('Email');
+    expect(consentOf(consent).Edited).toMatchObject({ ModifiedDate: T2, ModifiedBy: 'bob' });
     expect(consent.container?.fields.EmailAddress).toBe('Ann@Example.com');
   });
 
@@ -123,8 +132,8 @@ describe('consent history: what a write records', () => {
     const consents = recorded.filter((entry) => entry.category === CONSENT_HISTORY_CATEGORY);
     const ofType = (type: string, inEmail = false) =>
       consents
-        .filter((entry) => entry.snapshot.ConsentType === type && !!entry.container === inEmail)
-        .map((entry) => entry.snapshot.ConsentStatus);
+        .filter((entry) => consentOf(entry).ConsentType === type && !!entry.container === inEmail)
+        .map((entry) => consentOf(entry).ConsentStatus);
     expect(ofType('Terms')).toEqual([4, 2, 1, 3, 1]);
     expect(ofType('Mail')).toEqual([2, 1, 3, 1]);
     expect(ofType('Sms')).toEqual([1]);
@@ -163,7 +172,7 @@ describe('CONSENT_HISTORY.compare', () => {
 });
 
 describe('CONSENT_HISTORY.canSee', () => {
-  const consent = (ConsentType: string) => entry({ snapshot: { ConsentType } });
+  const consent = (ConsentType: string) => entry({ snapshot: { ConsentType } as StoredConsent });
 
   it('applies the user group scope to consents by type', () => {
     const scoped: ProfileView = {

@@ -5,19 +5,19 @@ import {
   type ConsentDto,
   consentRule,
   type HistoryChange,
-  type HistorySnapshot,
+  type HistoryEntryOf,
   historyItemInContainer,
+  isConsentEntry,
+  type ProfileHistory,
   type ProfileHistoryRule,
   type StoredConsent,
   toHistoryEdited,
 } from '@app/profiles';
 
-const text = (item: HistorySnapshot, field: string) => item[field] as string | undefined;
-
 /** The history category of consents (the routes History/Consents read it). */
 export const CONSENT_HISTORY_CATEGORY = 'consent';
 
-function change(item: HistorySnapshot, container?: HistoryChange['container']): HistoryChange {
+function change(item: StoredConsent, container?: HistoryChange['container']): HistoryChange {
   return {
     category: CONSENT_HISTORY_CATEGORY,
     list: 'Consents',
@@ -26,23 +26,33 @@ function change(item: HistorySnapshot, container?: HistoryChange['container']): 
   };
 }
 
-function toHistoryConsent(item: HistorySnapshot): ConsentDto {
+function toHistoryConsent(item: StoredConsent): ConsentDto {
   return {
-    ConsentType: text(item, 'ConsentType'),
-    ConsentVersion: text(item, 'ConsentVersion'),
-    Locale: text(item, 'Locale'),
-    ConsentStatus: item.ConsentStatus as number | undefined,
-    ReasonCode: text(item, 'ReasonCode'),
-    ConsentDate: text(item, 'ConsentDate'),
-    ExpirationDate: text(item, 'ExpirationDate'),
-    SourceId: text(item, 'SourceId'),
-    Expired: (item.Expired as boolean | undefined) ?? false,
+    ConsentType: item.ConsentType,
+    ConsentVersion: item.ConsentVersion,
+    Locale: item.Locale,
+    ConsentStatus: item.ConsentStatus,
+    ReasonCode: item.ReasonCode,
+    ConsentDate: item.ConsentDate,
+    ExpirationDate: item.ExpirationDate,
+    SourceId: item.SourceId,
+    Expired: item.Expired ?? false,
     Edited: toHistoryEdited(item.Edited),
-    UpdatedVersionPending: (item.UpdatedVersionPending as boolean | undefined) ?? false,
+    UpdatedVersionPending: item.UpdatedVersionPending ?? false,
     // The evidence of a confirmed grant (double opt-in), as stored with the consent.
-    ...confirmationFields(item as Pick<StoredConsent, 'PendingConfirmation' | 'Confirmation'>),
+    ...confirmationFields(item),
     IsActive: item.IsActive !== false,
   };
+}
+
+/** Whether an entry holds a consent: one of this category (or of the Consents list). */
+function holdsConsent(entry: ProfileHistory): entry is HistoryEntryOf<StoredConsent> {
+  return entry.category === CONSENT_HISTORY_CATEGORY || isConsentEntry(entry);
+}
+
+/** The consent an entry holds (an entry of another category holds none). */
+function consentOf(entry: ProfileHistory): StoredConsent | undefined {
+  return holdsConsent(entry) ? entry.snapshot : undefined;
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -65,13 +75,21 @@ export const CONSENT_HISTORY: ProfileHistoryRule = {
         .map((item) => change(item, contact.container)),
     ),
   ],
-  canSee: (view, entry) => canSeeConsentType(view, entry.snapshot.ConsentType),
-  toEntry: (entry) => historyItemInContainer(entry, 'Consents', toHistoryConsent(entry.snapshot)),
+  canSee: (view, entry) => canSeeConsentType(view, consentOf(entry)?.ConsentType),
+  toEntry: (entry) =>
+    historyItemInContainer(
+      entry,
+      'Consents',
+      holdsConsent(entry) ? toHistoryConsent(entry.snapshot) : {},
+    ),
   compare: (a, b) =>
-    collator.compare(String(a.snapshot.ConsentType ?? ''), String(b.snapshot.ConsentType ?? '')) ||
     collator.compare(
-      String(a.snapshot.ConsentVersion ?? ''),
-      String(b.snapshot.ConsentVersion ?? ''),
+      String(consentOf(a)?.ConsentType ?? ''),
+      String(consentOf(b)?.ConsentType ?? ''),
+    ) ||
+    collator.compare(
+      String(consentOf(a)?.ConsentVersion ?? ''),
+      String(consentOf(b)?.ConsentVersion ?? ''),
     ) ||
     compareHistoryEntries(a, b),
 };

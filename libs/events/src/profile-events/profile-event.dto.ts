@@ -42,13 +42,13 @@ export class ProfileEventDto {
     description:
       "The changed item as it is after the write; for profile.created, .updated and .replaced the whole profile in the GET shape (as the caller's user group sees it); for profile.deleted only ProfileId",
   })
-  Data: Record<string, unknown>;
+  Data: object;
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
     description: 'On updates: the item (or profile) as it was before the write',
   })
-  PreviousData?: Record<string, unknown>;
+  PreviousData?: object;
 }
 
 /** A page of a profile's events. */

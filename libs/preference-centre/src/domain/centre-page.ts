@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { ClientPresentation, PresentationConsentType, PresentationFilter } from '@app/config';
+import {
+  type ClientPresentation,
+  ConsentStatus,
+  type PresentationConsentType,
+  type PresentationFilter,
+} from '@app/config';
 import {
   type AddressDto,
   type EmailDto,
@@ -363,8 +368,8 @@ export function buildCentrePage(
       if (consent.IsActive === false || !consent.ConsentType) continue;
       const type = consentTypeOf(presentation, consent.ConsentType);
       if (type && !type.IsActive) continue;
-      const status = consent.ConsentStatus ?? 4;
-      const granted = status === 1 && consent.Expired !== true;
+      const status = consent.ConsentStatus ?? ConsentStatus.NotSet;
+      const granted = status === ConsentStatus.Granted && consent.Expired !== true;
       consents.push({
         id: choiceId([
           'consent',

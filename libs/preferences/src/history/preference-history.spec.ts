@@ -1,4 +1,11 @@
-import { normaliseScope, type ProfileHistory, ProfileRules, type ProfileView } from '@app/profiles';
+import {
+  normaliseScope,
+  type ProfileHistory,
+  ProfileRules,
+  type ProfileView,
+  type StoredConsentAssociation,
+  type StoredPreference,
+} from '@app/profiles';
 import {
   historyEntry,
   historyRecorder,
@@ -10,6 +17,9 @@ import {
 } from '@app/profiles/testing';
 import { PREFERENCE_PROFILE_RULES } from '../profile-rules/preference-profile-rules';
 import { PREFERENCE_HISTORY, PREFERENCE_HISTORY_CATEGORY } from './preference-history';
+
+/** The preference a preference entry holds. */
+const itemOf = (entry: ProfileHistory) => entry.snapshot as StoredPreference;
 
 const apply = historyRecorder(new ProfileRules([PREFERENCE_PROFILE_RULES]));
 
@@ -65,8 +75,8 @@ describe('preference history: what a write records', () => {
       fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
     });
     expect(preference.filterKey).toBe('f1');
-    expect(preference.snapshot.PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'Sports' }]);
-    expect(preference.snapshot.ConsentAssociations).toMatchObject([
+    expect(itemOf(preference).PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'Sports' }]);
+    expect(itemOf(preference).ConsentAssociations).toMatchObject([
       { ConsentType: 'Email', ConsentVersion: '1.0' },
     ]);
     const profilePreference = entries.find((entry) => entry.list === 'ProfilePreferences')!;
@@ -94,10 +104,10 @@ describe('preference history: what a write records', () => {
     expect(summary(attributes.entries)).toEqual([
       ['preference', 'EmailPreferences', 'Emails', true],
     ]);
-    expect(attributes.entries[0].snapshot.PreferenceAttributes).toEqual([
+    expect(itemOf(attributes.entries[0]).PreferenceAttributes).toEqual([
       { Key: 'Topic', Value: 'News' },
     ]);
-    expect(attributes.entries[0].snapshot.LastModifiedDate).toBe(T2);
+    expect(itemOf(attributes.entries[0]).LastModifiedDate).toBe(T2);
 
     const associations = apply(
       attributes.after,
@@ -109,7 +119,7 @@ describe('preference history: what a write records', () => {
     expect(summary(associations.entries)).toEqual([
       ['preference', 'EmailPreferences', 'Emails', true],
     ]);
-    expect(associations.entries[0].snapshot.ConsentAssociations).toMatchObject([
+    expect(itemOf(associations.entries[0]).ConsentAssociations).toMatchObject([
       { ConsentType: 'Email', ConsentVersion: '2.0' },
     ]);
   });
@@ -144,8 +154,8 @@ describe('preference history: what a write records', () => {
       ['preference', 'EmailPreferences', 'Emails', false],
     ]);
     const [, preference] = entries;
-    expect(preference.snapshot.LastModifiedDate).toBe(T2);
-    expect(preference.snapshot.ProgramId).toBe('P1');
+    expect(itemOf(preference).LastModifiedDate).toBe(T2);
+    expect(itemOf(preference).ProgramId).toBe('P1');
     expect(preference.container?.fields.EmailAddress).toBe('Ann@Example.com');
     expect(preference.filterKey).toBe('f1');
   });
@@ -184,7 +194,7 @@ describe('PREFERENCE_HISTORY.canSee', () => {
     }),
   };
   const preference = (ProgramId: string) =>
-    entry({ snapshot: { ProgramId, MatchType: 'Implied' } });
+    entry({ snapshot: { ProgramId, MatchType: 'Implied' } as StoredPreference });
 
   it('applies the user group scope to preferences by program, never to implied', () => {
     expect(PREFERENCE_HISTORY.canSee(scoped, preference('P1'))).toBe(true);
@@ -246,10 +256,12 @@ describe('PREFERENCE_HISTORY.toEntry', () => {
           PreferenceAttributes: [{ Key: 'Topic', Value: 'News' }],
           ConsentAssociations: [
             { ConsentType: 'Email', ConsentVersion: '1.0', IsActive: false },
-            { ConsentType: 'Hidden', ConsentVersion: '1.0' },
+            // Stored before IsActive was set on associations: read as active.
+            { ConsentType: 'Hidden', ConsentVersion: '1.0' } as StoredConsentAssociation,
           ],
           Key: 'p1|email|weekly',
-        },
+          IsActive: true,
+        } as StoredPreference,
       }),
       view,
     );

@@ -6,16 +6,17 @@ import {
   confirmationFields,
   contactPreferences,
   type HistoryChange,
-  type HistorySnapshot,
+  type HistoryEntryOf,
   historyItemInContainer,
+  isPreferenceEntry,
   type PreferenceDto,
+  type ProfileHistory,
   preferenceRule,
   type ProfileHistoryRule,
   type ProfileView,
+  type StoredConsentAssociation,
   type StoredPreference,
 } from '@app/profiles';
-
-const text = (item: HistorySnapshot, field: string) => item[field] as string | undefined;
 
 /** A preference in history also says whether it was active (archived or removed: false). */
 export type HistoryPreferenceDto = PreferenceDto & { IsActive: boolean };
@@ -25,7 +26,7 @@ export const PREFERENCE_HISTORY_CATEGORY = 'preference';
 
 function change(
   list: string,
-  item: HistorySnapshot,
+  item: StoredPreference,
   container?: HistoryChange['container'],
 ): HistoryChange {
   return {
@@ -38,43 +39,48 @@ function change(
   };
 }
 
-function toConsentAssociation(item: HistorySnapshot): ConsentAssociationDto {
+function toConsentAssociation(item: StoredConsentAssociation): ConsentAssociationDto {
   return {
-    ConsentType: text(item, 'ConsentType'),
-    ConsentVersion: text(item, 'ConsentVersion'),
+    ConsentType: item.ConsentType,
+    ConsentVersion: item.ConsentVersion,
     IsActive: item.IsActive !== false,
-    Locale: text(item, 'Locale'),
-    ReasonCode: text(item, 'ReasonCode'),
+    Locale: item.Locale,
+    ReasonCode: item.ReasonCode,
   };
 }
 
+/** Whether an entry holds a preference: one of this category (or of a preference list). */
+function holdsPreference(entry: ProfileHistory): entry is HistoryEntryOf<StoredPreference> {
+  return entry.category === PREFERENCE_HISTORY_CATEGORY || isPreferenceEntry(entry);
+}
+
 /** A preference snapshot → its wire form, with the associations the view may see. */
-function toHistoryPreference(item: HistorySnapshot, view: ProfileView): HistoryPreferenceDto {
-  const associations = (item.ConsentAssociations as HistorySnapshot[] | undefined) ?? [];
-  const attributes = (item.PreferenceAttributes as HistorySnapshot[] | undefined) ?? [];
+function toHistoryPreference(item: StoredPreference, view: ProfileView): HistoryPreferenceDto {
+  const associations = item.ConsentAssociations ?? [];
+  const attributes = item.PreferenceAttributes ?? [];
   return {
-    ProgramId: text(item, 'ProgramId'),
-    ChannelId: text(item, 'ChannelId'),
-    FilterId: text(item, 'FilterId'),
-    FrequencyId: text(item, 'FrequencyId'),
+    ProgramId: item.ProgramId,
+    ChannelId: item.ChannelId,
+    FilterId: item.FilterId,
+    FrequencyId: item.FrequencyId,
     ConsentAssociations: associations
       .filter((association) => canSeeConsentType(view, association.ConsentType))
       .map(toConsentAssociation),
-    MatchType: text(item, 'MatchType'),
-    ReasonCode: text(item, 'ReasonCode'),
-    PreferenceStatus: text(item, 'PreferenceStatus'),
-    UserId: text(item, 'UserId'),
-    SourceId: text(item, 'SourceId'),
-    ExpirationDate: text(item, 'ExpirationDate'),
-    LastModifiedDate: text(item, 'LastModifiedDate'),
-    CustomerDate: text(item, 'CustomerDate'),
-    PreferenceType: item.PreferenceType as number | undefined,
+    MatchType: item.MatchType,
+    ReasonCode: item.ReasonCode,
+    PreferenceStatus: item.PreferenceStatus,
+    UserId: item.UserId,
+    SourceId: item.SourceId,
+    ExpirationDate: item.ExpirationDate,
+    LastModifiedDate: item.LastModifiedDate,
+    CustomerDate: item.CustomerDate,
+    PreferenceType: item.PreferenceType,
     PreferenceAttributes: attributes.map((attribute) => ({
-      Key: attribute.Key as string,
-      Value: attribute.Value as string | undefined,
+      Key: attribute.Key,
+      Value: attribute.Value,
     })),
     // Double opt-in: the pending mark, then the confirmation's evidence.
-    ...confirmationFields(item as Pick<StoredPreference, 'PendingConfirmation' | 'Confirmation'>),
+    ...confirmationFields(item),
     IsActive: item.IsActive !== false,
   };
 }
@@ -106,11 +112,12 @@ export const PREFERENCE_HISTORY: ProfileHistoryRule = {
         .map((item) => change(contact.preferences, item, contact.container)),
     ),
   ],
-  canSee: (view, entry) => canSeeProgram(view, entry.snapshot.ProgramId),
+  canSee: (view, entry) =>
+    canSeeProgram(view, holdsPreference(entry) ? entry.snapshot.ProgramId : undefined),
   toEntry: (entry, view) =>
     historyItemInContainer(
       entry,
       entry.list ?? 'ProfilePreferences',
-      toHistoryPreference(entry.snapshot, view),
+      holdsPreference(entry) ? toHistoryPreference(entry.snapshot, view) : {},
     ),
 };

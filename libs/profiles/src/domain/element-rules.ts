@@ -1,7 +1,6 @@
 import { textKey } from '@app/shared';
 import { preferenceKey } from './preference-key';
 import type {
-  ProfileData,
   StoredAddress,
   StoredAlternateId,
   StoredConsent,
@@ -14,6 +13,7 @@ import type {
   StoredPreferenceAttribute,
   StoredProfileTag,
 } from './profile-data.schema';
+import type { StandardField } from './profile-history.schema';
 import { type BodyOf, type ElementBody, fieldOf } from './profile-shape';
 import { phoneDigits } from './text';
 
@@ -277,7 +277,7 @@ export const PROFILE_COLLECTIONS: Record<string, ElementRule> = {
 };
 
 /** The profile's standard fields (CustomerName is merged field by field). */
-export const PROFILE_FIELDS: FieldOf<ProfileData>[] = [
+export const PROFILE_FIELDS: Exclude<StandardField, 'CustomerName'>[] = [
   'IsActive',
   'RegistrationConfirmed',
   'CustomerType',

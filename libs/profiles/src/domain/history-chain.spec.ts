@@ -6,6 +6,7 @@ import {
   historyEntryId,
   verifyHistoryChain,
 } from './history-chain';
+import type { StoredConsent } from './profile-data.schema';
 import type { ProfileHistory } from './profile-history.schema';
 import { historyEntryKey } from '../keys';
 
@@ -104,7 +105,7 @@ describe('history chain: verification', () => {
   it('names the entry whose content changed', () => {
     const { entries, head } = recorded();
     const tampered = stored(entries);
-    tampered[4].snapshot.ConsentStatus = 1; // entry 3.0: Revoked becomes Granted
+    (tampered[4].snapshot as StoredConsent).ConsentStatus = 1; // entry 3.0: Revoked becomes Granted
     const report = verifyHistoryChain(tampered, CHAINED, head);
     expect(report.ok).toBe(false);
     expect(report.problems).toEqual([
@@ -115,7 +116,7 @@ describe('history chain: verification', () => {
   it('finds a rewritten hash by the next link, a removed entry, a stripped hash', () => {
     const { entries, head } = recorded();
     const rehashed = stored(entries);
-    rehashed[4].snapshot.ConsentStatus = 1;
+    (rehashed[4].snapshot as StoredConsent).ConsentStatus = 1;
     rehashed[4].hash = historyEntryHash(rehashed[4]);
     expect(verifyHistoryChain(rehashed, CHAINED, head).problems).toEqual([
       expect.objectContaining({ entryId: '3.1', reason: 'broken-link' }),

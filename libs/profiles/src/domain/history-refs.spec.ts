@@ -1,5 +1,5 @@
 import { partialData } from '../testing';
-import type { ProfileHistory } from './profile-history.schema';
+import type { HistorySnapshot, ProfileHistory } from './profile-history.schema';
 import {
   contactRefKey,
   itemRefKey,
@@ -39,15 +39,24 @@ describe('history references', () => {
     const refs = parseHistoryRefs(
       withHistoryRefs(undefined, data, [
         entry(0, { category: 'standard', snapshot: { IsActive: true } }),
-        entry(1, { category: 'contact', list: 'Emails', snapshot: { ...email } }),
+        entry(1, {
+          category: 'contact',
+          list: 'Emails',
+          snapshot: { ...email } as HistorySnapshot,
+        }),
         entry(2, {
           category: 'preference',
           list: 'EmailPreferences',
           container,
-          snapshot: preference,
+          snapshot: preference as HistorySnapshot,
         }),
-        entry(3, { category: 'consent', list: 'Consents', container, snapshot: consent }),
-        entry(4, { category: 'consent', list: 'Consents', snapshot: consent }),
+        entry(3, {
+          category: 'consent',
+          list: 'Consents',
+          container,
+          snapshot: consent as HistorySnapshot,
+        }),
+        entry(4, { category: 'consent', list: 'Consents', snapshot: consent as HistorySnapshot }),
       ]),
     );
     expect(refs).toEqual({

@@ -1,9 +1,37 @@
 import { textKey } from '@app/shared';
-import { consentRule, type ElementRule, PROFILE_COLLECTIONS } from './element-rules';
+import {
+  addressRule,
+  consentRule,
+  type ElementRule,
+  emailRule,
+  phoneRule,
+  PROFILE_COLLECTIONS,
+} from './element-rules';
 import type { CurrentNames } from './current-names';
-import type { ProfileData } from './profile-data.schema';
-import { CONTACT_LISTS, STANDARD_FIELDS } from './profile-history';
-import type { HistorySnapshot, ProfileHistory } from './profile-history.schema';
+import type { Edited, ProfileData } from './profile-data.schema';
+import { STANDARD_FIELDS } from './profile-history';
+import {
+  type AddressSnapshot,
+  type ContactIdentity,
+  type EmailSnapshot,
+  type HistoryContainer,
+  isAddressEntry,
+  isConsentEntry,
+  isCustomFieldEntry,
+  isEmailEntry,
+  isPhoneEntry,
+  isPreferenceEntry,
+  isStandardEntry,
+  type PhoneSnapshot,
+  type ProfileHistory,
+  type StandardSnapshot,
+} from './profile-history.schema';
+import {
+  type ContactElement,
+  contactPreferences,
+  type ElementBody,
+  fieldOf,
+} from './profile-shape';
 
 /** What a profile's history says of one instant (see profileDataAsOf). */
 export type ProfileAsOf =
@@ -80,20 +108,21 @@ export function earliestInstant(entries: readonly ProfileHistory[]): string | un
 }
 
 /** The lists of the profile itself a rebuild fills (the rest is not in history). */
-const REBUILT_LISTS = [
-  'Consents',
-  'CustomFields',
-  'Addresses',
-  'Emails',
-  'PhoneNumbers',
-  'ProfilePreferences',
-] as const;
+type RebuiltLists = Pick<
+  ProfileData,
+  'Consents' | 'CustomFields' | 'Addresses' | 'Emails' | 'PhoneNumbers' | 'ProfilePreferences'
+>;
 
 class Rebuild {
-  private standard: HistorySnapshot = {};
-  private readonly lists: Record<string, HistorySnapshot[]> = Object.fromEntries(
-    REBUILT_LISTS.map((list) => [list, []]),
-  );
+  private standard: StandardSnapshot = {};
+  private readonly lists: RebuiltLists = {
+    Consents: [],
+    CustomFields: [],
+    Addresses: [],
+    Emails: [],
+    PhoneNumbers: [],
+    ProfilePreferences: [],
+  };
   /** The writer of each replayed write, as an entry's Edited stamp names it. */
   private readonly writers = new Map<number, string>();
   private lastWriter: string | undefined;
@@ -101,87 +130,161 @@ class Rebuild {
   constructor(private readonly names?: CurrentNames) {}
 
   apply(entry: ProfileHistory): void {
-    const snapshot = entry.snapshot ?? {};
-    this.noteWriter(entry, snapshot);
-    if (entry.category === 'standard' && !entry.list) {
-      this.standard = pick(snapshot, [...STANDARD_FIELDS, 'Edited']);
+    this.noteWriter(entry);
+    if (isStandardEntry(entry)) {
+      this.standard = pick(entry.snapshot ?? {}, [...STANDARD_FIELDS, 'Edited']);
       return;
     }
     if (!entry.list) return;
-    const contact = CONTACT_LISTS.find(({ list }) => list === entry.list);
-    if (contact && !entry.container) {
-      // A contact element without its nested lists: they keep what their own entries say.
-      const nested = Object.keys(contact.rule.nested);
-      this.upsert(this.lists[contact.list], contact.rule, snapshot, (previous) => {
-        const element = clone(snapshot);
-        for (const list of nested) element[list] = previous?.[list] ?? [];
-        return element;
-      });
+    // A contact element without its nested lists: they keep what their own entries say.
+    if (isEmailEntry(entry)) {
+      const snapshot = entry.snapshot;
+      this.upsert(this.lists.Emails, emailRule, snapshot, (previous) => ({
+        ...clone(snapshot),
+        EmailPreferences: previous?.EmailPreferences ?? [],
+        Consents: previous?.Consents ?? [],
+      }));
+      return;
+    }
+    if (isPhoneEntry(entry)) {
+      const snapshot = entry.snapshot;
+      this.upsert(this.lists.PhoneNumbers, phoneRule, snapshot, (previous) => ({
+        ...clone(snapshot),
+        PhonePreferences: previous?.PhonePreferences ?? [],
+        Consents: previous?.Consents ?? [],
+      }));
+      return;
+    }
+    if (isAddressEntry(entry)) {
+      const snapshot = entry.snapshot;
+      this.upsert(this.lists.Addresses, addressRule, snapshot, (previous) => ({
+        ...clone(snapshot),
+        AddressPreferences: previous?.AddressPreferences ?? [],
+        Consents: previous?.Consents ?? [],
+      }));
       return;
     }
     const container = entry.container ? this.containerOf(entry.container) : undefined;
     if (entry.container && !container) return;
+    // The list must be one the container (or the profile) holds.
     const rule = container ? container.rule.nested[entry.list] : PROFILE_COLLECTIONS[entry.list];
-    const owner = container ? container.element : this.lists;
-    if (!rule || !(container || entry.list in this.lists)) return;
-    if (!Array.isArray(owner[entry.list])) owner[entry.list] = [];
-    this.upsert(owner[entry.list] as HistorySnapshot[], rule, snapshot, () => clone(snapshot));
+    if (!rule) return;
+    if (isConsentEntry(entry)) {
+      const snapshot = entry.snapshot;
+      const items = container ? container.element.Consents : this.lists.Consents;
+      this.upsert(items, rule, snapshot, () => clone(snapshot));
+    } else if (isPreferenceEntry(entry)) {
+      const snapshot = entry.snapshot;
+      const items = container
+        ? contactPreferences(container.element)
+        : entry.list === 'ProfilePreferences'
+          ? this.lists.ProfilePreferences
+          : undefined;
+      if (items) this.upsert(items, rule, snapshot, () => clone(snapshot));
+    } else if (isCustomFieldEntry(entry) && !container) {
+      const snapshot = entry.snapshot;
+      this.upsert(this.lists.CustomFields, rule, snapshot, () => clone(snapshot));
+    }
   }
 
   result(last: ProfileHistory): ProfileData {
-    const created = (this.standard.Edited ?? {}) as HistorySnapshot;
+    const created: Partial<Edited> = this.standard.Edited ?? {};
     const writer = this.writers.get(last.seq) ?? this.lastWriter ?? created.ModifiedBy;
-    const data: HistorySnapshot = {
-      ...clone(this.standard),
+    const standard = clone(this.standard);
+    return {
+      ...standard,
+      // Always present on a profile's standard-fields entry (the stored data has them).
+      IsActive: standard.IsActive!,
+      CustomerType: standard.CustomerType!,
+      PreserveConsents: standard.PreserveConsents!,
+      PreservePreferences: standard.PreservePreferences!,
+      // As the creation's entry stamped them (absent there: absent here too).
       Edited: {
-        CreateDate: created.CreateDate,
-        CreatedBy: created.CreatedBy,
+        CreateDate: created.CreateDate!,
+        CreatedBy: created.CreatedBy!,
         ModifiedDate: last.modifiedAt,
-        ModifiedBy: writer,
+        ModifiedBy: writer!,
       },
       ...this.lists,
       Groups: [],
       ProfileTags: [],
       AlternateIds: [],
     };
-    return data as unknown as ProfileData;
   }
 
-  private noteWriter(entry: ProfileHistory, snapshot: HistorySnapshot): void {
-    const edited = snapshot.Edited as HistorySnapshot | undefined;
+  private noteWriter(entry: ProfileHistory): void {
+    // Any kind of item may carry the stamp: read by name.
+    const stamp = fieldOf(entry.snapshot, 'Edited');
+    const edited = typeof stamp === 'object' ? stamp : undefined;
+    const writer = fieldOf(edited, 'ModifiedBy');
     if (
-      edited &&
-      typeof edited.ModifiedBy === 'string' &&
-      edited.ModifiedDate === entry.modifiedAt &&
+      typeof writer === 'string' &&
+      fieldOf(edited, 'ModifiedDate') === entry.modifiedAt &&
       !this.writers.has(entry.seq)
     ) {
-      this.writers.set(entry.seq, edited.ModifiedBy);
-      this.lastWriter = edited.ModifiedBy;
+      this.writers.set(entry.seq, writer);
+      this.lastWriter = writer;
     }
   }
 
   /** The contact element a nested item belongs to; a stand-in when history never had it. */
-  private containerOf(container: NonNullable<ProfileHistory['container']>) {
-    const contact = CONTACT_LISTS.find(({ list }) => list === container.list);
-    if (!contact) return undefined;
-    const elements = this.lists[contact.list];
-    const key = contact.rule.key(container.fields);
-    let element = elements.find((candidate) => contact.rule.key(candidate) === key);
+  private containerOf(
+    container: HistoryContainer,
+  ): { rule: ElementRule; element: ContactElement } | undefined {
+    const { list, fields } = container;
+    if (list === 'Emails') {
+      return this.contactOf(this.lists.Emails, emailRule, fields, () => ({
+        ...(clone(fields) as EmailSnapshot),
+        IsActive: true,
+        EmailPreferences: [],
+        Consents: [],
+      }));
+    }
+    if (list === 'PhoneNumbers') {
+      return this.contactOf(this.lists.PhoneNumbers, phoneRule, fields, () => ({
+        ...(clone(fields) as PhoneSnapshot),
+        IsActive: true,
+        PhonePreferences: [],
+        Consents: [],
+      }));
+    }
+    if (list === 'Addresses') {
+      return this.contactOf(this.lists.Addresses, addressRule, fields, () => ({
+        ...(clone(fields) as AddressSnapshot),
+        IsActive: true,
+        AddressPreferences: [],
+        Consents: [],
+      }));
+    }
+    return undefined;
+  }
+
+  /**
+   * The element of `elements` named by `fields`, or a stand-in made of them (appended):
+   * only what history says of it, its identity (no Edited stamp of its own).
+   */
+  private contactOf<E extends ContactElement>(
+    elements: E[],
+    rule: ElementRule,
+    fields: ContactIdentity,
+    standIn: () => E,
+  ): { rule: ElementRule; element: E } {
+    const key = rule.key(fields);
+    let element = elements.find((candidate) => rule.key(candidate) === key);
     if (!element) {
-      element = { ...clone(container.fields), IsActive: true };
-      for (const list of Object.keys(contact.rule.nested)) element[list] = [];
-      contact.rule.derive?.(element);
+      element = standIn();
+      rule.derive?.(element);
       elements.push(element);
     }
-    return { rule: contact.rule, element };
+    return { rule, element };
   }
 
   /** Replaces the item of the same key (in place), or appends it. */
-  private upsert(
-    items: HistorySnapshot[],
+  private upsert<E extends ElementBody>(
+    items: E[],
     rule: ElementRule,
-    snapshot: HistorySnapshot,
-    build: (previous: HistorySnapshot | undefined) => HistorySnapshot,
+    snapshot: ElementBody,
+    build: (previous: E | undefined) => E,
   ): void {
     const key = this.keyOf(rule);
     const wanted = key(snapshot);
@@ -193,18 +296,23 @@ class Rebuild {
   }
 
   /** The rule's key; a consent's by its type's current name when names are given. */
-  private keyOf(rule: ElementRule): (item: HistorySnapshot) => string {
+  private keyOf(rule: ElementRule): (item: ElementBody) => string {
     const names = this.names;
     if (rule !== consentRule || !names?.renamedConsentTypes) return (item) => rule.key(item);
     return (item) => {
-      const type = typeof item.ConsentType === 'string' ? item.ConsentType : '';
+      const value = fieldOf(item, 'ConsentType');
+      const type = typeof value === 'string' ? value : '';
       return textKey(names.consentTypeName(type) ?? type);
     };
   }
 }
 
-function pick(item: HistorySnapshot, fields: string[]): HistorySnapshot {
-  const result: HistorySnapshot = {};
+/** The named fields of an item, those it has (copies). */
+function pick<T extends object, K extends keyof T>(
+  item: T,
+  fields: readonly K[],
+): Partial<Pick<T, K>> {
+  const result: Partial<Pick<T, K>> = {};
   for (const field of fields) if (item[field] !== undefined) result[field] = clone(item[field]);
   return result;
 }

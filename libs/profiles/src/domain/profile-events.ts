@@ -1,14 +1,20 @@
 import { profileEventKey } from '../keys';
 import { alternateIdRule } from './element-rules';
 import { type DescribedWrite, describeWrite } from './profile-history';
-import type { HistoryContainer, HistorySnapshot } from './profile-history.schema';
+import type { HistoryContainer } from './profile-history.schema';
 import type { ProfileRules } from './profile-rules';
 import { PREFERENCE_CONFIRM_WRITE } from './confirmation-writes';
 import type { ProfileWrite } from './profile-write.schema';
 import type { Profile } from './profile.schema';
+import { elementsOf, fieldOf } from './profile-shape';
+import type { StoredAlternateId } from './profile-data.schema';
 
-/** An event's item: a history snapshot, or the profile's data as a plain copy (profile.*). */
-type Item = HistorySnapshot;
+/**
+ * An event's Data (and PreviousData): a history snapshot, the profile's data as a plain
+ * copy (profile.*), or the few fields an event names; a JSON object whose fields the
+ * event's type says, read here by name (fieldOf).
+ */
+type Item = object;
 
 /** The contact type of each contact list (what a subscription's ContactTypes names). */
 const CONTACT_TYPES: Record<string, ProfileEvent['contactType']> = {
@@ -152,7 +158,8 @@ function itemEvents(
   created: boolean,
   writeKind: ProfileWrite['kind'],
 ): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
-  const deactivated = data.IsActive === false && previousData?.IsActive !== false;
+  const deactivated =
+    fieldOf(data, 'IsActive') === false && fieldOf(previousData, 'IsActive') !== false;
   const contactType = CONTACT_TYPES[container?.list ?? list ?? ''];
   const about = {
     ...(container ? { container } : {}),
@@ -161,7 +168,7 @@ function itemEvents(
     ...(previousData ? { previousData } : {}),
   };
   if (list === 'Consents') {
-    const consentType = text(data.ConsentType);
+    const consentType = text(fieldOf(data, 'ConsentType'));
     const kind = !previousData ? 'added' : deactivated ? 'deactivated' : 'updated';
     const type = container
       ? `consent.elementassociation.${kind === 'added' ? 'created' : kind}`
@@ -173,7 +180,7 @@ function itemEvents(
     return events;
   }
   if (list?.endsWith('Preferences')) {
-    const filterId = text(data.FilterId);
+    const filterId = text(fieldOf(data, 'FilterId'));
     const kind = !previousData ? 'added' : deactivated ? 'archived' : 'updated';
     return [
       { type: `preference.${kind}`, filterId, ...about },
@@ -187,7 +194,7 @@ function itemEvents(
   if (created) return []; // the profile's fields and contacts are in profile.created
   if (category === 'standard') return standardFieldEvents(data, previousData);
   if (list === 'CustomFields') {
-    return [{ type: 'customfield.updated', customField: text(data.Name), ...about }];
+    return [{ type: 'customfield.updated', customField: text(fieldOf(data, 'Name')), ...about }];
   }
   if (list && CONTACT_EVENTS[list]) return [{ type: CONTACT_EVENTS[list], ...about }];
   return [];
@@ -202,8 +209,8 @@ function filterAssociationEvents(
 ): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
   const byType = (item: Item | undefined) =>
     new Map(
-      asItems(item?.ConsentAssociations).map((association) => [
-        text(association.ConsentType)?.toLowerCase() ?? '',
+      elementsOf(fieldOf(item, 'ConsentAssociations')).map((association) => [
+        text(fieldOf(association, 'ConsentType'))?.toLowerCase() ?? '',
         association,
       ]),
     );
@@ -215,10 +222,10 @@ function filterAssociationEvents(
       {
         type: old ? 'consent.filterassociation.updated' : 'consent.filterassociation.created',
         filterId,
-        consentType: text(association.ConsentType),
+        consentType: text(fieldOf(association, 'ConsentType')),
         ...(contactType ? { contactType } : {}),
-        data: { FilterId: data.FilterId, ...association },
-        ...(old ? { previousData: { FilterId: data.FilterId, ...old } } : {}),
+        data: { FilterId: fieldOf(data, 'FilterId'), ...association },
+        ...(old ? { previousData: { FilterId: fieldOf(data, 'FilterId'), ...old } } : {}),
       },
     ];
   });
@@ -240,13 +247,13 @@ function standardFieldEvents(
 
 /** Alternate ids added (`contacts.alternateid.added`) and changed or removed (`.updated`). */
 function alternateIdEvents(
-  before: unknown,
-  after: unknown,
+  before: readonly StoredAlternateId[] | undefined,
+  after: readonly StoredAlternateId[] | undefined,
 ): Omit<ProfileEvent, 'id' | 'n' | 'profileId' | 'seq' | 'at' | 'userId'>[] {
   const was = new Map(asItems(before).map((pair) => [alternateIdRule.key(pair), pair]));
   const now = asItems(after);
   const kept = new Set(now.map((pair) => alternateIdRule.key(pair)));
-  const pairOf = (pair: Item): Item => ({
+  const pairOf = (pair: StoredAlternateId) => ({
     AlternateIdType: pair.AlternateIdType,
     AlternateId: pair.AlternateId,
     IsActive: pair.IsActive !== false,
@@ -277,15 +284,15 @@ function alternateIdEvents(
 
 function valueAt(item: Item | undefined, path: string[]): unknown {
   let value: unknown = item;
-  for (const field of path) value = (value as Item | undefined)?.[field];
+  for (const field of path) value = typeof value === 'object' ? fieldOf(value, field) : undefined;
   return value;
 }
 
-function asItems(value: unknown): Item[] {
-  return Array.isArray(value) ? (value as Item[]) : [];
+/** The confirmation id a consent's or preference's double opt-in evidence names. */
+function asItems<E>(value: readonly E[] | undefined): readonly E[] {
+  return Array.isArray(value) ? value : [];
 }
 
-/** The confirmation id a consent's or preference's double opt-in evidence names. */
 function linkIdOf(item: Item | undefined): string | undefined {
   return text(valueAt(item, ['Confirmation', 'LinkId']));
 }

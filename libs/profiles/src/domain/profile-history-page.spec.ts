@@ -2,6 +2,7 @@ import { tenantKey } from '@app/shared';
 import {
   decodeHistoryEntries,
   encodeHistoryEntries,
+  type HistorySnapshot,
   type ProfileHistory,
 } from './profile-history.schema';
 
@@ -16,7 +17,12 @@ describe('history entries as stored in a page', () => {
     modifiedAt: '2026-01-01T00:00:00.000Z',
     list: 'Emails',
     container: { list: 'Emails', fields: { EmailAddress: `a${n}@example.com` } },
-    snapshot: { EmailAddress: `a${n}@example.com`, IsActive: n === 1, Note: 'ü"\n' },
+    // A field no stored shape has: the page keeps whatever the entry holds.
+    snapshot: {
+      EmailAddress: `a${n}@example.com`,
+      IsActive: n === 1,
+      Note: 'ü"\n',
+    } as HistorySnapshot,
   }));
 
   it('stores each entry as its JSON text and reads it back unchanged', () => {

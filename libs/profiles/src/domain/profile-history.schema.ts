@@ -1,5 +1,14 @@
 import type { TenantKey } from '@app/shared';
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type {
+  ProfileData,
+  StoredAddress,
+  StoredConsent,
+  StoredCustomField,
+  StoredEmail,
+  StoredPhone,
+  StoredPreference,
+} from './profile-data.schema';
 
 /** The history categories of the profile itself (rule modules add their own). */
 export type ProfileHistoryCategory = 'standard' | 'customField' | 'contact';
@@ -17,6 +26,17 @@ export type HistoryCategory = string;
 
 export type ContactList = 'Emails' | 'PhoneNumbers' | 'Addresses';
 
+/** The fields that name a contact element on the wire (which ones: by its list). */
+export type ContactIdentityField =
+  | 'EmailAddress'
+  | 'EmailAddressType'
+  | 'PhoneNumber'
+  | 'PhoneType'
+  | 'AddressType'
+  | 'Address1'
+  | 'PostalCode';
+export type ContactIdentity = { [F in ContactIdentityField]?: string | null };
+
 /**
  * The contact element a preference or consent belongs to, by the fields that identify it
  * on the wire (as they were after the write). Absent on an entry: the item is the
@@ -24,16 +44,58 @@ export type ContactList = 'Emails' | 'PhoneNumbers' | 'Addresses';
  */
 export interface HistoryContainer {
   list: ContactList;
-  fields: HistorySnapshot;
+  fields: ContactIdentity;
+}
+
+/** The standard fields of the spec (CustomerName holds the name parts). */
+export type StandardField =
+  | 'IsActive'
+  | 'RegistrationConfirmed'
+  | 'CustomerType'
+  | 'PreserveConsents'
+  | 'PreservePreferences'
+  | 'DefaultLocale'
+  | 'ReasonCode'
+  | 'CustomerName';
+
+/** A `standard` entry's item: the profile's standard fields and its Edited stamp. */
+export type StandardSnapshot = Partial<Pick<ProfileData, StandardField | 'Edited'>>;
+
+/** A `contact` entry's item: the contact element without its nested lists (they have entries of their own). */
+export type EmailSnapshot = Omit<StoredEmail, 'EmailPreferences' | 'Consents'>;
+export type PhoneSnapshot = Omit<StoredPhone, 'PhonePreferences' | 'Consents'>;
+export type AddressSnapshot = Omit<StoredAddress, 'AddressPreferences' | 'Consents'>;
+export type ContactSnapshot = EmailSnapshot | PhoneSnapshot | AddressSnapshot;
+
+/**
+ * A `merge` entry's item (what StandardFields history shows as `Merge`;
+ * domain/profile-merge-history.ts).
+ */
+export interface MergeSnapshot {
+  AbsorbedProfileId: number;
+  ReasonCode: string;
+  MergedBy: string;
+  MergedAt: string;
+  /** The absorbed profile's receipt-chain head when it was absorbed (null: none). */
+  AbsorbedHead: string | null;
+  /** The absorbed profile's CreateDate (F4: the survivor keeps its own). */
+  AbsorbedCreateDate: string | null;
 }
 
 /**
- * The stored fields of one item of a history entry (a standard-fields snapshot, a custom
- * field, a contact element without its nested lists, a preference, a consent...), read
- * back from the entry's JSON: which element it is follows from the entry's category and
- * list, so readers take its fields by name and narrow each value.
+ * The stored fields of one item of a history entry, read back from the entry's JSON: the
+ * stored shape of the item as it was after the write (profile-data.schema.ts), without
+ * its derived Key. Which kind it is follows from the entry's category and list, not from
+ * the item: the narrowing functions below (and a rule module's own, for its categories)
+ * tell readers which one they hold.
  */
-export type HistorySnapshot = Record<string, unknown>;
+export type HistorySnapshot =
+  | StandardSnapshot
+  | StoredCustomField
+  | ContactSnapshot
+  | StoredPreference
+  | StoredConsent
+  | MergeSnapshot;
 
 /**
  * One changed item of one applied write: the item as it was after the write (a removed
@@ -111,6 +173,59 @@ export function decodeHistoryEntries(doc: ProfileHistoryDoc | null | undefined):
   return counted.map((entry) =>
     typeof entry === 'string' ? (JSON.parse(entry) as ProfileHistory) : entry,
   );
+}
+
+/** A history entry whose item is of one kind (see the narrowing functions below). */
+export type HistoryEntryOf<S extends HistorySnapshot> = ProfileHistory & { snapshot: S };
+
+const PREFERENCE_LISTS = new Set([
+  'ProfilePreferences',
+  'EmailPreferences',
+  'PhonePreferences',
+  'AddressPreferences',
+]);
+
+/** An entry of the profile's standard fields (the profile itself: no list). */
+export function isStandardEntry(entry: ProfileHistory): entry is HistoryEntryOf<StandardSnapshot> {
+  return entry.category === 'standard' && !entry.list;
+}
+
+/** An entry of a custom field. */
+export function isCustomFieldEntry(
+  entry: ProfileHistory,
+): entry is HistoryEntryOf<StoredCustomField> {
+  return entry.category === 'customField' || entry.list === 'CustomFields';
+}
+
+/** An entry of a contact element itself (not of a preference or consent inside one). */
+export function isEmailEntry(entry: ProfileHistory): entry is HistoryEntryOf<EmailSnapshot> {
+  return entry.list === 'Emails' && !entry.container;
+}
+export function isPhoneEntry(entry: ProfileHistory): entry is HistoryEntryOf<PhoneSnapshot> {
+  return entry.list === 'PhoneNumbers' && !entry.container;
+}
+export function isAddressEntry(entry: ProfileHistory): entry is HistoryEntryOf<AddressSnapshot> {
+  return entry.list === 'Addresses' && !entry.container;
+}
+export function isContactEntry(entry: ProfileHistory): entry is HistoryEntryOf<ContactSnapshot> {
+  return isEmailEntry(entry) || isPhoneEntry(entry) || isAddressEntry(entry);
+}
+
+/** An entry of a preference (the profile's, or a contact element's). */
+export function isPreferenceEntry(
+  entry: ProfileHistory,
+): entry is HistoryEntryOf<StoredPreference> {
+  return entry.list !== undefined && PREFERENCE_LISTS.has(entry.list);
+}
+
+/** An entry of a consent (the profile's, or a contact element's). */
+export function isConsentEntry(entry: ProfileHistory): entry is HistoryEntryOf<StoredConsent> {
+  return entry.list === 'Consents';
+}
+
+/** A merge's own entry on the survivor. */
+export function isMergeEntry(entry: ProfileHistory): entry is HistoryEntryOf<MergeSnapshot> {
+  return entry.category === MERGE_HISTORY_CATEGORY;
 }
 
 export const ProfileHistoryDocSchema = SchemaFactory.createForClass(ProfileHistoryDoc);

@@ -10,8 +10,18 @@ import {
 } from '../testing';
 import { consentRule, emailRule, preferenceRule } from './element-rules';
 import { compareHistoryEntries, historyEntries, type HistoryEntry } from './profile-history';
-import type { ProfileData } from './profile-data.schema';
-import type { HistoryContainer, HistorySnapshot } from './profile-history.schema';
+import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
+import type {
+  EmailSnapshot,
+  HistoryContainer,
+  HistorySnapshot,
+  ProfileHistory,
+  StandardSnapshot,
+} from './profile-history.schema';
+
+/** Any field an entry's item may have (the spec reads them by kind it knows). */
+const itemOf = (entry: ProfileHistory) =>
+  entry.snapshot as Partial<StandardSnapshot & EmailSnapshot & StoredPreference>;
 import { ProfileRules } from './profile-rules';
 import { contactPreferences } from './profile-shape';
 import type {
@@ -209,7 +219,7 @@ describe('historyEntries', () => {
     expect(email.snapshot).not.toHaveProperty('EmailPreferences');
     expect(email.snapshot).not.toHaveProperty('Consents');
     expect(email.snapshot).not.toHaveProperty('Key');
-    expect(email.snapshot.EmailAddress).toBe('Ann@Example.com');
+    expect(itemOf(email).EmailAddress).toBe('Ann@Example.com');
   });
 
   it("hands the modules the data and every contact element's pair, named by its container", () => {
@@ -259,7 +269,7 @@ describe('historyEntries', () => {
       container: ANN_EMAIL,
       filterKey: 'filter:F1',
     });
-    expect(preference.snapshot.PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'Sports' }]);
+    expect(itemOf(preference).PreferenceAttributes).toEqual([{ Key: 'Topic', Value: 'Sports' }]);
     const profilePreference = entries.find((entry) => entry.list === 'ProfilePreferences')!;
     expect(profilePreference).not.toHaveProperty('container');
     expect(profilePreference).not.toHaveProperty('filterKey');
@@ -292,9 +302,9 @@ describe('historyEntries', () => {
       ['customField', 'CustomFields', undefined, true],
       ['fakeConsent', 'Consents', 'Emails', true],
     ]);
-    expect(entries[0].snapshot.CustomerName).toEqual({ FirstName: 'Anne', LastName: 'Lee' });
+    expect(itemOf(entries[0]).CustomerName).toEqual({ FirstName: 'Anne', LastName: 'Lee' });
     expect(entries[1].snapshot).toMatchObject({ Name: 'Tier', Value: 'Platinum' });
-    expect((entries[1].snapshot.Edited as Record<string, string>).ModifiedDate).toBe(T2);
+    expect(itemOf(entries[1]).Edited?.ModifiedDate).toBe(T2);
     expect(entries[2].snapshot).toMatchObject({ ConsentType: 'Email', ConsentStatus: 3 });
     expect(entries.map((entry) => entry._id)).toEqual(['c1|7|2|0', 'c1|7|2|1', 'c1|7|2|2']);
   });
@@ -362,7 +372,7 @@ describe('historyEntries', () => {
       ['fakePreference', 'EmailPreferences', 'Emails', false],
       ['fakeConsent', 'Consents', 'Emails', false],
     ]);
-    const email = entries[1].snapshot;
+    const email = itemOf(entries[1]);
     expect(email.EmailAddress).toBe('Ann@Example.com');
     expect(email.Edited).toEqual({
       CreateDate: T1,
@@ -371,9 +381,9 @@ describe('historyEntries', () => {
       ModifiedBy: 'bob',
     });
     // Stamped as its rule says: a preference's LastModifiedDate, a consent's Edited.
-    expect(entries[2].snapshot.LastModifiedDate).toBe(T2);
+    expect(itemOf(entries[2]).LastModifiedDate).toBe(T2);
     expect(entries[2].container?.fields.EmailAddress).toBe('Ann@Example.com');
-    expect(entries[3].snapshot.Edited).toMatchObject({ ModifiedDate: T2, ModifiedBy: 'bob' });
+    expect(itemOf(entries[3]).Edited).toMatchObject({ ModifiedDate: T2, ModifiedBy: 'bob' });
     expect(entries[3].container?.fields.EmailAddress).toBe('Ann@Example.com');
   });
 
@@ -447,9 +457,10 @@ describe('compareHistoryEntries', () => {
     seq: number,
     at: string,
     category: HistoryEntry['category'],
-    snapshot: HistorySnapshot = {},
+    snapshot: Partial<StoredConsent> = {},
     n = 0,
-  ): HistoryEntry => historyEntry(category, { seq, n, modifiedAt: at, snapshot });
+  ): HistoryEntry =>
+    historyEntry(category, { seq, n, modifiedAt: at, snapshot: snapshot as HistorySnapshot });
 
   it('orders by modified date, then write', () => {
     const sorted = [entry(3, T2, 'standard'), entry(2, T1, 'standard'), entry(1, T1, 'standard')]

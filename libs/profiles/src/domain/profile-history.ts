@@ -8,15 +8,25 @@ import {
 } from './element-rules';
 import type { ProfileData } from './profile-data.schema';
 import type {
+  ContactIdentity,
+  ContactIdentityField,
   ContactList,
+  ContactSnapshot,
   HistoryContainer,
   HistorySnapshot,
   ProfileHistory,
+  StandardField,
 } from './profile-history.schema';
 import type { ProfileRules } from './profile-rules';
 import type { ContactPair, HistoryChange, HistoryDiff } from './profile-rules.port';
 import type { Profile } from './profile.schema';
-import { type ContactElement, type ElementBody, fieldOf } from './profile-shape';
+import {
+  type ContactElement,
+  deleteField,
+  type ElementBody,
+  fieldOf,
+  setField,
+} from './profile-shape';
 import type { ProfileWrite } from './profile-write.schema';
 import { historyEntryKey } from '../keys';
 
@@ -24,14 +34,14 @@ import { historyEntryKey } from '../keys';
 export type HistoryEntry = ProfileHistory;
 
 /** The standard fields of the spec (CustomerName holds the name parts). */
-export const STANDARD_FIELDS = [...PROFILE_FIELDS, 'CustomerName'];
+export const STANDARD_FIELDS: StandardField[] = [...PROFILE_FIELDS, 'CustomerName'];
 
 /** The contact lists, their nested preference list, and the fields that name an element. */
 export const CONTACT_LISTS: {
   list: ContactList;
   rule: ElementRule;
   preferences: ContactPair['preferences'];
-  identity: string[];
+  identity: ContactIdentityField[];
 }[] = [
   {
     list: 'Emails',
@@ -99,7 +109,7 @@ export function describeWrite(
     return { entries: [], previous: [] };
   }
   const old = before.state === 'active' ? before.data : undefined;
-  const previousOf = new WeakMap<HistorySnapshot, HistorySnapshot>();
+  const previousOf: PreviousOf = new WeakMap();
   const changes = diffProfile(
     old,
     after.data,
@@ -119,6 +129,12 @@ export function describeWrite(
   return { entries, previous: changes.map((change) => previousOf.get(change.snapshot)) };
 }
 
+/** An item history records: an element the rules walk, of a kind a snapshot can be. */
+type DiffedItem = ElementBody & HistorySnapshot;
+
+/** Each changed item's snapshot → the item before the write (what an event's PreviousData shows). */
+type PreviousOf = WeakMap<HistorySnapshot, HistorySnapshot>;
+
 interface Stamp {
   at: string;
   userId: string;
@@ -129,7 +145,7 @@ function diffProfile(
   after: ProfileData,
   stamp: Stamp,
   rules: ProfileRules,
-  previousOf: WeakMap<HistorySnapshot, HistorySnapshot>,
+  previousOf: PreviousOf,
 ): Change[] {
   const changes: Change[] = [];
 
@@ -139,13 +155,13 @@ function diffProfile(
     changes.push({ category: 'standard', snapshot });
   }
 
-  const diffList = (
-    previous: readonly ElementBody[] | undefined,
-    current: readonly ElementBody[] | undefined,
+  const diffList = <E extends DiffedItem>(
+    previous: readonly E[] | undefined,
+    current: readonly E[] | undefined,
     rule: ElementRule,
     stampOf: Stamp,
     whole = false,
-  ): HistorySnapshot[] => changedItems(previous, current, rule, stampOf, whole, previousOf);
+  ): E[] => changedItems(previous, current, rule, stampOf, whole, previousOf);
 
   for (const item of diffList(before?.CustomFields, after.CustomFields, customFieldRule, stamp)) {
     changes.push({ category: 'customField', list: 'CustomFields', snapshot: item });
@@ -153,8 +169,8 @@ function diffProfile(
 
   const contacts: ContactPair[] = [];
   for (const { list, rule, preferences, identity } of CONTACT_LISTS) {
-    for (const item of diffList(before?.[list], after[list], rule, stamp)) {
-      const snapshot = omit(item, Object.keys(rule.nested));
+    for (const item of diffList<ContactElement>(before?.[list], after[list], rule, stamp)) {
+      const snapshot: ContactSnapshot = omit(item, Object.keys(rule.nested));
       const previous = previousOf.get(item);
       if (previous) previousOf.set(snapshot, omit(previous, Object.keys(rule.nested)));
       changes.push({ category: 'contact', list, snapshot });
@@ -164,7 +180,10 @@ function diffProfile(
       after[list],
       rule,
     )) {
-      const container: HistoryContainer = { list, fields: pick(current ?? previous!, identity) };
+      const container: HistoryContainer = {
+        list,
+        fields: identityOf(current ?? previous!, identity),
+      };
       contacts.push({ list, preferences, container, before: previous, after: current });
     }
   }
@@ -206,18 +225,18 @@ function pairByKey<E extends ElementBody>(
  * (stamped like a change by this write). Nested lists of the rule are compared by their
  * own entries, not here.
  */
-function changedItems(
-  before: readonly ElementBody[] | undefined,
-  after: readonly ElementBody[] | undefined,
+function changedItems<E extends DiffedItem>(
+  before: readonly E[] | undefined,
+  after: readonly E[] | undefined,
   rule: ElementRule,
   stamp: Stamp,
   whole: boolean,
-  previousOf: WeakMap<HistorySnapshot, HistorySnapshot>,
-): HistorySnapshot[] {
+  previousOf: PreviousOf,
+): E[] {
   // A contact's preferences and consents have entries of their own; a whole item's nested
   // lists (a preference's associations and attributes) are part of it.
   const ignore = whole ? [] : Object.keys(rule.nested);
-  const changed: HistorySnapshot[] = [];
+  const changed: E[] = [];
   for (const [previous, current] of pairByKey(before, after, rule)) {
     if (current) {
       if (!previous || !sameContent(omit(previous, ignore), omit(current, ignore))) {
@@ -234,21 +253,23 @@ function changedItems(
   return changed;
 }
 
-function removed(item: ElementBody, rule: ElementRule, stamp: Stamp): HistorySnapshot {
-  const last: HistorySnapshot = { ...snapshotOf(item), IsActive: false };
+function removed<E extends DiffedItem>(item: E, rule: ElementRule, stamp: Stamp): E {
+  const last: E = { ...snapshotOf(item), IsActive: false };
+  // The stamp fields by the rule's name for them (the rule is checked against E's class).
   if (rule.stamp === 'edited') {
     const edited = fieldOf(item, 'Edited');
-    last.Edited = {
+    setField(last, 'Edited', {
       ...(typeof edited === 'object' ? edited : undefined),
       ModifiedDate: stamp.at,
       ModifiedBy: stamp.userId,
-    };
+    });
   }
-  if (rule.stamp === 'lastModified') last.LastModifiedDate = stamp.at;
+  if (rule.stamp === 'lastModified') setField(last, 'LastModifiedDate', stamp.at);
   return last;
 }
 
-function snapshotOf(item: object): HistorySnapshot {
+/** The item as history keeps it: a copy without its derived Key. */
+function snapshotOf<E extends object>(item: E): E {
   return omit(structuredClone(item), ['Key']);
 }
 
@@ -256,19 +277,38 @@ function asItems<E>(value: readonly E[] | undefined): readonly E[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** The named fields of a stored item (a standard-fields snapshot, an element's identity). */
-function pick(item: object, fields: readonly string[]): HistorySnapshot {
-  const result: HistorySnapshot = {};
+/** The named fields of a stored item (a standard-fields snapshot), those it has. */
+function pick<T extends object, K extends keyof T>(
+  item: T,
+  fields: readonly K[],
+): Partial<Pick<T, K>> {
+  const result: Partial<Pick<T, K>> = {};
   for (const field of fields) {
-    const value = fieldOf(item, field);
-    if (value !== undefined) result[field] = value;
+    if (item[field] !== undefined) result[field] = item[field];
   }
   return result;
 }
 
-function omit(item: object, fields: readonly string[]): HistorySnapshot {
-  const result: HistorySnapshot = { ...item };
-  for (const field of fields) delete result[field];
+/** The fields naming a contact element on the wire (identity fields are text). */
+function identityOf(
+  element: ContactElement,
+  fields: readonly ContactIdentityField[],
+): ContactIdentity {
+  const identity: ContactIdentity = {};
+  for (const field of fields) {
+    const value = fieldOf(element, field);
+    if (typeof value === 'string' || value === null) identity[field] = value;
+  }
+  return identity;
+}
+
+/**
+ * A copy of an item without the named fields (a contact's nested lists, the derived Key:
+ * fields the item's type has as optional or that its snapshot type leaves out).
+ */
+function omit<T extends object>(item: T, fields: readonly string[]): T {
+  const result = { ...item };
+  for (const field of fields) deleteField(result, field);
   return result;
 }
 
@@ -276,7 +316,7 @@ function omit(item: object, fields: readonly string[]): HistorySnapshot {
  * Same content: equal once stamps are left out, and absent, null and empty lists count
  * as the same (the stored document and a freshly merged one spell "nothing" differently).
  */
-function sameContent(a: HistorySnapshot, b: HistorySnapshot): boolean {
+function sameContent(a: object, b: object): boolean {
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 

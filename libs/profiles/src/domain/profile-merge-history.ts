@@ -1,27 +1,15 @@
 import { historyEntryKey, profileEventKey } from '../keys';
 import type { AbsorbWrite } from './profile-merge-record.schema';
 import type { HistoryEntry } from './profile-history';
-import { MERGE_HISTORY_CATEGORY } from './profile-history.schema';
+import { MERGE_HISTORY_CATEGORY, type MergeSnapshot } from './profile-history.schema';
 import type { ProfileEvent } from './profile-events';
 import type { PreparedMerge } from './profile-transition';
 import type { ProfileWrite } from './profile-write.schema';
 import { writeBodyOf } from './profile-write-body';
 
-export { MERGE_HISTORY_CATEGORY };
+export { MERGE_HISTORY_CATEGORY, type MergeSnapshot };
 
 type AppliedAbsorb = Extract<PreparedMerge, { kind: 'absorb'; noop: false }>;
-
-/** The snapshot of a merge entry (what StandardFields history shows as `Merge`). */
-export interface MergeSnapshot {
-  AbsorbedProfileId: number;
-  ReasonCode: string;
-  MergedBy: string;
-  MergedAt: string;
-  /** The absorbed profile's receipt-chain head when it was absorbed (null: none). */
-  AbsorbedHead: string | null;
-  /** The absorbed profile's CreateDate (F4: the survivor keeps its own). */
-  AbsorbedCreateDate: string | null;
-}
 
 export function mergeBody(write: ProfileWrite): AbsorbWrite {
   return writeBodyOf(write, 'absorb');

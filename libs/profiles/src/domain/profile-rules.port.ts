@@ -84,12 +84,12 @@ export interface HistoryDiff {
    * the write, and items the write removed that were active, as their last state made
    * inactive. Nested lists of the rule are left to their own entries unless `whole`.
    */
-  changedItems(
-    before: readonly ElementBody[] | undefined,
-    after: readonly ElementBody[] | undefined,
+  changedItems<E extends ElementBody & HistorySnapshot>(
+    before: readonly E[] | undefined,
+    after: readonly E[] | undefined,
     rule: ElementRule,
     options?: { whole?: boolean },
-  ): HistorySnapshot[];
+  ): E[];
   /** The contact elements of the profile before and after, paired by key. */
   readonly contacts: readonly ContactPair[];
 }

@@ -115,7 +115,14 @@ export {
 } from '../read/search/profile-search.params';
 
 // For the history categories of other modules: their routes dispatch GetProfileHistoryQuery.
-export type { HistorySnapshot, ProfileHistory } from '../domain/profile-history.schema';
+export type {
+  ContactIdentity,
+  HistoryContainer,
+  HistoryEntryOf,
+  HistorySnapshot,
+  ProfileHistory,
+} from '../domain/profile-history.schema';
+export { isConsentEntry, isPreferenceEntry } from '../domain/profile-history.schema';
 export { compareHistoryEntries, historyEntries } from '../domain/profile-history';
 export { profileEvents, type ProfileEvent } from '../domain/profile-events';
 export { historyItemInContainer, toHistoryEdited } from '../read/history/profile-history.mapper';

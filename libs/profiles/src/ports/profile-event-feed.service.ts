@@ -9,6 +9,7 @@ import {
   normaliseScope,
   type ProfileView,
 } from '../domain/profile-view';
+import { fieldOf } from '../domain/profile-shape';
 import { toProfileDto } from '../wire/profile.mapper';
 import { ProfileEventRepository } from '../persistence/profile-event.repository';
 import { ProfileRepository } from '../persistence/profile.repository';
@@ -103,7 +104,7 @@ export class ProfileEventFeed {
 function visibleEvent(event: ProfileEvent, view: ProfileView): ProfileEvent | null {
   if (event.consentType !== undefined && !canSeeConsentType(view, event.consentType)) return null;
   if (event.customField !== undefined && !canSeeCustomField(view, event.customField)) return null;
-  const programId = event.data?.ProgramId;
+  const programId = fieldOf(event.data, 'ProgramId');
   if (event.filterId !== undefined && programId !== undefined && !canSeeProgram(view, programId))
     return null;
   if (!event.type.startsWith('profile.') || event.type === 'profile.deleted') return event;

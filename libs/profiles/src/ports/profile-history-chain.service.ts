@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '@app/auth';
 import { ProfileRules } from '../domain/profile-rules';
-import { MERGE_HISTORY_CATEGORY, type ProfileHistory } from '../domain/profile-history.schema';
-import type { MergeSnapshot } from '../domain/profile-merge-history';
+import { isMergeEntry, type ProfileHistory } from '../domain/profile-history.schema';
 import { viewOf } from '../domain/profile-view';
 import { ProfileHistoryRepository } from '../persistence/profile-history.repository';
 import { ProfileRepository } from '../persistence/profile.repository';
@@ -36,11 +35,12 @@ export interface AbsorbedChainLink {
 /** The profiles a chain's merge entries name, in merge order. */
 export function absorbedLinks(history: ChainedProfileHistory): AbsorbedChainLink[] {
   return history.entries
-    .filter(({ entry }) => entry.category === MERGE_HISTORY_CATEGORY)
-    .map(({ entry }) => {
-      const merge = entry.snapshot as unknown as MergeSnapshot;
-      return { profileId: merge.AbsorbedProfileId, head: merge.AbsorbedHead };
-    });
+    .map(({ entry }) => entry)
+    .filter(isMergeEntry)
+    .map(({ snapshot }) => ({
+      profileId: snapshot.AbsorbedProfileId,
+      head: snapshot.AbsorbedHead,
+    }));
 }
 
 /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RequestWindow } from '@app/shared';
 import type { CallerScope } from '../domain/profile-view';
 import type { ProfileWriteKind } from '../domain/profile-write.schema';
+import { parseWriteBody } from '../domain/profile-write-body';
 import { ProfileWriteRepository } from '../persistence/profile-write.repository';
 import { ExistingProfiles } from '../persistence/existing-profiles.service';
 import { ProfileWriteIntake } from '../intake/profile-write-intake.service';
@@ -76,8 +77,11 @@ export class ProfileWriteQueue {
       afterSeq,
       PENDING_LOOKAHEAD,
     );
-    return pending
-      .filter((write) => write.kind === kind && write.body)
-      .map((write) => JSON.parse(write.body!) as T);
+    return (
+      pending
+        .filter((write) => write.kind === kind && write.body)
+        // Parsed where every stored body is (parseWriteBody); a rule module's kind says its shape.
+        .map((write) => parseWriteBody(write).body as T)
+    );
   }
 }

@@ -10,6 +10,7 @@ import { historyEntryKey, profileKey, writeKey } from '../keys';
 import type { ProfileData } from '../domain/profile-data.schema';
 import { historyEntries } from '../domain/profile-history';
 import type { HistoryCategory, ProfileHistory } from '../domain/profile-history.schema';
+import { fieldOf } from '../domain/profile-shape';
 import {
   applyProfileWrite,
   type WriteContext,
@@ -156,7 +157,7 @@ export function historySummary(entries: ProfileHistory[]): unknown[][] {
     entry.category,
     entry.list,
     entry.container?.list,
-    entry.snapshot.IsActive,
+    fieldOf(entry.snapshot, 'IsActive'),
   ]);
 }
 

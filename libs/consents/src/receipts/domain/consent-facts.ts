@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type ClientPresentation, ConsentStatus, type PresentationConsentType } from '@app/config';
-import { historyEntryId, type ProfileHistory } from '@app/profiles';
+import {
+  type ContactIdentity,
+  historyEntryId,
+  type HistoryEntryOf,
+  type ProfileHistory,
+  type StoredConsent,
+} from '@app/profiles';
 import { textKey } from '@app/shared';
 
 /*
@@ -47,7 +53,7 @@ export interface ConsentConfirmationFacts {
 /** The contact element a consent is attached to (absent: the profile's own consent). */
 export interface ConsentContainerFacts {
   list: 'Emails' | 'PhoneNumbers' | 'Addresses';
-  fields: Record<string, unknown>;
+  fields: ContactIdentity;
 }
 
 export interface ConsentFacts {
@@ -100,7 +106,7 @@ export interface ConsentTypeAttributes {
 export interface ConsentFactsSources {
   clientId: string;
   profileId: number;
-  entry: ProfileHistory;
+  entry: HistoryEntryOf<StoredConsent>;
   chainPosition: number;
   /** The consent type now (by its current or a former name), with its attributes. */
   consentType: ConsentTypeAttributes | undefined;
@@ -149,8 +155,7 @@ export function consentFacts(sources: ConsentFactsSources): ConsentFacts {
     UNDETERMINED_LANGUAGE;
   const versionTexts = pick(version?.LocalizedFields ?? [], language);
   const typeTexts = pick(presentation?.LocalizedFields ?? [], language);
-  const edited = (snapshot.Edited ?? {}) as Record<string, unknown>;
-  const recordedBy = text(edited.ModifiedBy);
+  const recordedBy = text(snapshot.Edited?.ModifiedBy);
   const attributes: ConsentFacts['attributes'] = {};
   for (const [name, key] of Object.entries(RECEIPT_ATTRIBUTES) as [ReceiptAttribute, string][]) {
     const found = type?.Attributes.find((attribute) => textKey(attribute.Key) === textKey(key));
@@ -158,19 +163,19 @@ export function consentFacts(sources: ConsentFactsSources): ConsentFacts {
     if (value !== null) attributes[name] = value.trim();
   }
   const status = Number(snapshot.ConsentStatus);
-  const evidence = (snapshot.Confirmation ?? {}) as Record<string, unknown>;
-  const confirmedDate = text(evidence.ConfirmedDate);
-  const linkId = text(evidence.LinkId);
+  const evidence = snapshot.Confirmation;
+  const confirmedDate = text(evidence?.ConfirmedDate);
+  const linkId = text(evidence?.LinkId);
   // The evidence stays with the consent after a revocation: it names how the grant came.
   const confirmation: ConsentConfirmationFacts | null =
     status === Number(ConsentStatus.Granted) && confirmedDate
       ? {
-          method: text(evidence.Method) ?? 'DoubleOptIn',
+          method: text(evidence?.Method) ?? 'DoubleOptIn',
           confirmedDate,
           linkId,
-          ipAddress: text(evidence.IpAddress),
-          userAgent: text(evidence.UserAgent),
-          evidence: text(evidence.Evidence),
+          ipAddress: text(evidence?.IpAddress),
+          userAgent: text(evidence?.UserAgent),
+          evidence: text(evidence?.Evidence),
         }
       : null;
   return {
@@ -246,6 +251,7 @@ export function presentedConsentType(
 }
 
 /** Whether a history entry can have standard receipts: a chained consent entry. */
-export function isConsentEntry(entry: ProfileHistory): boolean {
+export function isConsentEntry(entry: ProfileHistory): entry is HistoryEntryOf<StoredConsent> {
+  // The consent category's entries hold a consent (libs/consents records them).
   return entry.category === 'consent' && typeof entry.hash === 'string';
 }

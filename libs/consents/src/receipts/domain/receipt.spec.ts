@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chainHistoryEntries, type ProfileHistory } from '@app/profiles';
+import { chainHistoryEntries, type ProfileHistory, type StoredConsent } from '@app/profiles';
 import {
   type ConsentReceipt,
   issueReceipt,
@@ -84,13 +84,13 @@ describe('consent receipts', () => {
     expect(receiptProblems(statement, [key.jwk])).toEqual(['the signature does not verify']);
 
     const entry = receiptOf(key);
-    entry.Entry.snapshot.ConsentStatus = 1;
+    (entry.Entry.snapshot as StoredConsent).ConsentStatus = 1;
     expect(receiptProblems(entry, [key.jwk])).toEqual([
       expect.stringMatching(/^entry 3\.0: content hashes to/),
     ]);
 
     const proof = receiptOf(key);
-    (proof.Proof[0] as ProfileHistory).snapshot.ConsentStatus = 4;
+    ((proof.Proof[0] as ProfileHistory).snapshot as StoredConsent).ConsentStatus = 4;
     expect(receiptProblems(proof, [key.jwk])).toEqual([
       expect.stringMatching(/^entry 1\.0: content hashes to/),
     ]);

@@ -1,4 +1,10 @@
-import { type ChainReport, historyEntryId, type ProfileHistory } from '@app/profiles';
+import {
+  type ChainReport,
+  historyEntryId,
+  isConsentEntry,
+  isPreferenceEntry,
+  type ProfileHistory,
+} from '@app/profiles';
 import type { ConsentReceipt } from '../domain/receipt';
 import type { AbsorbedChainReport } from '../domain/absorbed-chain-report';
 import type {
@@ -21,13 +27,14 @@ export function toConsentReceiptDto(receipt: ConsentReceipt): ConsentReceiptDto 
 
 /** A chained entry in the receipt list. */
 export function toReceiptEntryDto(entry: ProfileHistory): ConsentReceiptEntryDto {
-  const { snapshot } = entry;
+  const consentType = isConsentEntry(entry) ? entry.snapshot.ConsentType : undefined;
+  const programId = isPreferenceEntry(entry) ? entry.snapshot.ProgramId : undefined;
   return {
     EntryId: historyEntryId(entry),
     Category: entry.category,
     ...(entry.list ? { List: entry.list } : {}),
-    ...(typeof snapshot.ConsentType === 'string' ? { ConsentType: snapshot.ConsentType } : {}),
-    ...(snapshot.ProgramId !== undefined ? { ProgramId: String(snapshot.ProgramId) } : {}),
+    ...(typeof consentType === 'string' ? { ConsentType: consentType } : {}),
+    ...(programId !== undefined ? { ProgramId: String(programId) } : {}),
     ModifiedAt: entry.modifiedAt,
     Hash: entry.hash!,
   };

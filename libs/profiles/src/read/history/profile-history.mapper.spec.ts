@@ -1,5 +1,9 @@
 import { tenantKey } from '@app/shared';
-import type { ProfileHistory } from '../../domain/profile-history.schema';
+import type {
+  ContactIdentity,
+  HistorySnapshot,
+  ProfileHistory,
+} from '../../domain/profile-history.schema';
 import {
   canSeeHistoryEntry,
   historyItemInContainer,
@@ -85,14 +89,22 @@ describe('ownHistoryPart', () => {
       PhoneNumbers: [{ PhoneNumber: '555', PhoneType: 'Mobile', IsActive: false }],
     });
     const email = ownHistoryPart(
-      entry({ category: 'contact', list: 'Emails', snapshot: { EmailAddress: 'a@b.c' } }),
+      entry({
+        category: 'contact',
+        list: 'Emails',
+        snapshot: { EmailAddress: 'a@b.c' } as HistorySnapshot,
+      }),
     );
     expect(email).toEqual({ Emails: [{ EmailAddress: 'a@b.c', IsActive: true }] });
     const address = ownHistoryPart(
       entry({
         category: 'contact',
         list: 'Addresses',
-        snapshot: { AddressType: 'Home', Address1: '1 Main St', PostalCode: '62701' },
+        snapshot: {
+          AddressType: 'Home',
+          Address1: '1 Main St',
+          PostalCode: '62701',
+        } as HistorySnapshot,
       }),
     );
     expect(address).toEqual({
@@ -122,7 +134,7 @@ describe('historyItemInContainer', () => {
             Address1: '1 Main St',
             PostalCode: '62701',
             City: 'Springfield',
-          },
+          } as ContactIdentity,
         },
       }),
       'Consents',
@@ -171,7 +183,8 @@ describe('canSeeHistoryEntry', () => {
   };
 
   it('applies the user group scope to custom fields', () => {
-    const field = (Name: string) => entry({ category: 'customField', snapshot: { Name } });
+    const field = (Name: string) =>
+      entry({ category: 'customField', snapshot: { Name } as HistorySnapshot });
     expect(canSeeHistoryEntry(scoped, field('TIER'))).toBe(true);
     expect(canSeeHistoryEntry(scoped, field('Hidden'))).toBe(false);
     expect(canSeeHistoryEntry({ implied: false }, field('Hidden'))).toBe(true);
@@ -187,7 +200,11 @@ describe('canSeeHistoryEntry', () => {
       expect(
         canSeeHistoryEntry(
           view,
-          entry({ category: 'contact', list: 'Emails', snapshot: { EmailAddress: 'a@b.c' } }),
+          entry({
+            category: 'contact',
+            list: 'Emails',
+            snapshot: { EmailAddress: 'a@b.c' } as HistorySnapshot,
+          }),
         ),
       ).toBe(true);
     }

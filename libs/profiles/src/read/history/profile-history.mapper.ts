@@ -1,21 +1,27 @@
 import type { EditedDto } from '@app/shared';
-import type {
-  HistorySnapshot,
-  ProfileHistory,
-  ProfileHistoryCategory,
+import type { Edited, StoredCustomField } from '../../domain/profile-data.schema';
+import {
+  type AddressSnapshot,
+  type EmailSnapshot,
+  isAddressEntry,
+  isCustomFieldEntry,
+  isEmailEntry,
+  isPhoneEntry,
+  isStandardEntry,
+  type PhoneSnapshot,
+  type ProfileHistory,
+  type StandardSnapshot,
 } from '../../domain/profile-history.schema';
 import type { AddressDto, EmailDto, PhoneDto } from '../../wire/contact.dto';
 import type { AlternateIdDto, CustomFieldDto, ProfileDto } from '../../wire/profile.dto';
 import { canSeeCustomField, type ProfileView } from '../../domain/profile-view';
-
-const text = (item: HistorySnapshot, field: string) => item[field] as string | undefined;
 
 /**
  * Whether the caller's view may see an entry of the profile's own categories: custom
  * fields within the user group's scope. (A rule module's categories judge their own.)
  */
 export function canSeeHistoryEntry(view: ProfileView, entry: ProfileHistory): boolean {
-  return entry.category !== 'customField' || canSeeCustomField(view, entry.snapshot.Name);
+  return !isCustomFieldEntry(entry) || canSeeCustomField(view, entry.snapshot.Name);
 }
 
 /**
@@ -33,17 +39,12 @@ export function toHistoryEntryDto(
 
 /** The part of an entry of the profile's own categories. */
 export function ownHistoryPart(entry: ProfileHistory): ProfileDto {
-  const item = entry.snapshot;
-  switch (entry.category as ProfileHistoryCategory) {
-    case 'standard':
-      return toStandardFields(item);
-    case 'customField':
-      return { CustomFields: [toCustomField(item)] };
-    case 'contact':
-      if (entry.list === 'Emails') return { Emails: [toEmail(item)] };
-      if (entry.list === 'PhoneNumbers') return { PhoneNumbers: [toPhone(item)] };
-      return { Addresses: [toAddress(item)] };
-  }
+  if (isStandardEntry(entry)) return toStandardFields(entry.snapshot);
+  if (isCustomFieldEntry(entry)) return { CustomFields: [toCustomField(entry.snapshot)] };
+  if (isEmailEntry(entry)) return { Emails: [toEmail(entry.snapshot)] };
+  if (isPhoneEntry(entry)) return { PhoneNumbers: [toPhone(entry.snapshot)] };
+  if (isAddressEntry(entry)) return { Addresses: [toAddress(entry.snapshot)] };
+  return {};
 }
 
 /**
@@ -58,7 +59,7 @@ export function historyItemInContainer(
   const container = entry.container;
   if (!container) return { [list]: [item] } as ProfileDto;
   const fields = container.fields;
-  const element: HistorySnapshot =
+  const element =
     container.list === 'Emails'
       ? { EmailAddress: fields.EmailAddress, EmailAddressType: fields.EmailAddressType }
       : container.list === 'PhoneNumbers'
@@ -68,100 +69,98 @@ export function historyItemInContainer(
             Address1: fields.Address1,
             PostalCode: fields.PostalCode,
           };
-  element[list] = [item];
-  return { [container.list]: [element] } as ProfileDto;
+  return { [container.list]: [{ ...element, [list]: [item] }] } as ProfileDto;
 }
 
-function toStandardFields(item: HistorySnapshot): ProfileDto {
-  const name = item.CustomerName as HistorySnapshot | undefined;
+function toStandardFields(item: StandardSnapshot): ProfileDto {
+  const name = item.CustomerName;
   return {
-    IsActive: item.IsActive as boolean,
+    IsActive: item.IsActive!,
     Edited: toHistoryEdited(item.Edited),
-    RegistrationConfirmed: item.RegistrationConfirmed as boolean | undefined,
-    CustomerType: item.CustomerType as string,
-    PreserveConsents: item.PreserveConsents as boolean,
-    PreservePreferences: item.PreservePreferences as boolean,
+    RegistrationConfirmed: item.RegistrationConfirmed,
+    CustomerType: item.CustomerType!,
+    PreserveConsents: item.PreserveConsents!,
+    PreservePreferences: item.PreservePreferences!,
     CustomerName: name
       ? {
-          FirstName: name.FirstName as string | undefined,
-          MiddleName: name.MiddleName as string | undefined,
-          LastName: name.LastName as string | undefined,
-          Prefix: name.Prefix as string | undefined,
-          Suffix: name.Suffix as string | undefined,
+          FirstName: name.FirstName,
+          MiddleName: name.MiddleName,
+          LastName: name.LastName,
+          Prefix: name.Prefix,
+          Suffix: name.Suffix,
         }
       : undefined,
-    DefaultLocale: item.DefaultLocale as string | undefined,
-    ReasonCode: item.ReasonCode as string | undefined,
+    DefaultLocale: item.DefaultLocale,
+    ReasonCode: item.ReasonCode,
   };
 }
 
-function isActive(item: HistorySnapshot): boolean {
+function isActive(item: { IsActive?: boolean }): boolean {
   return item.IsActive !== false;
 }
 
 /** The Edited stamp of a history snapshot, on the wire. */
-export function toHistoryEdited(value: unknown): EditedDto | undefined {
-  const edited = value as HistorySnapshot | undefined;
+export function toHistoryEdited(edited: Edited | undefined): EditedDto | undefined {
   if (!edited) return undefined;
   return {
-    CreateDate: edited.CreateDate as string,
-    CreatedBy: edited.CreatedBy as string,
-    ModifiedDate: edited.ModifiedDate as string,
-    ModifiedBy: edited.ModifiedBy as string,
+    CreateDate: edited.CreateDate,
+    CreatedBy: edited.CreatedBy,
+    ModifiedDate: edited.ModifiedDate,
+    ModifiedBy: edited.ModifiedBy,
   };
 }
 
-function toCustomField(item: HistorySnapshot): CustomFieldDto {
+function toCustomField(item: StoredCustomField): CustomFieldDto {
   return {
-    Name: item.Name as string,
-    Value: item.Value as string | undefined,
+    Name: item.Name,
+    Value: item.Value,
     IsActive: isActive(item),
     Edited: toHistoryEdited(item.Edited),
   };
 }
 
-function toEmail(item: HistorySnapshot): EmailDto {
+function toEmail(item: EmailSnapshot): EmailDto {
   return {
-    EmailAddressType: item.EmailAddressType as string | undefined,
-    EmailAddress: item.EmailAddress as string,
-    IsDefault: item.IsDefault as boolean | undefined,
+    EmailAddressType: item.EmailAddressType,
+    EmailAddress: item.EmailAddress,
+    IsDefault: item.IsDefault,
     IsActive: isActive(item),
     Edited: toHistoryEdited(item.Edited),
   };
 }
 
-function toPhone(item: HistorySnapshot): PhoneDto {
+function toPhone(item: PhoneSnapshot): PhoneDto {
   return {
-    PhoneType: item.PhoneType as string | undefined,
-    PhoneNumber: item.PhoneNumber as string,
-    PhoneNumberNumeric: item.PhoneNumberNumeric as number | undefined,
-    IsDefault: item.IsDefault as boolean | undefined,
-    IsMobile: item.IsMobile as boolean | undefined,
+    PhoneType: item.PhoneType,
+    PhoneNumber: item.PhoneNumber,
+    PhoneNumberNumeric: item.PhoneNumberNumeric,
+    IsDefault: item.IsDefault,
+    IsMobile: item.IsMobile,
     IsActive: isActive(item),
     Edited: toHistoryEdited(item.Edited),
   };
 }
 
-function toAddress(item: HistorySnapshot): AddressDto {
+function toAddress(item: AddressSnapshot): AddressDto {
   return {
-    AddressType: item.AddressType as string,
+    AddressType: item.AddressType,
     IsActive: isActive(item),
-    IsDefault: item.IsDefault as boolean | undefined,
-    Address1: text(item, 'Address1'),
-    Address2: text(item, 'Address2'),
-    City: text(item, 'City'),
-    StateProvince: text(item, 'StateProvince'),
-    PostalCode: text(item, 'PostalCode'),
-    Country: text(item, 'Country'),
-    CountryCode_Numeric: text(item, 'CountryCode_Numeric'),
-    CountryCode_Alpha2: text(item, 'CountryCode_Alpha2'),
-    CountryCode_Alpha3: text(item, 'CountryCode_Alpha3'),
-    CassAddress1: text(item, 'CassAddress1'),
-    CassAddress2: text(item, 'CassAddress2'),
-    CassCity: text(item, 'CassCity'),
-    CassStateProvince: text(item, 'CassStateProvince'),
-    CassPostalCode: text(item, 'CassPostalCode'),
-    CassStatus: text(item, 'CassStatus'),
+    IsDefault: item.IsDefault,
+    Address1: item.Address1,
+    Address2: item.Address2,
+    City: item.City,
+    StateProvince: item.StateProvince,
+    PostalCode: item.PostalCode,
+    Country: item.Country,
+    CountryCode_Numeric: item.CountryCode_Numeric,
+    CountryCode_Alpha2: item.CountryCode_Alpha2,
+    CountryCode_Alpha3: item.CountryCode_Alpha3,
+    CassAddress1: item.CassAddress1,
+    CassAddress2: item.CassAddress2,
+    CassCity: item.CassCity,
+    CassStateProvince: item.CassStateProvince,
+    CassPostalCode: item.CassPostalCode,
+    CassStatus: item.CassStatus,
     Edited: toHistoryEdited(item.Edited),
   };
 }

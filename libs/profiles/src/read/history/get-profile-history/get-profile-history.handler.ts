@@ -2,7 +2,11 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError, textKey } from '@app/shared';
 import { compareHistoryEntries } from '../../../domain/profile-history';
 import { ProfileRules } from '../../../domain/profile-rules';
-import type { ProfileHistory } from '../../../domain/profile-history.schema';
+import {
+  isMergeEntry,
+  type MergeSnapshot,
+  type ProfileHistory,
+} from '../../../domain/profile-history.schema';
 import { MERGE_HISTORY_CATEGORY } from '../../../domain/profile-merge-history';
 import type { HistoryEntryDto, HistoryMergeDto } from '../history-entry.dto';
 import { canSeeHistoryEntry, ownHistoryPart, toHistoryEntryDto } from '../profile-history.mapper';
@@ -91,8 +95,8 @@ export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistory
       .filter((entry) => (rule ? rule.canSee(view, entry) : canSeeHistoryEntry(view, entry)))
       .sort(rule?.compare ?? compareHistoryEntries)
       .map((entry) =>
-        entry.category === MERGE_HISTORY_CATEGORY
-          ? { Merge: mergeOf(entry) }
+        isMergeEntry(entry)
+          ? { Merge: mergeOf(entry.snapshot) }
           : rule
             ? rule.toEntry(entry, view)
             : ownHistoryPart(entry),
@@ -114,8 +118,7 @@ export class GetProfileHistoryHandler implements IQueryHandler<GetProfileHistory
 }
 
 /** What a merge entry shows (its chain fields and the absorbed head stay internal). */
-function mergeOf(entry: ProfileHistory): HistoryMergeDto {
-  const snapshot = entry.snapshot;
+function mergeOf(snapshot: MergeSnapshot): HistoryMergeDto {
   return {
     AbsorbedProfileId: Number(snapshot.AbsorbedProfileId),
     ReasonCode: String(snapshot.ReasonCode),
