@@ -8,7 +8,4 @@
  *   five times the live data instead of twice); it was about a fifth of the engine's CPU in
  *   the contract run (`perf record` of FerretDB: gcBgMarkWorker and gcAssistAlloc).
  */
-export const TEST_ENGINE_TUNING =
-  process.env.PCP_AB_TUNING === '0'
-    ? {}
-    : { pragmas: ['synchronous(normal)'], env: { GOGC: '400' } };
+export const TEST_ENGINE_TUNING = { pragmas: ['synchronous(normal)'], env: { GOGC: '400' } };
