@@ -46,8 +46,19 @@ function waitForPort(port, child, name, timeoutMs = 30000) {
   });
 }
 
-/** Starts FerretDB on SQLite files in dataDir; resolves { uri, child }. */
-async function startFerretdb({ dataDir, port, logFile, extraArgs = [] }) {
+/** The query of a FerretDB SQLite URL that sets these pragmas ('' for none). */
+function sqliteQuery(pragmas) {
+  return pragmas.length
+    ? `?${pragmas.map((p) => `_pragma=${encodeURIComponent(p)}`).join('&')}`
+    : '';
+}
+
+/**
+ * Starts FerretDB on SQLite files in dataDir; resolves { uri, child }. `pragmas` go to SQLite
+ * on every connection (`_pragma=` of the SQLite URL, e.g. `synchronous(normal)`), `env` to the
+ * process (e.g. GOGC); both default to FerretDB's own settings.
+ */
+async function startFerretdb({ dataDir, port, logFile, extraArgs = [], pragmas = [], env = {} }) {
   if (!fs.existsSync(FERRETDB_BIN)) {
     throw new Error(`${FERRETDB_BIN} is missing: run "npm run setup" first`);
   }
@@ -60,10 +71,10 @@ async function startFerretdb({ dataDir, port, logFile, extraArgs = [] }) {
       '--listen-addr',
       `127.0.0.1:${port}`,
       '--sqlite-url',
-      `file:${dataDir.replace(/\/?$/, '/')}`,
+      `file:${dataDir.replace(/\/?$/, '/')}${sqliteQuery(pragmas)}`,
       ...extraArgs,
     ],
-    { stdio: ['ignore', out, out] },
+    { stdio: ['ignore', out, out], env: { ...process.env, ...env } },
   );
   await waitForPort(port, child, 'ferretdb');
   return { uri: `mongodb://127.0.0.1:${port}/`, child };

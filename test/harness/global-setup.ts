@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TEST_ENGINE_TUNING } from './engine-tuning';
 
 // Plain JS shared with the launcher: one way to start the engines.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -22,6 +23,7 @@ export default async function globalSetup(): Promise<void> {
     const engine = await engines.startFerretdb({
       dataDir: join(dir, 'engine'),
       logFile: join(dir, 'engine.log'),
+      ...TEST_ENGINE_TUNING,
     });
     started.push(engine.child);
     process.env.TEST_MONGODB_BASE = engine.uri;
