@@ -98,6 +98,24 @@ describe('Do-not-contact lists', () => {
       .expect(404);
   });
 
+  it('adds a request of many values, each once, however they repeat', async () => {
+    const list = (await post('', { Name: 'Bulk', ListType: 'Email' })).body.ListId;
+    // 60 distinct values, each given twice (the repeat 45 entries later, in another batch
+    // of the ones stored together), then 30 already listed ones.
+    const values = Array.from({ length: 60 }, (_, n) => `bulk${n}@example.com`);
+    const repeated = [...values.slice(0, 45), ...values, ...values.slice(45)];
+    const added = await post(`/${list}/Entries`, {
+      Entries: repeated.map((Value) => ({ Value })),
+    });
+    expect(added.body).toEqual({ Added: 60, Unchanged: 60 });
+    const again = await post(`/${list}/Entries`, {
+      Entries: values.slice(0, 30).map((Value) => ({ Value: Value.toUpperCase() })),
+    });
+    expect(again.body).toEqual({ Added: 0, Unchanged: 30 });
+    const listed = (await get(`/${list}/Entries?limit=100`)).body.Entries;
+    expect(listed.map((e: { Value: string }) => e.Value).sort()).toEqual([...values].sort());
+  });
+
   it('refuses a value of the wrong kind and stores nothing of the request', async () => {
     const list = (await post('', { Name: 'Mail bans', ListType: 'Email' })).body.ListId;
     const res = await post(`/${list}/Entries`, {

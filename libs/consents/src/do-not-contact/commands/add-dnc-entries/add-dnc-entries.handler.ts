@@ -10,6 +10,9 @@ import { AddDncEntriesCommand } from './add-dnc-entries.command';
  * request, nothing stored); each new entry is then stored with its propagation pending,
  * which the worker's do-not-contact job applies to every profile holding the value.
  */
+/** Entries stored at once (bounded: each holds engine and Redis connections). */
+const ENTRIES_AT_ONCE = 16;
+
 @CommandHandler(AddDncEntriesCommand)
 export class AddDncEntriesHandler implements ICommandHandler<AddDncEntriesCommand> {
   constructor(private readonly repository: DncRepository) {}
@@ -29,19 +32,34 @@ export class AddDncEntriesHandler implements ICommandHandler<AddDncEntriesComman
     });
     const result = { Added: 0, Unchanged: 0 };
     const at = new Date();
-    for (const [index, entry] of body.Entries.entries()) {
-      const outcome = await this.repository.list({
-        clientId,
-        listId,
-        ListType: list.ListType,
-        Value: entry.Value.trim(),
-        key: keys[index],
-        ReasonCode: entry.Reason_Code,
-        changedBy: userId,
-        at,
-      });
-      if (outcome === 'added') result.Added++;
-      else result.Unchanged++;
+    // A value given twice is stored once: its later occurrences are unchanged, as they
+    // were when the entries were stored one after another.
+    const firstOf = new Map<string, number>();
+    keys.forEach((key, index) => firstOf.has(key) || firstOf.set(key, index));
+    result.Unchanged += keys.length - firstOf.size;
+    // Distinct entries are separate documents: stored some at a time instead of one after
+    // another, so a request of 1,000 entries answers in a fraction of the time (each entry
+    // is a few engine round trips).
+    const indexes = [...firstOf.values()];
+    for (let start = 0; start < indexes.length; start += ENTRIES_AT_ONCE) {
+      const outcomes = await Promise.all(
+        indexes.slice(start, start + ENTRIES_AT_ONCE).map((index) =>
+          this.repository.list({
+            clientId,
+            listId,
+            ListType: list.ListType,
+            Value: body.Entries[index].Value.trim(),
+            key: keys[index],
+            ReasonCode: body.Entries[index].Reason_Code,
+            changedBy: userId,
+            at,
+          }),
+        ),
+      );
+      for (const outcome of outcomes) {
+        if (outcome === 'added') result.Added++;
+        else result.Unchanged++;
+      }
     }
     return result;
   }
