@@ -26,7 +26,8 @@
 //                         accept, apply (default: all)
 //   --base-env=K=V,K2=V2  more environment for the base's api and worker (likewise
 //   --head-env=K=V        --head-env): compares a setting, e.g. `--base HEAD --head-env
-//                         NODE_OPTIONS=--max-semi-space-size=16` (one build, two settings)
+//                         LOG_LEVEL=info` (one build, two settings; the api's V8 flags come from
+//                         scripts/lib/api-node-flags.js, whose command line beats NODE_OPTIONS)
 //   --rounds=5 (at least 3) --seconds=3 --connections=16 --profiles=1000
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');

@@ -15,7 +15,7 @@ const { API_NODE_FLAGS } = require(join(ROOT, 'scripts/lib/api-node-flags.js')) 
 
 describe('the api process runs with the same Node flags everywhere', () => {
   it('has flags to check', () => {
-    expect(API_NODE_FLAGS).toContain('--max-semi-space-size=64');
+    expect(API_NODE_FLAGS).toContain('--max-semi-space-size=128');
   });
 
   it('npm run start:api passes them before the entry', () => {
