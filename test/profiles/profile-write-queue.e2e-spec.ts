@@ -269,8 +269,8 @@ describe('Queued profile writes', () => {
   });
 
   // Last: a test that empties Bull's queue leaves the tenant's fair queue with items whose
-  // turns went with it, and until the sweeper forced their profiles' jobs (STALE_WRITE_MS)
-  // the tests after it waited behind them.
+  // turns went with it, and the tests after it waited behind them until the sweeper
+  // (STALE_WRITE_MS) or the fair queue's idle top-up (FAIR_IDLE_TOP_UP_MS) moved them.
   it('loses no write when Redis loses its jobs: the sweeper re-enqueues them', async () => {
     const id = await createProfile();
     await merge(id, { DefaultLocale: 'de-de' });
