@@ -21,7 +21,16 @@ import { useMergeSuite } from './merge-helpers';
  * it (so absorbed), those accepted after it are refused naming the survivor.
  */
 describe('Profile merge: crash points and pending writes', () => {
-  const suite = useMergeSuite({ workers: 0 });
+  const suite = useMergeSuite({
+    workers: 0,
+    env: {
+      // A killed worker's running jobs count against TENANT_MAX_RUNNING until their marks
+      // lapse (15 s, the fair queue's RUNNING_TTL_MS): with the default cap of 4, as many as
+      // the one live worker runs, the tests after a kill waited for them. Not a cap to test
+      // here.
+      TENANT_MAX_RUNNING: '100',
+    },
+  });
   let db: Connection;
   let redis: RedisService;
   beforeAll(async () => {
@@ -43,6 +52,16 @@ describe('Profile merge: crash points and pending writes', () => {
     redis.client.del(
       leaseKey(suite.app.settings.queuePrefix, `profile:${suite.tenant.clientId}|${id}`),
     );
+  /**
+   * The profile's pending marker ages past STALE_WRITE_MS: here, at once (the sweeper, on
+   * its next round, treats it as any stale marker; a worker sweeps as it starts too).
+   */
+  const markerAges = (id: number) =>
+    db
+      .collection('pending_profiles')
+      .updateOne({ _id: `${suite.tenant.clientId}|${id}` } as object, {
+        $set: { since: new Date(0) },
+      });
   /** Who holds each pair's claim (by `_id`). */
   const holders = async (pairs: [string, string][]) =>
     Promise.all(
@@ -102,22 +121,15 @@ describe('Profile merge: crash points and pending writes', () => {
     // At the crash: every pair held by one of the two, never by neither.
     for (const holder of await holders(pairs)) expect([survivor, absorbed]).toContain(holder);
     await leaseLapses(leaseOf === 'survivor' ? survivor : absorbed);
+    await markerAges(survivor);
+    await markerAges(absorbed);
     await suite.app.startWorker();
     await expectMerged(survivor, absorbed, pairs);
   }
 
-  it('a worker killed in step 1, after the absorb is queued and before the absorbed profile is saved', () =>
-    crashAt(CRASH_POINTS.mergeAfterAbsorbQueued, 'absorbed'));
-
-  it('a worker killed in step 2 after the first claim moved', () =>
-    crashAt(CRASH_POINTS.mergeAfterClaim, 'survivor'));
-
-  it("a worker killed in step 2 before the survivor's save", () =>
-    crashAt(CRASH_POINTS.mergeBeforeAbsorbSave, 'survivor'));
-
-  it("a worker killed in step 2 after the survivor's save, before the record is closed", () =>
-    crashAt(CRASH_POINTS.mergeAfterAbsorbSave, 'survivor'));
-
+  // First: the request it freezes for good holds the api's close (its drain, then Fastify's
+  // close) until the request deadline (REQUEST_DEADLINE_MS, 10 s) answers it, which the
+  // tests after it outlast.
   it('an api dying before the merge write is stored: unmerged, and the merge can be asked again', async () => {
     const { survivor, absorbed, pairs } = await pair();
     const reached = arm(suite.app.api, CRASH_POINTS.acceptAfterMarker);
@@ -130,7 +142,13 @@ describe('Profile merge: crash points and pending writes', () => {
     expect((await suite.complete(absorbed)).CustomerName.FirstName).toBe(`A${n}`);
     expect((await suite.complete(survivor)).AlternateIds ?? []).toEqual([]);
     expect(await holders(pairs)).toEqual([absorbed, absorbed]);
-    // The record without a write is stale after STALE_WRITE_MS: the merge is accepted again.
+    // The record without a write is stale after STALE_WRITE_MS (here it ages at once): the
+    // merge is accepted again.
+    await db
+      .collection('profile_merges')
+      .updateOne({ _id: `${suite.tenant.clientId}|${absorbed}` } as object, {
+        $set: { at: new Date(0) },
+      });
     await eventually(async () => {
       const res = await suite.merge(survivor, { AbsorbedProfileId: absorbed });
       if (res.status === 409) return undefined;
@@ -139,6 +157,18 @@ describe('Profile merge: crash points and pending writes', () => {
     });
     await expectMerged(survivor, absorbed, pairs);
   });
+
+  it('a worker killed in step 1, after the absorb is queued and before the absorbed profile is saved', () =>
+    crashAt(CRASH_POINTS.mergeAfterAbsorbQueued, 'absorbed'));
+
+  it('a worker killed in step 2 after the first claim moved', () =>
+    crashAt(CRASH_POINTS.mergeAfterClaim, 'survivor'));
+
+  it("a worker killed in step 2 before the survivor's save", () =>
+    crashAt(CRASH_POINTS.mergeBeforeAbsorbSave, 'survivor'));
+
+  it("a worker killed in step 2 after the survivor's save, before the record is closed", () =>
+    crashAt(CRASH_POINTS.mergeAfterAbsorbSave, 'survivor'));
 
   it("applies the absorbed profile's writes accepted before the merge, refuses those after it", async () => {
     const { survivor, absorbed } = await pair();

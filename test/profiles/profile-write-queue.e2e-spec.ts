@@ -54,6 +54,15 @@ describe('Queued profile writes', () => {
       return res.body.UpdateStatus === 'Complete' ? res.body : undefined;
     });
 
+  /**
+   * The profile's pending marker ages past STALE_WRITE_MS: here, at once (the sweeper, on
+   * its next round, treats it as any stale marker; a worker sweeps as it starts too).
+   */
+  const markerAges = (id: number) =>
+    db
+      .collection('pending_profiles')
+      .updateOne({ _id: `${tenant.clientId}|${id}` } as object, { $set: { since: new Date(0) } });
+
   async function createProfile(): Promise<number> {
     const res = await request(app.http)
       .post(base())
@@ -176,35 +185,6 @@ describe('Queued profile writes', () => {
     expect((await complete(id)).DefaultLocale).toBe('fr-ca');
   });
 
-  it('loses no write when Redis loses its jobs: the sweeper re-enqueues them', async () => {
-    const id = await createProfile();
-    await merge(id, { DefaultLocale: 'de-de' });
-    // Redis forgets every job of this app (a flush, a failover without persistence).
-    const queue = app.api.get<Queue>(getQueueToken(JOBS_QUEUE));
-    await queue.empty();
-    expect(await queue.getWaitingCount()).toBe(0);
-    await app.startWorker();
-    expect((await complete(id)).DefaultLocale).toBe('de-de');
-  });
-
-  it("inserts a profile's pending marker once while it is fresh, and the sweeper still finds every write", async () => {
-    const id = await createProfile(); // its create inserted the marker
-    const commands = await recordEngineCommands([app.api], async () => {
-      await merge(id, { DefaultLocale: 'it-it' });
-      await merge(id, { CustomerName: { FirstName: 'Second' } });
-    });
-    const inserts = (collection: string) =>
-      commands.filter((c) => c.name === 'insert' && c.collection === collection);
-    expect(inserts('profile_writes')).toHaveLength(2);
-    expect(inserts('pending_profiles')).toEqual([]);
-    // The jobs are lost: the marker the create left is what brings the writes back.
-    await app.api.get<Queue>(getQueueToken(JOBS_QUEUE)).empty();
-    await app.startWorker();
-    const profile = await complete(id);
-    expect(profile.DefaultLocale).toBe('it-it');
-    expect(profile.CustomerName.FirstName).toBe('Second');
-  });
-
   it('records a write that keeps failing as failed, shows why, and goes on with the next', async () => {
     const id = await createProfile();
     await merge(id, { DefaultLocale: 'it-it' });
@@ -286,6 +266,40 @@ describe('Queued profile writes', () => {
       .map((entry: { CustomerName?: { FirstName?: string } }) => entry.CustomerName?.FirstName)
       .filter((name: string | undefined) => name?.startsWith('b'));
     expect(names).toEqual(Array.from({ length: backlog }, (_, n) => `b${n + 1}`));
+  });
+
+  // Last: a test that empties Bull's queue leaves the tenant's fair queue with items whose
+  // turns went with it, and the tests after it waited behind them until the sweeper
+  // (STALE_WRITE_MS) or the fair queue's idle top-up (FAIR_IDLE_TOP_UP_MS) moved them.
+  it('loses no write when Redis loses its jobs: the sweeper re-enqueues them', async () => {
+    const id = await createProfile();
+    await merge(id, { DefaultLocale: 'de-de' });
+    // Redis forgets every job of this app (a flush, a failover without persistence).
+    const queue = app.api.get<Queue>(getQueueToken(JOBS_QUEUE));
+    await queue.empty();
+    expect(await queue.getWaitingCount()).toBe(0);
+    await markerAges(id);
+    await app.startWorker();
+    expect((await complete(id)).DefaultLocale).toBe('de-de');
+  });
+
+  it("inserts a profile's pending marker once while it is fresh, and the sweeper still finds every write", async () => {
+    const id = await createProfile(); // its create inserted the marker
+    const commands = await recordEngineCommands([app.api], async () => {
+      await merge(id, { DefaultLocale: 'it-it' });
+      await merge(id, { CustomerName: { FirstName: 'Second' } });
+    });
+    const inserts = (collection: string) =>
+      commands.filter((c) => c.name === 'insert' && c.collection === collection);
+    expect(inserts('profile_writes')).toHaveLength(2);
+    expect(inserts('pending_profiles')).toEqual([]);
+    // The jobs are lost: the marker the create left is what brings the writes back.
+    await app.api.get<Queue>(getQueueToken(JOBS_QUEUE)).empty();
+    await markerAges(id);
+    await app.startWorker();
+    const profile = await complete(id);
+    expect(profile.DefaultLocale).toBe('it-it');
+    expect(profile.CustomerName.FirstName).toBe('Second');
   });
 
   /** The payloads of the apply jobs waiting: in the fair queue, or delayed in Bull. */

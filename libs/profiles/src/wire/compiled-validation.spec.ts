@@ -84,8 +84,11 @@ describe('compiled validation (the pre-check of the DTO rules)', () => {
     let valid = 0;
     for (const options of modes) {
       for (const body of bodies) {
-        const errors = validateSync(plainToInstance(type, body), options);
-        const fast = compiledValidation().accepts(plainToInstance(type, body), options);
+        // One instance for both, as the global pipe does (neither changes it with these
+        // options): the transform was half this test's time when made twice.
+        const instance = plainToInstance(type, body);
+        const fast = compiledValidation().accepts(instance, options);
+        const errors = validateSync(instance, options);
         // Never laxer than class-validator: what it accepts has no error.
         if (fast) expect({ body, options, errors }).toEqual({ body, options, errors: [] });
         if (fast) accepted++;
