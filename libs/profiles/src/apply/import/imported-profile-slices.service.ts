@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { CRASH_POINTS, CrashPoints } from '@app/shared';
 import type { ProfileEvent } from '../../domain/profile-events';
 import { ProfileRules } from '../../domain/profile-rules';
@@ -9,7 +9,7 @@ import { ProfileEventRepository } from '../../persistence/profile-event.reposito
 import { ProfileHistoryRepository } from '../../persistence/profile-history.repository';
 import { ProfileRepository } from '../../persistence/profile.repository';
 import { AlternateIdClaims } from '../../persistence/alternate-id-claims.service';
-import { PROFILE_COUNTS, type ProfileCounts } from '../../ports/profile-counts.port';
+import { ProfileExtensions } from '../profile-extensions.service';
 import type { ImportedProfile, ImportedProfileOutcome } from './create-imported-profiles.command';
 import { type BuiltProfile, buildImportedProfile } from './imported-profile';
 import { ImportedProfileFinisher } from './imported-profile-finisher.service';
@@ -32,7 +32,7 @@ export interface CreationBatch {
   outcomes: ImportedProfileOutcome[];
   tagsSeen: Set<string>;
   created: Profile[];
-  /** The events of each created profile, by profile id (told to the listeners at the end). */
+  /** The events of each created profile, by profile id (the extensions' afterSave at the end). */
   events: Map<number, ProfileEvent[]>;
 }
 
@@ -51,7 +51,7 @@ export class ImportedProfileSlices {
     private readonly rules: ProfileRules,
     private readonly crashPoints: CrashPoints,
     private readonly events: ProfileEventRepository,
-    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
+    private readonly extensions: ProfileExtensions,
     private readonly finisher: ImportedProfileFinisher,
   ) {}
 
@@ -89,7 +89,7 @@ export class ImportedProfileSlices {
       const profile = prebuilt
         ? prebuilt[index]
         : buildImportedProfile(batch, profiles[index], index, this.rules);
-      // Reports: its counts ride on it, as on a pass's save.
+      // What rides on it for the extensions (the counts' change), as on a pass's save.
       if (profile) built.push({ ...profile, profile: this.countedNew(profile) });
     }
     await this.history.insertPages(built.flatMap((profile) => profile.pages));
@@ -116,12 +116,6 @@ export class ImportedProfileSlices {
     await this.removeUnclaimed(held);
     const finishing = saved.filter((_, k) => claimed[k]);
     await this.finisher.indexAll(finishing.map(({ profile }) => profile));
-    // Reports: the slice's kept profiles counted at once (one that goes on is deleted later,
-    // which counts it out again).
-    await this.counts.afterSaveMany(
-      clientId,
-      finishing.map(({ profile }) => profile),
-    );
     const finished = await this.finisher.finishAll(
       finishing.map(({ profile, index }) => ({ profile, claimedPair: profiles[index].pair })),
       batch.tagsSeen,
@@ -135,9 +129,12 @@ export class ImportedProfileSlices {
     });
   }
 
-  /** A built profile carrying its counts (reports): its create write on an empty shell. */
+  /**
+   * A built profile carrying what rides on it for the extensions (the counts' change): its
+   * create write on an empty shell.
+   */
   private countedNew({ shell, profile, write }: BuiltProfile): Profile {
-    return this.counts.prepare(shell, profile, [{ write, before: shell, after: profile }]);
+    return this.extensions.prepare(shell, profile, [{ write, before: shell, after: profile }]);
   }
 
   /**

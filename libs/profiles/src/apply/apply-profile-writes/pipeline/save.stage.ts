@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CRASH_POINTS, CrashPoints, LeaseService } from '@app/shared';
 import type { ProfileEvent } from '../../../domain/profile-events';
 import type { Profile } from '../../../domain/profile.schema';
@@ -6,10 +6,10 @@ import { ExpiryIndex } from '../../../intake/expiry/expiry-index.service';
 import { ProfileReadModel } from '../../../read/profile-read-model.service';
 import { ProfileRepository } from '../../../persistence/profile.repository';
 import { ProfileKeyIndex } from '../../../read/search/profile-key-index.service';
-import { ProfileEventNotifier } from '../../profile-event-notifier.service';
+import { ProfileExtensions } from '../../profile-extensions.service';
 import { RecentSaves } from '../../../read/redis-loss/recent-saves';
-import { PROFILE_COUNTS, type ProfileCounts } from '../../../ports/profile-counts.port';
 import { type LeaseHold, LeaseLostError } from './lease-hold';
+import type { SavedProfile } from '../../../ports/profile-extension.port';
 
 /**
  * The profile lease's time to live; renewed while the work runs (every third of it) and
@@ -25,7 +25,8 @@ export const LEASE_TTL_MS = 6000;
  * lease makes the worker the profile's only writer). Derived data in Redis is prepared
  * before the save so that a crash never leaves a saved profile unseen by it (the read
  * model marked dirty, the expiry index holding its due time, the search keys added), and
- * completed after it: the event listeners told, the profile published to the read model.
+ * completed after it: the extensions' afterSave (the event trigger, the counts), then the
+ * profile published to the read model.
  */
 @Injectable()
 export class SaveStage {
@@ -37,10 +38,9 @@ export class SaveStage {
     private readonly readModel: ProfileReadModel,
     private readonly expiryIndex: ExpiryIndex,
     private readonly keyIndex: ProfileKeyIndex,
-    private readonly eventNotifier: ProfileEventNotifier,
+    private readonly extensions: ProfileExtensions,
     private readonly crashPoints: CrashPoints,
     private readonly recentSaves: RecentSaves,
-    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
   ) {}
 
   /**
@@ -50,8 +50,8 @@ export class SaveStage {
    * The Redis commands before the save (search keys added, expiry entry, dirty mark) are
    * independent of one another and all precede the save: they are sent in one turn of the
    * event loop (one socket write on the shared connection), with the lease renewal on the
-   * queue's connection beside them. Likewise after the save, once the listeners were told:
-   * the publication and the index removals go out together.
+   * queue's connection beside them. Likewise after the save, once the extensions' afterSave
+   * ran: the publication and the index removals go out together.
    */
   async save(
     hold: LeaseHold,
@@ -68,8 +68,8 @@ export class SaveStage {
       // (a stall past LEASE_TTL_MS). A stall between this renewal and the save is caught when
       // the job next renews or releases the lease (ApplyProfileWritesHandler.healLateSave).
       this.lease.extend(hold.name, hold.token, LEASE_TTL_MS),
-      // Reports: a tombstone carries no counts, so its pass is counted before the save.
-      this.counts.beforeSave(profile),
+      // The extensions' last step before it (the counts of a tombstone, which carries none).
+      this.extensions.beforeCommit(profile.clientId, [profile]),
     ]);
     // Any failure stops the save, as each step did when they ran one after the other.
     for (const outcome of prepared) if (outcome.status === 'rejected') throw outcome.reason;
@@ -81,29 +81,39 @@ export class SaveStage {
     hold.saves++;
     await this.crashPoints.at(CRASH_POINTS.applyAfterSave);
     // Before the publication: a job retried after a death here finds the read model behind
-    // and goes through the handler's "nothing to apply" path, which tells the listeners
-    // again (savedAgain).
-    await this.eventNotifier.saved(profile.clientId, profile.profileId, events);
+    // and goes through the handler's "nothing to apply" path, which calls afterSave again.
+    await this.afterSave(hold, [{ profile, events }]);
     const [accepted] = await Promise.all([
       this.publish(profile),
       this.expiryIndex.afterSave(before, profile),
       this.keyIndex.afterSave(before, profile),
-      // Reports: the pass's counts (a failure leaves them to a job of their own).
-      this.countAfterSave(hold, profile),
     ]);
     return accepted;
   }
 
   /**
-   * Counts what the saved profile carries (the reports); a failure marks the hold, whose job
-   * then queues another job of the profile to count it (the change stays on the profile).
+   * The extensions' afterSave (the event trigger, the counts); a failure marks the hold,
+   * whose job then queues another job of the profile to call it again (what it needs stays
+   * on the profile: its counts' change, its last write's events).
    */
-  async countAfterSave(hold: LeaseHold, profile: Profile): Promise<void> {
+  async afterSave(hold: LeaseHold, saved: SavedProfile[]): Promise<void> {
     try {
-      await this.counts.afterSave(profile);
+      await this.extensions.afterSave(saved[0].profile.clientId, saved);
     } catch (error) {
-      hold.countsLeft = true;
-      this.logger.warn(`counts of ${profile._id} left to a job of their own: ${String(error)}`);
+      hold.afterSaveLeft = true;
+      this.logger.warn(
+        `afterSave of ${saved.map(({ profile }) => profile._id).join(', ')} left to a job of its own: ${String(error)}`,
+      );
+    }
+  }
+
+  /** afterSave again for a profile saved before (the heal path), its events read back. */
+  async afterSaveAgain(hold: LeaseHold, profile: Profile): Promise<void> {
+    try {
+      await this.extensions.afterSaveAgain(profile.clientId, [profile]);
+    } catch (error) {
+      hold.afterSaveLeft = true;
+      this.logger.warn(`afterSave of ${profile._id} left to a job of its own: ${String(error)}`);
     }
   }
 
