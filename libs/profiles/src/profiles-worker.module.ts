@@ -9,7 +9,6 @@ import { LoadStage } from './apply/apply-profile-writes/pipeline/load.stage';
 import { RecordStage } from './apply/apply-profile-writes/pipeline/record.stage';
 import { SaveStage } from './apply/apply-profile-writes/pipeline/save.stage';
 import { CreateImportedProfilesHandler } from './apply/import/create-imported-profiles.handler';
-import { ImportedProfileFinisher } from './apply/import/imported-profile-finisher.service';
 import { ImportedProfileSlices } from './apply/import/imported-profile-slices.service';
 import { PrepareImportedProfilesHandler } from './apply/import/prepare-imported-profiles.handler';
 import { SweepPendingWritesHandler } from './apply/sweep-pending-writes/sweep-pending-writes.handler';
@@ -59,7 +58,6 @@ export class ProfilesWorkerModule {
         AfterApplyStage,
         CreateImportedProfilesHandler,
         ImportedProfileSlices,
-        ImportedProfileFinisher,
         PrepareImportedProfilesHandler,
         WriteStarts,
         SweepPendingWritesHandler,

@@ -6,7 +6,7 @@ import type { Profile } from '../../domain/profile.schema';
 import { ProfileRepository } from '../../persistence/profile.repository';
 import { ProfileExtensions } from '../profile-extensions.service';
 import { preparedFor } from './imported-profile';
-import { ImportedProfileFinisher } from './imported-profile-finisher.service';
+import { SaveStage } from '../apply-profile-writes/pipeline/save.stage';
 import { type CreationBatch, ImportedProfileSlices } from './imported-profile-slices.service';
 import {
   CreateImportedProfilesCommand,
@@ -44,9 +44,12 @@ import {
  * holding the record's import mark (every part of it is idempotent); the others go the
  * ordinary way.
  *
- * Steps 1-4 of a batch's slices run in ImportedProfileSlices, step 4 of each saved profile
- * in ImportedProfileFinisher (both in this folder); this handler holds the two paths
- * (created, resumed) and what runs once per batch (the extensions).
+ * The steps are the apply pipeline's stages in their batch-shaped insert mode (RecordStage,
+ * SaveStage, AfterApplyStage), so nothing of the recording, the save, the publication or
+ * the after-apply is the import's own: it keeps the reserved ids, the slices of a batch
+ * (ImportedProfileSlices, which runs steps 1-4 through the stages) and the resume. This
+ * handler holds the two paths (created, resumed) and what runs once per batch (the
+ * extensions).
  */
 @CommandHandler(CreateImportedProfilesCommand)
 export class CreateImportedProfilesHandler implements ICommandHandler<CreateImportedProfilesCommand> {
@@ -55,7 +58,7 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     private readonly configuration: ConfigurationReader,
     private readonly extensions: ProfileExtensions,
     private readonly slices: ImportedProfileSlices,
-    private readonly finisher: ImportedProfileFinisher,
+    private readonly save: SaveStage,
   ) {}
 
   execute(command: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
@@ -134,8 +137,8 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
         : null,
     );
     const found = saved.filter((profile): profile is Profile => profile !== null);
-    await this.finisher.indexAll(found);
-    const finished = await this.finisher.finishAll(
+    await this.save.indexCreates(found);
+    const finished = await this.slices.finish(
       found.map((profile) => ({ profile })),
       tagsSeen,
     );

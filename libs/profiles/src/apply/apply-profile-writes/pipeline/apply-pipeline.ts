@@ -60,7 +60,9 @@ function countedSteps(steps: PassStep[]): CountedStep[] {
  *
  * Folding N writes in one pass gives what N passes of one write give (fold.spec.ts): the
  * same profile, history entries, events and write outcomes; only the number of engine
- * commands differs. The bulk import's fast path folds its new profiles with the same fold.
+ * commands differs. The bulk import's fast path folds its new profiles with the same fold
+ * and saves them through stages 3-7 in their batch-shaped insert mode (RecordStage.
+ * recordCreates, SaveStage.insertCreates and what follows it, AfterApplyStage.afterCreates).
  */
 @Injectable()
 export class ApplyPipeline {
