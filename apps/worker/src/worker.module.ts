@@ -48,17 +48,22 @@ export class WorkerModule {
         ObservabilityModule.forWorker(),
         PROFILE_RULES,
         ProfilesWorkerModule.register({
-          hookModules: [
+          extensionModules: [
             DoNotContactMarksModule,
             ConfirmationRequestsModule,
             EventDeliveryTriggerModule,
             ReportsWorkerModule,
           ],
-          applyHooks: [DoNotContactMarks, ConfirmationRequests],
-          eventListeners: [EventDeliveryTrigger],
-          erasureListeners: [EventErasureCleanup, ConfirmationRequests],
-          // The counts the apply step keeps (docs/reports.md).
-          counts: ApplyStepCounts,
+          // Each phase in this order: the do-not-contact marks before the confirmation
+          // requests (beforeSave), the events' cleanup before the confirmations' (erased);
+          // the counts the apply step keeps (docs/reports.md).
+          extensions: [
+            DoNotContactMarks,
+            EventErasureCleanup,
+            ConfirmationRequests,
+            EventDeliveryTrigger,
+            ApplyStepCounts,
+          ],
         }),
         ConsentsWorkerModule,
         BulkWorkerModule,

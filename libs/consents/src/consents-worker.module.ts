@@ -11,7 +11,7 @@ import { DoNotContactMarks } from './do-not-contact/services/do-not-contact-mark
 import { ConsentVersionNotificationJob, DoNotContactPropagationJob } from './worker/consent.jobs';
 
 /**
- * Do-not-contact marks: the apply hook the worker's profile pipeline runs (an email or
+ * Do-not-contact marks: the apply extension the worker's profile pipeline runs (an email or
  * phone a write adds that is listed gets its mark) and the propagation job's writes.
  */
 @Module({

@@ -18,8 +18,8 @@ import { ReplayPausedEventsHandler } from './commands/replay-paused-events/repla
 /**
  * The worker side of events (docs/events.md): the validation handshakes of subscriptions
  * (event-subscription-validate), the deliveries (event-delivery) and redeliveries of dead
- * letters (event-redelivery). The trigger of deliveries, Profiles' event listener, is
- * EventDeliveryTriggerModule (composed into ProfilesWorkerModule by the worker app).
+ * letters (event-redelivery). The trigger of deliveries, an extension of Profiles' apply,
+ * is EventDeliveryTriggerModule's (composed into ProfilesWorkerModule by the worker app).
  */
 @Module({
   imports: [EventsPersistenceModule, ProfilePortsModule],
@@ -38,9 +38,9 @@ import { ReplayPausedEventsHandler } from './commands/replay-paused-events/repla
 export class EventsWorkerModule {}
 
 /**
- * What the worker app hands ProfilesWorkerModule as its event listener module: the trigger
- * that queues deliveries after each saved write (EventDeliveryTrigger), and what forgets an
- * erased profile's deliveries (EventErasureCleanup, an erasure listener).
+ * What the worker app hands ProfilesWorkerModule among its extension modules: the trigger
+ * that queues deliveries after each saved write (EventDeliveryTrigger, `afterSave`), and
+ * what forgets an erased profile's deliveries (EventErasureCleanup, `erased`).
  */
 @Module({
   imports: [EventsPersistenceModule],

@@ -9,7 +9,6 @@ import { LoadStage } from './apply/apply-profile-writes/pipeline/load.stage';
 import { RecordStage } from './apply/apply-profile-writes/pipeline/record.stage';
 import { SaveStage } from './apply/apply-profile-writes/pipeline/save.stage';
 import { CreateImportedProfilesHandler } from './apply/import/create-imported-profiles.handler';
-import { ImportedProfileFinisher } from './apply/import/imported-profile-finisher.service';
 import { ImportedProfileSlices } from './apply/import/imported-profile-slices.service';
 import { PrepareImportedProfilesHandler } from './apply/import/prepare-imported-profiles.handler';
 import { SweepPendingWritesHandler } from './apply/sweep-pending-writes/sweep-pending-writes.handler';
@@ -17,46 +16,37 @@ import { RecoverLostRedisHandler } from './read/redis-loss/recover-lost-redis/re
 import { RebuildSearchKeyIndexHandler } from './read/search/rebuild-search-key-index/rebuild-search-key-index.handler';
 import { KeyIndexRebuildPlan } from './read/search/key-index-rebuild-plan';
 import { ProfilesPersistenceModule } from './profiles-persistence.module';
-import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from './ports/profile-apply-hook';
-import { PROFILE_EVENT_LISTENERS, type ProfileEventListener } from './ports/profile-event-listener';
+import { PROFILE_EXTENSIONS, type ProfileExtension } from './ports/profile-extension.port';
 import { ApplyProfileWritesJob, PendingWriteSweeper } from './apply/profile-write.jobs';
-import { ProfileEventNotifier } from './apply/profile-event-notifier.service';
+import { ProfileExtensions } from './apply/profile-extensions.service';
 import { ProfileEraser } from './erasure/profile-eraser.service';
 import { RecentSaves } from './read/redis-loss/recent-saves';
 import { RepairRecentSavesHandler } from './read/redis-loss/repair-recent-saves/repair-recent-saves.handler';
-import {
-  PROFILE_ERASURE_LISTENERS,
-  type ProfileErasureListener,
-} from './ports/profile-erasure-listener';
 import { ScheduledJobsModule } from './intake/expiry/scheduled-jobs.module';
-import { NoProfileCounts, PROFILE_COUNTS, type ProfileCounts } from './ports/profile-counts.port';
 
 /** The worker side of profiles: applies queued writes, sweeps for lost ones, expiry. */
 @Module({})
 export class ProfilesWorkerModule {
   /**
-   * `applyHooks`: the rule modules' apply hooks (classes exported by `hookModules`), run
-   * in order in the apply step of every write. `eventListeners`: what hears of each saved
-   * write's events (classes exported by `hookModules` too). `erasureListeners`: what must
-   * forget an erased profile outside Profiles (classes exported by `hookModules` too).
-   * `counts`: the counts kept by the apply step (the reports; exported by `hookModules`);
-   * none by default.
+   * `extensions`: what other modules do inside the apply of every source of writes (the
+   * ProfileExtension port: the consents' follow-up writes, the events' trigger and erasure
+   * cleanup, the reports' counts), classes exported by `extensionModules`, each phase
+   * called on them in this order; none by default.
    */
   static register(
     options: {
-      hookModules?: ModuleMetadata['imports'];
-      applyHooks?: Type<ProfileApplyHook>[];
-      eventListeners?: Type<ProfileEventListener>[];
-      erasureListeners?: Type<ProfileErasureListener>[];
-      counts?: Type<ProfileCounts>;
+      extensionModules?: ModuleMetadata['imports'];
+      extensions?: Type<ProfileExtension>[];
     } = {},
   ): DynamicModule {
-    const hooks = options.applyHooks ?? [];
-    const listeners = options.eventListeners ?? [];
-    const erasureListeners = options.erasureListeners ?? [];
+    const extensions = options.extensions ?? [];
     return {
       module: ProfilesWorkerModule,
-      imports: [ScheduledJobsModule, ProfilesPersistenceModule, ...(options.hookModules ?? [])],
+      imports: [
+        ScheduledJobsModule,
+        ProfilesPersistenceModule,
+        ...(options.extensionModules ?? []),
+      ],
       providers: [
         ApplyProfileWritesHandler,
         ApplyPipeline,
@@ -68,7 +58,6 @@ export class ProfilesWorkerModule {
         AfterApplyStage,
         CreateImportedProfilesHandler,
         ImportedProfileSlices,
-        ImportedProfileFinisher,
         PrepareImportedProfilesHandler,
         WriteStarts,
         SweepPendingWritesHandler,
@@ -77,27 +66,14 @@ export class ProfilesWorkerModule {
         RepairRecentSavesHandler,
         RebuildSearchKeyIndexHandler,
         KeyIndexRebuildPlan,
-        ProfileEventNotifier,
+        ProfileExtensions,
         ProfileEraser,
         ApplyProfileWritesJob,
         PendingWriteSweeper,
         {
-          provide: PROFILE_APPLY_HOOKS,
-          useFactory: (...instances: ProfileApplyHook[]) => instances,
-          inject: hooks,
-        },
-        {
-          provide: PROFILE_EVENT_LISTENERS,
-          useFactory: (...instances: ProfileEventListener[]) => instances,
-          inject: listeners,
-        },
-        options.counts
-          ? { provide: PROFILE_COUNTS, useExisting: options.counts }
-          : { provide: PROFILE_COUNTS, useClass: NoProfileCounts },
-        {
-          provide: PROFILE_ERASURE_LISTENERS,
-          useFactory: (...instances: ProfileErasureListener[]) => instances,
-          inject: erasureListeners,
+          provide: PROFILE_EXTENSIONS,
+          useFactory: (...instances: ProfileExtension[]) => instances,
+          inject: extensions,
         },
       ],
     };

@@ -9,8 +9,8 @@ import { RebuildReportsJob } from './worker/rebuild-reports.jobs';
 
 /**
  * The worker side of the reports (docs/reports.md): ApplyStepCounts, the counts the apply
- * step keeps (handed to ProfilesWorkerModule.register as its `counts`), and the rebuild
- * job. Reads profiles only through Profiles' ProfileCountSource (by `_id`).
+ * step keeps (one of the `extensions` handed to ProfilesWorkerModule.register), and the
+ * rebuild job. Reads profiles only through Profiles' ProfileCountSource (by `_id`).
  */
 @Module({
   imports: [ProfilePortsModule],

@@ -59,7 +59,7 @@ const shared = [
 })
 export class ConfirmationsPersistenceModule {}
 
-/** The apply hook (worker): held grants get their confirmation, outbox and mail job. */
+/** The apply extension (worker): held grants get their confirmation, outbox and mail job. */
 @Module({
   imports: [ConfirmationsPersistenceModule],
   providers: [ConfirmationRequests],

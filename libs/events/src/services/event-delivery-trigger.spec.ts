@@ -1,5 +1,5 @@
-import type { ProfileEvent } from '@app/profiles';
-import type { JobQueue, RedisService, Settings } from '@app/shared';
+import type { Profile, ProfileEvent, SavedProfile } from '@app/profiles';
+import { type JobQueue, type RedisService, type Settings, tenantKey } from '@app/shared';
 import type { EventSubscription } from '../domain/event-subscription';
 import { EventDeliveryTrigger } from './event-delivery-trigger.service';
 import type { SubscriptionStore } from './subscription-store.service';
@@ -50,6 +50,18 @@ function event(profileId: number, type: string): ProfileEvent {
   };
 }
 
+/** A saved profile of client `c` with its events. */
+function saved(profileId: number, events: ProfileEvent[]): SavedProfile {
+  const profile: Profile = {
+    _id: tenantKey('c', profileId),
+    clientId: 'c',
+    profileId,
+    state: 'active',
+    appliedSeq: 1,
+  };
+  return { profile, events };
+}
+
 /** The trigger over fakes that record what it queued and added, and its subscription reads. */
 function trigger(subscriptions: EventSubscription[]) {
   const done: string[] = [];
@@ -91,19 +103,18 @@ describe('EventDeliveryTrigger', () => {
     subscription('paused', { state: 'Paused', pausedSince: AT }),
     subscription('consents-only', { selections: [{ Entity: 'Consent', EventType: '*' }] }),
   ];
-  const saved = [
-    { profileId: 1, events: [event(1, 'profile.created')] },
-    { profileId: 2, events: [event(2, 'profile.created'), event(2, 'consent.added')] },
-    { profileId: 3, events: [event(3, 'contacts.email.added')] },
+  const batch = [
+    saved(1, [event(1, 'profile.created')]),
+    saved(2, [event(2, 'profile.created'), event(2, 'consent.added')]),
+    saved(3, [event(3, 'contacts.email.added')]),
+    saved(4, []),
   ];
 
-  it('eventsSavedMany does for many profiles what eventsSaved does for each, reading the subscriptions once', async () => {
+  it('afterSave of many profiles does what it does for each alone, reading the subscriptions once', async () => {
     const one = trigger(subscriptions);
-    for (const { profileId, events } of saved) {
-      await one.trigger.eventsSaved('c', profileId, events);
-    }
+    for (const each of batch) await one.trigger.afterSave('c', [each]);
     const many = trigger(subscriptions);
-    await many.trigger.eventsSavedMany('c', saved);
+    await many.trigger.afterSave('c', batch);
     expect([...many.done].sort()).toEqual([...one.done].sort());
     expect([...one.done].sort()).toEqual([
       'deliver active 1',
@@ -115,9 +126,9 @@ describe('EventDeliveryTrigger', () => {
     expect(many.reads()).toBe(1);
   });
 
-  it('eventsSavedMany queues nothing without subscriptions', async () => {
+  it('afterSave queues nothing without subscriptions', async () => {
     const none = trigger([]);
-    await none.trigger.eventsSavedMany('c', saved);
+    await none.trigger.afterSave('c', batch);
     expect(none.done).toEqual([]);
   });
 });

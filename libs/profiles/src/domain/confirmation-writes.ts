@@ -12,7 +12,7 @@ import type { StoredConfirmationEvidence } from './profile-data.schema';
 /**
  * The confirmation id of a held grant or opt-in: derived from the write (its time), the
  * address and what it holds (a consent type, a preference's key), so a retried write makes
- * the same id (and the apply hook the same documents).
+ * the same id (and the apply extension the same documents).
  */
 export function confirmationIdOf(at: string, emailKey: string, subject: string): string {
   return createHash('sha256')

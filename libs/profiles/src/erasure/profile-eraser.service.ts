@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { forgetIdempotentAnswers, RedisService } from '@app/shared';
 import { identifiersOf } from '../domain/erased-identifiers';
 import { writeBodyOf } from '../domain/profile-write-body';
@@ -15,10 +15,7 @@ import { ProfileKeyIndex } from '../read/search/profile-key-index.service';
 import { AlternateIdClaims } from '../persistence/alternate-id-claims.service';
 import { WriteKeys } from '../intake/write-keys.service';
 import { ErasedIdentifiers } from './erased-identifiers.service';
-import {
-  PROFILE_ERASURE_LISTENERS,
-  type ProfileErasureListener,
-} from '../ports/profile-erasure-listener';
+import { ProfileExtensions } from '../apply/profile-extensions.service';
 
 /**
  * The worker's erasure of a profile (docs/data-subject.md), run while it applies the
@@ -37,7 +34,8 @@ import {
  * 4. its history pages, event documents, the records of its earlier writes (bodies), its
  *    alternate-id claims;
  * 5. the answers kept for its requests' Idempotency-Keys;
- * 6. the erasure listeners (Events: dead letters, delivery cursors, paused marks).
+ * 6. the extensions' `erased` (Events: dead letters, delivery cursors, paused marks;
+ *    Consents: the profile's confirmations).
  */
 @Injectable()
 export class ProfileEraser {
@@ -56,7 +54,7 @@ export class ProfileEraser {
     private readonly settings: ProfileSettings,
     private readonly writeKeys: WriteKeys,
     private readonly recentSaves: RecentSaves,
-    @Inject(PROFILE_ERASURE_LISTENERS) private readonly listeners: ProfileErasureListener[],
+    private readonly extensions: ProfileExtensions,
   ) {}
 
   async beforeSave(profile: Profile, write: ProfileWrite): Promise<void> {
@@ -124,8 +122,8 @@ export class ProfileEraser {
     // And those kept in the engine for the keyed writes of the profile (WriteKeys).
     const forgottenKeys = await this.writeKeys.forgetProfile(clientId, profileId);
 
-    // 6. Other modules.
-    for (const listener of this.listeners) await listener.profileErased(clientId, profileId);
+    // 6. Other modules (the extensions).
+    await this.extensions.erased(clientId, profileId);
     this.logger.log(
       `profile ${profileId} of ${clientId} erased (write ${write.seq}; ${hashed.length} identifier hashes; ${forgotten + forgottenKeys} idempotent answers)`,
     );

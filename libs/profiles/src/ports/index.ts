@@ -1,7 +1,7 @@
 // The ports of @app/profiles, all that its index.ts exports (other libs and apps import
 // nothing deeper): the Nest modules and what the apps hand to Nest, the rule port and the
 // aggregate's types a rule module reads, the search and history routes other modules extend,
-// the services of ProfilePortsModule, and the apply's hook and listener ports. What is only a
+// the services of ProfilePortsModule, and the apply's extension port. What is only a
 // port is declared in this folder; the rule port and the aggregate's types stay in domain/,
 // whose fold uses them, and are re-exported here.
 export * from '../profiles-api.module';
@@ -202,20 +202,16 @@ export {
   PROFILE_REF_KEY,
 } from '../domain/history-refs';
 export { isImpliedPreference, viewOf } from '../domain/profile-view';
-export { PROFILE_EVENT_LISTENERS, type ProfileEventListener } from './profile-event-listener';
-export { PROFILE_ERASURE_LISTENERS, type ProfileErasureListener } from './profile-erasure-listener';
+// The one port of what other modules do inside the apply (counts, follow-up writes, the
+// event trigger, erasure cleanup), and what the counts' rebuild reads.
 export {
   type AppliedWrite,
-  PROFILE_APPLY_HOOKS,
-  type ProfileApplyHook,
-} from './profile-apply-hook';
-// The counts the apply step keeps (the reports) and what their rebuild reads.
-export {
   type CountedStep,
-  NoProfileCounts,
-  PROFILE_COUNTS,
-  type ProfileCounts,
-} from './profile-counts.port';
+  PROFILE_EXTENSIONS,
+  type ProfileExtension,
+  type SavedProfile,
+  type WriteTransition,
+} from './profile-extension.port';
 export type { CountDelta, Profile, ProfileState } from '../domain/profile.schema';
 export { ProfileCountSource, type StoredProfilePage } from './profile-count-source.service';
 export { MergedProfileError, mergedMessage } from '../domain/profile-merge-steps';

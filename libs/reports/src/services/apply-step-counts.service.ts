@@ -1,5 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { CountDelta, CountedStep, Profile, ProfileCounts } from '@app/profiles';
+import type {
+  CountDelta,
+  CountedStep,
+  Profile,
+  ProfileExtension,
+  SavedProfile,
+} from '@app/profiles';
 import { JobQueue } from '@app/shared';
 import { passDelta } from '../domain/report-summary';
 import { ReportsSettings } from '../reports-settings';
@@ -7,8 +13,9 @@ import { REBUILD_REPORTS } from '../worker/report.job-definitions';
 import { ReportCountStore } from './report-count-store.service';
 
 /**
- * The counts kept by the worker's apply step (Profiles' ProfileCounts port;
- * docs/reports.md, "Exactly once"). A pass saves, with the profile, its change of the
+ * The counts kept by the worker's apply step (an extension of Profiles' apply, the
+ * ProfileExtension port: load, prepare, beforeCommit, afterSave; docs/reports.md,
+ * "Exactly once"). A pass saves, with the profile, its change of the
  * counts and any earlier change not known to be counted (Profile.countDeltas); after the
  * save one script counts them, each once by sequence number (ReportCountStore.apply). A
  * crash between the save and the count leaves the change on the profile: the next job of
@@ -19,7 +26,7 @@ import { ReportCountStore } from './report-count-store.service';
  * counted right before the save instead (counted once: a retry finds it counted).
  */
 @Injectable()
-export class ApplyStepCounts implements ProfileCounts {
+export class ApplyStepCounts implements ProfileExtension {
   private readonly logger = new Logger('Reports');
   /** The appliedSeq the counts held of a profile object when it was loaded or counted. */
   private readonly known = new WeakMap<Profile, number>();
@@ -63,26 +70,27 @@ export class ApplyStepCounts implements ProfileCounts {
     return deltas.length ? { ...rest, countDeltas: deltas } : rest;
   }
 
-  async beforeSave(profile: Profile): Promise<void> {
-    const deltas = this.tombstones.get(profile);
+  async beforeCommit(clientId: string, profiles: Profile[]): Promise<void> {
     // A failure stops the save (SaveStage): the retry counts it, once.
-    if (deltas) await this.count(profile, deltas);
+    await this.count(
+      clientId,
+      profiles.flatMap((profile) => {
+        const deltas = this.tombstones.get(profile);
+        return deltas ? [{ profile, deltas }] : [];
+      }),
+    );
   }
 
-  async afterSave(profile: Profile): Promise<void> {
+  /** What the saved profiles carry that the counts may not hold yet, in one script. */
+  async afterSave(clientId: string, saved: SavedProfile[]): Promise<void> {
     if (!this.settings.enabled) return;
-    const deltas = this.uncounted(profile);
-    if (deltas.length) await this.count(profile, deltas);
-  }
-
-  async afterSaveMany(clientId: string, profiles: Profile[]): Promise<void> {
-    if (!this.settings.enabled) return;
-    const items = profiles
-      .map((profile) => ({ profileId: profile.profileId, deltas: this.uncounted(profile) }))
-      .filter(({ deltas }) => deltas.length);
-    if (!items.length) return;
-    const outcome = await this.countStore.apply(clientId, items);
-    if (outcome.needsRebuild) await this.requestRebuild(clientId);
+    await this.count(
+      clientId,
+      saved.flatMap(({ profile }) => {
+        const deltas = this.uncounted(profile);
+        return deltas.length ? [{ profile, deltas }] : [];
+      }),
+    );
   }
 
   /** The changes the profile carries that the counts may not hold yet. */
@@ -91,17 +99,22 @@ export class ApplyStepCounts implements ProfileCounts {
     return (profile.countDeltas ?? []).filter((delta) => delta.to > mark);
   }
 
-  private async count(profile: Profile, deltas: CountDelta[]): Promise<void> {
-    const outcome = await this.countStore.apply(profile.clientId, [
-      { profileId: profile.profileId, deltas },
-    ]);
-    this.known.set(profile, deltas[deltas.length - 1].to);
+  private async count(
+    clientId: string,
+    items: { profile: Profile; deltas: CountDelta[] }[],
+  ): Promise<void> {
+    if (!items.length) return;
+    const outcome = await this.countStore.apply(
+      clientId,
+      items.map(({ profile, deltas }) => ({ profileId: profile.profileId, deltas })),
+    );
+    for (const { profile, deltas } of items) this.known.set(profile, deltas[deltas.length - 1].to);
     if (outcome.drift) {
       this.logger.warn(
-        `${outcome.drift} change(s) of profile ${profile.profileId} of ${profile.clientId} could not be counted exactly: rebuild its counts`,
+        `${outcome.drift} change(s) of profile(s) ${items.map(({ profile }) => profile.profileId).join(', ')} of ${clientId} could not be counted exactly: rebuild their counts`,
       );
     }
-    if (outcome.needsRebuild) await this.requestRebuild(profile.clientId);
+    if (outcome.needsRebuild) await this.requestRebuild(clientId);
   }
 
   /** The counts are missing (a new client, a Redis that lost its data): rebuilt once. */

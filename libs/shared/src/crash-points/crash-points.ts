@@ -121,7 +121,7 @@ export const CRASH_POINTS = {
    * stored; the next page is not read.
    */
   indexRebuildAfterCheckpoint: 'index-rebuild:after-checkpoint',
-  /** Worker apply hook: a confirmation and its outbox document are stored; its mail job is not queued. */
+  /** Worker apply extension: a confirmation and its outbox document are stored; its mail job is not queued. */
   confirmationAfterOutbox: 'confirmation:after-outbox',
   /** Confirmation mail: the outbox document is leased; the message is not sent. */
   confirmationMailBeforeSend: 'confirmation-mail:before-send',

@@ -37,7 +37,7 @@ const ConfirmationPreferenceSchema = SchemaFactory.createForClass(StoredConfirma
 /**
  * One double opt-in confirmation: `_id` confirmationKey(client, profile, id). It confirms a
  * consent's grant (ConsentType) or a program's opt-in (Preference). Inserted by
- * the worker's apply hook with the write that held the grant (the same `_id` on a retry),
+ * the worker's apply extension with the write that held the grant (the same `_id` on a retry),
  * read and updated by `_id` only.
  */
 @Schema({ collection: 'consent_confirmations', versionKey: false })

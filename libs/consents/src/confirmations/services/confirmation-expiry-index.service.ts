@@ -6,7 +6,7 @@ import type { StoredConfirmation } from '../domain/confirmation.schema';
  * When each pending confirmation expires: a Redis sorted set (score: ExpiresDate in ms,
  * member: the confirmation's `_id`), so the confirmation-expiry job reads only the
  * confirmations due, by `_id`, and nothing when nothing is due (the same pattern as the
- * profiles' ExpiryIndex). Derived data: the apply hook adds a confirmation before inserting
+ * profiles' ExpiryIndex). Derived data: the apply extension adds a confirmation before inserting
  * it (a death in between leaves a member the job finds missing and drops), a closed one
  * leaves it; when the set is lost (its `built` marker is missing) the job rebuilds it from
  * the confirmations in one pass.

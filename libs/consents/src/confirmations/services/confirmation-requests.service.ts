@@ -3,11 +3,11 @@ import { ConfigurationReader, ConsentStatus } from '@app/config';
 import {
   type AppliedWrite,
   preferenceKey,
-  type ProfileApplyHook,
   type ProfileData,
-  type ProfileErasureListener,
+  type ProfileExtension,
   type StoredConsent,
   type StoredConfirmationEvidence,
+  type WriteTransition,
 } from '@app/profiles';
 import { CRASH_POINTS, CrashPoints, JobQueue, textKey } from '@app/shared';
 import { confirmationKey } from '../../keys';
@@ -89,7 +89,8 @@ function mergeOutcome(kept: EmailHeld | undefined, confirmation: StoredConfirmat
 }
 
 /**
- * The worker's side of double opt-in (the apply hook, before the profile's save): a grant
+ * The worker's side of double opt-in (an extension of Profiles' apply: its `beforeSave`,
+ * for each write before the profile's save, and `erased`): a grant
  * the consent rules held (or an opt-in the preference rules held) gets its confirmation, its
  * outbox document and its mail job; a pending confirmation the write ended is recorded
  * Confirmed (the confirm write), Expired (the expiry job's write) or Cancelled (a denial,
@@ -98,7 +99,7 @@ function mergeOutcome(kept: EmailHeld | undefined, confirmation: StoredConfirmat
  * hold its address).
  */
 @Injectable()
-export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureListener {
+export class ConfirmationRequests implements ProfileExtension {
   constructor(
     private readonly confirmations: ConfirmationRepository,
     private readonly expiryIndex: ConfirmationExpiryIndex,
@@ -107,7 +108,12 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
     private readonly crashPoints: CrashPoints,
   ) {}
 
-  async beforeSave(
+  /** Each write in turn (the import's new profiles: one after the other, as before). */
+  async beforeSave(_clientId: string, writes: WriteTransition[]): Promise<void> {
+    for (const { write, before, after } of writes) await this.requestAndClose(write, before, after);
+  }
+
+  private async requestAndClose(
     write: AppliedWrite,
     before: ProfileData | undefined,
     after: ProfileData | undefined,
@@ -187,7 +193,7 @@ export class ConfirmationRequests implements ProfileApplyHook, ProfileErasureLis
     return takenOver;
   }
 
-  profileErased(clientId: string, profileId: number): Promise<void> {
+  erased(clientId: string, profileId: number): Promise<void> {
     return this.confirmations.deleteProfile(clientId, profileId);
   }
 

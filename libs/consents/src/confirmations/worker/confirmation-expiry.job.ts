@@ -26,7 +26,7 @@ const REBUILD_PAGE = 500;
  * due one, found through the ConfirmationExpiryIndex and read by `_id`, gets the write
  * `consent-confirmation-expire` (`preference-confirmation-expire` for an opt-in) queued like any profile write (so it applies in the
  * profile's write order: a confirmation applied before it wins); applying it clears the
- * consent's mark and records the confirmation Expired (the apply hook).
+ * consent's mark and records the confirmation Expired (the apply extension).
  */
 @Injectable()
 @HandlesJob(CONFIRMATION_EXPIRY)

@@ -8,7 +8,7 @@ import { DoNotContactLists } from './do-not-contact-lists.service';
 import { DoNotContactMarks } from './do-not-contact-marks.service';
 
 /**
- * The seam between Consents and Profiles: DoNotContactMarks (the apply hook Consents plugs
+ * The seam between Consents and Profiles: DoNotContactMarks (the apply extension Consents plugs
  * into the profile write pipeline) runs here against in-memory fakes of the port Profiles
  * exports (ProfileWriteQueue) and of the lists, as it would against an HTTP or queue
  * adapter of a profiles service lifted out of this one.
@@ -70,11 +70,13 @@ describe('DoNotContactMarks against fakes of the ProfileWriteQueue and DoNotCont
       entry({}),
       entry({ ListType: 'Phone', key: '15551234567', listId: 2 }),
     ]);
-    const queued = await service.beforeSave(
-      { clientId: 'acme', profileId: 7, seq: 3 },
-      data(['kept@example.com']),
-      data(['kept@example.com', ' LISTED@example.com '], ['+1 (555) 123-4567']),
-    );
+    const queued = await service.beforeSave('acme', [
+      {
+        write: { clientId: 'acme', profileId: 7, seq: 3 },
+        before: data(['kept@example.com']),
+        after: data(['kept@example.com', ' LISTED@example.com '], ['+1 (555) 123-4567']),
+      },
+    ]);
     expect(asked).toEqual([
       { listType: 'Email', keys: ['listed@example.com'] },
       { listType: 'Phone', keys: ['15551234567'] },
@@ -91,11 +93,9 @@ describe('DoNotContactMarks against fakes of the ProfileWriteQueue and DoNotCont
       [entry({})],
       [{ Channel: 'Email', Key: 'listed@example.com', ListId: 1, Listed: true }],
     );
-    const queued = await service.beforeSave(
-      { clientId: 'acme', profileId: 7, seq: 3 },
-      undefined,
-      data(['listed@example.com']),
-    );
+    const queued = await service.beforeSave('acme', [
+      { write: { clientId: 'acme', profileId: 7, seq: 3 }, after: data(['listed@example.com']) },
+    ]);
     expect(queued).toBe(0);
     expect(accepted).toEqual([]);
   });
@@ -105,7 +105,7 @@ describe('DoNotContactMarks against fakes of the ProfileWriteQueue and DoNotCont
       entry({}),
       entry({ ListType: 'Phone', key: '15551234567', listId: 2 }),
     ]);
-    const queued = await service.beforeSaveMany('acme', [
+    const queued = await service.beforeSave('acme', [
       { write: { clientId: 'acme', profileId: 1, seq: 1 }, after: data(['listed@example.com']) },
       { write: { clientId: 'acme', profileId: 2, seq: 1 }, after: data(['other@example.com']) },
       {

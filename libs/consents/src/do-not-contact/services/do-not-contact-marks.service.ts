@@ -3,9 +3,10 @@ import { ProgramCatalog } from '@app/config';
 import {
   type AppliedWrite,
   phoneDigits,
-  type ProfileApplyHook,
   type ProfileData,
+  type ProfileExtension,
   ProfileWriteQueue,
+  type WriteTransition,
 } from '@app/profiles';
 import { textKey } from '@app/shared';
 import type { DncEntry } from '../domain/dnc-list.schema';
@@ -18,10 +19,11 @@ export const DNC_SYSTEM_USER = 'system:do-not-contact';
 /**
  * Turns do-not-contact list entries into `dnc-apply` writes on profiles: for the
  * propagation job (a list changed) and after a profile write that adds an email or phone
- * already listed (so a contact element added later shows the listing too).
+ * already listed (so a contact element added later shows the listing too: an extension of
+ * Profiles' apply, its `beforeSave`).
  */
 @Injectable()
-export class DoNotContactMarks implements ProfileApplyHook {
+export class DoNotContactMarks implements ProfileExtension {
   constructor(
     private readonly entries: DoNotContactLists,
     private readonly programs: ProgramCatalog,
@@ -57,39 +59,20 @@ export class DoNotContactMarks implements ProfileApplyHook {
       kind: 'dnc-apply',
       body: write,
       userId: DNC_SYSTEM_USER,
-      // Only in the worker (the propagation job, the apply hook): no request, no commit window.
+      // Only in the worker (the propagation job, the apply extension): no request, no commit window.
       window: null,
     });
   }
 
   /**
-   * When a write is applied, before its save: emails and phones that become active on the
-   * profile and are on a list get that list's mark, queued behind write `seq` (so a worker
-   * that dies after the save loses no mark). A mark an earlier attempt of the same write
-   * queued (it died before its save) is not queued again. Returns the writes queued.
+   * When writes are applied, before their save: emails and phones that become active on a
+   * profile and are on a list get that list's mark, queued behind the write's `seq` (so a
+   * worker that dies after the save loses no mark). A mark an earlier attempt of the same
+   * write queued (it died before its save) is not queued again. The account's lists and
+   * their entries are read once for all the writes (one in the worker's pass, a batch's
+   * new profiles in a bulk import), as of this instant. Returns the writes queued.
    */
-  async beforeSave(
-    write: AppliedWrite,
-    before: ProfileData | undefined,
-    after: ProfileData | undefined,
-  ): Promise<number> {
-    const added = addedContacts(before, after);
-    const listed = [
-      ...(await this.entries.listedWithKeys(write.clientId, 'Email', added.emails)),
-      ...(await this.entries.listedWithKeys(write.clientId, 'Phone', added.phones)),
-    ];
-    return this.queueListed(write, listed);
-  }
-
-  /**
-   * beforeSave for many writes of one client at once (a bulk import's new profiles): the
-   * account's lists and their entries are read once for all of them, as of this instant,
-   * as each beforeSave would read them.
-   */
-  async beforeSaveMany(
-    clientId: string,
-    items: { write: AppliedWrite; before?: ProfileData; after?: ProfileData }[],
-  ): Promise<number> {
+  async beforeSave(clientId: string, items: WriteTransition[]): Promise<number> {
     const added = items.map((item) => addedContacts(item.before, item.after));
     const unique = (keys: string[][]) => [...new Set(keys.flat())];
     const listed = [

@@ -7,7 +7,6 @@ import { profileKey, profileLeaseKey } from '../../keys';
 import { ProfileReadModel } from '../../read/profile-read-model.service';
 import { ProfileWriteRepository } from '../../persistence/profile-write.repository';
 import { ApplyJobScheduler } from '../../intake/apply-job-scheduler';
-import { ProfileEventNotifier } from '../profile-event-notifier.service';
 import { ApplyProfileWritesCommand } from './apply-profile-writes.command';
 import { ApplyPipeline } from './pipeline/apply-pipeline';
 import { type LeaseHold, LeaseLostError } from './pipeline/lease-hold';
@@ -18,8 +17,8 @@ const LEASE_RENEW_MS = LEASE_TTL_MS / 3;
 /** A job that finds the profile's lease taken is put back after this, doubling, up to 5 s. */
 const BUSY_DELAY_MS = 100;
 const BUSY_DELAY_MAX_MS = 5000;
-/** A job whose counts failed after a save queues the next job of its profile this late. */
-const COUNTS_RETRY_MS = 1000;
+/** A job whose extensions' afterSave failed after a save queues the next job of its profile this late. */
+const AFTER_SAVE_RETRY_MS = 1000;
 
 /**
  * The worker's use case. Holding the profile's lease, it applies the writes after the
@@ -47,7 +46,6 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
     private readonly configuration: ConfigurationReader,
     private readonly readModel: ProfileReadModel,
     private readonly scheduler: ApplyJobScheduler,
-    private readonly eventNotifier: ProfileEventNotifier,
     private readonly writes: ProfileWriteRepository,
   ) {}
 
@@ -123,15 +121,15 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       clearInterval(renewal);
       const held = await this.lease.release(name, leaseToken).catch(() => true);
       if (!held && hold.saves > 0) await this.healLateSave(clientId, profileId);
-      // Counts that failed after a save (reports): a job of its own, with no sequence number
-      // (it never takes the "nothing to do" shortcut), counts what the profile carries on its
-      // heal path. Should queueing it fail, this job fails and the queue retries it.
-      if (hold.countsLeft) {
+      // An extensions' afterSave that failed after a save (the reports' counts): a job of its
+      // own, with no sequence number (it never takes the "nothing to do" shortcut), calls it
+      // again on its heal path. Should queueing it fail, this job fails and the queue retries it.
+      if (hold.afterSaveLeft) {
         await this.scheduler.schedule({
           clientId,
           profileId,
           lane: 'bulk',
-          delayMs: COUNTS_RETRY_MS,
+          delayMs: AFTER_SAVE_RETRY_MS,
           force: true,
         });
       }
@@ -194,13 +192,12 @@ export class ApplyProfileWritesHandler implements ICommandHandler<ApplyProfileWr
       if (!pass.applied) break;
     }
     annotateActiveSpan({ 'pcp.writes_applied': applied });
-    // Nothing to apply: still tell the event listeners and publish, which heals what a crash
-    // or a Redis error cut short after the last save (readers meanwhile read the database:
-    // markDirty).
+    // Nothing to apply: still the extensions' afterSave (the event trigger, the counts) and
+    // the publication, which heals what a crash or a Redis error cut short after the last
+    // save (readers meanwhile read the database: markDirty).
     if (!applied) {
-      await this.eventNotifier.savedAgain(profile);
+      await this.pipeline.afterSaveAgain(hold, profile);
       await this.pipeline.publish(profile);
-      await this.pipeline.countAgain(hold, profile);
     }
   }
 

@@ -1,15 +1,12 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConfigurationReader } from '@app/config';
 import { importRecordApplied } from '../../domain/import-marks';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import type { Profile } from '../../domain/profile.schema';
 import { ProfileRepository } from '../../persistence/profile.repository';
-import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from '../../ports/profile-apply-hook';
-import { ProfileEventNotifier } from '../profile-event-notifier.service';
-import { PROFILE_COUNTS, type ProfileCounts } from '../../ports/profile-counts.port';
+import { ProfileExtensions } from '../profile-extensions.service';
 import { preparedFor } from './imported-profile';
-import { ImportedProfileFinisher } from './imported-profile-finisher.service';
+import { SaveStage } from '../apply-profile-writes/pipeline/save.stage';
 import { type CreationBatch, ImportedProfileSlices } from './imported-profile-slices.service';
 import {
   CreateImportedProfilesCommand,
@@ -36,8 +33,9 @@ import {
  * 4. then, per profile: its other alternate id claims (a pair someone claimed meanwhile:
  *    the profile's other claims are released, the profile is queued for deletion and the
  *    record goes the ordinary way, into the holder), search keys, due expiry, read model
- *    and new tags; then the apply hooks for the batch's profiles at once (do-not-contact
- *    marks, queued behind seq 1: the account's lists read once).
+ *    and new tags; then the extensions' beforeSave and afterSave for the batch's profiles
+ *    at once (do-not-contact marks queued behind seq 1: the account's lists read once; the
+ *    event trigger; the counts).
  *
  * No write record is stored (the history entries name seq 1 and the import's user). A
  * crash after step 2 leaves saved profiles whose steps 3-4 did not run: the import resumes
@@ -46,20 +44,21 @@ import {
  * holding the record's import mark (every part of it is idempotent); the others go the
  * ordinary way.
  *
- * Steps 1-4 of a batch's slices run in ImportedProfileSlices, step 4 of each saved profile
- * in ImportedProfileFinisher (both in this folder); this handler holds the two paths
- * (created, resumed) and what runs once per batch (the apply hooks, the event listeners).
+ * The steps are the apply pipeline's stages in their batch-shaped insert mode (RecordStage,
+ * SaveStage, AfterApplyStage), so nothing of the recording, the save, the publication or
+ * the after-apply is the import's own: it keeps the reserved ids, the slices of a batch
+ * (ImportedProfileSlices, which runs steps 1-4 through the stages) and the resume. This
+ * handler holds the two paths (created, resumed) and what runs once per batch (the
+ * extensions).
  */
 @CommandHandler(CreateImportedProfilesCommand)
 export class CreateImportedProfilesHandler implements ICommandHandler<CreateImportedProfilesCommand> {
   constructor(
     private readonly profiles: ProfileRepository,
     private readonly configuration: ConfigurationReader,
-    @Inject(PROFILE_APPLY_HOOKS) private readonly applyHooks: ProfileApplyHook[],
-    private readonly eventNotifier: ProfileEventNotifier,
-    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
+    private readonly extensions: ProfileExtensions,
     private readonly slices: ImportedProfileSlices,
-    private readonly finisher: ImportedProfileFinisher,
+    private readonly save: SaveStage,
   ) {}
 
   execute(command: CreateImportedProfilesCommand): Promise<ImportedProfileOutcome[]> {
@@ -100,14 +99,19 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
     };
   }
 
-  /** After the batch's profiles are created: the apply hooks, then the event listeners. */
+  /**
+   * After the batch's profiles are created: the extensions' beforeSave, then their
+   * afterSave, each once for the batch (the event trigger reads the subscriptions once, the
+   * counts count the batch in one script). A profile sent the ordinary way after its save
+   * is not counted here: its delete's pass counts its create with it (the change rides on
+   * the profile).
+   */
   private async afterCreation(batch: CreationBatch): Promise<void> {
-    await this.runApplyHooks(batch.clientId, batch.created);
-    // At once: the listeners ask which subscriptions receive now once for the batch.
-    await this.eventNotifier.savedMany(
+    await this.beforeSave(batch.clientId, batch.created);
+    await this.extensions.afterSave(
       batch.clientId,
       batch.created.map((profile) => ({
-        profileId: profile.profileId,
+        profile,
         events: batch.events.get(profile.profileId) ?? [],
       })),
     );
@@ -133,9 +137,8 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
         : null,
     );
     const found = saved.filter((profile): profile is Profile => profile !== null);
-    await this.finisher.indexAll(found);
-    await this.counts.afterSaveMany(clientId, found); // reports: once, whatever ran before
-    const finished = await this.finisher.finishAll(
+    await this.save.indexCreates(found);
+    const finished = await this.slices.finish(
       found.map((profile) => ({ profile })),
       tagsSeen,
     );
@@ -150,25 +153,25 @@ export class CreateImportedProfilesHandler implements ICommandHandler<CreateImpo
       await this.slices.createEach(batch, missing);
       for (const index of missing) outcomes[index] = batch.outcomes[index];
     }
-    await this.runApplyHooks(clientId, created);
-    await Promise.all(created.map((profile) => this.eventNotifier.savedAgain(profile)));
+    await this.beforeSave(clientId, created);
+    // Their events read back; the counts count each once, whatever ran before.
+    await this.extensions.afterSaveAgain(clientId, created);
     if (batch) await this.afterCreation(batch);
     return outcomes;
   }
 
   /**
-   * The rule modules' apply hooks for the created profiles (a do-not-contact mark queued
-   * behind seq 1), at once where a hook takes many writes. Each is idempotent: a resumed
-   * batch runs them again.
+   * The extensions' beforeSave for the created profiles' create writes (a do-not-contact
+   * mark queued behind seq 1), the batch at once. Each is idempotent: a resumed batch runs
+   * it again.
    */
-  private async runApplyHooks(clientId: string, created: Profile[]): Promise<void> {
-    const items = created.map((profile) => ({
-      write: { clientId, profileId: profile.profileId, seq: profile.appliedSeq },
-      after: profile.data,
-    }));
-    for (const hook of this.applyHooks) {
-      if (hook.beforeSaveMany) await hook.beforeSaveMany(clientId, items);
-      else for (const item of items) await hook.beforeSave(item.write, undefined, item.after);
-    }
+  private async beforeSave(clientId: string, created: Profile[]): Promise<void> {
+    await this.extensions.beforeSave(
+      clientId,
+      created.map((profile) => ({
+        write: { clientId, profileId: profile.profileId, seq: profile.appliedSeq },
+        after: profile.data,
+      })),
+    );
   }
 }

@@ -1,18 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CRASH_POINTS, CrashPoints } from '@app/shared';
+import { Injectable } from '@nestjs/common';
 import type { ProfileEvent } from '../../domain/profile-events';
 import { ProfileRules } from '../../domain/profile-rules';
 import type { ProfileVocabulary } from '../../domain/profile-vocabulary';
 import type { CallerScope } from '../../domain/profile-view';
 import type { Profile } from '../../domain/profile.schema';
-import { ProfileEventRepository } from '../../persistence/profile-event.repository';
-import { ProfileHistoryRepository } from '../../persistence/profile-history.repository';
-import { ProfileRepository } from '../../persistence/profile.repository';
-import { AlternateIdClaims } from '../../persistence/alternate-id-claims.service';
-import { PROFILE_COUNTS, type ProfileCounts } from '../../ports/profile-counts.port';
+import type { AlternateIdPair } from '../../persistence/alternate-id-claims.service';
+import { ProfileExtensions } from '../profile-extensions.service';
+import { RecordStage } from '../apply-profile-writes/pipeline/record.stage';
+import { SaveStage } from '../apply-profile-writes/pipeline/save.stage';
+import { AfterApplyStage } from '../apply-profile-writes/pipeline/after-apply.stage';
 import type { ImportedProfile, ImportedProfileOutcome } from './create-imported-profiles.command';
 import { type BuiltProfile, buildImportedProfile } from './imported-profile';
-import { ImportedProfileFinisher } from './imported-profile-finisher.service';
 
 /**
  * Slices of a batch created concurrently: each one's engine commands overlap the next
@@ -32,27 +30,25 @@ export interface CreationBatch {
   outcomes: ImportedProfileOutcome[];
   tagsSeen: Set<string>;
   created: Profile[];
-  /** The events of each created profile, by profile id (told to the listeners at the end). */
+  /** The events of each created profile, by profile id (the extensions' afterSave at the end). */
   events: Map<number, ProfileEvent[]>;
 }
 
 /**
  * Steps 1-4 of the import's new profiles (CreateImportedProfilesHandler's class comment)
- * for records of a batch, slice by slice: the history pages and events, the profile
- * documents, the claims of the match pairs (and the undo of those held), then step 4
- * (ImportedProfileFinisher).
+ * for records of a batch, slice by slice, through the apply pipeline's stages in their
+ * batch-shaped insert mode: the history pages and events (RecordStage), the profile
+ * documents and the claims of the match pairs, with the undo of those held (SaveStage),
+ * then step 4 (`finish`).
  */
 @Injectable()
 export class ImportedProfileSlices {
   constructor(
-    private readonly profiles: ProfileRepository,
-    private readonly history: ProfileHistoryRepository,
-    private readonly alternateIds: AlternateIdClaims,
     private readonly rules: ProfileRules,
-    private readonly crashPoints: CrashPoints,
-    private readonly events: ProfileEventRepository,
-    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
-    private readonly finisher: ImportedProfileFinisher,
+    private readonly extensions: ProfileExtensions,
+    private readonly record: RecordStage,
+    private readonly save: SaveStage,
+    private readonly after: AfterApplyStage,
   ) {}
 
   /**
@@ -89,40 +85,19 @@ export class ImportedProfileSlices {
       const profile = prebuilt
         ? prebuilt[index]
         : buildImportedProfile(batch, profiles[index], index, this.rules);
-      // Reports: its counts ride on it, as on a pass's save.
+      // What rides on it for the extensions (the counts' change), as on a pass's save.
       if (profile) built.push({ ...profile, profile: this.countedNew(profile) });
     }
-    await this.history.insertPages(built.flatMap((profile) => profile.pages));
-    await this.events.insertMany(
-      built
-        .filter(({ events }) => events.length)
-        .map(({ profile, events }) => ({
-          clientId,
-          profileId: profile.profileId,
-          seq: 1,
-          events,
-        })),
+    await this.record.recordCreates(clientId, built);
+    const saves = await this.save.insertCreates(
+      built.map(({ profile, index }) => ({ profile, pair: profiles[index].pair })),
     );
-    const inserted = await this.profiles.insertNew(built.map((profile) => profile.profile));
-    await this.crashPoints.at(CRASH_POINTS.importCreateAfterSave);
-    const saved = built.filter((_, k) => inserted[k] === 'inserted');
-    const claimed = await Promise.all(
-      saved.map(({ index }) =>
-        this.alternateIds.claimIfFree(clientId, profiles[index].profileId, profiles[index].pair),
-      ),
-    );
-    const held = saved.filter((_, k) => !claimed[k]);
+    const held = built.filter((_, k) => saves[k] === 'held');
     for (const { index } of held) outcomes[index] = 'held';
     await this.removeUnclaimed(held);
-    const finishing = saved.filter((_, k) => claimed[k]);
-    await this.finisher.indexAll(finishing.map(({ profile }) => profile));
-    // Reports: the slice's kept profiles counted at once (one that goes on is deleted later,
-    // which counts it out again).
-    await this.counts.afterSaveMany(
-      clientId,
-      finishing.map(({ profile }) => profile),
-    );
-    const finished = await this.finisher.finishAll(
+    const finishing = built.filter((_, k) => saves[k] === 'saved');
+    await this.save.indexCreates(finishing.map(({ profile }) => profile));
+    const finished = await this.finish(
       finishing.map(({ profile, index }) => ({ profile, claimedPair: profiles[index].pair })),
       batch.tagsSeen,
     );
@@ -135,9 +110,30 @@ export class ImportedProfileSlices {
     });
   }
 
-  /** A built profile carrying its counts (reports): its create write on an empty shell. */
+  /**
+   * A built profile carrying what rides on it for the extensions (the counts' change): its
+   * create write on an empty shell.
+   */
   private countedNew({ shell, profile, write }: BuiltProfile): Profile {
-    return this.counts.prepare(shell, profile, [{ write, before: shell, after: profile }]);
+    return this.extensions.prepare(shell, profile, [{ write, before: shell, after: profile }]);
+  }
+
+  /**
+   * Step 4 for saved profiles (whether saved just now or by an attempt a crash cut short),
+   * per profile 'created', or 'ordinary' when a pair turned out to be someone else's.
+   * `claimedPair`: the match pair step 3 claimed for it (absent on a resumed batch). The
+   * other claims per profile, then the read model of those that keep their pairs in one
+   * publication (SaveStage), then their writes counted and new tags (AfterApplyStage).
+   */
+  async finish(
+    items: { profile: Profile; claimedPair?: AlternateIdPair }[],
+    tagsSeen: Set<string>,
+  ): Promise<ImportedProfileOutcome[]> {
+    const kept = await this.save.claimCreates(items);
+    const created = items.filter((_, k) => kept[k]).map(({ profile }) => profile);
+    await this.save.publishCreates(created);
+    await this.after.afterCreates(created, tagsSeen);
+    return kept.map((keeps) => (keeps ? 'created' : 'ordinary'));
   }
 
   /**
@@ -149,13 +145,8 @@ export class ImportedProfileSlices {
   private async removeUnclaimed(profiles: BuiltProfile[]): Promise<void> {
     await Promise.all(
       profiles.map(async ({ profile }) => {
-        await this.profiles.removeUnclaimed(profile._id);
-        await this.history.eraseProfile(
-          profile.clientId,
-          profile.profileId,
-          profile.historyPages ?? 0,
-        );
-        await this.events.erase(profile.clientId, profile.profileId, [1]);
+        await this.save.removeCreate(profile);
+        await this.record.eraseCreate(profile);
       }),
     );
   }

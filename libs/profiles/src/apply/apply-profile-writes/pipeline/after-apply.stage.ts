@@ -18,7 +18,9 @@ const FORGET_CHUNK = 25;
  * longer holds are released (the pass's start against its end: a pair a write drops and a
  * later one takes back stays claimed), and tags enter the account's tag list when a
  * profile first carries them (any write of the pass). A delete (always the last write of
- * its pass) takes the profile's records and history with it.
+ * its pass) takes the profile's records and history with it. `afterCreates` is the same
+ * stage for new profiles inserted together (a bulk import's batch): their writes counted,
+ * their tags entered (no record, no alternate id to release).
  */
 @Injectable()
 export class AfterApplyStage {
@@ -59,12 +61,33 @@ export class AfterApplyStage {
     );
     // Tags enter the account's tag list when a profile first carries them.
     const known = new Set((before.data?.ProfileTags ?? []).map((tag) => tag.Key));
-    for (const step of steps) {
-      for (const tag of step.folded?.next.data?.ProfileTags ?? []) {
-        if (tag.IsActive === false || known.has(tag.Key)) continue;
-        known.add(tag.Key);
-        await this.tags.ensure(clientId, tag.Name, tag.Key);
-      }
+    for (const step of steps) await this.enterTags(clientId, step.folded?.next, known);
+  }
+
+  /**
+   * After new profiles of one client were saved together (their create, seq 1): their
+   * writes counted applied and their tags entered, per profile concurrently; `known`: the
+   * tags entered already by the batch (shared by its slices).
+   */
+  async afterCreates(profiles: Profile[], known: Set<string>): Promise<void> {
+    await Promise.all(
+      profiles.map(async (profile) => {
+        await this.enterTags(profile.clientId, profile, known);
+        this.metrics.writeApplied('create');
+      }),
+    );
+  }
+
+  /** The tags `profile` carries that are not `known` yet enter the account's tag list. */
+  private async enterTags(
+    clientId: string,
+    profile: Profile | undefined,
+    known: Set<string>,
+  ): Promise<void> {
+    for (const tag of profile?.data?.ProfileTags ?? []) {
+      if (tag.IsActive === false || known.has(tag.Key)) continue;
+      known.add(tag.Key);
+      await this.tags.ensure(clientId, tag.Name, tag.Key);
     }
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Clock, CRASH_POINTS, CrashPoints, inSpan, linkWrites, Metrics } from '@app/shared';
 import { ProfileRules } from '../../../domain/profile-rules';
 import type { ProfileVocabulary } from '../../../domain/profile-vocabulary';
@@ -8,11 +8,8 @@ import { ProfileSettings } from '../../../profile-settings';
 import { ProfileEventRepository } from '../../../persistence/profile-event.repository';
 import { ProfileHistoryRepository } from '../../../persistence/profile-history.repository';
 import { ProfileWriteRepository } from '../../../persistence/profile-write.repository';
-import {
-  type CountedStep,
-  PROFILE_COUNTS,
-  type ProfileCounts,
-} from '../../../ports/profile-counts.port';
+import type { CountedStep } from '../../../ports/profile-extension.port';
+import { ProfileExtensions } from '../../profile-extensions.service';
 import { AfterApplyStage } from './after-apply.stage';
 import { type PassStep, skipWrite } from './fold';
 import { FoldStage } from './fold.stage';
@@ -43,7 +40,7 @@ export interface PassResult {
   acceptedSeq?: number | null;
 }
 
-/** The applied steps of a pass, as the counts see them. */
+/** The applied steps of a pass, as the extensions' `prepare` sees them. */
 function countedSteps(steps: PassStep[]): CountedStep[] {
   return steps.flatMap((step) =>
     step.folded ? [{ write: step.write, before: step.folded.named, after: step.folded.next }] : [],
@@ -63,7 +60,9 @@ function countedSteps(steps: PassStep[]): CountedStep[] {
  *
  * Folding N writes in one pass gives what N passes of one write give (fold.spec.ts): the
  * same profile, history entries, events and write outcomes; only the number of engine
- * commands differs. The bulk import's fast path folds its new profiles with the same fold.
+ * commands differs. The bulk import's fast path folds its new profiles with the same fold
+ * and saves them through stages 3-7 in their batch-shaped insert mode (RecordStage.
+ * recordCreates, SaveStage.insertCreates and what follows it, AfterApplyStage.afterCreates).
  */
 @Injectable()
 export class ApplyPipeline {
@@ -80,24 +79,24 @@ export class ApplyPipeline {
     private readonly events: ProfileEventRepository,
     private readonly settings: ProfileSettings,
     private readonly metrics: Metrics,
-    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
+    private readonly extensions: ProfileExtensions,
     private readonly crashPoints: CrashPoints,
   ) {}
 
   /** The profile by `_id` (null: no shell, so no writes). */
   profile(clientId: string, profileId: number): Promise<Profile | null> {
-    // The counts learn what they hold of the profile in the same turn (reports).
+    // The extensions learn what they hold of the profile in the same turn (the counts).
     return inSpan('profile.apply.load', () =>
-      this.counts.load(clientId, profileId, () => this.load.profile(clientId, profileId)),
+      this.extensions.load(clientId, profileId, () => this.load.profile(clientId, profileId)),
     );
   }
 
   /**
-   * The heal path's count: what the profile carries that a crash left uncounted (reports);
-   * a failure marks the hold, as after a save.
+   * The heal path's afterSave: what a crash may have cut short after the last save (the
+   * event trigger, the counts the profile carries); a failure marks the hold, as after a save.
    */
-  async countAgain(hold: LeaseHold, profile: Profile): Promise<void> {
-    await this.saveStage.countAfterSave(hold, profile);
+  async afterSaveAgain(hold: LeaseHold, profile: Profile): Promise<void> {
+    await this.saveStage.afterSaveAgain(hold, profile);
   }
 
   /** Publishes the profile as it is (what a crash after a save may have cut short). */
@@ -137,8 +136,8 @@ export class ApplyPipeline {
       saved = await inSpan('profile.apply.record', () =>
         this.record.run(profile, folded.profile, steps),
       );
-      // Reports: the pass's change of its client's counts rides on the saved profile.
-      saved = this.counts.prepare(profile, saved, countedSteps(steps));
+      // What rides on the saved profile for the extensions (the pass's change of the counts).
+      saved = this.extensions.prepare(profile, saved, countedSteps(steps));
       const events = steps.flatMap((step) => step.folded?.events ?? []);
       const absorbs = steps.some((step) => step.folded && step.write.kind === 'absorb');
       if (absorbs) await this.crashPoints.at(CRASH_POINTS.mergeBeforeAbsorbSave);

@@ -1,10 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConflictError } from '@app/shared';
 import { alternateIdKey } from '../../../domain/element-rules';
 import { PermanentWriteError } from '../../../domain/profile-transition';
 import type { Profile } from '../../../domain/profile.schema';
 import { AlternateIdClaims } from '../../../persistence/alternate-id-claims.service';
-import { PROFILE_APPLY_HOOKS, type ProfileApplyHook } from '../../../ports/profile-apply-hook';
+import { ProfileExtensions } from '../../profile-extensions.service';
 import { ProfileEraser } from '../../../erasure/profile-eraser.service';
 import { ProfileMergeApply } from '../../../merge/profile-merge-apply.service';
 import { endsPass, type FoldContext, foldWrite, type PassStep, skipWrite } from './fold';
@@ -25,7 +25,7 @@ export interface FoldedPass {
  * Stage 2, check and fold each write, in order: the pure fold (fold.ts) and, around it,
  * what only I/O can decide or must do before the save: a patch's new alternate ids are
  * claimed (a pair another profile holds refuses it, like a 409 at the api), the rule
- * modules' apply hooks queue their follow-up writes behind the write (a do-not-contact mark
+ * extensions' `beforeSave` queues their follow-up writes behind the write (a do-not-contact mark
  * on an added email), an erasure removes what the profile holds elsewhere, and a merge step
  * reads the other profile and moves claims (ProfileMergeApply). A refused
  * write (PermanentWriteError, or a failure decided at load) becomes a failed step: the
@@ -36,7 +36,7 @@ export interface FoldedPass {
 export class FoldStage {
   constructor(
     private readonly alternateIds: AlternateIdClaims,
-    @Inject(PROFILE_APPLY_HOOKS) private readonly applyHooks: ProfileApplyHook[],
+    private readonly extensions: ProfileExtensions,
     private readonly eraser: ProfileEraser,
     private readonly merges: ProfileMergeApply,
   ) {}
@@ -54,15 +54,16 @@ export class FoldStage {
           const merge = await this.merges.prepare(before, write, ctx.vocabulary);
           const folded = foldWrite(before, write, ctx, merge);
           if (write.kind === 'patch') await this.claimPatchedPairs(before, folded.next);
-          // Follow-up writes of the rule modules, queued behind this write before its save
+          // Follow-up writes of the extensions, queued behind this write before its save
           // (a death after the save loses none).
           // An absorb names the profile it absorbs (what that profile's requests become).
           const applied =
             merge?.kind === 'absorb' && !merge.noop
               ? { ...write, absorbedProfileId: merge.absorbedProfileId }
               : write;
-          for (const hook of this.applyHooks)
-            await hook.beforeSave(applied, folded.named.data, folded.next.data);
+          await this.extensions.beforeSave(write.clientId, [
+            { write: applied, before: folded.named.data, after: folded.next.data },
+          ]);
           // An erasure removes what the profile holds before the save that commits it.
           if (write.kind === 'erase') await this.eraser.beforeSave(before, write);
           step = { write, before, folded };

@@ -8,8 +8,9 @@ export interface LeaseHold {
   /** Profile saves this job made (a save after its lease lapsed may have landed late). */
   saves: number;
   /**
-   * A save of this job whose counts (the reports) could not be counted after it: the job
-   * queues one more job of the profile, whose heal path counts them (ApplyProfileWritesHandler).
+   * A save of this job whose extensions' `afterSave` failed (the reports' counts): the job
+   * queues one more job of the profile, whose heal path calls it again
+   * (ApplyProfileWritesHandler).
    */
-  countsLeft?: boolean;
+  afterSaveLeft?: boolean;
 }

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { CRASH_POINTS, CrashPoints } from '@app/shared';
+import { CRASH_POINTS, CrashPoints, type TenantKey } from '@app/shared';
 import type { ProfileEvent } from '../../../domain/profile-events';
+import type { ProfileHistory } from '../../../domain/profile-history.schema';
 import type { Profile } from '../../../domain/profile.schema';
 import { ProfileEventRepository } from '../../../persistence/profile-event.repository';
 import { ProfileHistoryRepository } from '../../../persistence/profile-history.repository';
 import { ProfileWriteRepository } from '../../../persistence/profile-write.repository';
 import type { PassStep } from './fold';
+
+/** A new profile's create (seq 1) as the record stage stores it: its history pages, its events. */
+export interface RecordedCreate {
+  profile: Profile;
+  pages: Array<{ _id: TenantKey; entries: ProfileHistory[] }>;
+  events: ProfileEvent[];
+}
 
 /**
  * Stages 3 and 4, history and events, with the refused writes' outcomes: everything a
@@ -15,6 +23,10 @@ import type { PassStep } from './fold';
  * rewrites identically (same `_id`s, deterministic content). A refused write's outcome is
  * recorded on its record before the save that moves past it, and an earlier attempt's
  * history and events of it go (a failed write shows none).
+ *
+ * Two entries, one per save mode (SaveStage): `run` for a pass over a stored profile (the
+ * pages it extends, replaced whole), `recordCreates` for new profiles inserted together (a
+ * bulk import's batch: every page and event document new, one insert each for the batch).
  */
 @Injectable()
 export class RecordStage {
@@ -79,6 +91,27 @@ export class RecordStage {
         ? { historyTail: { seq: end.appliedSeq, entries: counted.tail } }
         : {}),
     };
+  }
+
+  /**
+   * The history pages and events of new profiles of one client, each its create (seq 1),
+   * before their insert: one unordered insert of pages and one of events for them all,
+   * unread until a profile counts them (a page of an id that ends up someone else's is never
+   * read, and its owner's first write replaces it).
+   */
+  async recordCreates(clientId: string, creates: RecordedCreate[]): Promise<void> {
+    await this.history.insertPages(creates.flatMap((create) => create.pages));
+    await this.events.insertMany(
+      creates
+        .filter(({ events }) => events.length)
+        .map(({ profile, events }) => ({ clientId, profileId: profile.profileId, seq: 1, events })),
+    );
+  }
+
+  /** What `recordCreates` stored of a profile whose insert is undone (SaveStage.insertCreates). */
+  async eraseCreate(profile: Profile): Promise<void> {
+    await this.history.eraseProfile(profile.clientId, profile.profileId, profile.historyPages ?? 0);
+    await this.events.erase(profile.clientId, profile.profileId, [1]);
   }
 }
 

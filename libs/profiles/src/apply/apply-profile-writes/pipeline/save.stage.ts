@@ -1,15 +1,21 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CRASH_POINTS, CrashPoints, LeaseService } from '@app/shared';
+import { Injectable, Logger } from '@nestjs/common';
+import { ConflictError, CRASH_POINTS, CrashPoints, LeaseService } from '@app/shared';
+import { alternateIdKey } from '../../../domain/element-rules';
 import type { ProfileEvent } from '../../../domain/profile-events';
 import type { Profile } from '../../../domain/profile.schema';
 import { ExpiryIndex } from '../../../intake/expiry/expiry-index.service';
 import { ProfileReadModel } from '../../../read/profile-read-model.service';
 import { ProfileRepository } from '../../../persistence/profile.repository';
 import { ProfileKeyIndex } from '../../../read/search/profile-key-index.service';
-import { ProfileEventNotifier } from '../../profile-event-notifier.service';
+import { ProfileExtensions } from '../../profile-extensions.service';
 import { RecentSaves } from '../../../read/redis-loss/recent-saves';
-import { PROFILE_COUNTS, type ProfileCounts } from '../../../ports/profile-counts.port';
+import {
+  AlternateIdClaims,
+  type AlternateIdPair,
+} from '../../../persistence/alternate-id-claims.service';
+import { ProfileWriteIntake } from '../../../intake/profile-write-intake.service';
 import { type LeaseHold, LeaseLostError } from './lease-hold';
+import type { SavedProfile } from '../../../ports/profile-extension.port';
 
 /**
  * The profile lease's time to live; renewed while the work runs (every third of it) and
@@ -20,12 +26,21 @@ import { type LeaseHold, LeaseLostError } from './lease-hold';
  */
 export const LEASE_TTL_MS = 6000;
 
+/** What became of a new profile's insert (SaveStage.insertCreates). */
+export type CreateSaveOutcome = 'saved' | 'held' | 'taken';
+
 /**
- * Stages 5 and 6, save and publish: one whole-document replace by `_id` per pass (the
- * lease makes the worker the profile's only writer). Derived data in Redis is prepared
+ * Stages 5 and 6, save and publish, in two save modes. Replace (`save`, the worker's pass):
+ * one whole-document replace by `_id` per pass (the lease makes the worker the profile's
+ * only writer). Insert (`insertCreates` and what follows it, a bulk import's new profiles
+ * of one client at once): one unordered insert for them all under ids reserved for them,
+ * the import's claims checked here (its match pair claimed only if free, then its other
+ * pairs), then their derived data and one publication for them all. Derived data in Redis is prepared
  * before the save so that a crash never leaves a saved profile unseen by it (the read
  * model marked dirty, the expiry index holding its due time, the search keys added), and
- * completed after it: the event listeners told, the profile published to the read model.
+ * completed after it: the extensions' afterSave (the event trigger, the counts), then the
+ * profile published to the read model. In insert mode nobody knows the ids before the
+ * claims, so the derived data follows the save (a crash is resumed by the import).
  */
 @Injectable()
 export class SaveStage {
@@ -37,10 +52,11 @@ export class SaveStage {
     private readonly readModel: ProfileReadModel,
     private readonly expiryIndex: ExpiryIndex,
     private readonly keyIndex: ProfileKeyIndex,
-    private readonly eventNotifier: ProfileEventNotifier,
+    private readonly extensions: ProfileExtensions,
     private readonly crashPoints: CrashPoints,
     private readonly recentSaves: RecentSaves,
-    @Inject(PROFILE_COUNTS) private readonly counts: ProfileCounts,
+    private readonly alternateIds: AlternateIdClaims,
+    private readonly intake: ProfileWriteIntake,
   ) {}
 
   /**
@@ -50,8 +66,8 @@ export class SaveStage {
    * The Redis commands before the save (search keys added, expiry entry, dirty mark) are
    * independent of one another and all precede the save: they are sent in one turn of the
    * event loop (one socket write on the shared connection), with the lease renewal on the
-   * queue's connection beside them. Likewise after the save, once the listeners were told:
-   * the publication and the index removals go out together.
+   * queue's connection beside them. Likewise after the save, once the extensions' afterSave
+   * ran: the publication and the index removals go out together.
    */
   async save(
     hold: LeaseHold,
@@ -68,8 +84,8 @@ export class SaveStage {
       // (a stall past LEASE_TTL_MS). A stall between this renewal and the save is caught when
       // the job next renews or releases the lease (ApplyProfileWritesHandler.healLateSave).
       this.lease.extend(hold.name, hold.token, LEASE_TTL_MS),
-      // Reports: a tombstone carries no counts, so its pass is counted before the save.
-      this.counts.beforeSave(profile),
+      // The extensions' last step before it (the counts of a tombstone, which carries none).
+      this.extensions.beforeCommit(profile.clientId, [profile]),
     ]);
     // Any failure stops the save, as each step did when they ran one after the other.
     for (const outcome of prepared) if (outcome.status === 'rejected') throw outcome.reason;
@@ -81,29 +97,39 @@ export class SaveStage {
     hold.saves++;
     await this.crashPoints.at(CRASH_POINTS.applyAfterSave);
     // Before the publication: a job retried after a death here finds the read model behind
-    // and goes through the handler's "nothing to apply" path, which tells the listeners
-    // again (savedAgain).
-    await this.eventNotifier.saved(profile.clientId, profile.profileId, events);
+    // and goes through the handler's "nothing to apply" path, which calls afterSave again.
+    await this.afterSave(hold, [{ profile, events }]);
     const [accepted] = await Promise.all([
       this.publish(profile),
       this.expiryIndex.afterSave(before, profile),
       this.keyIndex.afterSave(before, profile),
-      // Reports: the pass's counts (a failure leaves them to a job of their own).
-      this.countAfterSave(hold, profile),
     ]);
     return accepted;
   }
 
   /**
-   * Counts what the saved profile carries (the reports); a failure marks the hold, whose job
-   * then queues another job of the profile to count it (the change stays on the profile).
+   * The extensions' afterSave (the event trigger, the counts); a failure marks the hold,
+   * whose job then queues another job of the profile to call it again (what it needs stays
+   * on the profile: its counts' change, its last write's events).
    */
-  async countAfterSave(hold: LeaseHold, profile: Profile): Promise<void> {
+  async afterSave(hold: LeaseHold, saved: SavedProfile[]): Promise<void> {
     try {
-      await this.counts.afterSave(profile);
+      await this.extensions.afterSave(saved[0].profile.clientId, saved);
     } catch (error) {
-      hold.countsLeft = true;
-      this.logger.warn(`counts of ${profile._id} left to a job of their own: ${String(error)}`);
+      hold.afterSaveLeft = true;
+      this.logger.warn(
+        `afterSave of ${saved.map(({ profile }) => profile._id).join(', ')} left to a job of its own: ${String(error)}`,
+      );
+    }
+  }
+
+  /** afterSave again for a profile saved before (the heal path), its events read back. */
+  async afterSaveAgain(hold: LeaseHold, profile: Profile): Promise<void> {
+    try {
+      await this.extensions.afterSaveAgain(profile.clientId, [profile]);
+    } catch (error) {
+      hold.afterSaveLeft = true;
+      this.logger.warn(`afterSave of ${profile._id} left to a job of its own: ${String(error)}`);
     }
   }
 
@@ -119,6 +145,104 @@ export class SaveStage {
     } catch (error) {
       this.logger.warn(`read model of ${profile._id} not published: ${String(error)}`);
       return undefined;
+    }
+  }
+
+  /**
+   * Insert mode: new profiles of one client inserted together (one unordered insert), then
+   * the claim of each one's match pair `pair`, only if nobody holds it (no claim is read).
+   * Per profile: 'saved'; 'taken' when another writer took its id meanwhile; 'held' when
+   * its pair has a holder (the caller removes it, `removeCreate`: nobody knew its id yet).
+   */
+  async insertCreates(
+    items: { profile: Profile; pair: AlternateIdPair }[],
+  ): Promise<CreateSaveOutcome[]> {
+    const inserted = await this.profiles.insertNew(items.map(({ profile }) => profile));
+    await this.crashPoints.at(CRASH_POINTS.importCreateAfterSave);
+    return Promise.all(
+      items.map(async ({ profile, pair }, k): Promise<CreateSaveOutcome> => {
+        if (inserted[k] !== 'inserted') return 'taken';
+        const claimed = await this.alternateIds.claimIfFree(
+          profile.clientId,
+          profile.profileId,
+          pair,
+        );
+        return claimed ? 'saved' : 'held';
+      }),
+    );
+  }
+
+  /** The undo of a 'held' insert: the document goes by `_id` (its pages: RecordStage). */
+  async removeCreate(profile: Profile): Promise<void> {
+    await this.profiles.removeUnclaimed(profile._id);
+  }
+
+  /**
+   * Insert mode's derived data of saved profiles whose match pair is theirs, for all at
+   * once (one pipeline each): search keys and due expiries. One that `claimCreates` then
+   * gives up leaves stale keys (its delete removes them; a search checks every candidate).
+   */
+  async indexCreates(profiles: Profile[]): Promise<void> {
+    for (const profile of profiles) this.recentSaves.note(profile.clientId, profile.profileId);
+    await this.keyIndex.beforeCreateMany(profiles);
+    await this.expiryIndex.add(profiles.filter((profile) => profile.state === 'active'));
+  }
+
+  /**
+   * Insert mode's other claims, per saved profile (concurrently): its alternate ids but the
+   * match pair `claimedPair` already claimed (absent on a resumed import: all of them).
+   * False when one is someone else's: its claims are released and the profile goes as a
+   * delete would take it (queued), its record the ordinary way.
+   */
+  async claimCreates(
+    items: { profile: Profile; claimedPair?: AlternateIdPair }[],
+  ): Promise<boolean[]> {
+    return Promise.all(
+      items.map(({ profile, claimedPair }) => this.claimRest(profile, claimedPair)),
+    );
+  }
+
+  private async claimRest(profile: Profile, claimedPair?: AlternateIdPair): Promise<boolean> {
+    const { clientId, profileId } = profile;
+    // The match pair claimed on insert is not claimed again (a second insert, then a read).
+    const claimed =
+      claimedPair && alternateIdKey(claimedPair.AlternateIdType, claimedPair.AlternateId);
+    const others = (profile.data?.AlternateIds ?? []).filter(
+      (pair) => alternateIdKey(pair.AlternateIdType, pair.AlternateId) !== claimed,
+    );
+    try {
+      await this.alternateIds.claimAll(clientId, profileId, others);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      // claimAll released the pairs it took, and the match pair goes too (the record is now
+      // a write by that pair, which must not find this profile holding it); the profile
+      // goes as a delete would take it.
+      if (claimedPair) await this.alternateIds.releasePairs(clientId, profileId, [claimedPair]);
+      await this.intake.accept({
+        clientId,
+        profileId,
+        kind: 'delete',
+        userId: 'system:bulk-import',
+        known: { appliedSeq: profile.appliedSeq, acceptedSeq: profile.appliedSeq },
+        background: true,
+        // A bulk import's run, in the worker: no request, no commit window.
+        window: null,
+      });
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Insert mode's publication: the read models of the profiles in one call (a script call,
+   * not a command each). A failure leaves readers reading the database (nothing was
+   * published for a new profile).
+   */
+  async publishCreates(profiles: Profile[]): Promise<void> {
+    try {
+      await this.readModel.publishMany(profiles);
+    } catch (error) {
+      this.logger.warn(`read model of ${profiles.length} profiles not published: ${String(error)}`);
     }
   }
 }
