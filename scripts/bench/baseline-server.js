@@ -23,7 +23,8 @@ const Fastify = require('fastify');
 const Queue = require('bull');
 const Redis = require('ioredis');
 const jwt = require('jsonwebtoken');
-const { createHmac, createSecretKey, randomUUID, timingSafeEqual } = require('node:crypto');
+const { createSecretKey, randomUUID } = require('node:crypto');
+const { bearerClaims, signedUserId } = require('./baseline-checks');
 const querystring = require('node:querystring');
 const path = require('node:path');
 const Ajv = require('ajv');
@@ -67,10 +68,7 @@ async function main() {
   const app = Fastify({ logger: false });
 
   app.get('/get/:key', async (request, reply) => {
-    const token = (request.headers.authorization || '').replace(/^Bearer /, '');
-    try {
-      jwt.verify(token, JWT_SECRET, { algorithms: ['HS256'] });
-    } catch {
+    if (!bearerClaims(request.headers.authorization, JWT_SECRET)) {
       return reply.code(401).send({ Message: 'invalid token' });
     }
     const body = await redis.get(request.params.key);
@@ -78,18 +76,10 @@ async function main() {
     return reply.type('application/json').send(body);
   });
 
-  const SIGNED = /^CUSTOMAUTH3-HMAC-SHA256 Credential=([^/]+)\/(\S+) Signature=(\S+)$/;
   let hmacKey = null;
   app.get('/get-signed/:client/:key', async (request, reply) => {
     hmacKey ??= await redis.get('baseline:hmac-key');
-    const match = SIGNED.exec(request.headers.authorization || '');
-    const expected = match
-      ? createHmac('sha256', hmacKey ?? '')
-          .update(`${request.params.client}:${match[1]}:${match[2]}`)
-          .digest()
-      : null;
-    const given = match ? Buffer.from(match[3], 'base64') : null;
-    if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!signedUserId(request.headers.authorization, request.params.client, hmacKey)) {
       return reply.code(401).send({ Message: 'invalid signature' });
     }
     const body = await redis.get(request.params.key);

@@ -14,23 +14,17 @@ const { FastifyAdapter } = require('@nestjs/platform-fastify');
 const { AuthGuard, PassportModule, PassportStrategy } = require('@nestjs/passport');
 const { Strategy } = require('passport-custom');
 const Redis = require('ioredis');
-const jwt = require('jsonwebtoken');
-const { createHmac, createSecretKey, timingSafeEqual } = require('node:crypto');
+const { createSecretKey } = require('node:crypto');
+const { bearerClaims, signedUserId } = require('./baseline-checks');
 
 const redis = new Redis(process.env.REDIS_URL);
 const JWT_SECRET = createSecretKey(Buffer.from(process.env.JWT_SECRET, 'utf8'));
-const SIGNED = /^CUSTOMAUTH3-HMAC-SHA256 Credential=([^/]+)\/(\S+) Signature=(\S+)$/;
 let hmacKey = null;
 
 /** The bearer check of baseline-server.js's GET /get/:key, as a passport-custom strategy. */
 class BearerFloorStrategy extends PassportStrategy(Strategy, 'floor-bearer') {
   validate(request) {
-    const token = (request.headers.authorization || '').replace(/^Bearer /, '');
-    try {
-      return jwt.verify(token, JWT_SECRET, { algorithms: ['HS256'] });
-    } catch {
-      return false;
-    }
+    return bearerClaims(request.headers.authorization, JWT_SECRET) ?? false;
   }
 }
 
@@ -38,17 +32,8 @@ class BearerFloorStrategy extends PassportStrategy(Strategy, 'floor-bearer') {
 class SignedFloorStrategy extends PassportStrategy(Strategy, 'floor-signed') {
   async validate(request) {
     hmacKey ??= await redis.get('baseline:hmac-key');
-    const match = SIGNED.exec(request.headers.authorization || '');
-    const expected = match
-      ? createHmac('sha256', hmacKey ?? '')
-          .update(`${request.params.client}:${match[1]}:${match[2]}`)
-          .digest()
-      : null;
-    const given = match ? Buffer.from(match[3], 'base64') : null;
-    if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return false;
-    }
-    return { userId: match[1] };
+    const userId = signedUserId(request.headers.authorization, request.params.client, hmacKey);
+    return userId === null ? false : { userId };
   }
 }
 for (const strategy of [BearerFloorStrategy, SignedFloorStrategy]) {
