@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { configureTestTenant } from '../harness/configuration';
+import { configureTestTenant, localized } from '../harness/configuration';
 import {
   describeCommand,
   type EngineCommand,
@@ -144,6 +144,39 @@ describe('Hot paths address the engine by _id only', () => {
     });
     expect(commands.some((c) => c.collection === 'profiles' && c.name === 'update')).toBe(true);
     expectAddressedById(commands);
+  });
+
+  it('a configuration change: the next write reloads the configuration with one read of each collection', async () => {
+    // Outside the recording: the change itself (a new email type) is not a hot path.
+    await request(app.http)
+      .post(`${base()}/EmailTypes`)
+      .set('Authorization', bearer)
+      .send({ EmailTypes: [{ TypeName: 'Reload', LocalizedFields: localized('Reload') }] })
+      .expect(201);
+    const commands = await recordEngineCommands(processes(), async () => {
+      await request(app.http)
+        .post(`${base()}/Profile/${profileId}`)
+        .set('Authorization', bearer)
+        .send({ DefaultLocale: 'en-gb' })
+        .expect(202);
+      await eventually(async () => {
+        const res = await request(app.http)
+          .get(`${base()}/Profile/${profileId}`)
+          .set('Authorization', bearer);
+        return res.body.DefaultLocale === 'en-gb' && res.body.UpdateStatus === 'Complete'
+          ? true
+          : undefined;
+      });
+    });
+    // The api accepting reloads, and the worker applying (unless a job of its own reloaded
+    // before the recording). Each of these finds decodes its whole collection on the
+    // embedded engine: the six type kinds and their defaults are read by one find each per
+    // reload, not one per kind.
+    for (const collection of ['config_types', 'config_types_defaults']) {
+      const reads = commands.filter((c) => c.name === 'find' && c.collection === collection);
+      expect(reads.length).toBeGreaterThanOrEqual(1);
+      expect(reads.length).toBeLessThanOrEqual(processes().length);
+    }
   });
 
   it('history reads, by id and by alternate id, every category', async () => {

@@ -81,6 +81,30 @@ export class RevisionStore<T extends Revisioned> {
   }
 
   /**
+   * The latest revision of every entry of the client, in id order, by the value of `field`
+   * (a partition's field, the types' `kind`): one query where a store per value would make
+   * one each (a configuration reload reads every kind).
+   */
+  async listByPartition<K extends keyof T & string>(
+    clientId: string,
+    field: K,
+  ): Promise<Map<T[K], T[]>> {
+    const revisions = await this.model
+      .find({ clientId, ...this.partition, current: true })
+      .sort({ [this.idField]: 1, revision: -1 })
+      .lean<T[]>()
+      .exec();
+    const byValue = new Map<T[K], T[]>();
+    for (const revision of revisions) {
+      const same = byValue.get(revision[field]);
+      if (same) same.push(revision);
+      else byValue.set(revision[field], [revision]);
+    }
+    for (const [value, same] of byValue) byValue.set(value, latestRevisions(same, this.idOf));
+    return byValue;
+  }
+
+  /**
    * The latest revisions of the entries having a current revision that matches `filter`. A
    * revision just superseded may match while the latest does not: callers re-check.
    */

@@ -7,7 +7,6 @@ import { ConsentTypeCatalog } from '../consent-types/services/consent-type-catal
 import { CustomFieldCatalog } from '../custom-fields/services/custom-field-catalog.service';
 import { ProgramRepository } from '../programs/repositories/program.repository';
 import { TypeCatalog } from '../types/services/type-catalog.service';
-import { TYPE_KINDS, type TypeKind } from '../types/domain/type-kind';
 import { ClientVocabulary } from './client-vocabulary';
 import { type ClientPresentation, toClientPresentation } from './client-presentation';
 
@@ -54,16 +53,13 @@ export class ConfigurationReader {
     if (cached?.stamp === stamp) return cached;
 
     // Programs and filters change the stamp too (every program command touches it).
-    const [typeLists, consentTypes, customFields, programs] = await Promise.all([
-      Promise.all(TYPE_KINDS.map((kind) => this.types.list(clientId, kind))),
+    // One query per collection: each decodes the whole collection on the embedded engine.
+    const [types, consentTypes, customFields, programs] = await Promise.all([
+      this.types.listEveryKind(clientId),
       this.consentTypes.list(clientId),
       this.customFields.list(clientId),
       this.programs.listAll(clientId),
     ]);
-    const types = Object.fromEntries(TYPE_KINDS.map((kind, i) => [kind, typeLists[i]])) as Record<
-      TypeKind,
-      (typeof typeLists)[number]
-    >;
     const vocabulary = new ClientVocabulary(stamp, types, consentTypes, customFields, programs);
     this.cache.delete(clientId);
     this.cache.set(clientId, vocabulary);

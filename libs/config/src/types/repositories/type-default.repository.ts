@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isDuplicateKeyError, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { TypeDefault } from '../domain/type-entry.schema';
-import type { TypeKind } from '../domain/type-kind';
+import { TYPE_KINDS, type TypeKind } from '../domain/type-kind';
 import { typeDefaultKey } from '../../keys';
 
 const NO_DEFAULT = 0;
@@ -25,6 +25,22 @@ export class TypeDefaultRepository {
   async get(clientId: string, kind: TypeKind): Promise<number | null> {
     const latest = await this.latest(clientId, kind);
     return latest && latest.typeId !== NO_DEFAULT ? latest.typeId : null;
+  }
+
+  /** The default of every kind (null where none): one query, as TypeEntryRepository.listEveryKind. */
+  async getEveryKind(clientId: string): Promise<Record<TypeKind, number | null>> {
+    const records = await this.defaults.find({ clientId }).lean<TypeDefault[]>().exec();
+    const latest = new Map<string, TypeDefault>();
+    for (const record of records) {
+      const known = latest.get(record.kind);
+      if (!known || record.seq > known.seq) latest.set(record.kind, record);
+    }
+    return Object.fromEntries(
+      TYPE_KINDS.map((kind) => {
+        const typeId = latest.get(kind)?.typeId ?? NO_DEFAULT;
+        return [kind, typeId === NO_DEFAULT ? null : typeId];
+      }),
+    ) as Record<TypeKind, number | null>;
   }
 
   /** Makes `typeId` the default, which takes the flag from whichever entry had it. */

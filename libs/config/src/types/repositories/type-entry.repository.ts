@@ -23,15 +23,30 @@ export function typeEntryKey(
 @Injectable()
 export class TypeEntryRepository {
   private readonly stores: Record<TypeKind, RevisionStore<StoredTypeEntry>>;
+  /** Every kind at once (listEveryKind). */
+  private readonly everyKind: RevisionStore<StoredTypeEntry>;
 
   constructor(@InjectModel(StoredTypeEntry.name) entries: Model<StoredTypeEntry>) {
     this.stores = Object.fromEntries(
       TYPE_KINDS.map((kind) => [kind, new RevisionStore(entries, 'typeId', { kind })]),
     ) as Record<TypeKind, RevisionStore<StoredTypeEntry>>;
+    this.everyKind = new RevisionStore(entries, 'typeId');
   }
 
   list(clientId: string, kind: TypeKind): Promise<StoredTypeEntry[]> {
     return this.stores[kind].list(clientId);
+  }
+
+  /**
+   * The entries of every kind, each in TypeId order: one query (the embedded engine decodes
+   * the whole collection for any query but an `_id` one, so six would cost six times that).
+   */
+  async listEveryKind(clientId: string): Promise<Record<TypeKind, StoredTypeEntry[]>> {
+    const byKind = await this.everyKind.listByPartition(clientId, 'kind');
+    return Object.fromEntries(TYPE_KINDS.map((kind) => [kind, byKind.get(kind) ?? []])) as Record<
+      TypeKind,
+      StoredTypeEntry[]
+    >;
   }
 
   findOne(clientId: string, kind: TypeKind, typeId: number): Promise<StoredTypeEntry | null> {

@@ -3,7 +3,7 @@ import { textKey } from '@app/shared';
 import { toTypeEntry, type TypeEntry } from '../mapping/type-entry.mapper';
 import { TypeDefaultRepository } from '../repositories/type-default.repository';
 import { TypeEntryRepository } from '../repositories/type-entry.repository';
-import type { TypeKind } from '../domain/type-kind';
+import { TYPE_KINDS, type TypeKind } from '../domain/type-kind';
 export type { TypeEntry } from '../mapping/type-entry.mapper';
 
 /**
@@ -34,6 +34,20 @@ export class TypeCatalog {
       this.defaults.get(clientId, kind),
     ]);
     return all.map((entry) => toTypeEntry(entry, defaultTypeId));
+  }
+
+  /** Every entry of every kind, as `list` gives each (two queries in all, not two per kind). */
+  async listEveryKind(clientId: string): Promise<Record<TypeKind, TypeEntry[]>> {
+    const [entries, defaults] = await Promise.all([
+      this.entries.listEveryKind(clientId),
+      this.defaults.getEveryKind(clientId),
+    ]);
+    return Object.fromEntries(
+      TYPE_KINDS.map((kind) => [
+        kind,
+        entries[kind].map((entry) => toTypeEntry(entry, defaults[kind])),
+      ]),
+    ) as Record<TypeKind, TypeEntry[]>;
   }
 
   /** The default entry of the kind, or null when none is marked default. */
