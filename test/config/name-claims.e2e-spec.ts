@@ -1,6 +1,7 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
+import { notAddressedById, recordEngineCommands } from '../harness/engine-commands';
 import { NAME_CLAIM_GRACE_MS } from '../../libs/config/src/common/config-bookkeeping.repository';
 import { localized, testConsentType } from '../harness/configuration';
 import { useTenantApp } from '../harness/session';
@@ -14,7 +15,7 @@ import { useTenantApp } from '../harness/session';
  * The state a crash leaves is written directly: the claim, without its entry.
  */
 describe('Configuration name claims left by a crash', () => {
-  const suite = useTenantApp({ workers: 0 });
+  const suite = useTenantApp({ workers: 0, env: { MONITOR_ENGINE_COMMANDS: 'true' } });
   let db: Connection;
   const base = () => `/Profiles/v4/${suite.tenant.clientId}`;
   const long = () => new Date(Date.now() - NAME_CLAIM_GRACE_MS - 1000);
@@ -50,6 +51,32 @@ describe('Configuration name claims left by a crash', () => {
 
   beforeAll(() => {
     db = suite.app.api.get<Connection>(getConnectionToken());
+  });
+
+  it('a create takes the id after the highest claimed, found by `_id` reads of the claims', async () => {
+    const first: number = (await createConsentType('Ids-first').expect(201)).body.ConsentTypes[0]
+      .TypeId;
+    // Ids another api process claimed since (this one never saw them).
+    const claimedElsewhere = Array.from({ length: 5 }, (_, n) => first + 1 + n);
+    await db.collection('config_claims').insertMany(
+      claimedElsewhere.map((id) => ({
+        _id: `${suite.tenant.clientId}|consent-type|id:${id}`,
+        clientId: suite.tenant.clientId,
+        kind: 'consent-type',
+        entryId: id,
+      })) as object[],
+    );
+    let next = 0;
+    const commands = await recordEngineCommands([suite.app.api], async () => {
+      next = (await createConsentType('Ids-next').expect(201)).body.ConsentTypes[0].TypeId;
+    });
+    expect(next).toBe(first + 6);
+    // Any other filter decodes every claim of every client on the embedded engine.
+    const claimReads = commands.filter(
+      (c) => c.collection === 'config_claims' && c.name === 'find',
+    );
+    expect(claimReads.length).toBeGreaterThan(0);
+    expect(notAddressedById(claimReads)).toEqual([]);
   });
 
   it('a consent type name whose create died after its claim can be created once the claim is old', async () => {

@@ -33,6 +33,11 @@ export function customFieldKey(clientId: string, fieldId: number, revision: numb
   return revisionKey(clientId, 'custom-field', fieldId, revision);
 }
 
+/** A client's entries of one kind (what a process remembers of their ids, not a stored key). */
+export function entryKindKey(clientId: string, kind: string): TenantKey {
+  return tenantKey(clientId, kind);
+}
+
 /** The claim of an entry id of one kind. */
 export function entryIdClaimKey(clientId: string, kind: string, id: number): TenantKey {
   return tenantKey(clientId, kind, `id:${id}`);

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
 import { INT32_MAX, repeatedNames } from './entry-request';
 import type { NameClaims } from './save-with-retry';
-import { configStampKey, entryIdClaimKey, entryNameClaimKey } from '../keys';
+import { configStampKey, entryIdClaimKey, entryKindKey, entryNameClaimKey } from '../keys';
 
 /**
  * How long the Redis copy of a stamp lives: it bounds how long a change whose copy could
@@ -30,6 +30,9 @@ const STAMP_COPY_TTL_SECONDS = 60;
  * the name: far longer than any create or rename takes between its claim and its save
  * (requests end within REQUEST_DEADLINE_MS), so only a claim whose writer died is taken.
  */
+/** Client kinds whose highest claimed id a process remembers (nextIds); then it starts over. */
+const MAX_REMEMBERED_KINDS = 10_000;
+
 export const NAME_CLAIM_GRACE_MS = 2 * 60 * 1000;
 
 /**
@@ -58,6 +61,8 @@ export class ConfigBookkeeping {
 
   private readonly stamps: TenantScopedModel<ConfigStamp>;
   private readonly claims: TenantScopedModel<ConfigClaim>;
+  /** The highest id this process claimed or saw claimed, by entryKindKey. */
+  private readonly claimedIds = new Map<string, number>();
 
   constructor(
     @InjectModel(ConfigStamp.name) stamps: Model<ConfigStamp>,
@@ -76,20 +81,15 @@ export class ConfigBookkeeping {
   }
 
   /**
-   * `count` free int32 ids of `kind` for the client, ascending. One read of the highest id
-   * claimed so far, then one insert command per round: ids a concurrent create took in
-   * between come back as duplicates and are replaced by the next ones.
+   * `count` free int32 ids of `kind` for the client, ascending. `_id` reads find the highest
+   * id claimed so far (highestClaimedId), then one insert command per round: ids a
+   * concurrent create took in between come back as duplicates and are replaced by the next
+   * ones.
    */
   async nextIds(clientId: string, kind: string, count: number): Promise<number[]> {
     if (count === 0) return [];
-    const last = await this.claims
-      .find({ clientId, kind, _id: { $regex: '\\|id:\\d+$' } })
-      .sort({ entryId: -1 })
-      .limit(1)
-      .lean<ConfigClaim[]>()
-      .exec();
     const taken: number[] = [];
-    let next = (last[0]?.entryId ?? 0) + 1;
+    let next = (await this.highestClaimedId(clientId, kind)) + 1;
     while (taken.length < count) {
       const wanted = count - taken.length;
       if (next + wanted - 1 > INT32_MAX) {
@@ -111,7 +111,40 @@ export class ConfigBookkeeping {
         if (outcome === 'inserted') taken.push(candidates[index]);
       }
     }
+    this.rememberClaimedId(clientId, kind, taken[taken.length - 1]);
     return taken;
+  }
+
+  /**
+   * The highest id of `kind` claimed for the client, found by `_id` reads of the claims
+   * (`entryIdClaimKey`): up from the highest this process knows, doubling the step until
+   * an id is free, then halving back. Ids are claimed in order, so the claimed ones are
+   * 1..n (but for ids a create that died left unclaimed, which the next create takes). No
+   * other filter: on the embedded engine one decodes every claim of every client.
+   */
+  private async highestClaimedId(clientId: string, kind: string): Promise<number> {
+    const claimed = async (id: number) =>
+      (await this.claims.findStoredById(entryIdClaimKey(clientId, kind, id))) !== null;
+    let low = this.claimedIds.get(entryKindKey(clientId, kind)) ?? 0;
+    let step = 1;
+    while (await claimed(low + step)) {
+      low += step;
+      step *= 2;
+    }
+    let high = low + step; // free
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (await claimed(middle)) low = middle;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** Where this process's next search of the client's kind starts (bounded, then forgotten). */
+  private rememberClaimedId(clientId: string, kind: string, id: number | undefined): void {
+    if (id === undefined) return;
+    if (this.claimedIds.size >= MAX_REMEMBERED_KINDS) this.claimedIds.clear();
+    this.claimedIds.set(entryKindKey(clientId, kind), id);
   }
 
   /**
@@ -199,8 +232,9 @@ export class ConfigBookkeeping {
    * Takes an id and claims the name of each new entry of a create, in order. When a name is
    * taken (by a concurrent create), the names claimed so far are released and the 409 that
    * `conflict(index)` words is thrown; ids stay taken, as ids are never reused. The common
-   * case costs three engine commands whatever the number of entries: the highest id, the id
-   * claims, the name claims; only a name found taken goes the way of claimName.
+   * case costs three engine commands whatever the number of entries: the highest id (one
+   * `_id` read where this process made the last create of the kind, a few more elsewhere),
+   * the id claims, the name claims; only a name found taken goes the way of claimName.
    */
   async claimNewEntries(
     clientId: string,
