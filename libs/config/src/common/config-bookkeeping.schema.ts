@@ -28,6 +28,5 @@ export class ConfigClaim {
   /** When the claim was taken (a name claim no entry holds is stale after NAME_CLAIM_GRACE_MS). */
   @Prop() claimedAt?: Date;
 }
+// No secondary index: claims are read by `_id` only (the next id too: highestClaimedId).
 export const ConfigClaimSchema = SchemaFactory.createForClass(ConfigClaim);
-// Serves: the highest id claimed so far of a client's kind (nextId).
-ConfigClaimSchema.index({ clientId: 1, kind: 1, entryId: -1 });
