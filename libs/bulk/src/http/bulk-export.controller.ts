@@ -1,8 +1,7 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { INITIATE_EXPORT_EXAMPLES } from '../dto/bulk.examples';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -11,21 +10,13 @@ import {
   ApiOperation,
   ApiProduces,
   ApiQuery,
-  ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { BooleanQuery, scopeOf } from '@app/profiles';
-import {
-  ApiIntParam,
-  INT32_MAX,
-  linkTo,
-  LocationHeader,
-  MALFORMED_REQUEST,
-  PositiveIntParam,
-} from '@app/shared';
+import { ApiIntParam, INT32_MAX, linkTo, LocationHeader, PositiveIntParam } from '@app/shared';
 import { CommitBulkExportCommand } from '../commands/commit-bulk-export/commit-bulk-export.command';
 import { InitiateBulkExportCommand } from '../commands/initiate-bulk-export/initiate-bulk-export.command';
 import { RetrieveBulkExportCommand } from '../commands/retrieve-bulk-export/retrieve-bulk-export.command';
@@ -133,10 +124,7 @@ export function CommitExportRoute(older = false): MethodDecorator {
   );
 }
 
-@ApiTags('Bulk export')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
-@Controller(':clientId/Bulk/Export')
+@TenantController(':clientId/Bulk/Export', { tag: 'Bulk export' })
 export class BulkExportController {
   constructor(
     private readonly commands: CommandBus,

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   INITIATE_IMPORT_EXAMPLES,
@@ -7,7 +7,6 @@ import {
 } from '../dto/bulk.examples';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -16,23 +15,21 @@ import {
   ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiQuery,
-  ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { scopeOf } from '@app/profiles';
 import {
+  AcceptsStream,
   ApiIntParam,
+  ApiStreamedBody,
   BodyLimit,
   EnvReader,
   INT32_MAX,
   InvalidInputError,
-  AcceptsStream,
-  ApiStreamedBody,
   linkTo,
   LocationHeader,
   NDJSON_MEDIA_TYPES,
-  MALFORMED_REQUEST,
   PositiveIntParam,
   RequestDeadline,
   StreamedBody,
@@ -105,10 +102,7 @@ export function ExecuteBulkImportRoute(older = false): MethodDecorator {
   );
 }
 
-@ApiTags('Bulk import')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
-@Controller(':clientId/Bulk/Import')
+@TenantController(':clientId/Bulk/Import', { tag: 'Bulk import' })
 export class BulkImportController {
   constructor(
     private readonly commands: CommandBus,

@@ -20,7 +20,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { BooleanQuery, scopeOf } from '@app/profiles';
 import {
   INT32_MAX,
@@ -70,10 +70,7 @@ const SegmentAccessToken = createParamDecorator((_: unknown, ctx: ExecutionConte
  * segment, status by token, retrieval and commit. They answer the notes' shapes; the v4
  * routes (BulkExportController) do the same work.
  */
-@ApiTags('Bulk export')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
-@Controller(':clientId')
+@TenantController(':clientId', { tag: 'Bulk export' })
 export class OlderExportController {
   constructor(
     private readonly commands: CommandBus,

@@ -1,17 +1,15 @@
 import { PatchRequestPipe, type RequestWindow, WaitsForWorker, WriteWindow } from '@app/shared';
 import { DurableIdempotencyKeys } from '@app/shared';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
-import { Body, Controller, Get, Patch, Post, Put, Res } from '@nestjs/common';
+import { Body, Get, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
   ApiBody,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
@@ -19,7 +17,7 @@ import {
   PROFILE_OVERWRITE_EXAMPLES,
   PROFILE_UPSERT_EXAMPLES,
 } from '../wire/profile.examples';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
 import { PatchProfileCommand } from './patch-profile/patch-profile.command';
 import { WriteProfileByAlternateIdCommand } from './write-profile-by-alternate-id/write-profile-by-alternate-id.command';
@@ -31,12 +29,10 @@ import type { AlternateIdPair } from '../persistence/alternate-id-claims.service
 import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from '../wire/alternate-id.params';
 import { ApiAsOfQuery, AsOfQuery, checkAsOfPermission } from './as-of.params';
 
-@ApiTags('Profiles')
-@ApiClientIdParam()
-@ApiBadRequestResponse({
-  description: 'Malformed request or a missing alternateIdType/alternateId; the Message names it',
+@TenantController(':clientId/Profile/AlternateId', {
+  tag: 'Profiles',
+  badRequest: 'Malformed request or a missing alternateIdType/alternateId; the Message names it',
 })
-@Controller(':clientId/Profile/AlternateId')
 export class ProfileAlternateIdController {
   constructor(
     private readonly commands: CommandBus,

@@ -6,22 +6,19 @@ import {
   WriteWindow,
 } from '@app/shared';
 import { DurableIdempotencyKeys } from '@app/shared';
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
   ApiBody,
   ApiExtraModels,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
 import {
   PROFILE_CREATE_EXAMPLES,
@@ -46,11 +43,7 @@ import { ApiProfileIdParam, ProfileIdParam } from '../wire/profile-id.param';
 import { ProfileEtag, ProfileIfMatch } from './profile-etag';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
 
-@ApiTags('Profiles')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or profile' })
-@Controller(':clientId/Profile')
+@TenantController(':clientId/Profile', { tag: 'Profiles', notFound: 'Unknown client or profile' })
 export class ProfileController {
   constructor(
     private readonly commands: CommandBus,
