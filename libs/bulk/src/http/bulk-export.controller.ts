@@ -16,7 +16,7 @@ import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { BooleanQuery, scopeOf } from '@app/profiles';
-import { ApiIntParam, INT32_MAX, linkTo, LocationHeader, PositiveIntParam } from '@app/shared';
+import { INT32_MAX, linkTo, LocationHeader, PositiveIntParam } from '@app/shared';
 import { CommitBulkExportCommand } from '../commands/commit-bulk-export/commit-bulk-export.command';
 import { InitiateBulkExportCommand } from '../commands/initiate-bulk-export/initiate-bulk-export.command';
 import { RetrieveBulkExportCommand } from '../commands/retrieve-bulk-export/retrieve-bulk-export.command';
@@ -28,10 +28,10 @@ import {
   InitiateBulkExportDto,
 } from '../dto/bulk-export.dto';
 import { GetBulkExportQuery } from '../queries/get-bulk-export/get-bulk-export.query';
+import { ApiJobTokenParam, jobStatusLocation, TOKEN_LINK } from './bulk-job-routes';
 
 /** The `{accessToken}` of an export's routes (PositiveIntParam). */
-export const ApiExportTokenParam = () =>
-  ApiIntParam('accessToken', `The export's AccessToken, from Initiate (1 to ${INT32_MAX})`);
+export const ApiExportTokenParam = () => ApiJobTokenParam('export');
 
 export const EXPORT_EXPIRED = {
   description:
@@ -43,14 +43,6 @@ export const EXPORT_NOT_FOUND = {
 const NOT_READABLE = {
   description:
     'The export is not Complete yet (Processing, Error), Failed, or was committed without keepFiles',
-};
-
-const TOKEN_LINK = { accessToken: '$response.body#/AccessToken' };
-
-/** Location of an export's answer: its status (Link rel="monitor" too). */
-const exportLocation = (result: unknown) => {
-  const path = `Bulk/Export/${(result as BulkExportStatusDto).AccessToken}`;
-  return { location: path, links: [{ path, rel: 'monitor' }] };
 };
 
 const KEEP_ALIVE =
@@ -134,7 +126,7 @@ export class BulkExportController {
   @Post()
   @HttpCode(201)
   @ApiAuth('profiles', 'read')
-  @LocationHeader(exportLocation)
+  @LocationHeader(jobStatusLocation('Bulk/Export'))
   @ApiOperation({
     summary: 'Initiate an export of profiles: its AccessToken',
     description:

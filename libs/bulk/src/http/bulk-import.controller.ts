@@ -21,7 +21,6 @@ import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth
 import { scopeOf } from '@app/profiles';
 import {
   AcceptsStream,
-  ApiIntParam,
   ApiStreamedBody,
   BodyLimit,
   EnvReader,
@@ -47,23 +46,18 @@ import {
 } from '../dto/bulk-import.dto';
 import { GetBulkImportExceptionsQuery } from '../queries/get-bulk-import-exceptions/get-bulk-import-exceptions.query';
 import { GetBulkImportQuery } from '../queries/get-bulk-import/get-bulk-import.query';
+import { ApiJobTokenParam, jobStatusLocation, TOKEN_LINK } from './bulk-job-routes';
 
 /** The `{accessToken}` of an import's routes (PositiveIntParam). */
-const ApiAccessTokenParam = () =>
-  ApiIntParam('accessToken', `The import's AccessToken, from Initiate (1 to ${INT32_MAX})`);
+const ApiAccessTokenParam = () => ApiJobTokenParam('import');
 
 const EXPIRED = {
   description:
     'Authorization missing or invalid (with a WWW-Authenticate header), or the AccessToken has expired (without one): {"Message": "..."}',
 };
 
-const TOKEN_LINK = { accessToken: '$response.body#/AccessToken' };
-
-/** Location of an import's answer: its status (Execute: also Link rel="monitor"). */
-const importLocation = (result: unknown) => {
-  const path = `Bulk/Import/${(result as BulkImportStatusDto).AccessToken}`;
-  return { location: path, links: [{ path, rel: 'monitor' }] };
-};
+/** Location of an import's answer: its status (Link rel="monitor" too). */
+const importLocation = jobStatusLocation('Bulk/Import');
 
 /**
  * Execute, on the v4 route and the older `Async/{clientId}/Import/{accessToken}/Execute`

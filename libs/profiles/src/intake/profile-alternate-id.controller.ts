@@ -4,7 +4,6 @@ import { QueuedProfileWrite } from './queued-profile-write.decorator';
 import { Body, Get, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
-  ApiAcceptedResponse,
   ApiBody,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -19,7 +18,7 @@ import {
 } from '../wire/profile.examples';
 import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
-import { PatchProfileCommand } from './patch-profile/patch-profile.command';
+import { patchProfile, ProfilePatchRoute } from './profile-patch.route';
 import { WriteProfileByAlternateIdCommand } from './write-profile-by-alternate-id/write-profile-by-alternate-id.command';
 import type { ProfilePatchOperation } from '../domain/profile-patch';
 import { ProfilePatchRequestDto } from './patch-operation.dto';
@@ -114,36 +113,24 @@ export class ProfileAlternateIdController {
   @WaitsForWorker()
   @Patch()
   @DurableIdempotencyKeys()
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({
-    summary: 'JSON Patch the profile holding an alternate id',
-    description:
-      'As PATCH by id, with the operations in {"Operations": [...]}: 200 with the profile when applied within SYNC_WRITE_TIMEOUT_MS (10 s), 202 with the submission result after that.',
-  })
+  @ProfilePatchRoute(
+    {
+      summary: 'JSON Patch the profile holding an alternate id',
+      description:
+        'As PATCH by id, with the operations in {"Operations": [...]}: 200 with the profile when applied within SYNC_WRITE_TIMEOUT_MS (10 s), 202 with the submission result after that.',
+    },
+    { type: ProfilePatchRequestDto, examples: PROFILE_ALTERNATE_ID_PATCH_EXAMPLES },
+  )
   @ApiAlternateIdQuery()
-  @ApiBody({ type: ProfilePatchRequestDto, examples: PROFILE_ALTERNATE_ID_PATCH_EXAMPLES })
-  @ApiOkResponse({ type: ProfileDto })
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
   @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
-  async patch(
+  patch(
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
     @Body(PatchRequestPipe) operations: ProfilePatchOperation[],
     @Res({ passthrough: true }) reply: FastifyReply,
     @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileDto | ProfileSubmissionResultDto> {
-    const outcome = await this.commands.execute(
-      new PatchProfileCommand(
-        caller.clientId,
-        caller.userId,
-        { pair },
-        operations,
-        window,
-        scopeOf(caller),
-      ),
-    );
-    reply.status(outcome.status === 'applied' ? 200 : 202);
-    return outcome.status === 'applied' ? outcome.profile : outcome.result;
+    return patchProfile(this.commands, caller, { pair }, operations, reply, window);
   }
 
   private write(

@@ -28,7 +28,7 @@ import {
 } from '../wire/profile.examples';
 import { CreateProfileCommand } from './create-profile/create-profile.command';
 import { DeleteProfileCommand } from './delete-profile/delete-profile.command';
-import { PatchProfileCommand } from './patch-profile/patch-profile.command';
+import { patchProfile, ProfilePatchRoute } from './profile-patch.route';
 import { UpdateProfileCommand } from './update-profile/update-profile.command';
 import type { ProfilePatchOperation } from '../domain/profile-patch';
 import { ProfilePatchOperationDto } from './patch-operation.dto';
@@ -153,35 +153,23 @@ export class ProfileController {
   @DurableIdempotencyKeys()
   @ProfileIfMatch()
   @ApiProfileIdParam()
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({
-    summary: 'JSON Patch a profile (add, remove, replace, test on its GET shape)',
-    description:
-      'The operations apply to the profile as GET shows it, in order with its queued writes; replace operations precede remove operations (the rest keep the request order); move and copy are refused. All or nothing: a failed test changes nothing (400 naming the operation). The result is validated and checked against the configuration like a PUT body and stored as an overwrite, except that inactive elements (not shown by GET) are kept. The request waits for the queued patch up to SYNC_WRITE_TIMEOUT_MS (10 s): 200 with the profile when applied, 400 when the worker refused it, else 202 with the submission result (the outcome is then in .../Updates).',
-  })
   @ApiExtraModels(ProfilePatchOperationDto)
-  @ApiBody({ schema: patchBodySchema(ProfilePatchOperationDto), examples: PROFILE_PATCH_EXAMPLES })
-  @ApiOkResponse({ type: ProfileDto })
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
-  async patch(
+  @ProfilePatchRoute(
+    {
+      summary: 'JSON Patch a profile (add, remove, replace, test on its GET shape)',
+      description:
+        'The operations apply to the profile as GET shows it, in order with its queued writes; replace operations precede remove operations (the rest keep the request order); move and copy are refused. All or nothing: a failed test changes nothing (400 naming the operation). The result is validated and checked against the configuration like a PUT body and stored as an overwrite, except that inactive elements (not shown by GET) are kept. The request waits for the queued patch up to SYNC_WRITE_TIMEOUT_MS (10 s): 200 with the profile when applied, 400 when the worker refused it, else 202 with the submission result (the outcome is then in .../Updates).',
+    },
+    { schema: patchBodySchema(ProfilePatchOperationDto), examples: PROFILE_PATCH_EXAMPLES },
+  )
+  patch(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @Body(PatchOperationsPipe) operations: ProfilePatchOperation[],
     @Res({ passthrough: true }) reply: FastifyReply,
     @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileDto | ProfileSubmissionResultDto> {
-    const outcome = await this.commands.execute(
-      new PatchProfileCommand(
-        caller.clientId,
-        caller.userId,
-        { profileId },
-        operations,
-        window,
-        scopeOf(caller),
-      ),
-    );
-    reply.status(outcome.status === 'applied' ? 200 : 202);
-    return outcome.status === 'applied' ? outcome.profile : outcome.result;
+    return patchProfile(this.commands, caller, { profileId }, operations, reply, window);
   }
 
   @WaitsForWorker()
