@@ -61,6 +61,7 @@ export * from './http/shared-window-counter';
 export * from './http/entity-tag';
 export * from './http/operator-credential';
 export * from './http/operator-controller.decorator';
+export * from './http/too-many-requests.decorator';
 export * from './http/html-pages';
 export * from './observability';
 export * from './crash-points/crash-points';

@@ -40,6 +40,10 @@ export const EXPORT_EXPIRED = {
 export const EXPORT_NOT_FOUND = {
   description: 'Unknown client, or no export of the client has this AccessToken',
 };
+
+/** The 401 and 404 of a route of one export: it has Expired, or no such export. */
+const ApiExportTokenAnswers = () =>
+  applyDecorators(ApiUnauthorizedResponse(EXPORT_EXPIRED), ApiNotFoundResponse(EXPORT_NOT_FOUND));
 const NOT_READABLE = {
   description:
     'The export is not Complete yet (Processing, Error), Failed, or was committed without keepFiles',
@@ -86,8 +90,7 @@ export function ExportRowsRoute(older = false): MethodDecorator {
     }),
     ApiExportRowsQueries(),
     ApiOkResponse({ type: BulkExportRowsDto }),
-    ApiUnauthorizedResponse(EXPORT_EXPIRED),
-    ApiNotFoundResponse(EXPORT_NOT_FOUND),
+    ApiExportTokenAnswers(),
     ApiConflictResponse(NOT_READABLE),
   );
 }
@@ -110,8 +113,7 @@ export function CommitExportRoute(older = false): MethodDecorator {
       description: 'true: the rows stay readable until Expires; default false: they are removed',
     }),
     ApiOkResponse({ type: BulkExportStatusDto }),
-    ApiUnauthorizedResponse(EXPORT_EXPIRED),
-    ApiNotFoundResponse(EXPORT_NOT_FOUND),
+    ApiExportTokenAnswers(),
     ApiConflictResponse({ description: 'The export is not Complete (Processing, Error, Failed)' }),
   );
 }
@@ -198,8 +200,7 @@ export class BulkExportController {
       },
     },
   })
-  @ApiUnauthorizedResponse(EXPORT_EXPIRED)
-  @ApiNotFoundResponse(EXPORT_NOT_FOUND)
+  @ApiExportTokenAnswers()
   @ApiConflictResponse(NOT_READABLE)
   async stream(
     @CurrentCaller() caller: Caller,

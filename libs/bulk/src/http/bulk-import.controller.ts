@@ -51,10 +51,17 @@ import { ApiJobTokenParam, jobStatusLocation, TOKEN_LINK } from './bulk-job-rout
 /** The `{accessToken}` of an import's routes (PositiveIntParam). */
 const ApiAccessTokenParam = () => ApiJobTokenParam('import');
 
-const EXPIRED = {
-  description:
-    'Authorization missing or invalid (with a WWW-Authenticate header), or the AccessToken has expired (without one): {"Message": "..."}',
-};
+/** The 401 and 404 of a route of one import: its AccessToken expired, or no such import. */
+const ApiImportTokenAnswers = () =>
+  applyDecorators(
+    ApiUnauthorizedResponse({
+      description:
+        'Authorization missing or invalid (with a WWW-Authenticate header), or the AccessToken has expired (without one): {"Message": "..."}',
+    }),
+    ApiNotFoundResponse({
+      description: 'Unknown client, or no import of the client has this AccessToken',
+    }),
+  );
 
 /** Location of an import's answer: its status (Link rel="monitor" too). */
 const importLocation = jobStatusLocation('Bulk/Import');
@@ -86,10 +93,7 @@ export function ExecuteBulkImportRoute(older = false): MethodDecorator {
         GetExceptions: linkTo('BulkImportController_exceptions', TOKEN_LINK),
       },
     }),
-    ApiUnauthorizedResponse(EXPIRED),
-    ApiNotFoundResponse({
-      description: 'Unknown client, or no import of the client has this AccessToken',
-    }),
+    ApiImportTokenAnswers(),
     ApiConflictResponse({
       description: 'The import has ended (Completed or Failed), or a Stage of it is running',
     }),
@@ -166,10 +170,7 @@ export class BulkImportController {
     description: 'Staged; the counters include this call',
     links: { GetExceptions: linkTo('BulkImportController_exceptions', TOKEN_LINK) },
   })
-  @ApiUnauthorizedResponse(EXPIRED)
-  @ApiNotFoundResponse({
-    description: 'Unknown client, or no import of the client has this AccessToken',
-  })
+  @ApiImportTokenAnswers()
   @ApiConflictResponse({
     description: 'Another Stage of the import is running, or the import was executed',
   })
@@ -218,10 +219,7 @@ export class BulkImportController {
   })
   @ApiAccessTokenParam()
   @ApiOkResponse({ type: BulkImportStatusDto })
-  @ApiUnauthorizedResponse(EXPIRED)
-  @ApiNotFoundResponse({
-    description: 'Unknown client, or no import of the client has this AccessToken',
-  })
+  @ApiImportTokenAnswers()
   status(
     @CurrentCaller() caller: Caller,
     @PositiveIntParam('accessToken') accessToken: number,
@@ -255,10 +253,7 @@ export class BulkImportController {
     schema: { type: 'integer', minimum: 1, maximum: INT32_MAX, default: 1 },
   })
   @ApiOkResponse({ type: BulkImportExceptionsDto })
-  @ApiUnauthorizedResponse(EXPIRED)
-  @ApiNotFoundResponse({
-    description: 'Unknown client, or no import of the client has this AccessToken',
-  })
+  @ApiImportTokenAnswers()
   exceptions(
     @CurrentCaller() caller: Caller,
     @PositiveIntParam('accessToken') accessToken: number,

@@ -1,3 +1,4 @@
+import { ApiRetryAfterResponse } from '@app/shared';
 import { Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
@@ -6,7 +7,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { ApiProfileIdParam, ProfileIdParam } from '@app/profiles';
@@ -57,12 +57,9 @@ export class ConfirmationsController {
     description:
       'The confirmation is not Pending (Confirmed, Expired or Cancelled: the message names it), or its message is still being sent',
   })
-  @ApiTooManyRequestsResponse({
+  @ApiRetryAfterResponse({
     description:
       'Too many resends to this address (CONFIRMATION_RESEND_LIMIT_PER_HOUR); nothing is sent; Retry-After says when to retry',
-    headers: {
-      'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } },
-    },
   })
   resend(
     @CurrentCaller() caller: Caller,
