@@ -63,6 +63,7 @@ export * from './http/operator-credential';
 export * from './http/operator-controller.decorator';
 export * from './http/too-many-requests.decorator';
 export * from './http/html-pages';
+export * from './http/html-page-answers';
 export * from './observability';
 export * from './crash-points/crash-points';
 export * from './events/consent-type-renamed.event';
