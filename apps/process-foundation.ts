@@ -1,4 +1,4 @@
-import type { ModuleMetadata } from '@nestjs/common';
+import type { DynamicModule, ModuleMetadata, Type } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import {
   DatabaseModule,
@@ -25,4 +25,17 @@ export function processFoundation(
     RedisModule,
     CqrsModule.forRoot(),
   ];
+}
+
+/**
+ * The root module of a process: the foundation for its `declarations`, then what the
+ * process runs (`imports`).
+ */
+export function processModule(
+  module: Type<unknown>,
+  declarations: readonly SettingsDeclaration[],
+  settings: Settings,
+  imports: NonNullable<ModuleMetadata['imports']>,
+): DynamicModule {
+  return { module, imports: [...processFoundation(declarations, settings), ...imports] };
 }

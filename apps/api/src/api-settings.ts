@@ -1,16 +1,17 @@
 import { AUTH_SETTINGS } from '@app/auth';
-import { BULK_JOBS, BULK_SETTINGS } from '@app/bulk';
-import { CONFIRMATION_SETTINGS, CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
-import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
+import { BULK_SETTINGS } from '@app/bulk';
+import { CONFIRMATION_SETTINGS, CONSENT_SETTINGS } from '@app/consents';
+import { EVENTS_SETTINGS } from '@app/events';
 import { PREFERENCE_CENTRE_SETTINGS } from '@app/preference-centre';
-import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
-import { REPORT_JOBS, REPORTS_SETTINGS } from '@app/reports';
+import { PROFILE_SETTINGS } from '@app/profiles';
+import { REPORTS_SETTINGS } from '@app/reports';
 import {
   scheduledJobSettings,
   SHARED_SETTINGS,
   type SettingsDeclaration,
   TRACING_SETTINGS,
 } from '@app/shared';
+import { SERVICE_JOBS } from '../../service-jobs';
 
 /**
  * Every variable the api reads, by the lib that declares it: what ConfigModule's
@@ -27,11 +28,5 @@ export const API_SETTINGS: readonly SettingsDeclaration[] = [
   EVENTS_SETTINGS,
   PREFERENCE_CENTRE_SETTINGS,
   REPORTS_SETTINGS,
-  scheduledJobSettings([
-    ...PROFILE_JOBS,
-    ...CONSENT_JOBS,
-    ...BULK_JOBS,
-    ...EVENT_JOBS,
-    ...REPORT_JOBS,
-  ]),
+  scheduledJobSettings(SERVICE_JOBS),
 ];

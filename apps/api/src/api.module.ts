@@ -1,17 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthApiModule } from '@app/auth';
-import { BULK_JOBS, BulkApiModule } from '@app/bulk';
+import { BulkApiModule } from '@app/bulk';
 import { ConfigurationApiModule } from '@app/config';
-import { CONSENT_JOBS, ConsentsApiModule } from '@app/consents';
+import { ConsentsApiModule } from '@app/consents';
 import { DecisionsApiModule } from '@app/decisions';
-import { EVENT_JOBS, EventsApiModule } from '@app/events';
+import { EventsApiModule } from '@app/events';
 import { PreferenceCentreApiModule } from '@app/preference-centre';
 import { PreferencesApiModule } from '@app/preferences';
-import { PROFILE_JOBS, ProfilesApiModule } from '@app/profiles';
-import { REPORT_JOBS, ReportsApiModule } from '@app/reports';
+import { ProfilesApiModule } from '@app/profiles';
+import { ReportsApiModule } from '@app/reports';
 import { ObservabilityModule, QueueModule, Settings } from '@app/shared';
-import { processFoundation } from '../../process-foundation';
+import { processModule } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
+import { SERVICE_JOBS } from '../../service-jobs';
 import { API_SETTINGS } from './api-settings';
 import { QueueDashboardModule } from './queue-dashboard';
 
@@ -19,33 +20,23 @@ import { QueueDashboardModule } from './queue-dashboard';
 @Module({})
 export class ApiModule {
   static register(settings: Settings): DynamicModule {
-    return {
-      module: ApiModule,
-      imports: [
-        ...processFoundation(API_SETTINGS, settings),
-        QueueModule.forProducer([
-          ...PROFILE_JOBS,
-          ...CONSENT_JOBS,
-          ...BULK_JOBS,
-          ...EVENT_JOBS,
-          ...REPORT_JOBS,
-        ]),
-        // /health/live, /health/ready, /metrics (outside the prefix) and request timing.
-        ObservabilityModule.forApi(),
-        PROFILE_RULES,
-        AuthApiModule,
-        ConfigurationApiModule,
-        ProfilesApiModule,
-        PreferencesApiModule,
-        ConsentsApiModule,
-        BulkApiModule,
-        EventsApiModule,
-        DecisionsApiModule,
-        PreferenceCentreApiModule,
-        ReportsApiModule,
-        // /admin/queues (outside the prefix; bootstrap.ts guards it): unless turned off.
-        ...(settings.queueDashboardEnabled ? [QueueDashboardModule.register()] : []),
-      ],
-    };
+    return processModule(ApiModule, API_SETTINGS, settings, [
+      QueueModule.forProducer(SERVICE_JOBS),
+      // /health/live, /health/ready, /metrics (outside the prefix) and request timing.
+      ObservabilityModule.forApi(),
+      PROFILE_RULES,
+      AuthApiModule,
+      ConfigurationApiModule,
+      ProfilesApiModule,
+      PreferencesApiModule,
+      ConsentsApiModule,
+      BulkApiModule,
+      EventsApiModule,
+      DecisionsApiModule,
+      PreferenceCentreApiModule,
+      ReportsApiModule,
+      // /admin/queues (outside the prefix; bootstrap.ts guards it): unless turned off.
+      ...(settings.queueDashboardEnabled ? [QueueDashboardModule.register()] : []),
+    ]);
   }
 }

@@ -3,7 +3,7 @@ import { AuthGuardModule } from '@app/auth';
 import { DecisionsApiModule } from '@app/decisions';
 import { PROFILE_JOBS } from '@app/profiles';
 import { ObservabilityModule, QueueModule, Settings } from '@app/shared';
-import { processFoundation } from '../../process-foundation';
+import { processModule } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
 import { DECISIONS_SETTINGS } from './decisions-settings';
 
@@ -16,19 +16,15 @@ import { DECISIONS_SETTINGS } from './decisions-settings';
 @Module({})
 export class DecisionsAppModule {
   static register(settings: Settings): DynamicModule {
-    return {
-      module: DecisionsAppModule,
-      imports: [
-        ...processFoundation(DECISIONS_SETTINGS, settings),
-        // The profiles' read side takes leases (a search key index rebuild) from the queue
-        // module; this app enqueues nothing of its own.
-        QueueModule.forProducer([...PROFILE_JOBS]),
-        // /health/live, /health/ready, /metrics (outside the prefix) and request timing.
-        ObservabilityModule.forApi(),
-        PROFILE_RULES,
-        AuthGuardModule,
-        DecisionsApiModule,
-      ],
-    };
+    return processModule(DecisionsAppModule, DECISIONS_SETTINGS, settings, [
+      // The profiles' read side takes leases (a search key index rebuild) from the queue
+      // module; this app enqueues nothing of its own.
+      QueueModule.forProducer([...PROFILE_JOBS]),
+      // /health/live, /health/ready, /metrics (outside the prefix) and request timing.
+      ObservabilityModule.forApi(),
+      PROFILE_RULES,
+      AuthGuardModule,
+      DecisionsApiModule,
+    ]);
   }
 }

@@ -1,22 +1,14 @@
-import { Logger } from '@nestjs/common';
-import { loadSettings, onTermination, SettingsError } from '@app/shared';
 import { API_PREFIX } from '../../api/src/http/http-app';
+import { listeningOrigin, runProcess } from '../../process-main';
 import { closeDecisionsApp, createDecisionsApp } from './bootstrap';
 import { DECISIONS_SETTINGS } from './decisions-settings';
 
-async function main(): Promise<void> {
-  const settings = loadSettings(DECISIONS_SETTINGS);
-  const app = await createDecisionsApp(settings);
-  await app.listen(settings.port, settings.host);
-  onTermination('decisions', () => closeDecisionsApp(app, settings));
-  const origin = `${settings.tlsCertFile ? 'https' : 'http'}://${settings.host}:${settings.port}`;
-  Logger.log(
-    `decisions listening: ${origin}/${API_PREFIX}/{clientId}/ContactDecision`,
-    'decisions',
-  );
-}
-
-void main().catch((error: unknown) => {
-  console.error(error instanceof SettingsError ? error.message : error);
-  process.exit(1);
+runProcess({
+  name: 'decisions',
+  declarations: DECISIONS_SETTINGS,
+  create: createDecisionsApp,
+  close: closeDecisionsApp,
+  serve: (app, settings) => app.listen(settings.port, settings.host),
+  started: (settings) =>
+    `decisions listening: ${listeningOrigin(settings)}/${API_PREFIX}/{clientId}/ContactDecision`,
 });

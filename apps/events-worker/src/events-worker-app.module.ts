@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EVENT_JOBS, EVENTS_QUEUE, EventsWorkerModule } from '@app/events';
 import { ObservabilityModule, QueueModule, Settings } from '@app/shared';
-import { processFoundation } from '../../process-foundation';
+import { processModule } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
 import { EVENTS_WORKER_SETTINGS } from './events-worker-settings';
 
@@ -16,16 +16,12 @@ import { EVENTS_WORKER_SETTINGS } from './events-worker-settings';
 @Module({})
 export class EventsWorkerAppModule {
   static register(settings: Settings): DynamicModule {
-    return {
-      module: EventsWorkerAppModule,
-      imports: [
-        ...processFoundation(EVENTS_WORKER_SETTINGS, settings),
-        QueueModule.forWorker([...EVENT_JOBS], { serve: [EVENTS_QUEUE] }),
-        // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
-        ObservabilityModule.forWorker(),
-        PROFILE_RULES,
-        EventsWorkerModule,
-      ],
-    };
+    return processModule(EventsWorkerAppModule, EVENTS_WORKER_SETTINGS, settings, [
+      QueueModule.forWorker([...EVENT_JOBS], { serve: [EVENTS_QUEUE] }),
+      // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
+      ObservabilityModule.forWorker(),
+      PROFILE_RULES,
+      EventsWorkerModule,
+    ]);
   }
 }

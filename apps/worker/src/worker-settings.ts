@@ -1,9 +1,9 @@
 import { AUTH_SETTINGS } from '@app/auth';
-import { BULK_JOBS, BULK_SETTINGS } from '@app/bulk';
-import { CONFIRMATION_SETTINGS, CONSENT_JOBS, CONSENT_SETTINGS } from '@app/consents';
-import { EVENT_JOBS, EVENTS_SETTINGS } from '@app/events';
-import { PROFILE_JOBS, PROFILE_SETTINGS } from '@app/profiles';
-import { REPORT_JOBS, REPORTS_SETTINGS } from '@app/reports';
+import { BULK_SETTINGS } from '@app/bulk';
+import { CONFIRMATION_SETTINGS, CONSENT_SETTINGS } from '@app/consents';
+import { EVENTS_SETTINGS } from '@app/events';
+import { PROFILE_SETTINGS } from '@app/profiles';
+import { REPORTS_SETTINGS } from '@app/reports';
 import {
   defineSettings,
   EnvReader,
@@ -13,6 +13,7 @@ import {
   type SettingsDeclaration,
   TRACING_SETTINGS,
 } from '@app/shared';
+import { SERVICE_JOBS } from '../../service-jobs';
 
 /** The worker app's own variable: who takes the event deliveries (docs/scaling.md, "Lifted apps"). */
 export const WORKER_APP_SETTINGS = defineSettings('worker', [
@@ -46,11 +47,5 @@ export const WORKER_SETTINGS: readonly SettingsDeclaration[] = [
   BULK_SETTINGS,
   EVENTS_SETTINGS,
   REPORTS_SETTINGS,
-  scheduledJobSettings([
-    ...PROFILE_JOBS,
-    ...CONSENT_JOBS,
-    ...BULK_JOBS,
-    ...EVENT_JOBS,
-    ...REPORT_JOBS,
-  ]),
+  scheduledJobSettings(SERVICE_JOBS),
 ];

@@ -1,26 +1,25 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ApiAuthSupportModule } from '@app/auth';
-import { BULK_JOBS, BulkWorkerModule } from '@app/bulk';
+import { BulkWorkerModule } from '@app/bulk';
 import {
   ConfirmationRequests,
   ConfirmationRequestsModule,
-  CONSENT_JOBS,
   ConsentsWorkerModule,
   DoNotContactMarks,
   DoNotContactMarksModule,
 } from '@app/consents';
 import {
-  EVENT_JOBS,
   EventDeliveryTrigger,
   EventDeliveryTriggerModule,
   EventErasureCleanup,
   EventsWorkerModule,
 } from '@app/events';
-import { PROFILE_JOBS, ProfilesWorkerModule } from '@app/profiles';
-import { REPORT_JOBS, ApplyStepCounts, ReportsWorkerModule } from '@app/reports';
+import { ProfilesWorkerModule } from '@app/profiles';
+import { ApplyStepCounts, ReportsWorkerModule } from '@app/reports';
 import { JOBS_QUEUE, ObservabilityModule, QueueModule, Settings } from '@app/shared';
-import { processFoundation } from '../../process-foundation';
+import { processModule } from '../../process-foundation';
 import { PROFILE_RULES } from '../../profile-rules';
+import { SERVICE_JOBS } from '../../service-jobs';
 import { eventsDeliveryLifted, WORKER_SETTINGS } from './worker-settings';
 
 /**
@@ -34,41 +33,34 @@ import { eventsDeliveryLifted, WORKER_SETTINGS } from './worker-settings';
 export class WorkerModule {
   static register(settings: Settings): DynamicModule {
     const lifted = eventsDeliveryLifted(settings);
-    return {
-      module: WorkerModule,
-      imports: [
-        ...processFoundation(WORKER_SETTINGS, settings),
-        // The configuration areas the worker reads bring controllers whose guards read these.
-        ApiAuthSupportModule,
-        QueueModule.forWorker(
-          [...PROFILE_JOBS, ...CONSENT_JOBS, ...BULK_JOBS, ...EVENT_JOBS, ...REPORT_JOBS],
-          lifted ? { serve: [JOBS_QUEUE] } : {},
-        ),
-        // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
-        ObservabilityModule.forWorker(),
-        PROFILE_RULES,
-        ProfilesWorkerModule.register({
-          extensionModules: [
-            DoNotContactMarksModule,
-            ConfirmationRequestsModule,
-            EventDeliveryTriggerModule,
-            ReportsWorkerModule,
-          ],
-          // Each phase in this order: the do-not-contact marks before the confirmation
-          // requests (beforeSave), the events' cleanup before the confirmations' (erased);
-          // the counts the apply step keeps (docs/reports.md).
-          extensions: [
-            DoNotContactMarks,
-            EventErasureCleanup,
-            ConfirmationRequests,
-            EventDeliveryTrigger,
-            ApplyStepCounts,
-          ],
-        }),
-        ConsentsWorkerModule,
-        BulkWorkerModule,
-        ...(lifted ? [] : [EventsWorkerModule]),
-      ],
-    };
+    return processModule(WorkerModule, WORKER_SETTINGS, settings, [
+      // The configuration areas the worker reads bring controllers whose guards read these.
+      ApiAuthSupportModule,
+      QueueModule.forWorker(SERVICE_JOBS, lifted ? { serve: [JOBS_QUEUE] } : {}),
+      // Metrics the jobs count; health and metrics on WORKER_HEALTH_PORT when set.
+      ObservabilityModule.forWorker(),
+      PROFILE_RULES,
+      ProfilesWorkerModule.register({
+        extensionModules: [
+          DoNotContactMarksModule,
+          ConfirmationRequestsModule,
+          EventDeliveryTriggerModule,
+          ReportsWorkerModule,
+        ],
+        // Each phase in this order: the do-not-contact marks before the confirmation
+        // requests (beforeSave), the events' cleanup before the confirmations' (erased);
+        // the counts the apply step keeps (docs/reports.md).
+        extensions: [
+          DoNotContactMarks,
+          EventErasureCleanup,
+          ConfirmationRequests,
+          EventDeliveryTrigger,
+          ApplyStepCounts,
+        ],
+      }),
+      ConsentsWorkerModule,
+      BulkWorkerModule,
+      ...(lifted ? [] : [EventsWorkerModule]),
+    ]);
   }
 }

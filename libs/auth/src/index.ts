@@ -3,6 +3,7 @@ export { AuthApiModule, AuthGuardModule } from './auth-api.module';
 export { AuthCoreModule } from './auth-core.module';
 export { AUTH_SETTINGS, AuthSettings, ApiAuthSupportModule } from './auth-settings';
 export { ApiAuth, ApiClientIdParam } from './http/api-auth.decorator';
+export { TenantController, type TenantControllerDocs } from './http/tenant-controller.decorator';
 export { ApiAuthGuard } from './http/api-auth.guard';
 export { CurrentCaller } from './http/current-caller.decorator';
 export type { Caller } from './domain/tenant';

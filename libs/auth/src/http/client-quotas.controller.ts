@@ -1,17 +1,7 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBasicAuth,
-  ApiBearerAuth,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
-import { OperatorGuard } from '@app/shared';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { OperatorController } from '@app/shared';
 import { CLIENT_ID_PATTERN } from '../domain/identifiers';
 import { ClientQuotasDto } from '../dto/client-quotas.dto';
 import { GetClientQuotasQuery } from '../queries/get-client-quotas/get-client-quotas.query';
@@ -20,18 +10,7 @@ import { GetClientQuotasQuery } from '../queries/get-client-quotas/get-client-qu
  * A client's quotas for operators: outside the client's own routes (`Clients/{clientId}`,
  * which no tenant route's shape takes), behind the operator credential, never a tenant's.
  */
-@ApiTags('Quotas')
-@UseGuards(OperatorGuard)
-// Listed bearer first (class decorators apply from the bottom up).
-@ApiBasicAuth('operatorBasic')
-@ApiBearerAuth()
-@ApiUnauthorizedResponse({
-  description: 'The operator credential is missing or wrong (with WWW-Authenticate)',
-})
-@ApiForbiddenResponse({
-  description: 'No operator credential is configured (OPERATOR_TOKEN unset)',
-})
-@Controller('Clients')
+@OperatorController('Clients', { tag: 'Quotas' })
 export class ClientQuotasController {
   constructor(private readonly queries: QueryBus) {}
 

@@ -18,11 +18,10 @@ import {
   ApiProperty,
   ApiPropertyOptional,
   ApiTags,
-  ApiTooManyRequestsResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
 import { TOKEN_REQUEST_EXAMPLES } from '../dto/token.examples';
-import { ErrorDto } from '@app/shared';
+import { ApiRetryAfterResponse, ErrorDto } from '@app/shared';
 import { TokenService, type TokenResponse } from '../services/token.service';
 
 /** The form fields of a token request (documentation only: the body is read as sent). */
@@ -103,13 +102,10 @@ export class TokenController {
   @ApiExtraModels(TokenErrorBody)
   @ApiOkResponse({ type: TokenResponseBody })
   @ApiBadRequestResponse({ schema: TOKEN_ERROR_SCHEMA, description: 'The request was refused' })
-  @ApiTooManyRequestsResponse({
+  @ApiRetryAfterResponse({
     schema: TOKEN_ERROR_SCHEMA,
     description:
       'Too many failed client authentications of this client_id or from this address (TOKEN_FAILURE_LIMIT, TOKEN_FAILURE_LIMIT_PER_ADDRESS); Retry-After says when to retry',
-    headers: {
-      'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } },
-    },
   })
   issue(
     @Body() body: unknown,

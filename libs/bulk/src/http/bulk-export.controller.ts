@@ -1,8 +1,7 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { INITIATE_EXPORT_EXAMPLES } from '../dto/bulk.examples';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -11,21 +10,13 @@ import {
   ApiOperation,
   ApiProduces,
   ApiQuery,
-  ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { BooleanQuery, scopeOf } from '@app/profiles';
-import {
-  ApiIntParam,
-  INT32_MAX,
-  linkTo,
-  LocationHeader,
-  MALFORMED_REQUEST,
-  PositiveIntParam,
-} from '@app/shared';
+import { INT32_MAX, linkTo, LocationHeader, PositiveIntParam } from '@app/shared';
 import { CommitBulkExportCommand } from '../commands/commit-bulk-export/commit-bulk-export.command';
 import { InitiateBulkExportCommand } from '../commands/initiate-bulk-export/initiate-bulk-export.command';
 import { RetrieveBulkExportCommand } from '../commands/retrieve-bulk-export/retrieve-bulk-export.command';
@@ -37,10 +28,10 @@ import {
   InitiateBulkExportDto,
 } from '../dto/bulk-export.dto';
 import { GetBulkExportQuery } from '../queries/get-bulk-export/get-bulk-export.query';
+import { ApiJobTokenParam, jobStatusLocation, TOKEN_LINK } from './bulk-job-routes';
 
 /** The `{accessToken}` of an export's routes (PositiveIntParam). */
-export const ApiExportTokenParam = () =>
-  ApiIntParam('accessToken', `The export's AccessToken, from Initiate (1 to ${INT32_MAX})`);
+export const ApiExportTokenParam = () => ApiJobTokenParam('export');
 
 export const EXPORT_EXPIRED = {
   description:
@@ -49,17 +40,13 @@ export const EXPORT_EXPIRED = {
 export const EXPORT_NOT_FOUND = {
   description: 'Unknown client, or no export of the client has this AccessToken',
 };
+
+/** The 401 and 404 of a route of one export: it has Expired, or no such export. */
+const ApiExportTokenAnswers = () =>
+  applyDecorators(ApiUnauthorizedResponse(EXPORT_EXPIRED), ApiNotFoundResponse(EXPORT_NOT_FOUND));
 const NOT_READABLE = {
   description:
     'The export is not Complete yet (Processing, Error), Failed, or was committed without keepFiles',
-};
-
-const TOKEN_LINK = { accessToken: '$response.body#/AccessToken' };
-
-/** Location of an export's answer: its status (Link rel="monitor" too). */
-const exportLocation = (result: unknown) => {
-  const path = `Bulk/Export/${(result as BulkExportStatusDto).AccessToken}`;
-  return { location: path, links: [{ path, rel: 'monitor' }] };
 };
 
 const KEEP_ALIVE =
@@ -103,8 +90,7 @@ export function ExportRowsRoute(older = false): MethodDecorator {
     }),
     ApiExportRowsQueries(),
     ApiOkResponse({ type: BulkExportRowsDto }),
-    ApiUnauthorizedResponse(EXPORT_EXPIRED),
-    ApiNotFoundResponse(EXPORT_NOT_FOUND),
+    ApiExportTokenAnswers(),
     ApiConflictResponse(NOT_READABLE),
   );
 }
@@ -127,16 +113,12 @@ export function CommitExportRoute(older = false): MethodDecorator {
       description: 'true: the rows stay readable until Expires; default false: they are removed',
     }),
     ApiOkResponse({ type: BulkExportStatusDto }),
-    ApiUnauthorizedResponse(EXPORT_EXPIRED),
-    ApiNotFoundResponse(EXPORT_NOT_FOUND),
+    ApiExportTokenAnswers(),
     ApiConflictResponse({ description: 'The export is not Complete (Processing, Error, Failed)' }),
   );
 }
 
-@ApiTags('Bulk export')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
-@Controller(':clientId/Bulk/Export')
+@TenantController(':clientId/Bulk/Export', { tag: 'Bulk export' })
 export class BulkExportController {
   constructor(
     private readonly commands: CommandBus,
@@ -146,7 +128,7 @@ export class BulkExportController {
   @Post()
   @HttpCode(201)
   @ApiAuth('profiles', 'read')
-  @LocationHeader(exportLocation)
+  @LocationHeader(jobStatusLocation('Bulk/Export'))
   @ApiOperation({
     summary: 'Initiate an export of profiles: its AccessToken',
     description:
@@ -218,8 +200,7 @@ export class BulkExportController {
       },
     },
   })
-  @ApiUnauthorizedResponse(EXPORT_EXPIRED)
-  @ApiNotFoundResponse(EXPORT_NOT_FOUND)
+  @ApiExportTokenAnswers()
   @ApiConflictResponse(NOT_READABLE)
   async stream(
     @CurrentCaller() caller: Caller,

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   INITIATE_IMPORT_EXAMPLES,
@@ -7,7 +7,6 @@ import {
 } from '../dto/bulk.examples';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -16,23 +15,20 @@ import {
   ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiQuery,
-  ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { scopeOf } from '@app/profiles';
 import {
-  ApiIntParam,
+  AcceptsStream,
+  ApiStreamedBody,
   BodyLimit,
   EnvReader,
   INT32_MAX,
   InvalidInputError,
-  AcceptsStream,
-  ApiStreamedBody,
   linkTo,
   LocationHeader,
   NDJSON_MEDIA_TYPES,
-  MALFORMED_REQUEST,
   PositiveIntParam,
   RequestDeadline,
   StreamedBody,
@@ -50,23 +46,25 @@ import {
 } from '../dto/bulk-import.dto';
 import { GetBulkImportExceptionsQuery } from '../queries/get-bulk-import-exceptions/get-bulk-import-exceptions.query';
 import { GetBulkImportQuery } from '../queries/get-bulk-import/get-bulk-import.query';
+import { ApiJobTokenParam, jobStatusLocation, TOKEN_LINK } from './bulk-job-routes';
 
 /** The `{accessToken}` of an import's routes (PositiveIntParam). */
-const ApiAccessTokenParam = () =>
-  ApiIntParam('accessToken', `The import's AccessToken, from Initiate (1 to ${INT32_MAX})`);
+const ApiAccessTokenParam = () => ApiJobTokenParam('import');
 
-const EXPIRED = {
-  description:
-    'Authorization missing or invalid (with a WWW-Authenticate header), or the AccessToken has expired (without one): {"Message": "..."}',
-};
+/** The 401 and 404 of a route of one import: its AccessToken expired, or no such import. */
+const ApiImportTokenAnswers = () =>
+  applyDecorators(
+    ApiUnauthorizedResponse({
+      description:
+        'Authorization missing or invalid (with a WWW-Authenticate header), or the AccessToken has expired (without one): {"Message": "..."}',
+    }),
+    ApiNotFoundResponse({
+      description: 'Unknown client, or no import of the client has this AccessToken',
+    }),
+  );
 
-const TOKEN_LINK = { accessToken: '$response.body#/AccessToken' };
-
-/** Location of an import's answer: its status (Execute: also Link rel="monitor"). */
-const importLocation = (result: unknown) => {
-  const path = `Bulk/Import/${(result as BulkImportStatusDto).AccessToken}`;
-  return { location: path, links: [{ path, rel: 'monitor' }] };
-};
+/** Location of an import's answer: its status (Link rel="monitor" too). */
+const importLocation = jobStatusLocation('Bulk/Import');
 
 /**
  * Execute, on the v4 route and the older `Async/{clientId}/Import/{accessToken}/Execute`
@@ -95,20 +93,14 @@ export function ExecuteBulkImportRoute(older = false): MethodDecorator {
         GetExceptions: linkTo('BulkImportController_exceptions', TOKEN_LINK),
       },
     }),
-    ApiUnauthorizedResponse(EXPIRED),
-    ApiNotFoundResponse({
-      description: 'Unknown client, or no import of the client has this AccessToken',
-    }),
+    ApiImportTokenAnswers(),
     ApiConflictResponse({
       description: 'The import has ended (Completed or Failed), or a Stage of it is running',
     }),
   );
 }
 
-@ApiTags('Bulk import')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
-@Controller(':clientId/Bulk/Import')
+@TenantController(':clientId/Bulk/Import', { tag: 'Bulk import' })
 export class BulkImportController {
   constructor(
     private readonly commands: CommandBus,
@@ -178,10 +170,7 @@ export class BulkImportController {
     description: 'Staged; the counters include this call',
     links: { GetExceptions: linkTo('BulkImportController_exceptions', TOKEN_LINK) },
   })
-  @ApiUnauthorizedResponse(EXPIRED)
-  @ApiNotFoundResponse({
-    description: 'Unknown client, or no import of the client has this AccessToken',
-  })
+  @ApiImportTokenAnswers()
   @ApiConflictResponse({
     description: 'Another Stage of the import is running, or the import was executed',
   })
@@ -230,10 +219,7 @@ export class BulkImportController {
   })
   @ApiAccessTokenParam()
   @ApiOkResponse({ type: BulkImportStatusDto })
-  @ApiUnauthorizedResponse(EXPIRED)
-  @ApiNotFoundResponse({
-    description: 'Unknown client, or no import of the client has this AccessToken',
-  })
+  @ApiImportTokenAnswers()
   status(
     @CurrentCaller() caller: Caller,
     @PositiveIntParam('accessToken') accessToken: number,
@@ -267,10 +253,7 @@ export class BulkImportController {
     schema: { type: 'integer', minimum: 1, maximum: INT32_MAX, default: 1 },
   })
   @ApiOkResponse({ type: BulkImportExceptionsDto })
-  @ApiUnauthorizedResponse(EXPIRED)
-  @ApiNotFoundResponse({
-    description: 'Unknown client, or no import of the client has this AccessToken',
-  })
+  @ApiImportTokenAnswers()
   exceptions(
     @CurrentCaller() caller: Caller,
     @PositiveIntParam('accessToken') accessToken: number,

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   createParamDecorator,
   type ExecutionContext,
   Get,
@@ -11,22 +10,19 @@ import {
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { EXPORT_SEGMENT_EXAMPLES } from '../dto/bulk.examples';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { BooleanQuery, scopeOf } from '@app/profiles';
 import {
   INT32_MAX,
   InvalidInputError,
   LocationHeader,
-  MALFORMED_REQUEST,
   parseIntValue,
   PositiveIntParam,
 } from '@app/shared';
@@ -70,10 +66,7 @@ const SegmentAccessToken = createParamDecorator((_: unknown, ctx: ExecutionConte
  * segment, status by token, retrieval and commit. They answer the notes' shapes; the v4
  * routes (BulkExportController) do the same work.
  */
-@ApiTags('Bulk export')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
-@Controller(':clientId')
+@TenantController(':clientId', { tag: 'Bulk export' })
 export class OlderExportController {
   constructor(
     private readonly commands: CommandBus,
@@ -169,10 +162,7 @@ export class OlderExportController {
 }
 
 /** The older status route of the notes: `GET Async/{clientId}/Export/{accessToken}/Status`. */
-@ApiTags('Bulk export')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
-@Controller('Async/:clientId/Export')
+@TenantController('Async/:clientId/Export', { tag: 'Bulk export' })
 export class AsyncExportController {
   constructor(private readonly queries: QueryBus) {}
 

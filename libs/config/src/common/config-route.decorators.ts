@@ -1,4 +1,4 @@
-import { applyDecorators, Controller, HttpCode, type Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
 import {
   ApiBody,
   ApiConflictResponse,
@@ -7,16 +7,9 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type PermissionAccess } from '@app/auth';
-import {
-  ApiIntParam,
-  ApiStandardErrors,
-  type BodyExamples,
-  LocationHeader,
-  patchBodySchema,
-} from '@app/shared';
+import { ApiAuth, type PermissionAccess, TenantController } from '@app/auth';
+import { ApiIntParam, type BodyExamples, LocationHeader, patchBodySchema } from '@app/shared';
 import type { LinkObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiListQuery } from './entry-request';
 import { PatchOperationDto } from './patch-operation.dto';
@@ -37,12 +30,10 @@ export function ConfigController(
   path: string,
   options: { tag?: string; notFound?: string } = {},
 ): ClassDecorator {
-  return applyDecorators(
-    ApiTags(options.tag ?? 'Configuration'),
-    ApiClientIdParam(),
-    ApiStandardErrors({ notFound: options.notFound }),
-    Controller(path),
-  );
+  return TenantController(path, {
+    tag: options.tag ?? 'Configuration',
+    notFound: options.notFound,
+  });
 }
 
 /** What a configuration route documents besides its answers. */

@@ -1,13 +1,10 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiClientIdParam } from '@app/auth';
+import { Get } from '@nestjs/common';
+import { TenantController } from '@app/auth';
 import { ConfigRead } from '../common/config-route.decorators';
 import { ConsentStatus } from './consent-status';
 import { ConsentStatusListDto } from './consent-status.dto';
 
-@ApiTags('Configuration')
-@ApiClientIdParam()
-@Controller(':clientId/ConsentStatus')
+@TenantController(':clientId/ConsentStatus', { tag: 'Configuration', badRequest: false })
 export class ConsentStatusController {
   @Get()
   @ConfigRead({

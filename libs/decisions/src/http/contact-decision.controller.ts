@@ -1,16 +1,13 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { applyDecorators, Body, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
-  ApiBadRequestResponse,
   ApiBody,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import { CONTACT_DECISIONS_EXAMPLES } from '../dto/contact-decision.examples';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { viewOf } from '@app/profiles';
 import { ApiTextQuery, InvalidInputError, singleQueryValue, type RawQuery } from '@app/shared';
 import { QUESTION_FIELDS, type RawQuestion } from '../domain/contact-question';
@@ -75,17 +72,15 @@ const ApiQuestionQuery = (): MethodDecorator =>
     ),
   );
 
-@ApiTags('Contact decisions')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'Malformed question; the Message names the field and value' })
-@ApiNotFoundResponse({
-  description:
+@TenantController(':clientId', {
+  tag: 'Contact decisions',
+  badRequest: 'Malformed question; the Message names the field and value',
+  notFound:
     "Unknown client (the GET: unknown profile or alternate id; a merged profile's 404 names its survivor in Message and MergedInto, as GET Profile's)",
 })
 @ApiServiceUnavailableResponse({
   description: 'The search key index is being rebuilt (bare values only); retry',
 })
-@Controller(':clientId')
 export class ContactDecisionController {
   constructor(private readonly queries: QueryBus) {}
 

@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -11,10 +10,9 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
-import { linkTo, LocationHeader, MALFORMED_REQUEST } from '@app/shared';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
+import { linkTo, LocationHeader } from '@app/shared';
 import { CreateEventSubscriptionCommand } from '../commands/create-event-subscription/create-event-subscription.command';
 import { DeleteEventSubscriptionCommand } from '../commands/delete-event-subscription/delete-event-subscription.command';
 import { RotateEventSubscriptionSecretCommand } from '../commands/rotate-event-subscription-secret/rotate-event-subscription-secret.command';
@@ -59,10 +57,7 @@ const ApiSubscriptionIdParam = () =>
   });
 
 /** Event subscriptions (docs/events.md, "Subscriptions"): thin, each route one command or query. */
-@ApiTags('Events')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: MALFORMED_REQUEST })
-@Controller(':clientId/Events/Subscriptions')
+@TenantController(':clientId/Events/Subscriptions', { tag: 'Events' })
 export class EventSubscriptionsController {
   constructor(
     private readonly commands: CommandBus,

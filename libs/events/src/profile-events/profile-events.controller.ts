@@ -1,4 +1,4 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
+import { Get, Query, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
   ApiBadRequestResponse,
@@ -6,9 +6,8 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { ApiProfileIdParam, ProfileIdParam, scopeOf } from '@app/profiles';
 import { Clock, InvalidInputError, PositiveIntParam } from '@app/shared';
 import { EVENT_TYPE_NAMES } from '../domain/event-types';
@@ -22,9 +21,7 @@ import {
 } from './profile-events-window';
 
 /** Retrieval of a profile's events by profile id (docs/events.md, "Retrieval by profile"). */
-@ApiTags('Events')
-@ApiClientIdParam()
-@Controller(':clientId/Profile')
+@TenantController(':clientId/Profile', { tag: 'Events', badRequest: false })
 export class ProfileEventsController {
   constructor(
     private readonly queries: QueryBus,

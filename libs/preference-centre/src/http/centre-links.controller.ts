@@ -1,25 +1,17 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CENTRE_LINK_EXAMPLES } from '../dto/centre-link.examples';
 import type { FastifyRequest } from 'fastify';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { ApiProfileIdParam, ProfileIdParam } from '@app/profiles';
 import { CreateCentreLinkCommand } from '../commands/create-centre-link/create-centre-link.command';
 import { CentreLinkDto, CreateCentreLinkDto } from '../dto/centre-link.dto';
 
-@ApiTags('Preference centre')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or profile' })
-@Controller(':clientId/Profile')
+@TenantController(':clientId/Profile', {
+  tag: 'Preference centre',
+  notFound: 'Unknown client or profile',
+})
 export class CentreLinksController {
   constructor(private readonly commands: CommandBus) {}
 

@@ -3,22 +3,24 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBody,
   ApiConsumes,
-  ApiHeader,
   ApiForbiddenResponse,
   ApiGoneResponse,
+  ApiHeader,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiProduces,
   ApiResponse,
   ApiTags,
-  getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  ApiHtmlPageOk,
   ApiTextQuery,
-  ErrorDto,
+  HTML_PAGE,
+  HTML_PAGE_OR_ERROR,
   type RequestWindow,
+  sendPage,
   WaitsForWorker,
   WriteWindow,
 } from '@app/shared';
@@ -40,14 +42,7 @@ import {
   renderRefusedLink,
   renderUnsubscribed,
 } from '../views/centre-page.view';
-import type { RenderedPage } from '../views/html';
 
-const HTML = { 'text/html': { schema: { type: 'string' } } };
-/** A 400 is the page with the reasons, or {"Message"} when Fastify refuses the request first. */
-const HTML_OR_ERROR = {
-  ...HTML,
-  'application/json': { schema: { $ref: getSchemaPath(ErrorDto) } },
-};
 const NOTICES = new Set<Notice>([
   'saved',
   'awaiting-confirmation',
@@ -94,10 +89,6 @@ const GpcHeader = (): MethodDecorator =>
 
 type RawRequest = FastifyRequest & { query: Record<string, unknown>; body?: unknown };
 
-function send(reply: FastifyReply, page: RenderedPage): void {
-  void reply.status(page.status).headers(page.headers).send(page.body);
-}
-
 /** The request's path and its link parameters, without the notice (the form's action). */
 function selfUrl(request: FastifyRequest, claims: LinkClaims, extra: Record<string, string> = {}) {
   const path = request.url.split('?')[0];
@@ -124,11 +115,11 @@ function formOf(body: unknown): CentreForm {
 @ApiForbiddenResponse({
   description:
     'The link is not valid (altered, incomplete, or not made by this service): an HTML page with no profile data ({"Message"} when REQUIRE_HTTPS refuses plain HTTP first)',
-  content: HTML_OR_ERROR,
+  content: HTML_PAGE_OR_ERROR,
 })
 @ApiGoneResponse({
   description: 'The link has expired, or the profile is gone: an HTML page with no profile data',
-  content: HTML,
+  content: HTML_PAGE,
 })
 @Controller(':clientId')
 export class CentrePageController {
@@ -153,17 +144,17 @@ export class CentrePageController {
     example: 'saved',
   })
   @GpcHeader()
-  @ApiOkResponse({ description: 'The page', content: HTML })
+  @ApiHtmlPageOk('The page')
   async page(
     @Param('clientId') clientId: string,
     @Req() request: RawRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const verified = await this.links.verify(clientId, request.query, 'page');
-    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
+    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
     const { profileId } = verified.claims;
     let page = await this.pageOf(clientId, profileId);
-    if (!page) return send(reply, renderRefusedLink('gone'));
+    if (!page) return sendPage(reply, renderRefusedLink('gone'));
     let gpc: GpcOutcome | undefined;
     if (hasGpcSignal(request.headers)) {
       gpc = 'unchanged';
@@ -172,7 +163,7 @@ export class CentrePageController {
           // A page view (GET) has no commit window (only write requests get one).
           new SaveCentreChoicesCommand(clientId, profileId, { kind: 'gpc' }, null),
         );
-        if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
+        if (outcome.status === 'gone') return sendPage(reply, renderRefusedLink('gone'));
         gpc =
           outcome.status === 'confirm'
             ? 'unchanged'
@@ -180,11 +171,11 @@ export class CentrePageController {
               ? 'saved'
               : outcome.status;
         page = await this.pageOf(clientId, profileId);
-        if (!page) return send(reply, renderRefusedLink('gone'));
+        if (!page) return sendPage(reply, renderRefusedLink('gone'));
       }
     }
     const notice = request.query.notice;
-    send(
+    sendPage(
       reply,
       renderCentrePage(page, selfUrl(request, verified.claims), {
         ...(typeof notice === 'string' && NOTICES.has(notice as Notice)
@@ -237,13 +228,13 @@ export class CentrePageController {
   @ApiOkResponse({
     description:
       'With Sec-GPC: 1, the form opts in to a program marked SaleOrShare without gpcConfirm: the confirmation page; nothing was written',
-    content: HTML,
+    content: HTML_PAGE,
   })
   @ApiResponse({
     status: 400,
     description:
       'The change was refused: the page with the reasons (a request Fastify refuses before the route, e.g. a path parameter too long, answers {"Message"})',
-    content: HTML_OR_ERROR,
+    content: HTML_PAGE_OR_ERROR,
   })
   async save(
     @Param('clientId') clientId: string,
@@ -252,7 +243,7 @@ export class CentrePageController {
     @WriteWindow() window: RequestWindow | null,
   ): Promise<void> {
     const verified = await this.links.verify(clientId, request.query, 'page');
-    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
+    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
     const form = formOf(request.body);
     const unsubscribe = form[FIELD.action] === 'unsubscribe-all';
     const gpc = hasGpcSignal(request.headers);
@@ -264,19 +255,19 @@ export class CentrePageController {
         window,
       ),
     );
-    if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
+    if (outcome.status === 'gone') return sendPage(reply, renderRefusedLink('gone'));
     if (outcome.status === 'confirm') {
       const page = await this.pageOf(clientId, verified.claims.profileId);
-      if (!page) return send(reply, renderRefusedLink('gone'));
+      if (!page) return sendPage(reply, renderRefusedLink('gone'));
       const action = selfUrl(request, verified.claims);
-      return send(reply, renderGpcConfirmation(page, action, action, form, outcome.choices));
+      return sendPage(reply, renderGpcConfirmation(page, action, action, form, outcome.choices));
     }
     if (outcome.status === 'refused') {
       const page = await this.queries.execute(
         new GetCentrePageQuery(clientId, verified.claims.profileId),
       );
-      if (!page) return send(reply, renderRefusedLink('gone'));
-      return send(
+      if (!page) return sendPage(reply, renderRefusedLink('gone'));
+      return sendPage(
         reply,
         renderCentrePage(page, selfUrl(request, verified.claims), {
           errors: outcome.problems,
@@ -308,15 +299,15 @@ export class CentrePageController {
       'What the link unsubscribes from: all, <ProgramId> or <ProgramId>:<ChannelId> (signed)',
     example: 'all',
   })
-  @ApiOkResponse({ description: 'The confirmation page', content: HTML })
+  @ApiHtmlPageOk('The confirmation page')
   async confirmUnsubscribe(
     @Param('clientId') clientId: string,
     @Req() request: RawRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const verified = await this.links.verify(clientId, request.query, 'unsubscribe');
-    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
-    send(
+    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
+    sendPage(
       reply,
       renderUnsubscribed('en-US', { done: false, action: selfUrl(request, verified.claims) }),
     );
@@ -355,13 +346,13 @@ export class CentrePageController {
   })
   @ApiOkResponse({
     description: 'Unsubscribed (or nothing was left to unsubscribe from)',
-    content: HTML,
+    content: HTML_PAGE,
   })
   @ApiResponse({
     status: 400,
     description:
       'The body is not List-Unsubscribe=One-Click: an HTML page, nothing changed (a request Fastify refuses before the route answers {"Message"})',
-    content: HTML_OR_ERROR,
+    content: HTML_PAGE_OR_ERROR,
   })
   async unsubscribe(
     @Param('clientId') clientId: string,
@@ -370,14 +361,14 @@ export class CentrePageController {
     @WriteWindow() window: RequestWindow | null,
   ): Promise<void> {
     const verified = await this.links.verify(clientId, request.query, 'unsubscribe');
-    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
+    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
     const { purpose, profileId } = verified.claims;
     if (formOf(request.body)['List-Unsubscribe'] !== 'One-Click') {
       const page = renderUnsubscribed('en-US', {
         done: false,
         action: selfUrl(request, verified.claims),
       });
-      return send(reply, { ...page, status: 400 });
+      return sendPage(reply, { ...page, status: 400 });
     }
     const outcome = await this.commands.execute(
       new SaveCentreChoicesCommand(
@@ -390,14 +381,17 @@ export class CentrePageController {
         window,
       ),
     );
-    if (outcome.status === 'gone') return send(reply, renderRefusedLink('gone'));
+    if (outcome.status === 'gone') return sendPage(reply, renderRefusedLink('gone'));
     if (outcome.status === 'refused') {
       const page = renderUnsubscribed('en-US', {
         done: false,
         action: selfUrl(request, verified.claims),
       });
-      return send(reply, { ...page, status: 400 });
+      return sendPage(reply, { ...page, status: 400 });
     }
-    send(reply, renderUnsubscribed('en-US', { done: true, pending: outcome.status === 'pending' }));
+    sendPage(
+      reply,
+      renderUnsubscribed('en-US', { done: true, pending: outcome.status === 'pending' }),
+    );
   }
 }

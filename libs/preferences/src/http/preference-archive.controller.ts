@@ -1,27 +1,18 @@
 import { type RequestWindow, WaitsForWorker, WriteWindow } from '@app/shared';
-import { Body, Controller, HttpCode, Put, Res } from '@nestjs/common';
+import { Body, HttpCode, Put, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ARCHIVE_PREFERENCES_EXAMPLES } from '../dto/archive-preferences.examples';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { ArchivePreferencesCommand } from '../commands/archive-preferences/archive-preferences.command';
 import { ArchivePreferencesDto } from '../dto/archive-preferences.dto';
 import { ApiProfileIdParam, ProfileIdParam, scopeOf } from '@app/profiles';
 
-@ApiTags('Profiles')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or profile' })
-@Controller(':clientId/Profile/Preferences')
+@TenantController(':clientId/Profile/Preferences', {
+  tag: 'Profiles',
+  notFound: 'Unknown client or profile',
+})
 export class PreferenceArchiveController {
   constructor(private readonly commands: CommandBus) {}
 

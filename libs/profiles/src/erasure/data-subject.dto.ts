@@ -11,7 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ProfileDto } from '../wire/profile.dto';
-import { WRITE_STATUS_DESCRIPTION } from '../read/get-profile-updates/profile-update.dto';
+import { WriteStatusField } from '../read/get-profile-updates/profile-update.dto';
 
 /** Identifiers one check may name per list (four lists: 100 in all). */
 export const ERASURE_CHECK_MAX = 25;
@@ -179,10 +179,7 @@ export class ExportedWriteDto {
   @ApiProperty({ example: 'merge' })
   Operation: string;
 
-  @ApiProperty({
-    enum: ['Pending Update', 'Complete', 'Failed'],
-    description: WRITE_STATUS_DESCRIPTION,
-  })
+  @WriteStatusField()
   Status: string;
 
   @ApiProperty({ format: 'date-time' })

@@ -1,20 +1,18 @@
-import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ERASED_IDENTIFIER_CHECK_EXAMPLES, ERASURE_EXAMPLES } from '../wire/profile.examples';
 import {
   ApiAcceptedResponse,
   ApiBody,
-  ApiBadRequestResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller, grants } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, grants, TenantController } from '@app/auth';
 import {
   LocationHeader,
   PermissionDeniedError,
@@ -45,10 +43,7 @@ const EXPORT_ACCESS =
  * profile, its erasure, the erasure's audit tombstone, and the check of identifiers
  * against those erasures left.
  */
-@ApiTags('Data subject requests')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@Controller(':clientId')
+@TenantController(':clientId', { tag: 'Data subject requests' })
 export class ProfileDataSubjectController {
   constructor(
     private readonly commands: CommandBus,

@@ -1,17 +1,14 @@
 import { PatchRequestPipe, type RequestWindow, WaitsForWorker, WriteWindow } from '@app/shared';
 import { DurableIdempotencyKeys } from '@app/shared';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
-import { Body, Controller, Get, Patch, Post, Put, Res } from '@nestjs/common';
+import { Body, Get, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
   ApiBody,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
@@ -19,9 +16,9 @@ import {
   PROFILE_OVERWRITE_EXAMPLES,
   PROFILE_UPSERT_EXAMPLES,
 } from '../wire/profile.examples';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
-import { PatchProfileCommand } from './patch-profile/patch-profile.command';
+import { patchProfile, ProfilePatchRoute } from './profile-patch.route';
 import { WriteProfileByAlternateIdCommand } from './write-profile-by-alternate-id/write-profile-by-alternate-id.command';
 import type { ProfilePatchOperation } from '../domain/profile-patch';
 import { ProfilePatchRequestDto } from './patch-operation.dto';
@@ -31,12 +28,10 @@ import type { AlternateIdPair } from '../persistence/alternate-id-claims.service
 import { AlternateIdParams, ApiAlternateIdQuery, BooleanQuery } from '../wire/alternate-id.params';
 import { ApiAsOfQuery, AsOfQuery, checkAsOfPermission } from './as-of.params';
 
-@ApiTags('Profiles')
-@ApiClientIdParam()
-@ApiBadRequestResponse({
-  description: 'Malformed request or a missing alternateIdType/alternateId; the Message names it',
+@TenantController(':clientId/Profile/AlternateId', {
+  tag: 'Profiles',
+  badRequest: 'Malformed request or a missing alternateIdType/alternateId; the Message names it',
 })
-@Controller(':clientId/Profile/AlternateId')
 export class ProfileAlternateIdController {
   constructor(
     private readonly commands: CommandBus,
@@ -118,36 +113,24 @@ export class ProfileAlternateIdController {
   @WaitsForWorker()
   @Patch()
   @DurableIdempotencyKeys()
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({
-    summary: 'JSON Patch the profile holding an alternate id',
-    description:
-      'As PATCH by id, with the operations in {"Operations": [...]}: 200 with the profile when applied within SYNC_WRITE_TIMEOUT_MS (10 s), 202 with the submission result after that.',
-  })
+  @ProfilePatchRoute(
+    {
+      summary: 'JSON Patch the profile holding an alternate id',
+      description:
+        'As PATCH by id, with the operations in {"Operations": [...]}: 200 with the profile when applied within SYNC_WRITE_TIMEOUT_MS (10 s), 202 with the submission result after that.',
+    },
+    { type: ProfilePatchRequestDto, examples: PROFILE_ALTERNATE_ID_PATCH_EXAMPLES },
+  )
   @ApiAlternateIdQuery()
-  @ApiBody({ type: ProfilePatchRequestDto, examples: PROFILE_ALTERNATE_ID_PATCH_EXAMPLES })
-  @ApiOkResponse({ type: ProfileDto })
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
   @ApiNotFoundResponse({ description: 'Unknown client, or no profile holds the pair' })
-  async patch(
+  patch(
     @CurrentCaller() caller: Caller,
     @AlternateIdParams() pair: AlternateIdPair,
     @Body(PatchRequestPipe) operations: ProfilePatchOperation[],
     @Res({ passthrough: true }) reply: FastifyReply,
     @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileDto | ProfileSubmissionResultDto> {
-    const outcome = await this.commands.execute(
-      new PatchProfileCommand(
-        caller.clientId,
-        caller.userId,
-        { pair },
-        operations,
-        window,
-        scopeOf(caller),
-      ),
-    );
-    reply.status(outcome.status === 'applied' ? 200 : 202);
-    return outcome.status === 'applied' ? outcome.profile : outcome.result;
+    return patchProfile(this.commands, caller, { pair }, operations, reply, window);
   }
 
   private write(

@@ -6,22 +6,19 @@ import {
   WriteWindow,
 } from '@app/shared';
 import { DurableIdempotencyKeys } from '@app/shared';
-import { Body, Controller, Delete, Get, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
-  ApiBadRequestResponse,
   ApiBody,
   ApiExtraModels,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { IMPLIED_FLAG, scopeOf, viewOf } from '../domain/profile-view';
 import {
   PROFILE_CREATE_EXAMPLES,
@@ -31,7 +28,7 @@ import {
 } from '../wire/profile.examples';
 import { CreateProfileCommand } from './create-profile/create-profile.command';
 import { DeleteProfileCommand } from './delete-profile/delete-profile.command';
-import { PatchProfileCommand } from './patch-profile/patch-profile.command';
+import { patchProfile, ProfilePatchRoute } from './profile-patch.route';
 import { UpdateProfileCommand } from './update-profile/update-profile.command';
 import type { ProfilePatchOperation } from '../domain/profile-patch';
 import { ProfilePatchOperationDto } from './patch-operation.dto';
@@ -46,11 +43,7 @@ import { ApiProfileIdParam, ProfileIdParam } from '../wire/profile-id.param';
 import { ProfileEtag, ProfileIfMatch } from './profile-etag';
 import { QueuedProfileWrite } from './queued-profile-write.decorator';
 
-@ApiTags('Profiles')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or profile' })
-@Controller(':clientId/Profile')
+@TenantController(':clientId/Profile', { tag: 'Profiles', notFound: 'Unknown client or profile' })
 export class ProfileController {
   constructor(
     private readonly commands: CommandBus,
@@ -160,35 +153,23 @@ export class ProfileController {
   @DurableIdempotencyKeys()
   @ProfileIfMatch()
   @ApiProfileIdParam()
-  @ApiAuth('profiles', 'write')
-  @ApiOperation({
-    summary: 'JSON Patch a profile (add, remove, replace, test on its GET shape)',
-    description:
-      'The operations apply to the profile as GET shows it, in order with its queued writes; replace operations precede remove operations (the rest keep the request order); move and copy are refused. All or nothing: a failed test changes nothing (400 naming the operation). The result is validated and checked against the configuration like a PUT body and stored as an overwrite, except that inactive elements (not shown by GET) are kept. The request waits for the queued patch up to SYNC_WRITE_TIMEOUT_MS (10 s): 200 with the profile when applied, 400 when the worker refused it, else 202 with the submission result (the outcome is then in .../Updates).',
-  })
   @ApiExtraModels(ProfilePatchOperationDto)
-  @ApiBody({ schema: patchBodySchema(ProfilePatchOperationDto), examples: PROFILE_PATCH_EXAMPLES })
-  @ApiOkResponse({ type: ProfileDto })
-  @ApiAcceptedResponse({ type: ProfileSubmissionResultDto })
-  async patch(
+  @ProfilePatchRoute(
+    {
+      summary: 'JSON Patch a profile (add, remove, replace, test on its GET shape)',
+      description:
+        'The operations apply to the profile as GET shows it, in order with its queued writes; replace operations precede remove operations (the rest keep the request order); move and copy are refused. All or nothing: a failed test changes nothing (400 naming the operation). The result is validated and checked against the configuration like a PUT body and stored as an overwrite, except that inactive elements (not shown by GET) are kept. The request waits for the queued patch up to SYNC_WRITE_TIMEOUT_MS (10 s): 200 with the profile when applied, 400 when the worker refused it, else 202 with the submission result (the outcome is then in .../Updates).',
+    },
+    { schema: patchBodySchema(ProfilePatchOperationDto), examples: PROFILE_PATCH_EXAMPLES },
+  )
+  patch(
     @CurrentCaller() caller: Caller,
     @ProfileIdParam() profileId: number,
     @Body(PatchOperationsPipe) operations: ProfilePatchOperation[],
     @Res({ passthrough: true }) reply: FastifyReply,
     @WriteWindow() window: RequestWindow | null,
   ): Promise<ProfileDto | ProfileSubmissionResultDto> {
-    const outcome = await this.commands.execute(
-      new PatchProfileCommand(
-        caller.clientId,
-        caller.userId,
-        { profileId },
-        operations,
-        window,
-        scopeOf(caller),
-      ),
-    );
-    reply.status(outcome.status === 'applied' ? 200 : 202);
-    return outcome.status === 'applied' ? outcome.profile : outcome.result;
+    return patchProfile(this.commands, caller, { profileId }, operations, reply, window);
   }
 
   @WaitsForWorker()

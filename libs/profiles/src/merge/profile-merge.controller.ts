@@ -1,18 +1,15 @@
-import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { PROFILE_MERGE_REQUEST_EXAMPLES } from '../wire/profile.examples';
 import {
   ApiAcceptedResponse,
   ApiBody,
-  ApiBadRequestResponse,
   ApiConflictResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller, grants } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, grants, TenantController } from '@app/auth';
 import { type RequestWindow, WriteWindow } from '@app/shared';
 import { MergeProfilesCommand } from './merge-profiles/merge-profiles.command';
 import { scopeOf } from '../domain/profile-view';
@@ -22,11 +19,7 @@ import { GetMergeCandidatesQuery } from './get-merge-candidates/get-merge-candid
 import { ApiProfileIdParam, ProfileIdParam } from '../wire/profile-id.param';
 
 /** Profile merge (issue 33, docs/profile-merge.md): the merge itself and the candidates read. */
-@ApiTags('Profiles')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or profile' })
-@Controller(':clientId/Profile')
+@TenantController(':clientId/Profile', { tag: 'Profiles', notFound: 'Unknown client or profile' })
 export class ProfileMergeController {
   constructor(
     private readonly commands: CommandBus,

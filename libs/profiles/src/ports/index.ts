@@ -113,6 +113,11 @@ export {
   SearchFlagParams,
   type SearchFlags,
 } from '../read/search/profile-search.params';
+export {
+  type AttributeSearch,
+  AttributeSearchController,
+  type AttributeSearchRoute,
+} from '../read/search/attribute-search.controller';
 
 // For the history categories of other modules: their routes dispatch GetProfileHistoryQuery.
 export type {

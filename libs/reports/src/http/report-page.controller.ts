@@ -13,22 +13,24 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiTextQuery, Clock, type RawQuery } from '@app/shared';
+import {
+  ApiHtmlPageOk,
+  ApiTextQuery,
+  Clock,
+  HTML_PAGE,
+  type RawQuery,
+  sendPage,
+} from '@app/shared';
 import type { ReportCountsDto, ReportSeriesDto } from '../dto/report.dto';
 import { GetReportCountsQuery } from '../queries/get-report-counts/get-report-counts.query';
 import { GetReportSeriesQuery } from '../queries/get-report-series/get-report-series.query';
 import { ReportPageLinks } from '../services/report-page-links.service';
 import { PAGE_SCRIPT } from '../views/page-script';
-import { type RenderedPage, renderRefusedLink, renderReportPage } from '../views/report-page.view';
+import { renderRefusedLink, renderReportPage } from '../views/report-page.view';
 import { ReportPageLinkSecurity } from './page-link-security';
 import { rangeOf } from './report-query';
 
-const HTML = { 'text/html': { schema: { type: 'string' } } };
 const JS = { 'text/javascript': { schema: { type: 'string' } } };
-
-function send(reply: FastifyReply, page: RenderedPage): void {
-  void reply.status(page.status).headers(page.headers).send(page.body);
-}
 
 /** The page's scripts: Chart.js as its package ships it (no CDN), and the page's own. */
 const ASSETS: Record<string, () => string> = {
@@ -72,19 +74,19 @@ export class ReportPageController {
   @ApiTextQuery('s', { required: true, description: 'HMAC-SHA-256 signature, base64url' })
   @ApiTextQuery('from', { description: 'The first UTC day (YYYY-MM-DD)' })
   @ApiTextQuery('to', { description: 'The last UTC day (YYYY-MM-DD)' })
-  @ApiOkResponse({ description: 'The page', content: HTML })
+  @ApiHtmlPageOk('The page')
   @ApiForbiddenResponse({
     description: 'The link is not valid: a page with no data',
-    content: HTML,
+    content: HTML_PAGE,
   })
-  @ApiGoneResponse({ description: 'The link has expired: a page with no data', content: HTML })
+  @ApiGoneResponse({ description: 'The link has expired: a page with no data', content: HTML_PAGE })
   async page(
     @Param('clientId') clientId: string,
     @Req() request: FastifyRequest & { query: RawQuery },
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const verified = this.links.verify(clientId, request.query);
-    if ('refused' in verified) return send(reply, renderRefusedLink(verified.refused));
+    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
     let range: { from: string; to: string };
     let rangeProblem: string | undefined;
     try {
@@ -104,7 +106,7 @@ export class ReportPageController {
     const route = request.routeOptions.url ?? '';
     const prefix = route.slice(0, Math.max(0, route.indexOf('/:clientId')));
     const { u, e, s } = request.query as Record<string, string>;
-    send(
+    sendPage(
       reply,
       renderReportPage({
         clientId,

@@ -1,17 +1,7 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiBasicAuth,
-  ApiBearerAuth,
-  ApiBody,
-  ApiForbiddenResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBadRequestResponse, ApiBody, ApiOperation } from '@nestjs/swagger';
 import { REPORT_REBUILD_EXAMPLES } from '../dto/report.examples';
-import { InvalidInputError, OperatorGuard } from '@app/shared';
+import { InvalidInputError, OperatorController } from '@app/shared';
 import { ReportRebuildDto, ReportRebuildRequestDto } from '../dto/report.dto';
 import { ReportRebuilds } from '../services/report-rebuilds.service';
 
@@ -19,15 +9,10 @@ import { ReportRebuilds } from '../services/report-rebuilds.service';
  * The operator's rebuild of a client's counts (after a loss, or counts suspected wrong):
  * outside any client, behind the operator credential (OPERATOR_TOKEN), like Jobs/Status.
  */
-@ApiTags('Reports')
-@UseGuards(OperatorGuard)
-@ApiBasicAuth('operatorBasic')
-@ApiBearerAuth()
-@ApiUnauthorizedResponse({ description: 'The operator credential is missing or wrong' })
-@ApiForbiddenResponse({
-  description: 'No operator credential is configured (OPERATOR_TOKEN unset)',
+@OperatorController('Reports', {
+  tag: 'Reports',
+  unauthorized: 'The operator credential is missing or wrong',
 })
-@Controller('Reports')
 export class ReportRebuildsController {
   constructor(private readonly rebuilds: ReportRebuilds) {}
 

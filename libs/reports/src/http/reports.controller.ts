@@ -1,15 +1,8 @@
-import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBadRequestResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { Clock, type RawQuery } from '@app/shared';
 import { countsCsv, dailyCsv } from '../domain/report-csv';
 import { ReportCountsDto, ReportPageLinkDto, ReportSeriesDto } from '../dto/report.dto';
@@ -33,11 +26,11 @@ const CSV = { 'text/csv': { schema: { type: 'string' } } };
 
 type QueryRequest = FastifyRequest & { query: RawQuery };
 
-@ApiTags('Reports')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'A bad query parameter; the Message names it and its value' })
-@ApiNotFoundResponse({ description: 'Unknown client' })
-@Controller(':clientId/Reports')
+@TenantController(':clientId/Reports', {
+  tag: 'Reports',
+  badRequest: 'A bad query parameter; the Message names it and its value',
+  notFound: 'Unknown client',
+})
 export class ReportsController {
   constructor(
     private readonly queries: QueryBus,

@@ -1,18 +1,13 @@
-import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
+import { Get, Inject } from '@nestjs/common';
 import {
-  ApiBasicAuth,
-  ApiBearerAuth,
   ApiExtraModels,
-  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProperty,
   ApiPropertyOptional,
-  ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { nullableModel } from '../http/api-docs.decorators';
-import { OperatorGuard } from '../http/operator-credential';
+import { OperatorController } from '../http/operator-controller.decorator';
 import { Settings } from '../settings/settings';
 import { JobRunLog } from './job-run-log.repository';
 import {
@@ -68,19 +63,8 @@ export class JobStatusListDto {
  * operator credential (OPERATOR_TOKEN), never a tenant's; it shows nothing of any tenant
  * (names, times, outcomes, totals).
  */
-@ApiTags('Jobs')
-@UseGuards(OperatorGuard)
+@OperatorController('Jobs', { tag: 'Jobs' })
 @ApiExtraModels(JobRunDto)
-// Listed bearer first (class decorators apply from the bottom up).
-@ApiBasicAuth('operatorBasic')
-@ApiBearerAuth()
-@ApiUnauthorizedResponse({
-  description: 'The operator credential is missing or wrong (with WWW-Authenticate)',
-})
-@ApiForbiddenResponse({
-  description: 'No operator credential is configured (OPERATOR_TOKEN unset)',
-})
-@Controller('Jobs')
 export class JobStatusController {
   constructor(
     private readonly runs: JobRunLog,

@@ -75,6 +75,23 @@ export function requestOnly(keywords: {
 }
 
 /**
+ * The documentation of a required array of `type()` elements: `minItems: 1` in its request
+ * schema only ({@link REQUEST_ONLY}), as the answers that share the DTO may hold it empty.
+ */
+export function RequiredListProperty(
+  type: () => ClassType<unknown>,
+  options: ApiPropertyOptions = {},
+): PropertyDecorator {
+  return ApiProperty({
+    // Swagger resolves a lazy type only from a function named "type".
+    type: () => type(),
+    isArray: true,
+    ...requestOnly({ minItems: 1 }),
+    ...options,
+  } as ApiPropertyOptions);
+}
+
+/**
  * A required, non-empty array of nested elements, each validated as `type()`. Its request
  * schema says `minItems: 1` ({@link REQUEST_ONLY}); the answers that share the DTO may be
  * empty (a GET, a locale selection).
@@ -84,12 +101,7 @@ export function RequiredNestedArray(
   options: ApiPropertyOptions = {},
 ): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({
-      type: () => type(),
-      isArray: true,
-      ...requestOnly({ minItems: 1 }),
-      ...options,
-    } as ApiPropertyOptions),
+    RequiredListProperty(type, options),
     IsArray(),
     ArrayMinSize(1),
     ValidateNested({ each: true }),

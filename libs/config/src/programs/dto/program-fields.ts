@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import {
   OptionalInt as SharedOptionalInt,
-  requestOnly,
+  RequiredListProperty,
   RequiredText as SharedRequiredText,
 } from '@app/shared';
 import {
@@ -51,12 +51,7 @@ export function RequiredList(type: () => ClassType<unknown>, options: ApiPropert
   return applyDecorators(
     // minItems in requests only: GET answers the same wrapper, with an empty list when there
     // is nothing.
-    ApiProperty({
-      type: () => type(),
-      isArray: true,
-      ...requestOnly({ minItems: 1 }),
-      ...options,
-    } as ApiPropertyOptions),
+    RequiredListProperty(type, options),
     IsArray(),
     ArrayNotEmpty(),
     ValidateNested({ each: true }),

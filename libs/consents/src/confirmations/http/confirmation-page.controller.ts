@@ -5,30 +5,22 @@ import {
   ApiForbiddenResponse,
   ApiGoneResponse,
   ApiNotFoundResponse,
-  ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiProduces,
   ApiTags,
-  getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorDto, type RequestWindow, WriteWindow } from '@app/shared';
+import {
+  ApiHtmlPageOk,
+  HTML_PAGE_OR_ERROR,
+  type RequestWindow,
+  sendPage,
+  WriteWindow,
+} from '@app/shared';
 import { ConfirmConsentCommand } from '../commands/confirm-consent/confirm-consent.command';
 import { CONFIRM_ROUTE } from '../domain/confirmation-paths';
 import { GetConfirmationQuestionQuery } from '../queries/get-confirmation-question/get-confirmation-question.query';
-import type { ConfirmationPage } from '../views/confirmation-page.view';
-
-const HTML = { 'text/html': { schema: { type: 'string' } } };
-/** A refusal is a page, or {"Message"} when Fastify refuses the request first. */
-const HTML_OR_ERROR = {
-  ...HTML,
-  'application/json': { schema: { $ref: getSchemaPath(ErrorDto) } },
-};
-
-function send(reply: FastifyReply, page: ConfirmationPage): void {
-  void reply.status(page.status).headers(page.headers).send(page.body);
-}
 
 /**
  * The person's side of double opt-in (docs/double-opt-in.md): the link from the message.
@@ -45,16 +37,16 @@ function send(reply: FastifyReply, page: ConfirmationPage): void {
 @ApiProduces('text/html')
 @ApiForbiddenResponse({
   description: 'The link is altered or incomplete: a page, nothing recorded',
-  content: HTML_OR_ERROR,
+  content: HTML_PAGE_OR_ERROR,
 })
 @ApiGoneResponse({
   description:
     'The link expired, was already used, or its request was withdrawn: a page, nothing recorded',
-  content: HTML_OR_ERROR,
+  content: HTML_PAGE_OR_ERROR,
 })
 @ApiNotFoundResponse({
   description: 'The request no longer exists: a page',
-  content: HTML_OR_ERROR,
+  content: HTML_PAGE_OR_ERROR,
 })
 @Controller()
 export class ConfirmationPageController {
@@ -69,14 +61,14 @@ export class ConfirmationPageController {
     description:
       'Shows what is asked (the consent and its text, the address) and one button that posts to the same URL. Records nothing.',
   })
-  @ApiOkResponse({ description: 'The page', content: HTML })
+  @ApiHtmlPageOk('The page')
   async page(
     @Param('token') token: string,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const action = request.url.split('?')[0];
-    send(reply, await this.queries.execute(new GetConfirmationQuestionQuery(token, action)));
+    sendPage(reply, await this.queries.execute(new GetConfirmationQuestionQuery(token, action)));
   }
 
   @Post(CONFIRM_ROUTE)
@@ -86,7 +78,7 @@ export class ConfirmationPageController {
       "Queues the grant as an ordinary write (applied by the worker in the profile's write order), recorded with the confirmation time, the link id, the request's IP address and User-Agent as evidence. A link confirms once.",
   })
   @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiOkResponse({ description: 'Confirmed: a page', content: HTML })
+  @ApiHtmlPageOk('Confirmed: a page')
   async confirm(
     @Param('token') token: string,
     @Req() request: FastifyRequest,
@@ -94,7 +86,7 @@ export class ConfirmationPageController {
     @WriteWindow() window: RequestWindow | null,
   ): Promise<void> {
     const userAgent = request.headers['user-agent'];
-    send(
+    sendPage(
       reply,
       await this.commands.execute(
         new ConfirmConsentCommand(

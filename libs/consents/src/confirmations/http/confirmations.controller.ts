@@ -1,26 +1,25 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiRetryAfterResponse } from '@app/shared';
+import { Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiConflictResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiTags,
-  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { ApiProfileIdParam, ProfileIdParam } from '@app/profiles';
 import { ResendConfirmationCommand } from '../commands/resend-confirmation/resend-confirmation.command';
 import { ConfirmationDto, ConfirmationListDto } from '../dto/confirmation.dto';
 import { ListConfirmationsQuery } from '../queries/list-confirmations/list-confirmations.query';
 
 /** A profile's double opt-in confirmations (docs/double-opt-in.md). */
-@ApiTags('Double opt-in')
-@ApiClientIdParam()
-@ApiNotFoundResponse({ description: 'Unknown client, unknown or deleted profile' })
-@Controller(':clientId/Profile')
+@TenantController(':clientId/Profile', {
+  tag: 'Double opt-in',
+  badRequest: false,
+  notFound: 'Unknown client, unknown or deleted profile',
+})
 export class ConfirmationsController {
   constructor(
     private readonly queries: QueryBus,
@@ -58,12 +57,9 @@ export class ConfirmationsController {
     description:
       'The confirmation is not Pending (Confirmed, Expired or Cancelled: the message names it), or its message is still being sent',
   })
-  @ApiTooManyRequestsResponse({
+  @ApiRetryAfterResponse({
     description:
       'Too many resends to this address (CONFIRMATION_RESEND_LIMIT_PER_HOUR); nothing is sent; Retry-After says when to retry',
-    headers: {
-      'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } },
-    },
   })
   resend(
     @CurrentCaller() caller: Caller,

@@ -1,19 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ADD_DNC_ENTRIES_EXAMPLES, CREATE_DNC_LIST_EXAMPLES } from '../dto/do-not-contact.examples';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { ApiIntParam, INT32_MAX, linkTo, LocationHeader, PositiveIntParam } from '@app/shared';
 import { AddDncEntriesCommand } from '../commands/add-dnc-entries/add-dnc-entries.command';
 import { CreateDncListCommand } from '../commands/create-dnc-list/create-dnc-list.command';
@@ -35,11 +32,10 @@ const ApiListIdParam = () => ApiIntParam('listId', `The list's ListId (1 to ${IN
 const PROPAGATION =
   "The change reaches the profiles through the worker's do-not-contact job (a queued write per affected profile); the entry's Propagation says when it has.";
 
-@ApiTags('Do-not-contact lists')
-@ApiClientIdParam()
-@ApiBadRequestResponse({ description: 'Malformed request; the Message names the field and value' })
-@ApiNotFoundResponse({ description: 'Unknown client or list' })
-@Controller(':clientId/DoNotContactLists')
+@TenantController(':clientId/DoNotContactLists', {
+  tag: 'Do-not-contact lists',
+  notFound: 'Unknown client or list',
+})
 export class DoNotContactController {
   constructor(
     private readonly commands: CommandBus,

@@ -1,14 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { ApiProfileIdParam, ProfileIdParam } from '@app/profiles';
 import {
   ConsentChainReportDto,
@@ -34,16 +27,12 @@ const CHAIN =
  * Consent receipts: the chained entries of a profile, a signed receipt of one, and the
  * verification of the whole chain (Profiles' history read through ProfileHistoryChain).
  */
-@ApiTags('Consent receipts')
-@ApiClientIdParam()
-@ApiBadRequestResponse({
-  description: 'Invalid profileId or entryId; the Message names it and the value',
-})
-@ApiNotFoundResponse({
-  description:
+@TenantController(':clientId/Profile', {
+  tag: 'Consent receipts',
+  badRequest: 'Invalid profileId or entryId; the Message names it and the value',
+  notFound:
     "Unknown client, unknown or deleted profile, or (receipt) no consent or preference entry of that id the caller's user group may see",
 })
-@Controller(':clientId/Profile')
 export class ConsentReceiptsController {
   constructor(private readonly queries: QueryBus) {}
 

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { RENAME_GROUP_EXAMPLES } from '../../wire/profile.examples';
 import {
@@ -8,16 +8,13 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { type RequestWindow, WriteWindow } from '@app/shared';
 import { RenameGroupCommand } from './rename-group/rename-group.command';
 import { RenameGroupDto, RenameGroupResultDto } from './rename-group.dto';
 
-@ApiTags('Groups')
-@ApiClientIdParam()
-@Controller(':clientId/Groups')
+@TenantController(':clientId/Groups', { tag: 'Groups', badRequest: false })
 export class GroupsController {
   constructor(private readonly commands: CommandBus) {}
 

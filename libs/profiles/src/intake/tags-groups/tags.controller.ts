@@ -1,21 +1,18 @@
-import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
+import { Delete, Get, HttpCode, Param } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { type RequestWindow, WriteWindow } from '@app/shared';
 import { DeleteTagCommand } from './delete-tag/delete-tag.command';
 import { TagCountsDto } from './tag-counts.dto';
 import { GetTagCountsQuery } from './get-tag-counts/get-tag-counts.query';
 
-@ApiTags('Configuration')
-@ApiClientIdParam()
-@Controller(':clientId/Tags')
+@TenantController(':clientId/Tags', { tag: 'Configuration', badRequest: false })
 export class TagsController {
   constructor(
     private readonly commands: CommandBus,

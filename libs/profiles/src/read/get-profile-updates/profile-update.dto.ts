@@ -4,6 +4,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 export const WRITE_STATUS_DESCRIPTION =
   'Pending Update: accepted and queued, not applied yet; Complete: applied; Failed: refused when applied (FailureReason says why)';
 
+/** The Status of a write record, wherever one is shown: its outcome. */
+export const WriteStatusField = (): PropertyDecorator =>
+  ApiProperty({
+    enum: ['Pending Update', 'Complete', 'Failed'],
+    description: WRITE_STATUS_DESCRIPTION,
+  });
+
 /** One accepted write of a profile and its outcome (our extension; see docs/api.md). */
 export class ProfileUpdateDto {
   @ApiProperty({ description: 'Acceptance order within the profile, from 1' })
@@ -42,10 +49,7 @@ export class ProfileUpdateDto {
   })
   Operation: string;
 
-  @ApiProperty({
-    enum: ['Pending Update', 'Complete', 'Failed'],
-    description: WRITE_STATUS_DESCRIPTION,
-  })
+  @WriteStatusField()
   Status: string;
 
   @ApiProperty({ format: 'date-time' })

@@ -1,15 +1,13 @@
-import { applyDecorators, Controller, Get } from '@nestjs/common';
+import { applyDecorators, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
-  ApiBadRequestResponse,
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
-import { ApiAuth, ApiClientIdParam, type Caller, CurrentCaller } from '@app/auth';
+import { ApiAuth, type Caller, CurrentCaller, TenantController } from '@app/auth';
 import { ApiTextQuery } from '@app/shared';
 import { ProfileDto } from '../../wire/profile.dto';
 import { IMPLIED_FLAG, viewOf } from '../../domain/profile-view';
@@ -52,13 +50,11 @@ const ApiGroupQueries = (): MethodDecorator =>
     }),
   );
 
-@ApiTags('Profile search')
-@ApiClientIdParam()
-@ApiBadRequestResponse({
-  description: 'A missing or malformed query parameter; the Message names it and its value',
+@TenantController(':clientId/Profile/GroupProfiles', {
+  tag: 'Profile search',
+  badRequest: 'A missing or malformed query parameter; the Message names it and its value',
 })
 @ApiForbiddenResponse({ description: 'More than 50 profiles are members' })
-@Controller(':clientId/Profile/GroupProfiles')
 export class GroupProfilesController {
   constructor(private readonly queries: QueryBus) {}
 
