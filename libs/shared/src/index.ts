@@ -18,6 +18,7 @@ export * from './database/database.module';
 export * from './database/mongoose-features';
 export * from './database/duplicate-key';
 export * from './database/tenant-scope';
+export * from './database/tenant-scoped-features';
 export * from './queue/queue.constants';
 export * from './queue/job-definition';
 export * from './queue/queue.module';

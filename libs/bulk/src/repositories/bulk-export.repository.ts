@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { acrossTenants, INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import {
+  acrossTenants,
+  INT32_MAX,
+  isDuplicateKeyError,
+  TenantScopedModel,
+  InjectTenantScoped,
+} from '@app/shared';
 import { BulkExport, BulkExportHint, BulkExportPage } from '../domain/bulk-export.schema';
 import { exportKey, exportPageKey, exportTokenHintKey } from '../keys';
 
@@ -12,19 +16,11 @@ import { exportKey, exportPageKey, exportTokenHintKey } from '../keys';
  */
 @Injectable()
 export class BulkExportRepository {
-  private readonly hints: TenantScopedModel<BulkExportHint>;
-  private readonly exports: TenantScopedModel<BulkExport>;
-  private readonly pages: TenantScopedModel<BulkExportPage>;
-
   constructor(
-    @InjectModel(BulkExportHint.name) hints: Model<BulkExportHint>,
-    @InjectModel(BulkExport.name) exports: Model<BulkExport>,
-    @InjectModel(BulkExportPage.name) pages: Model<BulkExportPage>,
-  ) {
-    this.hints = new TenantScopedModel(hints);
-    this.exports = new TenantScopedModel(exports);
-    this.pages = new TenantScopedModel(pages);
-  }
+    @InjectTenantScoped(BulkExportHint) private readonly hints: TenantScopedModel<BulkExportHint>,
+    @InjectTenantScoped(BulkExport) private readonly exports: TenantScopedModel<BulkExport>,
+    @InjectTenantScoped(BulkExportPage) private readonly pages: TenantScopedModel<BulkExportPage>,
+  ) {}
 
   /**
    * Stores a new export under the next access token of its client: the insert of

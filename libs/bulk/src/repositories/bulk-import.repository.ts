@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { acrossTenants, INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import {
+  acrossTenants,
+  INT32_MAX,
+  isDuplicateKeyError,
+  TenantScopedModel,
+  InjectTenantScoped,
+} from '@app/shared';
 import {
   BulkImport,
   BulkImportChunk,
@@ -21,22 +25,14 @@ import { exceptionPageKey, importChunkKey, importKey, importTokenHintKey } from 
  */
 @Injectable()
 export class BulkImportRepository {
-  private readonly hints: TenantScopedModel<BulkImportHint>;
-  private readonly imports: TenantScopedModel<BulkImport>;
-  private readonly chunks: TenantScopedModel<BulkImportChunk>;
-  private readonly pages: TenantScopedModel<BulkImportExceptionPage>;
-
   constructor(
-    @InjectModel(BulkImportHint.name) hints: Model<BulkImportHint>,
-    @InjectModel(BulkImport.name) imports: Model<BulkImport>,
-    @InjectModel(BulkImportChunk.name) chunks: Model<BulkImportChunk>,
-    @InjectModel(BulkImportExceptionPage.name) pages: Model<BulkImportExceptionPage>,
-  ) {
-    this.hints = new TenantScopedModel(hints);
-    this.imports = new TenantScopedModel(imports);
-    this.chunks = new TenantScopedModel(chunks);
-    this.pages = new TenantScopedModel(pages);
-  }
+    @InjectTenantScoped(BulkImportHint) private readonly hints: TenantScopedModel<BulkImportHint>,
+    @InjectTenantScoped(BulkImport) private readonly imports: TenantScopedModel<BulkImport>,
+    @InjectTenantScoped(BulkImportChunk)
+    private readonly chunks: TenantScopedModel<BulkImportChunk>,
+    @InjectTenantScoped(BulkImportExceptionPage)
+    private readonly pages: TenantScopedModel<BulkImportExceptionPage>,
+  ) {}
 
   /**
    * Stores a new import under the next access token of its client: the insert of

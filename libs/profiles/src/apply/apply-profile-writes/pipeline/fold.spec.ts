@@ -1,5 +1,6 @@
 import { CONSENT_PROFILE_RULES } from '@app/consents/profile-rules/consent-profile-rules';
 import { PREFERENCE_PROFILE_RULES } from '@app/preferences/profile-rules/preference-profile-rules';
+import { TenantScopedModel } from '@app/shared';
 import { ProfileRules } from '../../../domain/profile-rules';
 import { PermanentWriteError } from '../../../domain/profile-transition';
 import type { ProfileTypeKind, ProfileVocabulary } from '../../../domain/profile-vocabulary';
@@ -245,8 +246,8 @@ function stores() {
   return {
     pages,
     events,
-    history: new ProfileHistoryRepository(pages.model),
-    eventRepository: new ProfileEventRepository(events.model),
+    history: new ProfileHistoryRepository(new TenantScopedModel(pages.model)),
+    eventRepository: new ProfileEventRepository(new TenantScopedModel(events.model)),
   };
 }
 
