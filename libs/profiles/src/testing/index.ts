@@ -7,7 +7,7 @@
  * Every fixture is of one profile: profile 7 of client `c1`.
  */
 import { historyEntryKey, profileKey, writeKey } from '../keys';
-import type { ProfileData } from '../domain/profile-data.schema';
+import type { Edited, ProfileData } from '../domain/profile-data.schema';
 import { historyEntries } from '../domain/profile-history';
 import type { HistoryCategory, ProfileHistory } from '../domain/profile-history.schema';
 import { fieldOf } from '../domain/profile-shape';
@@ -24,6 +24,7 @@ import type { ProfileWrite, ProfileWriteKind } from '../domain/profile-write.sch
 
 // The aggregate's types the module specs need and @app/profiles does not export.
 export type { Profile, ProfileWrite };
+export * from './history-modules';
 
 export const CLIENT_ID = 'c1';
 export const PROFILE_ID = 7;
@@ -49,6 +50,27 @@ export type DeepPartial<T> = T extends (infer E)[]
  */
 export function partialData(fields: DeepPartial<ProfileData>): ProfileData {
   return fields as ProfileData;
+}
+
+/** The stored data of an active customer with every list empty, stamped `edited`, then `fields`. */
+export function emptyProfileData(edited: Edited, fields: Partial<ProfileData> = {}): ProfileData {
+  return {
+    IsActive: true,
+    Edited: edited,
+    CustomerType: 'Customer',
+    PreserveConsents: true,
+    PreservePreferences: true,
+    Consents: [],
+    CustomFields: [],
+    Groups: [],
+    ProfileTags: [],
+    Addresses: [],
+    Emails: [],
+    PhoneNumbers: [],
+    ProfilePreferences: [],
+    AlternateIds: [],
+    ...fields,
+  };
 }
 
 /** A stored profile as a case states it (see partialData). */
