@@ -37,6 +37,7 @@ export * from './wire/field.decorators';
 export * from './redis/redis.service';
 export * from './redis/redis-connection';
 export * from './redis/redis-keys';
+export * from './redis/due-set';
 export * from './redis/redis.module';
 export * from './redis/reused-stamps.service';
 export * from './redis/stamp-channel';
