@@ -17,6 +17,7 @@ export * from './validation/query-values';
 export * from './database/database.module';
 export * from './database/mongoose-features';
 export * from './database/duplicate-key';
+export * from './database/next-free-number';
 export * from './database/tenant-scope';
 export * from './database/tenant-scoped-features';
 export * from './queue/queue.constants';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   acrossTenants,
   INT32_MAX,
-  isDuplicateKeyError,
+  insertAtNextFreeNumber,
   TenantScopedModel,
   InjectTenantScoped,
 } from '@app/shared';
@@ -29,27 +29,24 @@ export class BulkExportRepository {
   async create(job: Omit<BulkExport, '_id' | 'accessToken'>): Promise<BulkExport> {
     const hintId = exportTokenHintKey(job.clientId);
     const hint = await this.hints.findById(hintId).lean<BulkExportHint>().exec();
-    for (let token = (hint?.last ?? 0) + 1; token <= INT32_MAX; token++) {
-      const doc: BulkExport = { ...job, _id: exportKey(job.clientId, token), accessToken: token };
-      try {
-        await this.exports.create(doc);
-      } catch (error) {
-        if (isDuplicateKeyError(error)) continue;
-        throw error;
-      }
-      // A lost hint update only makes the next claim probe further. `$max`: a concurrent
-      // create's smaller token never lowers it (the records of old exports are removed, so
-      // a probe from below could hand out a token a client still holds).
-      await this.hints
-        .updateOne(
-          { _id: hintId },
-          { $max: { last: token }, $setOnInsert: { clientId: job.clientId } },
-          { upsert: true },
-        )
-        .exec();
-      return doc;
-    }
-    throw new Error(`Client ${job.clientId} has used every export access token`);
+    const doc = await insertAtNextFreeNumber(
+      (hint?.last ?? 0) + 1,
+      (token): BulkExport => ({ ...job, _id: exportKey(job.clientId, token), accessToken: token }),
+      (claim) => this.exports.create(claim),
+      INT32_MAX,
+    );
+    if (!doc) throw new Error(`Client ${job.clientId} has used every export access token`);
+    // A lost hint update only makes the next claim probe further. `$max`: a concurrent
+    // create's smaller token never lowers it (the records of old exports are removed, so
+    // a probe from below could hand out a token a client still holds).
+    await this.hints
+      .updateOne(
+        { _id: hintId },
+        { $max: { last: doc.accessToken }, $setOnInsert: { clientId: job.clientId } },
+        { upsert: true },
+      )
+      .exec();
+    return doc;
   }
 
   /**

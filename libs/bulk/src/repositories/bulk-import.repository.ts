@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   acrossTenants,
   INT32_MAX,
-  isDuplicateKeyError,
+  insertAtNextFreeNumber,
   TenantScopedModel,
   InjectTenantScoped,
 } from '@app/shared';
@@ -45,27 +45,24 @@ export class BulkImportRepository {
     initiated: Date[],
   ): Promise<BulkImport> {
     const hintId = importTokenHintKey(job.clientId);
-    for (let token = (hint?.last ?? 0) + 1; token <= INT32_MAX; token++) {
-      const doc: BulkImport = { ...job, _id: importKey(job.clientId, token), accessToken: token };
-      try {
-        await this.imports.create(doc);
-      } catch (error) {
-        if (isDuplicateKeyError(error)) continue;
-        throw error;
-      }
-      // A lost hint update only makes the next claim probe further. `$max`: a concurrent
-      // Initiate's smaller token never lowers it (imports are removed after their kept time,
-      // so a probe from below could hand out a token a client still holds).
-      await this.hints
-        .updateOne(
-          { _id: hintId },
-          { $max: { last: token }, $set: { clientId: job.clientId, initiated } },
-          { upsert: true },
-        )
-        .exec();
-      return doc;
-    }
-    throw new Error(`Client ${job.clientId} has used every access token`);
+    const doc = await insertAtNextFreeNumber(
+      (hint?.last ?? 0) + 1,
+      (token): BulkImport => ({ ...job, _id: importKey(job.clientId, token), accessToken: token }),
+      (claim) => this.imports.create(claim),
+      INT32_MAX,
+    );
+    if (!doc) throw new Error(`Client ${job.clientId} has used every access token`);
+    // A lost hint update only makes the next claim probe further. `$max`: a concurrent
+    // Initiate's smaller token never lowers it (imports are removed after their kept time,
+    // so a probe from below could hand out a token a client still holds).
+    await this.hints
+      .updateOne(
+        { _id: hintId },
+        { $max: { last: doc.accessToken }, $set: { clientId: job.clientId, initiated } },
+        { upsert: true },
+      )
+      .exec();
+    return doc;
   }
 
   /** The client's token hint and recent Initiates (`bulk_import_hints`, by `_id`). */

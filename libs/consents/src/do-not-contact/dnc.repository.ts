@@ -5,6 +5,7 @@ import {
   type TenantKey,
   TenantScopedModel,
   InjectTenantScoped,
+  insertAtNextFreeNumber,
 } from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { DncEntry, DncList, type DncListType, DncPendingChange } from './domain/dnc-list.schema';
@@ -38,16 +39,14 @@ export class DncRepository {
       .limit(1)
       .lean<DncList[]>()
       .exec();
-    for (let listId = (last?.listId ?? 0) + 1; ; listId++) {
-      const doc: DncList = { ...list, _id: dncListKey(list.clientId, listId), listId };
-      try {
-        await this.lists.create(doc);
-        await this.stamps.changed(list.clientId);
-        return doc;
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
-    }
+    const doc = await insertAtNextFreeNumber(
+      (last?.listId ?? 0) + 1,
+      (listId): DncList => ({ ...list, _id: dncListKey(list.clientId, listId), listId }),
+      (claim) => this.lists.create(claim),
+    );
+    if (!doc) throw new Error(`Client ${list.clientId} has used every list id`);
+    await this.stamps.changed(list.clientId);
+    return doc;
   }
 
   /** One page of a list's entries (listed and removed), in key order after `afterKey`. */
