@@ -1,5 +1,5 @@
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
-import { tenantKey } from '@app/shared';
+import { tenantKey, TenantScopedModel } from '@app/shared';
 import type { Connection } from 'mongoose';
 import type { HistoryEntry } from '../../libs/profiles/src/domain/profile-history';
 import type { StoredCustomField } from '../../libs/profiles/src/domain/profile-data.schema';
@@ -145,7 +145,9 @@ describe.each([
 
   it('a write given up by another process leaves nothing behind', async () => {
     // A second repository stands for a second worker process (same engine).
-    const other = new ProfileHistoryRepository(app.api.get(getModelToken(ProfileHistoryDoc.name)));
+    const other = new ProfileHistoryRepository(
+      new TenantScopedModel(app.api.get(getModelToken(ProfileHistoryDoc.name))),
+    );
     await applied(entriesOf(1, 3));
     // This process records write 2, then its save fails ...
     await interrupted(entriesOf(2, 2));

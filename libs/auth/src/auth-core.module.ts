@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { mongooseFeatures } from '@app/shared';
+import { tenantScopedFeatures } from '@app/shared';
 import { ApiAuthSupportModule } from './auth-settings';
 import { ClientRepository } from './repositories/client.repository';
 import { OAuthClientRepository } from './repositories/oauth-client.repository';
@@ -24,7 +24,7 @@ import { TokenThrottle } from './services/token-throttle.service';
 @Module({
   imports: [
     ApiAuthSupportModule,
-    mongooseFeatures(
+    tenantScopedFeatures(
       [ClientAccount, ClientAccountSchema],
       [UserAccount, UserAccountSchema],
       [OAuthClient, OAuthClientSchema],

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
-import { settingsProvider } from '@app/shared';
+import { settingsProvider, tenantScopedFeatures } from '@app/shared';
 import { BulkSettings } from './bulk-settings';
 import {
   BulkImport,
@@ -27,36 +26,30 @@ import { ImportAccess } from './services/import-access.service';
 import { ImportRemovals } from './services/import-removals.service';
 import { ExportExpiries } from './services/export-expiries.service';
 
+/** Provided here and exported to both sides. */
+const services = [
+  BulkImportRepository,
+  ImportAccess,
+  ImportRemovals,
+  ExportExpiries,
+  BulkExportRepository,
+  ExportAccess,
+];
+
 /** The bulk collections and settings, shared by the api and worker sides. Internal. */
 @Module({
   imports: [
-    MongooseModule.forFeature([
-      { name: BulkImportHint.name, schema: BulkImportHintSchema },
-      { name: BulkImport.name, schema: BulkImportSchema },
-      { name: BulkImportChunk.name, schema: BulkImportChunkSchema },
-      { name: BulkImportExceptionPage.name, schema: BulkImportExceptionPageSchema },
-      { name: BulkExportHint.name, schema: BulkExportHintSchema },
-      { name: BulkExport.name, schema: BulkExportSchema },
-      { name: BulkExportPage.name, schema: BulkExportPageSchema },
-    ]),
+    tenantScopedFeatures(
+      [BulkImportHint, BulkImportHintSchema],
+      [BulkImport, BulkImportSchema],
+      [BulkImportChunk, BulkImportChunkSchema],
+      [BulkImportExceptionPage, BulkImportExceptionPageSchema],
+      [BulkExportHint, BulkExportHintSchema],
+      [BulkExport, BulkExportSchema],
+      [BulkExportPage, BulkExportPageSchema],
+    ),
   ],
-  providers: [
-    settingsProvider(BulkSettings),
-    BulkImportRepository,
-    ImportAccess,
-    ImportRemovals,
-    ExportExpiries,
-    BulkExportRepository,
-    ExportAccess,
-  ],
-  exports: [
-    BulkSettings,
-    BulkImportRepository,
-    ImportAccess,
-    ImportRemovals,
-    ExportExpiries,
-    BulkExportRepository,
-    ExportAccess,
-  ],
+  providers: [settingsProvider(BulkSettings), ...services],
+  exports: [BulkSettings, ...services],
 })
 export class BulkPersistenceModule {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { mongooseFeatures } from '@app/shared';
+import { tenantScopedFeatures } from '@app/shared';
 import {
   ConfigClaim,
   ConfigClaimSchema,
@@ -15,7 +15,9 @@ const providers = [ConfigBookkeeping];
  * Configuration API and the profile write validation (api and worker) both use it.
  */
 @Module({
-  imports: [mongooseFeatures([ConfigStamp, ConfigStampSchema], [ConfigClaim, ConfigClaimSchema])],
+  imports: [
+    tenantScopedFeatures([ConfigStamp, ConfigStampSchema], [ConfigClaim, ConfigClaimSchema]),
+  ],
   providers,
   exports: providers,
 })

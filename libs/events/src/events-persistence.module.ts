@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
-import { settingsProvider } from '@app/shared';
+import { settingsProvider, tenantScopedFeatures } from '@app/shared';
 import {
   ClientEventSubscriptions,
   ClientEventSubscriptionsSchema,
@@ -20,11 +19,11 @@ import { SubscriptionStore } from './services/subscription-store.service';
 /** The events collections and settings, shared by the api and worker sides. Internal. */
 @Module({
   imports: [
-    MongooseModule.forFeature([
-      { name: ClientEventSubscriptions.name, schema: ClientEventSubscriptionsSchema },
-      { name: DeliveryCursor.name, schema: DeliveryCursorSchema },
-      { name: DeadLetterList.name, schema: DeadLetterListSchema },
-    ]),
+    tenantScopedFeatures(
+      [ClientEventSubscriptions, ClientEventSubscriptionsSchema],
+      [DeliveryCursor, DeliveryCursorSchema],
+      [DeadLetterList, DeadLetterListSchema],
+    ),
   ],
   providers: [
     settingsProvider(EventsSettings),

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigurationReaderModule } from '@app/config';
 import { ProfilePortsModule } from '@app/profiles';
-import { mongooseFeatures, settingsProvider } from '@app/shared';
+import { settingsProvider, tenantScopedFeatures } from '@app/shared';
 import { CreateCentreLinkHandler } from './commands/create-centre-link/create-centre-link.handler';
 import { SaveCentreChoicesHandler } from './commands/save-centre-choices/save-centre-choices.handler';
 import { PreferenceCentreKeyDoc, PreferenceCentreKeyDocSchema } from './domain/centre-key.schema';
@@ -24,7 +24,7 @@ import { CentreLinks } from './services/centre-links.service';
   imports: [
     ConfigurationReaderModule,
     ProfilePortsModule,
-    mongooseFeatures([PreferenceCentreKeyDoc, PreferenceCentreKeyDocSchema]),
+    tenantScopedFeatures([PreferenceCentreKeyDoc, PreferenceCentreKeyDocSchema]),
   ],
   controllers: [CentreLinksController, CentrePageController, GpcWellKnownController],
   providers: [

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
 import { ConfigurationReaderModule } from '@app/config';
-import { settingsProvider } from '@app/shared';
+import { settingsProvider, tenantScopedFeatures } from '@app/shared';
 import { ProfileSettings } from './profile-settings';
 import {
   AlternateIdClaim,
@@ -85,21 +84,21 @@ const providers = [
 @Module({
   imports: [
     ConfigurationReaderModule,
-    MongooseModule.forFeature([
-      { name: Profile.name, schema: ProfileSchema },
-      { name: ProfileIdHint.name, schema: ProfileIdHintSchema },
-      { name: ProfileWrite.name, schema: ProfileWriteSchema },
-      { name: ProfileHistoryDoc.name, schema: ProfileHistoryDocSchema },
-      { name: ProfileEventsDoc.name, schema: ProfileEventsDocSchema },
-      { name: AlternateIdClaim.name, schema: AlternateIdClaimSchema },
-      { name: AlternateIdClaimEnd.name, schema: AlternateIdClaimEndSchema },
-      { name: TagEntry.name, schema: TagEntrySchema },
-      { name: PendingProfile.name, schema: PendingProfileSchema },
-      { name: ProfileErasure.name, schema: ProfileErasureSchema },
-      { name: ErasedIdentifier.name, schema: ErasedIdentifierSchema },
-      { name: ErasureSecret.name, schema: ErasureSecretSchema },
-      { name: ProfileMergeRecord.name, schema: ProfileMergeRecordSchema },
-    ]),
+    tenantScopedFeatures(
+      [Profile, ProfileSchema],
+      [ProfileIdHint, ProfileIdHintSchema],
+      [ProfileWrite, ProfileWriteSchema],
+      [ProfileHistoryDoc, ProfileHistoryDocSchema],
+      [ProfileEventsDoc, ProfileEventsDocSchema],
+      [AlternateIdClaim, AlternateIdClaimSchema],
+      [AlternateIdClaimEnd, AlternateIdClaimEndSchema],
+      [TagEntry, TagEntrySchema],
+      [PendingProfile, PendingProfileSchema],
+      [ProfileErasure, ProfileErasureSchema],
+      [ErasedIdentifier, ErasedIdentifierSchema],
+      [ErasureSecret, ErasureSecretSchema],
+      [ProfileMergeRecord, ProfileMergeRecordSchema],
+    ),
   ],
   providers: [settingsProvider(ProfileSettings), ...providers],
   exports: [...providers, ProfileSettings, ConfigurationReaderModule],

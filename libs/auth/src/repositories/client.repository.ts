@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { type ClientQuotas, copyQuotas, type QuotaName, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import {
+  type ClientQuotas,
+  copyQuotas,
+  type QuotaName,
+  TenantScopedModel,
+  InjectTenantScoped,
+} from '@app/shared';
 import type { DataScope, UserGroup } from '../domain/permissions';
 import type { TenantClient } from '../domain/tenant';
 import { ClientAccount, type UserGroupEntry } from '../schemas/client.schema';
@@ -16,11 +20,9 @@ export interface QuotaChanges {
 /** The `clients` collection: lean reads mapped to TenantClient, whole-field writes. */
 @Injectable()
 export class ClientRepository {
-  private readonly model: TenantScopedModel<ClientAccount>;
-
-  constructor(@InjectModel(ClientAccount.name) model: Model<ClientAccount>) {
-    this.model = new TenantScopedModel(model);
-  }
+  constructor(
+    @InjectTenantScoped(ClientAccount) private readonly model: TenantScopedModel<ClientAccount>,
+  ) {}
 
   async findById(clientId: string): Promise<TenantClient | null> {
     const doc = await this.model.findById(clientAccountKey(clientId)).lean<ClientAccount>().exec();

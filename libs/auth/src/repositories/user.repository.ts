@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import { TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import { userKey } from '../keys';
 import type { TenantUser } from '../domain/tenant';
 import { UserAccount } from '../schemas/user.schema';
@@ -9,11 +7,9 @@ import { UserAccount } from '../schemas/user.schema';
 /** The `users` collection, keyed by `<clientId>|<userId>`. */
 @Injectable()
 export class UserRepository {
-  private readonly model: TenantScopedModel<UserAccount>;
-
-  constructor(@InjectModel(UserAccount.name) model: Model<UserAccount>) {
-    this.model = new TenantScopedModel(model);
-  }
+  constructor(
+    @InjectTenantScoped(UserAccount) private readonly model: TenantScopedModel<UserAccount>,
+  ) {}
 
   async find(clientId: string, userId: string): Promise<TenantUser | null> {
     const doc = await this.model.findById(userKey(clientId, userId)).lean<UserAccount>().exec();

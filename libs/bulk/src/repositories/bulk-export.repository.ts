@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { acrossTenants, INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import {
+  acrossTenants,
+  INT32_MAX,
+  insertAtNextFreeNumber,
+  TenantScopedModel,
+  InjectTenantScoped,
+} from '@app/shared';
 import { BulkExport, BulkExportHint, BulkExportPage } from '../domain/bulk-export.schema';
 import { exportKey, exportPageKey, exportTokenHintKey } from '../keys';
 
@@ -12,19 +16,11 @@ import { exportKey, exportPageKey, exportTokenHintKey } from '../keys';
  */
 @Injectable()
 export class BulkExportRepository {
-  private readonly hints: TenantScopedModel<BulkExportHint>;
-  private readonly exports: TenantScopedModel<BulkExport>;
-  private readonly pages: TenantScopedModel<BulkExportPage>;
-
   constructor(
-    @InjectModel(BulkExportHint.name) hints: Model<BulkExportHint>,
-    @InjectModel(BulkExport.name) exports: Model<BulkExport>,
-    @InjectModel(BulkExportPage.name) pages: Model<BulkExportPage>,
-  ) {
-    this.hints = new TenantScopedModel(hints);
-    this.exports = new TenantScopedModel(exports);
-    this.pages = new TenantScopedModel(pages);
-  }
+    @InjectTenantScoped(BulkExportHint) private readonly hints: TenantScopedModel<BulkExportHint>,
+    @InjectTenantScoped(BulkExport) private readonly exports: TenantScopedModel<BulkExport>,
+    @InjectTenantScoped(BulkExportPage) private readonly pages: TenantScopedModel<BulkExportPage>,
+  ) {}
 
   /**
    * Stores a new export under the next access token of its client: the insert of
@@ -33,27 +29,24 @@ export class BulkExportRepository {
   async create(job: Omit<BulkExport, '_id' | 'accessToken'>): Promise<BulkExport> {
     const hintId = exportTokenHintKey(job.clientId);
     const hint = await this.hints.findById(hintId).lean<BulkExportHint>().exec();
-    for (let token = (hint?.last ?? 0) + 1; token <= INT32_MAX; token++) {
-      const doc: BulkExport = { ...job, _id: exportKey(job.clientId, token), accessToken: token };
-      try {
-        await this.exports.create(doc);
-      } catch (error) {
-        if (isDuplicateKeyError(error)) continue;
-        throw error;
-      }
-      // A lost hint update only makes the next claim probe further. `$max`: a concurrent
-      // create's smaller token never lowers it (the records of old exports are removed, so
-      // a probe from below could hand out a token a client still holds).
-      await this.hints
-        .updateOne(
-          { _id: hintId },
-          { $max: { last: token }, $setOnInsert: { clientId: job.clientId } },
-          { upsert: true },
-        )
-        .exec();
-      return doc;
-    }
-    throw new Error(`Client ${job.clientId} has used every export access token`);
+    const doc = await insertAtNextFreeNumber(
+      (hint?.last ?? 0) + 1,
+      (token): BulkExport => ({ ...job, _id: exportKey(job.clientId, token), accessToken: token }),
+      (claim) => this.exports.create(claim),
+      INT32_MAX,
+    );
+    if (!doc) throw new Error(`Client ${job.clientId} has used every export access token`);
+    // A lost hint update only makes the next claim probe further. `$max`: a concurrent
+    // create's smaller token never lowers it (the records of old exports are removed, so
+    // a probe from below could hand out a token a client still holds).
+    await this.hints
+      .updateOne(
+        { _id: hintId },
+        { $max: { last: doc.accessToken }, $setOnInsert: { clientId: job.clientId } },
+        { upsert: true },
+      )
+      .exec();
+    return doc;
   }
 
   /**

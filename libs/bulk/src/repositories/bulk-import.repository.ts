@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { acrossTenants, INT32_MAX, isDuplicateKeyError, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import {
+  acrossTenants,
+  INT32_MAX,
+  insertAtNextFreeNumber,
+  TenantScopedModel,
+  InjectTenantScoped,
+} from '@app/shared';
 import {
   BulkImport,
   BulkImportChunk,
@@ -21,22 +25,14 @@ import { exceptionPageKey, importChunkKey, importKey, importTokenHintKey } from 
  */
 @Injectable()
 export class BulkImportRepository {
-  private readonly hints: TenantScopedModel<BulkImportHint>;
-  private readonly imports: TenantScopedModel<BulkImport>;
-  private readonly chunks: TenantScopedModel<BulkImportChunk>;
-  private readonly pages: TenantScopedModel<BulkImportExceptionPage>;
-
   constructor(
-    @InjectModel(BulkImportHint.name) hints: Model<BulkImportHint>,
-    @InjectModel(BulkImport.name) imports: Model<BulkImport>,
-    @InjectModel(BulkImportChunk.name) chunks: Model<BulkImportChunk>,
-    @InjectModel(BulkImportExceptionPage.name) pages: Model<BulkImportExceptionPage>,
-  ) {
-    this.hints = new TenantScopedModel(hints);
-    this.imports = new TenantScopedModel(imports);
-    this.chunks = new TenantScopedModel(chunks);
-    this.pages = new TenantScopedModel(pages);
-  }
+    @InjectTenantScoped(BulkImportHint) private readonly hints: TenantScopedModel<BulkImportHint>,
+    @InjectTenantScoped(BulkImport) private readonly imports: TenantScopedModel<BulkImport>,
+    @InjectTenantScoped(BulkImportChunk)
+    private readonly chunks: TenantScopedModel<BulkImportChunk>,
+    @InjectTenantScoped(BulkImportExceptionPage)
+    private readonly pages: TenantScopedModel<BulkImportExceptionPage>,
+  ) {}
 
   /**
    * Stores a new import under the next access token of its client: the insert of
@@ -49,27 +45,24 @@ export class BulkImportRepository {
     initiated: Date[],
   ): Promise<BulkImport> {
     const hintId = importTokenHintKey(job.clientId);
-    for (let token = (hint?.last ?? 0) + 1; token <= INT32_MAX; token++) {
-      const doc: BulkImport = { ...job, _id: importKey(job.clientId, token), accessToken: token };
-      try {
-        await this.imports.create(doc);
-      } catch (error) {
-        if (isDuplicateKeyError(error)) continue;
-        throw error;
-      }
-      // A lost hint update only makes the next claim probe further. `$max`: a concurrent
-      // Initiate's smaller token never lowers it (imports are removed after their kept time,
-      // so a probe from below could hand out a token a client still holds).
-      await this.hints
-        .updateOne(
-          { _id: hintId },
-          { $max: { last: token }, $set: { clientId: job.clientId, initiated } },
-          { upsert: true },
-        )
-        .exec();
-      return doc;
-    }
-    throw new Error(`Client ${job.clientId} has used every access token`);
+    const doc = await insertAtNextFreeNumber(
+      (hint?.last ?? 0) + 1,
+      (token): BulkImport => ({ ...job, _id: importKey(job.clientId, token), accessToken: token }),
+      (claim) => this.imports.create(claim),
+      INT32_MAX,
+    );
+    if (!doc) throw new Error(`Client ${job.clientId} has used every access token`);
+    // A lost hint update only makes the next claim probe further. `$max`: a concurrent
+    // Initiate's smaller token never lowers it (imports are removed after their kept time,
+    // so a probe from below could hand out a token a client still holds).
+    await this.hints
+      .updateOne(
+        { _id: hintId },
+        { $max: { last: doc.accessToken }, $set: { clientId: job.clientId, initiated } },
+        { upsert: true },
+      )
+      .exec();
+    return doc;
   }
 
   /** The client's token hint and recent Initiates (`bulk_import_hints`, by `_id`). */

@@ -1,4 +1,4 @@
-import type { LeaseService, RedisService } from '@app/shared';
+import { DueSet, type LeaseService, type RedisService } from '@app/shared';
 import { dueTokenKey } from '../keys';
 
 /** A bulk import or export due for its next step. */
@@ -18,31 +18,26 @@ const REBUILD_LEASE_MS = 60_000;
  * marker is missing (first start, or Redis lost its data) the job that reads it rebuilds it
  * first (`ensureBuilt`), so that no stored import or export is left without its removal.
  */
-export abstract class DueTokens {
+export abstract class DueTokens extends DueSet {
   protected constructor(
-    private readonly redis: RedisService,
+    redis: RedisService,
     private readonly lease: LeaseService,
-    private readonly name: string,
-  ) {}
+    name: string,
+  ) {
+    super(redis, name);
+  }
 
   async schedule(clientId: string, accessToken: number, at: Date): Promise<void> {
-    await this.redis.client.zadd(this.key(), at.getTime(), dueTokenKey(clientId, accessToken));
+    await this.addDue([[at.getTime(), dueTokenKey(clientId, accessToken)]]);
   }
 
   async unschedule(clientId: string, accessToken: number): Promise<void> {
-    await this.redis.client.zrem(this.key(), dueTokenKey(clientId, accessToken));
+    await this.remove(dueTokenKey(clientId, accessToken));
   }
 
   /** Up to `limit` tokens due at `now`, the earliest first. */
   async due(now: Date, limit: number): Promise<DueToken[]> {
-    const members = await this.redis.client.zrangebyscore(
-      this.key(),
-      '-inf',
-      now.getTime(),
-      'LIMIT',
-      0,
-      limit,
-    );
+    const members = await this.dueMembers(now, 0, limit);
     return members.map((m) => {
       // Client ids never hold '|' (libs/auth identifiers): the last part is the token.
       const at = m.lastIndexOf('|');
@@ -60,7 +55,7 @@ export abstract class DueTokens {
    * the rebuild).
    */
   async ensureBuilt(stored: () => AsyncIterable<DueToken>, now: Date): Promise<number | null> {
-    if ((await this.redis.client.exists(this.builtKey())) === 1) return null;
+    if (await this.isBuilt()) return null;
     const leaseName = `${this.name}-rebuild`;
     const token = await this.lease.acquire(leaseName, REBUILD_LEASE_MS);
     if (!token) return null;
@@ -76,19 +71,11 @@ export abstract class DueTokens {
         }
       }
       await execOrThrow(pipeline);
-      await this.redis.client.set(this.builtKey(), now.toISOString());
+      await this.markBuilt(now);
       return count;
     } finally {
       await this.lease.release(leaseName, token);
     }
-  }
-
-  private key(): string {
-    return this.redis.key(this.name);
-  }
-
-  private builtKey(): string {
-    return this.redis.key(this.name, 'built');
   }
 }
 

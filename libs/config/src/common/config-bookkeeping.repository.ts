@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import {
   ConflictError,
   CRASH_POINTS,
@@ -10,8 +9,8 @@ import {
   ReusedStamps,
   textKey,
   TenantScopedModel,
+  InjectTenantScoped,
 } from '@app/shared';
-import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { ConfigClaim, ConfigStamp } from './config-bookkeeping.schema';
 import { INT32_MAX, repeatedNames } from './entry-request';
@@ -59,21 +58,16 @@ export interface NamedEntryStore {
 export class ConfigBookkeeping {
   private readonly logger = new Logger('ConfigBookkeeping');
 
-  private readonly stamps: TenantScopedModel<ConfigStamp>;
-  private readonly claims: TenantScopedModel<ConfigClaim>;
   /** The highest id this process claimed or saw claimed, by entryKindKey. */
   private readonly claimedIds = new Map<string, number>();
 
   constructor(
-    @InjectModel(ConfigStamp.name) stamps: Model<ConfigStamp>,
-    @InjectModel(ConfigClaim.name) claims: Model<ConfigClaim>,
+    @InjectTenantScoped(ConfigStamp) private readonly stamps: TenantScopedModel<ConfigStamp>,
+    @InjectTenantScoped(ConfigClaim) private readonly claims: TenantScopedModel<ConfigClaim>,
     private readonly redis: RedisService,
     private readonly crashPoints: CrashPoints,
     private readonly reused: ReusedStamps,
-  ) {
-    this.stamps = new TenantScopedModel(stamps);
-    this.claims = new TenantScopedModel(claims);
-  }
+  ) {}
 
   /** The next free int32 id of `kind` for the client (1, 2, ...). */
   async nextId(clientId: string, kind: string): Promise<number> {

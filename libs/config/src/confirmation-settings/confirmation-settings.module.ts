@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { mongooseFeatures } from '@app/shared';
+import { tenantScopedFeatures } from '@app/shared';
 import { ConfigurationCoreModule } from '../configuration-core.module';
 import { ReplaceConfirmationSettingsHandler } from './commands/replace-confirmation-settings/replace-confirmation-settings.handler';
 import {
@@ -14,7 +14,7 @@ import { ConfirmationSettingsRepository } from './repositories/confirmation-sett
 @Module({
   imports: [
     ConfigurationCoreModule,
-    mongooseFeatures([StoredConfirmationSettings, ConfirmationSettingsSchema]),
+    tenantScopedFeatures([StoredConfirmationSettings, ConfirmationSettingsSchema]),
   ],
   providers: [ConfirmationSettingsRepository],
   exports: [ConfirmationSettingsRepository],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { mongooseFeatures } from '@app/shared';
+import { tenantScopedFeatures } from '@app/shared';
 import { ConfigurationCoreModule } from '../configuration-core.module';
 import { CreateConsentTypesHandler } from './commands/create-consent-types/create-consent-types.handler';
 import { PublishConsentVersionHandler } from './commands/publish-consent-version/publish-consent-version.handler';
@@ -23,7 +23,7 @@ import { GetConsentTypeHistoryHandler } from './queries/get-consent-type-history
 @Module({
   imports: [
     ConfigurationCoreModule,
-    mongooseFeatures([StoredConsentType, ConsentTypeSchema], [ConfigEvent, ConfigEventSchema]),
+    tenantScopedFeatures([StoredConsentType, ConsentTypeSchema], [ConfigEvent, ConfigEventSchema]),
   ],
   providers: [
     ConsentTypeRepository,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { mongooseFeatures } from '@app/shared';
+import { tenantScopedFeatures } from '@app/shared';
 import {
   StoredTypeEntry,
   StoredTypeEntrySchema,
@@ -18,7 +18,10 @@ const providers = [TypeEntryRepository, TypeDefaultRepository, TypeCatalog];
  */
 @Module({
   imports: [
-    mongooseFeatures([StoredTypeEntry, StoredTypeEntrySchema], [TypeDefault, TypeDefaultSchema]),
+    tenantScopedFeatures(
+      [StoredTypeEntry, StoredTypeEntrySchema],
+      [TypeDefault, TypeDefaultSchema],
+    ),
   ],
   providers,
   exports: providers,

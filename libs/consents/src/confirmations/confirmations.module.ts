@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigurationReaderModule } from '@app/config';
 import { ProfilePortsModule } from '@app/profiles';
-import { mongooseFeatures, settingsProvider } from '@app/shared';
+import { settingsProvider, tenantScopedFeatures } from '@app/shared';
 import { ConfirmConsentHandler } from './commands/confirm-consent/confirm-consent.handler';
 import { ResendConfirmationHandler } from './commands/resend-confirmation/resend-confirmation.handler';
 import { ConfirmationMailSettings } from './confirmation-settings';
@@ -47,7 +47,7 @@ const shared = [
 @Module({
   imports: [
     ConfigurationReaderModule,
-    mongooseFeatures(
+    tenantScopedFeatures(
       [StoredConfirmation, ConfirmationSchema],
       [StoredConfirmationList, ConfirmationListSchema],
       [ConfirmationOutboxDoc, ConfirmationOutboxSchema],

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, acrossTenants, type TenantKey, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import {
+  isDuplicateKeyError,
+  acrossTenants,
+  type TenantKey,
+  TenantScopedModel,
+  InjectTenantScoped,
+  insertAtNextFreeNumber,
+} from '@app/shared';
 import { randomUUID } from 'node:crypto';
 import { DncEntry, DncList, type DncListType, DncPendingChange } from './domain/dnc-list.schema';
 import { dncEntryKey, dncListKey } from '../keys';
@@ -10,20 +15,13 @@ import { DncStamps } from './services/dnc-stamps.service';
 /** The `dnc_lists` and `dnc_entries` collections; every method is scoped by client id. */
 @Injectable()
 export class DncRepository {
-  private readonly lists: TenantScopedModel<DncList>;
-  private readonly entries: TenantScopedModel<DncEntry>;
-  private readonly pending: TenantScopedModel<DncPendingChange>;
-
   constructor(
-    @InjectModel(DncList.name) lists: Model<DncList>,
-    @InjectModel(DncEntry.name) entries: Model<DncEntry>,
-    @InjectModel(DncPendingChange.name) pending: Model<DncPendingChange>,
+    @InjectTenantScoped(DncList) private readonly lists: TenantScopedModel<DncList>,
+    @InjectTenantScoped(DncEntry) private readonly entries: TenantScopedModel<DncEntry>,
+    @InjectTenantScoped(DncPendingChange)
+    private readonly pending: TenantScopedModel<DncPendingChange>,
     private readonly stamps: DncStamps,
-  ) {
-    this.lists = new TenantScopedModel(lists);
-    this.entries = new TenantScopedModel(entries);
-    this.pending = new TenantScopedModel(pending);
-  }
+  ) {}
 
   listsOf(clientId: string): Promise<DncList[]> {
     return this.lists.find({ clientId }).sort({ listId: 1 }).lean<DncList[]>().exec();
@@ -41,16 +39,14 @@ export class DncRepository {
       .limit(1)
       .lean<DncList[]>()
       .exec();
-    for (let listId = (last?.listId ?? 0) + 1; ; listId++) {
-      const doc: DncList = { ...list, _id: dncListKey(list.clientId, listId), listId };
-      try {
-        await this.lists.create(doc);
-        await this.stamps.changed(list.clientId);
-        return doc;
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-      }
-    }
+    const doc = await insertAtNextFreeNumber(
+      (last?.listId ?? 0) + 1,
+      (listId): DncList => ({ ...list, _id: dncListKey(list.clientId, listId), listId }),
+      (claim) => this.lists.create(claim),
+    );
+    if (!doc) throw new Error(`Client ${list.clientId} has used every list id`);
+    await this.stamps.changed(list.clientId);
+    return doc;
   }
 
   /** One page of a list's entries (listed and removed), in key order after `afterKey`. */

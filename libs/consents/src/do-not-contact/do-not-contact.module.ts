@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { tenantScopedFeatures } from '@app/shared';
 import { AddDncEntriesHandler } from './commands/add-dnc-entries/add-dnc-entries.handler';
 import { CreateDncListHandler } from './commands/create-dnc-list/create-dnc-list.handler';
 import { RemoveDncEntryHandler } from './commands/remove-dnc-entry/remove-dnc-entry.handler';
@@ -25,11 +25,11 @@ import { GetDncListsHandler } from './queries/get-dnc-lists/get-dnc-lists.handle
  */
 @Module({
   imports: [
-    MongooseModule.forFeature([
-      { name: DncList.name, schema: DncListSchema },
-      { name: DncEntry.name, schema: DncEntrySchema },
-      { name: DncPendingChange.name, schema: DncPendingChangeSchema },
-    ]),
+    tenantScopedFeatures(
+      [DncList, DncListSchema],
+      [DncEntry, DncEntrySchema],
+      [DncPendingChange, DncPendingChangeSchema],
+    ),
   ],
   providers: [DncRepository, DoNotContactLists, DncStamps, DoNotContactListings],
   exports: [DncRepository, DoNotContactLists, DoNotContactListings],

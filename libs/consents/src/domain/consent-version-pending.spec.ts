@@ -4,6 +4,7 @@ import {
   versionsOlderThan,
 } from './consent-version-pending';
 import type { ProfileData } from '@app/profiles';
+import { emptyProfileData } from '@app/profiles/testing';
 
 const ctx = { at: '2026-06-01T00:00:00.000Z', userId: 'system:consent-version' };
 const edited = {
@@ -26,12 +27,7 @@ function profile(): ProfileData {
     Edited: edited,
     ...extra,
   });
-  return {
-    IsActive: true,
-    Edited: edited,
-    CustomerType: 'Customer',
-    PreserveConsents: true,
-    PreservePreferences: true,
+  return emptyProfileData(edited, {
     Consents: [consent('Marketing', '1.0'), consent('Terms', '1.0'), consent(' marketing ', '3.0')],
     Emails: [
       {
@@ -59,13 +55,7 @@ function profile(): ProfileData {
         Consents: [consent('Marketing', '1.0', { IsActive: false }), consent('Marketing', '4.0')],
       },
     ],
-    Addresses: [],
-    ProfilePreferences: [],
-    CustomFields: [],
-    Groups: [],
-    ProfileTags: [],
-    AlternateIds: [],
-  };
+  });
 }
 
 describe('markVersionPending', () => {

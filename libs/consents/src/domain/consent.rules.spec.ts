@@ -13,6 +13,7 @@ import {
   priorConsentProblems,
   statedConfirmationProblems,
 } from './consent.rules';
+import { consentTransitionWalk } from './consent-walk.fixtures';
 
 const at = '2026-03-01T10:00:00.000Z';
 const ctx = { at, userId: 'u1' };
@@ -174,39 +175,15 @@ describe('consentTransitionProblems', () => {
         data.Emails[0].Consents.map((c) => [c.ConsentType, c.ConsentStatus]),
       ),
     });
-    // new → NotSet, new → Denied, new → Granted.
-    let data = write(undefined, {
-      CustomerType: 'Customer',
-      Consents: [
-        { ConsentType: 'Terms', ConsentStatus: 4 },
-        { ConsentType: 'Mail', ConsentStatus: 2 },
-        { ConsentType: 'Sms', ConsentStatus: 1 },
-        { ConsentType: 'Marketing', ConsentStatus: 4 },
-      ],
-      Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 4 }] }],
-    });
-    // Terms: NotSet → Denied → Granted → Granted → Revoked → Granted.
-    // Marketing: NotSet → Granted. The email consent follows Terms.
-    for (const [terms, marketing] of [[2, 1], [1], [1], [3], [1]]) {
-      const Consents = [{ ConsentType: 'Terms', ConsentStatus: terms }];
-      if (marketing) Consents.push({ ConsentType: 'Marketing', ConsentStatus: marketing });
-      data = write(data, {
-        Consents,
-        Emails: [
-          { EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: terms }] },
-        ],
-      });
+    const [create, ...changes] = consentTransitionWalk(email);
+    let data = write(undefined, create);
+    for (const body of changes) {
+      data = write(data, body);
+      // Terms' steps: stored as stated, and the email's consent follows Terms.
+      const terms = body.Consents?.find((c) => c.ConsentType === 'Terms')?.ConsentStatus;
+      if (terms === undefined) continue;
       expect(statuses(data).profile.Terms).toBe(terms);
       expect(statuses(data).email.Email).toBe(terms);
-    }
-    // Mail: Denied → Granted → Revoked → Granted; Sms stays Granted (restated).
-    for (const mail of [1, 3, 1]) {
-      data = write(data, {
-        Consents: [
-          { ConsentType: 'Mail', ConsentStatus: mail },
-          { ConsentType: 'Sms', ConsentStatus: 1 },
-        ],
-      });
     }
     expect(statuses(data)).toEqual({
       profile: { Terms: 1, Mail: 1, Sms: 1, Marketing: 1 },

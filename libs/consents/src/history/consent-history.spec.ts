@@ -13,6 +13,7 @@ import {
   T1,
   T2,
 } from '@app/profiles/testing';
+import { consentTransitionWalk } from '../domain/consent-walk.fixtures';
 import { CONSENT_PROFILE_RULES } from '../profile-rules/consent-profile-rules';
 import { CONSENT_HISTORY, CONSENT_HISTORY_CATEGORY } from './consent-history';
 
@@ -94,33 +95,7 @@ describe('consent history: what a write records', () => {
 
   it('records each consent status change once, on the profile and on a contact element; a restatement records nothing', () => {
     const email = 'walk@example.com';
-    const writes: Record<string, unknown>[] = [
-      {
-        CustomerType: 'Customer',
-        Consents: [
-          { ConsentType: 'Terms', ConsentStatus: 4 },
-          { ConsentType: 'Mail', ConsentStatus: 2 },
-          { ConsentType: 'Sms', ConsentStatus: 1 },
-          { ConsentType: 'Marketing', ConsentStatus: 4 },
-        ],
-        Emails: [{ EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: 4 }] }],
-      },
-      ...[[2, 1], [1], [1], [3], [1]].map(([terms, marketing]) => ({
-        Consents: [
-          { ConsentType: 'Terms', ConsentStatus: terms },
-          ...(marketing ? [{ ConsentType: 'Marketing', ConsentStatus: marketing }] : []),
-        ],
-        Emails: [
-          { EmailAddress: email, Consents: [{ ConsentType: 'Email', ConsentStatus: terms }] },
-        ],
-      })),
-      ...[1, 3, 1].map((mail) => ({
-        Consents: [
-          { ConsentType: 'Mail', ConsentStatus: mail },
-          { ConsentType: 'Sms', ConsentStatus: 1 },
-        ],
-      })),
-    ];
+    const writes = consentTransitionWalk(email);
     let profile = profileAt(undefined, 0);
     const recorded: ProfileHistory[] = [];
     writes.forEach((body, index) => {

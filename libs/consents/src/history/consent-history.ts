@@ -1,7 +1,6 @@
 import {
   canSeeConsentType,
   compareHistoryEntries,
-  confirmationFields,
   type ConsentDto,
   consentRule,
   type HistoryChange,
@@ -11,7 +10,7 @@ import {
   type ProfileHistory,
   type ProfileHistoryRule,
   type StoredConsent,
-  toHistoryEdited,
+  toConsentDto,
 } from '@app/profiles';
 
 /** The history category of consents (the routes History/Consents read it). */
@@ -27,22 +26,8 @@ function change(item: StoredConsent, container?: HistoryChange['container']): Hi
 }
 
 function toHistoryConsent(item: StoredConsent): ConsentDto {
-  return {
-    ConsentType: item.ConsentType,
-    ConsentVersion: item.ConsentVersion,
-    Locale: item.Locale,
-    ConsentStatus: item.ConsentStatus,
-    ReasonCode: item.ReasonCode,
-    ConsentDate: item.ConsentDate,
-    ExpirationDate: item.ExpirationDate,
-    SourceId: item.SourceId,
-    Expired: item.Expired ?? false,
-    Edited: toHistoryEdited(item.Edited),
-    UpdatedVersionPending: item.UpdatedVersionPending ?? false,
-    // The evidence of a confirmed grant (double opt-in), as stored with the consent.
-    ...confirmationFields(item),
-    IsActive: item.IsActive !== false,
-  };
+  // A history entry shows whether the consent was active at that point.
+  return toConsentDto(item, item.IsActive !== false);
 }
 
 /** Whether an entry holds a consent: one of this category (or of the Consents list). */

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
 import { ConfigurationReaderModule } from '@app/config';
 import { ProfilePortsModule } from '@app/profiles';
-import { settingsProvider } from '@app/shared';
+import { settingsProvider, mongooseFeatures } from '@app/shared';
 import { ConsentSettings } from '../consent-settings';
 import { ReceiptSigningKeyDoc, ReceiptSigningKeyDocSchema } from './domain/receipt-key.schema';
 import { ConsentReceiptsController } from './http/consent-receipts.controller';
@@ -26,9 +25,7 @@ import { ReceiptSigner } from './services/receipt-signer.service';
   imports: [
     ConfigurationReaderModule,
     ProfilePortsModule,
-    MongooseModule.forFeature([
-      { name: ReceiptSigningKeyDoc.name, schema: ReceiptSigningKeyDocSchema },
-    ]),
+    mongooseFeatures([ReceiptSigningKeyDoc, ReceiptSigningKeyDocSchema]),
   ],
   controllers: [ConsentReceiptsController, ReceiptKeysController],
   providers: [

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import { TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import {
   type DeadLetter,
   DEAD_LETTERS_KEPT,
@@ -13,16 +11,11 @@ import { deadLettersKey, deliveryCursorKey } from '../keys';
 /** The delivery cursors and dead letters, every command by `_id`. */
 @Injectable()
 export class EventDeliveryRepository {
-  private readonly cursors: TenantScopedModel<DeliveryCursor>;
-  private readonly deadLetters: TenantScopedModel<DeadLetterList>;
-
   constructor(
-    @InjectModel(DeliveryCursor.name) cursors: Model<DeliveryCursor>,
-    @InjectModel(DeadLetterList.name) deadLetters: Model<DeadLetterList>,
-  ) {
-    this.cursors = new TenantScopedModel(cursors);
-    this.deadLetters = new TenantScopedModel(deadLetters);
-  }
+    @InjectTenantScoped(DeliveryCursor) private readonly cursors: TenantScopedModel<DeliveryCursor>,
+    @InjectTenantScoped(DeadLetterList)
+    private readonly deadLetters: TenantScopedModel<DeadLetterList>,
+  ) {}
 
   async cursor(
     clientId: string,

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import { TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import type { EventSubscription } from '../domain/event-subscription';
 import { ClientEventSubscriptions } from '../domain/event-subscription.schema';
 import { subscriptionsKey } from '../keys';
@@ -12,11 +10,10 @@ import { subscriptionsKey } from '../keys';
  */
 @Injectable()
 export class EventSubscriptionRepository {
-  private readonly lists: TenantScopedModel<ClientEventSubscriptions>;
-
-  constructor(@InjectModel(ClientEventSubscriptions.name) lists: Model<ClientEventSubscriptions>) {
-    this.lists = new TenantScopedModel(lists);
-  }
+  constructor(
+    @InjectTenantScoped(ClientEventSubscriptions)
+    private readonly lists: TenantScopedModel<ClientEventSubscriptions>,
+  ) {}
 
   /** The client's subscriptions ([] when it has none). */
   async load(clientId: string): Promise<EventSubscription[]> {

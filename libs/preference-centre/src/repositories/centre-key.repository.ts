@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import { isDuplicateKeyError, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import { PreferenceCentreKeyDoc } from '../domain/centre-key.schema';
 import { centreKeyId } from '../keys';
 
 /** The `preference_centre_keys` collection, by `_id` only. */
 @Injectable()
 export class CentreKeyRepository {
-  private readonly keys: TenantScopedModel<PreferenceCentreKeyDoc>;
-
-  constructor(@InjectModel(PreferenceCentreKeyDoc.name) keys: Model<PreferenceCentreKeyDoc>) {
-    this.keys = new TenantScopedModel(keys);
-  }
+  constructor(
+    @InjectTenantScoped(PreferenceCentreKeyDoc)
+    private readonly keys: TenantScopedModel<PreferenceCentreKeyDoc>,
+  ) {}
 
   /** The client's key (base64), or null when no link was ever made for it. */
   async find(clientId: string): Promise<string | null> {

@@ -29,6 +29,16 @@ const rename = (OldGroupName: string, NewGroupName: string) => ({
   NewGroupName,
 });
 
+/** An active primary Household membership created at t1 and renamed at t2. */
+const renamedPrimary = (GroupName: string, Key: string) => ({
+  GroupType: 'Household',
+  GroupName,
+  Key,
+  IsPrimary: true,
+  IsActive: true,
+  Edited: { CreateDate: t1.at, CreatedBy: 'alice', ModifiedDate: t2.at, ModifiedBy: 'bob' },
+});
+
 describe('renameGroup', () => {
   it('renames the membership, keeping IsPrimary and IsActive, and stamps Edited', () => {
     const data = withGroups([
@@ -37,14 +47,7 @@ describe('renameGroup', () => {
     ]);
     const result = renameGroup(data, rename(' SMITH ', 'Smith-Jones'), t2);
     expect(result.Groups).toEqual([
-      {
-        GroupType: 'Household',
-        GroupName: 'Smith-Jones',
-        Key: 'household|smith-jones',
-        IsPrimary: true,
-        IsActive: true,
-        Edited: { CreateDate: t1.at, CreatedBy: 'alice', ModifiedDate: t2.at, ModifiedBy: 'bob' },
-      },
+      renamedPrimary('Smith-Jones', 'household|smith-jones'),
       data.Groups[1],
     ]);
     expect(result.Edited).toEqual({
@@ -77,16 +80,7 @@ describe('renameGroup', () => {
       { GroupType: 'Household', GroupName: 'Jones', IsPrimary: false },
     ]);
     const result = renameGroup(data, rename('Smith', 'jones'), t2);
-    expect(result.Groups).toEqual([
-      {
-        GroupType: 'Household',
-        GroupName: 'Jones',
-        Key: 'household|jones',
-        IsPrimary: true,
-        IsActive: true,
-        Edited: { CreateDate: t1.at, CreatedBy: 'alice', ModifiedDate: t2.at, ModifiedBy: 'bob' },
-      },
-    ]);
+    expect(result.Groups).toEqual([renamedPrimary('Jones', 'household|jones')]);
   });
 
   it('on a merge, an inactive membership neither activates nor makes primary unless both are inactive', () => {

@@ -10,6 +10,7 @@ import type {
   StoredPreference,
 } from './profile-data.schema';
 import { ProfileRules } from './profile-rules';
+import { emptyProfileData } from '../testing';
 
 /*
  * One test per row of the precedence tables of docs/profile-merge.md: each test name starts
@@ -49,25 +50,7 @@ const edited = (at: string, createdAt = at, by = 'u'): Edited => ({
   ModifiedBy: by,
 });
 
-function profile(overrides: Partial<ProfileData> = {}): ProfileData {
-  return {
-    IsActive: true,
-    Edited: edited(OLD),
-    CustomerType: 'Customer',
-    PreserveConsents: true,
-    PreservePreferences: true,
-    Consents: [],
-    CustomFields: [],
-    Groups: [],
-    ProfileTags: [],
-    Addresses: [],
-    Emails: [],
-    PhoneNumbers: [],
-    ProfilePreferences: [],
-    AlternateIds: [],
-    ...overrides,
-  };
-}
+const profile = (overrides: Partial<ProfileData> = {}) => emptyProfileData(edited(OLD), overrides);
 
 const consent = (
   status: number,

@@ -1,12 +1,18 @@
-import { historyEntry, historyRecorder, profileAt, T1, T2 } from '../testing';
+import {
+  fakeConsentHistory,
+  fakePreferenceHistory,
+  OWN_FIELDS_CREATE_BODY,
+  historyEntry,
+  historyRecorder,
+  profileAt,
+  T1,
+  T2,
+} from '../testing';
 import type { CurrentNames } from './current-names';
-import { consentRule, preferenceRule } from './element-rules';
 import { earliestInstant, profileDataAsOf } from './profile-as-of';
 import type { ProfileData } from './profile-data.schema';
 import type { ProfileHistory } from './profile-history.schema';
 import { ProfileRules } from './profile-rules';
-import { contactPreferences } from './profile-shape';
-import type { HistoryChange, ProfileHistoryRule, ProfileRuleModule } from './profile-rules.port';
 import type { Profile } from './profile.schema';
 
 type Item = Record<string, any>;
@@ -15,90 +21,16 @@ const T3 = '2026-03-01T00:00:00.000Z';
 const T4 = '2026-04-01T00:00:00.000Z';
 const at = (iso: string, ms = 0) => new Date(Date.parse(iso) + ms);
 
-/** A fake rule module owning one history category (the real ones: Preferences', Consents'). */
-function fakeModule(category: string, changes: ProfileHistoryRule['changes']): ProfileRuleModule {
-  return {
-    name: `fake-${category}`,
-    history: [{ category, changes, canSee: () => true, toEntry: (entry) => entry.snapshot }],
-  };
-}
-
-/** Preferences as the Preferences module records them: whole, with their container. */
-const PREFERENCES = fakeModule('preference', (before, after, diff) => [
-  ...diff
-    .changedItems(before?.ProfilePreferences, after.ProfilePreferences, preferenceRule, {
-      whole: true,
-    })
-    .map((snapshot): HistoryChange => ({
-      category: 'preference',
-      list: 'ProfilePreferences',
-      snapshot,
-    })),
-  ...diff.contacts.flatMap((contact) =>
-    diff
-      .changedItems(
-        contactPreferences(contact.before),
-        contactPreferences(contact.after),
-        preferenceRule,
-        { whole: true },
-      )
-      .map((snapshot): HistoryChange => ({
-        category: 'preference',
-        list: contact.preferences,
-        container: contact.container,
-        snapshot,
-      })),
-  ),
-]);
-
-/** Consents as the Consents module records them. */
-const CONSENTS = fakeModule('consent', (before, after, diff) => [
-  ...diff
-    .changedItems(before?.Consents, after.Consents, consentRule)
-    .map((snapshot): HistoryChange => ({ category: 'consent', list: 'Consents', snapshot })),
-  ...diff.contacts.flatMap((contact) =>
-    diff
-      .changedItems(contact.before?.Consents, contact.after?.Consents, consentRule)
-      .map((snapshot): HistoryChange => ({
-        category: 'consent',
-        list: 'Consents',
-        container: contact.container,
-        snapshot,
-      })),
-  ),
-]);
+const PREFERENCES = fakePreferenceHistory('preference');
+const CONSENTS = fakeConsentHistory('consent');
 
 const record = historyRecorder(new ProfileRules([CONSENTS, PREFERENCES]));
 
 const CREATE_BODY = {
-  CustomerType: 'Customer',
-  CustomerName: { FirstName: 'Ann', LastName: 'Lee' },
-  CustomFields: [
-    { Name: 'Tier', Value: 'Gold' },
-    { Name: 'c1', Value: 'x' },
-  ],
-  ProfileTags: [{ Name: 'vip' }],
+  ...OWN_FIELDS_CREATE_BODY,
   Groups: [{ GroupType: 'Household', GroupName: 'H1' }],
   AlternateIds: [{ AlternateIdType: 'CRM', AlternateId: 'A1' }],
-  Consents: [{ ConsentType: 'Terms', ConsentVersion: '1.0', ConsentStatus: 1 }],
   ProfilePreferences: [{ ProgramId: 'P1', ChannelId: 'Email', FilterId: 'F0', PreferenceType: 1 }],
-  Emails: [
-    {
-      EmailAddress: 'Ann@Example.com',
-      EmailAddressType: 'Personal',
-      EmailPreferences: [
-        {
-          ProgramId: 'P1',
-          ChannelId: 'Email',
-          FilterId: 'F1',
-          PreferenceAttributes: [{ Key: 'Topic', Value: 'Sports' }],
-          ConsentAssociations: [{ ConsentType: 'Email', ConsentVersion: '1.0' }],
-        },
-      ],
-      Consents: [{ ConsentType: 'Email', ConsentVersion: '1.0', ConsentStatus: 1 }],
-    },
-  ],
-  PhoneNumbers: [{ PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' }],
   Addresses: [{ AddressType: 'Home', Address1: '1 Main St', PostalCode: '12345', City: 'X' }],
 };
 

@@ -6,6 +6,7 @@ import type { ProfileRuleModule } from './profile-rules.port';
 /** Profiles alone: the rule modules (consents, preferences) have their own specs. */
 const NO_RULES = new ProfileRules([]);
 import type { ProfileTypeKind, ProfileVocabulary } from './profile-vocabulary';
+import { EMAIL_PROGRAM_VOCABULARY } from '../testing';
 
 /** A small in-memory vocabulary: the rules are pure, the real one comes from the configuration module. */
 function vocabulary(): ProfileVocabulary {
@@ -63,20 +64,7 @@ function vocabulary(): ProfileVocabulary {
     requiredCustomFields: () => ['SignupSource'],
     consentTypesWithAttributes: () => [],
     // One program and Email filter; preference.rules.spec.ts covers the preference rules.
-    program: (id) => (id === 1 ? { IsActive: true } : undefined),
-    filter: (id) =>
-      id === 10
-        ? {
-            ProgramId: 1,
-            FilterId: 10,
-            ChannelId: 'Email',
-            IsActive: true,
-            FrequencyIds: [],
-            RequiredConsentTypes: [],
-            RequiredAttributes: [],
-          }
-        : undefined,
-    channel: (value) => (value.toLowerCase() === 'email' ? 'Email' : undefined),
+    ...EMAIL_PROGRAM_VOCABULARY,
   };
 }
 

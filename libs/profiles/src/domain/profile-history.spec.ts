@@ -1,14 +1,18 @@
 import {
+  fakeConsentHistory,
+  fakeHistoryModule,
+  fakePreferenceHistory,
+  OWN_FIELDS_CREATE_BODY,
   historyEntry,
   historyRecorder,
   historySummary as summary,
   historyWrite,
   profileAt,
-  sparselyStored,
+  restatedOnSparselyStored,
   T1,
   T2,
 } from '../testing';
-import { consentRule, emailRule, preferenceRule } from './element-rules';
+import { emailRule, preferenceRule } from './element-rules';
 import { compareHistoryEntries, historyEntries, type HistoryEntry } from './profile-history';
 import type { ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
 import type {
@@ -24,122 +28,21 @@ const itemOf = (entry: ProfileHistory) =>
   entry.snapshot as Partial<StandardSnapshot & EmailSnapshot & StoredPreference>;
 import { ProfileRules } from './profile-rules';
 import { contactPreferences } from './profile-shape';
-import type {
-  HistoryChange,
-  HistoryDiff,
-  ProfileHistoryRule,
-  ProfileRuleModule,
-} from './profile-rules.port';
+import type { HistoryChange, HistoryDiff } from './profile-rules.port';
 import type { Profile } from './profile.schema';
 
-/** A fake rule module owning one history category (the real ones are Consents' and Preferences'). */
-function fakeModule(
-  category: string,
-  changes: ProfileHistoryRule['changes'],
-  compare?: ProfileHistoryRule['compare'],
-): ProfileRuleModule {
-  return {
-    name: `fake-${category}`,
-    history: [
-      {
-        category,
-        changes,
-        canSee: () => true,
-        toEntry: (entry) => entry.snapshot,
-        ...(compare ? { compare } : {}),
-      },
-    ],
-  };
-}
-
-/**
- * Records every preference of the profile and of its contact elements, whole (attributes
- * and associations part of it), in the list and contact element the profile names.
- */
-const FAKE_PREFERENCES = fakeModule('fakePreference', (before, after, diff) => [
-  ...diff
-    .changedItems(before?.ProfilePreferences, after.ProfilePreferences, preferenceRule, {
-      whole: true,
-    })
-    .map((snapshot): HistoryChange => ({
-      category: 'fakePreference',
-      list: 'ProfilePreferences',
-      snapshot,
-    })),
-  ...diff.contacts.flatMap((contact) =>
-    diff
-      .changedItems(
-        contactPreferences(contact.before),
-        contactPreferences(contact.after),
-        preferenceRule,
-        { whole: true },
-      )
-      .map((snapshot): HistoryChange => ({
-        category: 'fakePreference',
-        list: contact.preferences,
-        container: contact.container,
-        filterKey: `filter:${String(snapshot.FilterId)}`,
-        snapshot,
-      })),
-  ),
-]);
-
-/** Records every changed consent of the profile and of its contact elements. */
-const FAKE_CONSENTS = fakeModule('fakeConsent', (before, after, diff) => [
-  ...diff
-    .changedItems(before?.Consents, after.Consents, consentRule)
-    .map((snapshot): HistoryChange => ({ category: 'fakeConsent', list: 'Consents', snapshot })),
-  ...diff.contacts.flatMap((contact) =>
-    diff
-      .changedItems(contact.before?.Consents, contact.after?.Consents, consentRule)
-      .map((snapshot): HistoryChange => ({
-        category: 'fakeConsent',
-        list: 'Consents',
-        container: contact.container,
-        snapshot,
-      })),
-  ),
-]);
+/** Preferences (a contact's with its filter key) and consents, as the real modules record them. */
+const FAKE_PREFERENCES = fakePreferenceHistory('fakePreference', { filterKeys: true });
+const FAKE_CONSENTS = fakeConsentHistory('fakeConsent');
 
 const RULES = new ProfileRules([FAKE_PREFERENCES, FAKE_CONSENTS]);
-
-const CREATE_BODY = {
-  CustomerType: 'Customer',
-  CustomerName: { FirstName: 'Ann', LastName: 'Lee' },
-  CustomFields: [
-    { Name: 'Tier', Value: 'Gold' },
-    { Name: 'c1', Value: 'x' },
-  ],
-  ProfileTags: [{ Name: 'vip' }],
-  Consents: [{ ConsentType: 'Terms', ConsentVersion: '1.0', ConsentStatus: 1 }],
-  ProfilePreferences: [
-    { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'Weekly ', PreferenceType: 1 },
-  ],
-  Emails: [
-    {
-      EmailAddress: 'Ann@Example.com',
-      EmailAddressType: 'Personal',
-      EmailPreferences: [
-        {
-          ProgramId: 'P1',
-          ChannelId: 'Email',
-          FilterId: 'F1',
-          PreferenceAttributes: [{ Key: 'Topic', Value: 'Sports' }],
-          ConsentAssociations: [{ ConsentType: 'Email', ConsentVersion: '1.0' }],
-        },
-      ],
-      Consents: [{ ConsentType: 'Email', ConsentVersion: '1.0', ConsentStatus: 1 }],
-    },
-  ],
-  PhoneNumbers: [{ PhoneNumber: '+1 (555) 010-2030', PhoneType: 'Mobile' }],
-};
 
 const apply = historyRecorder(RULES);
 
 const created = (rules = RULES) =>
-  historyRecorder(rules)(profileAt(undefined, 0), CREATE_BODY, 'create', 1, T1);
+  historyRecorder(rules)(profileAt(undefined, 0), OWN_FIELDS_CREATE_BODY, 'create', 1, T1);
 
-/** The container naming the email of CREATE_BODY. */
+/** The container naming the email of OWN_FIELDS_CREATE_BODY. */
 const ANN_EMAIL: HistoryContainer = {
   list: 'Emails',
   fields: { EmailAddress: 'Ann@Example.com', EmailAddressType: 'Personal' },
@@ -155,14 +58,14 @@ interface Handed {
 /** A fake module that keeps what it is handed and records what `record` makes of it. */
 function spyModule(record: (handed: Handed) => HistoryChange[] = () => []) {
   const calls: Handed[] = [];
-  const module = fakeModule('spy', (before, after, diff) => {
+  const module = fakeHistoryModule('spy', (before, after, diff) => {
     calls.push({ before, after, diff });
     return record({ before, after, diff });
   });
   return { module, calls };
 }
 
-/** The entries a create of CREATE_BODY records of the profile's own categories, in order. */
+/** The entries a create of OWN_FIELDS_CREATE_BODY records of the profile's own categories, in order. */
 const OWN_CREATE_ENTRIES = [
   ['standard', undefined, undefined, true],
   ['customField', 'CustomFields', undefined, true],
@@ -248,7 +151,7 @@ describe('historyEntries', () => {
     ]);
 
     // A write removing the email: its pair has no after, and is named as it was.
-    const body = JSON.parse(JSON.stringify(CREATE_BODY)) as Record<string, any>;
+    const body = JSON.parse(JSON.stringify(OWN_FIELDS_CREATE_BODY)) as Record<string, any>;
     delete body.Emails;
     const next = historyRecorder(new ProfileRules([spy.module]))(after, body, 'overwrite', 2, T2);
     expect(spy.calls).toHaveLength(2);
@@ -362,7 +265,7 @@ describe('historyEntries', () => {
 
   it('records a deactivation and a removal as the item with IsActive false', () => {
     const { after } = created();
-    const body = JSON.parse(JSON.stringify(CREATE_BODY)) as Record<string, any>;
+    const body = JSON.parse(JSON.stringify(OWN_FIELDS_CREATE_BODY)) as Record<string, any>;
     delete body.Emails; // removed with its preference and consent
     body.CustomFields[1].IsActive = false;
     const { entries } = apply(after, body, 'overwrite', 2, T2);
@@ -389,7 +292,7 @@ describe('historyEntries', () => {
 
   it('does not record an item removed that was already inactive', () => {
     const { after } = created();
-    const body = JSON.parse(JSON.stringify(CREATE_BODY)) as Record<string, any>;
+    const body = JSON.parse(JSON.stringify(OWN_FIELDS_CREATE_BODY)) as Record<string, any>;
     body.CustomFields[1].IsActive = false;
     const deactivated = apply(after, body, 'overwrite', 2, T2).after;
     body.CustomFields.pop();
@@ -398,19 +301,7 @@ describe('historyEntries', () => {
 
   it('sees no change where the stored document spells "nothing" differently', () => {
     const { after } = created();
-    // Stored without the empty lists a merge writes back ([]), and with a null field.
-    const { entries } = apply(
-      sparselyStored(after),
-      {
-        ProfilePreferences: [
-          { ProgramId: 'P1', ChannelId: 'Email', FilterId: 'Weekly ', PreferenceType: 1 },
-        ],
-      },
-      'merge',
-      2,
-      T2,
-    );
-    expect(entries).toEqual([]);
+    expect(restatedOnSparselyStored(apply, after)).toEqual([]);
   });
 
   it('is deterministic and leaves its inputs alone: recording again rewrites the same documents', () => {

@@ -1,6 +1,7 @@
 import type { AbsorbContext } from './profile-absorb';
 import type { ProfileData } from './profile-data.schema';
 import { ProfileRules } from './profile-rules';
+import { emptyProfileData } from '../testing';
 import {
   applyAbsorb,
   applyMergedInto,
@@ -20,26 +21,14 @@ const ctx: AbsorbContext = {
 };
 
 function data(email: string, altId?: string): ProfileData {
-  return {
-    IsActive: true,
-    Edited: edited,
-    CustomerType: 'Customer',
-    PreserveConsents: true,
-    PreservePreferences: true,
-    Consents: [],
-    CustomFields: [],
-    Groups: [],
-    ProfileTags: [],
-    Addresses: [],
+  return emptyProfileData(edited, {
     Emails: [
       { EmailAddress: email, IsActive: true, Consents: [], EmailPreferences: [], Edited: edited },
     ],
-    PhoneNumbers: [],
-    ProfilePreferences: [],
     AlternateIds: altId
       ? [{ AlternateIdType: 'CRM', AlternateId: altId, IsActive: true, Edited: edited }]
       : [],
-  };
+  });
 }
 
 const S = (): MergeSide => ({ profileId: 7, state: 'active', data: data('s@example.com') });

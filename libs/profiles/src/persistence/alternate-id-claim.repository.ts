@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import {
   BatchedInserts,
   isDuplicateKeyError,
   type TenantKey,
   TenantScopedModel,
+  InjectTenantScoped,
 } from '@app/shared';
 import type { Collection } from 'mongodb';
-import type { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { AlternateIdClaim, AlternateIdClaimEnd } from '../domain/alternate-id-claim.schema';
 import { alternateIdClaimEndKey, alternateIdClaimKey } from '../keys';
@@ -15,17 +14,15 @@ import { alternateIdClaimEndKey, alternateIdClaimKey } from '../keys';
 /** The `alternate_id_claims` collection: which profile holds each alternate id. */
 @Injectable()
 export class AlternateIdClaimRepository {
-  private readonly claims: TenantScopedModel<AlternateIdClaim>;
-  private readonly ends: TenantScopedModel<AlternateIdClaimEnd>;
   /** Claims taken together (a bulk import's concurrent records) share one engine command. */
   private readonly inserts: BatchedInserts<AlternateIdClaim>;
 
   constructor(
-    @InjectModel(AlternateIdClaim.name) claims: Model<AlternateIdClaim>,
-    @InjectModel(AlternateIdClaimEnd.name) ends: Model<AlternateIdClaimEnd>,
+    @InjectTenantScoped(AlternateIdClaim)
+    private readonly claims: TenantScopedModel<AlternateIdClaim>,
+    @InjectTenantScoped(AlternateIdClaimEnd)
+    private readonly ends: TenantScopedModel<AlternateIdClaimEnd>,
   ) {
-    this.claims = new TenantScopedModel(claims);
-    this.ends = new TenantScopedModel(ends);
     this.inserts = new BatchedInserts(
       () => this.claims.collection as unknown as Collection<AlternateIdClaim>,
     );

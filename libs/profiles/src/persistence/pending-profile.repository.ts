@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { BatchedInserts, type InsertOutcome, acrossTenants, TenantScopedModel } from '@app/shared';
+import {
+  BatchedInserts,
+  type InsertOutcome,
+  acrossTenants,
+  TenantScopedModel,
+  InjectTenantScoped,
+} from '@app/shared';
 import type { Collection } from 'mongodb';
-import type { Model } from 'mongoose';
 import { PendingProfile } from '../domain/pending-profile.schema';
 import { profileKey } from '../keys';
 
@@ -12,10 +16,9 @@ export class PendingProfileRepository {
   /** Acceptances arriving together share one engine command (group commit). */
   private readonly inserts: BatchedInserts<PendingProfile>;
 
-  private readonly markers: TenantScopedModel<PendingProfile>;
-
-  constructor(@InjectModel(PendingProfile.name) markers: Model<PendingProfile>) {
-    this.markers = new TenantScopedModel(markers);
+  constructor(
+    @InjectTenantScoped(PendingProfile) private readonly markers: TenantScopedModel<PendingProfile>,
+  ) {
     this.inserts = new BatchedInserts(
       () => this.markers.collection as unknown as Collection<PendingProfile>,
     );

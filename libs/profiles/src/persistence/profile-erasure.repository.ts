@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, TenantScopedModel } from '@app/shared';
+import { isDuplicateKeyError, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import { randomBytes } from 'node:crypto';
-import type { Model } from 'mongoose';
 import type { IdentifierKind } from '../domain/erased-identifiers';
 import { ErasedIdentifier, ErasureSecret, ProfileErasure } from '../domain/profile-erasure.schema';
 import { erasedIdentifierKey, erasureSecretKey, profileErasureKey } from '../keys';
@@ -15,19 +13,13 @@ import { erasedIdentifierKey, erasureSecretKey, profileErasureKey } from '../key
  */
 @Injectable()
 export class ProfileErasureRepository {
-  private readonly erasures: TenantScopedModel<ProfileErasure>;
-  private readonly identifiers: TenantScopedModel<ErasedIdentifier>;
-  private readonly secrets: TenantScopedModel<ErasureSecret>;
-
   constructor(
-    @InjectModel(ProfileErasure.name) erasures: Model<ProfileErasure>,
-    @InjectModel(ErasedIdentifier.name) identifiers: Model<ErasedIdentifier>,
-    @InjectModel(ErasureSecret.name) secrets: Model<ErasureSecret>,
-  ) {
-    this.erasures = new TenantScopedModel(erasures);
-    this.identifiers = new TenantScopedModel(identifiers);
-    this.secrets = new TenantScopedModel(secrets);
-  }
+    @InjectTenantScoped(ProfileErasure)
+    private readonly erasures: TenantScopedModel<ProfileErasure>,
+    @InjectTenantScoped(ErasedIdentifier)
+    private readonly identifiers: TenantScopedModel<ErasedIdentifier>,
+    @InjectTenantScoped(ErasureSecret) private readonly secrets: TenantScopedModel<ErasureSecret>,
+  ) {}
 
   /** The client's stored secret; made (32 random bytes) when `create` and there is none. */
   async secret(clientId: string, create: boolean): Promise<Buffer | null> {

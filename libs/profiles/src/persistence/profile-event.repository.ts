@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { insertEach, TenantScopedModel } from '@app/shared';
+import { insertEach, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import type { Collection } from 'mongodb';
-import type { Model } from 'mongoose';
 import type { ProfileEvent } from '../domain/profile-events';
 import {
   decodeProfileEvents,
@@ -18,11 +16,10 @@ import { profileEventsKey } from '../keys';
  */
 @Injectable()
 export class ProfileEventRepository {
-  private readonly docs: TenantScopedModel<ProfileEventsDoc>;
-
-  constructor(@InjectModel(ProfileEventsDoc.name) docs: Model<ProfileEventsDoc>) {
-    this.docs = new TenantScopedModel(docs);
-  }
+  constructor(
+    @InjectTenantScoped(ProfileEventsDoc)
+    private readonly docs: TenantScopedModel<ProfileEventsDoc>,
+  ) {}
 
   /** Stores one write's events (again, identically, after a crash before its save). */
   async record(clientId: string, profileId: number, seq: number, events: ProfileEvent[]) {

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { insertEach, type TenantKey, TenantScopedModel } from '@app/shared';
+import { insertEach, type TenantKey, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
-import type { Model } from 'mongoose';
 import type { HistoryEntry } from '../domain/profile-history';
 import {
   decodeHistoryEntries,
@@ -39,11 +37,10 @@ interface LoadedHistory {
  */
 @Injectable()
 export class ProfileHistoryRepository {
-  private readonly docs: TenantScopedModel<ProfileHistoryDoc>;
-
-  constructor(@InjectModel(ProfileHistoryDoc.name) docs: Model<ProfileHistoryDoc>) {
-    this.docs = new TenantScopedModel(docs);
-  }
+  constructor(
+    @InjectTenantScoped(ProfileHistoryDoc)
+    private readonly docs: TenantScopedModel<ProfileHistoryDoc>,
+  ) {}
 
   private append(history: LoadedHistory, entries: HistoryEntry[]): void {
     for (const entry of entries) {

@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import { isDuplicateKeyError, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import { ProfileMergeRecord } from '../domain/profile-merge-record.schema';
 import { profileMergeKey } from '../keys';
 
 /** The `profile_merges` collection (see ProfileMergeRecord): every command by `_id`. */
 @Injectable()
 export class ProfileMergeRepository {
-  private readonly records: TenantScopedModel<ProfileMergeRecord>;
-
-  constructor(@InjectModel(ProfileMergeRecord.name) records: Model<ProfileMergeRecord>) {
-    this.records = new TenantScopedModel(records);
-  }
+  constructor(
+    @InjectTenantScoped(ProfileMergeRecord)
+    private readonly records: TenantScopedModel<ProfileMergeRecord>,
+  ) {}
 
   /** The record absorbing the profile, if any. */
   async find(clientId: string, absorbedId: number): Promise<ProfileMergeRecord | null> {

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import {
   BatchedInserts,
   type InsertOutcome,
   type TenantKey,
   TenantScopedModel,
   type TraceCarrier,
+  InjectTenantScoped,
 } from '@app/shared';
 import type { Collection } from 'mongodb';
-import type { Model } from 'mongoose';
 import {
   type WriteAttemptRef,
   type ImportFlags,
@@ -44,10 +43,9 @@ export class ProfileWriteRepository {
   /** Acceptances arriving together share one engine command (group commit). */
   private readonly inserts: BatchedInserts<ProfileWrite>;
 
-  private readonly writes: TenantScopedModel<ProfileWrite>;
-
-  constructor(@InjectModel(ProfileWrite.name) writes: Model<ProfileWrite>) {
-    this.writes = new TenantScopedModel(writes);
+  constructor(
+    @InjectTenantScoped(ProfileWrite) private readonly writes: TenantScopedModel<ProfileWrite>,
+  ) {
     this.inserts = new BatchedInserts(
       () => this.writes.collection as unknown as Collection<ProfileWrite>,
     );

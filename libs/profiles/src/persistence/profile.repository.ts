@@ -1,6 +1,5 @@
 import type { SearchCondition } from '../domain/profile-rules.port';
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import {
   acrossTenants,
   insertEach,
@@ -8,9 +7,9 @@ import {
   isDuplicateKeyError,
   type TenantKey,
   TenantScopedModel,
+  InjectTenantScoped,
 } from '@app/shared';
 import type { Collection } from 'mongodb';
-import type { Model } from 'mongoose';
 import { Profile, ProfileIdHint } from '../domain/profile.schema';
 import { profileIdHintKey, profileKey } from '../keys';
 
@@ -32,18 +31,13 @@ export interface StoredProfilePage {
 /** The `profiles` collection; every method is scoped by client id. */
 @Injectable()
 export class ProfileRepository {
-  private readonly profiles: TenantScopedModel<Profile>;
-  private readonly hints: TenantScopedModel<ProfileIdHint>;
   /** Per client, the reservation of new ids under way in this process (its end). */
   private readonly reserving = new Map<string, Promise<void>>();
 
   constructor(
-    @InjectModel(Profile.name) profiles: Model<Profile>,
-    @InjectModel(ProfileIdHint.name) hints: Model<ProfileIdHint>,
-  ) {
-    this.profiles = new TenantScopedModel(profiles);
-    this.hints = new TenantScopedModel(hints);
-  }
+    @InjectTenantScoped(Profile) private readonly profiles: TenantScopedModel<Profile>,
+    @InjectTenantScoped(ProfileIdHint) private readonly hints: TenantScopedModel<ProfileIdHint>,
+  ) {}
 
   /**
    * Every client that ever claimed a profile id, with the highest id its hint records: a

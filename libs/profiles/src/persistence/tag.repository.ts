@@ -1,18 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import { isDuplicateKeyError, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import { TagEntry } from '../domain/tag.schema';
 import { tagLinkHintKey, tagLinkKey, tagNameKey } from '../keys';
 
 /** The `tags` collection: a client's tag names and their ProfileTagLink numbers. */
 @Injectable()
 export class TagRepository {
-  private readonly tags: TenantScopedModel<TagEntry>;
-
-  constructor(@InjectModel(TagEntry.name) tags: Model<TagEntry>) {
-    this.tags = new TenantScopedModel(tags);
-  }
+  constructor(@InjectTenantScoped(TagEntry) private readonly tags: TenantScopedModel<TagEntry>) {}
 
   list(clientId: string): Promise<TagEntry[]> {
     return this.tags

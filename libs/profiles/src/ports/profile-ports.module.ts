@@ -10,6 +10,19 @@ import { ProfileSnapshots } from './profile-snapshots.service';
 import { ProfileHistoryChain } from './profile-history-chain.service';
 import { ProfileCountSource } from './profile-count-source.service';
 
+/** Provided here and exported as they are. */
+const ports = [
+  ProfileHolders,
+  ProfileWriteQueue,
+  ProfileWriteChecks,
+  ProfileImportWrites,
+  ProfileExportReader,
+  ProfileEventFeed,
+  ProfileSnapshots,
+  ProfileHistoryChain,
+  ProfileCountSource,
+];
+
 /**
  * What other modules' jobs and use cases may use of Profiles: find the holders of a value,
  * queue system writes, check profile bodies as a write's acceptance does (the bulk
@@ -22,27 +35,7 @@ import { ProfileCountSource } from './profile-count-source.service';
  */
 @Module({
   imports: [ProfilesPersistenceModule],
-  providers: [
-    ProfileHolders,
-    ProfileWriteQueue,
-    ProfileWriteChecks,
-    ProfileImportWrites,
-    ProfileExportReader,
-    ProfileEventFeed,
-    ProfileSnapshots,
-    ProfileHistoryChain,
-    ProfileCountSource,
-  ],
-  exports: [
-    ProfileHolders,
-    ProfileWriteQueue,
-    ProfileWriteChecks,
-    ProfileImportWrites,
-    ProfileExportReader,
-    ProfileEventFeed,
-    ProfileSnapshots,
-    ProfileHistoryChain,
-    ProfileCountSource,
-  ],
+  providers: ports,
+  exports: ports,
 })
 export class ProfilePortsModule {}

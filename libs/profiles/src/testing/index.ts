@@ -7,7 +7,7 @@
  * Every fixture is of one profile: profile 7 of client `c1`.
  */
 import { historyEntryKey, profileKey, writeKey } from '../keys';
-import type { ProfileData } from '../domain/profile-data.schema';
+import type { Edited, ProfileData } from '../domain/profile-data.schema';
 import { historyEntries } from '../domain/profile-history';
 import type { HistoryCategory, ProfileHistory } from '../domain/profile-history.schema';
 import { fieldOf } from '../domain/profile-shape';
@@ -17,13 +17,15 @@ import {
   type WriteMode,
 } from '../domain/apply-profile-write';
 import type { ProfileRules } from '../domain/profile-rules';
-import type { ProfileVocabulary } from '../domain/profile-vocabulary';
+import type { PreferenceVocabulary, ProfileVocabulary } from '../domain/profile-vocabulary';
 import { type CallerScope, normaliseScope, type ProfileView } from '../domain/profile-view';
 import type { Profile } from '../domain/profile.schema';
 import type { ProfileWrite, ProfileWriteKind } from '../domain/profile-write.schema';
+import { HISTORY_CREATE_BODY } from './history-modules';
 
 // The aggregate's types the module specs need and @app/profiles does not export.
 export type { Profile, ProfileWrite };
+export * from './history-modules';
 
 export const CLIENT_ID = 'c1';
 export const PROFILE_ID = 7;
@@ -51,6 +53,27 @@ export function partialData(fields: DeepPartial<ProfileData>): ProfileData {
   return fields as ProfileData;
 }
 
+/** The stored data of an active customer with every list empty, stamped `edited`, then `fields`. */
+export function emptyProfileData(edited: Edited, fields: Partial<ProfileData> = {}): ProfileData {
+  return {
+    IsActive: true,
+    Edited: edited,
+    CustomerType: 'Customer',
+    PreserveConsents: true,
+    PreservePreferences: true,
+    Consents: [],
+    CustomFields: [],
+    Groups: [],
+    ProfileTags: [],
+    Addresses: [],
+    Emails: [],
+    PhoneNumbers: [],
+    ProfilePreferences: [],
+    AlternateIds: [],
+    ...fields,
+  };
+}
+
 /** A stored profile as a case states it (see partialData). */
 export function partialProfile(fields: DeepPartial<Profile>): Profile {
   return fields as Profile;
@@ -60,6 +83,24 @@ export function partialProfile(fields: DeepPartial<Profile>): Profile {
 export function partialVocabulary(readers: Partial<ProfileVocabulary>): ProfileVocabulary {
   return readers as ProfileVocabulary;
 }
+
+/** The preference configuration of the specs: program 1, its Email filter 10, the Email channel. */
+export const EMAIL_PROGRAM_VOCABULARY: PreferenceVocabulary = {
+  program: (id) => (id === 1 ? { IsActive: true } : undefined),
+  filter: (id) =>
+    id === 10
+      ? {
+          ProgramId: 1,
+          FilterId: 10,
+          ChannelId: 'Email',
+          IsActive: true,
+          FrequencyIds: [],
+          RequiredConsentTypes: [],
+          RequiredAttributes: [],
+        }
+      : undefined,
+  channel: (value) => (value.toLowerCase() === 'email' ? 'Email' : undefined),
+};
 
 /** Stored data as the worker builds it (normalised keys derived) from a create's body. */
 export function storedData(body: Record<string, unknown>): ProfileData {
@@ -149,6 +190,18 @@ export function sparselyStored(profile: Profile): Profile {
   delete preference.PreferenceAttributes;
   preference.FrequencyId = null;
   return stored;
+}
+
+/**
+ * What a merge restating HISTORY_CREATE_BODY's profile preference records on `after` stored
+ * as an older document spells "nothing" (sparselyStored): none, where the rules see no change.
+ */
+export function restatedOnSparselyStored(
+  record: ReturnType<typeof historyRecorder>,
+  after: Profile,
+): ProfileHistory[] {
+  const body = { ProfilePreferences: HISTORY_CREATE_BODY.ProfilePreferences };
+  return record(sparselyStored(after), body, 'merge', 2, T2).entries;
 }
 
 /** What each entry is, in order: category, list, container list and IsActive. */

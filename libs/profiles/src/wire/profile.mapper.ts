@@ -123,6 +123,11 @@ function preferenceMapper(view: ProfileView): PreferencesMapper {
 }
 
 function toConsent(consent: StoredConsent): ConsentDto {
+  return toConsentDto(consent, true);
+}
+
+/** A stored consent on the wire, `IsActive` as the reader tells it (a profile shows active ones). */
+export function toConsentDto(consent: StoredConsent, IsActive: boolean): ConsentDto {
   return {
     ConsentType: consent.ConsentType,
     ConsentVersion: consent.ConsentVersion,
@@ -136,7 +141,7 @@ function toConsent(consent: StoredConsent): ConsentDto {
     Edited: toEdited(consent.Edited),
     UpdatedVersionPending: consent.UpdatedVersionPending ?? false,
     ...confirmationFields(consent),
-    IsActive: true,
+    IsActive,
   };
 }
 

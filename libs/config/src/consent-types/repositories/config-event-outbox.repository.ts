@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, acrossTenants, type TenantKey, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import {
+  isDuplicateKeyError,
+  acrossTenants,
+  type TenantKey,
+  TenantScopedModel,
+  InjectTenantScoped,
+} from '@app/shared';
 import {
   ConfigEvent,
   CONSENT_TYPE_RENAMED,
@@ -16,11 +20,9 @@ import { consentTypeRenamedEventId, consentVersionEventId } from '../../keys';
  */
 @Injectable()
 export class ConfigEventOutbox {
-  private readonly events: TenantScopedModel<ConfigEvent>;
-
-  constructor(@InjectModel(ConfigEvent.name) events: Model<ConfigEvent>) {
-    this.events = new TenantScopedModel(events);
-  }
+  constructor(
+    @InjectTenantScoped(ConfigEvent) private readonly events: TenantScopedModel<ConfigEvent>,
+  ) {}
 
   /** Records that versions were published; an event recorded before is left as it is. */
   async recordConsentVersions(

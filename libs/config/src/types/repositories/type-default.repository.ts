@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isDuplicateKeyError, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import { isDuplicateKeyError, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import { TypeDefault } from '../domain/type-entry.schema';
 import { TYPE_KINDS, type TypeKind } from '../domain/type-kind';
 import { typeDefaultKey } from '../../keys';
@@ -15,11 +13,9 @@ const NO_DEFAULT = 0;
  */
 @Injectable()
 export class TypeDefaultRepository {
-  private readonly defaults: TenantScopedModel<TypeDefault>;
-
-  constructor(@InjectModel(TypeDefault.name) defaults: Model<TypeDefault>) {
-    this.defaults = new TenantScopedModel(defaults);
-  }
+  constructor(
+    @InjectTenantScoped(TypeDefault) private readonly defaults: TenantScopedModel<TypeDefault>,
+  ) {}
 
   /** The type id of the default entry, or null when the kind has none. */
   async get(clientId: string, kind: TypeKind): Promise<number | null> {

@@ -1,5 +1,6 @@
 import { ConsentStatus } from '@app/config';
 import { confirmationIdOf, type ProfileData, type StoredConsent } from '@app/profiles';
+import { partialData } from '@app/profiles/testing';
 import {
   applyConfirmation,
   expirePendingConfirmation,
@@ -153,22 +154,18 @@ describe('holdForConfirmation', () => {
   });
 });
 
+/** Data with one active email, Pat's, holding one consent of `fields`. */
+const withPatsConsent = (fields: Partial<StoredConsent>): ProfileData =>
+  partialData({
+    Emails: [{ EmailAddress: 'Pat@Example.com', IsActive: true, Consents: [consent(fields)] }],
+  });
+
 describe('applyConfirmation', () => {
-  const data = (pendingId: string): ProfileData =>
-    ({
-      Emails: [
-        {
-          EmailAddress: 'Pat@Example.com',
-          IsActive: true,
-          Consents: [
-            consent({
-              ConsentStatus: ConsentStatus.NotSet,
-              PendingConfirmation: { Id: pendingId, RequestedDate: AT, ConsentVersion: '2.0' },
-            }),
-          ],
-        },
-      ],
-    }) as unknown as ProfileData;
+  const data = (pendingId: string) =>
+    withPatsConsent({
+      ConsentStatus: ConsentStatus.NotSet,
+      PendingConfirmation: { Id: pendingId, RequestedDate: AT, ConsentVersion: '2.0' },
+    });
   const write = (ConfirmationId: string): ConsentConfirmWrite => ({
     EmailAddress: 'pat@example.com',
     ConsentType: 'NEWS',
@@ -208,22 +205,12 @@ describe('applyConfirmation', () => {
 });
 
 describe('expirePendingConfirmation', () => {
-  const data = (pendingId: string): ProfileData =>
-    ({
-      Emails: [
-        {
-          EmailAddress: 'Pat@Example.com',
-          IsActive: true,
-          Consents: [
-            consent({
-              ConsentStatus: ConsentStatus.Revoked,
-              ConsentDate: '2026-01-01T00:00:00.000Z',
-              PendingConfirmation: { Id: pendingId, RequestedDate: AT },
-            }),
-          ],
-        },
-      ],
-    }) as unknown as ProfileData;
+  const data = (pendingId: string) =>
+    withPatsConsent({
+      ConsentStatus: ConsentStatus.Revoked,
+      ConsentDate: '2026-01-01T00:00:00.000Z',
+      PendingConfirmation: { Id: pendingId, RequestedDate: AT },
+    });
   const write = { EmailAddress: 'pat@example.com', ConsentType: 'NEWS', ConfirmationId: 'abc' };
   const ctx = { at: '2026-12-05T11:00:00.000Z', userId: 'system:confirmation-expiry' };
 

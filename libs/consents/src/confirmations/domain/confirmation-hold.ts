@@ -155,36 +155,20 @@ export function applyConfirmation(
   settle: (stored: StoredConsent, granted: StoredConsent) => StoredConsent,
   ctx: WriteContext,
 ): ProfileData | undefined {
-  const emailKey = textKey(write.EmailAddress);
-  const typeKey = textKey(write.ConsentType);
-  let applied = false;
-  const Emails = (data.Emails ?? []).map((email) => {
-    if (email.IsActive === false || textKey(email.EmailAddress) !== emailKey) return email;
-    const Consents = email.Consents.map((consent) => {
-      const pending = consent.PendingConfirmation;
-      if (
-        consent.IsActive === false ||
-        textKey(consent.ConsentType ?? '') !== typeKey ||
-        pending?.Id !== write.ConfirmationId
-      )
-        return consent;
-      applied = true;
-      const granted: StoredConsent = {
-        ...consent,
-        ConsentStatus: ConsentStatus.Granted,
-        ConsentDate: write.Evidence.ConfirmedDate,
-        ...(pending.ConsentVersion ? { ConsentVersion: pending.ConsentVersion } : {}),
-        ...(pending.Locale ? { Locale: pending.Locale } : {}),
-        Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
-      };
-      const settled = settle(consent, granted);
-      delete settled.PendingConfirmation;
-      settled.Confirmation = { ...write.Evidence, Method: DOUBLE_OPT_IN_METHOD };
-      return settled;
-    });
-    return { ...email, Consents };
+  return changeWaitingConsent(data, write, (consent, pending) => {
+    const granted: StoredConsent = {
+      ...consent,
+      ConsentStatus: ConsentStatus.Granted,
+      ConsentDate: write.Evidence.ConfirmedDate,
+      ...(pending.ConsentVersion ? { ConsentVersion: pending.ConsentVersion } : {}),
+      ...(pending.Locale ? { Locale: pending.Locale } : {}),
+      Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
+    };
+    const settled = settle(consent, granted);
+    delete settled.PendingConfirmation;
+    settled.Confirmation = { ...write.Evidence, Method: DOUBLE_OPT_IN_METHOD };
+    return settled;
   });
-  return applied ? { ...data, Emails } : undefined;
 }
 
 /** The system write kind that ends a pending confirmation past its time to live. */
@@ -209,25 +193,44 @@ export function expirePendingConfirmation(
   write: ConfirmationExpireWrite,
   ctx: WriteContext,
 ): ProfileData | undefined {
+  return changeWaitingConsent(data, write, (consent) => {
+    const expired: StoredConsent = {
+      ...consent,
+      Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
+    };
+    delete expired.PendingConfirmation;
+    return expired;
+  });
+}
+
+/**
+ * The data with `change` made to the consent that waits for the write's confirmation: the
+ * active consent of its type, on the active email of its address, whose PendingConfirmation
+ * is that confirmation; undefined (nothing changes) when no consent waits for it.
+ */
+function changeWaitingConsent(
+  data: ProfileData,
+  write: ConfirmationExpireWrite,
+  change: (
+    consent: StoredConsent,
+    pending: NonNullable<StoredConsent['PendingConfirmation']>,
+  ) => StoredConsent,
+): ProfileData | undefined {
   const emailKey = textKey(write.EmailAddress);
   const typeKey = textKey(write.ConsentType);
   let applied = false;
   const Emails = (data.Emails ?? []).map((email) => {
     if (email.IsActive === false || textKey(email.EmailAddress) !== emailKey) return email;
     const Consents = email.Consents.map((consent) => {
+      const pending = consent.PendingConfirmation;
       if (
         consent.IsActive === false ||
         textKey(consent.ConsentType ?? '') !== typeKey ||
-        consent.PendingConfirmation?.Id !== write.ConfirmationId
+        pending?.Id !== write.ConfirmationId
       )
         return consent;
       applied = true;
-      const expired: StoredConsent = {
-        ...consent,
-        Edited: { ...consent.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId },
-      };
-      delete expired.PendingConfirmation;
-      return expired;
+      return change(consent, pending);
     });
     return { ...email, Consents };
   });

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { acrossTenants, isDuplicateKeyError, type TenantKey, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import {
+  acrossTenants,
+  isDuplicateKeyError,
+  type TenantKey,
+  TenantScopedModel,
+  InjectTenantScoped,
+} from '@app/shared';
 import { confirmationKey, confirmationListKey } from '../../keys';
 import {
   ConfirmationOutboxDoc,
@@ -17,19 +21,14 @@ import {
  */
 @Injectable()
 export class ConfirmationRepository {
-  private readonly confirmations: TenantScopedModel<StoredConfirmation>;
-  private readonly lists: TenantScopedModel<StoredConfirmationList>;
-  private readonly outbox: TenantScopedModel<ConfirmationOutboxDoc>;
-
   constructor(
-    @InjectModel(StoredConfirmation.name) confirmations: Model<StoredConfirmation>,
-    @InjectModel(StoredConfirmationList.name) lists: Model<StoredConfirmationList>,
-    @InjectModel(ConfirmationOutboxDoc.name) outbox: Model<ConfirmationOutboxDoc>,
-  ) {
-    this.confirmations = new TenantScopedModel(confirmations);
-    this.lists = new TenantScopedModel(lists);
-    this.outbox = new TenantScopedModel(outbox);
-  }
+    @InjectTenantScoped(StoredConfirmation)
+    private readonly confirmations: TenantScopedModel<StoredConfirmation>,
+    @InjectTenantScoped(StoredConfirmationList)
+    private readonly lists: TenantScopedModel<StoredConfirmationList>,
+    @InjectTenantScoped(ConfirmationOutboxDoc)
+    private readonly outbox: TenantScopedModel<ConfirmationOutboxDoc>,
+  ) {}
 
   find(clientId: string, profileId: number, id: string): Promise<StoredConfirmation | null> {
     return this.findByKey(confirmationKey(clientId, profileId, id));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RedisService, type TenantKey } from '@app/shared';
+import { DueSet, RedisService, type TenantKey } from '@app/shared';
 import type { StoredConfirmation } from '../domain/confirmation.schema';
 
 /**
@@ -12,40 +12,17 @@ import type { StoredConfirmation } from '../domain/confirmation.schema';
  * the confirmations in one pass.
  */
 @Injectable()
-export class ConfirmationExpiryIndex {
-  constructor(private readonly redis: RedisService) {}
-
-  async add(confirmations: Pick<StoredConfirmation, '_id' | 'ExpiresDate'>[]): Promise<void> {
-    const args = confirmations.flatMap((c) => [Date.parse(c.ExpiresDate), c._id]);
-    if (args.length) await this.redis.client.zadd(this.key(), ...args);
+export class ConfirmationExpiryIndex extends DueSet {
+  constructor(redis: RedisService) {
+    super(redis, 'confirmation-expiry');
   }
 
-  async remove(id: TenantKey): Promise<void> {
-    await this.redis.client.zrem(this.key(), id);
+  async add(confirmations: Pick<StoredConfirmation, '_id' | 'ExpiresDate'>[]): Promise<void> {
+    await this.addDue(confirmations.map((c) => [Date.parse(c.ExpiresDate), c._id]));
   }
 
   /** The confirmations due by `asOf`, soonest first (every client's: the job serves all). */
   async due(asOf: Date, limit: number): Promise<TenantKey[]> {
-    const members = await this.redis.client.zrangebyscore(
-      this.key(),
-      '-inf',
-      asOf.getTime(),
-      'LIMIT',
-      0,
-      limit,
-    );
-    return members as TenantKey[];
-  }
-
-  async isBuilt(): Promise<boolean> {
-    return (await this.redis.client.exists(this.key('built'))) === 1;
-  }
-
-  async markBuilt(): Promise<void> {
-    await this.redis.client.set(this.key('built'), new Date().toISOString());
-  }
-
-  private key(...parts: string[]): string {
-    return this.redis.key('confirmation-expiry', ...parts);
+    return (await this.dueMembers(asOf, 0, limit)) as TenantKey[];
   }
 }

@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { acrossTenants, TenantScopedModel } from '@app/shared';
-import type { Model } from 'mongoose';
+import { acrossTenants, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import { Profile } from '../../domain/profile.schema';
 import { ExpiryIndex } from './expiry-index.service';
 
@@ -17,14 +15,10 @@ const REBUILD_PAGE = 500;
 export class ExpiryCandidates {
   private readonly logger = new Logger('ExpiryCandidates');
 
-  private readonly profiles: TenantScopedModel<Profile>;
-
   constructor(
-    @InjectModel(Profile.name) profiles: Model<Profile>,
+    @InjectTenantScoped(Profile) private readonly profiles: TenantScopedModel<Profile>,
     private readonly index: ExpiryIndex,
-  ) {
-    this.profiles = new TenantScopedModel(profiles);
-  }
+  ) {}
 
   /**
    * One page of due profiles, `offset` into the due order. Members found not due are moved

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RedisService, type TenantKey } from '@app/shared';
+import { DueSet, RedisService, type TenantKey } from '@app/shared';
 import type { Profile } from '../../domain/profile.schema';
 import { profileKey } from '../../keys';
 
@@ -13,8 +13,10 @@ import { profileKey } from '../../keys';
  * from the profiles in one pass.
  */
 @Injectable()
-export class ExpiryIndex {
-  constructor(private readonly redis: RedisService) {}
+export class ExpiryIndex extends DueSet {
+  constructor(redis: RedisService) {
+    super(redis, 'expiry');
+  }
 
   /** Before the save: the profile as it will be stored. */
   async beforeSave(profile: Profile): Promise<void> {
@@ -29,14 +31,11 @@ export class ExpiryIndex {
   }
 
   async add(profiles: Pick<Profile, '_id' | 'nextExpiryAt'>[]): Promise<void> {
-    const args = profiles
-      .filter((p) => p.nextExpiryAt)
-      .flatMap((p) => [new Date(p.nextExpiryAt!).getTime(), p._id]);
-    if (args.length) await this.redis.client.zadd(this.key(), ...args);
-  }
-
-  async remove(id: string): Promise<void> {
-    await this.redis.client.zrem(this.key(), id);
+    await this.addDue(
+      profiles
+        .filter((p) => p.nextExpiryAt)
+        .map((p) => [new Date(p.nextExpiryAt!).getTime(), p._id]),
+    );
   }
 
   /**
@@ -44,27 +43,7 @@ export class ExpiryIndex {
    * wrote (every client's: the expiry job's deliberate cross-tenant read).
    */
   async due(asOf: Date, offset: number, limit: number): Promise<TenantKey[]> {
-    const members = await this.redis.client.zrangebyscore(
-      this.key(),
-      '-inf',
-      asOf.getTime(),
-      'LIMIT',
-      offset,
-      limit,
-    );
-    return members as TenantKey[];
-  }
-
-  async isBuilt(): Promise<boolean> {
-    return (await this.redis.client.exists(this.key('built'))) === 1;
-  }
-
-  async markBuilt(): Promise<void> {
-    await this.redis.client.set(this.key('built'), new Date().toISOString());
-  }
-
-  private key(...parts: string[]): string {
-    return this.redis.key('expiry', ...parts);
+    return (await this.dueMembers(asOf, offset, limit)) as TenantKey[];
   }
 }
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { tenantScopedFeatures } from '@app/shared';
 import { Profile, ProfileSchema } from '../../domain/profile.schema';
 import { ExpireConsentsHandler } from './expire-consents/expire-consents.handler';
 import { ProfilesPersistenceModule } from '../../profiles-persistence.module';
@@ -14,7 +14,7 @@ import { ConsentExpiryJob } from './scheduled.jobs';
   imports: [
     ProfilesPersistenceModule,
     // The same model ProfilesPersistenceModule registers, for the cross-client query.
-    MongooseModule.forFeature([{ name: Profile.name, schema: ProfileSchema }]),
+    tenantScopedFeatures([Profile, ProfileSchema]),
   ],
   providers: [ExpiryCandidates, ExpireConsentsHandler, ConsentExpiryJob],
 })

@@ -1,27 +1,10 @@
 import type { ProfileData } from '../../domain/profile-data.schema';
+import { emptyProfileData } from '../../testing';
 import { identityKeysOf, sharedIdentityKeys } from './merge-candidate-keys';
 
 const edited = { CreateDate: 'x', CreatedBy: 'u', ModifiedDate: 'x', ModifiedBy: 'u' };
 
-function profile(overrides: Partial<ProfileData>): ProfileData {
-  return {
-    IsActive: true,
-    Edited: edited,
-    CustomerType: 'Customer',
-    PreserveConsents: true,
-    PreservePreferences: true,
-    Consents: [],
-    CustomFields: [],
-    Groups: [],
-    ProfileTags: [],
-    Addresses: [],
-    Emails: [],
-    PhoneNumbers: [],
-    ProfilePreferences: [],
-    AlternateIds: [],
-    ...overrides,
-  };
-}
+const profile = (overrides: Partial<ProfileData>) => emptyProfileData(edited, overrides);
 
 const email = (address: string, active = true) => ({
   EmailAddress: address,

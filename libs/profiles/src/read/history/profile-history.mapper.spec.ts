@@ -44,27 +44,16 @@ describe('toHistoryEntryDto', () => {
 
 describe('ownHistoryPart', () => {
   it('shows the standard fields with their stamp', () => {
-    const part = ownHistoryPart(
-      entry({
-        category: 'standard',
-        snapshot: {
-          IsActive: true,
-          CustomerType: 'Customer',
-          PreserveConsents: true,
-          PreservePreferences: false,
-          CustomerName: { FirstName: 'Ann', LastName: 'Lee' },
-          Edited: EDITED,
-        },
-      }),
-    );
-    expect(part).toEqual({
+    const standard = {
       IsActive: true,
       CustomerType: 'Customer',
       PreserveConsents: true,
       PreservePreferences: false,
       CustomerName: { FirstName: 'Ann', LastName: 'Lee' },
       Edited: EDITED,
-    });
+    };
+    const part = ownHistoryPart(entry({ category: 'standard', snapshot: { ...standard } }));
+    expect(part).toEqual(standard);
   });
 
   it('shows a removed custom field and a removed contact element as inactive, alone in their list', () => {

@@ -1,5 +1,6 @@
 import { CONSENT_PROFILE_RULES } from '@app/consents/profile-rules/consent-profile-rules';
 import { PREFERENCE_PROFILE_RULES } from '@app/preferences/profile-rules/preference-profile-rules';
+import { TenantScopedModel } from '@app/shared';
 import { ProfileRules } from '../../../domain/profile-rules';
 import { PermanentWriteError } from '../../../domain/profile-transition';
 import type { ProfileTypeKind, ProfileVocabulary } from '../../../domain/profile-vocabulary';
@@ -16,6 +17,7 @@ import { ProfileHistoryRepository } from '../../../persistence/profile-history.r
 import { ProfileEventRecorder } from '../../profile-event-recorder.service';
 import { foldAll, type FoldContext, foldWrite, skipWrite } from './fold';
 import { RecordStage, trustedTail } from './record.stage';
+import { EMAIL_PROGRAM_VOCABULARY } from '../../../testing';
 
 /*
  * One pass over a profile's writes must leave exactly what applying them one at a time
@@ -52,20 +54,7 @@ function vocabulary(): ProfileVocabulary {
       value !== null && !['Gold', 'Silver'].includes(value) ? `"${value}" not allowed` : null,
     requiredCustomFields: () => [],
     consentTypesWithAttributes: () => [],
-    program: (id) => (id === 1 ? { IsActive: true } : undefined),
-    filter: (id) =>
-      id === 10
-        ? {
-            ProgramId: 1,
-            FilterId: 10,
-            ChannelId: 'Email',
-            IsActive: true,
-            FrequencyIds: [],
-            RequiredConsentTypes: [],
-            RequiredAttributes: [],
-          }
-        : undefined,
-    channel: (value) => (value.toLowerCase() === 'email' ? 'Email' : undefined),
+    ...EMAIL_PROGRAM_VOCABULARY,
   };
 }
 
@@ -245,8 +234,8 @@ function stores() {
   return {
     pages,
     events,
-    history: new ProfileHistoryRepository(pages.model),
-    eventRepository: new ProfileEventRepository(events.model),
+    history: new ProfileHistoryRepository(new TenantScopedModel(pages.model)),
+    eventRepository: new ProfileEventRepository(new TenantScopedModel(events.model)),
   };
 }
 
