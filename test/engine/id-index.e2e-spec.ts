@@ -14,7 +14,15 @@ const engines = require('../../scripts/lib/engines.js');
 
 /** "<db> <collection> <table>: <plan>" per collection table (tools/ferretdb explain-id). */
 function plans(dataDir: string): Map<string, string> {
-  const out = execFileSync(engines.FERRETDB_BIN, ['explain-id', '--sqlite-url', `file:${dataDir}/`])
+  // A line per collection of every test database the shared engine holds: past the default
+  // 1 MB of output late in a full run (ENOBUFS).
+  const out = execFileSync(
+    engines.FERRETDB_BIN,
+    ['explain-id', '--sqlite-url', `file:${dataDir}/`],
+    {
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  )
     .toString()
     .trim();
   const byCollection = new Map<string, string>();
