@@ -1,6 +1,7 @@
 import { CONSENT_PROFILE_RULES } from '@app/consents';
 import { PREFERENCE_PROFILE_RULES } from '@app/preferences';
 import { type ProfileData, ProfileRules, type WriteContext } from '@app/profiles';
+import { emptyProfileData } from '@app/profiles/testing';
 
 /*
  * Expiry as the apps compose it: the consents' and the preferences' rule modules behind
@@ -21,12 +22,7 @@ const edited = {
 };
 
 function profile(): ProfileData {
-  return {
-    IsActive: true,
-    Edited: edited,
-    CustomerType: 'Customer',
-    PreserveConsents: true,
-    PreservePreferences: true,
+  return emptyProfileData(edited, {
     Consents: [
       {
         ConsentType: 'Terms',
@@ -67,10 +63,6 @@ function profile(): ProfileData {
       },
       { ConsentType: 'Never', Key: 'never', IsActive: true, Edited: edited },
     ],
-    CustomFields: [],
-    Groups: [],
-    ProfileTags: [],
-    Addresses: [],
     Emails: [
       {
         EmailAddress: 'a@example.com',
@@ -108,7 +100,6 @@ function profile(): ProfileData {
         EmailPreferences: [],
       },
     ],
-    PhoneNumbers: [],
     ProfilePreferences: [
       {
         ProgramId: '1',
@@ -135,8 +126,7 @@ function profile(): ProfileData {
         IsActive: false,
       },
     ],
-    AlternateIds: [],
-  } as ProfileData;
+  } as Partial<ProfileData>);
 }
 
 describe('expireProfileData', () => {
