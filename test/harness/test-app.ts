@@ -73,6 +73,9 @@ export async function startTestApp(
     // Suites run side by side on a loaded machine: a request's deadline (2 s by default) is
     // tested where it matters (test/engine/stalled-engine.e2e-spec.ts sets its own).
     REQUEST_DEADLINE_MS: '10000',
+    // For the same reason: with 2 s, a Redis command of the test process timed out in CI (a
+    // tenant's creation, 503) while the machine was saturated.
+    REDIS_COMMAND_TIMEOUT_MS: '10000',
     // Scheduled jobs run only when a test triggers them (or sets an interval itself).
     CONSENT_EXPIRY_INTERVAL_MS: '0',
     CONSENT_VERSION_INTERVAL_MS: '0',

@@ -41,7 +41,7 @@ export const RequestDeadline = (deadlineOf: DeadlineOf): MethodDecorator =>
  * wait plus that): past it, 503 with Retry-After. The engine's driver offers no per-operation
  * timeout (MongoDB driver 7 ignores `timeoutMS`), so a stalled engine would otherwise hold
  * every request that reaches it, authentication included, for every tenant, without an
- * answer; Redis commands time out on their own (REDIS_COMMAND_TIMEOUT_MS). Not 2 s: on a
+ * answer; Redis commands time out on their own (REDIS_COMMAND_TIMEOUT_MS, 2 s). Not 2 s: on a
  * saturated 2-core machine a healthy write acceptance took over 2 s at its p99 (`npm run
  * bench`), and refusing those would only make clients retry into the same load.
  *

@@ -9,9 +9,6 @@ import {
 } from './redis-connection';
 import { pinnedKey, sameSlotGroups, taggedKey } from './redis-keys';
 
-/** Every Redis command answers or fails within this time, so a stalled Redis is a 503. */
-export const REDIS_COMMAND_TIMEOUT_MS = 2000;
-
 /**
  * The process's own Redis connection for data that is not the queue's: read models,
  * key indexes, caches and counters (one Redis, or a cluster client with
@@ -29,7 +26,8 @@ export class RedisService implements OnModuleDestroy {
   constructor(private readonly settings: Settings) {
     this.cluster = settings.redisClusterNodes.length > 0;
     this.client = connectRedis(settings, {
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      // Every command answers or fails within this, so a stalled Redis is a 503.
+      commandTimeout: settings.redisCommandTimeoutMs,
       // Fail fast while disconnected instead of queueing commands without bound.
       maxRetriesPerRequest: 1,
       enableOfflineQueue: true,

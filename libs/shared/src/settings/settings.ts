@@ -42,6 +42,11 @@ export class Settings {
   readonly stalledJobCheckMs: number;
   /** Every request answers within this (503 past it; see RequestDeadlineInterceptor). */
   readonly requestDeadlineMs: number;
+  /**
+   * A command on the process's own Redis connection (RedisService) with no answer within
+   * this fails, so a stalled Redis is a 503 rather than a request that waits for good.
+   */
+  readonly redisCommandTimeoutMs: number;
   /** Emit the driver's command events (tests record every engine command with them). */
   readonly monitorEngineCommands: boolean;
   /**
@@ -93,6 +98,7 @@ export class Settings {
     this.tenantMaxRunning = read.TENANT_MAX_RUNNING;
     this.stalledJobCheckMs = read.STALLED_JOB_CHECK_MS;
     this.requestDeadlineMs = read.REQUEST_DEADLINE_MS;
+    this.redisCommandTimeoutMs = read.REDIS_COMMAND_TIMEOUT_MS;
     this.monitorEngineCommands = read.MONITOR_ENGINE_COMMANDS;
     this.shutdownGraceMs = read.SHUTDOWN_GRACE_MS;
     this.corsOrigins = read.CORS_ORIGINS;

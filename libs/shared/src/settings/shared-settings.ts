@@ -96,6 +96,13 @@ export const SHARED_SETTINGS = defineSettings('shared', [
     meaning: 'every request answers within this, else 503',
   },
   {
+    name: 'REDIS_COMMAND_TIMEOUT_MS',
+    type: 'int',
+    default: 2000,
+    atLeast: 100,
+    meaning: 'a Redis command of the service that has no answer within this fails',
+  },
+  {
     name: 'MONITOR_ENGINE_COMMANDS',
     type: 'bool',
     default: false,
