@@ -86,30 +86,30 @@ describe('the lib order', () => {
       { cwd: ROOT, input: text, encoding: 'utf8' },
     );
 
+  /** ESLint on a file at `filePath` that imports `name` from `from` and uses it. */
+  const lintImport = (filePath: string, name: string, from: string) =>
+    lint(filePath, `import { ${name} } from '${from}';\nexport const probe = ${name};\n`);
+
   it('refuses a later lib, and accepts an earlier one', () => {
-    const later = lint(
-      'libs/profiles/src/order-probe.ts',
-      "import { ApplyStepCounts } from '@app/reports';\nexport const probe = ApplyStepCounts;\n",
-    );
+    const later = lintImport('libs/profiles/src/order-probe.ts', 'ApplyStepCounts', '@app/reports');
     expect(later.status).toBe(1);
     expect(later.stdout).toContain('libs/profiles comes before it in the lib order');
-    const sameRank = lint(
+    const sameRank = lintImport(
       'libs/consents/src/order-probe.ts',
-      "import { PREFERENCE_PROFILE_RULES } from '@app/preferences/profile-rules/preference-profile-rules';\nexport const probe = PREFERENCE_PROFILE_RULES;\n",
+      'PREFERENCE_PROFILE_RULES',
+      '@app/preferences/profile-rules/preference-profile-rules',
     );
     expect(sameRank.status).toBe(1);
-    const earlier = lint(
-      'libs/reports/src/order-probe.ts',
-      "import { ConsentStatus } from '@app/config';\nexport const probe = ConsentStatus;\n",
-    );
+    const earlier = lintImport('libs/reports/src/order-probe.ts', 'ConsentStatus', '@app/config');
     expect(earlier.stdout).not.toContain('lib order');
     expect(earlier.status).toBe(0);
   });
 
   it("keeps profiles' flows behind its ports, and its domain under its flows", () => {
-    const deep = lint(
+    const deep = lintImport(
       'libs/bulk/src/order-probe.ts',
-      "import { ProfileReadModel } from '@app/profiles/read/profile-read-model.service';\nexport const probe = ProfileReadModel;\n",
+      'ProfileReadModel',
+      '@app/profiles/read/profile-read-model.service',
     );
     expect(deep.status).toBe(1);
     expect(deep.stdout).toContain('import @app/profiles (its ports/ only)');
@@ -118,14 +118,16 @@ describe('the lib order', () => {
       "import type { Profile } from '@app/profiles/domain/profile.schema';\nexport type Probe = Profile;\n",
     );
     expect(fromApp.status).toBe(1);
-    const fixtures = lint(
+    const fixtures = lintImport(
       'libs/bulk/src/order-probe.spec.ts',
-      "import { partialData } from '@app/profiles/testing';\nexport const probe = partialData;\n",
+      'partialData',
+      '@app/profiles/testing',
     );
     expect(fixtures.status).toBe(0);
-    const domainUp = lint(
+    const domainUp = lintImport(
       'libs/profiles/src/domain/order-probe.ts',
-      "import { ProfileReadModel } from '../read/profile-read-model.service';\nexport const probe = ProfileReadModel;\n",
+      'ProfileReadModel',
+      '../read/profile-read-model.service',
     );
     expect(domainUp.status).toBe(1);
     expect(domainUp.stdout).toContain("profiles' domain imports no flow");

@@ -48,6 +48,24 @@ function write(
 
 const created = () => write(profileAt(undefined, 0), CREATE_BODY, 'create', 1, T1);
 
+/**
+ * The events of a confirmation write (`kind`) that changed the created profile as `confirm`
+ * does, and those of a merge that made the same change.
+ */
+function confirmationEvents(
+  kind: 'consent-confirm' | 'preference-confirm',
+  confirm: (data: NonNullable<Profile['data']>) => void,
+) {
+  const { after: before } = created();
+  const data = JSON.parse(JSON.stringify(before.data)) as NonNullable<Profile['data']>;
+  confirm(data);
+  const after = JSON.parse(JSON.stringify(profileAt(data, 2))) as Profile;
+  return {
+    events: profileEvents(before, after, historyWrite(2, kind, T2), rules),
+    merged: profileEvents(before, after, historyWrite(2, 'merge', T2), rules),
+  };
+}
+
 describe('profileEvents', () => {
   it('a create: profile.created with the whole profile, and the added consents, preferences and alternate ids', () => {
     const { events } = created();
@@ -170,16 +188,14 @@ describe('profileEvents', () => {
   });
 
   it('a consent-confirm write: the consent updated, then consent.confirmed with its evidence', () => {
-    const { after: before } = created();
-    const data = JSON.parse(JSON.stringify(before.data)) as NonNullable<Profile['data']>;
-    data.Emails[0].Consents[0].Confirmation = {
-      Method: 'DoubleOptIn',
-      ConfirmedDate: T2,
-      LinkId: 'link-1',
-      IpAddress: '127.0.0.1',
-    };
-    const after = JSON.parse(JSON.stringify(profileAt(data, 2))) as Profile;
-    const events = profileEvents(before, after, historyWrite(2, 'consent-confirm', T2), rules);
+    const { events, merged } = confirmationEvents('consent-confirm', (data) => {
+      data.Emails[0].Consents[0].Confirmation = {
+        Method: 'DoubleOptIn',
+        ConfirmedDate: T2,
+        LinkId: 'link-1',
+        IpAddress: '127.0.0.1',
+      };
+    });
     expect(events.map((event) => event.type)).toEqual([
       'profile.updated',
       'consent.elementassociation.updated',
@@ -191,20 +207,17 @@ describe('profileEvents', () => {
       data: { ConsentType: 'Email', Confirmation: { LinkId: 'link-1', ConfirmedDate: T2 } },
     });
     // The same change by another write (a merge carrying the consent over) confirms nothing.
-    const merged = profileEvents(before, after, historyWrite(2, 'merge', T2), rules);
     expect(merged.map((event) => event.type)).not.toContain('consent.confirmed');
   });
 
   it('a preference-confirm write: the preference updated, then preference.confirmed with its evidence', () => {
-    const { after: before } = created();
-    const data = JSON.parse(JSON.stringify(before.data)) as NonNullable<Profile['data']>;
-    data.ProfilePreferences[0].Confirmation = {
-      Method: 'DoubleOptIn',
-      ConfirmedDate: T2,
-      LinkId: 'link-2',
-    };
-    const after = JSON.parse(JSON.stringify(profileAt(data, 2))) as Profile;
-    const events = profileEvents(before, after, historyWrite(2, 'preference-confirm', T2), rules);
+    const { events, merged } = confirmationEvents('preference-confirm', (data) => {
+      data.ProfilePreferences[0].Confirmation = {
+        Method: 'DoubleOptIn',
+        ConfirmedDate: T2,
+        LinkId: 'link-2',
+      };
+    });
     expect(events.map((event) => event.type)).toEqual([
       'profile.updated',
       'preference.updated',
@@ -215,7 +228,6 @@ describe('profileEvents', () => {
       data: { FilterId: 'Weekly', Confirmation: { LinkId: 'link-2', ConfirmedDate: T2 } },
     });
     // The same change by another write (a merge carrying the preference over) confirms nothing.
-    const merged = profileEvents(before, after, historyWrite(2, 'merge', T2), rules);
     expect(merged.map((event) => event.type)).not.toContain('preference.confirmed');
   });
 

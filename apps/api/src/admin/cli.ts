@@ -43,6 +43,15 @@ interface Command {
   run(admin: TenantAdminService, values: Values, app: INestApplicationContext): Promise<unknown>;
 }
 
+/** The check of a command that takes exactly one of two options. */
+function exactlyOneOf(command: string, one: string, other: string): (values: Values) => void {
+  return (values) => {
+    if ((values[one] === undefined) === (values[other] === undefined)) {
+      throw new UsageError(`${command} needs exactly one of --${one} and --${other}`);
+    }
+  };
+}
+
 const COMMANDS: Record<string, Command> = {
   'create-client': {
     usage: '--client-id <id> --user-id <first user, in group Administrators>',
@@ -107,13 +116,7 @@ const COMMANDS: Record<string, Command> = {
     usage: '--oauth-client-id <48-character id> | --client-id <id, when it has one OAuth client>',
     options: ['oauth-client-id', 'client-id'],
     required: [],
-    check: (v) => {
-      if ((v['oauth-client-id'] === undefined) === (v['client-id'] === undefined)) {
-        throw new UsageError(
-          'rotate-secret needs exactly one of --oauth-client-id and --client-id',
-        );
-      }
-    },
+    check: exactlyOneOf('rotate-secret', 'oauth-client-id', 'client-id'),
     run: (admin, v) =>
       v['oauth-client-id'] !== undefined
         ? admin.rotateSecret(v['oauth-client-id'])
@@ -129,11 +132,7 @@ const COMMANDS: Record<string, Command> = {
     usage: '--token <jwt, or - to read it from stdin> | --jti <id>',
     options: ['token', 'jti'],
     required: [],
-    check: (v) => {
-      if ((v.token === undefined) === (v.jti === undefined)) {
-        throw new UsageError('revoke-token needs exactly one of --token and --jti');
-      }
-    },
+    check: exactlyOneOf('revoke-token', 'token', 'jti'),
     run: async (admin, v) => {
       const token = v.token === '-' ? await readStdin() : v.token;
       return admin.revokeToken({ token, jti: v.jti });
