@@ -1,8 +1,3 @@
-import { AUTH_SETTINGS } from '@app/auth';
-import { BULK_SETTINGS } from '@app/bulk';
-import { CONFIRMATION_SETTINGS, CONSENT_SETTINGS } from '@app/consents';
-import { EVENTS_SETTINGS } from '@app/events';
-import { PROFILE_SETTINGS } from '@app/profiles';
 import { REPORTS_SETTINGS } from '@app/reports';
 import {
   defineSettings,
@@ -14,6 +9,7 @@ import {
   TRACING_SETTINGS,
 } from '@app/shared';
 import { SERVICE_JOBS } from '../../service-jobs';
+import { SERVICE_LIB_SETTINGS } from '../../service-settings';
 
 /** The worker app's own variable: who takes the event deliveries (docs/scaling.md, "Lifted apps"). */
 export const WORKER_APP_SETTINGS = defineSettings('worker', [
@@ -40,12 +36,7 @@ export const WORKER_SETTINGS: readonly SettingsDeclaration[] = [
   SHARED_SETTINGS,
   TRACING_SETTINGS,
   WORKER_APP_SETTINGS,
-  AUTH_SETTINGS,
-  PROFILE_SETTINGS,
-  CONSENT_SETTINGS,
-  CONFIRMATION_SETTINGS,
-  BULK_SETTINGS,
-  EVENTS_SETTINGS,
+  ...SERVICE_LIB_SETTINGS,
   REPORTS_SETTINGS,
   scheduledJobSettings(SERVICE_JOBS),
 ];

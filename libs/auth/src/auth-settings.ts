@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import {
   ClientRateLimits,
+  type DeclaredFields,
   defineSettings,
   type EnvReader,
   QuotaMeters,
@@ -11,6 +12,7 @@ import {
 export const AUTH_SETTINGS = defineSettings('auth', [
   {
     name: 'JWT_SECRET',
+    field: 'jwtSecret',
     type: 'text',
     required: true,
     secret: true,
@@ -19,18 +21,21 @@ export const AUTH_SETTINGS = defineSettings('auth', [
   },
   {
     name: 'AUTH_REALM',
+    field: 'authRealm',
     type: 'text',
     default: 'Profiles',
     meaning: 'realm named in WWW-Authenticate',
   },
   {
     name: 'AUTH_STAMP_REUSE_MS',
+    field: 'authStampReuseMs',
     type: 'int',
     default: 1000,
     meaning: 'how long an api process reuses the auth stamps it read (0: read on every request)',
   },
   {
     name: 'TOKEN_FAILURE_LIMIT',
+    field: 'tokenFailureLimit',
     type: 'int',
     default: 10,
     atLeast: 1,
@@ -38,6 +43,7 @@ export const AUTH_SETTINGS = defineSettings('auth', [
   },
   {
     name: 'TOKEN_FAILURE_WINDOW_SECONDS',
+    field: 'tokenFailureWindowSeconds',
     type: 'int',
     default: 60,
     atLeast: 1,
@@ -45,6 +51,7 @@ export const AUTH_SETTINGS = defineSettings('auth', [
   },
   {
     name: 'TOKEN_FAILURE_LIMIT_PER_ADDRESS',
+    field: 'tokenFailureLimitPerAddress',
     type: 'int',
     default: 30,
     atLeast: 1,
@@ -52,6 +59,7 @@ export const AUTH_SETTINGS = defineSettings('auth', [
   },
   {
     name: 'NOTIFY_AUTH_CHANGES',
+    field: 'notifyAuthChanges',
     type: 'bool',
     default: true,
     meaning: 'announce auth changes to running api processes',
@@ -59,38 +67,31 @@ export const AUTH_SETTINGS = defineSettings('auth', [
 ] as const);
 
 /** The auth module's settings (README, configuration table). */
-export class AuthSettings {
+export class AuthSettings implements DeclaredFields<typeof AUTH_SETTINGS, AuthSettings> {
   /** Key that signs and verifies access tokens (HS256). */
-  readonly jwtSecret: string;
+  declare readonly jwtSecret: string;
   /** Realm named in WWW-Authenticate headers. */
-  readonly authRealm: string;
+  declare readonly authRealm: string;
   /**
    * How long an api process reuses the auth stamps it read while it receives their change
    * announcements (0: read them on every request). Bounds the life of a change that was
    * not announced (a stamp lost by Redis while the engine changed behind it).
    */
-  readonly authStampReuseMs: number;
+  declare readonly authStampReuseMs: number;
   /** Failed token authentications of one OAuth client id before it is throttled (429). */
-  readonly tokenFailureLimit: number;
+  declare readonly tokenFailureLimit: number;
   /** The window, in seconds, those failures are counted in (and the longest throttle). */
-  readonly tokenFailureWindowSeconds: number;
+  declare readonly tokenFailureWindowSeconds: number;
   /** Failed token authentications from one address (any client ids) before it is throttled. */
-  readonly tokenFailureLimitPerAddress: number;
+  declare readonly tokenFailureLimitPerAddress: number;
   /**
    * Whether auth changes made by this process are announced to the running api processes
    * (the auth stamps in Redis); the admin CLI turns it off when no stack is running.
    */
-  readonly notifyAuthChanges: boolean;
+  declare readonly notifyAuthChanges: boolean;
 
   constructor(env: EnvReader) {
-    const read = env.read(AUTH_SETTINGS);
-    this.jwtSecret = read.JWT_SECRET;
-    this.authRealm = read.AUTH_REALM;
-    this.authStampReuseMs = read.AUTH_STAMP_REUSE_MS;
-    this.tokenFailureLimit = read.TOKEN_FAILURE_LIMIT;
-    this.tokenFailureWindowSeconds = read.TOKEN_FAILURE_WINDOW_SECONDS;
-    this.tokenFailureLimitPerAddress = read.TOKEN_FAILURE_LIMIT_PER_ADDRESS;
-    this.notifyAuthChanges = read.NOTIFY_AUTH_CHANGES;
+    Object.assign(this, env.fields(AUTH_SETTINGS));
   }
 }
 

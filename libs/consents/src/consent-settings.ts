@@ -1,16 +1,16 @@
-import { defineSettings, type EnvReader } from '@app/shared';
+import {
+  type DeclaredFields,
+  defineSettings,
+  type EnvReader,
+  SCHEDULED_JOB_BATCH_SIZE,
+} from '@app/shared';
 
 /** The consents module's variables (the settings schema: README, configuration table). */
 export const CONSENT_SETTINGS = defineSettings('consents', [
-  {
-    name: 'SCHEDULED_JOB_BATCH_SIZE',
-    type: 'int',
-    default: 200,
-    atLeast: 1,
-    meaning: 'profiles a scheduled job reads per page',
-  },
+  SCHEDULED_JOB_BATCH_SIZE,
   {
     name: 'RECEIPT_SIGNING_KEY',
+    field: 'receiptSigningKey',
     type: 'text',
     trim: true,
     secret: true,
@@ -19,19 +19,17 @@ export const CONSENT_SETTINGS = defineSettings('consents', [
 ] as const);
 
 /** The consents module's settings (README, configuration table). */
-export class ConsentSettings {
+export class ConsentSettings implements DeclaredFields<typeof CONSENT_SETTINGS, ConsentSettings> {
   /** Profiles the version and do-not-contact jobs read per page (their cursor is saved per page). */
-  readonly scheduledJobBatchSize: number;
+  declare readonly scheduledJobBatchSize: number;
   /**
    * The consent receipts' Ed25519 signing key (RECEIPT_SIGNING_KEY): PKCS#8, PEM or base64
    * of its DER; checked when the api starts. Unset: a key generated once and kept in the
    * engine (receipt_signing_keys) signs (docs/receipts.md, "The key").
    */
-  readonly receiptSigningKey: string | undefined;
+  declare readonly receiptSigningKey: string | undefined;
 
   constructor(env: EnvReader) {
-    const read = env.read(CONSENT_SETTINGS);
-    this.scheduledJobBatchSize = read.SCHEDULED_JOB_BATCH_SIZE;
-    this.receiptSigningKey = read.RECEIPT_SIGNING_KEY;
+    Object.assign(this, env.fields(CONSENT_SETTINGS));
   }
 }

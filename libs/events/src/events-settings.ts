@@ -1,4 +1,4 @@
-import { defineSettings, type EnvReader } from '@app/shared';
+import { type DeclaredFields, defineSettings, type EnvReader } from '@app/shared';
 import { DEFAULT_DELIVERY_RETRY_DELAYS_MS } from './domain/delivery-schedule';
 
 /** The retries of a failed handshake by default: after 1 s, 5 s and 30 s. */
@@ -8,6 +8,7 @@ const DEFAULT_HANDSHAKE_RETRY_DELAYS_MS = [1000, 5000, 30_000];
 export const EVENTS_SETTINGS = defineSettings('events', [
   {
     name: 'EVENTS_MAX_SUBSCRIPTIONS',
+    field: 'maxSubscriptions',
     type: 'int',
     default: 25,
     atLeast: 1,
@@ -15,12 +16,14 @@ export const EVENTS_SETTINGS = defineSettings('events', [
   },
   {
     name: 'EVENTS_ALLOW_PRIVATE_TARGETS',
+    field: 'allowPrivateTargets',
     type: 'bool',
     default: false,
     meaning: 'operators and tests only: http: and private, loopback, link-local targets',
   },
   {
     name: 'EVENTS_HANDSHAKE_TIMEOUT_MS',
+    field: 'handshakeTimeoutMs',
     type: 'int',
     default: 5000,
     atLeast: 100,
@@ -28,12 +31,14 @@ export const EVENTS_SETTINGS = defineSettings('events', [
   },
   {
     name: 'EVENTS_HANDSHAKE_RETRY_DELAYS_MS',
+    field: 'handshakeRetryDelaysMs',
     type: 'intList',
     default: DEFAULT_HANDSHAKE_RETRY_DELAYS_MS,
     meaning: 'the delays (ms, comma-separated) before each retry of a failed handshake',
   },
   {
     name: 'EVENTS_DELIVERY_TIMEOUT_MS',
+    field: 'deliveryTimeoutMs',
     type: 'int',
     default: 10_000,
     atLeast: 100,
@@ -41,12 +46,14 @@ export const EVENTS_SETTINGS = defineSettings('events', [
   },
   {
     name: 'EVENTS_DELIVERY_RETRY_DELAYS_MS',
+    field: 'deliveryRetryDelaysMs',
     type: 'intList',
     default: DEFAULT_DELIVERY_RETRY_DELAYS_MS,
     meaning: 'the delays (ms, comma-separated) before each retry of a failed delivery',
   },
   {
     name: 'EVENTS_PAUSE_AFTER_DEAD_LETTERS',
+    field: 'pauseAfterDeadLetters',
     type: 'int',
     default: 10,
     meaning: 'dead letters in a row after which a subscription is paused (0: never)',
@@ -54,39 +61,32 @@ export const EVENTS_SETTINGS = defineSettings('events', [
 ] as const);
 
 /** The events module's settings (README, configuration table). */
-export class EventsSettings {
+export class EventsSettings implements DeclaredFields<typeof EVENTS_SETTINGS, EventsSettings> {
   /**
    * Subscriptions a client may hold (the notes name no number), unless it has a quota of its
    * own (set-client --max-event-subscriptions).
    */
-  readonly maxSubscriptions: number;
+  declare readonly maxSubscriptions: number;
   /**
    * Operators only (tests, a receiver on the same host): allow `http:` URLs and targets on
    * loopback, private and link-local addresses, which are refused otherwise (SSRF).
    */
-  readonly allowPrivateTargets: boolean;
+  declare readonly allowPrivateTargets: boolean;
   /** How long one attempt of a subscription's validation handshake may take. */
-  readonly handshakeTimeoutMs: number;
+  declare readonly handshakeTimeoutMs: number;
   /**
    * The delays before each retry of a failed handshake: the first attempt, then one retry
    * per delay; after the last the subscription's validation is Failed.
    */
-  readonly handshakeRetryDelaysMs: number[];
+  declare readonly handshakeRetryDelaysMs: number[];
   /** How long one delivery attempt may take. */
-  readonly deliveryTimeoutMs: number;
+  declare readonly deliveryTimeoutMs: number;
   /** The delays before each retry of a failed delivery; after the last, a dead letter. */
-  readonly deliveryRetryDelaysMs: number[];
+  declare readonly deliveryRetryDelaysMs: number[];
   /** Dead letters in a row after which a subscription is paused automatically (0: never). */
-  readonly pauseAfterDeadLetters: number;
+  declare readonly pauseAfterDeadLetters: number;
 
   constructor(env: EnvReader) {
-    const read = env.read(EVENTS_SETTINGS);
-    this.maxSubscriptions = read.EVENTS_MAX_SUBSCRIPTIONS;
-    this.allowPrivateTargets = read.EVENTS_ALLOW_PRIVATE_TARGETS;
-    this.handshakeTimeoutMs = read.EVENTS_HANDSHAKE_TIMEOUT_MS;
-    this.handshakeRetryDelaysMs = read.EVENTS_HANDSHAKE_RETRY_DELAYS_MS;
-    this.deliveryTimeoutMs = read.EVENTS_DELIVERY_TIMEOUT_MS;
-    this.deliveryRetryDelaysMs = read.EVENTS_DELIVERY_RETRY_DELAYS_MS;
-    this.pauseAfterDeadLetters = read.EVENTS_PAUSE_AFTER_DEAD_LETTERS;
+    Object.assign(this, env.fields(EVENTS_SETTINGS));
   }
 }

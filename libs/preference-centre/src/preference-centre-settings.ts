@@ -1,4 +1,12 @@
-import { defineSettings, type EnvReader } from '@app/shared';
+import {
+  type DeclaredFields,
+  defineSettings,
+  type EnvReader,
+  PUBLIC_ORIGIN,
+  publicOrigin,
+  settingFields,
+  SIGNING_SECRET,
+} from '@app/shared';
 
 /** A calendar date, YYYY-MM-DD. */
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -6,15 +14,13 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** The day this service began honouring Global Privacy Control (the default lastUpdate). */
 export const GPC_SUPPORT_SINCE = '2026-11-28';
 
-/** A public origin: http(s), a host, no path (trailing slashes dropped). */
-const ORIGIN = /^https?:\/\/[^/?#\s]+$/i;
-
 /** The preference centre's variables (the settings schema: README, configuration table). */
 export const PREFERENCE_CENTRE_SETTINGS = defineSettings(
   'preference-centre',
   [
     {
       name: 'PREFERENCE_CENTRE_LINK_DAYS',
+      field: 'linkDays',
       type: 'int',
       default: 30,
       atLeast: 1,
@@ -22,6 +28,7 @@ export const PREFERENCE_CENTRE_SETTINGS = defineSettings(
     },
     {
       name: 'PREFERENCE_CENTRE_MAX_LINK_DAYS',
+      field: 'maxLinkDays',
       type: 'int',
       default: 400,
       atLeast: 1,
@@ -29,25 +36,18 @@ export const PREFERENCE_CENTRE_SETTINGS = defineSettings(
     },
     {
       name: 'PREFERENCE_CENTRE_SECRET',
-      type: 'text',
-      trim: true,
-      secret: true,
-      problem: (secret) =>
-        secret.length < 32 ? `must be at least 32 characters (it has ${secret.length})` : undefined,
+      field: 'secret',
+      ...SIGNING_SECRET,
       meaning: 'the secret the per-client link keys are derived from (at least 32 characters)',
     },
     {
       name: 'PREFERENCE_CENTRE_BASE_URL',
-      type: 'text',
-      trim: true,
-      problem: (url) =>
-        ORIGIN.test(url.replace(/\/+$/, ''))
-          ? undefined
-          : 'must be an http(s) origin such as https://prefs.example.com',
+      ...PUBLIC_ORIGIN,
       meaning: 'the public origin the links start with; unset: that of the request',
     },
     {
       name: 'GPC_LAST_UPDATE',
+      field: 'gpcLastUpdate',
       type: 'text',
       default: GPC_SUPPORT_SINCE,
       trim: true,
@@ -72,31 +72,31 @@ export const PREFERENCE_CENTRE_SETTINGS = defineSettings(
 );
 
 /** The preference centre's settings (README, configuration table; docs/preference-centre.md). */
-export class PreferenceCentreSettings {
+export class PreferenceCentreSettings implements DeclaredFields<
+  typeof PREFERENCE_CENTRE_SETTINGS,
+  PreferenceCentreSettings
+> {
   /** Days a link made without ExpiresInDays stays valid (PREFERENCE_CENTRE_LINK_DAYS). */
-  readonly linkDays: number;
+  declare readonly linkDays: number;
   /** The longest lifetime a link may be given, in days (PREFERENCE_CENTRE_MAX_LINK_DAYS). */
-  readonly maxLinkDays: number;
+  declare readonly maxLinkDays: number;
   /**
    * The service's secret the per-client link keys are derived from (HMAC-SHA-256 of the
    * client id; PREFERENCE_CENTRE_SECRET, at least 32 characters). Unset: each client gets a
    * random key, generated once and kept in the engine (preference_centre_keys).
    */
-  readonly secret: string | undefined;
+  declare readonly secret: string | undefined;
   /**
    * The public origin the links start with (PREFERENCE_CENTRE_BASE_URL, e.g.
    * https://prefs.example.com). Unset: the origin the operator's request came to.
    */
   readonly baseUrl: string | undefined;
   /** The lastUpdate of /.well-known/gpc.json (GPC_LAST_UPDATE, YYYY-MM-DD). */
-  readonly gpcLastUpdate: string;
+  declare readonly gpcLastUpdate: string;
 
   constructor(env: EnvReader) {
     const read = env.read(PREFERENCE_CENTRE_SETTINGS);
-    this.linkDays = read.PREFERENCE_CENTRE_LINK_DAYS;
-    this.maxLinkDays = read.PREFERENCE_CENTRE_MAX_LINK_DAYS;
-    this.secret = read.PREFERENCE_CENTRE_SECRET;
-    this.baseUrl = read.PREFERENCE_CENTRE_BASE_URL?.replace(/\/+$/, '');
-    this.gpcLastUpdate = read.GPC_LAST_UPDATE;
+    Object.assign(this, settingFields(PREFERENCE_CENTRE_SETTINGS, read));
+    this.baseUrl = publicOrigin(read.PREFERENCE_CENTRE_BASE_URL);
   }
 }

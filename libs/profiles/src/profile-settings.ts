@@ -1,41 +1,45 @@
-import { defineSettings, type EnvReader } from '@app/shared';
+import {
+  type DeclaredFields,
+  defineSettings,
+  type EnvReader,
+  SCHEDULED_JOB_BATCH_SIZE,
+} from '@app/shared';
 
 /** The profiles module's variables (the settings schema: README, configuration table). */
 export const PROFILE_SETTINGS = defineSettings('profiles', [
   {
     name: 'SWEEP_INTERVAL_MS',
+    field: 'sweepIntervalMs',
     type: 'int',
     default: 30000,
     meaning: 'how often the worker looks for accepted writes no job carries',
   },
   {
     name: 'STALE_WRITE_MS',
+    field: 'staleWriteMs',
     type: 'int',
     default: 60000,
     meaning: 'age after which a pending write is re-enqueued',
   },
   {
     name: 'MAX_WRITE_ATTEMPTS',
+    field: 'maxWriteAttempts',
     type: 'int',
     default: 5,
     meaning: 'attempts before a write failing with an unexpected error is marked failed',
   },
   {
     name: 'WRITE_RECORDS_KEPT',
+    field: 'writeRecordsKept',
     type: 'int',
     default: 20,
     atLeast: 1,
     meaning: 'records of applied writes kept per profile (GET .../Updates)',
   },
-  {
-    name: 'SCHEDULED_JOB_BATCH_SIZE',
-    type: 'int',
-    default: 200,
-    atLeast: 1,
-    meaning: 'profiles a scheduled job reads per page',
-  },
+  SCHEDULED_JOB_BATCH_SIZE,
   {
     name: 'SEARCH_CANDIDATE_LIMIT',
+    field: 'searchCandidateLimit',
     type: 'int',
     default: 5000,
     atLeast: 1,
@@ -43,6 +47,7 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
   },
   {
     name: 'READ_MODEL_TTL_SECONDS',
+    field: 'readModelTtlSeconds',
     type: 'int',
     default: 3600,
     meaning:
@@ -50,6 +55,7 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
   },
   {
     name: 'READ_MODEL_WAIT_REPLICAS',
+    field: 'readModelWaitReplicas',
     type: 'int',
     default: 0,
     atLeast: 0,
@@ -58,6 +64,7 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
   },
   {
     name: 'READ_MODEL_WAIT_TIMEOUT_MS',
+    field: 'readModelWaitTimeoutMs',
     type: 'int',
     default: 100,
     atLeast: 1,
@@ -66,6 +73,7 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
   },
   {
     name: 'REDIS_REPAIR_WINDOW_MS',
+    field: 'redisRepairWindowMs',
     type: 'int',
     default: 60000,
     atLeast: 0,
@@ -74,6 +82,7 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
   },
   {
     name: 'SEARCH_INDEX_REBUILD_PARTITION',
+    field: 'searchIndexRebuildPartition',
     type: 'int',
     default: 10000,
     atLeast: 1,
@@ -82,6 +91,7 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
   },
   {
     name: 'SEARCH_INDEX_REBUILD_PAGE',
+    field: 'searchIndexRebuildPage',
     type: 'int',
     default: 500,
     atLeast: 1,
@@ -89,6 +99,7 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
   },
   {
     name: 'SEARCH_INDEX_SET_SPLIT',
+    field: 'searchIndexSetSplit',
     type: 'int',
     default: 500,
     atLeast: 1,
@@ -97,6 +108,7 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
   },
   {
     name: 'ERASURE_HASH_PEPPER',
+    field: 'erasureHashPepper',
     type: 'text',
     secret: true,
     meaning: "mixed into each client's erasure secret for the hashes of erased identifiers",
@@ -104,61 +116,47 @@ export const PROFILE_SETTINGS = defineSettings('profiles', [
 ] as const);
 
 /** The profiles module's settings (README, configuration table). */
-export class ProfileSettings {
+export class ProfileSettings implements DeclaredFields<typeof PROFILE_SETTINGS, ProfileSettings> {
   /** How often the worker looks for accepted writes that no job is carrying. */
-  readonly sweepIntervalMs: number;
+  declare readonly sweepIntervalMs: number;
   /** A pending write older than this is re-enqueued by the sweeper. */
-  readonly staleWriteMs: number;
+  declare readonly staleWriteMs: number;
   /** Attempts before a write that keeps failing with an unexpected error is marked failed. */
-  readonly maxWriteAttempts: number;
+  declare readonly maxWriteAttempts: number;
   /** Records of applied writes kept per profile (GET .../Updates); older ones are deleted. */
-  readonly writeRecordsKept: number;
+  declare readonly writeRecordsKept: number;
   /** Profiles the expiry job reads per page. */
-  readonly scheduledJobBatchSize: number;
+  declare readonly scheduledJobBatchSize: number;
   /** Candidates a user's search may read from the key index before it is a 403. */
-  readonly searchCandidateLimit: number;
+  declare readonly searchCandidateLimit: number;
   /** Profile ids per partition of the search key index's rebuild (a worker's claim). */
-  readonly searchIndexRebuildPartition: number;
+  declare readonly searchIndexRebuildPartition: number;
   /** Profile ids the rebuild reads between two checkpoints of its partition. */
-  readonly searchIndexRebuildPage: number;
+  declare readonly searchIndexRebuildPage: number;
   /** Ids a search key's set holds before it is split by id range (key-set-encoding.ts). */
-  readonly searchIndexSetSplit: number;
+  declare readonly searchIndexSetSplit: number;
   /**
    * How long a read model lives after its last write, publication or rebuild (0: for
    * ever): Redis holds the working set's read models, not every profile's.
    */
-  readonly readModelTtlSeconds: number;
+  declare readonly readModelTtlSeconds: number;
   /** Replicas that must acknowledge an accepted write's record (Redis WAIT; 0: none). */
-  readonly readModelWaitReplicas: number;
+  declare readonly readModelWaitReplicas: number;
   /** How long an acceptance waits for them (then answers all the same, and counts it). */
-  readonly readModelWaitTimeoutMs: number;
+  declare readonly readModelWaitTimeoutMs: number;
   /**
    * How long a worker remembers the profiles it saved (RecentSaves), to derive their data in
    * Redis again after a failover or a restart of Redis from its files (0: not kept).
    */
-  readonly redisRepairWindowMs: number;
+  declare readonly redisRepairWindowMs: number;
   /**
    * Mixed into each client's stored erasure secret for the hashes of erased identifiers
    * (docs/data-subject.md); unset: the stored secret alone. Changing it makes earlier
    * tombstones' hashes unmatchable.
    */
-  readonly erasureHashPepper: string | undefined;
+  declare readonly erasureHashPepper: string | undefined;
 
   constructor(env: EnvReader) {
-    const read = env.read(PROFILE_SETTINGS);
-    this.sweepIntervalMs = read.SWEEP_INTERVAL_MS;
-    this.staleWriteMs = read.STALE_WRITE_MS;
-    this.maxWriteAttempts = read.MAX_WRITE_ATTEMPTS;
-    this.writeRecordsKept = read.WRITE_RECORDS_KEPT;
-    this.scheduledJobBatchSize = read.SCHEDULED_JOB_BATCH_SIZE;
-    this.searchCandidateLimit = read.SEARCH_CANDIDATE_LIMIT;
-    this.readModelTtlSeconds = read.READ_MODEL_TTL_SECONDS;
-    this.readModelWaitReplicas = read.READ_MODEL_WAIT_REPLICAS;
-    this.readModelWaitTimeoutMs = read.READ_MODEL_WAIT_TIMEOUT_MS;
-    this.redisRepairWindowMs = read.REDIS_REPAIR_WINDOW_MS;
-    this.searchIndexRebuildPartition = read.SEARCH_INDEX_REBUILD_PARTITION;
-    this.searchIndexRebuildPage = read.SEARCH_INDEX_REBUILD_PAGE;
-    this.searchIndexSetSplit = read.SEARCH_INDEX_SET_SPLIT;
-    this.erasureHashPepper = read.ERASURE_HASH_PEPPER;
+    Object.assign(this, env.fields(PROFILE_SETTINGS));
   }
 }

@@ -1,9 +1,10 @@
-import { defineSettings, type EnvReader } from '@app/shared';
+import { type DeclaredFields, defineSettings, type EnvReader } from '@app/shared';
 
 /** The reports' variables (the settings schema: README, configuration table). */
 export const REPORTS_SETTINGS = defineSettings('reports', [
   {
     name: 'REPORTS_ENABLED',
+    field: 'enabled',
     type: 'bool',
     default: true,
     meaning:
@@ -11,6 +12,7 @@ export const REPORTS_SETTINGS = defineSettings('reports', [
   },
   {
     name: 'REPORTS_PAGE_LINK_MINUTES',
+    field: 'pageLinkMinutes',
     type: 'int',
     default: 15,
     atLeast: 1,
@@ -19,6 +21,7 @@ export const REPORTS_SETTINGS = defineSettings('reports', [
   },
   {
     name: 'REPORTS_REBUILD_BATCH_SIZE',
+    field: 'rebuildBatchSize',
     type: 'int',
     default: 200,
     atLeast: 1,
@@ -28,18 +31,15 @@ export const REPORTS_SETTINGS = defineSettings('reports', [
 ] as const);
 
 /** The reports' settings (docs/reports.md). */
-export class ReportsSettings {
+export class ReportsSettings implements DeclaredFields<typeof REPORTS_SETTINGS, ReportsSettings> {
   /** Whether the worker keeps the counts (REPORTS_ENABLED; the bench compares both). */
-  readonly enabled: boolean;
+  declare readonly enabled: boolean;
   /** How long a reporting page link is valid (REPORTS_PAGE_LINK_MINUTES). */
-  readonly pageLinkMinutes: number;
+  declare readonly pageLinkMinutes: number;
   /** Profiles a rebuild reads per page (REPORTS_REBUILD_BATCH_SIZE). */
-  readonly rebuildBatchSize: number;
+  declare readonly rebuildBatchSize: number;
 
   constructor(env: EnvReader) {
-    const read = env.read(REPORTS_SETTINGS);
-    this.enabled = read.REPORTS_ENABLED;
-    this.pageLinkMinutes = read.REPORTS_PAGE_LINK_MINUTES;
-    this.rebuildBatchSize = read.REPORTS_REBUILD_BATCH_SIZE;
+    Object.assign(this, env.fields(REPORTS_SETTINGS));
   }
 }

@@ -4,6 +4,7 @@ export * from './settings/settings-provider';
 export * from './settings/settings.module';
 export * from './settings/setting-spec';
 export * from './settings/shared-settings';
+export * from './settings/common-specs';
 export * from './settings/settings-config';
 export * from './lifecycle/termination';
 export * from './errors/api-error';

@@ -1,12 +1,18 @@
-import { defineSettings, type EnvReader } from '@app/shared';
-
-/** A public origin: http(s), a host, no path (trailing slashes dropped). */
-const ORIGIN = /^https?:\/\/[^/?#\s]+$/i;
+import {
+  type DeclaredFields,
+  defineSettings,
+  type EnvReader,
+  PUBLIC_ORIGIN,
+  publicOrigin,
+  settingFields,
+  SIGNING_SECRET,
+} from '@app/shared';
 
 /** The double opt-in's variables (the settings schema: README, configuration table). */
 export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
   {
     name: 'SMTP_URL',
+    field: 'smtpUrl',
     type: 'text',
     trim: true,
     secret: true,
@@ -17,6 +23,7 @@ export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
   },
   {
     name: 'CONFIRMATION_FROM',
+    field: 'from',
     type: 'text',
     default: 'no-reply@localhost',
     trim: true,
@@ -24,26 +31,19 @@ export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
   },
   {
     name: 'CONFIRMATION_SECRET',
-    type: 'text',
-    trim: true,
-    secret: true,
-    problem: (secret) =>
-      secret.length < 32 ? `must be at least 32 characters (it has ${secret.length})` : undefined,
+    field: 'secret',
+    ...SIGNING_SECRET,
     meaning:
       'the per-deployment secret confirmation links are signed with (HMAC-SHA-256, at least 32 characters); unset: a random key generated once and kept in the engine',
   },
   {
     name: 'CONFIRMATION_BASE_URL',
-    type: 'text',
-    trim: true,
-    problem: (url) =>
-      ORIGIN.test(url.replace(/\/+$/, ''))
-        ? undefined
-        : 'must be an http(s) origin such as https://prefs.example.com',
+    ...PUBLIC_ORIGIN,
     meaning: 'the public origin confirmation links start with; unset: http://HOST:PORT',
   },
   {
     name: 'CONFIRMATION_MAIL_ATTEMPTS',
+    field: 'maxAttempts',
     type: 'int',
     default: 6,
     atLeast: 1,
@@ -51,6 +51,7 @@ export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
   },
   {
     name: 'CONFIRMATION_MAIL_BACKOFF_MS',
+    field: 'backoffMs',
     type: 'int',
     default: 2000,
     atLeast: 1,
@@ -58,6 +59,7 @@ export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
   },
   {
     name: 'CONFIRMATION_MAIL_LEASE_MS',
+    field: 'leaseMs',
     type: 'int',
     default: 60_000,
     atLeast: 100,
@@ -66,6 +68,7 @@ export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
   },
   {
     name: 'CONFIRMATION_RESEND_LIMIT_PER_HOUR',
+    field: 'resendsPerHour',
     type: 'int',
     default: 3,
     atLeast: 1,
@@ -75,27 +78,24 @@ export const CONFIRMATION_SETTINGS = defineSettings('double opt-in', [
 ] as const);
 
 /** The double opt-in's settings (docs/double-opt-in.md, "Settings"). */
-export class ConfirmationMailSettings {
-  readonly smtpUrl: string | undefined;
-  readonly from: string;
-  readonly secret: string | undefined;
+export class ConfirmationMailSettings implements DeclaredFields<
+  typeof CONFIRMATION_SETTINGS,
+  ConfirmationMailSettings
+> {
+  declare readonly smtpUrl: string | undefined;
+  declare readonly from: string;
+  declare readonly secret: string | undefined;
   readonly baseUrl: string;
-  readonly maxAttempts: number;
-  readonly backoffMs: number;
-  readonly leaseMs: number;
-  readonly resendsPerHour: number;
+  declare readonly maxAttempts: number;
+  declare readonly backoffMs: number;
+  declare readonly leaseMs: number;
+  declare readonly resendsPerHour: number;
 
   constructor(env: EnvReader) {
     const read = env.read(CONFIRMATION_SETTINGS);
-    this.smtpUrl = read.SMTP_URL;
-    this.from = read.CONFIRMATION_FROM;
-    this.secret = read.CONFIRMATION_SECRET;
+    Object.assign(this, settingFields(CONFIRMATION_SETTINGS, read));
     this.baseUrl =
-      read.CONFIRMATION_BASE_URL?.replace(/\/+$/, '') ??
+      publicOrigin(read.CONFIRMATION_BASE_URL) ??
       `http://${env.text('HOST', '127.0.0.1')}:${env.text('PORT', '3000')}`;
-    this.maxAttempts = read.CONFIRMATION_MAIL_ATTEMPTS;
-    this.backoffMs = read.CONFIRMATION_MAIL_BACKOFF_MS;
-    this.leaseMs = read.CONFIRMATION_MAIL_LEASE_MS;
-    this.resendsPerHour = read.CONFIRMATION_RESEND_LIMIT_PER_HOUR;
   }
 }

@@ -1,5 +1,7 @@
 import {
   readSettings,
+  type SettingFields,
+  settingFields,
   type SettingSpec,
   type SettingsDeclaration,
   type SettingValues,
@@ -19,6 +21,14 @@ export class EnvReader {
    */
   read<T extends readonly SettingSpec[]>(declaration: SettingsDeclaration<T>): SettingValues<T> {
     return readSettings(declaration, this.env);
+  }
+
+  /**
+   * The values of a declaration's specs that name a `field`, by that field: what its
+   * settings class assigns itself in one statement (it `implements DeclaredFields`).
+   */
+  fields<T extends readonly SettingSpec[]>(declaration: SettingsDeclaration<T>): SettingFields<T> {
+    return settingFields(declaration, this.read(declaration));
   }
 
   text(name: string, fallback: string): string {

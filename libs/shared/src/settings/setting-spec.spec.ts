@@ -144,6 +144,18 @@ describe('settings schema', () => {
     );
   });
 
+  it('EnvReader.fields: the values of the specs that name a field, by that field', () => {
+    const declaration = defineSettings('fields', [
+      { name: 'FIELD_COUNT', field: 'count', type: 'int', default: 5, meaning: 'a count' },
+      { name: 'FIELD_NOTE', field: 'note', type: 'text', meaning: 'optional text' },
+      { name: 'FIELD_RAW', type: 'text', default: 'r', meaning: 'what its class derives from' },
+    ] as const);
+    expect(new EnvReader({ FIELD_COUNT: '7' }).fields(declaration)).toStrictEqual({
+      count: 7,
+      note: undefined,
+    });
+  });
+
   it('Settings: every bad process variable in one error, the values read as before', () => {
     expect(() => new Settings({ PORT: 'eighty', LOG_LEVEL: 'loud', REDIS_URL: 'r' })).toThrow(
       [

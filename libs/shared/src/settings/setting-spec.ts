@@ -11,6 +11,11 @@
 interface SpecBase {
   /** The environment variable. */
   readonly name: string;
+  /**
+   * The property of the lib's settings class that holds the value as read (`SettingFields`);
+   * none where the class derives its property (from several variables, or parsed).
+   */
+  readonly field?: string;
   /** One line: what it does (the README's "Meaning" says it at length). */
   readonly meaning: string;
   /** Its value is never shown: an error names the variable and prints `***`. */
@@ -81,6 +86,27 @@ export type SettingValue<S extends SettingSpec> = S extends IntSpec
 /** Every variable of a declaration, by name, with the value it is read as. */
 export type SettingValues<T extends readonly SettingSpec[]> = {
   [S in T[number] as S['name']]: SettingValue<S>;
+};
+
+/** The properties a declaration fills: each spec's `field`, with the value it is read as. */
+export type SettingFields<T extends readonly SettingSpec[]> = {
+  readonly [
+    S in T[number] as S extends { readonly field: infer F extends string } ? F : never
+  ]: SettingValue<S>;
+};
+
+/**
+ * What a settings class implements to take its properties from its declaration in one
+ * statement (`Object.assign(this, env.fields(DECLARATION))`): every `field` the declaration
+ * names, each declared by the class with the very type its spec is read as (a narrower type
+ * is required as `never` here, a wider one is not assignable: either does not compile).
+ */
+export type DeclaredFields<D extends { readonly specs: readonly SettingSpec[] }, C> = {
+  readonly [K in keyof SettingFields<D['specs']>]: K extends keyof C
+    ? SettingFields<D['specs']>[K] extends C[K]
+      ? SettingFields<D['specs']>[K]
+      : never
+    : SettingFields<D['specs']>[K];
 };
 
 /** A lib's declared variables; `check` relates values to each other (returns problems). */
@@ -214,6 +240,17 @@ function readDeclaration<T extends readonly SettingSpec[]>(
   return { values: values as SettingValues<T>, problems };
 }
 
+/** Of a declaration's values, those its specs name a `field` for, by that field. */
+export function settingFields<T extends readonly SettingSpec[]>(
+  declaration: SettingsDeclaration<T>,
+  values: SettingValues<T>,
+): SettingFields<T> {
+  const byName: Readonly<Record<string, unknown>> = values;
+  const fields: Record<string, unknown> = {};
+  for (const spec of declaration.specs) if (spec.field) fields[spec.field] = byName[spec.name];
+  return fields as SettingFields<T>;
+}
+
 /** A declaration's values, read from `env`; a SettingsError listing every bad one. */
 export function readSettings<T extends readonly SettingSpec[]>(
   declaration: SettingsDeclaration<T>,
@@ -228,7 +265,7 @@ export function readSettings<T extends readonly SettingSpec[]>(
  * Checks `env` against every declaration of a process at once: their values by owner
  * (`{ auth: { JWT_SECRET: ... } }`), or one SettingsError naming every bad variable and its
  * value (secrets masked). A variable declared by two libs (SCHEDULED_JOB_BATCH_SIZE) must
- * be declared alike.
+ * be declared alike (one spec both hold: common-specs.ts).
  */
 export function checkSettings(
   declarations: readonly SettingsDeclaration[],

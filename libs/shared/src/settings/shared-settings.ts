@@ -9,10 +9,11 @@ export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
  * length (readme-settings.spec.ts keeps the two in step).
  */
 export const SHARED_SETTINGS = defineSettings('shared', [
-  { name: 'PORT', type: 'int', default: 3000, meaning: 'api port' },
-  { name: 'HOST', type: 'text', default: '127.0.0.1', meaning: 'api bind address' },
+  { name: 'PORT', field: 'port', type: 'int', default: 3000, meaning: 'api port' },
+  { name: 'HOST', field: 'host', type: 'text', default: '127.0.0.1', meaning: 'api bind address' },
   {
     name: 'MONGODB_URI',
+    field: 'mongodbUri',
     type: 'text',
     required: true,
     secret: true,
@@ -21,6 +22,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'REDIS_URL',
+    field: 'redisUrl',
     type: 'text',
     required: true,
     secret: true,
@@ -37,6 +39,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'QUEUE_PREFIX',
+    field: 'queuePrefix',
     type: 'text',
     default: 'pcp',
     // A brace would make the prefix a hash tag and pin every key to one cluster slot.
@@ -45,30 +48,40 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'TLS_CERT_FILE',
+    field: 'tlsCertFile',
     type: 'text',
     meaning: 'serve HTTPS with this certificate (with TLS_KEY_FILE)',
   },
-  { name: 'TLS_KEY_FILE', type: 'text', meaning: 'serve HTTPS with this key (with TLS_CERT_FILE)' },
+  {
+    name: 'TLS_KEY_FILE',
+    field: 'tlsKeyFile',
+    type: 'text',
+    meaning: 'serve HTTPS with this key (with TLS_CERT_FILE)',
+  },
   {
     name: 'REQUIRE_HTTPS',
+    field: 'requireHttps',
     type: 'bool',
     default: false,
     meaning: 'refuse plain-HTTP requests with 403',
   },
   {
     name: 'TRUST_PROXY',
+    field: 'trustProxy',
     type: 'bool',
     default: false,
     meaning: 'honour X-Forwarded-Proto/-For; only behind a proxy you trust',
   },
   {
     name: 'SYNC_WRITE_TIMEOUT_MS',
+    field: 'syncWriteTimeoutMs',
     type: 'int',
     default: 10000,
     meaning: 'how long routes that wait for the worker wait before answering 202',
   },
   {
     name: 'WORKER_CONCURRENCY',
+    field: 'workerConcurrency',
     type: 'int',
     default: 4,
     meaning:
@@ -76,6 +89,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'TENANT_MAX_RUNNING',
+    field: 'tenantMaxRunning',
     type: 'int',
     default: 4,
     meaning:
@@ -83,6 +97,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'STALLED_JOB_CHECK_MS',
+    field: 'stalledJobCheckMs',
     type: 'int',
     default: 30_000,
     atLeast: 100,
@@ -90,6 +105,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'REQUEST_DEADLINE_MS',
+    field: 'requestDeadlineMs',
     type: 'int',
     default: 2000,
     atLeast: 100,
@@ -97,6 +113,7 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'REDIS_COMMAND_TIMEOUT_MS',
+    field: 'redisCommandTimeoutMs',
     type: 'int',
     default: 2000,
     atLeast: 100,
@@ -104,23 +121,27 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'MONITOR_ENGINE_COMMANDS',
+    field: 'monitorEngineCommands',
     type: 'bool',
     default: false,
     meaning: "emit the MongoDB driver's command events",
   },
   {
     name: 'SHUTDOWN_GRACE_MS',
+    field: 'shutdownGraceMs',
     type: 'int',
     default: 15000,
     meaning: 'on SIGTERM or SIGINT, how long requests in flight and running jobs may take',
   },
   {
     name: 'CORS_ORIGINS',
+    field: 'corsOrigins',
     type: 'list',
     meaning: 'comma-separated origins a browser application may call the api from',
   },
   {
     name: 'IDEMPOTENCY_TTL_SECONDS',
+    field: 'idempotencyTtlSeconds',
     type: 'int',
     default: 86400,
     atLeast: 1,
@@ -128,30 +149,35 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'OPERATOR_TOKEN',
+    field: 'operatorToken',
     type: 'text',
     secret: true,
     meaning: 'the operator credential (job status, queue dashboard); unset: those are off',
   },
   {
     name: 'QUEUE_DASHBOARD_ENABLED',
+    field: 'queueDashboardEnabled',
     type: 'bool',
     default: true,
     meaning: 'serve the queue dashboard at /admin/queues, behind OPERATOR_TOKEN',
   },
   {
     name: 'RATE_LIMIT_READS_PER_SECOND',
+    field: 'rateLimitReadsPerSecond',
     type: 'int',
     default: 5000,
     meaning: 'GET requests per second a client without its own quota may make (0: unlimited)',
   },
   {
     name: 'RATE_LIMIT_WRITES_PER_SECOND',
+    field: 'rateLimitWritesPerSecond',
     type: 'int',
     default: 2000,
     meaning: 'writes per second a client without its own quota may make (0: unlimited)',
   },
   {
     name: 'READ_STAMP_REUSE_MS',
+    field: 'readStampReuseMs',
     type: 'int',
     default: 1000,
     meaning:
@@ -167,18 +193,21 @@ export const SHARED_SETTINGS = defineSettings('shared', [
   },
   {
     name: 'METRICS_ENABLED',
+    field: 'metricsEnabled',
     type: 'bool',
     default: true,
     meaning: 'serve Prometheus metrics (api: GET /metrics; worker: on WORKER_HEALTH_PORT)',
   },
   {
     name: 'METRICS_TOKEN',
+    field: 'metricsToken',
     type: 'text',
     secret: true,
     meaning: 'when set, /metrics answers only Authorization: Bearer <this>',
   },
   {
     name: 'WORKER_HEALTH_PORT',
+    field: 'workerHealthPort',
     type: 'int',
     default: 0,
     documentedDefault: '`0` (none)',
