@@ -53,12 +53,8 @@ export class ExecuteBulkImportHandler implements ICommandHandler<ExecuteBulkImpo
   }
 
   /** Under the stage lease: the import Queued, unless another Execute came first. */
-  private async queued({
-    clientId,
-    accessToken,
-    userId,
-    scope,
-  }: ExecuteBulkImportCommand): Promise<BulkImport> {
+  private async queued(command: ExecuteBulkImportCommand): Promise<BulkImport> {
+    const { clientId, accessToken, userId, scope } = command;
     const job = await this.access.open(clientId, accessToken);
     if (!acceptsStaging(job)) return job; // another Execute came first
     const queued: BulkImport = {
