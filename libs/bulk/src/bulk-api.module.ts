@@ -16,6 +16,7 @@ import { GetBulkExportHandler } from './queries/get-bulk-export/get-bulk-export.
 import { GetBulkImportExceptionsHandler } from './queries/get-bulk-import-exceptions/get-bulk-import-exceptions.handler';
 import { GetBulkImportHandler } from './queries/get-bulk-import/get-bulk-import.handler';
 import { BulkImportQuotaMeter } from './services/bulk-import-quota.meter';
+import { StageLease } from './services/stage-lease.service';
 
 /**
  * The Connectivity (Bulk) API's imports (docs/bulk.md): Initiate, Stage, Execute, Status,
@@ -44,6 +45,7 @@ import { BulkImportQuotaMeter } from './services/bulk-import-quota.meter';
     StreamBulkExportHandler,
     CommitBulkExportHandler,
     BulkImportQuotaMeter,
+    StageLease,
   ],
 })
 export class BulkApiModule {}

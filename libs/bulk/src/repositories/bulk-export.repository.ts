@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  acrossTenants,
-  INT32_MAX,
-  insertAtNextFreeNumber,
-  TenantScopedModel,
-  InjectTenantScoped,
-} from '@app/shared';
+import { InjectTenantScoped, TenantScopedModel } from '@app/shared';
 import { BulkExport, BulkExportHint, BulkExportPage } from '../domain/bulk-export.schema';
 import { exportKey, exportPageKey, exportTokenHintKey } from '../keys';
+import { claimNextToken, crossTenantJobKeys } from './job-tokens';
 
 /**
  * The bulk export collections. Every access is by `_id`: an export by its token, its pages
@@ -22,47 +17,24 @@ export class BulkExportRepository {
     @InjectTenantScoped(BulkExportPage) private readonly pages: TenantScopedModel<BulkExportPage>,
   ) {}
 
-  /**
-   * Stores a new export under the next access token of its client: the insert of
-   * `<client>|<token>` (a unique `_id`) claims the token, as an import's is claimed.
-   */
+  /** Stores a new export under the next access token of its client (claimNextToken). */
   async create(job: Omit<BulkExport, '_id' | 'accessToken'>): Promise<BulkExport> {
     const hintId = exportTokenHintKey(job.clientId);
     const hint = await this.hints.findById(hintId).lean<BulkExportHint>().exec();
-    const doc = await insertAtNextFreeNumber(
-      (hint?.last ?? 0) + 1,
+    return claimNextToken(
+      { jobs: this.exports, hints: this.hints },
+      { _id: hintId, last: hint?.last },
       (token): BulkExport => ({ ...job, _id: exportKey(job.clientId, token), accessToken: token }),
-      (claim) => this.exports.create(claim),
-      INT32_MAX,
+      { $setOnInsert: { clientId: job.clientId } },
+      `Client ${job.clientId} has used every export access token`,
     );
-    if (!doc) throw new Error(`Client ${job.clientId} has used every export access token`);
-    // A lost hint update only makes the next claim probe further. `$max`: a concurrent
-    // create's smaller token never lowers it (the records of old exports are removed, so
-    // a probe from below could hand out a token a client still holds).
-    await this.hints
-      .updateOne(
-        { _id: hintId },
-        { $max: { last: doc.accessToken }, $setOnInsert: { clientId: job.clientId } },
-        { upsert: true },
-      )
-      .exec();
-    return doc;
   }
 
-  /**
-   * Every export of every tenant, by its key fields: a deliberate cross-tenant scan, only
-   * for rebuilding the expiry schedule after Redis lost it (ExportExpiries.ensureBuilt).
-   * Never on a request path.
-   */
-  async *crossTenantScanForScheduleRebuild(
+  /** Every export's key fields, across tenants: only for ExportExpiries.ensureBuilt. */
+  crossTenantScanForScheduleRebuild(
     batchSize: number,
   ): AsyncIterable<{ clientId: string; accessToken: number }> {
-    const cursor = this.exports
-      .find(acrossTenants(), { clientId: 1, accessToken: 1 })
-      .lean<BulkExport>()
-      .batchSize(batchSize)
-      .cursor();
-    for await (const { clientId, accessToken } of cursor) yield { clientId, accessToken };
+    return crossTenantJobKeys(this.exports, batchSize);
   }
 
   find(clientId: string, accessToken: number): Promise<BulkExport | null> {

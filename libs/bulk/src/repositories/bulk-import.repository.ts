@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  acrossTenants,
-  INT32_MAX,
-  insertAtNextFreeNumber,
-  TenantScopedModel,
-  InjectTenantScoped,
-} from '@app/shared';
+import { InjectTenantScoped, TenantScopedModel } from '@app/shared';
 import {
   BulkImport,
   BulkImportChunk,
@@ -17,6 +11,7 @@ import {
 } from '../domain/bulk-import.schema';
 import { appendToPages, EXCEPTION_PAGE_SIZE, pageOf } from '../domain/bulk-import';
 import { exceptionPageKey, importChunkKey, importKey, importTokenHintKey } from '../keys';
+import { claimNextToken, crossTenantJobKeys } from './job-tokens';
 
 /**
  * The bulk import collections. Every access is by `_id` (an import by its token, its
@@ -35,34 +30,21 @@ export class BulkImportRepository {
   ) {}
 
   /**
-   * Stores a new import under the next access token of its client: the insert of
-   * `<client>|<token>` (a unique `_id`) claims the token, as a profile id is claimed; the
-   * hint only says where to start probing.
+   * Stores a new import under the next access token of its client (claimNextToken), from
+   * `hint` (read by Initiate for the daily limit), which then holds `initiated`.
    */
-  async create(
+  create(
     job: Omit<BulkImport, '_id' | 'accessToken'>,
     hint: BulkImportHint | null,
     initiated: Date[],
   ): Promise<BulkImport> {
-    const hintId = importTokenHintKey(job.clientId);
-    const doc = await insertAtNextFreeNumber(
-      (hint?.last ?? 0) + 1,
+    return claimNextToken(
+      { jobs: this.imports, hints: this.hints },
+      { _id: importTokenHintKey(job.clientId), last: hint?.last },
       (token): BulkImport => ({ ...job, _id: importKey(job.clientId, token), accessToken: token }),
-      (claim) => this.imports.create(claim),
-      INT32_MAX,
+      { $set: { clientId: job.clientId, initiated } },
+      `Client ${job.clientId} has used every access token`,
     );
-    if (!doc) throw new Error(`Client ${job.clientId} has used every access token`);
-    // A lost hint update only makes the next claim probe further. `$max`: a concurrent
-    // Initiate's smaller token never lowers it (imports are removed after their kept time,
-    // so a probe from below could hand out a token a client still holds).
-    await this.hints
-      .updateOne(
-        { _id: hintId },
-        { $max: { last: doc.accessToken }, $set: { clientId: job.clientId, initiated } },
-        { upsert: true },
-      )
-      .exec();
-    return doc;
   }
 
   /** The client's token hint and recent Initiates (`bulk_import_hints`, by `_id`). */
@@ -74,20 +56,11 @@ export class BulkImportRepository {
     return this.imports.findById(importKey(clientId, accessToken)).lean<BulkImport>().exec();
   }
 
-  /**
-   * Every import of every tenant, by its key fields: a deliberate cross-tenant scan, only
-   * for rebuilding the removal schedule after Redis lost it (ImportRemovals.ensureBuilt).
-   * Never on a request path.
-   */
-  async *crossTenantScanForScheduleRebuild(
+  /** Every import's key fields, across tenants: only for ImportRemovals.ensureBuilt. */
+  crossTenantScanForScheduleRebuild(
     batchSize: number,
   ): AsyncIterable<{ clientId: string; accessToken: number }> {
-    const cursor = this.imports
-      .find(acrossTenants(), { clientId: 1, accessToken: 1 })
-      .lean<BulkImport>()
-      .batchSize(batchSize)
-      .cursor();
-    for await (const { clientId, accessToken } of cursor) yield { clientId, accessToken };
+    return crossTenantJobKeys(this.imports, batchSize);
   }
 
   /** Replaces the import (its counters and status) whole, by `_id`. */

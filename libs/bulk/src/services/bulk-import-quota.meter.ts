@@ -1,5 +1,6 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { Clock, type QuotaMeter, QuotaMeters } from '@app/shared';
+import { Injectable } from '@nestjs/common';
+import { Clock, QuotaMeters } from '@app/shared';
+import { RegisteredQuotaMeter } from '@app/shared/quotas/registered-quota-meter';
 import { BulkSettings } from '../bulk-settings';
 import { importsWithinDay } from '../domain/bulk-import';
 import { BulkImportRepository } from '../repositories/bulk-import.repository';
@@ -9,21 +10,16 @@ import { BulkImportRepository } from '../repositories/bulk-import.repository';
  * client's Initiates of the last 24 hours from its token hint (`bulk_import_hints`, by `_id`).
  */
 @Injectable()
-export class BulkImportQuotaMeter implements QuotaMeter, OnModuleInit {
+export class BulkImportQuotaMeter extends RegisteredQuotaMeter {
   readonly name = 'bulkImportsPerDay';
-  readonly defaultLimit: number;
 
   constructor(
     private readonly imports: BulkImportRepository,
     private readonly clock: Clock,
-    private readonly meters: QuotaMeters,
+    meters: QuotaMeters,
     settings: BulkSettings,
   ) {
-    this.defaultLimit = settings.dailyImportLimit;
-  }
-
-  onModuleInit(): void {
-    this.meters.register(this);
+    super(meters, settings.dailyImportLimit);
   }
 
   async used(clientId: string): Promise<number> {

@@ -68,6 +68,16 @@ export class ExportAccess {
   }
 
   /**
+   * The rows of page `page` (from 1) of a readable export. Counted pages are written before
+   * the count is saved: a missing one is lost data.
+   */
+  async pageRows(job: BulkExport, page: number): Promise<string[]> {
+    const rows = await this.exports.pageRows(job.clientId, job.accessToken, page);
+    if (!rows) throw new Error(`Page ${page} of export ${job._id} is missing`);
+    return rows;
+  }
+
+  /**
    * After a retrieval: keepAlive=true starts Expires again (the export stays as it is);
    * otherwise a retrieval that reached the end (no rows after it) marks a Complete export
    * Retrieved. Fields are set, not the document replaced (a callback's outcome may be

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { LeaseService, RedisService } from '@app/shared';
+import { Clock, LeaseService, RedisService } from '@app/shared';
+import { BulkExportRepository } from '../repositories/bulk-export.repository';
 import { DueTokens } from './due-tokens';
 
 /**
@@ -10,7 +11,14 @@ import { DueTokens } from './due-tokens';
  */
 @Injectable()
 export class ExportExpiries extends DueTokens {
-  constructor(redis: RedisService, lease: LeaseService) {
-    super(redis, lease, 'bulk-export-expiry');
+  constructor(
+    redis: RedisService,
+    lease: LeaseService,
+    clock: Clock,
+    exports: BulkExportRepository,
+  ) {
+    super(redis, lease, clock, 'bulk-export-expiry', (batchSize) =>
+      exports.crossTenantScanForScheduleRebuild(batchSize),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { LeaseService, RedisService } from '@app/shared';
+import { Clock, LeaseService, RedisService } from '@app/shared';
+import { BulkImportRepository } from '../repositories/bulk-import.repository';
 import { DueTokens } from './due-tokens';
 
 export type { DueToken as DueRemoval } from './due-tokens';
@@ -11,7 +12,14 @@ export type { DueToken as DueRemoval } from './due-tokens';
  */
 @Injectable()
 export class ImportRemovals extends DueTokens {
-  constructor(redis: RedisService, lease: LeaseService) {
-    super(redis, lease, 'bulk-removals');
+  constructor(
+    redis: RedisService,
+    lease: LeaseService,
+    clock: Clock,
+    imports: BulkImportRepository,
+  ) {
+    super(redis, lease, clock, 'bulk-removals', (batchSize) =>
+      imports.crossTenantScanForScheduleRebuild(batchSize),
+    );
   }
 }

@@ -1,5 +1,6 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { type QuotaMeter, QuotaMeters } from '@app/shared';
+import { Injectable } from '@nestjs/common';
+import { QuotaMeters } from '@app/shared';
+import { RegisteredQuotaMeter } from '@app/shared/quotas/registered-quota-meter';
 import { EventsSettings } from '../events-settings';
 import { SubscriptionStore } from './subscription-store.service';
 
@@ -8,20 +9,15 @@ import { SubscriptionStore } from './subscription-store.service';
  * subscriptions the client holds (its one document, by `_id`).
  */
 @Injectable()
-export class EventSubscriptionQuotaMeter implements QuotaMeter, OnModuleInit {
+export class EventSubscriptionQuotaMeter extends RegisteredQuotaMeter {
   readonly name = 'maxEventSubscriptions';
-  readonly defaultLimit: number;
 
   constructor(
     private readonly store: SubscriptionStore,
-    private readonly meters: QuotaMeters,
+    meters: QuotaMeters,
     settings: EventsSettings,
   ) {
-    this.defaultLimit = settings.maxSubscriptions;
-  }
-
-  onModuleInit(): void {
-    this.meters.register(this);
+    super(meters, settings.maxSubscriptions);
   }
 
   async used(clientId: string): Promise<number> {

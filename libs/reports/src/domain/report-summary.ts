@@ -13,11 +13,11 @@ import { textKey } from '@app/shared';
 import {
   type ConsentCountStatus,
   type ConsentLevel,
+  type CountKey,
   type DailyKey,
   type DncChannel,
   encodeCountKey,
   encodeDailyKey,
-  type PreferenceCountStatus,
   type PreferenceKind,
 } from './report-keys';
 
@@ -41,14 +41,8 @@ interface ConsentItem {
   date: string;
 }
 
-interface PreferenceItem {
-  programId: string;
-  filterId: string;
-  channel: string;
-  type: PreferenceKind;
-  status: PreferenceCountStatus;
-  implied: boolean;
-}
+/** A preference as it counts: its count key but for the profile's part. */
+type PreferenceItem = Omit<Extract<CountKey, { kind: 'preference' }>, 'kind' | 'customerType'>;
 
 /** Everything countable of one profile, each item under an identity stable across writes. */
 export interface CountableProfile {
@@ -167,7 +161,7 @@ function addPreferences(
           : preference.PreferenceStatus === 'Expired'
             ? 'Expired'
             : 'Active',
-      implied: isImpliedPreference(preference),
+      match: isImpliedPreference(preference) ? 'Implied' : 'Expressed',
     });
   }
 }
@@ -203,26 +197,8 @@ function summaryOf(counted: CountableProfile): Map<string, number> {
   add(encodeCountKey({ kind: 'profile', customerType, active: counted.active }));
   for (const { level, consentType, version, status } of counted.consents.values())
     add(encodeCountKey({ kind: 'consent', customerType, level, consentType, version, status }));
-  for (const {
-    programId,
-    filterId,
-    channel,
-    type,
-    status,
-    implied,
-  } of counted.preferences.values())
-    add(
-      encodeCountKey({
-        kind: 'preference',
-        customerType,
-        programId,
-        filterId,
-        channel,
-        type,
-        status,
-        match: implied ? 'Implied' : 'Expressed',
-      }),
-    );
+  for (const preference of counted.preferences.values())
+    add(encodeCountKey({ kind: 'preference', customerType, ...preference }));
   for (const { channel, lists } of counted.dnc.values())
     for (const listId of lists) add(encodeCountKey({ kind: 'dnc', customerType, channel, listId }));
   return summary;

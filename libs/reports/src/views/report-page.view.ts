@@ -200,6 +200,20 @@ function statusLine(input: ReportPageInput): Markup {
   }.`;
 }
 
+/** Table rows of counts by name, each ending with the first count's share of the row's total. */
+function withFirstShare(rows: Map<string, number[]>): [string, (string | number)[]][] {
+  return [...rows].map(([name, values]) => [
+    name,
+    [
+      ...values,
+      percent(
+        values[0],
+        values.reduce((a, b) => a + b, 0),
+      ),
+    ],
+  ]);
+}
+
 /** A table with a caption, column headers and row headers (th scope). */
 function table(caption: string, head: string[], rows: [string, (string | number)[]][]): Markup {
   return markup`<table>
@@ -334,16 +348,7 @@ ${section(
       ...CONSENT_COUNT_STATUSES.map((s) => CONSENT_STATUS_LABELS[s]),
       'Granted share',
     ],
-    [...consents.rows].map(([name, values]) => [
-      name,
-      [
-        ...values,
-        percent(
-          values[0],
-          values.reduce((a, b) => a + b, 0),
-        ),
-      ],
-    ]),
+    withFirstShare(consents.rows),
   ),
 )}
 ${section(
@@ -361,16 +366,7 @@ ${section(
       ...PREFERENCE_COLUMNS.map(([, , label]) => label),
       'Opt-in share',
     ],
-    [...preferences.rows].map(([name, values]) => [
-      name,
-      [
-        ...values,
-        percent(
-          values[0],
-          values.reduce((a, b) => a + b, 0),
-        ),
-      ],
-    ]),
+    withFirstShare(preferences.rows),
   ),
 )}
 ${section(

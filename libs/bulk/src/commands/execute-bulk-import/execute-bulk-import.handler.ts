@@ -1,12 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, ConflictError, JobQueue, LeaseService } from '@app/shared';
+import { Clock, ConflictError, JobQueue } from '@app/shared';
 import { acceptsStaging, hasEnded } from '../../domain/bulk-import';
 import type { BulkImport } from '../../domain/bulk-import.schema';
 import type { BulkImportStatusDto } from '../../dto/bulk-import.dto';
-import { stageLeaseName } from '../../keys';
 import { toBulkImportStatus } from '../../mapping/bulk-import.mapper';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
 import { ImportAccess } from '../../services/import-access.service';
+import { StageLease } from '../../services/stage-lease.service';
 import { RUN_BULK_IMPORT } from '../../worker/bulk.job-definitions';
 import { ExecuteBulkImportCommand } from './execute-bulk-import.command';
 
@@ -25,7 +25,7 @@ export class ExecuteBulkImportHandler implements ICommandHandler<ExecuteBulkImpo
   constructor(
     private readonly imports: BulkImportRepository,
     private readonly access: ImportAccess,
-    private readonly lease: LeaseService,
+    private readonly stageLease: StageLease,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
   ) {}
@@ -38,43 +38,37 @@ export class ExecuteBulkImportHandler implements ICommandHandler<ExecuteBulkImpo
         `AccessToken ${accessToken} is ${job.status}: an import is executed once; initiate a new one`,
       );
     }
-    if (acceptsStaging(job)) job = await this.queued(command);
+    if (acceptsStaging(job)) {
+      job = await this.stageLease.hold(
+        clientId,
+        accessToken,
+        EXECUTE_LEASE_MS,
+        `A Stage of AccessToken ${accessToken} is running; execute when it has answered`,
+        () => this.queued(command),
+      );
+    }
     const chunk = (job.appliedChunks ?? 0) + 1;
     await this.queue.enqueue(RUN_BULK_IMPORT, { clientId, accessToken, chunk }, { lane: 'bulk' });
     return toBulkImportStatus(job);
   }
 
-  private async queued({
-    clientId,
-    accessToken,
-    userId,
-    scope,
-  }: ExecuteBulkImportCommand): Promise<BulkImport> {
-    const leaseName = stageLeaseName(clientId, accessToken);
-    const token = await this.lease.acquire(leaseName, EXECUTE_LEASE_MS);
-    if (!token) {
-      throw new ConflictError(
-        `A Stage of AccessToken ${accessToken} is running; execute when it has answered`,
-      );
-    }
-    try {
-      const job = await this.access.open(clientId, accessToken);
-      if (!acceptsStaging(job)) return job; // another Execute came first
-      const queued: BulkImport = {
-        ...job,
-        status: 'Queued',
-        executedBy: userId,
-        ...(scope ? { executedScope: scope } : {}),
-        executedAt: this.clock.now(),
-        appliedChunks: 0,
-        appliedInChunk: 0,
-        processed: 0,
-        notHonored: 0,
-      };
-      await this.imports.save(queued);
-      return queued;
-    } finally {
-      await this.lease.release(leaseName, token);
-    }
+  /** Under the stage lease: the import Queued, unless another Execute came first. */
+  private async queued(command: ExecuteBulkImportCommand): Promise<BulkImport> {
+    const { clientId, accessToken, userId, scope } = command;
+    const job = await this.access.open(clientId, accessToken);
+    if (!acceptsStaging(job)) return job; // another Execute came first
+    const queued: BulkImport = {
+      ...job,
+      status: 'Queued',
+      executedBy: userId,
+      ...(scope ? { executedScope: scope } : {}),
+      executedAt: this.clock.now(),
+      appliedChunks: 0,
+      appliedInChunk: 0,
+      processed: 0,
+      notHonored: 0,
+    };
+    await this.imports.save(queued);
+    return queued;
   }
 }

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, type JobCounts } from '@app/shared';
+import type { JobCounts } from '@app/shared';
 import {
   EXCEPTION_PAGE_SIZE,
   IMPORT_RECORD_KEPT_MS,
@@ -7,13 +7,8 @@ import {
   readableUntil,
 } from '../../domain/bulk-import';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
-import { ImportRemovals } from '../../services/import-removals.service';
+import { type DueRemoval, ImportRemovals } from '../../services/import-removals.service';
 import { RemoveExpiredImportsCommand } from './remove-expired-imports.command';
-
-/** Due imports handled per batch. */
-const BATCH = 100;
-/** Imports read per batch when the schedule is rebuilt. */
-const SCAN_BATCH = 500;
 
 /**
  * Removes what imports past their kept time stored, by `_id` only: first their staged
@@ -28,62 +23,58 @@ export class RemoveExpiredImportsHandler implements ICommandHandler<RemoveExpire
   constructor(
     private readonly imports: BulkImportRepository,
     private readonly removals: ImportRemovals,
-    private readonly clock: Clock,
   ) {}
 
   async execute({ maxPages }: RemoveExpiredImportsCommand): Promise<JobCounts> {
     const counts = { imports: 0, chunks: 0, pages: 0, records: 0, rescheduled: 0 };
-    // The schedule is derived data: lost with Redis, it is rebuilt from the imports first.
-    counts.rescheduled =
-      (await this.removals.ensureBuilt(
-        () => this.imports.crossTenantScanForScheduleRebuild(SCAN_BATCH),
-        this.clock.now(),
-      )) ?? 0;
-    for (let batch = 0; maxPages === undefined || batch < maxPages; batch++) {
-      const now = this.clock.now();
-      const due = await this.removals.due(now, BATCH);
-      for (const { clientId, accessToken } of due) {
-        const job = await this.imports.find(clientId, accessToken);
-        if (!job || isRunning(job)) {
-          await this.removals.unschedule(clientId, accessToken);
-          continue;
-        }
-        const until = readableUntil(job)!;
-        if (now < until) {
-          await this.removals.schedule(clientId, accessToken, until);
-          continue;
-        }
-        if (!job.dataRemovedAt) {
-          counts.chunks += await removeNumbered(
-            (c) => this.imports.deleteChunk(clientId, accessToken, c),
-            job.chunks,
-          );
-          counts.pages += await removeNumbered(
-            (p) => this.imports.deleteExceptionPage(clientId, accessToken, p),
-            Math.ceil(job.exceptions / EXCEPTION_PAGE_SIZE),
-          );
-          await this.imports.save({ ...job, dataRemovedAt: now });
-          await this.removals.schedule(
-            clientId,
-            accessToken,
-            new Date(now.getTime() + IMPORT_RECORD_KEPT_MS),
-          );
-          counts.imports++;
-        } else {
-          // Due early (a rebuilt schedule): the record stays its kept time after its data.
-          const removeAt = new Date(job.dataRemovedAt.getTime() + IMPORT_RECORD_KEPT_MS);
-          if (now < removeAt) {
-            await this.removals.schedule(clientId, accessToken, removeAt);
-            continue;
-          }
-          await this.imports.delete(clientId, accessToken);
-          await this.removals.unschedule(clientId, accessToken);
-          counts.records++;
-        }
-      }
-      if (due.length < BATCH) break;
-    }
+    counts.rescheduled = await this.removals.sweep(maxPages, (token, now) =>
+      this.removeDue(token, now, counts),
+    );
     return counts;
+  }
+
+  private async removeDue(
+    { clientId, accessToken }: DueRemoval,
+    now: Date,
+    counts: { imports: number; chunks: number; pages: number; records: number },
+  ): Promise<void> {
+    const job = await this.imports.find(clientId, accessToken);
+    if (!job || isRunning(job)) {
+      await this.removals.unschedule(clientId, accessToken);
+      return;
+    }
+    const until = readableUntil(job)!;
+    if (now < until) {
+      await this.removals.schedule(clientId, accessToken, until);
+      return;
+    }
+    if (!job.dataRemovedAt) {
+      counts.chunks += await removeNumbered(
+        (c) => this.imports.deleteChunk(clientId, accessToken, c),
+        job.chunks,
+      );
+      counts.pages += await removeNumbered(
+        (p) => this.imports.deleteExceptionPage(clientId, accessToken, p),
+        Math.ceil(job.exceptions / EXCEPTION_PAGE_SIZE),
+      );
+      await this.imports.save({ ...job, dataRemovedAt: now });
+      await this.removals.schedule(
+        clientId,
+        accessToken,
+        new Date(now.getTime() + IMPORT_RECORD_KEPT_MS),
+      );
+      counts.imports++;
+      return;
+    }
+    // Due early (a rebuilt schedule): the record stays its kept time after its data.
+    const removeAt = new Date(job.dataRemovedAt.getTime() + IMPORT_RECORD_KEPT_MS);
+    if (now < removeAt) {
+      await this.removals.schedule(clientId, accessToken, removeAt);
+      return;
+    }
+    await this.imports.delete(clientId, accessToken);
+    await this.removals.unschedule(clientId, accessToken);
+    counts.records++;
   }
 }
 

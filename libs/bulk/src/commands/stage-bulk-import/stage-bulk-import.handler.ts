@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ProfileWriteChecks } from '@app/profiles';
-import { ConflictError, LeaseService } from '@app/shared';
+import { ConflictError } from '@app/shared';
 import { BulkSettings } from '../../bulk-settings';
 import {
   acceptsStaging,
@@ -15,11 +15,11 @@ import {
 } from '../../domain/bulk-import';
 import { encodeStagedRecords } from '../../domain/bulk-import.schema';
 import type { BulkImportStatusDto } from '../../dto/bulk-import.dto';
-import { stageLeaseName } from '../../keys';
 import { toBulkImportStatus } from '../../mapping/bulk-import.mapper';
 import { BulkImportRepository } from '../../repositories/bulk-import.repository';
 import { ImportAccess } from '../../services/import-access.service';
 import { ImportRemovals } from '../../services/import-removals.service';
+import { StageLease } from '../../services/stage-lease.service';
 import { StageBulkImportCommand } from './stage-bulk-import.command';
 
 /** A stage's lease outlives its deadline by this much (a dead api frees it after both). */
@@ -39,7 +39,7 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
     private readonly imports: BulkImportRepository,
     private readonly access: ImportAccess,
     private readonly checks: ProfileWriteChecks,
-    private readonly lease: LeaseService,
+    private readonly stageLease: StageLease,
     private readonly settings: BulkSettings,
     private readonly removals: ImportRemovals,
   ) {}
@@ -47,21 +47,13 @@ export class StageBulkImportHandler implements ICommandHandler<StageBulkImportCo
   async execute(command: StageBulkImportCommand): Promise<BulkImportStatusDto> {
     const { clientId, accessToken } = command;
     await this.access.open(clientId, accessToken); // 404 or 401 before the lease
-    const leaseName = stageLeaseName(clientId, accessToken);
-    const token = await this.lease.acquire(
-      leaseName,
+    return this.stageLease.hold(
+      clientId,
+      accessToken,
       this.settings.stageDeadlineMs + STAGE_LEASE_MARGIN_MS,
+      `Another Stage of AccessToken ${accessToken} is running; stage again when it has answered`,
+      () => this.stage(command),
     );
-    if (!token) {
-      throw new ConflictError(
-        `Another Stage of AccessToken ${accessToken} is running; stage again when it has answered`,
-      );
-    }
-    try {
-      return await this.stage(command);
-    } finally {
-      await this.lease.release(leaseName, token);
-    }
   }
 
   private async stage({

@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { BulkExport } from '../../domain/bulk-export.schema';
-import { BulkExportRepository } from '../../repositories/bulk-export.repository';
 import { ExportAccess } from '../../services/export-access.service';
 import { StreamBulkExportCommand } from './stream-bulk-export.command';
 
@@ -11,10 +10,7 @@ import { StreamBulkExportCommand } from './stream-bulk-export.command';
  */
 @CommandHandler(StreamBulkExportCommand)
 export class StreamBulkExportHandler implements ICommandHandler<StreamBulkExportCommand> {
-  constructor(
-    private readonly access: ExportAccess,
-    private readonly exports: BulkExportRepository,
-  ) {}
+  constructor(private readonly access: ExportAccess) {}
 
   async execute({
     clientId,
@@ -27,8 +23,7 @@ export class StreamBulkExportHandler implements ICommandHandler<StreamBulkExport
 
   private async *lines(job: BulkExport, keepAlive: boolean): AsyncIterable<string> {
     for (let page = 1; page <= job.pageRows.length; page++) {
-      const rows = await this.exports.pageRows(job.clientId, job.accessToken, page);
-      if (!rows) throw new Error(`Page ${page} of export ${job._id} is missing`);
+      const rows = await this.access.pageRows(job, page);
       yield rows.map((json) => `${json}\n`).join('');
     }
     await this.access.afterRead(job, true, keepAlive);

@@ -1,17 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, JobQueue, type JobCounts } from '@app/shared';
+import { JobQueue, type JobCounts } from '@app/shared';
 import { BulkSettings } from '../../bulk-settings';
 import { callbackWindowMs, isBuilding } from '../../domain/bulk-export';
 import { NOTIFY_BULK_EXPORT } from '../../worker/bulk.job-definitions';
 import { BulkExportRepository } from '../../repositories/bulk-export.repository';
 import { ExportAccess } from '../../services/export-access.service';
+import type { DueToken } from '../../services/due-tokens';
 import { ExportExpiries } from '../../services/export-expiries.service';
 import { SweepExpiredExportsCommand } from './sweep-expired-exports.command';
-
-/** Due exports handled per batch. */
-const BATCH = 100;
-/** Exports read per batch when the schedule is rebuilt. */
-const SCAN_BATCH = 500;
 
 /**
  * Touches the exports whose time came (ExportExpiries), as a request would (ExportAccess):
@@ -27,66 +23,62 @@ export class SweepExpiredExportsHandler implements ICommandHandler<SweepExpiredE
     private readonly exports: BulkExportRepository,
     private readonly access: ExportAccess,
     private readonly expiries: ExportExpiries,
-    private readonly clock: Clock,
     private readonly settings: BulkSettings,
     private readonly queue: JobQueue,
   ) {}
 
   async execute({ maxPages }: SweepExpiredExportsCommand): Promise<JobCounts> {
     const counts = { expired: 0, removed: 0, checked: 0, rescheduled: 0, callbacks: 0 };
-    // The schedule is derived data: lost with Redis, it is rebuilt from the exports first.
-    counts.rescheduled =
-      (await this.expiries.ensureBuilt(
-        () => this.exports.crossTenantScanForScheduleRebuild(SCAN_BATCH),
-        this.clock.now(),
-      )) ?? 0;
-    for (let batch = 0; maxPages === undefined || batch < maxPages; batch++) {
-      const now = this.clock.now();
-      const due = await this.expiries.due(now, BATCH);
-      for (const { clientId, accessToken } of due) {
-        counts.checked++;
-        const before = await this.exports.find(clientId, accessToken);
-        if (!before) {
-          await this.expiries.unschedule(clientId, accessToken);
-          continue;
-        }
-        if (before.purgedAt) {
-          // Purged: the record is kept BULK_EXPORT_RECORD_TTL_MS (its token answers 401),
-          // then removed (404).
-          const removeAt = new Date(before.purgedAt.getTime() + this.settings.exportRecordTtlMs);
-          if (removeAt > now) {
-            await this.expiries.schedule(clientId, accessToken, removeAt);
-            continue;
-          }
-          await this.exports.remove(clientId, accessToken);
-          await this.expiries.unschedule(clientId, accessToken);
-          counts.removed++;
-          continue;
-        }
-        const job = await this.access.open(clientId, accessToken);
-        if (job.status === 'Expired' && before.status !== 'Expired') counts.expired++;
-        const later = new Date(now.getTime() + this.settings.runLeaseMs);
-        let next = job.pagesRemoved || isBuilding(job) ? later : job.expiresAt;
-        if (job.callbackStatus === 'Pending' && job.completedAt) {
-          const window = callbackWindowMs(
-            this.settings.exportCallbackTimeoutMs,
-            this.settings.runLeaseMs,
-          );
-          if (now.getTime() >= job.completedAt.getTime() + window) {
-            // Its attempts are long over and it is still Pending: the chain was lost.
-            await this.queue.enqueue(
-              NOTIFY_BULK_EXPORT,
-              { clientId, accessToken, attempt: 1 },
-              { lane: 'bulk' },
-            );
-            counts.callbacks++;
-          }
-          next = new Date(Math.min(next.getTime(), now.getTime() + window));
-        }
-        await this.expiries.schedule(clientId, accessToken, next);
-      }
-      if (due.length < BATCH) break;
-    }
+    counts.rescheduled = await this.expiries.sweep(maxPages, (token, now) =>
+      this.touchDue(token, now, counts),
+    );
     return counts;
+  }
+
+  private async touchDue(
+    { clientId, accessToken }: DueToken,
+    now: Date,
+    counts: { expired: number; removed: number; checked: number; callbacks: number },
+  ): Promise<void> {
+    counts.checked++;
+    const before = await this.exports.find(clientId, accessToken);
+    if (!before) {
+      await this.expiries.unschedule(clientId, accessToken);
+      return;
+    }
+    if (before.purgedAt) {
+      // Purged: the record is kept BULK_EXPORT_RECORD_TTL_MS (its token answers 401),
+      // then removed (404).
+      const removeAt = new Date(before.purgedAt.getTime() + this.settings.exportRecordTtlMs);
+      if (removeAt > now) {
+        await this.expiries.schedule(clientId, accessToken, removeAt);
+        return;
+      }
+      await this.exports.remove(clientId, accessToken);
+      await this.expiries.unschedule(clientId, accessToken);
+      counts.removed++;
+      return;
+    }
+    const job = await this.access.open(clientId, accessToken);
+    if (job.status === 'Expired' && before.status !== 'Expired') counts.expired++;
+    const later = new Date(now.getTime() + this.settings.runLeaseMs);
+    let next = job.pagesRemoved || isBuilding(job) ? later : job.expiresAt;
+    if (job.callbackStatus === 'Pending' && job.completedAt) {
+      const window = callbackWindowMs(
+        this.settings.exportCallbackTimeoutMs,
+        this.settings.runLeaseMs,
+      );
+      if (now.getTime() >= job.completedAt.getTime() + window) {
+        // Its attempts are long over and it is still Pending: the chain was lost.
+        await this.queue.enqueue(
+          NOTIFY_BULK_EXPORT,
+          { clientId, accessToken, attempt: 1 },
+          { lane: 'bulk' },
+        );
+        counts.callbacks++;
+      }
+      next = new Date(Math.min(next.getTime(), now.getTime() + window));
+    }
+    await this.expiries.schedule(clientId, accessToken, next);
   }
 }

@@ -59,12 +59,15 @@ export function applyDoNotContact(
 ): ProfileData {
   const next = structuredClone(data);
   let changed = false;
+  const listId = String(change.ListId);
   for (const element of contactElements(next, change)) {
-    const preferences = preferencesOf(element, change.Channel);
-    changed =
-      (change.Listed
-        ? list(element, preferences, change, ctx)
-        : unlist(preferences, change, ctx)) || changed;
+    const step: ElementStep = {
+      preferences: preferencesOf(element, change.Channel),
+      listId,
+      change,
+      ctx,
+    };
+    changed = (change.Listed ? list(element, step) : unlist(step)) || changed;
   }
   if (!changed) return data;
   next.Edited = { ...next.Edited, ModifiedDate: ctx.at, ModifiedBy: ctx.userId };
@@ -124,14 +127,16 @@ function setLists(preference: StoredPreference, lists: string[]): void {
   ];
 }
 
-function list(
-  element: ContactElement,
-  preferences: StoredPreference[],
-  change: DncApplyWrite,
-  ctx: WriteContext,
-): boolean {
+/** The change as applied to one contact element: its preferences of the channel, the list's id. */
+interface ElementStep {
+  preferences: StoredPreference[];
+  listId: string;
+  change: DncApplyWrite;
+  ctx: WriteContext;
+}
+
+function list(element: ContactElement, { preferences, listId, change, ctx }: ElementStep): boolean {
   let changed = false;
-  const listId = String(change.ListId);
   if (change.Filter) {
     let preference = preferences.find((candidate) => isDncPreference(candidate, change.Filter));
     if (!preference) {
@@ -179,13 +184,8 @@ function list(
   return changed;
 }
 
-function unlist(
-  preferences: StoredPreference[],
-  change: DncApplyWrite,
-  ctx: WriteContext,
-): boolean {
+function unlist({ preferences, listId, change, ctx }: ElementStep): boolean {
   let changed = false;
-  const listId = String(change.ListId);
   for (const preference of preferences) {
     const lists = listsOf(preference);
     if (preference.IsActive === false || !lists.includes(listId)) continue;
