@@ -1,5 +1,6 @@
-import { isDuplicateKeyError, type TenantKey, TenantScopedModel } from '@app/shared';
+import { isDuplicateKeyError, NotFoundError, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
+import type { NamedEntryStore } from './config-bookkeeping.repository';
 
 /**
  * What every stored revision of a configuration entry carries. `_id` is
@@ -78,6 +79,17 @@ export class RevisionStore<T extends Revisioned> {
       .lean<T[]>()
       .exec();
     return latestRevisions(revisions, this.idOf);
+  }
+
+  /**
+   * What a list route asks for: the entry `entryId` (404 `<what> <entryId> was not found` when
+   * it is not stored) or, without an id (0 or absent), every entry of the client in id order.
+   */
+  async listOrOne(clientId: string, entryId: number | undefined, what: string): Promise<T[]> {
+    if (!entryId) return this.list(clientId);
+    const entry = await this.findOne(clientId, entryId);
+    if (!entry) throw new NotFoundError(`${what} ${entryId} was not found`);
+    return [entry];
   }
 
   /**
@@ -183,5 +195,33 @@ export class RevisionStore<T extends Revisioned> {
       ...this.partition,
       [this.idField]: { $in: entryIds },
     });
+  }
+}
+
+/**
+ * A RevisionStore of entries whose name (`nameOf`) is unique per client: what
+ * claimUniqueNames reads of them. An entry holds only its current name unless a subclass
+ * says otherwise (consent types keep their former names).
+ */
+export class NamedRevisionStore<T extends NamedRevision>
+  extends RevisionStore<T>
+  implements NamedEntryStore
+{
+  constructor(
+    model: Model<T>,
+    idField: keyof T & string,
+    private readonly nameOf: (entry: T) => string,
+  ) {
+    super(model, idField);
+  }
+
+  /** The stored names among `nameKeys` (normalised names). */
+  async existingNames(clientId: string, nameKeys: string[]): Promise<string[]> {
+    return (await this.findByNameKeys(clientId, nameKeys)).map(this.nameOf);
+  }
+
+  async namesHeldBy(clientId: string, entryId: number): Promise<string | string[] | null> {
+    const entry = await this.findOne(clientId, entryId);
+    return entry && this.nameOf(entry);
   }
 }

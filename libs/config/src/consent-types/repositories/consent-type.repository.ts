@@ -2,17 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
-import { RevisionStore } from '../../common/revision-store';
+import { NamedRevisionStore } from '../../common/revision-store';
 import { namesOf, StoredConsentType } from '../domain/consent-type.schema';
 import { consentTypeKey } from '../../keys';
 
 /** The `config_consent_types` revisions; every method is scoped by client id. */
 @Injectable()
-export class ConsentTypeRepository extends RevisionStore<StoredConsentType> {
+export class ConsentTypeRepository extends NamedRevisionStore<StoredConsentType> {
   private readonly types: TenantScopedModel<StoredConsentType>;
 
   constructor(@InjectModel(StoredConsentType.name) types: Model<StoredConsentType>) {
-    super(types, 'typeId');
+    super(types, 'typeId', (type) => type.TypeName);
     this.types = new TenantScopedModel(types);
   }
 
@@ -34,13 +34,8 @@ export class ConsentTypeRepository extends RevisionStore<StoredConsentType> {
     return [latest, ...older.filter((revision): revision is StoredConsentType => !!revision)];
   }
 
-  /** The stored names among `nameKeys` (normalised names). */
-  async existingNames(clientId: string, nameKeys: string[]): Promise<string[]> {
-    return (await this.findByNameKeys(clientId, nameKeys)).map((type) => type.TypeName);
-  }
-
   /** A type holds its former names too (see StoredConsentType.FormerNames). */
-  async namesHeldBy(clientId: string, entryId: number): Promise<string[] | null> {
+  override async namesHeldBy(clientId: string, entryId: number): Promise<string[] | null> {
     const type = await this.findOne(clientId, entryId);
     return type && namesOf(type);
   }

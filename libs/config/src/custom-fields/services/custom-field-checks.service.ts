@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { InvalidInputError } from '@app/shared';
 import {
   PicklistCatalog,
   type PicklistSummary,
@@ -21,7 +22,13 @@ export interface CustomFieldInput {
 export class CustomFieldChecks {
   constructor(private readonly picklists: PicklistCatalog) {}
 
-  async problems(clientId: string, inputs: CustomFieldInput[]): Promise<string[]> {
+  /** Throws InvalidInputError naming every problem of the definitions. */
+  async refuseInvalid(clientId: string, inputs: CustomFieldInput[]): Promise<void> {
+    const problems = await this.problems(clientId, inputs);
+    if (problems.length) throw new InvalidInputError(problems.join('; '));
+  }
+
+  private async problems(clientId: string, inputs: CustomFieldInput[]): Promise<string[]> {
     const problems: string[] = [];
     const picklists = new Map<number, Promise<PicklistSummary | null>>();
     for (const { type, dto, path } of inputs) {

@@ -21,6 +21,16 @@ export class ProgramGroupRepository {
     return this.store.findOne(clientId, groupId);
   }
 
+  /** The name of group `groupId`, or null (what a name claim asks of its holder). */
+  async nameHeldBy(clientId: string, groupId: number): Promise<string | null> {
+    return (await this.findById(clientId, groupId))?.Name ?? null;
+  }
+
+  /** The group `groupId` (404 when unknown) or, without one, every group. */
+  listOrOne(clientId: string, groupId: number | undefined): Promise<StoredProgramGroup[]> {
+    return this.store.listOrOne(clientId, groupId, 'Program group');
+  }
+
   /** Stores the first revision of new groups. */
   insertAll(groups: StoredProgramGroup[]): Promise<void> {
     return this.store.insertAll(

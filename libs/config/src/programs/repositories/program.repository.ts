@@ -24,6 +24,16 @@ export class ProgramRepository {
     return this.store.findOne(clientId, programId);
   }
 
+  /** The name of program `programId`, or null (what a name claim asks of its holder). */
+  async nameHeldBy(clientId: string, programId: number): Promise<string | null> {
+    return (await this.findById(clientId, programId))?.Name ?? null;
+  }
+
+  /** The program `programId` (404 when unknown) or, without one, every program. */
+  listOrOne(clientId: string, programId: number | undefined): Promise<StoredProgram[]> {
+    return this.store.listOrOne(clientId, programId, 'Program');
+  }
+
   async findByFilterId(clientId: string, filterId: number): Promise<StoredProgram | null> {
     const programs = await this.store.findLatestWhere(clientId, { filterIds: filterId });
     return programs.find((program) => program.Filters.some((f) => f.ID === filterId)) ?? null;

@@ -15,14 +15,7 @@ export class GetConsentTypesHandler implements IQueryHandler<GetConsentTypesQuer
     locale,
     latestVersionOnly,
   }: GetConsentTypesQuery): Promise<ConsentTypeListDto> {
-    let stored;
-    if (typeId) {
-      const one = await this.repository.findOne(clientId, typeId);
-      if (!one) throw new NotFoundError(`Consent type ${typeId} was not found`);
-      stored = [one];
-    } else {
-      stored = await this.repository.list(clientId);
-    }
+    const stored = await this.repository.listOrOne(clientId, typeId, 'Consent type');
     const types = stored.map((type) => toConsentTypeDto(type, { locale, latestVersionOnly }));
     if (locale !== undefined && !types.some(hasLocalizedFields)) {
       throw new NotFoundError(`No consent type has localized fields for locale "${locale}"`);

@@ -29,8 +29,7 @@ export class CreateCustomFieldsHandler implements ICommandHandler<CreateCustomFi
         'The body must hold at least one definition in DateTimeFields, NumericFields, SelectListFields or TextFields',
       );
     }
-    const problems = await this.checks.problems(clientId, fields);
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    await this.checks.refuseInvalid(clientId, fields);
 
     const names = fields.map((field) => field.dto.Name.trim());
     const ids = await this.bookkeeping.claimUniqueNames(

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPatchOperations, InvalidInputError } from '@app/shared';
+import { applyPatchOperations } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
@@ -48,8 +48,7 @@ export class UpdateCustomFieldHandler implements ICommandHandler<UpdateCustomFie
           entry: 'custom field',
           labels: 'LocalizedDisplayNames',
         });
-        const problems = await this.checks.problems(clientId, [{ type: fieldType, dto, path: '' }]);
-        if (problems.length) throw new InvalidInputError(problems.join('; '));
+        await this.checks.refuseInvalid(clientId, [{ type: fieldType, dto, path: '' }]);
         return toStoredCustomField(
           fieldType,
           dto,

@@ -10,14 +10,7 @@ export class GetCustomFieldsHandler implements IQueryHandler<GetCustomFieldsQuer
   constructor(private readonly repository: CustomFieldRepository) {}
 
   async execute({ clientId, fieldId, locale }: GetCustomFieldsQuery): Promise<CustomFieldListDto> {
-    let stored;
-    if (fieldId) {
-      const one = await this.repository.findOne(clientId, fieldId);
-      if (!one) throw new NotFoundError(`Custom field ${fieldId} was not found`);
-      stored = [one];
-    } else {
-      stored = await this.repository.list(clientId);
-    }
+    const stored = await this.repository.listOrOne(clientId, fieldId, 'Custom field');
     const list = toCustomFieldList(stored, locale);
     if (locale !== undefined) {
       const any = Object.values(list).some((fields: { LocalizedDisplayNames: unknown[] }[]) =>

@@ -56,7 +56,7 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
       PROGRAM_GROUP_KIND,
       names,
       (index) => `ProgramGroups[${index}].Name "${names[index]}" already exists`,
-      (id) => this.groups.findById(clientId, id).then((entry) => entry?.Name ?? null),
+      (id) => this.groups.nameHeldBy(clientId, id),
     );
     const edited = editedOnCreate(userId, new Date());
     const stored: StoredProgramGroup[] = groups.map((group, index) => ({

@@ -68,7 +68,7 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
       PROGRAM_KIND,
       names,
       (index) => `Programs[${index}].Name "${names[index]}" already exists`,
-      (id) => this.programs.findById(clientId, id).then((entry) => entry?.Name ?? null),
+      (id) => this.programs.nameHeldBy(clientId, id),
     );
 
     const edited = editedOnCreate(userId, new Date());

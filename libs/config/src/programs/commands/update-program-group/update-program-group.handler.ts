@@ -35,7 +35,7 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
         PROGRAM_GROUP_KIND,
         groupId,
         (name) => `Name "${name}" already belongs to another program group`,
-        (id) => this.groups.findById(clientId, id).then((entry) => entry?.Name ?? null),
+        (id) => this.groups.nameHeldBy(clientId, id),
       ),
       change: async (current) => {
         const patched = applyPatchOperations(

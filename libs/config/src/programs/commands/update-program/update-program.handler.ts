@@ -43,7 +43,7 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
         PROGRAM_KIND,
         programId,
         (name) => `Name "${name}" already belongs to another program`,
-        (id) => this.programs.findById(clientId, id).then((entry) => entry?.Name ?? null),
+        (id) => this.programs.nameHeldBy(clientId, id),
       ),
       change: async (current) => {
         const patched = applyPatchOperations(

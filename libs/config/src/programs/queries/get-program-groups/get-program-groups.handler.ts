@@ -1,5 +1,4 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { NotFoundError } from '@app/shared';
 import type { ProgramGroupListDto } from '../../dto/program-group.dto';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
 import { ProgramGroupRepository } from '../../repositories/program-group.repository';
@@ -10,11 +9,7 @@ export class GetProgramGroupsHandler implements IQueryHandler<GetProgramGroupsQu
   constructor(private readonly groups: ProgramGroupRepository) {}
 
   async execute({ clientId, id }: GetProgramGroupsQuery): Promise<ProgramGroupListDto> {
-    if (id) {
-      const group = await this.groups.findById(clientId, id);
-      if (!group) throw new NotFoundError(`Program group ${id} was not found`);
-      return { ProgramGroups: [toProgramGroupDto(group)] };
-    }
-    return { ProgramGroups: (await this.groups.listAll(clientId)).map(toProgramGroupDto) };
+    const stored = await this.groups.listOrOne(clientId, id);
+    return { ProgramGroups: stored.map(toProgramGroupDto) };
   }
 }

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { InvalidInputError, NotFoundError } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { canonicalProgramType, PROGRAM_TYPE_INPUTS } from '../../domain/program-vocabulary';
 import { limitToLocale } from '../../mapping/text-tag-selection';
 import type { ProgramListDto } from '../../dto/program.dto';
@@ -12,14 +12,7 @@ export class GetProgramsHandler implements IQueryHandler<GetProgramsQuery> {
   constructor(private readonly programs: ProgramRepository) {}
 
   async execute({ clientId, options }: GetProgramsQuery): Promise<ProgramListDto> {
-    let stored;
-    if (options.id) {
-      const program = await this.programs.findById(clientId, options.id);
-      if (!program) throw new NotFoundError(`Program ${options.id} was not found`);
-      stored = [program];
-    } else {
-      stored = await this.programs.listAll(clientId);
-    }
+    let stored = await this.programs.listOrOne(clientId, options.id);
     if (options.programType !== undefined) {
       const type = canonicalProgramType(options.programType);
       if (!type) {
