@@ -1,4 +1,10 @@
-import { administratorsGroup, grants, parsePermissionList, type UserGroup } from './permissions';
+import {
+  administratorsGroup,
+  grants,
+  parsePermissionList,
+  PERMISSION_AREAS,
+  type UserGroup,
+} from './permissions';
 
 describe('grants', () => {
   const group: UserGroup = {
@@ -26,14 +32,7 @@ describe('grants', () => {
   it('Administrators may write everything', () => {
     const admins = administratorsGroup();
     expect(admins.name).toBe('Administrators');
-    for (const area of [
-      'profiles',
-      'configuration',
-      'preferences',
-      'consents',
-      'history',
-      'events',
-    ] as const) {
+    for (const area of PERMISSION_AREAS) {
       expect(grants(admins, area, 'write')).toBe(true);
     }
   });

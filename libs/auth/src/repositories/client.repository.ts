@@ -36,7 +36,7 @@ export class ClientRepository {
       apiHashKey: client.apiHashKey,
       tokenLifetimeSeconds: client.tokenLifetimeSeconds,
       customAuthWindowSeconds: client.customAuthWindowSeconds,
-      userGroups: client.userGroups.map(toEntry),
+      userGroups: client.userGroups.map(copyGroup),
       oauthClientIds: [],
       revision: 0,
       createdAt: client.createdAt,
@@ -111,17 +111,18 @@ export class ClientRepository {
     const result = await this.model
       .updateOne(
         { _id: clientAccountKey(clientId), revision: expectedRevision },
-        { $set: { userGroups: groups.map(toEntry), revision: expectedRevision + 1 } },
+        { $set: { userGroups: groups.map(copyGroup), revision: expectedRevision + 1 } },
       )
       .exec();
     return result.matchedCount === 1;
   }
 }
 
-function toEntry(group: UserGroup): UserGroupEntry {
+/** A copy of a group, to store or as read (a stored group without permissions has none). */
+function copyGroup(group: UserGroup | UserGroupEntry): UserGroup {
   return {
     name: group.name,
-    permissions: group.permissions.map(({ area, access }) => ({ area, access })),
+    permissions: (group.permissions ?? []).map(({ area, access }) => ({ area, access })),
     ...(group.scope ? { scope: copyScope(group.scope) } : {}),
   };
 }
@@ -142,11 +143,7 @@ function toTenantClient(doc: ClientAccount): TenantClient {
     tokenLifetimeSeconds: doc.tokenLifetimeSeconds,
     customAuthWindowSeconds: doc.customAuthWindowSeconds,
     quotas: copyQuotas(doc.quotas),
-    userGroups: (doc.userGroups ?? []).map((group) => ({
-      name: group.name,
-      permissions: (group.permissions ?? []).map(({ area, access }) => ({ area, access })),
-      ...(group.scope ? { scope: copyScope(group.scope) } : {}),
-    })),
+    userGroups: (doc.userGroups ?? []).map(copyGroup),
     revision: doc.revision ?? 0,
     createdAt: doc.createdAt,
   };

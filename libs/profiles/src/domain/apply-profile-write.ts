@@ -75,7 +75,7 @@ export function applyProfileWrite(
   }
 
   const createdBefore = current?.Edited;
-  result.Edited = stamp(createdBefore, ctx);
+  result.Edited = stampEdited(createdBefore, ctx);
   // Every field of ProfileData is set above: the standard fields' defaults, each collection
   // (its elements built by their rules) and Edited.
   return result as ProfileData;
@@ -142,7 +142,7 @@ function applyElement(
     setField(
       element,
       'Edited',
-      stamp(existing && 'Edited' in existing ? existing.Edited : undefined, ctx),
+      stampEdited(existing && 'Edited' in existing ? existing.Edited : undefined, ctx),
     );
   if (rule.stamp === 'lastModified') setField(element, 'LastModifiedDate', ctx.at);
   return element;
@@ -165,7 +165,11 @@ function assignIfPresent(target: object, source: object, field: string): void {
   else setField(target, field, structuredClone(value));
 }
 
-function stamp(previous: BodyOf<Edited> | null | undefined, ctx: WriteContext): Edited {
+/** The Edited stamp of what a write changes: created as before (or now), modified now. */
+export function stampEdited(
+  previous: BodyOf<Edited> | null | undefined,
+  ctx: Pick<WriteContext, 'at' | 'userId'>,
+): Edited {
   return {
     CreateDate: previous?.CreateDate ?? ctx.at,
     CreatedBy: previous?.CreatedBy ?? ctx.userId,

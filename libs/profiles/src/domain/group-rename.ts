@@ -1,21 +1,13 @@
 import { groupKey } from './element-rules';
 import { isActiveMembership, membershipKey } from './group-membership';
-import type { Edited, ProfileData, StoredGroup } from './profile-data.schema';
+import { stampEdited } from './apply-profile-write';
+import type { ProfileData, StoredGroup } from './profile-data.schema';
 
 /** The body of a queued `rename-group` write (POST /{clientId}/Groups/{groupType}/Rename). */
 export interface RenameGroupWrite {
   GroupType: string;
   OldGroupName: string;
   NewGroupName: string;
-}
-
-function stamp(previous: Edited | undefined, at: string, userId: string): Edited {
-  return {
-    CreateDate: previous?.CreateDate ?? at,
-    CreatedBy: previous?.CreatedBy ?? userId,
-    ModifiedDate: at,
-    ModifiedBy: userId,
-  };
 }
 
 /**
@@ -45,7 +37,7 @@ export function renameGroup(
       Key: newKey,
       IsActive: isActiveMembership(target) || isActiveMembership(old),
       IsPrimary: (counted.length ? counted : [target, old]).some((g) => g.IsPrimary === true),
-      Edited: stamp(target.Edited, ctx.at, ctx.userId),
+      Edited: stampEdited(target.Edited, ctx),
     };
     Groups = groups.filter((group) => group !== old).map((g) => (g === target ? merged : g));
   } else {
@@ -53,9 +45,9 @@ export function renameGroup(
       ...old,
       GroupName: rename.NewGroupName,
       Key: newKey,
-      Edited: stamp(old.Edited, ctx.at, ctx.userId),
+      Edited: stampEdited(old.Edited, ctx),
     };
     Groups = groups.map((group) => (group === old ? renamed : group));
   }
-  return { ...data, Groups, Edited: stamp(data.Edited, ctx.at, ctx.userId) };
+  return { ...data, Groups, Edited: stampEdited(data.Edited, ctx) };
 }

@@ -111,10 +111,7 @@ export class ProfileRules {
     vocabulary: ProfileVocabulary,
     ctx: WriteContext,
   ): ProfileData {
-    return this.modules.reduce(
-      (data, module) => (module.derive ? module.derive(before, data, vocabulary, ctx) : data),
-      after,
-    );
+    return this.inTurn(after, (module, data) => module.derive?.(before, data, vocabulary, ctx));
   }
 
   afterMerge(
@@ -123,10 +120,15 @@ export class ProfileRules {
     ctx: WriteContext,
     hidden: (collection: string, element: ElementBody) => boolean,
   ): ProfileData {
-    return this.modules.reduce(
-      (next, module) => (module.afterMerge ? module.afterMerge(next, body, ctx, hidden) : next),
-      data,
-    );
+    return this.inTurn(data, (module, next) => module.afterMerge?.(next, body, ctx, hidden));
+  }
+
+  /** The data through each module's step in turn (a module without the step passes it on). */
+  private inTurn(
+    data: ProfileData,
+    step: (module: ProfileRuleModule, data: ProfileData) => ProfileData | undefined,
+  ): ProfileData {
+    return this.modules.reduce((next, module) => step(module, next) ?? next, data);
   }
 
   /**

@@ -4,6 +4,9 @@ import { ProfileReadModel, type ProfileSnapshot } from '../read/profile-read-mod
 import { ProfileRepository } from './profile.repository';
 import { ProfileWriteRepository } from './profile-write.repository';
 import { MergedProfileError } from '../domain/profile-merge-steps';
+import { alternateIdKey } from '../domain/element-rules';
+import { AlternateIdClaimRepository } from './alternate-id-claim.repository';
+import type { AlternateIdPair } from './alternate-id-claims.service';
 
 const REBUILD_ATTEMPTS = 3;
 
@@ -23,6 +26,7 @@ export class ExistingProfiles {
     private readonly profiles: ProfileRepository,
     private readonly writes: ProfileWriteRepository,
     private readonly readModel: ProfileReadModel,
+    private readonly claims: AlternateIdClaimRepository,
   ) {}
 
   /** 404 when there is none; a merged profile's 404 names its survivor (MergedProfileError). */
@@ -44,6 +48,23 @@ export class ExistingProfiles {
     const profile = await this.findAny(clientId, profileId);
     if (profile?.state !== 'merged') return profile;
     return this.find(clientId, profile.mergedInto!);
+  }
+
+  /**
+   * The profile the pair's claim names, when it holds the pair active: the common case of a
+   * lookup by alternate id (one `_id` read, then find). Null otherwise: no claim, or one
+   * the caller checks for staleness as a write would (AlternateIdClaims.currentHolder).
+   */
+  async findClaimHolder(clientId: string, pair: AlternateIdPair): Promise<ProfileSnapshot | null> {
+    const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
+    const claimed = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
+    const holder = claimed === null ? null : await this.find(clientId, claimed);
+    const holds = holder?.data?.AlternateIds?.some(
+      (stored) =>
+        stored.IsActive !== false &&
+        alternateIdKey(stored.AlternateIdType, stored.AlternateId) === key,
+    );
+    return holds ? holder : null;
   }
 
   /** Like find, merged profiles included (with their survivor). */

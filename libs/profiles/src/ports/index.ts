@@ -130,8 +130,8 @@ export type {
 export { isConsentEntry, isPreferenceEntry } from '../domain/profile-history.schema';
 export { compareHistoryEntries, historyEntries } from '../domain/profile-history';
 export { profileEvents, type ProfileEvent } from '../domain/profile-events';
-export { historyItemInContainer, toHistoryEdited } from '../read/history/profile-history.mapper';
-export { confirmationFields, toConsentDto } from '../wire/profile.mapper';
+export { historyItemInContainer } from '../read/history/profile-history.mapper';
+export { confirmationFields, toConsentDto, toEdited } from '../wire/profile.mapper';
 export type { ConsentAssociationDto, ConsentDto } from '../wire/consent.dto';
 export type { PreferenceDto } from '../wire/preference.dto';
 export type { AddressDto, EmailDto, PhoneDto } from '../wire/contact.dto';

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RetryLaterError, textKey } from '@app/shared';
-import { alternateIdKey } from '../domain/element-rules';
 import { phoneDigits } from '../domain/text';
 import type { ProfileSnapshot } from '../read/profile-read-model.service';
-import { AlternateIdClaimRepository } from '../persistence/alternate-id-claim.repository';
 import { ProfileKeyIndex } from '../read/search/profile-key-index.service';
 import {
   type AlternateIdPair,
@@ -28,7 +26,6 @@ export const MAX_VALUE_HOLDERS = 50;
 export class ProfileSnapshots {
   constructor(
     private readonly existing: ExistingProfiles,
-    private readonly claims: AlternateIdClaimRepository,
     private readonly alternateIds: AlternateIdClaims,
     private readonly keyIndex: ProfileKeyIndex,
   ) {}
@@ -49,15 +46,8 @@ export class ProfileSnapshots {
 
   /** The holder of an active alternate id pair, as GET by alternate id finds it; or null. */
   async byAlternateId(clientId: string, pair: AlternateIdPair): Promise<ProfileSnapshot | null> {
-    const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
-    const claimed = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
-    const holder = claimed === null ? null : await this.existing.find(clientId, claimed);
-    const holds = holder?.data?.AlternateIds?.some(
-      (stored) =>
-        stored.IsActive !== false &&
-        alternateIdKey(stored.AlternateIdType, stored.AlternateId) === key,
-    );
-    if (holder && holds) return holder;
+    const holder = await this.existing.findClaimHolder(clientId, pair);
+    if (holder) return holder;
     const profileId = await this.alternateIds.currentHolder(clientId, pair, 0).catch(() => null);
     return profileId === null ? null : this.existing.find(clientId, profileId);
   }

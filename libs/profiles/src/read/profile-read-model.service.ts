@@ -53,20 +53,19 @@ end
 if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 if a then return tonumber(a) end
 return -1`;
-// dirty only grows: the worker is about to save this sequence number.
-const DIRTY = `
-local d = redis.call('HGET', KEYS[1], 'dirty')
-if d and tonumber(d) >= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'dirty', ARGV[1])
+// Raises a mark that only grows to ARGV[1] (answers 0 when it was there already or past it).
+function raiseMark(field: 'dirty' | 'acc'): string {
+  return `
+local m = redis.call('HGET', KEYS[1], '${field}')
+if m and tonumber(m) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], '${field}', ARGV[1])
 if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
-// acc only grows: the highest accepted sequence number.
-const ACCEPTED = `
-local a = redis.call('HGET', KEYS[1], 'acc')
-if a and tonumber(a) >= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'acc', ARGV[1])
-if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 1`;
+}
+// dirty: the worker is about to save this sequence number.
+const DIRTY = raiseMark('dirty');
+// acc: the highest accepted sequence number.
+const ACCEPTED = raiseMark('acc');
 
 // The same, answering how far the worker got as far as the entry knows: the highest of the
 // published appliedSeq and the dirty mark (a save under way), or -1 without an entry.

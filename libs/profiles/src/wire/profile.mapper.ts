@@ -86,7 +86,8 @@ function active<T extends { IsActive?: boolean }>(elements: T[] | undefined): T[
   return (elements ?? []).filter((element) => element.IsActive !== false);
 }
 
-function toEdited(edited: Edited | undefined): EditedDto | undefined {
+/** An Edited stamp on the wire (a profile's elements, a history entry's snapshot). */
+export function toEdited(edited: Edited | undefined): EditedDto | undefined {
   if (!edited) return undefined;
   return {
     CreateDate: edited.CreateDate,

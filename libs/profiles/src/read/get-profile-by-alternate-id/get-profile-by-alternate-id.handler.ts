@@ -3,7 +3,6 @@ import { NotFoundError } from '@app/shared';
 import { alternateIdKey } from '../../domain/element-rules';
 import type { ProfileDto } from '../../wire/profile.dto';
 import { toProfileDto } from '../../wire/profile.mapper';
-import { AlternateIdClaimRepository } from '../../persistence/alternate-id-claim.repository';
 import { SearchCandidates } from '../search/search-candidates.service';
 import { AlternateIdClaims } from '../../persistence/alternate-id-claims.service';
 import { ExistingProfiles } from '../../persistence/existing-profiles.service';
@@ -22,7 +21,6 @@ import { GetProfileByAlternateIdQuery } from './get-profile-by-alternate-id.quer
 export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileByAlternateIdQuery> {
   constructor(
     private readonly alternateIds: AlternateIdClaims,
-    private readonly claims: AlternateIdClaimRepository,
     private readonly existing: ExistingProfiles,
     private readonly candidates: SearchCandidates,
     private readonly queries: QueryBus,
@@ -35,24 +33,18 @@ export class GetProfileByAlternateIdHandler implements IQueryHandler<GetProfileB
     view,
     asOf,
   }: GetProfileByAlternateIdQuery): Promise<ProfileDto> {
-    const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
-    const claimed = await this.claims.holder(clientId, pair.AlternateIdType, pair.AlternateId);
-    const holder = claimed === null ? null : await this.existing.find(clientId, claimed);
-    const holds = holder?.data?.AlternateIds?.some(
-      (stored) =>
-        stored.IsActive !== false &&
-        alternateIdKey(stored.AlternateIdType, stored.AlternateId) === key,
-    );
-    if (holder?.data && holds && asOf) {
+    const holder = await this.existing.findClaimHolder(clientId, pair);
+    if (holder?.data && asOf) {
       return this.queries.execute(new GetProfileAsOfQuery(clientId, holder.profileId, asOf, view));
     }
-    if (holder?.data && holds) {
+    if (holder?.data) {
       const pending = holder.acceptedSeq > holder.appliedSeq;
       return toProfileDto(holder.profileId, holder.data, pending, view);
     }
     let profileId = await this.alternateIds.currentHolder(clientId, pair, 0).catch(() => null);
     if (profileId === null && matchInactive) {
       // Inactive pairs are not unique: the highest profile id holding the pair answers.
+      const key = alternateIdKey(pair.AlternateIdType, pair.AlternateId);
       const holders = await this.candidates.all(
         clientId,
         [[`altid:${key}`]],

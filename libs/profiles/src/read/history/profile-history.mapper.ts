@@ -1,5 +1,4 @@
-import type { EditedDto } from '@app/shared';
-import type { Edited, StoredCustomField } from '../../domain/profile-data.schema';
+import type { StoredCustomField } from '../../domain/profile-data.schema';
 import {
   type AddressSnapshot,
   type EmailSnapshot,
@@ -14,6 +13,7 @@ import {
 } from '../../domain/profile-history.schema';
 import type { AddressDto, EmailDto, PhoneDto } from '../../wire/contact.dto';
 import type { AlternateIdDto, CustomFieldDto, ProfileDto } from '../../wire/profile.dto';
+import { toEdited } from '../../wire/profile.mapper';
 import { canSeeCustomField, type ProfileView } from '../../domain/profile-view';
 
 /**
@@ -76,7 +76,7 @@ function toStandardFields(item: StandardSnapshot): ProfileDto {
   const name = item.CustomerName;
   return {
     IsActive: item.IsActive!,
-    Edited: toHistoryEdited(item.Edited),
+    Edited: toEdited(item.Edited),
     RegistrationConfirmed: item.RegistrationConfirmed,
     CustomerType: item.CustomerType!,
     PreserveConsents: item.PreserveConsents!,
@@ -99,23 +99,12 @@ function isActive(item: { IsActive?: boolean }): boolean {
   return item.IsActive !== false;
 }
 
-/** The Edited stamp of a history snapshot, on the wire. */
-export function toHistoryEdited(edited: Edited | undefined): EditedDto | undefined {
-  if (!edited) return undefined;
-  return {
-    CreateDate: edited.CreateDate,
-    CreatedBy: edited.CreatedBy,
-    ModifiedDate: edited.ModifiedDate,
-    ModifiedBy: edited.ModifiedBy,
-  };
-}
-
 function toCustomField(item: StoredCustomField): CustomFieldDto {
   return {
     Name: item.Name,
     Value: item.Value,
     IsActive: isActive(item),
-    Edited: toHistoryEdited(item.Edited),
+    Edited: toEdited(item.Edited),
   };
 }
 
@@ -125,7 +114,7 @@ function toEmail(item: EmailSnapshot): EmailDto {
     EmailAddress: item.EmailAddress,
     IsDefault: item.IsDefault,
     IsActive: isActive(item),
-    Edited: toHistoryEdited(item.Edited),
+    Edited: toEdited(item.Edited),
   };
 }
 
@@ -137,7 +126,7 @@ function toPhone(item: PhoneSnapshot): PhoneDto {
     IsDefault: item.IsDefault,
     IsMobile: item.IsMobile,
     IsActive: isActive(item),
-    Edited: toHistoryEdited(item.Edited),
+    Edited: toEdited(item.Edited),
   };
 }
 
@@ -161,6 +150,6 @@ function toAddress(item: AddressSnapshot): AddressDto {
     CassStateProvince: item.CassStateProvince,
     CassPostalCode: item.CassPostalCode,
     CassStatus: item.CassStatus,
-    Edited: toHistoryEdited(item.Edited),
+    Edited: toEdited(item.Edited),
   };
 }
