@@ -39,9 +39,6 @@ const LIFTED_EVENTS_SUITES = [
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 };
-// Jest's runtime with a V8 code cache per worker: each test file compiles its modules again,
-// a second of CPU per e2e file (test/harness/code-cache-runtime.js).
-const runtime = '<rootDir>/test/harness/code-cache-runtime.js';
 
 module.exports = {
   // Whole-suite option (ignored inside a project): e2e tests wait for real processes.
@@ -63,7 +60,6 @@ module.exports = {
       moduleFileExtensions: ['js', 'json', 'ts'],
       testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'],
       transform,
-      runtime,
       moduleNameMapper,
       modulePathIgnorePatterns,
     },
@@ -74,7 +70,6 @@ module.exports = {
       moduleFileExtensions: ['js', 'json', 'ts'],
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform,
-      runtime,
       moduleNameMapper,
       modulePathIgnorePatterns,
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
@@ -87,7 +82,6 @@ module.exports = {
       moduleFileExtensions: ['js', 'json', 'ts'],
       testMatch: ['<rootDir>/test/contract/*.contract-spec.ts'],
       transform,
-      runtime,
       moduleNameMapper,
       modulePathIgnorePatterns,
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
@@ -102,7 +96,6 @@ module.exports = {
       moduleFileExtensions: ['js', 'json', 'ts'],
       testMatch: ['<rootDir>/test/decisions/*.e2e-spec.ts'],
       transform,
-      runtime,
       moduleNameMapper,
       modulePathIgnorePatterns,
       setupFiles: ['<rootDir>/test/harness/lifted-env.ts'],
@@ -119,7 +112,6 @@ module.exports = {
       moduleFileExtensions: ['js', 'json', 'ts'],
       testMatch: LIFTED_EVENTS_SUITES.map((suite) => `<rootDir>/test/events/${suite}.e2e-spec.ts`),
       transform,
-      runtime,
       moduleNameMapper,
       modulePathIgnorePatterns,
       setupFiles: ['<rootDir>/test/harness/lifted-events-env.ts'],
@@ -140,7 +132,6 @@ module.exports = {
         '<rootDir>/test/**/*.cluster-spec.ts',
       ],
       transform,
-      runtime,
       moduleNameMapper,
       modulePathIgnorePatterns,
       setupFiles: ['<rootDir>/test/harness/cluster-env.ts'],
