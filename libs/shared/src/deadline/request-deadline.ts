@@ -71,11 +71,14 @@ export function enforceRequestDeadlines(fastify: FastifyInstance, settings: Sett
     inFlight.set(reply, Date.now() + deadlineOfRoute(config));
     done();
   });
-  const finished = (_: unknown, reply: FastifyReply, done: () => void) => {
+  // Once the route's answer is being sent, the deadline is over: a later onSend hook (the
+  // idempotency hook keeping the answer in Redis) may outlast it, and a 503 sent meanwhile
+  // went out in place of that answer, whose own writeHead then threw ERR_HTTP_HEADERS_SENT
+  // and ended the process (a fault run with Redis stalled). Registered before those hooks.
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
     inFlight.delete(reply);
-    done();
-  };
-  fastify.addHook('onResponse', finished);
+    done(null, payload);
+  });
   fastify.addHook('onRequestAbort', (request, done) => {
     for (const reply of inFlight.keys()) if (reply.request === request) inFlight.delete(reply);
     done();
