@@ -237,9 +237,12 @@ export function installIdempotencyHook(fastify: FastifyInstance): void {
     const settle = request[SETTLE];
     if (!settle) return done(null, payload);
     request[SETTLE] = undefined;
+    // While settle waited on Redis another send may have answered (the deadline's 503 began
+    // this one, then the route answered): writing again would throw ERR_HTTP_HEADERS_SENT
+    // outside any request and end the process, so this send stops here.
     settle(reply, payload).then(
-      () => done(null, payload),
-      (error: Error) => done(error),
+      () => (reply.raw.headersSent ? undefined : done(null, payload)),
+      (error: Error) => (reply.raw.headersSent ? undefined : done(error)),
     );
   });
 }
