@@ -11,6 +11,12 @@ import type {
   StoredPhone,
   StoredPreference,
 } from '../domain/profile-data.schema';
+import type {
+  AddressSnapshot,
+  EmailSnapshot,
+  PhoneSnapshot,
+  StandardSnapshot,
+} from '../domain/profile-history.schema';
 import type { AddressDto, EmailDto, PhoneDto } from './contact.dto';
 import type { ConsentAssociationDto, ConsentDto } from './consent.dto';
 import type { EditedDto } from '@app/shared';
@@ -45,28 +51,11 @@ export function toProfileDto(
   const toAddress = addressMapper(toConsents, toPreferences);
   return {
     ProfileId: profileId,
-    IsActive: data.IsActive,
-    Edited: toEdited(data.Edited),
-    RegistrationConfirmed: data.RegistrationConfirmed,
-    CustomerType: data.CustomerType,
-    PreserveConsents: data.PreserveConsents,
-    PreservePreferences: data.PreservePreferences,
-    CustomerName: data.CustomerName
-      ? {
-          FirstName: data.CustomerName.FirstName,
-          MiddleName: data.CustomerName.MiddleName,
-          LastName: data.CustomerName.LastName,
-          Prefix: data.CustomerName.Prefix,
-          Suffix: data.CustomerName.Suffix,
-        }
-      : undefined,
-    DefaultLocale: data.DefaultLocale,
-    UpdateStatus: pending ? UPDATE_STATUS.pending : UPDATE_STATUS.complete,
-    ReasonCode: data.ReasonCode,
+    ...toStandardFieldsDto(data, pending ? UPDATE_STATUS.pending : UPDATE_STATUS.complete),
     Consents: toConsents(data.Consents),
     CustomFields: active(data.CustomFields)
       .filter((field) => canSeeCustomField(view, field.Name))
-      .map(toCustomField),
+      .map((field) => toCustomFieldDto(field, true)),
     Groups: active(data.Groups).map(toGroup),
     ProfileTags: active(data.ProfileTags).map((tag) => ({ Name: tag.Name })),
     Addresses: active(data.Addresses).map(toAddress),
@@ -74,6 +63,34 @@ export function toProfileDto(
     PhoneNumbers: active(data.PhoneNumbers).map(toPhone),
     ProfilePreferences: toPreferences(data.ProfilePreferences),
     AlternateIds: active(data.AlternateIds).map(toAlternateId),
+  };
+}
+
+/**
+ * A profile's standard fields on the wire, the profile's UpdateStatus among them when given
+ * (a history entry's snapshot of them has none).
+ */
+export function toStandardFieldsDto(data: StandardSnapshot, UpdateStatus?: string): ProfileDto {
+  const name = data.CustomerName;
+  return {
+    IsActive: data.IsActive,
+    Edited: toEdited(data.Edited),
+    RegistrationConfirmed: data.RegistrationConfirmed,
+    CustomerType: data.CustomerType,
+    PreserveConsents: data.PreserveConsents,
+    PreservePreferences: data.PreservePreferences,
+    CustomerName: name
+      ? {
+          FirstName: name.FirstName,
+          MiddleName: name.MiddleName,
+          LastName: name.LastName,
+          Prefix: name.Prefix,
+          Suffix: name.Suffix,
+        }
+      : undefined,
+    DefaultLocale: data.DefaultLocale,
+    ...(UpdateStatus === undefined ? {} : { UpdateStatus }),
+    ReasonCode: data.ReasonCode,
   };
 }
 
@@ -211,9 +228,7 @@ const emailMapper =
   (toConsents: ConsentsMapper, toPreferences: PreferencesMapper) =>
   (email: StoredEmail): EmailDto => ({
     EmailPreferences: toPreferences(email.EmailPreferences),
-    EmailAddressType: email.EmailAddressType,
-    EmailAddress: email.EmailAddress,
-    IsDefault: email.IsDefault,
+    ...emailFields(email),
     Consents: toConsents(email.Consents),
     IsActive: true,
     Edited: toEdited(email.Edited),
@@ -223,10 +238,7 @@ const phoneMapper =
   (toConsents: ConsentsMapper, toPreferences: PreferencesMapper) =>
   (phone: StoredPhone): PhoneDto => ({
     PhonePreferences: toPreferences(phone.PhonePreferences),
-    PhoneType: phone.PhoneType,
-    PhoneNumber: phone.PhoneNumber,
-    PhoneNumberNumeric: phone.PhoneNumberNumeric,
-    IsDefault: phone.IsDefault,
+    ...phoneFields(phone),
     Consents: toConsents(phone.Consents),
     IsMobile: phone.IsMobile,
     IsActive: true,
@@ -241,6 +253,44 @@ const addressMapper =
     IsActive: true,
     IsDefault: address.IsDefault,
     Consents: toConsents(address.Consents),
+    ...postalFields(address),
+    Edited: toEdited(address.Edited),
+  });
+
+/*
+ * A contact element's own fields on the wire, in the order its DTO lists them: a profile's
+ * element (with its nested lists around them) and a history entry's snapshot of one.
+ */
+
+export function emailFields(
+  email: EmailSnapshot,
+): Pick<EmailDto, 'EmailAddressType' | 'EmailAddress' | 'IsDefault'> {
+  return {
+    EmailAddressType: email.EmailAddressType,
+    EmailAddress: email.EmailAddress,
+    IsDefault: email.IsDefault,
+  };
+}
+
+export function phoneFields(
+  phone: PhoneSnapshot,
+): Pick<PhoneDto, 'PhoneType' | 'PhoneNumber' | 'PhoneNumberNumeric' | 'IsDefault'> {
+  return {
+    PhoneType: phone.PhoneType,
+    PhoneNumber: phone.PhoneNumber,
+    PhoneNumberNumeric: phone.PhoneNumberNumeric,
+    IsDefault: phone.IsDefault,
+  };
+}
+
+/** An address's lines, place and CASS fields (what follows its type, state and consents). */
+export function postalFields(
+  address: AddressSnapshot,
+): Omit<
+  AddressDto,
+  'AddressPreferences' | 'AddressType' | 'IsActive' | 'IsDefault' | 'Consents' | 'Edited'
+> {
+  return {
     Address1: address.Address1,
     Address2: address.Address2,
     City: address.City,
@@ -256,11 +306,12 @@ const addressMapper =
     CassStateProvince: address.CassStateProvince,
     CassPostalCode: address.CassPostalCode,
     CassStatus: address.CassStatus,
-    Edited: toEdited(address.Edited),
-  });
+  };
+}
 
-function toCustomField(field: StoredCustomField): CustomFieldDto {
-  return { Name: field.Name, Value: field.Value, IsActive: true, Edited: toEdited(field.Edited) };
+/** A custom field on the wire, `IsActive` as the reader tells it (a profile shows active ones). */
+export function toCustomFieldDto(field: StoredCustomField, IsActive: boolean): CustomFieldDto {
+  return { Name: field.Name, Value: field.Value, IsActive, Edited: toEdited(field.Edited) };
 }
 
 function toGroup(group: StoredGroup): GroupDto {

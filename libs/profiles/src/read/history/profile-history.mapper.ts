@@ -1,4 +1,3 @@
-import type { StoredCustomField } from '../../domain/profile-data.schema';
 import {
   type AddressSnapshot,
   type EmailSnapshot,
@@ -9,11 +8,17 @@ import {
   isStandardEntry,
   type PhoneSnapshot,
   type ProfileHistory,
-  type StandardSnapshot,
 } from '../../domain/profile-history.schema';
 import type { AddressDto, EmailDto, PhoneDto } from '../../wire/contact.dto';
-import type { AlternateIdDto, CustomFieldDto, ProfileDto } from '../../wire/profile.dto';
-import { toEdited } from '../../wire/profile.mapper';
+import type { AlternateIdDto, ProfileDto } from '../../wire/profile.dto';
+import {
+  emailFields,
+  phoneFields,
+  postalFields,
+  toCustomFieldDto,
+  toEdited,
+  toStandardFieldsDto,
+} from '../../wire/profile.mapper';
 import { canSeeCustomField, type ProfileView } from '../../domain/profile-view';
 
 /**
@@ -39,8 +44,10 @@ export function toHistoryEntryDto(
 
 /** The part of an entry of the profile's own categories. */
 export function ownHistoryPart(entry: ProfileHistory): ProfileDto {
-  if (isStandardEntry(entry)) return toStandardFields(entry.snapshot);
-  if (isCustomFieldEntry(entry)) return { CustomFields: [toCustomField(entry.snapshot)] };
+  if (isStandardEntry(entry)) return toStandardFieldsDto(entry.snapshot);
+  if (isCustomFieldEntry(entry)) {
+    return { CustomFields: [toCustomFieldDto(entry.snapshot, isActive(entry.snapshot))] };
+  }
   if (isEmailEntry(entry)) return { Emails: [toEmail(entry.snapshot)] };
   if (isPhoneEntry(entry)) return { PhoneNumbers: [toPhone(entry.snapshot)] };
   if (isAddressEntry(entry)) return { Addresses: [toAddress(entry.snapshot)] };
@@ -72,58 +79,17 @@ export function historyItemInContainer(
   return { [container.list]: [{ ...element, [list]: [item] }] } as ProfileDto;
 }
 
-function toStandardFields(item: StandardSnapshot): ProfileDto {
-  const name = item.CustomerName;
-  return {
-    IsActive: item.IsActive!,
-    Edited: toEdited(item.Edited),
-    RegistrationConfirmed: item.RegistrationConfirmed,
-    CustomerType: item.CustomerType!,
-    PreserveConsents: item.PreserveConsents!,
-    PreservePreferences: item.PreservePreferences!,
-    CustomerName: name
-      ? {
-          FirstName: name.FirstName,
-          MiddleName: name.MiddleName,
-          LastName: name.LastName,
-          Prefix: name.Prefix,
-          Suffix: name.Suffix,
-        }
-      : undefined,
-    DefaultLocale: item.DefaultLocale,
-    ReasonCode: item.ReasonCode,
-  };
-}
-
 function isActive(item: { IsActive?: boolean }): boolean {
   return item.IsActive !== false;
 }
 
-function toCustomField(item: StoredCustomField): CustomFieldDto {
-  return {
-    Name: item.Name,
-    Value: item.Value,
-    IsActive: isActive(item),
-    Edited: toEdited(item.Edited),
-  };
-}
-
 function toEmail(item: EmailSnapshot): EmailDto {
-  return {
-    EmailAddressType: item.EmailAddressType,
-    EmailAddress: item.EmailAddress,
-    IsDefault: item.IsDefault,
-    IsActive: isActive(item),
-    Edited: toEdited(item.Edited),
-  };
+  return { ...emailFields(item), IsActive: isActive(item), Edited: toEdited(item.Edited) };
 }
 
 function toPhone(item: PhoneSnapshot): PhoneDto {
   return {
-    PhoneType: item.PhoneType,
-    PhoneNumber: item.PhoneNumber,
-    PhoneNumberNumeric: item.PhoneNumberNumeric,
-    IsDefault: item.IsDefault,
+    ...phoneFields(item),
     IsMobile: item.IsMobile,
     IsActive: isActive(item),
     Edited: toEdited(item.Edited),
@@ -135,21 +101,7 @@ function toAddress(item: AddressSnapshot): AddressDto {
     AddressType: item.AddressType,
     IsActive: isActive(item),
     IsDefault: item.IsDefault,
-    Address1: item.Address1,
-    Address2: item.Address2,
-    City: item.City,
-    StateProvince: item.StateProvince,
-    PostalCode: item.PostalCode,
-    Country: item.Country,
-    CountryCode_Numeric: item.CountryCode_Numeric,
-    CountryCode_Alpha2: item.CountryCode_Alpha2,
-    CountryCode_Alpha3: item.CountryCode_Alpha3,
-    CassAddress1: item.CassAddress1,
-    CassAddress2: item.CassAddress2,
-    CassCity: item.CassCity,
-    CassStateProvince: item.CassStateProvince,
-    CassPostalCode: item.CassPostalCode,
-    CassStatus: item.CassStatus,
+    ...postalFields(item),
     Edited: toEdited(item.Edited),
   };
 }
