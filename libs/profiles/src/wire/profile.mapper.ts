@@ -284,12 +284,12 @@ export function phoneFields(
 }
 
 /** An address's lines, place and CASS fields (what follows its type, state and consents). */
-export function postalFields(
-  address: AddressSnapshot,
-): Omit<
+type PostalFieldsDto = Omit<
   AddressDto,
   'AddressPreferences' | 'AddressType' | 'IsActive' | 'IsDefault' | 'Consents' | 'Edited'
-> {
+>;
+
+export function postalFields(address: AddressSnapshot): PostalFieldsDto {
   return {
     Address1: address.Address1,
     Address2: address.Address2,
