@@ -1,28 +1,17 @@
 import { textKey } from '@app/shared';
-import {
-  addressRule,
-  consentRule,
-  type ElementRule,
-  emailRule,
-  phoneRule,
-  PROFILE_COLLECTIONS,
-} from './element-rules';
+import { consentRule, type ElementRule, PROFILE_COLLECTIONS } from './element-rules';
 import type { CurrentNames } from './current-names';
-import type { Edited, ProfileData } from './profile-data.schema';
-import { STANDARD_FIELDS } from './profile-history';
+import type { Edited, ProfileData, StoredConsent, StoredPreference } from './profile-data.schema';
+import { CONTACT_LISTS, STANDARD_FIELDS } from './profile-history';
 import {
-  type AddressSnapshot,
   type ContactIdentity,
-  type EmailSnapshot,
+  type ContactSnapshot,
   type HistoryContainer,
-  isAddressEntry,
   isConsentEntry,
+  isContactEntry,
   isCustomFieldEntry,
-  isEmailEntry,
-  isPhoneEntry,
   isPreferenceEntry,
   isStandardEntry,
-  type PhoneSnapshot,
   type ProfileHistory,
   type StandardSnapshot,
 } from './profile-history.schema';
@@ -107,6 +96,9 @@ export function earliestInstant(entries: readonly ProfileHistory[]): string | un
   return earliest?.modifiedAt;
 }
 
+/** A contact list: its name, its elements' rule and their preference list's name. */
+type ContactListOf = (typeof CONTACT_LISTS)[number];
+
 /** The lists of the profile itself a rebuild fills (the rest is not in history). */
 type RebuiltLists = Pick<
   ProfileData,
@@ -137,31 +129,17 @@ class Rebuild {
     }
     if (!entry.list) return;
     // A contact element without its nested lists: they keep what their own entries say.
-    if (isEmailEntry(entry)) {
+    if (isContactEntry(entry)) {
       const snapshot = entry.snapshot;
-      this.upsert(this.lists.Emails, emailRule, snapshot, (previous) => ({
-        ...clone(snapshot),
-        EmailPreferences: previous?.EmailPreferences ?? [],
-        Consents: previous?.Consents ?? [],
-      }));
-      return;
-    }
-    if (isPhoneEntry(entry)) {
-      const snapshot = entry.snapshot;
-      this.upsert(this.lists.PhoneNumbers, phoneRule, snapshot, (previous) => ({
-        ...clone(snapshot),
-        PhonePreferences: previous?.PhonePreferences ?? [],
-        Consents: previous?.Consents ?? [],
-      }));
-      return;
-    }
-    if (isAddressEntry(entry)) {
-      const snapshot = entry.snapshot;
-      this.upsert(this.lists.Addresses, addressRule, snapshot, (previous) => ({
-        ...clone(snapshot),
-        AddressPreferences: previous?.AddressPreferences ?? [],
-        Consents: previous?.Consents ?? [],
-      }));
+      const contact = this.contactList(entry.list)!;
+      this.upsert(contact.elements, contact.rule, snapshot, (previous) =>
+        contactElement(
+          clone(snapshot),
+          contact.preferences,
+          contactPreferences(previous),
+          previous?.Consents,
+        ),
+      );
       return;
     }
     const container = entry.container ? this.containerOf(entry.container) : undefined;
@@ -232,31 +210,20 @@ class Rebuild {
     container: HistoryContainer,
   ): { rule: ElementRule; element: ContactElement } | undefined {
     const { list, fields } = container;
-    if (list === 'Emails') {
-      return this.contactOf(this.lists.Emails, emailRule, fields, () => ({
-        ...(clone(fields) as EmailSnapshot),
-        IsActive: true,
-        EmailPreferences: [],
-        Consents: [],
-      }));
-    }
-    if (list === 'PhoneNumbers') {
-      return this.contactOf(this.lists.PhoneNumbers, phoneRule, fields, () => ({
-        ...(clone(fields) as PhoneSnapshot),
-        IsActive: true,
-        PhonePreferences: [],
-        Consents: [],
-      }));
-    }
-    if (list === 'Addresses') {
-      return this.contactOf(this.lists.Addresses, addressRule, fields, () => ({
-        ...(clone(fields) as AddressSnapshot),
-        IsActive: true,
-        AddressPreferences: [],
-        Consents: [],
-      }));
-    }
-    return undefined;
+    const contact = this.contactList(list);
+    if (!contact) return undefined;
+    return this.contactOf(contact.elements, contact.rule, fields, () =>
+      contactElement(
+        { ...(clone(fields) as ContactSnapshot), IsActive: true },
+        contact.preferences,
+      ),
+    );
+  }
+
+  /** A contact list of the rebuilt profile: its elements, their rule and preference list. */
+  private contactList(list: string): (ContactListOf & { elements: ContactElement[] }) | undefined {
+    const contact = CONTACT_LISTS.find((candidate) => candidate.list === list);
+    return contact && { ...contact, elements: this.lists[contact.list] };
   }
 
   /**
@@ -305,6 +272,16 @@ class Rebuild {
       return textKey(names.consentTypeName(type) ?? type);
     };
   }
+}
+
+/** A contact element: its own fields, then its nested lists (empty unless given). */
+function contactElement(
+  own: ContactSnapshot,
+  preferenceList: ContactListOf['preferences'],
+  preferences: StoredPreference[] = [],
+  Consents: StoredConsent[] = [],
+): ContactElement {
+  return { ...own, [preferenceList]: preferences, Consents } as ContactElement;
 }
 
 /** The named fields of an item, those it has (copies). */
