@@ -83,13 +83,9 @@ export function transitionProfile(
   return ref ? withImportMark(next, ref) : next;
 }
 
+/** The write's transition itself (transitionProfile's arguments), its import mark aside. */
 function transitionOnce(
-  profile: Profile,
-  write: ProfileWrite,
-  vocabulary: ProfileVocabulary,
-  wireFormat: ProfileWireFormat,
-  rules: ProfileRules,
-  merge?: PreparedMerge,
+  ...[profile, write, vocabulary, wireFormat, rules, merge]: Parameters<typeof transitionProfile>
 ): Profile {
   const ctx: WriteContext = {
     at: write.acceptedAt.toISOString(),
