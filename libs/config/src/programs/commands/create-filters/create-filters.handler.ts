@@ -34,10 +34,7 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
 
     let created: StoredFilter[] = [];
     const { before, after } = await saveWithRetry({
-      what: `Program ${programId}`,
-      notFound: `Program ${programId} was not found`,
-      load: () => this.programs.findById(clientId, programId),
-      save: (next, revision) => this.programs.saveNextRevision(next, revision),
+      ...this.programs.revisionsOf(clientId, programId),
       change: async (current) => {
         const names = new Map(current.Filters.map((filter) => [textKey(filter.Name), filter]));
         const taken = filters.flatMap((filter, index) => {

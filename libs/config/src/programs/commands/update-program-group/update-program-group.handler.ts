@@ -26,10 +26,7 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
     const { clientId, userId, groupId } = command;
     const operations = parsePatchOperations(command.operations);
     const { after } = await saveWithRetry({
-      what: `Program group ${groupId}`,
-      notFound: `Program group ${groupId} was not found`,
-      load: () => this.groups.findById(clientId, groupId),
-      save: (next, revision) => this.groups.saveNextRevision(next, revision),
+      ...this.groups.revisionsOf(clientId, groupId),
       names: this.bookkeeping.nameClaims(
         clientId,
         PROGRAM_GROUP_KIND,

@@ -34,10 +34,7 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
     const { clientId, userId, programId } = command;
     const operations = parsePatchOperations(command.operations);
     const { before, after } = await saveWithRetry({
-      what: `Program ${programId}`,
-      notFound: `Program ${programId} was not found`,
-      load: () => this.programs.findById(clientId, programId),
-      save: (next, revision) => this.programs.saveNextRevision(next, revision),
+      ...this.programs.revisionsOf(clientId, programId),
       names: this.bookkeeping.nameClaims(
         clientId,
         PROGRAM_KIND,
