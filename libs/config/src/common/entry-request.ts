@@ -8,12 +8,14 @@ import {
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { ApiQuery } from '@nestjs/swagger';
 import {
+  applyPatchOperations,
   describeValidationErrors,
   type EditedDto,
   INT32_MAX,
   InvalidInputError,
   parseBooleanValue,
   parseIntValue,
+  type PatchOperation,
   textKey,
 } from '@app/shared';
 import { plainToInstance } from 'class-transformer';
@@ -124,6 +126,19 @@ export function validateInput<T extends object>(
   const [instance, errors] = check(type, plain, options);
   if (errors.length) throw new InvalidInputError(describeValidationErrors(errors).join('; '));
   return instance;
+}
+
+/**
+ * What a PATCH makes of an entry: `operations` applied to its wire shape (`Id` and `Edited`
+ * read-only), the result validated like a create of `type`.
+ */
+export function patchedEntry<T extends object>(
+  type: ClassType<T>,
+  wire: object,
+  operations: PatchOperation[],
+): T {
+  const patched = applyPatchOperations(wire, operations, ['Id', 'Edited']);
+  return validateInput(type, patched, 'The patched entry');
 }
 
 /**

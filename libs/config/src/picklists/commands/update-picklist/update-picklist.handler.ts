@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPatchOperations, InvalidInputError } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, patchedEntry } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { PicklistDto, type PicklistListDto } from '../../dto/picklist.dto';
 import { toStoredPicklist } from '../../mapping/picklist.input';
@@ -41,8 +41,7 @@ export class UpdatePicklistHandler implements ICommandHandler<UpdatePicklistComm
         (id) => this.repository.namesHeldBy(clientId, id),
       ),
       change: async (stored) => {
-        const patched = applyPatchOperations(toPicklistDto(stored), operations, ['Id', 'Edited']);
-        const dto = validateInput(PicklistDto, patched, 'The patched entry');
+        const dto = patchedEntry(PicklistDto, toPicklistDto(stored), operations);
         const problems = picklistProblems(dto, '');
         if (problems.length) throw new InvalidInputError(problems.join('; '));
         return toStoredPicklist(

@@ -1,12 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import {
-  applyPatchOperations,
-  ConflictError,
-  InvalidInputError,
-  parsePatchOperations,
-} from '@app/shared';
+import { ConflictError, InvalidInputError, parsePatchOperations } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, patchedEntry } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import {
   checkProgramInput,
@@ -43,12 +38,11 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
         (id) => this.programs.nameHeldBy(clientId, id),
       ),
       change: async (current) => {
-        const patched = applyPatchOperations(
+        const body = patchedEntry(
+          ProgramDto,
           toPatchableProgram(toProgramDto(current)),
           operations,
-          ['Id', 'Edited'],
         );
-        const body = validateInput(ProgramDto, patched, 'The patched entry');
         const problems = checkProgramInput(body, '');
         const filters = body.Filters ?? [];
         const byId = new Map(current.Filters.map((filter) => [filter.ID, filter]));
