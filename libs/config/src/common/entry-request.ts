@@ -170,6 +170,19 @@ export function validateArray<T extends object>(
   return items;
 }
 
+/**
+ * The rules of the entries of a create: 400 naming every problem `check` finds, each entry
+ * named by its place in the body list `list` (`Picklists[0]`).
+ */
+export function refuseInvalidEntries<T>(
+  list: string,
+  entries: T[],
+  check: (entry: T, path: string) => string[],
+): void {
+  const problems = entries.flatMap((entry, index) => check(entry, `${list}[${index}]`));
+  if (problems.length) throw new InvalidInputError(problems.join('; '));
+}
+
 /** Validates a body as `type` when the parameter's class is built at run time. */
 export class ValidatedBodyPipe<T extends object> implements PipeTransform<unknown, T> {
   constructor(

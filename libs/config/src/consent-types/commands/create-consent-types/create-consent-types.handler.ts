@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError } from '@app/shared';
+import { ConflictError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate } from '../../../common/entry-request';
+import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import { ConfigEventOutbox } from '../../repositories/config-event-outbox.repository';
 import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.rules';
 import { toStoredConsentType } from '../../mapping/consent-type.input';
@@ -28,10 +28,7 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
     userId,
     types,
   }: CreateConsentTypesCommand): Promise<ConsentTypeListDto> {
-    const problems = types.flatMap((type, index) =>
-      consentTypeProblems(type, `ConsentTypes[${index}]`),
-    );
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    refuseInvalidEntries('ConsentTypes', types, consentTypeProblems);
     types.forEach((type, index) => {
       const repeated = repeatedVersion(type.Versions ?? []);
       if (repeated !== null) {

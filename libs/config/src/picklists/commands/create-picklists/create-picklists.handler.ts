@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate } from '../../../common/entry-request';
+import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import type { PicklistListDto } from '../../dto/picklist.dto';
 import { toStoredPicklist } from '../../mapping/picklist.input';
 import { toPicklistDto } from '../../mapping/picklist.mapper';
@@ -19,10 +18,7 @@ export class CreatePicklistsHandler implements ICommandHandler<CreatePicklistsCo
   ) {}
 
   async execute({ clientId, userId, picklists }: CreatePicklistsCommand): Promise<PicklistListDto> {
-    const problems = picklists.flatMap((picklist, index) =>
-      picklistProblems(picklist, `Picklists[${index}]`),
-    );
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    refuseInvalidEntries('Picklists', picklists, picklistProblems);
 
     const names = picklists.map((picklist) => picklist.Name.trim());
     const ids = await this.bookkeeping.claimUniqueNames(

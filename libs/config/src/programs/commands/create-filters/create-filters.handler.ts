@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { ConflictError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate } from '../../../common/entry-request';
+import { editedOnUpdate, refuseInvalidEntries } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { checkFilterInput, repeats, toStoredFilter } from '../../mapping/program-input';
 import { FILTER_KIND, type StoredFilter } from '../../domain/program.schema';
@@ -25,10 +25,7 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
     programId,
     filters,
   }: CreateFiltersCommand): Promise<FilterListDto> {
-    const problems = filters.flatMap((filter, index) =>
-      checkFilterInput(filter, `Filters[${index}]`),
-    );
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    refuseInvalidEntries('Filters', filters, checkFilterInput);
     const repeated = repeats(filters, 'Filters', 'Name', (filter) => filter.Name);
     if (repeated.length) throw new ConflictError(repeated.join('; '));
 

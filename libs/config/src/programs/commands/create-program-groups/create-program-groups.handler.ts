@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { ConflictError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate } from '../../../common/entry-request';
+import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import { toStoredGroupFields, unknownMembers } from '../../mapping/program-group-input';
 import {
   PROGRAM_GROUP_KIND,
@@ -31,11 +31,10 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
     const existingGroups = await this.groups.listAll(clientId);
     const programIds = new Set((await this.programs.listAll(clientId)).map((p) => p.programId));
     const groupIds = new Set(existingGroups.map((group) => group.groupId));
-    const problems = groups.flatMap((group, index) => [
-      ...checkProgramGroupInput(group, `ProgramGroups[${index}]`),
-      ...unknownMembers(group, `ProgramGroups[${index}]`, programIds, groupIds),
+    refuseInvalidEntries('ProgramGroups', groups, (group, path) => [
+      ...checkProgramGroupInput(group, path),
+      ...unknownMembers(group, path, programIds, groupIds),
     ]);
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
     const byName = new Map(existingGroups.map((group) => [textKey(group.Name), group]));
     const conflicts = [
       ...repeats(groups, 'ProgramGroups', 'Name', (group) => group.Name),

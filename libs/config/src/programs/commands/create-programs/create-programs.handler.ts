@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { ConflictError, textKey } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate } from '../../../common/entry-request';
+import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import {
   checkProgramInput,
   repeats,
@@ -30,10 +30,7 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
 
   async execute({ clientId, userId, programs }: CreateProgramsCommand): Promise<ProgramListDto> {
     // 1. Everything the body alone decides.
-    const problems = programs.flatMap((program, index) =>
-      checkProgramInput(program, `Programs[${index}]`),
-    );
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    refuseInvalidEntries('Programs', programs, checkProgramInput);
     const conflicts = [
       ...repeats(programs, 'Programs', 'Name', (program) => program.Name),
       ...programs.flatMap((program, index) =>
