@@ -7,7 +7,6 @@ import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.
 import { toStoredConsentType } from '../../mapping/consent-type.input';
 import { toConsentTypeDto } from '../../mapping/consent-type.mapper';
 import { ConsentTypeRepository } from '../../repositories/consent-type.repository';
-import { CONSENT_TYPE_KIND } from '../../domain/consent-type.schema';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { CreateConsentTypesCommand } from './create-consent-types.command';
 
@@ -39,13 +38,7 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
     });
 
     const names = types.map((type) => type.TypeName.trim());
-    const ids = await this.bookkeeping.claimUniqueNames(
-      clientId,
-      CONSENT_TYPE_KIND,
-      'Consent type',
-      names,
-      this.repository,
-    );
+    const ids = await this.bookkeeping.claimUniqueNames(clientId, names, this.repository);
     const now = new Date();
     const created = types.map((type, index) =>
       toStoredConsentType(type, {

@@ -6,7 +6,6 @@ import { toStoredPicklist } from '../../mapping/picklist.input';
 import { toPicklistDto } from '../../mapping/picklist.mapper';
 import { PicklistRepository } from '../../repositories/picklist.repository';
 import { picklistProblems } from '../../domain/picklist.rules';
-import { PICKLIST_KIND } from '../../domain/picklist.schema';
 import { CreatePicklistsCommand } from './create-picklists.command';
 
 /** Creates every picklist of the body or none: all rules and names are checked first. */
@@ -21,13 +20,7 @@ export class CreatePicklistsHandler implements ICommandHandler<CreatePicklistsCo
     refuseInvalidEntries('Picklists', picklists, picklistProblems);
 
     const names = picklists.map((picklist) => picklist.Name.trim());
-    const ids = await this.bookkeeping.claimUniqueNames(
-      clientId,
-      PICKLIST_KIND,
-      'Picklist',
-      names,
-      this.repository,
-    );
+    const ids = await this.bookkeeping.claimUniqueNames(clientId, names, this.repository);
     const edited = editedOnCreate(userId, new Date());
     const created = picklists.map((picklist, index) =>
       toStoredPicklist(picklist, clientId, ids[index], 1, edited),

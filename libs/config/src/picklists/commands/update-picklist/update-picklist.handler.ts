@@ -8,7 +8,6 @@ import { toStoredPicklist } from '../../mapping/picklist.input';
 import { toPicklistDto } from '../../mapping/picklist.mapper';
 import { PicklistRepository } from '../../repositories/picklist.repository';
 import { picklistProblems } from '../../domain/picklist.rules';
-import { PICKLIST_KIND } from '../../domain/picklist.schema';
 import { UpdatePicklistCommand } from './update-picklist.command';
 
 /**
@@ -29,17 +28,8 @@ export class UpdatePicklistHandler implements ICommandHandler<UpdatePicklistComm
     operations,
   }: UpdatePicklistCommand): Promise<PicklistListDto> {
     const { after } = await saveWithRetry({
-      what: `Picklist ${picklistId}`,
-      notFound: `Picklist ${picklistId} was not found`,
-      load: () => this.repository.findOne(clientId, picklistId),
-      save: (next) => this.repository.saveRevision(next),
-      names: this.bookkeeping.nameClaims(
-        clientId,
-        PICKLIST_KIND,
-        picklistId,
-        (name) => `Picklist "${name}" already exists`,
-        (id) => this.repository.namesHeldBy(clientId, id),
-      ),
+      ...this.repository.revisionsOf(clientId, picklistId),
+      names: this.bookkeeping.renameClaims(clientId, this.repository, picklistId),
       change: async (stored) => {
         const dto = patchedEntry(PicklistDto, toPicklistDto(stored), operations);
         const problems = picklistProblems(dto, '');
