@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, textKey } from '@app/shared';
+import { ConflictError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnUpdate, refuseInvalidEntries } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
-import { checkFilterInput, repeats, toStoredFilter } from '../../mapping/program-input';
+import { checkFilterInput, namesTaken, repeats, toStoredFilter } from '../../mapping/program-input';
 import { FILTER_KIND, type StoredFilter } from '../../domain/program.schema';
 import type { FilterListDto } from '../../dto/program.dto';
 import { toFilterDto } from '../../mapping/program.mapper';
@@ -33,15 +33,12 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
     const { before, after } = await saveWithRetry({
       ...this.programs.revisionsOf(clientId, programId),
       change: async (current) => {
-        const names = new Map(current.Filters.map((filter) => [textKey(filter.Name), filter]));
-        const taken = filters.flatMap((filter, index) => {
-          const holder = names.get(textKey(filter.Name));
-          return holder
-            ? [
-                `Filters[${index}].Name "${filter.Name}" already exists in program ${programId} (filter ${holder.ID})`,
-              ]
-            : [];
-        });
+        const taken = namesTaken(
+          filters,
+          'Filters',
+          current.Filters,
+          (filter) => `in program ${programId} (filter ${filter.ID})`,
+        );
         if (taken.length) throw new ConflictError(taken.join('; '));
         const resolved = await this.requiredConsents.resolve(
           clientId,

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, textKey } from '@app/shared';
+import { ConflictError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
 import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import { toStoredGroupFields, unknownMembers } from '../../mapping/program-group-input';
@@ -8,7 +8,7 @@ import {
   programGroupRevisionKey,
   type StoredProgramGroup,
 } from '../../domain/program-group.schema';
-import { checkProgramGroupInput, repeats } from '../../mapping/program-input';
+import { checkProgramGroupInput, namesTaken, repeats } from '../../mapping/program-input';
 import type { ProgramGroupListDto } from '../../dto/program-group.dto';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
 import { ProgramGroupRepository } from '../../repositories/program-group.repository';
@@ -35,17 +35,14 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
       ...checkProgramGroupInput(group, path),
       ...unknownMembers(group, path, programIds, groupIds),
     ]);
-    const byName = new Map(existingGroups.map((group) => [textKey(group.Name), group]));
     const conflicts = [
       ...repeats(groups, 'ProgramGroups', 'Name', (group) => group.Name),
-      ...groups.flatMap((group, index) => {
-        const holder = byName.get(textKey(group.Name));
-        return holder
-          ? [
-              `ProgramGroups[${index}].Name "${group.Name}" already exists (program group ${holder.groupId})`,
-            ]
-          : [];
-      }),
+      ...namesTaken(
+        groups,
+        'ProgramGroups',
+        existingGroups,
+        (group) => `(program group ${group.groupId})`,
+      ),
     ];
     if (conflicts.length) throw new ConflictError(conflicts.join('; '));
 
