@@ -40,8 +40,12 @@ export const NAME_CLAIM_GRACE_MS = 2 * 60 * 1000;
  */
 export type NameHolder = (entryId: number) => Promise<string | string[] | null>;
 
-/** What claimUniqueNames reads of an area's entries. */
+/** What claimUniqueNames and renameClaims read of an area's entries. */
 export interface NamedEntryStore {
+  /** The entry kind of ids and name claims (`picklist`). */
+  readonly kind: string;
+  /** What messages call an entry (`Picklist`). */
+  readonly label: string;
   /** The stored names among `nameKeys` (textKey of each). */
   existingNames(clientId: string, nameKeys: string[]): Promise<string[]>;
   /** What NameHolder answers for entry `entryId` of the client. */
@@ -197,16 +201,15 @@ export class ConfigBookkeeping {
 
   /**
    * The ids of a create whose entries need new and distinct names (picklists, custom fields,
-   * consent types): 409 when a name repeats in the body or an entry of `store` holds it
-   * (messages name an entry `label`), then claimNewEntries.
+   * consent types): 409 when a name repeats in the body or an entry of `store` holds it,
+   * then claimNewEntries.
    */
   async claimUniqueNames(
     clientId: string,
-    kind: string,
-    label: string,
     names: string[],
     store: NamedEntryStore,
   ): Promise<number[]> {
+    const { kind, label } = store;
     const repeated = repeatedNames(names);
     if (repeated.length) {
       throw new ConflictError(`${label} name "${repeated[0]}" is given more than once in the body`);
@@ -291,6 +294,17 @@ export class ConfigBookkeeping {
       release: (name) => this.releaseName(clientId, kind, name, entryId),
       conflict,
     };
+  }
+
+  /** The name claims of a rename of entry `entryId` of `store`: 409 when the name exists. */
+  renameClaims(clientId: string, store: NamedEntryStore, entryId: number): NameClaims {
+    return this.nameClaims(
+      clientId,
+      store.kind,
+      entryId,
+      (name) => `${store.label} "${name}" already exists`,
+      (id) => store.namesHeldBy(clientId, id),
+    );
   }
 
   /**

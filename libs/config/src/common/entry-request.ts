@@ -8,12 +8,14 @@ import {
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { ApiQuery } from '@nestjs/swagger';
 import {
+  applyPatchOperations,
   describeValidationErrors,
   type EditedDto,
   INT32_MAX,
   InvalidInputError,
   parseBooleanValue,
   parseIntValue,
+  type PatchOperation,
   textKey,
 } from '@app/shared';
 import { plainToInstance } from 'class-transformer';
@@ -127,6 +129,19 @@ export function validateInput<T extends object>(
 }
 
 /**
+ * What a PATCH makes of an entry: `operations` applied to its wire shape (`Id` and `Edited`
+ * read-only), the result validated like a create of `type`.
+ */
+export function patchedEntry<T extends object>(
+  type: ClassType<T>,
+  wire: object,
+  operations: PatchOperation[],
+): T {
+  const patched = applyPatchOperations(wire, operations, ['Id', 'Edited']);
+  return validateInput(type, patched, 'The patched entry');
+}
+
+/**
  * Validates a body that must be a non-empty JSON array of `type` (the global pipe does not
  * look inside a top-level array); every problem of every item is named, `item(i)` first.
  */
@@ -153,6 +168,19 @@ export function validateArray<T extends object>(
   });
   if (problems.length) throw new InvalidInputError(problems.join('; '));
   return items;
+}
+
+/**
+ * The rules of the entries of a create: 400 naming every problem `check` finds, each entry
+ * named by its place in the body list `list` (`Picklists[0]`).
+ */
+export function refuseInvalidEntries<T>(
+  list: string,
+  entries: T[],
+  check: (entry: T, path: string) => string[],
+): void {
+  const problems = entries.flatMap((entry, index) => check(entry, `${list}[${index}]`));
+  if (problems.length) throw new InvalidInputError(problems.join('; '));
 }
 
 /** Validates a body as `type` when the parameter's class is built at run time. */

@@ -1,6 +1,7 @@
 import { isDuplicateKeyError, NotFoundError, type TenantKey, TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import type { NamedEntryStore } from './config-bookkeeping.repository';
+import type { EntryRevisions } from './save-with-retry';
 
 /**
  * What every stored revision of a configuration entry carries. `_id` is
@@ -210,6 +211,8 @@ export class NamedRevisionStore<T extends NamedRevision>
   constructor(
     model: Model<T>,
     idField: keyof T & string,
+    readonly kind: string,
+    readonly label: string,
     private readonly nameOf: (entry: T) => string,
   ) {
     super(model, idField);
@@ -223,5 +226,15 @@ export class NamedRevisionStore<T extends NamedRevision>
   async namesHeldBy(clientId: string, entryId: number): Promise<string | string[] | null> {
     const entry = await this.findOne(clientId, entryId);
     return entry && this.nameOf(entry);
+  }
+
+  /** What saveWithRetry reads and saves of entry `entryId` (404 when unknown). */
+  revisionsOf(clientId: string, entryId: number): EntryRevisions<T> {
+    return {
+      what: `${this.label} ${entryId}`,
+      notFound: `${this.label} ${entryId} was not found`,
+      load: () => this.findOne(clientId, entryId),
+      save: (next) => this.saveRevision(next),
+    };
   }
 }

@@ -12,6 +12,16 @@ export interface NameClaims {
   conflict(name: string): string;
 }
 
+/** Where saveWithRetry reads and saves one entry. */
+export interface EntryRevisions<T> {
+  /** What the 409 of too many lost races calls the entry. */
+  what: string;
+  notFound: string;
+  load: () => Promise<T | null>;
+  /** False when another writer stored the revision after `expectedRevision` first. */
+  save: (next: T, expectedRevision: number) => Promise<boolean>;
+}
+
 /**
  * How often a change starts over when another writer saved the entry meanwhile: every lost
  * attempt means another writer succeeded, so this bounds the concurrent writers served.
@@ -31,21 +41,19 @@ function backoff(attempt: number): Promise<void> {
  * released unless the entry's latest revision has them (a concurrent writer may have renamed
  * it back while the claim was still held).
  */
-export async function saveWithRetry<T extends RevisionedEntry>(options: {
-  load: () => Promise<T | null>;
-  notFound: string;
-  change: (current: T) => Promise<T>;
-  save: (next: T, expectedRevision: number) => Promise<boolean>;
-  names?: NameClaims;
-  /** The name `names` claims (default: the entry's `Name`). */
-  nameOf?: (entry: T) => string;
-  /**
-   * Every name the entry keeps claimed (default: its current name only): a kind whose former
-   * names stay reserved to the entry (consent types) lists them here, so they are not released.
-   */
-  heldNames?: (entry: T) => string[];
-  what: string;
-}): Promise<{ before: T; after: T }> {
+export async function saveWithRetry<T extends RevisionedEntry>(
+  options: EntryRevisions<T> & {
+    change: (current: T) => Promise<T>;
+    names?: NameClaims;
+    /** The name `names` claims (default: the entry's `Name`). */
+    nameOf?: (entry: T) => string;
+    /**
+     * Every name the entry keeps claimed (default: its current name only): a kind whose former
+     * names stay reserved to the entry (consent types) lists them here, so they are not released.
+     */
+    heldNames?: (entry: T) => string[];
+  },
+): Promise<{ before: T; after: T }> {
   const { names } = options;
   const nameOf = options.nameOf ?? ((entry: T) => (entry as T & { Name: string }).Name);
   /** Names this call claimed or gave up, by name key: released at the end unless the entry has them. */

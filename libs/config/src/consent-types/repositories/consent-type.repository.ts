@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { TenantScopedModel } from '@app/shared';
 import type { Model } from 'mongoose';
 import { NamedRevisionStore } from '../../common/revision-store';
-import { namesOf, StoredConsentType } from '../domain/consent-type.schema';
+import { CONSENT_TYPE_KIND, namesOf, StoredConsentType } from '../domain/consent-type.schema';
 import { consentTypeKey } from '../../keys';
 
 /** The `config_consent_types` revisions; every method is scoped by client id. */
@@ -12,7 +12,7 @@ export class ConsentTypeRepository extends NamedRevisionStore<StoredConsentType>
   private readonly types: TenantScopedModel<StoredConsentType>;
 
   constructor(@InjectModel(StoredConsentType.name) types: Model<StoredConsentType>) {
-    super(types, 'typeId', (type) => type.TypeName);
+    super(types, 'typeId', CONSENT_TYPE_KIND, 'Consent type', (type) => type.TypeName);
     this.types = new TenantScopedModel(types);
   }
 

@@ -18,7 +18,7 @@ import {
 import { toStoredConsentType } from '../mapping/consent-type.input';
 import { toConsentTypeDto } from '../mapping/consent-type.mapper';
 import { ConsentTypeRepository } from '../repositories/consent-type.repository';
-import { CONSENT_TYPE_KIND, namesOf, type StoredConsentType } from '../domain/consent-type.schema';
+import { namesOf, type StoredConsentType } from '../domain/consent-type.schema';
 import { ConsentTypeDto, type ConsentTypeListDto } from '../dto/consent-type.dto';
 
 /**
@@ -45,17 +45,8 @@ export class ConsentTypeWriter {
     apply: (wire: ConsentTypeDto) => unknown,
   ): Promise<ConsentTypeListDto> {
     const { before, after } = await saveWithRetry({
-      what: `Consent type ${typeId}`,
-      notFound: `Consent type ${typeId} was not found`,
-      load: () => this.repository.findOne(clientId, typeId),
-      save: (next) => this.repository.saveRevision(next),
-      names: this.bookkeeping.nameClaims(
-        clientId,
-        CONSENT_TYPE_KIND,
-        typeId,
-        (name) => `Consent type "${name}" already exists`,
-        (id) => this.repository.namesHeldBy(clientId, id),
-      ),
+      ...this.repository.revisionsOf(clientId, typeId),
+      names: this.bookkeeping.renameClaims(clientId, this.repository, typeId),
       nameOf: (type) => type.TypeName,
       heldNames: namesOf,
       change: async (stored) => {

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { NamedRevisionStore } from '../../common/revision-store';
-import { StoredPicklist } from '../domain/picklist.schema';
+import { PICKLIST_KIND, StoredPicklist } from '../domain/picklist.schema';
 
 /** The `config_picklists` revisions; every method is scoped by client id. */
 @Injectable()
 export class PicklistRepository extends NamedRevisionStore<StoredPicklist> {
   constructor(@InjectModel(StoredPicklist.name) picklists: Model<StoredPicklist>) {
-    super(picklists, 'picklistId', (picklist) => picklist.Name);
+    super(picklists, 'picklistId', PICKLIST_KIND, 'Picklist', (picklist) => picklist.Name);
   }
 }

@@ -44,6 +44,25 @@ export function repeats<T>(
   return problems;
 }
 
+/**
+ * `<path>[i].Name "<name>" already exists <holder>` for every item whose name (any case) an
+ * entry of `existing` has; `holderOf` names that entry ("(program 3)").
+ */
+export function namesTaken<T extends { Name: string }>(
+  items: readonly { Name: string }[],
+  path: string,
+  existing: readonly T[],
+  holderOf: (entry: T) => string,
+): string[] {
+  const byName = new Map(existing.map((entry) => [textKey(entry.Name), entry]));
+  return items.flatMap((item, index) => {
+    const holder = byName.get(textKey(item.Name));
+    return holder
+      ? [`${path}[${index}].Name "${item.Name}" already exists ${holderOf(holder)}`]
+      : [];
+  });
+}
+
 function prefixed(path: string, field: string): string {
   return path ? `${path}.${field}` : field;
 }

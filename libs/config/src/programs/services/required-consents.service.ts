@@ -131,9 +131,7 @@ export class RequiredConsents {
     const programs = await this.programs.findRequiring(clientId, key);
     for (const program of programs) {
       await saveWithRetry({
-        what: `Program ${program.programId}`,
-        notFound: `Program ${program.programId} was not found`,
-        load: () => this.programs.findById(clientId, program.programId),
+        ...this.programs.revisionsOf(clientId, program.programId),
         change: async (current) => ({
           ...current,
           Filters: current.Filters.map((filter) => ({
@@ -141,7 +139,6 @@ export class RequiredConsents {
             RequiredPreferenceConsents: change(filter.RequiredPreferenceConsents),
           })),
         }),
-        save: (next, revision) => this.programs.saveNextRevision(next, revision),
       }).catch((error: unknown) => {
         // A program removed meanwhile has nothing left to change.
         if (!(error instanceof NotFoundError)) throw error;

@@ -1,13 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError } from '@app/shared';
+import { ConflictError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate } from '../../../common/entry-request';
+import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import { ConfigEventOutbox } from '../../repositories/config-event-outbox.repository';
 import { consentTypeProblems, repeatedVersion } from '../../domain/consent-type.rules';
 import { toStoredConsentType } from '../../mapping/consent-type.input';
 import { toConsentTypeDto } from '../../mapping/consent-type.mapper';
 import { ConsentTypeRepository } from '../../repositories/consent-type.repository';
-import { CONSENT_TYPE_KIND } from '../../domain/consent-type.schema';
 import type { ConsentTypeListDto } from '../../dto/consent-type.dto';
 import { CreateConsentTypesCommand } from './create-consent-types.command';
 
@@ -28,10 +27,7 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
     userId,
     types,
   }: CreateConsentTypesCommand): Promise<ConsentTypeListDto> {
-    const problems = types.flatMap((type, index) =>
-      consentTypeProblems(type, `ConsentTypes[${index}]`),
-    );
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    refuseInvalidEntries('ConsentTypes', types, consentTypeProblems);
     types.forEach((type, index) => {
       const repeated = repeatedVersion(type.Versions ?? []);
       if (repeated !== null) {
@@ -42,13 +38,7 @@ export class CreateConsentTypesHandler implements ICommandHandler<CreateConsentT
     });
 
     const names = types.map((type) => type.TypeName.trim());
-    const ids = await this.bookkeeping.claimUniqueNames(
-      clientId,
-      CONSENT_TYPE_KIND,
-      'Consent type',
-      names,
-      this.repository,
-    );
+    const ids = await this.bookkeeping.claimUniqueNames(clientId, names, this.repository);
     const now = new Date();
     const created = types.map((type, index) =>
       toStoredConsentType(type, {

@@ -6,7 +6,6 @@ import { CustomFieldChecks } from '../../services/custom-field-checks.service';
 import { toStoredCustomField } from '../../mapping/custom-field.input';
 import { toCustomFieldList } from '../../mapping/custom-field.mapper';
 import { CustomFieldRepository } from '../../repositories/custom-field.repository';
-import { CUSTOM_FIELD_KIND } from '../../domain/custom-field.schema';
 import type { CustomFieldListDto } from '../../dto/custom-field.dto';
 import { CreateCustomFieldsCommand } from './create-custom-fields.command';
 
@@ -32,13 +31,7 @@ export class CreateCustomFieldsHandler implements ICommandHandler<CreateCustomFi
     await this.checks.refuseInvalid(clientId, fields);
 
     const names = fields.map((field) => field.dto.Name.trim());
-    const ids = await this.bookkeeping.claimUniqueNames(
-      clientId,
-      CUSTOM_FIELD_KIND,
-      'Custom field',
-      names,
-      this.repository,
-    );
+    const ids = await this.bookkeeping.claimUniqueNames(clientId, names, this.repository);
     const edited = editedOnCreate(userId, new Date());
     const created = fields.map((field, index) =>
       toStoredCustomField(field.type, field.dto, clientId, ids[index], 1, edited),

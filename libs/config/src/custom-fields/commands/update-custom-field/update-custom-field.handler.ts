@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPatchOperations } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, refuseRename, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, patchedEntry, refuseRename } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { CustomFieldChecks } from '../../services/custom-field-checks.service';
 import { DTO_CLASS, toStoredCustomField } from '../../mapping/custom-field.input';
@@ -39,11 +38,7 @@ export class UpdateCustomFieldHandler implements ICommandHandler<UpdateCustomFie
       },
       save: (next) => this.repository.saveRevision(next),
       change: async (stored) => {
-        const patched = applyPatchOperations(toCustomFieldDto(stored), operations, [
-          'Id',
-          'Edited',
-        ]);
-        const dto = validateInput(DTO_CLASS[fieldType], patched, 'The patched entry');
+        const dto = patchedEntry(DTO_CLASS[fieldType], toCustomFieldDto(stored), operations);
         refuseRename('Name', stored.Name, dto.Name, {
           entry: 'custom field',
           labels: 'LocalizedDisplayNames',

@@ -1,13 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate } from '../../../common/entry-request';
+import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import type { PicklistListDto } from '../../dto/picklist.dto';
 import { toStoredPicklist } from '../../mapping/picklist.input';
 import { toPicklistDto } from '../../mapping/picklist.mapper';
 import { PicklistRepository } from '../../repositories/picklist.repository';
 import { picklistProblems } from '../../domain/picklist.rules';
-import { PICKLIST_KIND } from '../../domain/picklist.schema';
 import { CreatePicklistsCommand } from './create-picklists.command';
 
 /** Creates every picklist of the body or none: all rules and names are checked first. */
@@ -19,19 +17,10 @@ export class CreatePicklistsHandler implements ICommandHandler<CreatePicklistsCo
   ) {}
 
   async execute({ clientId, userId, picklists }: CreatePicklistsCommand): Promise<PicklistListDto> {
-    const problems = picklists.flatMap((picklist, index) =>
-      picklistProblems(picklist, `Picklists[${index}]`),
-    );
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    refuseInvalidEntries('Picklists', picklists, picklistProblems);
 
     const names = picklists.map((picklist) => picklist.Name.trim());
-    const ids = await this.bookkeeping.claimUniqueNames(
-      clientId,
-      PICKLIST_KIND,
-      'Picklist',
-      names,
-      this.repository,
-    );
+    const ids = await this.bookkeeping.claimUniqueNames(clientId, names, this.repository);
     const edited = editedOnCreate(userId, new Date());
     const created = picklists.map((picklist, index) =>
       toStoredPicklist(picklist, clientId, ids[index], 1, edited),

@@ -1,14 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPatchOperations, InvalidInputError } from '@app/shared';
+import { InvalidInputError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, patchedEntry } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { PicklistDto, type PicklistListDto } from '../../dto/picklist.dto';
 import { toStoredPicklist } from '../../mapping/picklist.input';
 import { toPicklistDto } from '../../mapping/picklist.mapper';
 import { PicklistRepository } from '../../repositories/picklist.repository';
 import { picklistProblems } from '../../domain/picklist.rules';
-import { PICKLIST_KIND } from '../../domain/picklist.schema';
 import { UpdatePicklistCommand } from './update-picklist.command';
 
 /**
@@ -29,20 +28,10 @@ export class UpdatePicklistHandler implements ICommandHandler<UpdatePicklistComm
     operations,
   }: UpdatePicklistCommand): Promise<PicklistListDto> {
     const { after } = await saveWithRetry({
-      what: `Picklist ${picklistId}`,
-      notFound: `Picklist ${picklistId} was not found`,
-      load: () => this.repository.findOne(clientId, picklistId),
-      save: (next) => this.repository.saveRevision(next),
-      names: this.bookkeeping.nameClaims(
-        clientId,
-        PICKLIST_KIND,
-        picklistId,
-        (name) => `Picklist "${name}" already exists`,
-        (id) => this.repository.namesHeldBy(clientId, id),
-      ),
+      ...this.repository.revisionsOf(clientId, picklistId),
+      names: this.bookkeeping.renameClaims(clientId, this.repository, picklistId),
       change: async (stored) => {
-        const patched = applyPatchOperations(toPicklistDto(stored), operations, ['Id', 'Edited']);
-        const dto = validateInput(PicklistDto, patched, 'The patched entry');
+        const dto = patchedEntry(PicklistDto, toPicklistDto(stored), operations);
         const problems = picklistProblems(dto, '');
         if (problems.length) throw new InvalidInputError(problems.join('; '));
         return toStoredPicklist(

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { ConflictError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate } from '../../../common/entry-request';
+import { editedOnUpdate, refuseInvalidEntries } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
-import { checkFilterInput, repeats, toStoredFilter } from '../../mapping/program-input';
+import { checkFilterInput, namesTaken, repeats, toStoredFilter } from '../../mapping/program-input';
 import { FILTER_KIND, type StoredFilter } from '../../domain/program.schema';
 import type { FilterListDto } from '../../dto/program.dto';
 import { toFilterDto } from '../../mapping/program.mapper';
@@ -25,29 +25,20 @@ export class CreateFiltersHandler implements ICommandHandler<CreateFiltersComman
     programId,
     filters,
   }: CreateFiltersCommand): Promise<FilterListDto> {
-    const problems = filters.flatMap((filter, index) =>
-      checkFilterInput(filter, `Filters[${index}]`),
-    );
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    refuseInvalidEntries('Filters', filters, checkFilterInput);
     const repeated = repeats(filters, 'Filters', 'Name', (filter) => filter.Name);
     if (repeated.length) throw new ConflictError(repeated.join('; '));
 
     let created: StoredFilter[] = [];
     const { before, after } = await saveWithRetry({
-      what: `Program ${programId}`,
-      notFound: `Program ${programId} was not found`,
-      load: () => this.programs.findById(clientId, programId),
-      save: (next, revision) => this.programs.saveNextRevision(next, revision),
+      ...this.programs.revisionsOf(clientId, programId),
       change: async (current) => {
-        const names = new Map(current.Filters.map((filter) => [textKey(filter.Name), filter]));
-        const taken = filters.flatMap((filter, index) => {
-          const holder = names.get(textKey(filter.Name));
-          return holder
-            ? [
-                `Filters[${index}].Name "${filter.Name}" already exists in program ${programId} (filter ${holder.ID})`,
-              ]
-            : [];
-        });
+        const taken = namesTaken(
+          filters,
+          'Filters',
+          current.Filters,
+          (filter) => `in program ${programId} (filter ${filter.ID})`,
+        );
         if (taken.length) throw new ConflictError(taken.join('; '));
         const resolved = await this.requiredConsents.resolve(
           clientId,

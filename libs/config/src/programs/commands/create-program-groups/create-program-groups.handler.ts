@@ -1,14 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { ConflictError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate } from '../../../common/entry-request';
+import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import { toStoredGroupFields, unknownMembers } from '../../mapping/program-group-input';
 import {
   PROGRAM_GROUP_KIND,
   programGroupRevisionKey,
   type StoredProgramGroup,
 } from '../../domain/program-group.schema';
-import { checkProgramGroupInput, repeats } from '../../mapping/program-input';
+import { checkProgramGroupInput, namesTaken, repeats } from '../../mapping/program-input';
 import type { ProgramGroupListDto } from '../../dto/program-group.dto';
 import { toProgramGroupDto } from '../../mapping/program-group.mapper';
 import { ProgramGroupRepository } from '../../repositories/program-group.repository';
@@ -31,22 +31,18 @@ export class CreateProgramGroupsHandler implements ICommandHandler<CreateProgram
     const existingGroups = await this.groups.listAll(clientId);
     const programIds = new Set((await this.programs.listAll(clientId)).map((p) => p.programId));
     const groupIds = new Set(existingGroups.map((group) => group.groupId));
-    const problems = groups.flatMap((group, index) => [
-      ...checkProgramGroupInput(group, `ProgramGroups[${index}]`),
-      ...unknownMembers(group, `ProgramGroups[${index}]`, programIds, groupIds),
+    refuseInvalidEntries('ProgramGroups', groups, (group, path) => [
+      ...checkProgramGroupInput(group, path),
+      ...unknownMembers(group, path, programIds, groupIds),
     ]);
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
-    const byName = new Map(existingGroups.map((group) => [textKey(group.Name), group]));
     const conflicts = [
       ...repeats(groups, 'ProgramGroups', 'Name', (group) => group.Name),
-      ...groups.flatMap((group, index) => {
-        const holder = byName.get(textKey(group.Name));
-        return holder
-          ? [
-              `ProgramGroups[${index}].Name "${group.Name}" already exists (program group ${holder.groupId})`,
-            ]
-          : [];
-      }),
+      ...namesTaken(
+        groups,
+        'ProgramGroups',
+        existingGroups,
+        (group) => `(program group ${group.groupId})`,
+      ),
     ];
     if (conflicts.length) throw new ConflictError(conflicts.join('; '));
 

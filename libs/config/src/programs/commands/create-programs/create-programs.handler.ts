@@ -1,9 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ConflictError, InvalidInputError, textKey } from '@app/shared';
+import { ConflictError } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnCreate } from '../../../common/entry-request';
+import { editedOnCreate, refuseInvalidEntries } from '../../../common/entry-request';
 import {
   checkProgramInput,
+  namesTaken,
   repeats,
   toStoredFilter,
   toStoredProgramFields,
@@ -30,10 +31,7 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
 
   async execute({ clientId, userId, programs }: CreateProgramsCommand): Promise<ProgramListDto> {
     // 1. Everything the body alone decides.
-    const problems = programs.flatMap((program, index) =>
-      checkProgramInput(program, `Programs[${index}]`),
-    );
-    if (problems.length) throw new InvalidInputError(problems.join('; '));
+    refuseInvalidEntries('Programs', programs, checkProgramInput);
     const conflicts = [
       ...repeats(programs, 'Programs', 'Name', (program) => program.Name),
       ...programs.flatMap((program, index) =>
@@ -50,15 +48,12 @@ export class CreateProgramsHandler implements ICommandHandler<CreateProgramsComm
       })),
     );
     const resolved = await this.requiredConsents.resolve(clientId, lists);
-    const existing = new Map(
-      (await this.programs.listAll(clientId)).map((program) => [textKey(program.Name), program]),
+    const taken = namesTaken(
+      programs,
+      'Programs',
+      await this.programs.listAll(clientId),
+      (program) => `(program ${program.programId})`,
     );
-    const taken = programs.flatMap((program, index) => {
-      const holder = existing.get(textKey(program.Name));
-      return holder
-        ? [`Programs[${index}].Name "${program.Name}" already exists (program ${holder.programId})`]
-        : [];
-    });
     if (taken.length) throw new ConflictError(taken.join('; '));
 
     // 3. Ids and name claims; a claim lost to a concurrent create undoes this one's claims.

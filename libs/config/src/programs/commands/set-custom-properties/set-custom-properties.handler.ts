@@ -66,10 +66,7 @@ export class SetCustomPropertiesHandler implements ICommandHandler<SetCustomProp
     for (const change of changes) {
       if (entity === 'ProgramGroup') {
         const { after } = await saveWithRetry({
-          what: `Program group ${change.ID}`,
-          notFound: `Program group ${change.ID} was not found`,
-          load: () => this.groups.findById(clientId, change.ID),
-          save: (next, revision) => this.groups.saveNextRevision(next, revision),
+          ...this.groups.revisionsOf(clientId, change.ID),
           change: async (current) => ({
             ...current,
             CustomProperties: merge(current.CustomProperties, change),

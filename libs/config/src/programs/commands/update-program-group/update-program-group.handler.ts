@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { applyPatchOperations, InvalidInputError, parsePatchOperations } from '@app/shared';
+import { InvalidInputError, parsePatchOperations } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, patchedEntry } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import { findNestingCycle } from '../../domain/program-group-graph';
 import { toStoredGroupFields, unknownMembers } from '../../mapping/program-group-input';
@@ -26,10 +26,7 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
     const { clientId, userId, groupId } = command;
     const operations = parsePatchOperations(command.operations);
     const { after } = await saveWithRetry({
-      what: `Program group ${groupId}`,
-      notFound: `Program group ${groupId} was not found`,
-      load: () => this.groups.findById(clientId, groupId),
-      save: (next, revision) => this.groups.saveNextRevision(next, revision),
+      ...this.groups.revisionsOf(clientId, groupId),
       names: this.bookkeeping.nameClaims(
         clientId,
         PROGRAM_GROUP_KIND,
@@ -38,12 +35,11 @@ export class UpdateProgramGroupHandler implements ICommandHandler<UpdateProgramG
         (id) => this.groups.nameHeldBy(clientId, id),
       ),
       change: async (current) => {
-        const patched = applyPatchOperations(
+        const body = patchedEntry(
+          ProgramGroupDto,
           toPatchableProgramGroup(toProgramGroupDto(current)),
           operations,
-          ['Id', 'Edited'],
         );
-        const body = validateInput(ProgramGroupDto, patched, 'The patched entry');
         const all = await this.groups.listAll(clientId);
         const programIds = new Set((await this.programs.listAll(clientId)).map((p) => p.programId));
         const problems = [

@@ -1,12 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import {
-  applyPatchOperations,
-  ConflictError,
-  InvalidInputError,
-  parsePatchOperations,
-} from '@app/shared';
+import { ConflictError, InvalidInputError, parsePatchOperations } from '@app/shared';
 import { ConfigBookkeeping } from '../../../common/config-bookkeeping.repository';
-import { editedOnUpdate, validateInput } from '../../../common/entry-request';
+import { editedOnUpdate, patchedEntry } from '../../../common/entry-request';
 import { saveWithRetry } from '../../../common/save-with-retry';
 import {
   checkProgramInput,
@@ -34,10 +29,7 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
     const { clientId, userId, programId } = command;
     const operations = parsePatchOperations(command.operations);
     const { before, after } = await saveWithRetry({
-      what: `Program ${programId}`,
-      notFound: `Program ${programId} was not found`,
-      load: () => this.programs.findById(clientId, programId),
-      save: (next, revision) => this.programs.saveNextRevision(next, revision),
+      ...this.programs.revisionsOf(clientId, programId),
       names: this.bookkeeping.nameClaims(
         clientId,
         PROGRAM_KIND,
@@ -46,12 +38,11 @@ export class UpdateProgramHandler implements ICommandHandler<UpdateProgramComman
         (id) => this.programs.nameHeldBy(clientId, id),
       ),
       change: async (current) => {
-        const patched = applyPatchOperations(
+        const body = patchedEntry(
+          ProgramDto,
           toPatchableProgram(toProgramDto(current)),
           operations,
-          ['Id', 'Edited'],
         );
-        const body = validateInput(ProgramDto, patched, 'The patched entry');
         const problems = checkProgramInput(body, '');
         const filters = body.Filters ?? [];
         const byId = new Map(current.Filters.map((filter) => [filter.ID, filter]));
