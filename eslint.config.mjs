@@ -68,10 +68,9 @@ const globalCollections = [
   'libs/shared/src/queue/job-run-log.repository.ts',
   'libs/auth/src/repositories/revoked-token.repository.ts',
   'libs/auth/src/repositories/oauth-client.repository.ts',
-  // The service's generated consent-receipt signing key (docs/receipts.md).
-  'libs/consents/src/receipts/repositories/receipt-key.repository.ts',
-  // The deployment's generated double opt-in link key (docs/double-opt-in.md).
-  'libs/consents/src/confirmations/repositories/confirmation-link-key.repository.ts',
+  // The deployment's generated keys: the consent-receipt signing key (docs/receipts.md) and
+  // the double opt-in link key (docs/double-opt-in.md), each a repository extending it.
+  'libs/shared/src/database/generated-key-store.ts',
 ];
 
 // Domain code has typed seams (issue 42): its data has a declared shape, never a bag of

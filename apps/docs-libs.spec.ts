@@ -90,10 +90,15 @@ describe('the lib order', () => {
   const lintImport = (filePath: string, name: string, from: string) =>
     lint(filePath, `import { ${name} } from '${from}';\nexport const probe = ${name};\n`);
 
+  /** ESLint refused the file (exit 1) with `message`. */
+  const expectRefused = (result: ReturnType<typeof lint>, message: string) => {
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(message);
+  };
+
   it('refuses a later lib, and accepts an earlier one', () => {
     const later = lintImport('libs/profiles/src/order-probe.ts', 'ApplyStepCounts', '@app/reports');
-    expect(later.status).toBe(1);
-    expect(later.stdout).toContain('libs/profiles comes before it in the lib order');
+    expectRefused(later, 'libs/profiles comes before it in the lib order');
     const sameRank = lintImport(
       'libs/consents/src/order-probe.ts',
       'PREFERENCE_PROFILE_RULES',
@@ -111,8 +116,7 @@ describe('the lib order', () => {
       'ProfileReadModel',
       '@app/profiles/read/profile-read-model.service',
     );
-    expect(deep.status).toBe(1);
-    expect(deep.stdout).toContain('import @app/profiles (its ports/ only)');
+    expectRefused(deep, 'import @app/profiles (its ports/ only)');
     const fromApp = lint(
       'apps/api/src/order-probe.ts',
       "import type { Profile } from '@app/profiles/domain/profile.schema';\nexport type Probe = Profile;\n",
@@ -129,7 +133,6 @@ describe('the lib order', () => {
       'ProfileReadModel',
       '../read/profile-read-model.service',
     );
-    expect(domainUp.status).toBe(1);
-    expect(domainUp.stdout).toContain("profiles' domain imports no flow");
+    expectRefused(domainUp, "profiles' domain imports no flow");
   });
 });

@@ -19,6 +19,7 @@ export * from './database/database.module';
 export * from './database/mongoose-features';
 export * from './database/duplicate-key';
 export * from './database/next-free-number';
+export * from './database/generated-key-store';
 export * from './database/tenant-scope';
 export * from './database/tenant-scoped-features';
 export * from './queue/queue.constants';

@@ -43,12 +43,36 @@ interface Command {
   run(admin: TenantAdminService, values: Values, app: INestApplicationContext): Promise<unknown>;
 }
 
-/** The check of a command that takes exactly one of two options. */
-function exactlyOneOf(command: string, one: string, other: string): (values: Values) => void {
-  return (values) => {
-    if ((values[one] === undefined) === (values[other] === undefined)) {
-      throw new UsageError(`${command} needs exactly one of --${one} and --${other}`);
-    }
+/** A command that takes exactly one of two options, and no other. */
+function eitherOptionCommand(
+  command: string,
+  [one, other]: [string, string],
+  usage: string,
+  run: Command['run'],
+): Command {
+  return {
+    usage,
+    options: [one, other],
+    required: [],
+    check: (values) => {
+      if ((values[one] === undefined) === (values[other] === undefined)) {
+        throw new UsageError(`${command} needs exactly one of --${one} and --${other}`);
+      }
+    },
+    run,
+  };
+}
+
+/** A command on one client, named by its only option --client-id. */
+function clientCommand(
+  run: (admin: TenantAdminService, clientId: string) => Promise<unknown>,
+  usage = '--client-id <id>',
+): Command {
+  return {
+    usage,
+    options: ['client-id'],
+    required: ['client-id'],
+    run: (admin, v) => run(admin, v['client-id']!),
   };
 }
 
@@ -71,12 +95,10 @@ const COMMANDS: Record<string, Command> = {
       };
     },
   },
-  'show-client': {
-    usage: '--client-id <id>   (its OAuth client ids again; secrets are not kept: rotate-secret)',
-    options: ['client-id'],
-    required: ['client-id'],
-    run: (admin, v) => admin.showClient(v['client-id']!),
-  },
+  'show-client': clientCommand(
+    (admin, clientId) => admin.showClient(clientId),
+    '--client-id <id>   (its OAuth client ids again; secrets are not kept: rotate-secret)',
+  ),
   'add-user': {
     usage: '--client-id <id> --user-id <id> [--group <name, default Administrators>]',
     options: ['client-id', 'user-id', 'group'],
@@ -106,38 +128,26 @@ const COMMANDS: Record<string, Command> = {
       return result;
     },
   },
-  'add-oauth-client': {
-    usage: '--client-id <id>',
-    options: ['client-id'],
-    required: ['client-id'],
-    run: (admin, v) => admin.addOAuthClient(v['client-id']!),
-  },
-  'rotate-secret': {
-    usage: '--oauth-client-id <48-character id> | --client-id <id, when it has one OAuth client>',
-    options: ['oauth-client-id', 'client-id'],
-    required: [],
-    check: exactlyOneOf('rotate-secret', 'oauth-client-id', 'client-id'),
-    run: (admin, v) =>
+  'add-oauth-client': clientCommand((admin, clientId) => admin.addOAuthClient(clientId)),
+  'rotate-secret': eitherOptionCommand(
+    'rotate-secret',
+    ['oauth-client-id', 'client-id'],
+    '--oauth-client-id <48-character id> | --client-id <id, when it has one OAuth client>',
+    (admin, v) =>
       v['oauth-client-id'] !== undefined
         ? admin.rotateSecret(v['oauth-client-id'])
         : admin.rotateSecretOfClient(v['client-id']!),
-  },
-  'rotate-api-hash-key': {
-    usage: '--client-id <id>',
-    options: ['client-id'],
-    required: ['client-id'],
-    run: (admin, v) => admin.rotateApiHashKey(v['client-id']!),
-  },
-  'revoke-token': {
-    usage: '--token <jwt, or - to read it from stdin> | --jti <id>',
-    options: ['token', 'jti'],
-    required: [],
-    check: exactlyOneOf('revoke-token', 'token', 'jti'),
-    run: async (admin, v) => {
+  ),
+  'rotate-api-hash-key': clientCommand((admin, clientId) => admin.rotateApiHashKey(clientId)),
+  'revoke-token': eitherOptionCommand(
+    'revoke-token',
+    ['token', 'jti'],
+    '--token <jwt, or - to read it from stdin> | --jti <id>',
+    async (admin, v) => {
       const token = v.token === '-' ? await readStdin() : v.token;
       return admin.revokeToken({ token, jti: v.jti });
     },
-  },
+  ),
   'set-client': {
     usage: `--client-id <id> [--token-lifetime-seconds <n>] [--custom-auth-window-seconds <n>] ${QUOTA_NAMES.map((name) => `[--${QUOTA_SPECS[name].flag} <n>|default]`).join(' ')}`,
     options: [

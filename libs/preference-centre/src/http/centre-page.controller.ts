@@ -6,7 +6,6 @@ import {
   ApiForbiddenResponse,
   ApiGoneResponse,
   ApiHeader,
-  ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiProduces,
@@ -87,6 +86,15 @@ const GpcHeader = (): MethodDecorator =>
     schema: { type: 'string', example: '1' },
   });
 
+/** The `u` query parameter of an unsubscribe link, documented (part of its signature). */
+const UnsubscribeScopeQuery = (): MethodDecorator =>
+  ApiTextQuery('u', {
+    required: true,
+    description:
+      'What the link unsubscribes from: all, <ProgramId> or <ProgramId>:<ChannelId> (signed)',
+    example: 'all',
+  });
+
 type RawRequest = FastifyRequest & { query: Record<string, unknown>; body?: unknown };
 
 /** The request's path and its link parameters, without the notice (the form's action). */
@@ -97,6 +105,17 @@ function selfUrl(request: FastifyRequest, claims: LinkClaims, extra: Record<stri
   for (const [name, value] of Object.entries(extra)) query.set(name, value);
   void claims;
   return `${path}?${query.toString()}`;
+}
+
+/** The page with the one button that posts List-Unsubscribe=One-Click to the same link. */
+function sendUnsubscribeForm(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  claims: LinkClaims,
+  status = 200,
+): void {
+  const page = renderUnsubscribed('en-US', { done: false, action: selfUrl(request, claims) });
+  sendPage(reply, { ...page, status });
 }
 
 function formOf(body: unknown): CentreForm {
@@ -150,9 +169,9 @@ export class CentrePageController {
     @Req() request: RawRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const verified = await this.links.verify(clientId, request.query, 'page');
-    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
-    const { profileId } = verified.claims;
+    const claims = await this.claimsOf(clientId, request, reply, 'page');
+    if (!claims) return;
+    const { profileId } = claims;
     let page = await this.pageOf(clientId, profileId);
     if (!page) return sendPage(reply, renderRefusedLink('gone'));
     let gpc: GpcOutcome | undefined;
@@ -177,7 +196,7 @@ export class CentrePageController {
     const notice = request.query.notice;
     sendPage(
       reply,
-      renderCentrePage(page, selfUrl(request, verified.claims), {
+      renderCentrePage(page, selfUrl(request, claims), {
         ...(typeof notice === 'string' && NOTICES.has(notice as Notice)
           ? { notice: notice as Notice }
           : {}),
@@ -188,6 +207,19 @@ export class CentrePageController {
 
   private pageOf(clientId: string, profileId: number): Promise<CentrePage | null> {
     return this.queries.execute(new GetCentrePageQuery(clientId, profileId));
+  }
+
+  /** The claims of the request's link, or undefined once the refused link's page is sent. */
+  private async claimsOf(
+    clientId: string,
+    request: RawRequest,
+    reply: FastifyReply,
+    purpose: 'page' | 'unsubscribe',
+  ): Promise<LinkClaims | undefined> {
+    const verified = await this.links.verify(clientId, request.query, purpose);
+    if (!('refused' in verified)) return verified.claims;
+    sendPage(reply, renderRefusedLink(verified.refused));
+    return undefined;
   }
 
   @Post(CENTRE_ROUTE)
@@ -225,11 +257,9 @@ export class CentrePageController {
   })
   @GpcHeader()
   @ApiResponse({ status: 303, description: 'Saved: back to the page with the notice (PRG)' })
-  @ApiOkResponse({
-    description:
-      'With Sec-GPC: 1, the form opts in to a program marked SaleOrShare without gpcConfirm: the confirmation page; nothing was written',
-    content: HTML_PAGE,
-  })
+  @ApiHtmlPageOk(
+    'With Sec-GPC: 1, the form opts in to a program marked SaleOrShare without gpcConfirm: the confirmation page; nothing was written',
+  )
   @ApiResponse({
     status: 400,
     description:
@@ -242,34 +272,32 @@ export class CentrePageController {
     @Res() reply: FastifyReply,
     @WriteWindow() window: RequestWindow | null,
   ): Promise<void> {
-    const verified = await this.links.verify(clientId, request.query, 'page');
-    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
+    const claims = await this.claimsOf(clientId, request, reply, 'page');
+    if (!claims) return;
     const form = formOf(request.body);
     const unsubscribe = form[FIELD.action] === 'unsubscribe-all';
     const gpc = hasGpcSignal(request.headers);
     const outcome = await this.commands.execute(
       new SaveCentreChoicesCommand(
         clientId,
-        verified.claims.profileId,
+        claims.profileId,
         unsubscribe ? { kind: 'unsubscribe', scope: { kind: 'all' } } : { kind: 'form', form, gpc },
         window,
       ),
     );
     if (outcome.status === 'gone') return sendPage(reply, renderRefusedLink('gone'));
     if (outcome.status === 'confirm') {
-      const page = await this.pageOf(clientId, verified.claims.profileId);
+      const page = await this.pageOf(clientId, claims.profileId);
       if (!page) return sendPage(reply, renderRefusedLink('gone'));
-      const action = selfUrl(request, verified.claims);
+      const action = selfUrl(request, claims);
       return sendPage(reply, renderGpcConfirmation(page, action, action, form, outcome.choices));
     }
     if (outcome.status === 'refused') {
-      const page = await this.queries.execute(
-        new GetCentrePageQuery(clientId, verified.claims.profileId),
-      );
+      const page = await this.pageOf(clientId, claims.profileId);
       if (!page) return sendPage(reply, renderRefusedLink('gone'));
       return sendPage(
         reply,
-        renderCentrePage(page, selfUrl(request, verified.claims), {
+        renderCentrePage(page, selfUrl(request, claims), {
           errors: outcome.problems,
           status: 400,
           ...(gpc ? { gpc: 'unchanged' as const } : {}),
@@ -280,7 +308,7 @@ export class CentrePageController {
       unsubscribe && outcome.status !== 'pending' ? 'unsubscribed' : outcome.status;
     void reply
       .status(303)
-      .header('location', selfUrl(request, verified.claims, { notice }))
+      .header('location', selfUrl(request, claims, { notice }))
       .header('cache-control', 'no-store')
       .send();
   }
@@ -293,24 +321,15 @@ export class CentrePageController {
   })
   @LinkQuery()
   @UnsubscribeLinkSecurity()
-  @ApiTextQuery('u', {
-    required: true,
-    description:
-      'What the link unsubscribes from: all, <ProgramId> or <ProgramId>:<ChannelId> (signed)',
-    example: 'all',
-  })
+  @UnsubscribeScopeQuery()
   @ApiHtmlPageOk('The confirmation page')
   async confirmUnsubscribe(
     @Param('clientId') clientId: string,
     @Req() request: RawRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const verified = await this.links.verify(clientId, request.query, 'unsubscribe');
-    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
-    sendPage(
-      reply,
-      renderUnsubscribed('en-US', { done: false, action: selfUrl(request, verified.claims) }),
-    );
+    const claims = await this.claimsOf(clientId, request, reply, 'unsubscribe');
+    if (claims) sendUnsubscribeForm(reply, request, claims);
   }
 
   @Post(UNSUBSCRIBE_ROUTE)
@@ -322,12 +341,7 @@ export class CentrePageController {
   })
   @LinkQuery()
   @UnsubscribeLinkSecurity()
-  @ApiTextQuery('u', {
-    required: true,
-    description:
-      'What the link unsubscribes from: all, <ProgramId> or <ProgramId>:<ChannelId> (signed)',
-    example: 'all',
-  })
+  @UnsubscribeScopeQuery()
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({
     description: 'RFC 8058: List-Unsubscribe=One-Click',
@@ -344,10 +358,7 @@ export class CentrePageController {
       example: { 'List-Unsubscribe': 'One-Click' },
     },
   })
-  @ApiOkResponse({
-    description: 'Unsubscribed (or nothing was left to unsubscribe from)',
-    content: HTML_PAGE,
-  })
+  @ApiHtmlPageOk('Unsubscribed (or nothing was left to unsubscribe from)')
   @ApiResponse({
     status: 400,
     description:
@@ -360,15 +371,11 @@ export class CentrePageController {
     @Res() reply: FastifyReply,
     @WriteWindow() window: RequestWindow | null,
   ): Promise<void> {
-    const verified = await this.links.verify(clientId, request.query, 'unsubscribe');
-    if ('refused' in verified) return sendPage(reply, renderRefusedLink(verified.refused));
-    const { purpose, profileId } = verified.claims;
+    const claims = await this.claimsOf(clientId, request, reply, 'unsubscribe');
+    if (!claims) return;
+    const { purpose, profileId } = claims;
     if (formOf(request.body)['List-Unsubscribe'] !== 'One-Click') {
-      const page = renderUnsubscribed('en-US', {
-        done: false,
-        action: selfUrl(request, verified.claims),
-      });
-      return sendPage(reply, { ...page, status: 400 });
+      return sendUnsubscribeForm(reply, request, claims, 400);
     }
     const outcome = await this.commands.execute(
       new SaveCentreChoicesCommand(
@@ -382,13 +389,7 @@ export class CentrePageController {
       ),
     );
     if (outcome.status === 'gone') return sendPage(reply, renderRefusedLink('gone'));
-    if (outcome.status === 'refused') {
-      const page = renderUnsubscribed('en-US', {
-        done: false,
-        action: selfUrl(request, verified.claims),
-      });
-      return sendPage(reply, { ...page, status: 400 });
-    }
+    if (outcome.status === 'refused') return sendUnsubscribeForm(reply, request, claims, 400);
     sendPage(
       reply,
       renderUnsubscribed('en-US', { done: true, pending: outcome.status === 'pending' }),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isDuplicateKeyError, TenantScopedModel, InjectTenantScoped } from '@app/shared';
+import { insertFirstWins, TenantScopedModel, InjectTenantScoped } from '@app/shared';
 import { PreferenceCentreKeyDoc } from '../domain/centre-key.schema';
 import { centreKeyId } from '../keys';
 
@@ -21,15 +21,12 @@ export class CentreKeyRepository {
   }
 
   /** Stores `key` unless the client has one, and returns the one that is stored. */
-  async insertIfAbsent(clientId: string, key: string, at: Date): Promise<string> {
-    try {
-      await this.keys.create({ _id: centreKeyId(clientId), clientId, key, createdAt: at });
-      return key;
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
-    const stored = await this.find(clientId);
-    if (!stored) throw new Error('the preference centre key vanished after a duplicate insert');
-    return stored;
+  insertIfAbsent(clientId: string, key: string, at: Date): Promise<string> {
+    return insertFirstWins(
+      key,
+      () => this.keys.create({ _id: centreKeyId(clientId), clientId, key, createdAt: at }),
+      () => this.find(clientId),
+      'the preference centre key',
+    );
   }
 }

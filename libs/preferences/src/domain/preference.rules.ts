@@ -203,7 +203,14 @@ function checkPreference(
   }
 
   if (filter) {
-    const associations = effectiveAssociations(preference, merged);
+    // An association given again is merged over the stored one (by ConsentType).
+    const associations = effectiveEntries<BodyOf<StoredConsentAssociation>>(
+      preference,
+      merged,
+      'ConsentAssociations',
+      (association) => consentRule.key(association),
+      (association, storedOne) => ({ ...(storedOne ?? {}), ...association }),
+    );
     for (const typeName of filter.RequiredConsentTypes) {
       const held = associations.some(
         (association) =>
@@ -232,7 +239,14 @@ function checkPreference(
         );
       });
     }
-    const attributes = effectiveAttributes(preference, merged);
+    // An attribute given again replaces the stored one (by Key).
+    const attributes = effectiveEntries<BodyOf<StoredPreferenceAttribute>>(
+      preference,
+      merged,
+      'PreferenceAttributes',
+      (attribute) => textKey(attribute.Key),
+      (attribute) => attribute,
+    );
     for (const id of filter.RequiredAttributes) {
       const value = attributes.find((attribute) => textKey(attribute.Key) === textKey(id))?.Value;
       if (typeof value !== 'string' || !value.trim()) {
@@ -246,43 +260,21 @@ function checkPreference(
 }
 
 /**
- * The preference attributes the preference will carry: in a merge, the stored ones with
- * the given ones over them (by Key); otherwise the given ones.
+ * A nested list the preference will carry: in a merge, the stored entries with the given
+ * ones over them, by `key` (`over`: what a given entry makes of the stored one); otherwise
+ * the given ones.
  */
-function effectiveAttributes(
+function effectiveEntries<E extends object>(
   preference: PreferenceBody,
   stored: PreferenceBody | undefined,
-): BodyOf<StoredPreferenceAttribute>[] {
-  const given = elementsOf<BodyOf<StoredPreferenceAttribute>>(preference.PreferenceAttributes);
+  field: 'ConsentAssociations' | 'PreferenceAttributes',
+  key: (entry: E) => string,
+  over: (given: E, stored: E | undefined) => E,
+): E[] {
+  const given = elementsOf<E>(preference[field]);
   if (!stored) return given;
-  const result = new Map(
-    elementsOf<BodyOf<StoredPreferenceAttribute>>(stored.PreferenceAttributes).map(
-      (a) => [textKey(a.Key), a] as const,
-    ),
-  );
-  for (const attribute of given) result.set(textKey(attribute.Key), attribute);
-  return [...result.values()];
-}
-
-/**
- * The consent associations the preference will carry: in a merge, the stored ones with
- * the given ones merged over them (by ConsentType); otherwise the given ones.
- */
-function effectiveAssociations(
-  preference: PreferenceBody,
-  stored: PreferenceBody | undefined,
-): BodyOf<StoredConsentAssociation>[] {
-  const given = elementsOf<BodyOf<StoredConsentAssociation>>(preference.ConsentAssociations);
-  if (!stored) return given;
-  const result = new Map(
-    elementsOf<BodyOf<StoredConsentAssociation>>(stored.ConsentAssociations).map(
-      (a) => [consentRule.key(a), a] as const,
-    ),
-  );
-  for (const association of given) {
-    const key = consentRule.key(association);
-    result.set(key, { ...(result.get(key) ?? {}), ...association });
-  }
+  const result = new Map(elementsOf<E>(stored[field]).map((entry) => [key(entry), entry] as const));
+  for (const entry of given) result.set(key(entry), over(entry, result.get(key(entry))));
   return [...result.values()];
 }
 

@@ -17,6 +17,27 @@ export const HandlesJob = (job: JobDefinition<unknown>): ClassDecorator =>
   SetMetadata(JOB_HANDLER_METADATA, job.name);
 
 /**
+ * A job handler whose run is `run` with the command bus, named after its job in Nest's logs
+ * and errors.
+ */
+function commandBusJob<P, R extends void | JobCounts>(
+  job: JobDefinition<P>,
+  run: (commands: CommandBus, payload: P) => Promise<R>,
+): Type<JobHandler<P, R>> {
+  @Injectable()
+  @HandlesJob(job)
+  class CommandJob implements JobHandler<P, R> {
+    constructor(private readonly commands: CommandBus) {}
+
+    handle(payload: P): Promise<R> {
+      return run(this.commands, payload);
+    }
+  }
+  Object.defineProperty(CommandJob, 'name', { value: `${job.name}-job` });
+  return CommandJob;
+}
+
+/**
  * The handler of a scheduled job whose run is one command: each run executes the command
  * `toCommand` makes of the run's payload, and what the command returns is recorded with
  * the run. A lib lists the returned class among its providers.
@@ -25,16 +46,21 @@ export function scheduledCommandJob(
   job: ScheduledJobDefinition,
   toCommand: (payload: ScheduledRunPayload) => ICommand,
 ): Type<JobHandler<ScheduledRunPayload, JobCounts>> {
-  @Injectable()
-  @HandlesJob(job)
-  class ScheduledCommandJob implements JobHandler<ScheduledRunPayload, JobCounts> {
-    constructor(private readonly commands: CommandBus) {}
+  return commandBusJob<ScheduledRunPayload, JobCounts>(job, (commands, payload) =>
+    commands.execute(toCommand(payload)),
+  );
+}
 
-    handle(payload: ScheduledRunPayload): Promise<JobCounts> {
-      return this.commands.execute(toCommand(payload));
-    }
-  }
-  // Named after its job in Nest's logs and errors.
-  Object.defineProperty(ScheduledCommandJob, 'name', { value: `${job.name}-job` });
-  return ScheduledCommandJob;
+/**
+ * The handler of a job whose run is one command: each run executes the command `toCommand`
+ * makes of the job's payload (what the command returns is not kept). A lib lists the
+ * returned class among its providers.
+ */
+export function commandJob<P>(
+  job: JobDefinition<P>,
+  toCommand: (payload: P) => ICommand,
+): Type<JobHandler<P>> {
+  return commandBusJob<P, void>(job, async (commands, payload) => {
+    await commands.execute(toCommand(payload));
+  });
 }
