@@ -99,14 +99,31 @@ type idIndexer struct {
 	logger *slog.Logger
 	dbs    map[string]*sql.DB         // file -> handle
 	done   map[string]map[string]bool // file -> table -> indexed
+	seen   map[string]string          // file -> fileState when it was last fully indexed
 }
 
 func newIDIndexer(dir string, logger *slog.Logger) *idIndexer {
-	return &idIndexer{dir: dir, logger: logger, dbs: map[string]*sql.DB{}, done: map[string]map[string]bool{}}
+	return &idIndexer{dir: dir, logger: logger, dbs: map[string]*sql.DB{}, done: map[string]map[string]bool{}, seen: map[string]string{}}
 }
 
-// pass indexes what is new since the last pass; cheap when nothing is (one metadata read
-// per database file).
+// fileState is the size and modification time of a database file and of its write-ahead
+// log: a new table is a write to one of them, so a file whose state has not changed since it
+// was indexed has no new table. A test run leaves hundreds of idle database files; reading
+// each one's metadata four times a second cost the engine about 5 % of a core at 300.
+func fileState(file string) string {
+	state := ""
+	for _, name := range []string{file, file + "-wal"} {
+		if info, err := os.Stat(name); err == nil {
+			state += fmt.Sprintf("%d/%d;", info.Size(), info.ModTime().UnixNano())
+		} else {
+			state += "-;"
+		}
+	}
+	return state
+}
+
+// pass indexes what is new since the last pass; cheap when nothing is (a stat of each
+// database file and its log, and one metadata read per file written since).
 func (x *idIndexer) pass(ctx context.Context) {
 	files, _ := filepath.Glob(filepath.Join(x.dir, "*.sqlite"))
 	present := map[string]bool{}
@@ -122,11 +139,17 @@ func (x *idIndexer) pass(ctx context.Context) {
 			db.Close()
 			delete(x.dbs, file)
 			delete(x.done, file)
+			delete(x.seen, file)
 		}
 	}
 }
 
 func (x *idIndexer) indexFile(ctx context.Context, file string) error {
+	// Taken before the read: a table created during this pass changes it again.
+	state := fileState(file)
+	if x.seen[file] == state {
+		return nil
+	}
 	db := x.dbs[file]
 	if db == nil {
 		var err error
@@ -153,6 +176,7 @@ func (x *idIndexer) indexFile(ctx context.Context, file string) error {
 		}
 		x.done[file][table] = true
 	}
+	x.seen[file] = state
 	return nil
 }
 
