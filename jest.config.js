@@ -5,6 +5,15 @@
 // and the suites that exercise Redis again on a real Redis Cluster.
 // `npx jest --selectProjects unit e2e` leaves the contract, the lifted and the cluster out.
 const { availableParallelism } = require('node:os');
+const { writeSuiteGroups } = require('./test/harness/suite-groups');
+
+// The full run (`npm test` without arguments) sets JEST_SUITE_GROUPS=1: the e2e projects
+// then run their files in groups, several to one Jest test file, loading the service once a
+// group instead of once a file (test/harness/suite-groups.js).
+const GROUPED = process.env.JEST_SUITE_GROUPS === '1';
+/** A project's testMatch: its files, or in a full run the groups made of them. */
+const suites = (project, testMatch) =>
+  GROUPED ? [writeSuiteGroups(project, testMatch)] : testMatch;
 const moduleNameMapper = {
   '^@app/(shared|auth|config|profiles|consents|preferences|bulk|events|decisions|preference-centre|reports)$':
     '<rootDir>/libs/$1/src',
@@ -68,7 +77,7 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testMatch: suites('e2e', ['<rootDir>/test/**/*.e2e-spec.ts']),
       transform,
       moduleNameMapper,
       modulePathIgnorePatterns,
@@ -94,7 +103,7 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
-      testMatch: ['<rootDir>/test/decisions/*.e2e-spec.ts'],
+      testMatch: suites('e2e-lifted', ['<rootDir>/test/decisions/*.e2e-spec.ts']),
       transform,
       moduleNameMapper,
       modulePathIgnorePatterns,
@@ -110,7 +119,10 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
-      testMatch: LIFTED_EVENTS_SUITES.map((suite) => `<rootDir>/test/events/${suite}.e2e-spec.ts`),
+      testMatch: suites(
+        'e2e-lifted-events',
+        LIFTED_EVENTS_SUITES.map((suite) => `<rootDir>/test/events/${suite}.e2e-spec.ts`),
+      ),
       transform,
       moduleNameMapper,
       modulePathIgnorePatterns,
@@ -126,11 +138,11 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'node',
       moduleFileExtensions: ['js', 'json', 'ts'],
-      testMatch: [
+      testMatch: suites('e2e-cluster', [
         ...CLUSTER_SUITES.map((suite) => `<rootDir>/test/${suite}.e2e-spec.ts`),
         // What only a cluster shows (its connections, slots, where keys land).
         '<rootDir>/test/**/*.cluster-spec.ts',
-      ],
+      ]),
       transform,
       moduleNameMapper,
       modulePathIgnorePatterns,

@@ -43,7 +43,14 @@ for (const suite of results.testResults ?? []) {
     failed.push({ path, title: '(the file itself)', messages: [suite.message ?? ''] });
   }
   for (const test of tests) {
-    failed.push({ path, title: test.fullName, messages: test.failureMessages ?? [] });
+    // A group of the full run (test/harness/suite-groups.js) names each of its files in the
+    // outermost describe: the failure is named by that file, which `npx jest <file>` runs alone.
+    const grouped = path.startsWith('test/groups/') && test.ancestorTitles?.length > 0;
+    failed.push({
+      path: grouped ? test.ancestorTitles[0] : path,
+      title: grouped ? [...test.ancestorTitles.slice(1), test.title].join(' ') : test.fullName,
+      messages: test.failureMessages ?? [],
+    });
   }
 }
 if (failed.length === 0) process.exit(0);

@@ -29,6 +29,12 @@ static_log=$(mktemp)
 static_pid=$!
 echo "[test] static checks (build, typecheck, lint, lint:deploy, openapi:lint) run beside Jest; their output follows Jest's"
 
+# The full run (no arguments) runs the e2e files in groups, loading the service once a group
+# instead of once a file (test/harness/suite-groups.js); a run of chosen files runs them alone.
+if [ "$#" -eq 0 ]; then
+  export JEST_SUITE_GROUPS=1
+fi
+
 # The JSON results give the compact list of failures printed last (scripts/test-failures.js).
 jest_results=$(mktemp)
 npx --no-install jest --json --outputFile="$jest_results" "$@"
