@@ -35,8 +35,9 @@ if [ "$#" -eq 0 ]; then
   export JEST_SUITE_GROUPS=1
 fi
 
-# The JSON results give the compact list of failures printed last (scripts/test-failures.js).
-jest_results=$(mktemp)
+# The JSON results give the compact list of failures printed last (scripts/test-failures.js);
+# JEST_RESULTS_FILE keeps them (scripts/suite-seconds.js reads the files' times from them).
+jest_results=${JEST_RESULTS_FILE:-$(mktemp)}
 npx --no-install jest --json --outputFile="$jest_results" "$@"
 jest_status=$?
 
@@ -52,5 +53,5 @@ if [ "$jest_status" -ne 0 ]; then
   node scripts/test-failures.js "$jest_results"
   echo "[test] Jest failed (status $jest_status)" >&2
 fi
-rm -f "$jest_results"
+[ -n "${JEST_RESULTS_FILE:-}" ] || rm -f "$jest_results"
 [ "$jest_status" -eq 0 ] && [ "$static_status" -eq 0 ]
