@@ -7,12 +7,8 @@ cd "$(dirname "$0")/.."
 VERSION=4.32.5
 venv=.tools/schemathesis
 
-log() { printf '[setup] %s\n' "$*" >&2; }
-
-as_root() {
-  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    log "need root to run: $*"; return 1; fi
-}
+# shellcheck source=scripts/lib/setup-common.sh
+. scripts/lib/setup-common.sh
 
 if [ -x "$venv/bin/schemathesis" ] && [ "$("$venv/bin/schemathesis" --version 2>/dev/null | awk '{print $3}')" = "$VERSION" ]; then
   log "schemathesis $VERSION: cached ($venv)"
@@ -20,22 +16,21 @@ if [ -x "$venv/bin/schemathesis" ] && [ "$("$venv/bin/schemathesis" --version 2>
 fi
 if ! command -v python3 >/dev/null; then
   log "installing python3 (Debian package)"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null
+  apt_install python3 python3-venv
 fi
 probe=$(mktemp -d)
 if ! python3 -m venv "$probe/venv" >/dev/null 2>&1; then
   # Debian's python3 comes without ensurepip: python3-venv (or python3.X-venv) has it.
   log "installing python3-venv (Debian package)"
-  as_root apt-get update -qq
   minor=$(python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null ||
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "python$minor-venv" >/dev/null
+  apt_install python3-venv || apt_install "python$minor-venv"
 fi
 rm -rf "$probe"
 # A venv made elsewhere (its scripts name the python of the path it was made at: a moved or
 # copied checkout) cannot be repaired in place: made again.
 rm -rf "$venv"
 python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
+# pip retries a dropped connection itself (--retries); a failed install is tried again whole.
+retry_download "pip install schemathesis" \
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --retries 10 --timeout 60 "schemathesis==$VERSION"
 log "schemathesis $VERSION: installed ($venv)"

@@ -12,36 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-log() { printf '[setup] %s\n' "$*" >&2; }
-
-as_root() {
-  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    log "need root to run: $*"; return 1; fi
-}
-
-# Another apt-get or dpkg (unattended-upgrades, cloud-init on a fresh machine) may hold the
-# dpkg lock: apt waits up to 10 minutes for it (DPkg::Lock::Timeout, apt >= 1.9.11) instead
-# of failing at once with "Could not get lock /var/lib/dpkg/lock-frontend".
-APT_LOCK_WAIT_SECONDS=600
-apt_get() {
-  as_root env DEBIAN_FRONTEND=noninteractive \
-    apt-get -o DPkg::Lock::Timeout="$APT_LOCK_WAIT_SECONDS" "$@"
-}
-
-# `apt-get update` also takes the package lists' lock (/var/lib/apt/lists/lock), which
-# DPkg::Lock::Timeout may not cover: while another apt holds it, try again for as long.
-apt_get_update() {
-  local waited=0 output
-  while ! output=$(apt_get update -qq 2>&1); do
-    if ! grep -q 'Could not get lock' <<<"$output" || [ "$waited" -ge "$APT_LOCK_WAIT_SECONDS" ]; then
-      printf '%s\n' "$output" >&2
-      return 1
-    fi
-    [ "$waited" = 0 ] && log "waiting for another apt-get to release its lock"
-    sleep 5
-    waited=$((waited + 5))
-  done
-}
+# shellcheck source=scripts/lib/setup-common.sh
+. scripts/lib/setup-common.sh
 
 if [ -z "${MONGODB_URI:-}" ]; then
   bin=.tools/bin/ferretdb
@@ -57,7 +29,9 @@ if [ -z "${MONGODB_URI:-}" ]; then
     fi
     log "building the embedded engine (FerretDB v1.24.2); the first build takes a minute or two"
     mkdir -p .tools/bin
-    (cd tools/ferretdb && go build -trimpath -o ../../"$bin" .)
+    # go build downloads the modules from the Go module proxy on a cold cache.
+    retry_download "go build of the embedded engine" \
+      bash -c 'cd tools/ferretdb && go build -trimpath -o ../../"$1" .' _ "$bin"
     echo "$want" > "$stamp"
     log "embedded engine: built ($bin)"
   fi
@@ -68,8 +42,7 @@ if [ -z "${REDIS_URL:-}" ]; then
     log "redis-server: $(command -v redis-server)"
   else
     log "installing redis-server (Debian package)"
-    apt_get_update
-    apt_get install -y -qq redis-server >/dev/null
+    apt_install redis-server
     log "redis-server: installed"
   fi
 fi
@@ -79,8 +52,7 @@ if [ "${WITH_BROWSER:-}" = 1 ]; then
     log "chromium: $(command -v chromium)"
   else
     log "installing chromium (Debian package, for the browser tests)"
-    apt_get_update
-    apt_get install -y -qq chromium >/dev/null
+    apt_install chromium
     log "chromium: installed"
   fi
 fi
