@@ -1,11 +1,12 @@
 import { applyDoNotContact, DNC_LISTS_ATTRIBUTE, type DncApplyWrite } from './do-not-contact-marks';
 import type { ProfileData } from '@app/profiles';
+import { partialData } from '@app/profiles/testing';
 
 const ctx = { at: '2026-11-22T10:00:00.000Z', userId: 'system' };
 const filter = { ProgramId: '9', ChannelId: 'Email', FilterId: '90' };
 
 function profile(): ProfileData {
-  return {
+  return partialData({
     IsActive: true,
     CustomerType: 'Customer',
     Emails: [
@@ -29,7 +30,7 @@ function profile(): ProfileData {
       { EmailAddress: 'other@example.com', IsActive: true, Consents: [], EmailPreferences: [] },
     ],
     PhoneNumbers: [],
-  } as unknown as ProfileData;
+  });
 }
 
 const listed = (ListId: number, extra: Partial<DncApplyWrite> = {}): DncApplyWrite => ({
@@ -89,12 +90,12 @@ describe('applyDoNotContact', () => {
   });
 
   it('matches phones by digits', () => {
-    const data = {
+    const data = partialData({
       ...profile(),
       PhoneNumbers: [
         { PhoneNumber: '+1 (555) 010-0001', IsActive: true, Consents: [], PhonePreferences: [] },
       ],
-    } as unknown as ProfileData;
+    });
     const after = applyDoNotContact(
       data,
       {

@@ -1,5 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chainHistoryEntries, type ProfileHistory, type StoredConsent } from '@app/profiles';
+import {
+  chainHistoryEntries,
+  type Edited,
+  type ProfileHistory,
+  type StoredConsent,
+} from '@app/profiles';
+import { historyEntry } from '@app/profiles/testing';
 import {
   type ConsentReceipt,
   issueReceipt,
@@ -10,6 +16,11 @@ import {
 
 const CHAINED = ['consent', 'preference'];
 
+const edited = (seq: number): Edited => {
+  const at = `2026-01-0${seq}T00:00:00.000Z`;
+  return { CreateDate: at, CreatedBy: 'alice', ModifiedDate: at, ModifiedBy: 'alice' };
+};
+
 function pem(): string {
   return generateKeyPairSync('ed25519')
     .privateKey.export({ format: 'pem', type: 'pkcs8' })
@@ -17,19 +28,13 @@ function pem(): string {
 }
 
 function chain(): ProfileHistory[] {
-  const entries = [1, 2, 3].map(
-    (seq) =>
-      ({
-        _id: `c1|7|${seq}|0`,
-        clientId: 'c1',
-        profileId: 7,
-        seq,
-        n: 0,
-        category: seq === 2 ? 'preference' : 'consent',
-        modifiedAt: `2026-01-0${seq}T00:00:00.000Z`,
-        list: 'Consents',
-        snapshot: { ConsentType: 'Terms', ConsentStatus: seq },
-      }) as unknown as ProfileHistory,
+  const entries = [1, 2, 3].map((seq) =>
+    historyEntry(seq === 2 ? 'preference' : 'consent', {
+      seq,
+      modifiedAt: `2026-01-0${seq}T00:00:00.000Z`,
+      list: 'Consents',
+      snapshot: { ConsentType: 'Terms', ConsentStatus: seq, IsActive: true, Edited: edited(seq) },
+    }),
   );
   return chainHistoryEntries(undefined, entries, CHAINED).entries;
 }

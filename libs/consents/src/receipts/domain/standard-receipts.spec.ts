@@ -1,6 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
-import { chainHistoryEntries, type ProfileHistory } from '@app/profiles';
+import {
+  chainHistoryEntries,
+  type Edited,
+  type HistoryContainer,
+  type ProfileHistory,
+  type StoredConfirmationEvidence,
+  type StoredConsent,
+} from '@app/profiles';
+import { historyEntry } from '@app/profiles/testing';
 import { consentFacts, type ConsentFactsSources, uuidFromHash } from './consent-facts';
 import { dpvConsentStatus, iso27560Record } from './iso27560-record';
 import { kantaraReceipt } from './kantara-receipt';
@@ -11,14 +19,20 @@ const key = parseSigningKey(
   generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
 );
 
-function consentEntry(snapshot: Record<string, unknown>, container?: object): ProfileHistory {
-  const entry = {
-    _id: 'acme|7|3|1',
-    clientId: 'acme',
-    profileId: 7,
+const EDITED: Edited = {
+  CreateDate: '2026-03-01T10:00:00.000Z',
+  CreatedBy: 'crm',
+  ModifiedBy: 'crm',
+  ModifiedDate: '2026-03-01T10:00:00.000Z',
+};
+
+function consentEntry(
+  snapshot: Partial<StoredConsent>,
+  container?: HistoryContainer,
+): ProfileHistory {
+  const entry = historyEntry('consent', {
     seq: 3,
     n: 1,
-    category: 'consent',
     modifiedAt: '2026-03-01T10:00:00.000Z',
     list: 'Consents',
     ...(container ? { container } : {}),
@@ -29,10 +43,10 @@ function consentEntry(snapshot: Record<string, unknown>, container?: object): Pr
       ConsentDate: '2026-03-01T09:59:00.000Z',
       IsActive: true,
       Expired: false,
-      Edited: { ModifiedBy: 'crm', ModifiedDate: '2026-03-01T10:00:00.000Z' },
+      Edited: EDITED,
       ...snapshot,
     },
-  } as unknown as ProfileHistory;
+  });
   return chainHistoryEntries(undefined, [entry], ['consent']).entries[0];
 }
 
@@ -74,7 +88,10 @@ function sources(entry: ProfileHistory, more: Partial<ConsentFactsSources> = {})
   } as ConsentFactsSources;
 }
 
-const EMAIL_CONTAINER = { list: 'Emails', fields: { EmailAddress: 'pat@example.com' } };
+const EMAIL_CONTAINER: HistoryContainer = {
+  list: 'Emails',
+  fields: { EmailAddress: 'pat@example.com' },
+};
 
 describe('standard receipts of a consent entry', () => {
   it('fills the Kantara receipt v1.1 from the entry, the consent type and the profile', () => {
@@ -126,14 +143,14 @@ describe('standard receipts of a consent entry', () => {
   });
 
   it('maps the consent state to DPV: given, refused, withdrawn, revoked, expired, unknown', () => {
-    const state = (snapshot: Record<string, unknown>) =>
+    const state = (snapshot: Partial<StoredConsent>) =>
       dpvConsentStatus(consentFacts(sources(consentEntry(snapshot))));
     expect(state({ ConsentStatus: 1 })).toBe('dpv:ConsentGiven');
     expect(state({ ConsentStatus: 2 })).toBe('dpv:ConsentRefused');
     expect(state({ ConsentStatus: 3 })).toBe('dpv:ConsentWithdrawn');
-    expect(state({ ConsentStatus: 3, Edited: { ModifiedBy: 'system:do-not-contact' } })).toBe(
-      'dpv:ConsentRevoked',
-    );
+    expect(
+      state({ ConsentStatus: 3, Edited: { ...EDITED, ModifiedBy: 'system:do-not-contact' } }),
+    ).toBe('dpv:ConsentRevoked');
     expect(state({ ConsentStatus: 1, IsActive: false })).toBe('dpv:ConsentRevoked');
     expect(state({ ConsentStatus: 1, Expired: true })).toBe('dpv:ConsentExpired');
     expect(state({ ConsentStatus: 4 })).toBe('dpv:ConsentUnknown');
@@ -162,7 +179,7 @@ describe('standard receipts of a consent entry', () => {
   });
 
   it('names a confirmation a bulk import stated (no link id, free evidence, another method)', () => {
-    const method = (Confirmation: Record<string, string>) =>
+    const method = (Confirmation: StoredConfirmationEvidence) =>
       kantaraReceipt(
         consentFacts(sources(consentEntry({ Confirmation }, EMAIL_CONTAINER))),
         new Date(),
